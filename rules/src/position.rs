@@ -1,0 +1,537 @@
+//! Positions: the board, the side to move, the captured seeds, and the game's end.
+
+use std::fmt;
+
+use crate::sowing::{sow, Sowing};
+use crate::{Move, MoveSet, Rules, RulesError, Side, MAX_HOLES};
+
+/// Why a game ended (RULES.md, "End of the game").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Termination {
+    /// The player to move had no legal move; the last mover swept the board.
+    NoMoves,
+    /// The ply limit was reached; each player took the seeds in their own row.
+    PlyLimit,
+}
+
+impl Termination {
+    /// The name used in `games.csv` and the protocol: `no-moves` or `ply-limit`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Termination::NoMoves => "no-moves",
+            Termination::PlyLimit => "ply-limit",
+        }
+    }
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The end of a game: how it ended and who won (`None` for a draw, equal totals).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    /// How the game ended.
+    pub termination: Termination,
+    /// The player with more seeds, or `None` when the totals are equal.
+    pub winner: Option<Side>,
+}
+
+/// A capture made at the end of a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Capture {
+    /// The opponent's hole that was emptied, in the opponent's own numbering (1..=n).
+    pub hole: u8,
+    /// Seeds taken off the board: the opposite hole's seeds plus the triggering seed.
+    pub seeds: u32,
+}
+
+/// What one move did, for logs, replays and bots that want to know.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MoveDetails {
+    /// The move played, in the mover's numbering.
+    pub mv: Move,
+    /// Who played it.
+    pub mover: Side,
+    /// Laps sown, counted from 1 (the lap from the chosen hole).
+    pub laps: u32,
+    /// Seeds dropped, summed over all laps.
+    pub sown: u64,
+    /// The ring index (0..2n) where the last seed fell.
+    pub last: usize,
+    /// The capture, if the last seed fell into the mover's own row opposite an occupied hole.
+    pub capture: Option<Capture>,
+    /// The end of the game, if this move ended it.
+    pub outcome: Option<Outcome>,
+}
+
+/// Why a move could not be played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IllegalMove {
+    /// The game is already over.
+    GameOver,
+    /// The hole number is outside 1..=n.
+    NoSuchHole {
+        /// The hole asked for.
+        hole: u8,
+        /// Holes per row.
+        holes: u8,
+    },
+    /// The hole holds no seeds.
+    EmptyHole {
+        /// The hole asked for.
+        hole: u8,
+    },
+    /// The sowing from this hole never ends within `max_laps` laps.
+    Endless {
+        /// The hole asked for.
+        hole: u8,
+        /// The lap limit of the rules.
+        max_laps: u32,
+    },
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            IllegalMove::GameOver => f.write_str("the game is over"),
+            IllegalMove::NoSuchHole { hole, holes } => {
+                write!(f, "hole {hole} does not exist: holes are 1 to {holes}")
+            }
+            IllegalMove::EmptyHole { hole } => write!(f, "hole {hole} is empty"),
+            IllegalMove::Endless { hole, max_laps } => write!(
+                f,
+                "hole {hole} is an endless move (still sowing after {max_laps} laps)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+/// Why a position's text could not be parsed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParsePositionError(pub String);
+
+impl fmt::Display for ParsePositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "bad position: {}", self.0)
+    }
+}
+
+impl std::error::Error for ParsePositionError {}
+
+/// A position of En Dodoi: the ring of `2n` holes, the side to move, the seeds
+/// each side has captured, the ply count, and, once the game is over, its
+/// [`Outcome`]. It carries its [`Rules`], lives in one fixed-size array (no
+/// heap, cheap to clone), and every move is applied in place.
+///
+/// Rules follow RULES.md, which follows Merker (1904) through Mancala World's
+/// "En Dodoi" and "En Gehé" pages, with the project's marked decisions.
+///
+/// # Text format
+/// `Display` and [`Position::parse`] use one line:
+/// `SOUTH_ROW/NORTH_ROW TO_MOVE SOUTH_CAPTURED NORTH_CAPTURED PLY`, where each
+/// row lists its holes' seeds 1..n from its owner's left, comma separated, and
+/// `TO_MOVE` is `s` or `n`. The start of 2x4 is `4,4,4,4/4,4,4,4 s 0 0 0`.
+///
+/// ```
+/// use endodoi::{Move, Rules, Side};
+/// let mut pos = Rules::new(6, 1)?.start();
+/// let details = pos.play(Move::new(4).unwrap())?;
+/// assert_eq!((details.laps, details.sown), (7, 13));
+/// assert_eq!(details.capture.map(|c| (c.hole, c.seeds)), Some((2, 3)));
+/// assert_eq!(pos.to_move(), Side::North);
+/// assert_eq!(pos.to_string(), "0,2,0,1,0,2/0,0,0,2,0,2 n 3 0 1");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Position {
+    rules: Rules,
+    ring: [u32; 2 * MAX_HOLES],
+    to_move: Side,
+    captured: [u32; 2],
+    ply: u32,
+    outcome: Option<Outcome>,
+}
+
+impl Position {
+    /// The start position of `rules`: every hole holds `rules.seeds()`, South to move.
+    #[must_use]
+    pub fn start(rules: Rules) -> Position {
+        let mut ring = [0; 2 * MAX_HOLES];
+        ring[..2 * rules.holes()].fill(rules.seeds());
+        Position {
+            rules,
+            ring,
+            to_move: Side::South,
+            captured: [0, 0],
+            ply: 0,
+            outcome: None,
+        }
+    }
+
+    /// A position from its parts: `south` and `north` list each row's seeds from
+    /// its owner's left; the ply count starts the ply limit's count. The holes of
+    /// `rules` must equal the row lengths. The game's end is settled at once: if
+    /// `to_move` has no legal move, the other side sweeps the board.
+    ///
+    /// # Errors
+    /// [`ParsePositionError`] when the rows differ in length from `rules.holes()`
+    /// or the board would hold more than `u32::MAX` seeds.
+    pub fn from_parts(
+        rules: Rules,
+        south: &[u32],
+        north: &[u32],
+        to_move: Side,
+        captured: [u32; 2],
+        ply: u32,
+    ) -> Result<Position, ParsePositionError> {
+        let n = rules.holes();
+        if south.len() != n || north.len() != n {
+            return Err(ParsePositionError(format!(
+                "rows of {} and {} holes, expected {n}",
+                south.len(),
+                north.len()
+            )));
+        }
+        let total: u64 = south
+            .iter()
+            .chain(north)
+            .chain(&captured)
+            .map(|&s| u64::from(s))
+            .sum();
+        if total > u64::from(u32::MAX) {
+            return Err(ParsePositionError(format!("{total} seeds is too many")));
+        }
+        let mut ring = [0; 2 * MAX_HOLES];
+        ring[..n].copy_from_slice(south);
+        ring[n..2 * n].copy_from_slice(north);
+        let mut pos = Position {
+            rules,
+            ring,
+            to_move,
+            captured,
+            ply,
+            outcome: None,
+        };
+        pos.settle_end();
+        Ok(pos)
+    }
+
+    /// Parses the one-line text format (see the type's docs) under `rules`, whose
+    /// hole count must match the rows.
+    ///
+    /// ```
+    /// use endodoi::{Position, Rules, Side};
+    /// let rules = Rules::new(4, 4)?;
+    /// let pos = Position::parse("0,5,0,1/2,0,6,5 n 5 8 5", rules)?;
+    /// assert_eq!(pos.to_move(), Side::North);
+    /// assert_eq!(pos.legal_moves().to_string(), "3 4"); // hole 1 is endless
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`ParsePositionError`] naming the field that is missing or malformed.
+    pub fn parse(text: &str, rules: Rules) -> Result<Position, ParsePositionError> {
+        let mut fields = text.split_whitespace();
+        let mut next = |what: &str| {
+            fields
+                .next()
+                .ok_or_else(|| ParsePositionError(format!("missing {what} in '{text}'")))
+        };
+        let rows = next("rows")?;
+        let (south, north) = rows
+            .split_once('/')
+            .ok_or_else(|| ParsePositionError(format!("rows '{rows}' need a '/'")))?;
+        let row = |r: &str| -> Result<Vec<u32>, ParsePositionError> {
+            r.split(',')
+                .map(|s| {
+                    s.parse()
+                        .map_err(|_| ParsePositionError(format!("'{s}' is not a seed count")))
+                })
+                .collect()
+        };
+        let (south, north) = (row(south)?, row(north)?);
+        let to_move: Side = next("side to move")?
+            .parse()
+            .map_err(|e| ParsePositionError(format!("{e}")))?;
+        let mut number = |what: &str| -> Result<u32, ParsePositionError> {
+            let s = next(what)?;
+            s.parse()
+                .map_err(|_| ParsePositionError(format!("{what} '{s}' is not a number")))
+        };
+        let captured = [number("south captured")?, number("north captured")?];
+        let ply = number("ply")?;
+        Position::from_parts(rules, &south, &north, to_move, captured, ply)
+    }
+
+    /// The rules this position is played under.
+    #[must_use]
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Holes per row, `n`.
+    #[must_use]
+    pub fn holes(&self) -> usize {
+        self.rules.holes()
+    }
+
+    /// The side to move; after the game's end, the side that could not move
+    /// (or would have moved next, at the ply limit).
+    #[must_use]
+    pub fn to_move(&self) -> Side {
+        self.to_move
+    }
+
+    /// Plies played so far.
+    #[must_use]
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    /// Seeds captured by `side`, including the final sweep once the game is over.
+    #[must_use]
+    pub fn captured(&self, side: Side) -> u32 {
+        self.captured[side.index()]
+    }
+
+    /// The whole ring, `2n` holes: South's row 1..n, then North's row 1..n.
+    #[must_use]
+    pub fn ring(&self) -> &[u32] {
+        &self.ring[..2 * self.holes()]
+    }
+
+    /// `side`'s row, holes 1..n from that side's own left.
+    #[must_use]
+    pub fn row(&self, side: Side) -> &[u32] {
+        let n = self.holes();
+        match side {
+            Side::South => &self.ring[..n],
+            Side::North => &self.ring[n..2 * n],
+        }
+    }
+
+    /// Seeds in `side`'s own-perspective hole `hole` (1..=n).
+    ///
+    /// # Panics
+    /// If `hole` is outside 1..=n.
+    #[must_use]
+    pub fn seeds(&self, side: Side, hole: usize) -> u32 {
+        self.row(side)[hole - 1]
+    }
+
+    /// The end of the game, or `None` while it goes on.
+    #[must_use]
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// Whether the game is over.
+    #[must_use]
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+
+    /// The legal moves of the side to move: its occupied holes whose sowing is
+    /// not endless. Empty once the game is over. Allocates nothing.
+    #[must_use]
+    pub fn legal_moves(&self) -> MoveSet {
+        let mut set = MoveSet::EMPTY;
+        if self.outcome.is_none() {
+            for hole in 1..=self.holes() as u8 {
+                let mv = Move::new(hole).expect("hole within 1..=50");
+                if self.check(mv).is_ok() {
+                    set.insert(mv);
+                }
+            }
+        }
+        set
+    }
+
+    /// Checks that `mv` is legal for the side to move, without playing it.
+    ///
+    /// # Errors
+    /// The [`IllegalMove`] reason.
+    pub fn check(&self, mv: Move) -> Result<(), IllegalMove> {
+        self.simulate(mv).map(|_| ())
+    }
+
+    /// Plays `mv` for the side to move, after checking that it is legal; ends
+    /// the game when the next player has no legal move or the ply limit is
+    /// reached. Allocates nothing.
+    ///
+    /// # Errors
+    /// The [`IllegalMove`] reason; the position is then unchanged.
+    pub fn play(&mut self, mv: Move) -> Result<MoveDetails, IllegalMove> {
+        let (ring, last, laps, sown) = self.simulate(mv)?;
+        self.ring = ring;
+        Ok(self.finish_move(mv, last, laps, sown))
+    }
+
+    /// Plays `mv` without checking it. For a legal move it does exactly what
+    /// [`Position::play`] does, without the cost of a copy. For an illegal move
+    /// the result is unspecified but safe: seeds are conserved, an endless
+    /// sowing stops after `max_laps` laps, and nothing panics.
+    pub fn play_unchecked(&mut self, mv: Move) -> MoveDetails {
+        let n = self.holes();
+        let hole = (usize::from(mv.hole()).clamp(1, n)) - 1;
+        let start = match self.to_move {
+            Side::South => hole,
+            Side::North => n + hole,
+        };
+        let ring = &mut self.ring[..2 * n];
+        let (last, laps, sown) = match sow(ring, start, self.rules.max_laps()) {
+            Sowing::Ended { last, laps, sown } => (last, laps, sown),
+            Sowing::Endless => (start, self.rules.max_laps(), 0),
+        };
+        self.finish_move(mv, last, laps, sown)
+    }
+
+    /// Runs the sowing of `mv` on a copy of the ring.
+    fn simulate(&self, mv: Move) -> Result<([u32; 2 * MAX_HOLES], usize, u32, u64), IllegalMove> {
+        if self.outcome.is_some() {
+            return Err(IllegalMove::GameOver);
+        }
+        let n = self.holes();
+        let hole = mv.hole();
+        if usize::from(hole) > n {
+            return Err(IllegalMove::NoSuchHole {
+                hole,
+                holes: n as u8,
+            });
+        }
+        let start = match self.to_move {
+            Side::South => 0,
+            Side::North => n,
+        } + usize::from(hole)
+            - 1;
+        if self.ring[start] == 0 {
+            return Err(IllegalMove::EmptyHole { hole });
+        }
+        let mut ring = self.ring;
+        match sow(&mut ring[..2 * n], start, self.rules.max_laps()) {
+            Sowing::Ended { last, laps, sown } => Ok((ring, last, laps, sown)),
+            Sowing::Endless => Err(IllegalMove::Endless {
+                hole,
+                max_laps: self.rules.max_laps(),
+            }),
+        }
+    }
+
+    /// The capture, the ply count and the game's end, after the sowing of `mv`
+    /// ended at ring index `last`.
+    fn finish_move(&mut self, mv: Move, last: usize, laps: u32, sown: u64) -> MoveDetails {
+        let n = self.holes();
+        let mover = self.to_move;
+        let own_row = match mover {
+            Side::South => 0..n,
+            Side::North => n..2 * n,
+        };
+        let mut capture = None;
+        if own_row.contains(&last) {
+            let opposite = 2 * n - 1 - last;
+            let seeds = self.ring[opposite];
+            if seeds > 0 && self.ring[last] > 0 {
+                // The opposite hole's seeds and the triggering seed leave the board.
+                let taken = seeds + self.ring[last];
+                self.ring[opposite] = 0;
+                self.ring[last] = 0;
+                self.captured[mover.index()] += taken;
+                let hole = (opposite % n) as u8 + 1;
+                capture = Some(Capture { hole, seeds: taken });
+            }
+        }
+        self.ply += 1;
+        self.to_move = mover.opponent();
+        self.settle_end();
+        MoveDetails {
+            mv,
+            mover,
+            laps,
+            sown,
+            last,
+            capture,
+            outcome: self.outcome,
+        }
+    }
+
+    /// Ends the game if the side to move has no legal move (the other side sweeps
+    /// the board) or the ply limit is reached (each side takes its own row).
+    fn settle_end(&mut self) {
+        if self.outcome.is_some() {
+            return;
+        }
+        let n = self.holes();
+        let termination = if !self.has_legal_move() {
+            let rest: u32 = self.ring[..2 * n].iter().sum();
+            self.captured[self.to_move.opponent().index()] += rest;
+            Termination::NoMoves
+        } else if self.ply >= self.rules.max_plies() {
+            for side in Side::ALL {
+                let rest: u32 = self.row(side).iter().sum();
+                self.captured[side.index()] += rest;
+            }
+            Termination::PlyLimit
+        } else {
+            return;
+        };
+        self.ring[..2 * n].fill(0);
+        let [south, north] = self.captured;
+        let winner = match south.cmp(&north) {
+            std::cmp::Ordering::Greater => Some(Side::South),
+            std::cmp::Ordering::Less => Some(Side::North),
+            std::cmp::Ordering::Equal => None,
+        };
+        self.outcome = Some(Outcome {
+            termination,
+            winner,
+        });
+    }
+
+    /// Whether the side to move has at least one legal move; stops at the first.
+    fn has_legal_move(&self) -> bool {
+        (1..=self.holes() as u8).any(|h| self.check(Move::new(h).expect("hole within 1..=50")).is_ok())
+    }
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, side) in Side::ALL.into_iter().enumerate() {
+            if i > 0 {
+                f.write_str("/")?;
+            }
+            for (j, seeds) in self.row(side).iter().enumerate() {
+                if j > 0 {
+                    f.write_str(",")?;
+                }
+                write!(f, "{seeds}")?;
+            }
+        }
+        let side = match self.to_move {
+            Side::South => 's',
+            Side::North => 'n',
+        };
+        write!(
+            f,
+            " {side} {} {} {}",
+            self.captured[0], self.captured[1], self.ply
+        )
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({self})")
+    }
+}
+
+impl From<RulesError> for ParsePositionError {
+    fn from(e: RulesError) -> Self {
+        ParsePositionError(e.to_string())
+    }
+}

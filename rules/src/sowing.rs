@@ -1,0 +1,144 @@
+//! Laps and relay sowing on the ring of holes, with the endless-move check.
+//!
+//! RULES.md, "A move" and "Endless sowing". The ring holds South's row at
+//! indices `0..n` and North's at `n..2n`; sowing goes to index + 1 (mod 2n).
+
+/// Lap-start states are compared for a cycle only from this lap on, so the
+/// common short moves pay nothing for the check.
+const CYCLE_CHECK_FROM: u32 = 64;
+
+/// How a sowing ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Sowing {
+    /// The last seed fell into an empty hole at ring index `last`.
+    Ended { last: usize, laps: u32, sown: u64 },
+    /// Lap `max_laps` still ended in an occupied hole, or the lap-start state
+    /// repeated, so the sowing would never end.
+    Endless,
+}
+
+/// Sows from ring index `start` with relay sowing until the last seed of a lap
+/// falls into an empty hole, or the move proves endless. `ring` is the whole
+/// ring (`2n` holes) and is changed in place; on `Endless` its contents are
+/// unspecified but the seeds are conserved.
+///
+/// A move is endless once it is known never to end: either lap `max_laps` ends
+/// in an occupied hole, or a lap-start state repeats (Brent's cycle detection,
+/// which only shortens the work, never changes the answer: a repeated state
+/// repeats for ever, so lap `max_laps` would end occupied too).
+pub(crate) fn sow(ring: &mut [u32], start: usize, max_laps: u32) -> Sowing {
+    let len = ring.len();
+    let mut hole = start;
+    let mut laps = 0u32;
+    let mut sown = 0u64;
+    // Brent's cycle detection over lap-start states (ring contents, hole).
+    let mut saved = [0u32; 2 * crate::MAX_HOLES];
+    let mut saved_hole = usize::MAX;
+    let mut power = 1u32;
+    let mut lambda = 0u32;
+    loop {
+        if laps >= CYCLE_CHECK_FROM {
+            if hole == saved_hole && saved[..len] == *ring {
+                return Sowing::Endless;
+            }
+            lambda += 1;
+            if lambda >= power {
+                saved[..len].copy_from_slice(ring);
+                saved_hole = hole;
+                power = power.saturating_mul(2);
+                lambda = 0;
+            }
+        }
+        laps += 1;
+        let seeds = std::mem::take(&mut ring[hole]);
+        sown += u64::from(seeds);
+        let last = lap(ring, hole, seeds);
+        if ring[last] == 1 {
+            return Sowing::Ended { last, laps, sown };
+        }
+        if laps >= max_laps {
+            return Sowing::Endless;
+        }
+        hole = last;
+    }
+}
+
+/// One lap: drops `seeds` seeds one by one into the holes after `from`
+/// (the emptied origin is not skipped), and returns the index of the last one.
+#[inline]
+fn lap(ring: &mut [u32], from: usize, seeds: u32) -> usize {
+    let len = ring.len();
+    let full = seeds / len as u32;
+    let rest = seeds as usize % len;
+    if full > 0 {
+        for h in ring.iter_mut() {
+            *h += full;
+        }
+    }
+    // The remaining seeds go to from+1 ..= from+rest, wrapping once at most.
+    let first = from + 1;
+    let end = first + rest;
+    if end <= len {
+        for h in &mut ring[first..end] {
+            *h += 1;
+        }
+    } else {
+        for h in &mut ring[first..] {
+            *h += 1;
+        }
+        for h in &mut ring[..end - len] {
+            *h += 1;
+        }
+    }
+    (from + rest) % len
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn single_lap_ends_in_empty_hole() {
+        let mut ring = [0, 2, 0, 0];
+        assert_eq!(
+            sow(&mut ring, 1, 100),
+            Sowing::Ended {
+                last: 3,
+                laps: 1,
+                sown: 2
+            }
+        );
+        assert_eq!(ring, [0, 0, 1, 1]);
+    }
+
+    #[test]
+    fn relay_lifts_the_occupied_last_hole() {
+        // Lap 1 from index 0 ends in index 1, which held a seed: lap 2 lifts 2 seeds.
+        let mut ring = [1, 1, 0, 0];
+        assert_eq!(
+            sow(&mut ring, 0, 100),
+            Sowing::Ended {
+                last: 3,
+                laps: 2,
+                sown: 3
+            }
+        );
+        assert_eq!(ring, [0, 0, 1, 1]);
+    }
+
+    #[test]
+    fn full_rounds_include_the_origin() {
+        // 5 seeds on a ring of 4: one to every hole, origin included, then one more.
+        let mut ring = [5, 0, 0, 0];
+        let end = sow(&mut ring, 0, 1);
+        assert_eq!(ring.iter().sum::<u32>(), 5);
+        assert_eq!(ring, [1, 2, 1, 1]);
+        assert_eq!(end, Sowing::Endless, "lap 1 = max_laps ends occupied");
+    }
+
+    #[test]
+    fn lap_limit_makes_a_move_endless() {
+        let mut ring = [1, 1, 0, 0];
+        assert_eq!(sow(&mut ring, 0, 1), Sowing::Endless);
+    }
+}
