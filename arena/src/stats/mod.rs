@@ -1,0 +1,1 @@
+//! Ratings and confidence statistics (being written).
