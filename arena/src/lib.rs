@@ -4,4 +4,14 @@
 
 #![warn(missing_docs)]
 
+pub mod bot;
+pub mod cli;
+pub mod config;
+pub mod output;
+pub mod protocol;
+pub mod referee;
+pub mod report;
+pub mod runner;
+pub mod schedule;
+pub mod standings;
 pub mod stats;

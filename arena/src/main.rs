@@ -1,1 +1,93 @@
-fn main() {}
+//! The `arena` binary: a thin shell over the `arena` library.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::Context as _;
+use arena::cli::{Cli, Command};
+use arena::config::Config;
+use arena::output::RunDir;
+use arena::report;
+use arena::runner::{self, Event};
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Run { config, out, quiet } => run(&config, out, quiet),
+        Command::Bot { name, seed } => endodoi_bots::run_named(&name, seed)
+            .map(|()| ExitCode::SUCCESS)
+            .with_context(|| {
+                format!(
+                    "bot '{name}' (bundled bots: {})",
+                    endodoi_bots::BOT_NAMES.join(", ")
+                )
+            }),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            // One line: the cause chain joined, as the user must see it.
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(config_path: &Path, out: Option<PathBuf>, quiet: bool) -> anyhow::Result<ExitCode> {
+    let config = Arc::new(Config::load(config_path)?);
+    let dir = RunDir::create(&out.unwrap_or_else(|| report::default_run_dir(&config.name)))
+        .context("cannot create the run folder")?;
+    std::fs::copy(config_path, dir.path.join("config.toml"))
+        .context("cannot copy the config into the run folder")?;
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    let scheduled = report::games_bound(&config);
+    eprintln!(
+        "arena: {} bots, {} series, at most {} games, {} at once; writing {}",
+        config.bots.len(),
+        config.bots.len() * (config.bots.len() - 1) / 2,
+        scheduled,
+        config.tournament.concurrency,
+        dir.path.display()
+    );
+    let mut done = 0usize;
+    let outcome = runtime.block_on(async {
+        let work = runner::run(config.clone(), &dir, |event| {
+            if let Event::Game(g) = event {
+                done += 1;
+                if !quiet {
+                    eprintln!("{}", report::game_line(done, g));
+                }
+            }
+        });
+        tokio::select! {
+            r = work => Some(r),
+            _ = interrupted() => None,
+        }
+    });
+    // Dropping the runtime kills every bot still running.
+    drop(runtime);
+    let Some(summary) = outcome else {
+        eprintln!(
+            "arena: interrupted; the games already played are in {}",
+            dir.path.join("games.csv").display()
+        );
+        return Ok(ExitCode::from(130));
+    };
+    let summary = summary?;
+    let table = report::write_summaries(&config, &dir, &summary)?;
+    println!("{table}");
+    eprintln!("arena: results in {}", dir.path.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Resolves on Ctrl-C or SIGTERM.
+async fn interrupted() {
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        .expect("SIGTERM handler");
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = term.recv() => {}
+    }
+}

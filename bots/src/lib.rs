@@ -1,1 +1,320 @@
-//! bots
+//! # endodoi-bots: reference bots and the bot side of the arena protocol
+//!
+//! - [`protocol`]: parse the arena's requests, format replies (`protocol.md`, version 1);
+//! - [`Strategy`]: what a bot plays; [`Random`] and [`Greedy`] are bundled;
+//! - [`run`]: the whole protocol loop around a strategy, so a Rust bot is
+//!   a [`Strategy`] and one call;
+//! - [`run_named`] and [`main_for`]: the bundled bots by name, for the
+//!   `endodoi-random`/`endodoi-greedy` binaries and `arena bot NAME`;
+//! - [`play_game`]: two strategies in-process, through the rules engine only.
+//!
+//! ```
+//! use endodoi::{Move, MoveSet, Position};
+//! use endodoi_bots::{run, Strategy};
+//!
+//! /// Plays its highest legal hole.
+//! struct Last;
+//! impl Strategy for Last {
+//!     fn name(&self) -> &str { "last" }
+//!     fn choose(&mut self, _pos: &Position, legal: MoveSet) -> Move {
+//!         legal.into_iter().last().unwrap()
+//!     }
+//! }
+//!
+//! let input = "hello version=1\n\
+//!     newgame holes=2 seeds=1 side=south move_time_ms=1000 base_time_ms=0 increment_ms=0 max_plies=1000 max_laps=100000\n\
+//!     turn mine=1,1 theirs=1,1 captured=0,0 last=none legal=1,2 ply=0 time_ms=1000\n\
+//!     quit\n";
+//! let mut output = Vec::new();
+//! run(Last, input.as_bytes(), &mut output)?;
+//! assert_eq!(String::from_utf8(output).unwrap(), "hello version=1 name=last\nready\nmove 2\n");
+//! # Ok::<(), std::io::Error>(())
+//! ```
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod protocol;
+mod strategy;
+
+use std::io::{self, BufRead, Write};
+
+use endodoi::{Move, Position, Rules, Side};
+
+use protocol::{parse_request, GameSettings, Reply, Request, Turn};
+pub use strategy::{own_view, play_game, Greedy, Random, Strategy};
+
+/// The names of the bundled bots, for [`run_named`] and [`strategy_by_name`].
+pub const BOT_NAMES: &[&str] = &["random", "greedy"];
+
+/// The bundled strategy called `name` (one of [`BOT_NAMES`]) seeded with
+/// `seed`, or `None` for an unknown name.
+#[must_use]
+pub fn strategy_by_name(name: &str, seed: u64) -> Option<Box<dyn Strategy>> {
+    match name {
+        "random" => Some(Box::new(Random::new(seed))),
+        "greedy" => Some(Box::new(Greedy::new(seed))),
+        _ => None,
+    }
+}
+
+/// The position of a `turn` request as the bot sees it: the bot is South and
+/// to move, `mine` is South's row, `theirs` North's, `captured` and `ply` as
+/// given. `rules` come from the game's `newgame`; without them (or if their
+/// hole count differs from the rows) the hole count is taken from the rows and
+/// the other parameters from `rules` or the defaults.
+///
+/// # Errors
+/// The rules engine's message when the rows cannot make a position (for
+/// example more than 50 holes).
+pub fn turn_position(turn: &Turn, rules: Option<Rules>) -> Result<Position, String> {
+    let n = turn.mine.len();
+    let rules = match rules {
+        Some(r) if r.holes() == n => r,
+        other => {
+            let seeds = other.map_or(1, |r| r.seeds());
+            let fresh = Rules::new(n, seeds)
+                .or_else(|_| Rules::new(n, 1))
+                .map_err(|e| e.to_string())?;
+            match other {
+                Some(r) => fresh
+                    .with_max_laps(r.max_laps())
+                    .and_then(|f| f.with_max_plies(r.max_plies()))
+                    .map_err(|e| e.to_string())?,
+                None => fresh,
+            }
+        }
+    };
+    Position::from_parts(
+        rules,
+        &turn.mine,
+        &turn.theirs,
+        Side::South,
+        turn.captured,
+        turn.ply,
+    )
+    .map_err(|e| e.to_string())
+}
+
+/// Asks `strategy` for its move in `turn`, keeping the answer within `legal`.
+fn answer_turn<S: Strategy>(strategy: &mut S, turn: &Turn, rules: Option<Rules>) -> Move {
+    let fallback = turn
+        .legal
+        .first()
+        .unwrap_or_else(|| Move::new(1).expect("hole 1 exists"));
+    if turn.legal.is_empty() {
+        return fallback;
+    }
+    match turn_position(turn, rules) {
+        Ok(pos) => {
+            let mv = strategy.choose(&pos, turn.legal);
+            if turn.legal.contains(mv) {
+                mv
+            } else {
+                fallback
+            }
+        }
+        Err(_) => fallback,
+    }
+}
+
+fn send(output: &mut impl Write, reply: &Reply) -> io::Result<()> {
+    writeln!(output, "{reply}")?;
+    output.flush()
+}
+
+/// Runs a bot: reads the arena's requests from `input` and writes the replies
+/// to `output`, flushing after every line, until `quit` or the end of input.
+///
+/// - `hello` → `hello version=1 name=NAME` (the strategy's [`name`](Strategy::name));
+/// - `newgame` → [`Strategy::new_game`], then `ready`;
+/// - `turn` → [`Strategy::choose`] on the position from [`turn_position`],
+///   then `move N`. A turn that cannot be turned into a position, or a choice
+///   outside `legal`, is answered with the first legal hole (hole 1 if even
+///   `legal` is unreadable), so the bot stays in step;
+/// - `gameover`, blank lines and unknown commands are ignored.
+///
+/// A malformed request is reported on `output` as an `info` line (which the
+/// arena logs) before the reply.
+///
+/// # Errors
+/// Only I/O errors from `input` or `output`.
+pub fn run<S: Strategy>(
+    mut strategy: S,
+    mut input: impl BufRead,
+    mut output: impl Write,
+) -> io::Result<()> {
+    let mut settings: Option<GameSettings> = None;
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        if input.read_until(b'\n', &mut buf)? == 0 {
+            return Ok(());
+        }
+        let line = String::from_utf8_lossy(&buf);
+        let reply = match parse_request(&line) {
+            Ok(Request::Hello { .. }) => Reply::Hello {
+                name: strategy.name().to_string(),
+                author: None,
+            },
+            Ok(Request::NewGame(s)) => {
+                strategy.new_game(&s);
+                settings = Some(s);
+                Reply::Ready
+            }
+            Ok(Request::Turn(turn)) => {
+                Reply::Move(answer_turn(&mut strategy, &turn, settings.map(|s| s.rules)))
+            }
+            Ok(Request::Quit) => return Ok(()),
+            Ok(Request::GameOver(_) | Request::Empty | Request::Unknown(_)) => continue,
+            Err(err) => {
+                send(&mut output, &Reply::Info(err.to_string()))?;
+                match err.command.as_str() {
+                    "newgame" => {
+                        settings = None;
+                        Reply::Ready
+                    }
+                    "turn" => Reply::Move(
+                        protocol::legal_of_turn(&line)
+                            .and_then(|l| l.first())
+                            .unwrap_or_else(|| Move::new(1).expect("hole 1 exists")),
+                    ),
+                    _ => continue,
+                }
+            }
+        };
+        send(&mut output, &reply)?;
+    }
+}
+
+/// Runs the bundled bot `name` (one of [`BOT_NAMES`]) seeded with `seed` on
+/// the locked standard input and output, until `quit` or end of input. This is
+/// what `arena bot NAME --seed N` and the `endodoi-NAME` binaries do.
+///
+/// # Errors
+/// [`io::ErrorKind::InvalidInput`] for an unknown name, else I/O errors.
+pub fn run_named(name: &str, seed: u64) -> io::Result<()> {
+    let strategy = strategy_by_name(name, seed).ok_or_else(|| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "no bundled bot called '{name}': use one of {}",
+                BOT_NAMES.join(", ")
+            ),
+        )
+    })?;
+    run(strategy, io::stdin().lock(), io::stdout().lock())
+}
+
+/// Reads the bundled bots' options from `args` (without the program name):
+/// `--seed N` or `--seed=N`, default 0.
+///
+/// # Errors
+/// A message for an unknown option or a seed that is not a whole number.
+pub fn parse_seed(args: impl IntoIterator<Item = String>) -> Result<u64, String> {
+    let mut seed = 0;
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        let value = match arg.strip_prefix("--seed") {
+            Some("") => args
+                .next()
+                .ok_or_else(|| "--seed needs a value".to_string())?,
+            Some(rest) if rest.starts_with('=') => rest[1..].to_string(),
+            _ => return Err(format!("unknown argument '{arg}'")),
+        };
+        seed = value
+            .parse()
+            .map_err(|_| format!("--seed {value}: not a whole number from 0 to 2^64-1"))?;
+    }
+    Ok(seed)
+}
+
+/// The whole `main` of a bundled bot: parses `args` (without the program
+/// name) with [`parse_seed`], runs [`run_named`] and returns the process exit
+/// code: 0 after `quit` or end of input, 1 on an I/O error, 2 on bad
+/// arguments (messages go to standard error; `--help` prints usage).
+///
+/// A binary's whole `main` body (`src/bin/endodoi-greedy.rs`):
+///
+/// ```no_run
+/// std::process::exit(endodoi_bots::main_for("greedy", std::env::args().skip(1)));
+/// ```
+pub fn main_for(name: &str, args: impl IntoIterator<Item = String>) -> i32 {
+    let args: Vec<String> = args.into_iter().collect();
+    let usage = format!(
+        "usage: endodoi-{name} [--seed N]\n\
+         An En Dodoi bot ({name}) speaking the arena protocol on stdin/stdout; see protocol.md."
+    );
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{usage}");
+        return 0;
+    }
+    let seed = match parse_seed(args) {
+        Ok(seed) => seed,
+        Err(e) => {
+            eprintln!("endodoi-{name}: {e}\n{usage}");
+            return 2;
+        }
+    };
+    match run_named(name, seed) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("endodoi-{name}: {e}");
+            if e.kind() == io::ErrorKind::InvalidInput {
+                2
+            } else {
+                1
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn seeds() {
+        assert_eq!(parse_seed(args("")), Ok(0));
+        assert_eq!(parse_seed(args("--seed 7")), Ok(7));
+        assert_eq!(parse_seed(args("--seed=8")), Ok(8));
+        assert!(parse_seed(args("--seed")).is_err());
+        assert!(parse_seed(args("--seed -1")).is_err());
+        assert!(parse_seed(args("--seeds 1")).is_err());
+        assert!(parse_seed(args("7")).is_err());
+    }
+
+    #[test]
+    fn names() {
+        for name in BOT_NAMES {
+            assert_eq!(strategy_by_name(name, 0).unwrap().name(), *name);
+        }
+        assert!(strategy_by_name("alphazero", 0).is_none());
+        assert_eq!(main_for("alphazero", args("")), 2);
+        assert_eq!(main_for("greedy", args("--colour red")), 2);
+    }
+
+    #[test]
+    fn turn_position_without_newgame() {
+        let turn = Turn {
+            mine: vec![1, 1],
+            theirs: vec![1, 1],
+            captured: [0, 0],
+            last: None,
+            legal: endodoi::MoveSet::EMPTY,
+            ply: 0,
+            time_ms: None,
+            clock_ms: None,
+        };
+        let pos = turn_position(&turn, None).unwrap();
+        assert_eq!(pos.holes(), 2);
+        assert_eq!(pos.legal_moves().to_string(), "1 2");
+        let other = Rules::new(8, 4).unwrap().with_max_plies(5).unwrap();
+        let pos = turn_position(&turn, Some(other)).unwrap();
+        assert_eq!((pos.holes(), pos.rules().max_plies()), (2, 5));
+    }
+}

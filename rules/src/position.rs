@@ -495,7 +495,10 @@ impl Position {
 
     /// Whether the side to move has at least one legal move; stops at the first.
     fn has_legal_move(&self) -> bool {
-        (1..=self.holes() as u8).any(|h| self.check(Move::new(h).expect("hole within 1..=50")).is_ok())
+        (1..=self.holes() as u8).any(|h| {
+            self.check(Move::new(h).expect("hole within 1..=50"))
+                .is_ok()
+        })
     }
 }
 

@@ -28,9 +28,21 @@ fn all_rule_vectors_pass() {
                 .unwrap_or_else(|e| panic!("line {line}: move {mv} in {pos}: {e}"));
         }
         assert_eq!(pos.ring(), numbers(&r[3]).as_slice(), "line {line}: board");
-        assert_eq!(pos.captured(Side::South), r[4].parse::<u32>().unwrap(), "line {line}: south_seeds");
-        assert_eq!(pos.captured(Side::North), r[5].parse::<u32>().unwrap(), "line {line}: north_seeds");
-        assert_eq!(pos.to_move(), r[6].parse::<Side>().unwrap(), "line {line}: to_move");
+        assert_eq!(
+            pos.captured(Side::South),
+            r[4].parse::<u32>().unwrap(),
+            "line {line}: south_seeds"
+        );
+        assert_eq!(
+            pos.captured(Side::North),
+            r[5].parse::<u32>().unwrap(),
+            "line {line}: north_seeds"
+        );
+        assert_eq!(
+            pos.to_move(),
+            r[6].parse::<Side>().unwrap(),
+            "line {line}: to_move"
+        );
         let ended = pos.outcome().map(|o| o.termination.name()).unwrap_or("");
         assert_eq!(ended, &r[7], "line {line}: ended");
         assert_eq!(pos.legal_moves().to_string(), &r[8], "line {line}: legal");
@@ -49,5 +61,8 @@ fn endless_example_from_rules_md() {
     assert_eq!(pos.to_move(), Side::North);
     assert_eq!(pos.legal_moves().to_string(), "3 4");
     let err = pos.clone().play(Move::new(1).unwrap()).unwrap_err();
-    assert!(matches!(err, endodoi::IllegalMove::Endless { hole: 1, .. }), "{err}");
+    assert!(
+        matches!(err, endodoi::IllegalMove::Endless { hole: 1, .. }),
+        "{err}"
+    );
 }

@@ -1,0 +1,436 @@
+//! Tournament configuration: the TOML file, its defaults, and its validation.
+//!
+//! Raw TOML is read with serde (unknown keys are errors, so typos are caught)
+//! and checked into a [`Config`]. Every error is one line naming the file, the
+//! line and column where TOML knows them, the problem and the fix.
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use endodoi::Rules;
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::protocol::valid_name;
+
+/// A validated tournament configuration.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The tournament's name: `name` in the file, or the file's stem.
+    pub name: String,
+    /// The board and rule limits of every game.
+    pub rules: Rules,
+    /// The clocks of every game.
+    pub time: TimeControl,
+    /// Series length and how the tournament runs.
+    pub tournament: TournamentSettings,
+    /// The bots, in the file's order; at least two, names unique.
+    pub bots: Vec<BotSpec>,
+}
+
+/// Time limits, all in ms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// The most one reply to `turn` may take, ms; 0 for no per-move limit.
+    pub move_time_ms: u64,
+    /// The game clock's starting time, ms; 0 for no game clock.
+    pub base_time_ms: u64,
+    /// Added to a bot's game clock after each of its moves, ms.
+    pub increment_ms: u64,
+    /// Extra time granted past every deadline to absorb scheduling noise, ms.
+    pub margin_ms: u64,
+    /// The limit for a bot's `hello` and `ready` replies, ms.
+    pub startup_ms: u64,
+}
+
+/// How series are played and scheduled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TournamentSettings {
+    /// Wins that take a series.
+    pub first_to: u32,
+    /// The most games in one series; the leader then takes it, or it is drawn.
+    pub max_games: u32,
+    /// Series played at once (each plays its games one after another).
+    pub concurrency: usize,
+    /// The tournament's seed: it fixes the bootstrap of the ratings.
+    pub seed: u64,
+}
+
+/// One bot: how to start it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotSpec {
+    /// The name used in tables and CSV files, `[A-Za-z0-9._-]`, unique.
+    pub name: String,
+    /// The program and its arguments, run without a shell. A first word of
+    /// exactly `arena` means this arena's own executable (the bundled bots).
+    pub command: Vec<String>,
+    /// The working directory; `None` for the arena's own.
+    pub dir: Option<PathBuf>,
+}
+
+/// The default holes per row.
+pub const DEFAULT_HOLES: usize = 8;
+/// The default seeds per hole.
+pub const DEFAULT_SEEDS: u32 = 4;
+/// The default per-move limit, ms.
+pub const DEFAULT_MOVE_TIME_MS: u64 = 1000;
+/// The default margin past each deadline, ms.
+pub const DEFAULT_MARGIN_MS: u64 = 50;
+/// The default start-up limit, ms.
+pub const DEFAULT_STARTUP_MS: u64 = 5000;
+/// The default wins that take a series.
+pub const DEFAULT_FIRST_TO: u32 = 5;
+/// The default tournament seed.
+pub const DEFAULT_SEED: u64 = 1;
+
+/// An error in a config file, ready to print on one line.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct ConfigError(String);
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawConfig {
+    name: Option<Spanned<String>>,
+    #[serde(default)]
+    board: RawBoard,
+    #[serde(default)]
+    time: RawTime,
+    #[serde(default)]
+    tournament: RawTournament,
+    #[serde(default)]
+    bot: Vec<Spanned<RawBot>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawBoard {
+    holes: Option<Spanned<i64>>,
+    seeds: Option<Spanned<i64>>,
+    max_plies: Option<Spanned<i64>>,
+    max_laps: Option<Spanned<i64>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawTime {
+    move_time_ms: Option<Spanned<i64>>,
+    base_time_ms: Option<Spanned<i64>>,
+    increment_ms: Option<Spanned<i64>>,
+    margin_ms: Option<Spanned<i64>>,
+    startup_ms: Option<Spanned<i64>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawTournament {
+    first_to: Option<Spanned<i64>>,
+    max_games: Option<Spanned<i64>>,
+    concurrency: Option<Spanned<i64>>,
+    seed: Option<Spanned<i64>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBot {
+    name: Spanned<String>,
+    command: Spanned<Vec<String>>,
+    dir: Option<String>,
+}
+
+impl Config {
+    /// Reads and validates the config file at `path`.
+    ///
+    /// # Errors
+    /// [`ConfigError`], one line: the file cannot be read, is not TOML, has an
+    /// unknown key or a value of the wrong type or range, or names fewer than
+    /// two bots or a bot twice.
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            ConfigError(format!(
+                "cannot read config {}: {e}; check the path",
+                path.display()
+            ))
+        })?;
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "tournament".into());
+        Config::parse(&text, &path.display().to_string(), &stem)
+    }
+
+    /// Validates config `text`; `origin` names it in errors and `default_name`
+    /// is the tournament's name when the text has none.
+    ///
+    /// # Errors
+    /// As [`Config::load`].
+    pub fn parse(text: &str, origin: &str, default_name: &str) -> Result<Config, ConfigError> {
+        let at = |span: Option<Range<usize>>, msg: &str| -> ConfigError {
+            match span {
+                Some(span) => {
+                    let (line, col) = line_col(text, span.start);
+                    ConfigError(format!("{origin}:{line}:{col}: {msg}"))
+                }
+                None => ConfigError(format!("{origin}: {msg}")),
+            }
+        };
+        let raw: RawConfig = toml::from_str(text).map_err(|e| {
+            let msg = e.message().trim().replace('\n', " ");
+            at(e.span(), &msg)
+        })?;
+        let int = |v: &Option<Spanned<i64>>, key: &str, min: i64, max: i64, default: i64| match v {
+            None => Ok(default),
+            Some(s) if (min..=max).contains(s.get_ref()) => Ok(*s.get_ref()),
+            Some(s) => Err(at(
+                Some(s.span()),
+                &format!(
+                    "{key} = {} is out of range: use {min} to {max}",
+                    s.get_ref()
+                ),
+            )),
+        };
+
+        let name = match &raw.name {
+            Some(n) if valid_name(n.get_ref()) => n.get_ref().clone(),
+            Some(n) => {
+                return Err(at(
+                    Some(n.span()),
+                    "name must be 1 to 64 of A-Z a-z 0-9 . _ - (it names the results folder)",
+                ))
+            }
+            None => sanitize(default_name),
+        };
+
+        let b = &raw.board;
+        let holes = int(&b.holes, "board.holes", 2, 50, DEFAULT_HOLES as i64)? as usize;
+        let seeds = int(
+            &b.seeds,
+            "board.seeds",
+            1,
+            1_000_000,
+            i64::from(DEFAULT_SEEDS),
+        )? as u32;
+        let max_plies = int(
+            &b.max_plies,
+            "board.max_plies",
+            1,
+            10_000_000,
+            i64::from(endodoi::DEFAULT_MAX_PLIES),
+        )? as u32;
+        let max_laps = int(
+            &b.max_laps,
+            "board.max_laps",
+            1,
+            i64::from(u32::MAX),
+            i64::from(endodoi::DEFAULT_MAX_LAPS),
+        )? as u32;
+        let rules = Rules::new(holes, seeds)
+            .and_then(|r| r.with_max_plies(max_plies))
+            .and_then(|r| r.with_max_laps(max_laps))
+            .map_err(|e| at(b.seeds.as_ref().map(|s| s.span()), &e.to_string()))?;
+
+        let t = &raw.time;
+        const DAY_MS: i64 = 86_400_000;
+        let time = TimeControl {
+            move_time_ms: int(
+                &t.move_time_ms,
+                "time.move_time_ms",
+                0,
+                DAY_MS,
+                DEFAULT_MOVE_TIME_MS as i64,
+            )? as u64,
+            base_time_ms: int(&t.base_time_ms, "time.base_time_ms", 0, DAY_MS, 0)? as u64,
+            increment_ms: int(&t.increment_ms, "time.increment_ms", 0, DAY_MS, 0)? as u64,
+            margin_ms: int(
+                &t.margin_ms,
+                "time.margin_ms",
+                0,
+                60_000,
+                DEFAULT_MARGIN_MS as i64,
+            )? as u64,
+            startup_ms: int(
+                &t.startup_ms,
+                "time.startup_ms",
+                1,
+                600_000,
+                DEFAULT_STARTUP_MS as i64,
+            )? as u64,
+        };
+        if time.move_time_ms == 0 && time.base_time_ms == 0 {
+            return Err(at(
+                t.move_time_ms.as_ref().map(|s| s.span()),
+                "time.move_time_ms = 0 and no game clock leaves moves unlimited: set move_time_ms or base_time_ms above 0",
+            ));
+        }
+
+        let r = &raw.tournament;
+        let first_to = int(
+            &r.first_to,
+            "tournament.first_to",
+            1,
+            1_000_000,
+            i64::from(DEFAULT_FIRST_TO),
+        )? as u32;
+        let max_games = int(
+            &r.max_games,
+            "tournament.max_games",
+            1,
+            10_000_000,
+            3 * i64::from(first_to),
+        )? as u32;
+        if max_games < 2 * first_to - 1 {
+            return Err(at(
+                r.max_games.as_ref().map(|s| s.span()),
+                &format!("tournament.max_games = {max_games} cannot decide a series of first_to = {first_to}: use at least {}", 2 * first_to - 1),
+            ));
+        }
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as i64;
+        let concurrency = int(&r.concurrency, "tournament.concurrency", 1, 1024, cores)? as usize;
+        let seed = int(&r.seed, "tournament.seed", 0, i64::MAX, DEFAULT_SEED as i64)? as u64;
+
+        let mut bots: Vec<BotSpec> = Vec::new();
+        for raw_bot in &raw.bot {
+            let rb = raw_bot.get_ref();
+            let name = rb.name.get_ref();
+            if !valid_name(name) {
+                return Err(at(
+                    Some(rb.name.span()),
+                    &format!("bot name '{name}' must be 1 to 64 of A-Z a-z 0-9 . _ -"),
+                ));
+            }
+            if bots.iter().any(|b| &b.name == name) {
+                return Err(at(
+                    Some(rb.name.span()),
+                    &format!("bot name '{name}' is used twice: give each [[bot]] its own name"),
+                ));
+            }
+            if rb.command.get_ref().is_empty() || rb.command.get_ref()[0].is_empty() {
+                return Err(at(
+                    Some(rb.command.span()),
+                    &format!("bot '{name}' has an empty command: give the program and its arguments, e.g. [\"python3\", \"bots/python/greedy.py\"]"),
+                ));
+            }
+            bots.push(BotSpec {
+                name: name.clone(),
+                command: rb.command.get_ref().clone(),
+                dir: rb.dir.as_ref().map(PathBuf::from),
+            });
+        }
+        if bots.len() < 2 {
+            return Err(at(
+                None,
+                &format!("{} bot(s) configured: a round robin needs at least two [[bot]] tables with name and command", bots.len()),
+            ));
+        }
+        Ok(Config {
+            name,
+            rules,
+            time,
+            tournament: TournamentSettings {
+                first_to,
+                max_games,
+                concurrency,
+                seed,
+            },
+            bots,
+        })
+    }
+}
+
+/// 1-based line and column of byte `offset` in `text`.
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+    (line, col)
+}
+
+/// A file stem made safe for a folder name.
+fn sanitize(stem: &str) -> String {
+    let s: String = stem
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(64)
+        .collect();
+    if s.is_empty() {
+        "tournament".into()
+    } else {
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TWO_BOTS: &str = r#"
+[[bot]]
+name = "a"
+command = ["x"]
+[[bot]]
+name = "b"
+command = ["y", "--seed", "2"]
+dir = "bots"
+"#;
+
+    #[test]
+    fn defaults_fill_missing_keys() {
+        let c = Config::parse(TWO_BOTS, "t.toml", "t").unwrap();
+        assert_eq!(c.name, "t");
+        assert_eq!((c.rules.holes(), c.rules.seeds()), (8, 4));
+        assert_eq!(c.rules.max_plies(), 1000);
+        assert_eq!(c.time.move_time_ms, 1000);
+        assert_eq!(c.tournament.first_to, 5);
+        assert_eq!(c.tournament.max_games, 15);
+        assert_eq!(c.bots[1].command, ["y", "--seed", "2"]);
+        assert_eq!(c.bots[1].dir, Some(PathBuf::from("bots")));
+    }
+
+    #[test]
+    fn errors_point_at_the_line() {
+        let text = format!("[board]\nholes = 60\n{TWO_BOTS}");
+        let e = Config::parse(&text, "t.toml", "t").unwrap_err().to_string();
+        assert!(
+            e.starts_with("t.toml:2:9: board.holes = 60 is out of range"),
+            "{e}"
+        );
+        assert!(!e.contains('\n'));
+
+        let text = format!("[board]\nholse = 6\n{TWO_BOTS}");
+        let e = Config::parse(&text, "t.toml", "t").unwrap_err().to_string();
+        assert!(e.starts_with("t.toml:2:1: unknown field `holse`"), "{e}");
+        assert!(!e.contains('\n'));
+    }
+
+    #[test]
+    fn bad_bots_are_refused() {
+        let one = "[[bot]]\nname = \"a\"\ncommand = [\"x\"]\n";
+        assert!(Config::parse(one, "t", "t")
+            .unwrap_err()
+            .to_string()
+            .contains("at least two"));
+        let dup = format!("{one}{one}");
+        let e = Config::parse(&dup, "t", "t").unwrap_err().to_string();
+        assert!(e.contains("used twice") && e.starts_with("t:5:"), "{e}");
+        let empty = format!("{one}[[bot]]\nname = \"b\"\ncommand = []\n");
+        assert!(Config::parse(&empty, "t", "t")
+            .unwrap_err()
+            .to_string()
+            .contains("empty command"));
+    }
+
+    #[test]
+    fn series_that_cannot_end_are_refused() {
+        let text = format!("[tournament]\nfirst_to = 5\nmax_games = 8\n{TWO_BOTS}");
+        let e = Config::parse(&text, "t", "t").unwrap_err().to_string();
+        assert!(e.contains("use at least 9"), "{e}");
+        let text = format!("[time]\nmove_time_ms = 0\n{TWO_BOTS}");
+        assert!(Config::parse(&text, "t", "t").is_err());
+    }
+}

@@ -1,0 +1,218 @@
+//! The CSV files of a run folder: `games.csv` appended and synced game by
+//! game; `series.csv` and `standings.csv` written whole to a temporary file
+//! and renamed over the old one, so a reader never sees half a file.
+
+use std::fs::{File, OpenOptions};
+use std::io;
+use std::path::{Path, PathBuf};
+
+use crate::referee::GameRecord;
+
+/// The columns of `games.csv`, in order.
+pub const GAMES_COLUMNS: [&str; 16] = [
+    "series",
+    "game",
+    "south",
+    "north",
+    "holes",
+    "seeds",
+    "max_laps",
+    "max_plies",
+    "moves",
+    "plies",
+    "south_seeds",
+    "north_seeds",
+    "result",
+    "termination",
+    "detail",
+    "duration_ms",
+];
+
+/// The columns of `series.csv`, in order.
+pub const SERIES_COLUMNS: [&str; 9] = [
+    "series", "bot_a", "bot_b", "games", "wins_a", "draws", "wins_b", "winner", "decided",
+];
+
+/// The columns of `standings.csv`, in order.
+pub const STANDINGS_COLUMNS: [&str; 13] = [
+    "rank",
+    "bot",
+    "games",
+    "wins",
+    "draws",
+    "losses",
+    "score",
+    "score_pct",
+    "elo",
+    "elo_lower",
+    "elo_upper",
+    "los_next",
+    "forfeits",
+];
+
+/// A run folder: where a tournament's files go.
+#[derive(Clone, Debug)]
+pub struct RunDir {
+    /// The folder.
+    pub path: PathBuf,
+}
+
+impl RunDir {
+    /// Creates `path` (and its parents) with a `logs/` folder inside.
+    ///
+    /// # Errors
+    /// An I/O error, or `AlreadyExists` when `path` already holds a
+    /// `games.csv`: results already written are never overwritten.
+    pub fn create(path: &Path) -> io::Result<RunDir> {
+        if path.join("games.csv").exists() {
+            return Err(io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                format!(
+                    "{} already holds a tournament (games.csv): choose another --out",
+                    path.display()
+                ),
+            ));
+        }
+        std::fs::create_dir_all(path.join("logs"))?;
+        Ok(RunDir {
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// The log file of bot `name` in series `series`.
+    #[must_use]
+    pub fn bot_log(&self, series: usize, name: &str) -> PathBuf {
+        self.path
+            .join("logs")
+            .join(format!("series-{series:04}-{name}.log"))
+    }
+}
+
+/// `games.csv`, open for appending.
+pub struct GamesCsv {
+    writer: csv::Writer<File>,
+}
+
+impl GamesCsv {
+    /// Creates `games.csv` in `dir` with its header row.
+    ///
+    /// # Errors
+    /// Any I/O error creating or writing the file.
+    pub fn create(dir: &RunDir) -> io::Result<GamesCsv> {
+        let file = OpenOptions::new()
+            .create_new(true)
+            .append(true)
+            .open(dir.path.join("games.csv"))?;
+        let mut writer = csv::Writer::from_writer(file);
+        writer.write_record(GAMES_COLUMNS)?;
+        writer.flush()?;
+        Ok(GamesCsv { writer })
+    }
+
+    /// Appends one game as one complete row, then flushes and syncs it to
+    /// disk, so a game reported finished survives a crash of the arena.
+    ///
+    /// # Errors
+    /// Any I/O error (a full disk, say); the caller stops the tournament.
+    pub fn append(&mut self, g: &GameRecord) -> io::Result<()> {
+        let result = match g.winner {
+            None => "draw",
+            Some(side) => side.name(),
+        };
+        self.writer.write_record([
+            g.series.to_string().as_str(),
+            &g.game.to_string(),
+            &g.bots[0],
+            &g.bots[1],
+            &g.rules.holes().to_string(),
+            &g.rules.seeds().to_string(),
+            &g.rules.max_laps().to_string(),
+            &g.rules.max_plies().to_string(),
+            &g.moves,
+            &g.plies.to_string(),
+            &g.seeds[0].to_string(),
+            &g.seeds[1].to_string(),
+            result,
+            g.end.name(),
+            &g.detail,
+            &g.duration_ms.to_string(),
+        ])?;
+        self.writer.flush()?;
+        self.writer.get_ref().sync_data()
+    }
+}
+
+/// Writes a CSV file whole: rows go to `NAME.tmp`, which is synced and then
+/// renamed over `path`, so readers see the old file or the new one, never half.
+///
+/// # Errors
+/// Any I/O error; `path` is then unchanged.
+pub fn write_atomic(path: &Path, header: &[&str], rows: &[Vec<String>]) -> io::Result<()> {
+    let tmp = path.with_extension("csv.tmp");
+    {
+        let mut writer = csv::Writer::from_path(&tmp)?;
+        writer.write_record(header)?;
+        for row in rows {
+            writer.write_record(row)?;
+        }
+        writer.flush()?;
+        writer.get_ref().sync_all()?;
+    }
+    std::fs::rename(&tmp, path)?;
+    if let Some(dir) = path.parent() {
+        // Make the rename itself durable.
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+    }
+    Ok(())
+}
+
+/// A finite number with `decimals` decimals; the CSV never holds NaN or inf.
+#[must_use]
+pub fn num(x: f64, decimals: usize) -> String {
+    let x = if x.is_finite() { x } else { 0.0 };
+    let s = format!("{x:.decimals$}");
+    // "-0.0" reads oddly in a table.
+    if s.trim_start_matches('-')
+        .chars()
+        .all(|c| c == '0' || c == '.')
+    {
+        s.trim_start_matches('-').to_string()
+    } else {
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_always_finite() {
+        assert_eq!(num(f64::NAN, 1), "0.0");
+        assert_eq!(num(f64::INFINITY, 2), "0.00");
+        assert_eq!(num(-0.01, 1), "0.0");
+        assert_eq!(num(-12.345, 1), "-12.3");
+        assert_eq!(num(40.704, 2), "40.70");
+    }
+
+    #[test]
+    fn atomic_write_replaces_whole_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.csv");
+        write_atomic(&path, &["a", "b"], &[vec!["1".into(), "2".into()]]).unwrap();
+        write_atomic(&path, &["a", "b"], &[vec!["3".into(), "4,5".into()]]).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "a,b\n3,\"4,5\"\n");
+        assert!(!dir.path().join("x.csv.tmp").exists());
+    }
+
+    #[test]
+    fn a_run_dir_with_games_is_never_reused() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = RunDir::create(dir.path()).unwrap();
+        GamesCsv::create(&run).unwrap();
+        let err = RunDir::create(dir.path()).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::AlreadyExists);
+    }
+}

@@ -1,0 +1,355 @@
+//! One game between two bot processes, refereed by the rules engine.
+//!
+//! Faults are data: a bot that crashes, times out, or sends a bad or illegal
+//! reply loses the game, and the [`GameRecord`] says why. The referee asks one
+//! question per ply (`turn`, answered by `move`): one protocol round trip.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use endodoi::{Move, Rules, Side};
+use tokio::time::Instant;
+
+use crate::bot::{BotProcess, Fault};
+use crate::config::{BotSpec, TimeControl};
+use crate::protocol::{self, GameOver, NewGame, Reply};
+
+/// How a game ended: by the rules, or by a bot's fault.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameEnd {
+    /// The player to move had no legal move; the last mover swept the board.
+    NoMoves,
+    /// The ply limit was reached; each player took their own row.
+    PlyLimit,
+    /// A bot named a hole that is not a legal move.
+    IllegalMove,
+    /// A bot did not reply in time.
+    Timeout,
+    /// A bot's process exited, closed its output, or could not start.
+    Crash,
+    /// A bot sent a line that is not the expected message.
+    ProtocolError,
+}
+
+impl GameEnd {
+    /// The `termination` column of `games.csv`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            GameEnd::NoMoves => "no-moves",
+            GameEnd::PlyLimit => "ply-limit",
+            GameEnd::IllegalMove => "illegal-move",
+            GameEnd::Timeout => "timeout",
+            GameEnd::Crash => "crash",
+            GameEnd::ProtocolError => "protocol-error",
+        }
+    }
+
+    /// Whether the game ended by a bot's fault (a forfeit).
+    #[must_use]
+    pub const fn is_forfeit(self) -> bool {
+        !matches!(self, GameEnd::NoMoves | GameEnd::PlyLimit)
+    }
+
+    /// All ends, rule endings first.
+    pub const ALL: [GameEnd; 6] = [
+        GameEnd::NoMoves,
+        GameEnd::PlyLimit,
+        GameEnd::IllegalMove,
+        GameEnd::Timeout,
+        GameEnd::Crash,
+        GameEnd::ProtocolError,
+    ];
+}
+
+impl std::fmt::Display for GameEnd {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The record of one finished game: one row of `games.csv`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// The series' number, from 1.
+    pub series: usize,
+    /// The game's number within its series, from 1.
+    pub game: u32,
+    /// The bots' config names: South's, then North's.
+    pub bots: [String; 2],
+    /// The rules the game was played under.
+    pub rules: Rules,
+    /// Every legal ply played, as own-perspective hole numbers, space separated, South first.
+    pub moves: String,
+    /// The number of plies in `moves`.
+    pub plies: u32,
+    /// Final seeds of South and North; for a forfeit, the seeds captured so far.
+    pub seeds: [u32; 2],
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Side>,
+    /// How the game ended.
+    pub end: GameEnd,
+    /// For a forfeit, who faulted and how, with the offending line; else empty.
+    pub detail: String,
+    /// Wall time from the first `newgame` to the end, ms.
+    pub duration_ms: u64,
+}
+
+/// One side of a game: the bot's spec, its process (kept across the games of
+/// a series; `None` until started or after a fault), and its log file.
+pub struct Seat {
+    /// How to start the bot.
+    pub spec: BotSpec,
+    /// The running process, if any.
+    pub process: Option<BotProcess>,
+    /// The log for its stderr and `info` lines.
+    pub log: PathBuf,
+}
+
+impl Seat {
+    /// Stops the bot after a fault, so the next game starts a fresh process
+    /// and no late reply can be read as the answer to a later request.
+    async fn restart_later(&mut self, fault: &str) {
+        if let Some(mut p) = self.process.take() {
+            p.note(&format!("fault: {fault}; stopping the process"));
+            p.shutdown(false).await;
+        }
+    }
+}
+
+/// Plays one game between `seats` (`[south, north]`) under `rules` and `time`,
+/// and returns its record with `series` and `game` set to 0 (the caller's
+/// numbering). Starts bots whose process is `None`.
+pub async fn play_game(rules: Rules, time: &TimeControl, seats: [&mut Seat; 2]) -> GameRecord {
+    let started = Instant::now();
+    let mut pos = rules.start();
+    let mut moves = String::new();
+    let mut buf = String::new();
+    let startup = Duration::from_millis(time.startup_ms);
+
+    let forfeit = 'game: {
+        for side in Side::ALL {
+            let seat = &mut *seats[side.index()];
+            if seat.process.is_none() {
+                match BotProcess::start(&seat.spec, &seat.log, startup).await {
+                    Ok(p) => seat.process = Some(p),
+                    Err(f) => break 'game Some((side, Foul::Fault(f), String::new())),
+                }
+            }
+            let new_game = NewGame {
+                side,
+                holes: rules.holes(),
+                seeds: rules.seeds(),
+                move_time_ms: time.move_time_ms,
+                base_time_ms: time.base_time_ms,
+                increment_ms: time.increment_ms,
+                max_plies: rules.max_plies(),
+                max_laps: rules.max_laps(),
+            };
+            protocol::newgame(&mut buf, &new_game);
+            let bot = seat.process.as_mut().expect("started");
+            match bot.request(&buf, startup).await {
+                Ok((line, _)) => match protocol::parse_reply(line) {
+                    Ok(Reply::Ready) => {}
+                    _ => {
+                        break 'game Some((
+                            side,
+                            Foul::Fault(Fault::Protocol("answered newgame without 'ready'".into())),
+                            line.to_string(),
+                        ))
+                    }
+                },
+                Err(f) => break 'game Some((side, Foul::Fault(f), String::new())),
+            }
+        }
+
+        let mut clock = [time.base_time_ms; 2];
+        let mut last: Option<Move> = None;
+        while !pos.is_over() {
+            let side = pos.to_move();
+            let legal = pos.legal_moves();
+            let limit = turn_limit(time, clock[side.index()]);
+            let clocks = (time.base_time_ms > 0)
+                .then(|| [clock[side.index()], clock[side.opponent().index()]]);
+            protocol::turn(&mut buf, &pos, last, legal, limit, clocks);
+            let bot = seats[side.index()].process.as_mut().expect("started");
+            let (line, elapsed) = match bot
+                .request(&buf, Duration::from_millis(limit + time.margin_ms))
+                .await
+            {
+                Ok(reply) => reply,
+                Err(f) => break 'game Some((side, Foul::Fault(f), String::new())),
+            };
+            let hole = match protocol::parse_reply(line) {
+                Ok(Reply::Move(hole)) => hole,
+                Ok(_) => {
+                    break 'game Some((
+                        side,
+                        Foul::Fault(Fault::Protocol("expected 'move N'".into())),
+                        line.to_string(),
+                    ))
+                }
+                Err(e) => {
+                    break 'game Some((
+                        side,
+                        Foul::Fault(Fault::Protocol(e.to_string())),
+                        line.to_string(),
+                    ))
+                }
+            };
+            let played = u8::try_from(hole)
+                .ok()
+                .and_then(Move::new)
+                .ok_or(endodoi::IllegalMove::NoSuchHole {
+                    hole: 0,
+                    holes: rules.holes() as u8,
+                })
+                .and_then(|mv| pos.play(mv).map(|_| mv));
+            match played {
+                Ok(mv) => {
+                    if !moves.is_empty() {
+                        moves.push(' ');
+                    }
+                    let _ = write!(moves, "{mv}");
+                    last = Some(mv);
+                }
+                Err(e) => {
+                    let why = match e {
+                        endodoi::IllegalMove::NoSuchHole { .. } => {
+                            format!(
+                                "hole {hole} does not exist: holes are 1 to {}",
+                                rules.holes()
+                            )
+                        }
+                        other => other.to_string(),
+                    };
+                    let foul = Foul::Illegal(format!("illegal move: {why}; legal were {legal}"));
+                    break 'game Some((side, foul, line.to_string()));
+                }
+            }
+            if time.base_time_ms > 0 {
+                let c = &mut clock[side.index()];
+                *c = c.saturating_sub(elapsed.as_millis() as u64) + time.increment_ms;
+            }
+        }
+        None
+    };
+
+    let seeds = [pos.captured(Side::South), pos.captured(Side::North)];
+    let (end, winner, detail) = match forfeit {
+        None => {
+            let outcome = pos
+                .outcome()
+                .expect("the game loop ends only when the game is over");
+            let end = match outcome.termination {
+                endodoi::Termination::NoMoves => GameEnd::NoMoves,
+                endodoi::Termination::PlyLimit => GameEnd::PlyLimit,
+            };
+            (end, outcome.winner, String::new())
+        }
+        Some((side, foul, line)) => {
+            let (end, why) = match foul {
+                Foul::Illegal(why) => (GameEnd::IllegalMove, why),
+                Foul::Fault(f @ Fault::Timeout(_)) => (GameEnd::Timeout, f.to_string()),
+                Foul::Fault(f @ Fault::Crash(_)) => (GameEnd::Crash, f.to_string()),
+                Foul::Fault(f @ Fault::Protocol(_)) => (GameEnd::ProtocolError, f.to_string()),
+            };
+            let seat = &mut *seats[side.index()];
+            let mut detail = format!("{side} ({}) {why}", seat.spec.name);
+            if !line.is_empty() {
+                let shown: String = line.chars().take(200).collect();
+                let _ = write!(detail, "; it sent '{}'", shown.escape_default());
+            }
+            if end != GameEnd::IllegalMove {
+                seat.restart_later(&detail).await;
+            }
+            (end, Some(side.opponent()), detail)
+        }
+    };
+
+    let over = GameOver {
+        winner,
+        seeds,
+        reason: end.name(),
+    };
+    for side in Side::ALL {
+        let seat = &mut *seats[side.index()];
+        if let Some(bot) = seat.process.as_mut() {
+            protocol::gameover(&mut buf, side, &over);
+            if bot.send(&buf).await.is_err() {
+                seat.restart_later("could not be sent gameover").await;
+            }
+        }
+    }
+
+    GameRecord {
+        series: 0,
+        game: 0,
+        bots: [seats[0].spec.name.clone(), seats[1].spec.name.clone()],
+        rules,
+        plies: pos.ply(),
+        moves,
+        seeds,
+        winner,
+        end,
+        detail,
+        duration_ms: started.elapsed().as_millis() as u64,
+    }
+}
+
+/// A bot's fault in a game: a process fault, or a legal-looking reply that
+/// names an illegal move.
+enum Foul {
+    Fault(Fault),
+    Illegal(String),
+}
+
+/// The time a reply may take, ms: the per-move limit or the game clock,
+/// whichever is less (a zero setting means none).
+fn turn_limit(time: &TimeControl, clock_ms: u64) -> u64 {
+    match (time.move_time_ms, time.base_time_ms) {
+        (m, 0) => m,
+        (0, _) => clock_ms,
+        (m, _) => m.min(clock_ms),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn turn_limit_takes_the_tighter_clock() {
+        let mut t = TimeControl {
+            move_time_ms: 1000,
+            base_time_ms: 0,
+            increment_ms: 0,
+            margin_ms: 50,
+            startup_ms: 5000,
+        };
+        assert_eq!(turn_limit(&t, 0), 1000);
+        t.base_time_ms = 60_000;
+        assert_eq!(turn_limit(&t, 400), 400);
+        assert_eq!(turn_limit(&t, 4000), 1000);
+        t.move_time_ms = 0;
+        assert_eq!(turn_limit(&t, 4000), 4000);
+    }
+
+    #[test]
+    fn forfeits_are_named_as_in_games_csv() {
+        let names: Vec<_> = GameEnd::ALL.iter().map(|e| e.name()).collect();
+        assert_eq!(
+            names,
+            [
+                "no-moves",
+                "ply-limit",
+                "illegal-move",
+                "timeout",
+                "crash",
+                "protocol-error"
+            ]
+        );
+        assert!(GameEnd::ALL.iter().filter(|e| e.is_forfeit()).count() == 4);
+    }
+}

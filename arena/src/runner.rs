@@ -1,0 +1,158 @@
+//! Runs a tournament on tokio: series run at most `concurrency` at a time;
+//! each starts its two bots once and plays its games one after another.
+//! Finished games come back to one place, which writes and counts them.
+
+use std::sync::Arc;
+
+use anyhow::Context as _;
+use tokio::sync::{mpsc, Semaphore};
+use tokio::task::JoinSet;
+
+use crate::config::Config;
+use crate::output::{GamesCsv, RunDir};
+use crate::referee::{play_game, GameRecord, Seat};
+use crate::schedule::{round_robin, Series};
+use crate::standings::{Tally, Wdl};
+
+/// What happens during a run, in the order it happens.
+#[derive(Clone, Debug)]
+pub enum Event {
+    /// A game ended and its row is safely in `games.csv`.
+    Game(GameRecord),
+    /// A series ended.
+    Series(SeriesResult),
+}
+
+/// The result of one series.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeriesResult {
+    /// The series.
+    pub series: Series,
+    /// Results from bot `a`'s side.
+    pub wdl: Wdl,
+    /// Whether a bot reached `first_to` wins (otherwise `max_games` ended it).
+    pub decided: bool,
+}
+
+impl SeriesResult {
+    /// The index of the bot that took the series, or `None` for a drawn series.
+    #[must_use]
+    pub fn winner(&self) -> Option<usize> {
+        match self.wdl.wins.cmp(&self.wdl.losses) {
+            std::cmp::Ordering::Greater => Some(self.series.a),
+            std::cmp::Ordering::Less => Some(self.series.b),
+            std::cmp::Ordering::Equal => None,
+        }
+    }
+}
+
+/// Everything a finished run produced.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    /// Counts of every game.
+    pub tally: Tally,
+    /// Every series' result, in schedule order.
+    pub series: Vec<SeriesResult>,
+}
+
+/// Plays the whole round robin of `config` into `dir`: `games.csv` gets one
+/// synced row per game as it ends; `on_event` sees each game and series.
+///
+/// # Errors
+/// The arena's own failures only (a `games.csv` that cannot be written, a
+/// panicked series task); bot faults are recorded as lost games.
+pub async fn run(
+    config: Arc<Config>,
+    dir: &RunDir,
+    mut on_event: impl FnMut(&Event),
+) -> anyhow::Result<Summary> {
+    let mut games = GamesCsv::create(dir).context("cannot create games.csv")?;
+    let schedule = round_robin(config.bots.len());
+    let permits = Arc::new(Semaphore::new(config.tournament.concurrency));
+    let (tx, mut rx) = mpsc::channel::<Event>(64);
+    let mut tasks = JoinSet::new();
+    for series in schedule.iter().copied() {
+        let (config, permits, tx, dir) = (config.clone(), permits.clone(), tx.clone(), dir.clone());
+        tasks.spawn(async move {
+            // The semaphore is fair, so series start in schedule order.
+            let _permit = permits.acquire_owned().await.expect("never closed");
+            run_series(&config, &dir, series, &tx).await;
+        });
+    }
+    drop(tx);
+
+    let mut tally = Tally::new(config.bots.len());
+    let mut results = Vec::new();
+    while let Some(event) = rx.recv().await {
+        match &event {
+            Event::Game(g) => {
+                games.append(g).context("cannot append to games.csv")?;
+                let south = bot_index(&config, &g.bots[0]);
+                let north = bot_index(&config, &g.bots[1]);
+                tally.add(south, north, g);
+            }
+            Event::Series(s) => results.push(s.clone()),
+        }
+        on_event(&event);
+    }
+    while let Some(joined) = tasks.join_next().await {
+        joined.context("a series task failed")?;
+    }
+    results.sort_by_key(|r| r.series.number);
+    Ok(Summary {
+        tally,
+        series: results,
+    })
+}
+
+fn bot_index(config: &Config, name: &str) -> usize {
+    config
+        .bots
+        .iter()
+        .position(|b| b.name == name)
+        .expect("a configured bot")
+}
+
+/// Plays one series: until a bot has `first_to` wins or `max_games` games
+/// were played. The two bots are started once and reused across its games.
+async fn run_series(config: &Config, dir: &RunDir, series: Series, tx: &mpsc::Sender<Event>) {
+    let seat = |i: usize| Seat {
+        spec: config.bots[i].clone(),
+        process: None,
+        log: dir.bot_log(series.number, &config.bots[i].name),
+    };
+    let mut seats = [seat(series.a), seat(series.b)];
+    let mut wdl = Wdl::default();
+    let t = &config.tournament;
+    let mut game = 0;
+    while wdl.wins < t.first_to && wdl.losses < t.first_to && game < t.max_games {
+        game += 1;
+        let a_is_south = series.south(game) == series.a;
+        let [sa, sb] = &mut seats;
+        let pair = if a_is_south { [sa, sb] } else { [sb, sa] };
+        let mut record = play_game(config.rules, &config.time, pair).await;
+        record.series = series.number;
+        record.game = game;
+        match record.winner {
+            None => wdl.draws += 1,
+            Some(side) if (side == endodoi::Side::South) == a_is_south => wdl.wins += 1,
+            Some(_) => wdl.losses += 1,
+        }
+        if tx.send(Event::Game(record)).await.is_err() {
+            break; // The run is being torn down.
+        }
+    }
+    for seat in seats {
+        if let Some(p) = seat.process {
+            p.shutdown(true).await;
+        }
+    }
+    let decided = wdl.wins >= t.first_to || wdl.losses >= t.first_to;
+    let _ = tx
+        .send(Event::Series(SeriesResult {
+            series,
+            wdl,
+            decided,
+        }))
+        .await;
+}

@@ -1,0 +1,119 @@
+//! The tournament schedule: which pairs meet, in what order, and who is South.
+//! Pure: a function of the number of bots only.
+
+/// One series: a pair of bots (indices into the config's bot list).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Series {
+    /// The series' number, from 1, in schedule order.
+    pub number: usize,
+    /// The first bot of the pair; South in the series' odd-numbered games
+    /// when `number` is odd, in its even-numbered games when `number` is even.
+    pub a: usize,
+    /// The second bot of the pair.
+    pub b: usize,
+}
+
+impl Series {
+    /// The bot that is South in game `game` (from 1) of this series. South
+    /// alternates game by game, so each bot is South in half of the games,
+    /// give or take one; the first game's South alternates from series to series.
+    #[must_use]
+    pub fn south(&self, game: u32) -> usize {
+        if (game as usize + self.number) % 2 == 0 {
+            self.a
+        } else {
+            self.b
+        }
+    }
+
+    /// The other bot of game `game`: North.
+    #[must_use]
+    pub fn north(&self, game: u32) -> usize {
+        if self.south(game) == self.a {
+            self.b
+        } else {
+            self.a
+        }
+    }
+}
+
+/// A round robin over `bots` bots: every pair meets in exactly one series.
+/// Series come in rounds built by the circle method (Berger tables), so the
+/// series run at the same time tend to involve different bots.
+#[must_use]
+pub fn round_robin(bots: usize) -> Vec<Series> {
+    // With an odd count, a dummy bot `bots` gives one bot a bye each round.
+    let n = bots + bots % 2;
+    let mut ring: Vec<usize> = (0..n).collect();
+    let mut out = Vec::with_capacity(bots * bots.saturating_sub(1) / 2);
+    for _round in 0..n.saturating_sub(1) {
+        for i in 0..n / 2 {
+            let (x, y) = (ring[i], ring[n - 1 - i]);
+            if x < bots && y < bots {
+                out.push(Series {
+                    number: out.len() + 1,
+                    a: x.min(y),
+                    b: x.max(y),
+                });
+            }
+        }
+        // Keep the first bot fixed and rotate the rest by one.
+        ring[1..].rotate_right(1);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn every_pair_meets_once(bots in 0usize..40) {
+            let s = round_robin(bots);
+            prop_assert_eq!(s.len(), bots * bots.saturating_sub(1) / 2);
+            let mut seen = std::collections::HashSet::new();
+            for (i, x) in s.iter().enumerate() {
+                prop_assert_eq!(x.number, i + 1);
+                prop_assert!(x.a < x.b && x.b < bots);
+                prop_assert!(seen.insert((x.a, x.b)), "pair met twice");
+            }
+        }
+
+        #[test]
+        fn south_is_shared_fairly(bots in 2usize..30, games in 1u32..60) {
+            let mut south_total = vec![0i64; bots];
+            let mut played = vec![0i64; bots];
+            for s in round_robin(bots) {
+                let mut south_a = 0i64;
+                for g in 1..=games {
+                    let (south, north) = (s.south(g), s.north(g));
+                    prop_assert!(south != north);
+                    prop_assert!([s.a, s.b].contains(&south) && [s.a, s.b].contains(&north));
+                    if south == s.a { south_a += 1 }
+                    south_total[south] += 1;
+                }
+                played[s.a] += i64::from(games);
+                played[s.b] += i64::from(games);
+                // Within a series: half the games, give or take one.
+                prop_assert!((2 * south_a - i64::from(games)).abs() <= 1);
+            }
+            // Over the tournament, each bot's extra South games stay within one per series it played.
+            for b in 0..bots {
+                prop_assert!((2 * south_total[b] - played[b]).abs() <= (bots as i64 - 1));
+            }
+        }
+    }
+
+    #[test]
+    fn rounds_keep_bots_apart() {
+        // Four bots: three rounds of two series, each round with all four bots.
+        let s = round_robin(4);
+        for round in s.chunks(2) {
+            let mut bots: Vec<_> = round.iter().flat_map(|x| [x.a, x.b]).collect();
+            bots.sort();
+            assert_eq!(bots, [0, 1, 2, 3]);
+        }
+    }
+}

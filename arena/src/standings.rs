@@ -1,0 +1,175 @@
+//! Tallies of finished games, per bot and per pair, and the standings table
+//! built from them with the ratings. Pure: no I/O.
+//!
+//! Only counts are kept, never the games themselves, so memory does not grow
+//! with the number of games.
+
+use endodoi::Side;
+
+use crate::referee::GameRecord;
+use crate::stats::{self, PairResult, RatingOptions};
+
+/// Wins, draws and losses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Wdl {
+    /// Games won.
+    pub wins: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Games lost.
+    pub losses: u32,
+}
+
+impl Wdl {
+    /// Games played.
+    #[must_use]
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Points: a win is 1, a draw 1/2.
+    #[must_use]
+    pub fn score(&self) -> f64 {
+        f64::from(self.wins) + 0.5 * f64::from(self.draws)
+    }
+}
+
+/// Counts of every finished game, by bot and by pair of bots.
+#[derive(Clone, Debug)]
+pub struct Tally {
+    bots: usize,
+    /// Per bot: its W/D/L and the games it lost by a fault.
+    per_bot: Vec<(Wdl, u32)>,
+    /// `pairs[a * bots + b]` for `a < b`: results from `a`'s side.
+    pairs: Vec<Wdl>,
+}
+
+impl Tally {
+    /// An empty tally for `bots` bots.
+    #[must_use]
+    pub fn new(bots: usize) -> Tally {
+        Tally {
+            bots,
+            per_bot: vec![(Wdl::default(), 0); bots],
+            pairs: vec![Wdl::default(); bots * bots],
+        }
+    }
+
+    /// Adds a game between bots `south` and `north` (indices).
+    pub fn add(&mut self, south: usize, north: usize, record: &GameRecord) {
+        let forfeit = record.end.is_forfeit();
+        let (a, b) = (south.min(north), south.max(north));
+        let a_side = if a == south { Side::South } else { Side::North };
+        let pair = &mut self.pairs[a * self.bots + b];
+        match record.winner {
+            None => {
+                pair.draws += 1;
+                self.per_bot[south].0.draws += 1;
+                self.per_bot[north].0.draws += 1;
+            }
+            Some(w) => {
+                let (winner, loser) = if w == Side::South {
+                    (south, north)
+                } else {
+                    (north, south)
+                };
+                if w == a_side {
+                    pair.wins += 1;
+                } else {
+                    pair.losses += 1;
+                }
+                self.per_bot[winner].0.wins += 1;
+                self.per_bot[loser].0.losses += 1;
+                if forfeit {
+                    self.per_bot[loser].1 += 1;
+                }
+            }
+        }
+    }
+
+    /// Bot `i`'s W/D/L.
+    #[must_use]
+    pub fn bot(&self, i: usize) -> Wdl {
+        self.per_bot[i].0
+    }
+
+    /// Games bot `i` lost by a fault (illegal move, timeout, crash, protocol error).
+    #[must_use]
+    pub fn forfeits(&self, i: usize) -> u32 {
+        self.per_bot[i].1
+    }
+
+    /// The results of every pair that played, for the rating fit.
+    #[must_use]
+    pub fn pair_results(&self) -> Vec<PairResult> {
+        let mut out = Vec::new();
+        for a in 0..self.bots {
+            for b in a + 1..self.bots {
+                let p = self.pairs[a * self.bots + b];
+                if p.games() > 0 {
+                    out.push(PairResult {
+                        a,
+                        b,
+                        wins: p.wins,
+                        draws: p.draws,
+                        losses: p.losses,
+                    });
+                }
+            }
+        }
+        out
+    }
+}
+
+/// One row of the standings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Standing {
+    /// 1 for the top bot.
+    pub rank: usize,
+    /// The bot's index in the config.
+    pub bot: usize,
+    /// Its W/D/L.
+    pub wdl: Wdl,
+    /// Games it lost by a fault.
+    pub forfeits: u32,
+    /// Elo points, logistic scale, mean 0 over all bots.
+    pub elo: f64,
+    /// The lower end of its 95% interval, Elo points.
+    pub elo_lower: f64,
+    /// The upper end of its 95% interval, Elo points.
+    pub elo_upper: f64,
+    /// The likelihood of superiority over the bot ranked next, 0..=1; `None` for the last.
+    pub los_next: Option<f64>,
+}
+
+/// The standings: bots ordered by Elo (then score, then config order), with
+/// the ratings of one joint fit over all games (see [`stats::rate`]).
+#[must_use]
+pub fn standings(tally: &Tally, options: &RatingOptions) -> Vec<Standing> {
+    let ratings = stats::rate(tally.bots, &tally.pair_results(), options);
+    let mut order: Vec<usize> = (0..tally.bots).collect();
+    order.sort_by(|&x, &y| {
+        let (rx, ry) = (&ratings.ratings[x], &ratings.ratings[y]);
+        ry.elo
+            .total_cmp(&rx.elo)
+            .then(tally.bot(y).score().total_cmp(&tally.bot(x).score()))
+            .then(x.cmp(&y))
+    });
+    order
+        .iter()
+        .enumerate()
+        .map(|(i, &bot)| {
+            let r = &ratings.ratings[bot];
+            Standing {
+                rank: i + 1,
+                bot,
+                wdl: tally.bot(bot),
+                forfeits: tally.forfeits(bot),
+                elo: r.elo,
+                elo_lower: r.lower,
+                elo_upper: r.upper,
+                los_next: order.get(i + 1).map(|&next| ratings.los(bot, next)),
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,493 @@
+#!/usr/bin/env python3
+"""Independent cross-check of En Dodoi games against ../shared/RULES.md.
+
+This file re-implements the rules from RULES.md alone, without looking at the
+Rust engine, so that a bug in the engine (or in the arena's bookkeeping) shows
+up as a disagreement instead of being copied.
+
+Usage:
+    replay_check.py --vectors PATH          check the rules test vectors
+    replay_check.py GAMES_CSV [GAMES_CSV...] check an arena's games.csv
+
+Both modes print one line per failing row, then the summary line
+"N passed, M failed". Exit status: 0 all passed, 1 some row failed,
+2 the input could not be read.
+
+Standard library only (Python 3.11).
+"""
+
+import argparse
+import csv
+import io
+import sys
+from array import array
+
+SOUTH, NORTH = 0, 1
+SIDE_NAMES = ("south", "north")
+
+DEFAULT_MAX_LAPS = 100_000  # RULES.md default; the vectors file has no max_laps column
+
+
+class IllegalMove(Exception):
+    """A move that the rules do not allow in the current position."""
+
+
+# ---------------------------------------------------------------------------
+# Rules
+# ---------------------------------------------------------------------------
+
+def sow(board, start, max_laps):
+    """Relay-sow from ring index `start` on a copy of `board`.
+
+    Returns (new_board, end_index), where end_index is the empty hole in which
+    the last seed fell, or None when the move is endless.
+
+    A move is endless when lap number `max_laps` still ends in an occupied
+    hole. Running up to 100,000 laps for every endless candidate would be slow
+    in Python, and most endless moves repeat early (RULES.md: back at the start
+    after 57 laps in its example). The sowing is deterministic and depends only
+    on (board, hole about to be lifted), so once such a lap-start state repeats
+    the move can never end: it is endless whatever max_laps is. Long cycles
+    (RULES.md mentions 10^9 laps) are still caught by the lap counter.
+    """
+    ring = list(board)
+    size = len(ring)
+    # Lap-start states are stored as compact bytes to keep the memory of up to
+    # max_laps states small; fall back to 32-bit cells if a hole could hold
+    # more than 255 seeds (totals are conserved, so the sum bounds every hole).
+    if sum(ring) <= 255:
+        def key(hole):
+            return bytes(ring) + bytes((hole % 256, hole // 256))
+    else:
+        def key(hole):
+            return array("I", ring).tobytes() + hole.to_bytes(2, "little")
+
+    seen = set()
+    hole = start
+    for _lap in range(max_laps):
+        state = key(hole)
+        if state in seen:
+            return None
+        seen.add(state)
+
+        seeds = ring[hole]
+        ring[hole] = 0
+        # Whole turns of the ring: every hole, the origin included (the origin
+        # is not skipped, RULES.md "A move" step 2), gets one seed per turn.
+        turns, rest = divmod(seeds, size)
+        if turns:
+            for i in range(size):
+                ring[i] += turns
+        for step in range(1, rest + 1):
+            ring[(hole + step) % size] += 1
+        last = (hole + seeds) % size
+
+        if ring[last] == 1:
+            # The last seed fell into an empty hole: the move ends here.
+            return ring, last
+        hole = last  # occupied: relay from there
+    return None
+
+
+class Game:
+    """A game position plus its history-dependent bookkeeping.
+
+    `max_plies=None` means no ply limit (the vectors are not bound by one).
+    """
+
+    def __init__(self, holes, seeds, max_laps=DEFAULT_MAX_LAPS, max_plies=None):
+        if not 2 <= holes <= 50:
+            raise ValueError(f"holes must be 2..50, got {holes}")
+        if seeds < 1:
+            raise ValueError(f"seeds must be at least 1, got {seeds}")
+        if max_laps < 1:
+            raise ValueError(f"max_laps must be at least 1, got {max_laps}")
+        self.n = holes
+        self.total = 2 * holes * seeds
+        self.board = [seeds] * (2 * holes)
+        self.captured = [0, 0]  # seeds taken off the board, per side
+        self.to_move = SOUTH
+        self.plies = 0
+        self.max_laps = max_laps
+        self.max_plies = max_plies
+        self.ended = None  # None, "no-moves" or "ply-limit"
+        self.totals = None  # final (south, north) once ended
+        self._legal = None  # cache: own hole -> (board after sowing, end index)
+        self._check_end(last_mover=None)
+
+    # -- geometry -----------------------------------------------------------
+
+    def index(self, side, hole):
+        """Ring index of `side`'s own-perspective hole number `hole` (1..n)."""
+        return (hole - 1) + (self.n if side == NORTH else 0)
+
+    def owner(self, idx):
+        return SOUTH if idx < self.n else NORTH
+
+    def opposite(self, idx):
+        return 2 * self.n - 1 - idx
+
+    def row(self, side):
+        start = self.n if side == NORTH else 0
+        return self.board[start:start + self.n]
+
+    # -- moves --------------------------------------------------------------
+
+    def _sowings(self):
+        """Sowing outcome of every legal move of the player to move.
+
+        Cached because checking a move's legality already computes its
+        outcome, and an endless check can cost up to max_laps laps.
+        """
+        if self._legal is None:
+            legal = {}
+            for hole in range(1, self.n + 1):
+                idx = self.index(self.to_move, hole)
+                if self.board[idx] == 0:
+                    continue
+                outcome = sow(self.board, idx, self.max_laps)
+                if outcome is not None:
+                    legal[hole] = outcome
+            self._legal = legal
+        return self._legal
+
+    def legal_moves(self):
+        if self.ended:
+            return []
+        return sorted(self._sowings())
+
+    def play(self, hole):
+        if self.ended:
+            raise IllegalMove(f"the game is already over ({self.ended})")
+        sowings = self._sowings()
+        if hole not in sowings:
+            idx = self.index(self.to_move, hole) if 1 <= hole <= self.n else None
+            if idx is None:
+                why = "out of range"
+            elif self.board[idx] == 0:
+                why = "empty hole"
+            else:
+                why = "endless sowing"
+            raise IllegalMove(
+                f"{SIDE_NAMES[self.to_move]} hole {hole} is illegal ({why}); "
+                f"legal: {' '.join(map(str, sorted(sowings))) or 'none'}")
+        board, end = sowings[hole]
+        mover = self.to_move
+        opp = self.opposite(end)
+        # Capture only in the mover's own row and only if the opposite hole
+        # has seeds; otherwise the triggering seed stays (RULES.md decision).
+        if self.owner(end) == mover and board[opp] > 0:
+            self.captured[mover] += board[opp] + 1
+            board[opp] = 0
+            board[end] = 0
+        self.board = board
+        self.plies += 1
+        self.to_move = 1 - mover
+        self._legal = None
+        self._check_end(last_mover=mover)
+
+    def _check_end(self, last_mover):
+        # "No legal move" is checked first: the ply limit only applies when
+        # "the game has not ended" (RULES.md, End of the game).
+        if not self._sowings():
+            self.ended = "no-moves"
+            left = sum(self.board)
+            # At the very start nobody has moved; cannot happen with seeds >= 1
+            # (a one-seed lap always ends), but keep the seeds with nobody.
+            if last_mover is not None:
+                self.captured[last_mover] += left
+                self.board = [0] * len(self.board)
+        elif self.max_plies is not None and self.plies >= self.max_plies:
+            self.ended = "ply-limit"
+            for side in (SOUTH, NORTH):
+                self.captured[side] += sum(self.row(side))
+            self.board = [0] * len(self.board)
+        if self.ended:
+            self.totals = tuple(self.captured)
+
+    def result(self):
+        """'south', 'north' or 'draw' by seed totals (meaningful once ended)."""
+        south, north = self.captured
+        if south > north:
+            return "south"
+        if north > south:
+            return "north"
+        return "draw"
+
+
+def parse_moves(text):
+    """Space-separated own-perspective hole numbers; raises ValueError."""
+    moves = []
+    for token in text.split():
+        if not token.isdigit():
+            raise ValueError(f"move {token!r} is not a hole number")
+        moves.append(int(token))
+    return moves
+
+
+# ---------------------------------------------------------------------------
+# CSV reading
+# ---------------------------------------------------------------------------
+
+class InputError(Exception):
+    """The input file cannot be used at all (exit status 2)."""
+
+
+def read_rows(path, required, complete_check=None):
+    """Read a CSV file with a header into (line, dict) rows.
+
+    A crash while the arena was writing can leave the final row cut short.
+    Such a row is skipped with a warning on stderr: it was never a finished
+    record. A final row counts as incomplete when it cannot be parsed, has
+    fewer fields than the header, or (no trailing newline) fails
+    `complete_check`. Malformed rows elsewhere are returned as
+    (line, None, reason) so the caller reports them as failures.
+    """
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputError(f"{path}: cannot read: {e}") from e
+
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    records = []  # (line number where the record starts, fields or None, error)
+    line = 1
+    while True:
+        start = line
+        try:
+            fields = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as e:
+            records.append((start, None, f"malformed CSV: {e}"))
+            line = reader.line_num + 1
+            continue
+        line = reader.line_num + 1
+        if fields:  # blank lines carry no record
+            records.append((start, fields, None))
+
+    if not records or records[0][1] is None:
+        raise InputError(f"{path}: no header row")
+    header = [h.strip() for h in records[0][1]]
+    missing = [c for c in required if c not in header]
+    if missing:
+        raise InputError(f"{path}: missing column(s): {', '.join(missing)}")
+    body = records[1:]
+
+    if body:
+        start, fields, err = body[-1]
+        incomplete = (
+            fields is None
+            or len(fields) < len(header)
+            or (not text.endswith(("\n", "\r"))
+                and complete_check is not None
+                and not complete_check(dict(zip(header, fields)))))
+        if incomplete:
+            print(f"warning: {path}: skipping incomplete final row (line {start})",
+                  file=sys.stderr)
+            body = body[:-1]
+
+    rows = []
+    for start, fields, err in body:
+        if fields is None:
+            rows.append((start, None, err))
+        elif len(fields) != len(header):
+            rows.append((start, None,
+                         f"{len(fields)} fields, header has {len(header)}"))
+        else:
+            rows.append((start, {h: v.strip() for h, v in zip(header, fields)}, None))
+    return rows
+
+
+# ---------------------------------------------------------------------------
+# Vectors mode
+# ---------------------------------------------------------------------------
+
+VECTOR_COLUMNS = ["holes", "seeds", "moves", "board", "south_seeds",
+                  "north_seeds", "to_move", "ended", "legal"]
+
+
+def check_vector(row):
+    """Return a list of differences between the row and our replay."""
+    try:
+        holes, seeds = int(row["holes"]), int(row["seeds"])
+        moves = parse_moves(row["moves"])
+        game = Game(holes, seeds, max_laps=DEFAULT_MAX_LAPS, max_plies=None)
+    except ValueError as e:
+        return [f"bad row: {e}"]
+    for ply, hole in enumerate(moves):
+        try:
+            game.play(hole)
+        except IllegalMove as e:
+            return [f"ply {ply + 1}: {e}"]
+
+    got = {
+        "board": " ".join(map(str, game.board)),
+        "south_seeds": str(game.captured[SOUTH]),
+        "north_seeds": str(game.captured[NORTH]),
+        "to_move": SIDE_NAMES[game.to_move],
+        "ended": game.ended or "",
+        "legal": " ".join(map(str, game.legal_moves())),
+    }
+    diffs = []
+    for col, value in got.items():
+        want = " ".join(row[col].split())  # normalise spacing
+        if want != value:
+            diffs.append(f"{col}: expected {want!r}, got {value!r}")
+    return diffs
+
+
+def run_vectors(path, out=sys.stdout):
+    rows = read_rows(path, VECTOR_COLUMNS)
+    passed = failed = 0
+    for line, row, err in rows:
+        diffs = [err] if row is None else check_vector(row)
+        if diffs:
+            failed += 1
+            desc = "" if row is None else f" holes={row['holes']} seeds={row['seeds']} moves={row['moves']!r}"
+            print(f"{path}:{line}:{desc}: {'; '.join(diffs)}", file=out)
+        else:
+            passed += 1
+    return passed, failed
+
+
+# ---------------------------------------------------------------------------
+# games.csv mode
+# ---------------------------------------------------------------------------
+
+GAMES_COLUMNS = ["holes", "seeds", "max_laps", "max_plies", "moves", "plies",
+                 "south_seeds", "north_seeds", "result", "termination"]
+INT_COLUMNS = ["holes", "seeds", "max_laps", "max_plies", "plies",
+               "south_seeds", "north_seeds"]
+RULE_ENDINGS = ("no-moves", "ply-limit")
+FORFEITS = ("illegal-move", "timeout", "crash", "protocol-error")
+
+
+def _games_row_complete(row):
+    """Used only for a final row without a newline: did the write finish?"""
+    try:
+        for col in INT_COLUMNS:
+            int(row[col])
+    except (KeyError, ValueError):
+        return False
+    return row.get("termination") in RULE_ENDINGS + FORFEITS
+
+
+def check_game(row):
+    """Return a list of differences between a games.csv row and our replay."""
+    try:
+        nums = {col: int(row[col]) for col in INT_COLUMNS}
+    except ValueError as e:
+        return [f"bad number: {e}"]
+    try:
+        moves = parse_moves(row["moves"])
+    except ValueError as e:
+        return [f"bad moves: {e}"]
+    result, termination = row["result"], row["termination"]
+
+    diffs = []
+    if result not in ("south", "north", "draw"):
+        diffs.append(f"unknown result {result!r}")
+    if termination not in RULE_ENDINGS + FORFEITS:
+        diffs.append(f"unknown termination {termination!r}")
+    if nums["plies"] != len(moves):
+        diffs.append(f"plies {nums['plies']} but {len(moves)} moves")
+
+    try:
+        game = Game(nums["holes"], nums["seeds"],
+                    max_laps=nums["max_laps"], max_plies=nums["max_plies"])
+    except ValueError as e:
+        return diffs + [f"bad parameters: {e}"]
+
+    for ply, hole in enumerate(moves):
+        try:
+            game.play(hole)
+        except IllegalMove as e:
+            # The replay cannot go on, so the end-of-game checks are moot.
+            return diffs + [f"ply {ply + 1}: {e}"]
+
+    totals = (nums["south_seeds"], nums["north_seeds"])
+    if termination in RULE_ENDINGS:
+        if game.ended is None:
+            diffs.append(f"{termination} claimed but the game is not over after "
+                         f"{len(moves)} plies ({SIDE_NAMES[game.to_move]} to move, "
+                         f"legal: {' '.join(map(str, game.legal_moves()))})")
+        elif game.ended != termination:
+            diffs.append(f"termination {termination} but the rules give {game.ended}")
+        if game.ended is not None:
+            if totals != game.totals:
+                diffs.append(f"totals {totals[0]}-{totals[1]}, rules give "
+                             f"{game.totals[0]}-{game.totals[1]}")
+            if result != game.result():
+                diffs.append(f"result {result}, rules give {game.result()}")
+        if sum(totals) != game.total:
+            diffs.append(f"totals {totals[0]}+{totals[1]} = {sum(totals)}, "
+                         f"not {game.total} seeds")
+    elif termination in FORFEITS:
+        if game.ended is not None:
+            diffs.append(f"{termination} claimed but the game was already over "
+                         f"by the rules ({game.ended}) after {len(moves)} plies")
+        # A forfeit has no sweep: the totals are the captures so far.
+        captured = tuple(game.captured)
+        if totals != captured:
+            diffs.append(f"totals {totals[0]}-{totals[1]}, captured so far "
+                         f"{captured[0]}-{captured[1]}")
+        if result == "draw":
+            diffs.append(f"result draw on a forfeit ({termination})")
+        elif termination == "illegal-move" and game.ended is None \
+                and result != SIDE_NAMES[1 - game.to_move]:
+            # An illegal move can only be made by the player to move, so the
+            # other side must have won. (Timeouts, crashes and protocol errors
+            # can also happen at start-up for either bot, so no such check.)
+            diffs.append(f"illegal-move by {SIDE_NAMES[game.to_move]} (to move) "
+                         f"but result {result}")
+    return diffs
+
+
+def run_games(paths, out=sys.stdout):
+    # Read every file first: an unreadable input means exit 2 with no verdict.
+    tables = [(path, read_rows(path, GAMES_COLUMNS, _games_row_complete))
+              for path in paths]
+    passed = failed = 0
+    for path, rows in tables:
+        for line, row, err in rows:
+            diffs = [err] if row is None else check_game(row)
+            if diffs:
+                failed += 1
+                where = f"line {line}" if row is None else \
+                    f"series {row.get('series', '?')} game {row.get('game', '?')}"
+                print(f"{path}: {where}: {'; '.join(diffs)}", file=out)
+            else:
+                passed += 1
+    return passed, failed
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        description="Cross-check En Dodoi games against an independent rules engine.")
+    parser.add_argument("--vectors", metavar="PATH",
+                        help="check a rules test-vector CSV instead of games.csv files")
+    parser.add_argument("games", nargs="*", metavar="GAMES_CSV",
+                        help="arena games.csv file(s)")
+    args = parser.parse_args(argv)
+    if not args.vectors and not args.games:
+        parser.error("give --vectors PATH or at least one GAMES_CSV")
+
+    try:
+        passed = failed = 0
+        if args.vectors:
+            p, f = run_vectors(args.vectors)
+            passed, failed = passed + p, failed + f
+        if args.games:
+            p, f = run_games(args.games)
+            passed, failed = passed + p, failed + f
+    except InputError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    sys.stdout.flush()
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
