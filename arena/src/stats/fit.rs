@@ -686,6 +686,39 @@ mod tests {
         assert!(r.iter().all(|x| x.is_finite() && x.abs() < 1e-3), "{r:?}");
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+
+        /// With a prior the maximum is interior, so the likelihood equations
+        /// (expected score = actual score, per bot) must hold at the result.
+        #[test]
+        fn likelihood_equations_hold_for_random_tables(
+            bots in 2usize..7,
+            raw in proptest::collection::vec((0usize..7, 0usize..7, 0u32..40, 0u32..40, 0u32..40), 1..15),
+            prior in 0.05f64..3.0,
+        ) {
+            let results: Vec<PairResult> = raw
+                .iter()
+                .map(|&(a, b, w, d, l)| pr(a % bots, b % bots, w, d, l))
+                .collect();
+            let r = fit(bots, &results, prior);
+            let table = Table::new(bots, &results);
+            let mut residual = vec![0.0; bots];
+            let mut games = vec![0.0; bots];
+            for p in &table.pairs {
+                let sc = Score::new(p.wins, p.draws, p.losses, prior);
+                let e = 1.0 / (1.0 + 10f64.powf((r[p.j] - r[p.i]) / 400.0));
+                residual[p.i] += sc.s - sc.n * e;
+                residual[p.j] -= sc.s - sc.n * e;
+                games[p.i] += sc.n;
+                games[p.j] += sc.n;
+            }
+            for k in 0..bots {
+                proptest::prop_assert!(residual[k].abs() <= 1e-9 * (1.0 + games[k]), "{:?} {:?}", r, residual);
+            }
+        }
+    }
+
     #[test]
     fn log_sigmoid_is_accurate_in_both_tails() {
         assert!(close(log_sigmoid(0.0), -std::f64::consts::LN_2, 1e-15));

@@ -278,39 +278,3 @@ proptest! {
         prop_assert!((0.0..=1.0).contains(&p.los) && (0.0..=1.0).contains(&p.score));
     }
 }
-
-/// Timing check for the size of a real tournament (32 bots, 496 pairs,
-/// 100 games per pair, 1000 samples). Only meaningful in release mode:
-/// `cargo test -p arena --release --lib stats -- --ignored`.
-#[test]
-#[ignore = "timing; run in release mode"]
-fn thirty_two_bots_in_well_under_two_seconds() {
-    use rand::{Rng, SeedableRng};
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
-    let bots = 32;
-    let mut results = Vec::new();
-    for a in 0..bots {
-        for b in a + 1..bots {
-            let e = 1.0 / (1.0 + 10f64.powf((a as f64 - b as f64) * 25.0 / 400.0));
-            let mut r = pr(a, b, 0, 0, 0);
-            for _ in 0..100 {
-                let u: f64 = rng.gen();
-                if u < e - 0.15 {
-                    r.wins += 1;
-                } else if u < e + 0.15 {
-                    r.draws += 1;
-                } else {
-                    r.losses += 1;
-                }
-            }
-            results.push(r);
-        }
-    }
-    let start = std::time::Instant::now();
-    let r = rate(bots, &results, &RatingOptions::default());
-    let elapsed = start.elapsed();
-    eprintln!("rate(32 bots, 49600 games, 1000 samples): {elapsed:?}");
-    assert!(elapsed.as_secs_f64() < 1.0, "{elapsed:?}");
-    assert!(r.ratings[0].elo > r.ratings[31].elo + 500.0);
-    assert!(r.ratings.iter().all(|x| x.sd > 0.0 && x.sd < 50.0));
-}

@@ -1,0 +1,323 @@
+//! Whole tournaments through the `arena` binary, with real bot processes.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+/// A config file in `dir` with `body` after a header of settings.
+fn config(dir: &Path, header: &str, bots: &[(&str, Vec<String>)]) -> PathBuf {
+    let mut text = header.to_string();
+    for (name, command) in bots {
+        let command: Vec<String> = command.iter().map(|c| format!("{c:?}")).collect();
+        text.push_str(&format!(
+            "\n[[bot]]\nname = \"{name}\"\ncommand = [{}]\n",
+            command.join(", ")
+        ));
+    }
+    let path = dir.join("t.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn rows(path: &Path) -> Vec<HashMap<String, String>> {
+    let mut reader = csv::Reader::from_path(path).unwrap();
+    let headers = reader.headers().unwrap().clone();
+    reader
+        .records()
+        .map(|r| {
+            headers
+                .iter()
+                .zip(r.unwrap().iter())
+                .map(|(h, v)| (h.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+fn arena_bot(name: &str, seed: u64) -> Vec<String> {
+    vec![
+        "arena".into(),
+        "bot".into(),
+        name.into(),
+        "--seed".into(),
+        seed.to_string(),
+    ]
+}
+
+fn python(script: &Path, args: &[&str]) -> Vec<String> {
+    let mut v = vec!["python3".to_string(), script.display().to_string()];
+    v.extend(args.iter().map(|s| s.to_string()));
+    v
+}
+
+/// Processes whose command line mentions `marker`.
+fn processes_mentioning(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        if let Ok(cmd) = std::fs::read(entry.path().join("cmdline")) {
+            let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
+            if cmd.contains(marker) {
+                found.push(format!("{}: {cmd}", entry.file_name().to_string_lossy()));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn a_round_robin_of_rust_and_python_bots_is_refereed_rated_and_written() {
+    let tmp = tempfile::tempdir().unwrap();
+    let header =
+        "[board]\nholes = 8\nseeds = 4\n[tournament]\nfirst_to = 3\nconcurrency = 2\nseed = 7\n";
+    let bots = [
+        ("greedy", arena_bot("greedy", 1)),
+        ("random", arena_bot("random", 2)),
+        (
+            "greedy-py",
+            python(&repo().join("bots/python/greedy.py"), &["--seed", "3"]),
+        ),
+    ];
+    let cfg = config(tmp.path(), header, &bots);
+    let out = tmp.path().join("run");
+    let output = Command::cargo_bin("arena")
+        .unwrap()
+        .arg("run")
+        .arg(&cfg)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let table = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        table.contains("greedy-py") && table.contains("Elo"),
+        "{table}"
+    );
+
+    // games.csv: every game of three series, each series stopped at first_to.
+    let games = rows(&out.join("games.csv"));
+    let series = rows(&out.join("series.csv"));
+    assert_eq!(series.len(), 3);
+    let total: usize = series
+        .iter()
+        .map(|s| s["games"].parse::<usize>().unwrap())
+        .sum();
+    assert_eq!(games.len(), total);
+    for s in &series {
+        let wins = [&s["wins_a"], &s["wins_b"]].map(|w| w.parse::<u32>().unwrap());
+        assert_eq!(wins.iter().max(), Some(&3), "{s:?}");
+        assert_eq!(s["decided"], "true");
+    }
+    for g in &games {
+        assert!(
+            ["no-moves", "ply-limit"].contains(&g["termination"].as_str()),
+            "{g:?}"
+        );
+        let seeds: u32 =
+            g["south_seeds"].parse::<u32>().unwrap() + g["north_seeds"].parse::<u32>().unwrap();
+        assert_eq!(seeds, 64);
+    }
+
+    // An independent implementation of RULES.md replays every game.
+    let check = std::process::Command::new("python3")
+        .arg(repo().join("tools/replay_check.py"))
+        .arg(out.join("games.csv"))
+        .output()
+        .unwrap();
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+
+    // Standings: greedy-type bots above random, and only finite numbers.
+    let standings = rows(&out.join("standings.csv"));
+    assert_eq!(standings.len(), 3);
+    assert_eq!(standings.last().unwrap()["bot"], "random");
+    for s in &standings {
+        for key in ["elo", "elo_lower", "elo_upper", "score"] {
+            let x: f64 = s[key].parse().unwrap();
+            assert!(x.is_finite(), "{key} in {s:?}");
+        }
+        let (lo, elo, hi): (f64, f64, f64) = (
+            s["elo_lower"].parse().unwrap(),
+            s["elo"].parse().unwrap(),
+            s["elo_upper"].parse().unwrap(),
+        );
+        assert!(lo <= elo && elo <= hi, "{s:?}");
+    }
+    let elo_sum: f64 = standings
+        .iter()
+        .map(|s| s["elo"].parse::<f64>().unwrap())
+        .sum();
+    assert!(elo_sum.abs() < 0.5, "mean rating 0, got sum {elo_sum}");
+    assert!(out.join("config.toml").exists());
+}
+
+#[test]
+fn misbehaving_bots_lose_with_the_right_reason_and_leave_no_process() {
+    let tmp = tempfile::tempdir().unwrap();
+    // Copies of the test bots under the temp folder, so their command lines
+    // carry a marker to look for afterwards.
+    let bots_dir = tmp.path().join("test-bots");
+    std::fs::create_dir(&bots_dir).unwrap();
+    for f in [
+        "crash.py",
+        "illegal.py",
+        "garbage.py",
+        "hang.py",
+        "slow_start.py",
+        "info_spam.py",
+    ] {
+        std::fs::copy(repo().join("test-bots").join(f), bots_dir.join(f)).unwrap();
+    }
+    let bot = |f: &str, args: &[&str]| python(&bots_dir.join(f), args);
+    let header = "[time]\nmove_time_ms = 400\nstartup_ms = 1500\n[tournament]\nfirst_to = 2\nmax_games = 3\nconcurrency = 2\n";
+    let faulty = [
+        ("crash", "crash"),
+        ("illegal", "illegal-move"),
+        ("garbage", "protocol-error"),
+        ("hang", "timeout"),
+        ("slow-start", "timeout"),
+    ];
+    let bots = [
+        ("random", arena_bot("random", 5)),
+        ("crash", bot("crash.py", &[])),
+        ("illegal", bot("illegal.py", &[])),
+        ("garbage", bot("garbage.py", &[])),
+        ("hang", bot("hang.py", &["--stubborn"])),
+        ("slow-start", bot("slow_start.py", &[])),
+        ("info-spam", bot("info_spam.py", &[])),
+    ];
+    let cfg = config(tmp.path(), header, &bots);
+    let out = tmp.path().join("run");
+    let output = Command::cargo_bin("arena")
+        .unwrap()
+        .arg("run")
+        .arg(&cfg)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+
+    let games = rows(&out.join("games.csv"));
+    let expected: HashMap<&str, &str> = faulty.into_iter().collect();
+    let mut seen_faults = std::collections::HashSet::new();
+    for g in &games {
+        let (south, north) = (g["south"].as_str(), g["north"].as_str());
+        let loser = match g["result"].as_str() {
+            "south" => north,
+            "north" => south,
+            _ => panic!("no game here can be drawn: {g:?}"),
+        };
+        let faulty_in_game = expected.contains_key(south) || expected.contains_key(north);
+        if faulty_in_game {
+            // The bot that lost is the one at fault, and the reason is its fault.
+            assert_eq!(
+                Some(&g["termination"].as_str()),
+                expected.get(loser),
+                "{g:?}"
+            );
+            assert!(g["detail"].contains(loser), "{g:?}");
+            seen_faults.insert(loser.to_string());
+        } else {
+            // random vs info-spam: info lines and a stderr flood are harmless.
+            assert!(
+                ["no-moves", "ply-limit"].contains(&g["termination"].as_str()),
+                "{g:?}"
+            );
+        }
+    }
+    assert_eq!(
+        seen_faults.len(),
+        faulty.len(),
+        "every fault was seen: {seen_faults:?}"
+    );
+
+    // Every series ended: the tournament went on after every fault.
+    assert_eq!(rows(&out.join("series.csv")).len(), 21);
+    let standings = rows(&out.join("standings.csv"));
+    for s in &standings {
+        let forfeits: u32 = s["forfeits"].parse().unwrap();
+        if expected.contains_key(s["bot"].as_str()) {
+            assert_eq!(s["forfeits"], s["losses"], "{s:?}");
+            assert!(forfeits > 0);
+        } else {
+            assert_eq!(forfeits, 0, "{s:?}");
+        }
+    }
+    let leftover = processes_mentioning(&bots_dir.display().to_string());
+    assert!(
+        leftover.is_empty(),
+        "bot processes left behind: {leftover:?}"
+    );
+}
+
+#[test]
+fn a_bad_config_gets_one_line_naming_the_place_and_the_fix() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = tmp.path().join("bad.toml");
+    std::fs::write(&cfg, "[board]\nholes = 80\n").unwrap();
+    let output = Command::cargo_bin("arena")
+        .unwrap()
+        .arg("run")
+        .arg(&cfg)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("bad.toml:2:9") && err.contains("use 2 to 50"),
+        "{err}"
+    );
+
+    let missing = Command::cargo_bin("arena")
+        .unwrap()
+        .args(["run", "no/such.toml"])
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot read config no/such.toml"));
+}
+
+#[test]
+fn a_folder_with_results_is_never_overwritten() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bots = [("a", arena_bot("random", 1)), ("b", arena_bot("random", 2))];
+    let cfg = config(tmp.path(), "[tournament]\nfirst_to = 1\n", &bots);
+    let out = tmp.path().join("run");
+    std::fs::create_dir(&out).unwrap();
+    std::fs::write(out.join("games.csv"), "precious\n").unwrap();
+    let output = Command::cargo_bin("arena")
+        .unwrap()
+        .arg("run")
+        .arg(&cfg)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("already holds a tournament"));
+    assert_eq!(
+        std::fs::read_to_string(out.join("games.csv")).unwrap(),
+        "precious\n"
+    );
+}
