@@ -328,4 +328,55 @@ mod tests {
         assert!(!valid_name("a b"));
         assert!(!valid_name(&"x".repeat(65)));
     }
+
+    /// The example game in protocol.md is exactly what the arena sends.
+    #[test]
+    fn protocol_md_transcript_is_true() {
+        let doc = include_str!("../../protocol.md");
+        let start = doc.find("## A full game").expect("section");
+        let section = &doc[start..];
+        let block = section.split("```").nth(1).expect("transcript block");
+        let documented: Vec<&str> = block
+            .lines()
+            .filter(|l| l.starts_with("> turn") || l.starts_with("> gameover") || l.starts_with("> newgame"))
+            .map(|l| &l[2..])
+            .collect();
+
+        let rules = Rules::new(3, 2).unwrap();
+        let mut pos = rules.start();
+        let mut buf = String::new();
+        let mut sent = Vec::new();
+        let g = NewGame {
+            side: Side::South,
+            holes: 3,
+            seeds: 2,
+            move_time_ms: 1000,
+            base_time_ms: 0,
+            increment_ms: 0,
+            max_plies: rules.max_plies(),
+            max_laps: rules.max_laps(),
+        };
+        newgame(&mut buf, &g);
+        sent.push(buf.trim_end().to_string());
+        let mut last = None;
+        while !pos.is_over() {
+            let legal = pos.legal_moves();
+            if pos.to_move() == Side::South {
+                turn(&mut buf, &pos, last, legal, 1000, None);
+                sent.push(buf.trim_end().to_string());
+            }
+            let mv = legal.first().unwrap();
+            pos.play(mv).unwrap();
+            last = Some(mv);
+        }
+        let o = pos.outcome().unwrap();
+        let over = GameOver {
+            winner: o.winner,
+            seeds: [pos.captured(Side::South), pos.captured(Side::North)],
+            reason: o.termination.name(),
+        };
+        gameover(&mut buf, Side::South, &over);
+        sent.push(buf.trim_end().to_string());
+        assert_eq!(documented, sent);
+    }
 }
