@@ -338,7 +338,9 @@ mod tests {
         let block = section.split("```").nth(1).expect("transcript block");
         let documented: Vec<&str> = block
             .lines()
-            .filter(|l| l.starts_with("> turn") || l.starts_with("> gameover") || l.starts_with("> newgame"))
+            .filter(|l| {
+                l.starts_with("> turn") || l.starts_with("> gameover") || l.starts_with("> newgame")
+            })
             .map(|l| &l[2..])
             .collect();
 
