@@ -91,7 +91,8 @@ impl BotProcess {
             .open(log_path)
             .map_err(|e| Fault::Crash(format!("cannot open log {}: {e}", log_path.display())))?;
         let _ = writeln!(log, "# start: {}", spec.command.join(" "));
-        let mut cmd = Command::new(program(&spec.command[0]));
+        let program = resolve_program(spec).map_err(Fault::Crash)?;
+        let mut cmd = Command::new(program);
         cmd.args(&spec.command[1..])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -290,14 +291,43 @@ impl Drop for BotProcess {
     }
 }
 
-/// The program to run: `arena` means this executable (the bundled bots).
-fn program(first: &str) -> PathBuf {
+/// The program `spec` runs: `arena` means this executable (the bundled bots);
+/// a name without `/` is looked up in `PATH`; a path is taken relative to
+/// the bot's working directory.
+///
+/// # Errors
+/// One line naming the bot, the program and the fix, when the working
+/// directory or the program does not exist or is not executable.
+pub fn resolve_program(spec: &BotSpec) -> Result<PathBuf, String> {
+    let first = &spec.command[0];
     if first == "arena" {
-        if let Ok(exe) = std::env::current_exe() {
-            return exe;
-        }
+        return std::env::current_exe().map_err(|e| {
+            format!(
+                "bot '{}': cannot find the arena's own executable: {e}",
+                spec.name
+            )
+        });
     }
-    PathBuf::from(first)
+    let cwd =
+        std::env::current_dir().map_err(|e| format!("cannot read the working directory: {e}"))?;
+    let dir = match &spec.dir {
+        Some(d) => cwd.join(d),
+        None => cwd,
+    };
+    if !dir.is_dir() {
+        return Err(format!(
+            "bot '{}': working directory '{}' does not exist: fix its dir in the config",
+            spec.name,
+            dir.display()
+        ));
+    }
+    which::which_in(first, std::env::var_os("PATH"), &dir).map_err(|_| {
+        format!(
+            "bot '{}': program '{first}' not found or not executable (looked {}): fix its command in the config",
+            spec.name,
+            if first.contains('/') { format!("in {}", dir.display()) } else { "in PATH".to_string() }
+        )
+    })
 }
 
 enum ReadError {

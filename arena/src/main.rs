@@ -10,10 +10,28 @@ use arena::config::Config;
 use arena::output::RunDir;
 use arena::report;
 use arena::runner::{self, Event};
-use clap::Parser;
+use clap::error::ErrorKind;
+use clap::Parser as _;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e)
+            if e.use_stderr()
+                && e.kind() != ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand =>
+        {
+            // One line: clap's message up to its first blank line, and where to look.
+            let text = e.to_string();
+            let message: Vec<&str> = text
+                .lines()
+                .take_while(|l| !l.trim().is_empty())
+                .map(str::trim)
+                .collect();
+            eprintln!("{}; see 'arena --help'", message.join(" "));
+            return ExitCode::from(2);
+        }
+        Err(e) => e.exit(), // --help and --version
+    };
     let result = match cli.command {
         Command::Run { config, out, quiet } => run(&config, out, quiet),
         Command::Bot { name, seed } => endodoi_bots::run_named(&name, seed)
@@ -37,6 +55,10 @@ fn main() -> ExitCode {
 
 fn run(config_path: &Path, out: Option<PathBuf>, quiet: bool) -> anyhow::Result<ExitCode> {
     let config = Arc::new(Config::load(config_path)?);
+    for bot in &config.bots {
+        arena::bot::resolve_program(bot)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", config_path.display()))?;
+    }
     let dir = RunDir::create(&out.unwrap_or_else(|| report::default_run_dir(&config.name)))
         .context("cannot create the run folder")?;
     std::fs::copy(config_path, dir.path.join("config.toml"))

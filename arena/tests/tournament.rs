@@ -299,6 +299,29 @@ fn a_bad_config_gets_one_line_naming_the_place_and_the_fix() {
 }
 
 #[test]
+fn bad_command_lines_get_one_line() {
+    for args in [
+        &["run", "--bogus"][..],
+        &["run"],
+        &["run", "x.toml", "--out"],
+        &["fly"],
+    ] {
+        let output = Command::cargo_bin("arena")
+            .unwrap()
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.starts_with("error: ") && err.contains("arena --help"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
 fn a_folder_with_results_is_never_overwritten() {
     let tmp = tempfile::tempdir().unwrap();
     let bots = [("a", arena_bot("random", 1)), ("b", arena_bot("random", 2))];
