@@ -32,3 +32,17 @@ fn python_greedy_bot_suite() {
 fn test_bots_suite() {
     unittest("test-bots/test_test_bots.py");
 }
+
+#[test]
+fn perft_table_agrees_with_the_independent_engine() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let output = std::process::Command::new("python3")
+        .arg(repo.join("tools/perft.py"))
+        .args(["--check", "rules/tests/perft.csv", "--max-leaves", "60000"])
+        .current_dir(repo)
+        .output()
+        .expect("python3");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    assert!(stdout.contains(" passed, 0 failed"), "{stdout}");
+}

@@ -36,12 +36,14 @@
 #![warn(missing_docs)]
 
 mod moves;
+mod perft;
 mod position;
 mod rules;
 mod side;
 mod sowing;
 
 pub use moves::{Move, MoveSet, MoveSetIter};
+pub use perft::perft;
 pub use position::{
     Capture, IllegalMove, MoveDetails, Outcome, ParsePositionError, Position, Termination,
 };
