@@ -164,14 +164,16 @@ impl Position {
     pub fn start(rules: Rules) -> Position {
         let mut ring = [0; 2 * MAX_HOLES];
         ring[..2 * rules.holes()].fill(rules.seeds());
-        Position {
+        let mut pos = Position {
             rules,
             ring,
             to_move: Side::South,
             captured: [0, 0],
             ply: 0,
             outcome: None,
-        }
+        };
+        pos.settle_end();
+        pos
     }
 
     /// A position from its parts: `south` and `north` list each row's seeds from
@@ -338,15 +340,39 @@ impl Position {
     }
 
     /// The legal moves of the side to move: its occupied holes whose sowing is
-    /// not endless. Empty once the game is over. Allocates nothing.
+    /// not endless. Empty once the game is over. Allocates nothing; a move
+    /// whose first lap ends in an empty hole is known legal without sowing.
     #[must_use]
     pub fn legal_moves(&self) -> MoveSet {
         let mut set = MoveSet::EMPTY;
         if self.outcome.is_none() {
-            for hole in 1..=self.holes() as u8 {
-                let mv = Move::new(hole).expect("hole within 1..=50");
-                if self.check(mv).is_ok() {
+            for mv in self.candidate_moves() {
+                if self.ends(mv) {
                     set.insert(mv);
+                }
+            }
+        }
+        set
+    }
+
+    /// The occupied holes of the side to move (empty once the game is over):
+    /// the legal moves plus the rare endless ones, at no cost. For fast random
+    /// playouts, pick from these and let [`Position::play`] refuse an endless
+    /// one: the pick is then uniform over the legal moves.
+    ///
+    /// ```
+    /// use endodoi::Rules;
+    /// let start = Rules::new(6, 4)?.start();
+    /// assert_eq!(start.candidate_moves(), start.legal_moves());
+    /// # Ok::<(), endodoi::RulesError>(())
+    /// ```
+    #[must_use]
+    pub fn candidate_moves(&self) -> MoveSet {
+        let mut set = MoveSet::EMPTY;
+        if self.outcome.is_none() {
+            for (i, &seeds) in self.row(self.to_move).iter().enumerate() {
+                if seeds > 0 {
+                    set.insert(Move::new(i as u8 + 1).expect("hole within 1..=50"));
                 }
             }
         }
@@ -358,7 +384,12 @@ impl Position {
     /// # Errors
     /// The [`IllegalMove`] reason.
     pub fn check(&self, mv: Move) -> Result<(), IllegalMove> {
-        self.simulate(mv).map(|_| ())
+        self.check_candidate(mv)?;
+        if self.ends(mv) {
+            Ok(())
+        } else {
+            Err(self.endless(mv))
+        }
     }
 
     /// Plays `mv` for the side to move, after checking that it is legal; ends
@@ -368,58 +399,93 @@ impl Position {
     /// # Errors
     /// The [`IllegalMove`] reason; the position is then unchanged.
     pub fn play(&mut self, mv: Move) -> Result<MoveDetails, IllegalMove> {
-        let (ring, last, laps, sown) = self.simulate(mv)?;
-        self.ring = ring;
-        Ok(self.finish_move(mv, last, laps, sown))
+        self.check_candidate(mv)?;
+        if self.ends_in_one_lap(self.ring_index(self.to_move, mv)) {
+            return Ok(self.play_unchecked(mv));
+        }
+        // Sow on a copy, so an endless move leaves the position unchanged.
+        let len = 2 * self.holes();
+        let mut scratch = [0u32; 2 * MAX_HOLES];
+        scratch[..len].copy_from_slice(&self.ring[..len]);
+        let start = self.ring_index(self.to_move, mv);
+        match sow(&mut scratch[..len], start, self.rules.max_laps()) {
+            Sowing::Ended { last, laps, sown } => {
+                self.ring[..len].copy_from_slice(&scratch[..len]);
+                Ok(self.finish_move(mv, last, laps, sown))
+            }
+            Sowing::Endless => Err(self.endless(mv)),
+        }
     }
 
-    /// Plays `mv` without checking it. For a legal move it does exactly what
-    /// [`Position::play`] does, without the cost of a copy. For an illegal move
-    /// the result is unspecified but safe: seeds are conserved, an endless
-    /// sowing stops after `max_laps` laps, and nothing panics.
+    /// Plays `mv` without checking it: for a legal move it does exactly what
+    /// [`Position::play`] does. For an illegal move the result is unspecified
+    /// but safe: seeds are conserved, an endless sowing stops after
+    /// `max_laps` laps, and nothing panics.
     pub fn play_unchecked(&mut self, mv: Move) -> MoveDetails {
         let n = self.holes();
-        let hole = (usize::from(mv.hole()).clamp(1, n)) - 1;
-        let start = match self.to_move {
-            Side::South => hole,
-            Side::North => n + hole,
-        };
-        let ring = &mut self.ring[..2 * n];
-        let (last, laps, sown) = match sow(ring, start, self.rules.max_laps()) {
+        let start = self.ring_index(self.to_move, mv);
+        let (last, laps, sown) = match sow(&mut self.ring[..2 * n], start, self.rules.max_laps()) {
             Sowing::Ended { last, laps, sown } => (last, laps, sown),
             Sowing::Endless => (start, self.rules.max_laps(), 0),
         };
         self.finish_move(mv, last, laps, sown)
     }
 
-    /// Runs the sowing of `mv` on a copy of the ring.
-    fn simulate(&self, mv: Move) -> Result<([u32; 2 * MAX_HOLES], usize, u32, u64), IllegalMove> {
-        if self.outcome.is_some() {
-            return Err(IllegalMove::GameOver);
-        }
-        let n = self.holes();
+    /// The reasons a move is illegal short of being endless.
+    fn check_candidate(&self, mv: Move) -> Result<(), IllegalMove> {
         let hole = mv.hole();
-        if usize::from(hole) > n {
-            return Err(IllegalMove::NoSuchHole {
+        if self.outcome.is_some() {
+            Err(IllegalMove::GameOver)
+        } else if usize::from(hole) > self.holes() {
+            Err(IllegalMove::NoSuchHole {
                 hole,
-                holes: n as u8,
-            });
+                holes: self.holes() as u8,
+            })
+        } else if self.seeds(self.to_move, usize::from(hole)) == 0 {
+            Err(IllegalMove::EmptyHole { hole })
+        } else {
+            Ok(())
         }
-        let start = match self.to_move {
-            Side::South => 0,
-            Side::North => n,
-        } + usize::from(hole)
-            - 1;
-        if self.ring[start] == 0 {
-            return Err(IllegalMove::EmptyHole { hole });
+    }
+
+    fn endless(&self, mv: Move) -> IllegalMove {
+        IllegalMove::Endless {
+            hole: mv.hole(),
+            max_laps: self.rules.max_laps(),
         }
-        let mut ring = self.ring;
-        match sow(&mut ring[..2 * n], start, self.rules.max_laps()) {
-            Sowing::Ended { last, laps, sown } => Ok((ring, last, laps, sown)),
-            Sowing::Endless => Err(IllegalMove::Endless {
-                hole,
-                max_laps: self.rules.max_laps(),
-            }),
+    }
+
+    /// Whether the sowing of occupied hole `mv` ends within `max_laps` laps.
+    fn ends(&self, mv: Move) -> bool {
+        let start = self.ring_index(self.to_move, mv);
+        if self.ends_in_one_lap(start) {
+            return true;
+        }
+        let len = 2 * self.holes();
+        let mut scratch = [0u32; 2 * MAX_HOLES];
+        scratch[..len].copy_from_slice(&self.ring[..len]);
+        matches!(
+            sow(&mut scratch[..len], start, self.rules.max_laps()),
+            Sowing::Ended { .. }
+        )
+    }
+
+    /// Whether the first lap from ring index `start` ends in an empty hole:
+    /// with fewer seeds than holes it ends at `start + seeds`, so one look
+    /// settles the move's legality without sowing it.
+    fn ends_in_one_lap(&self, start: usize) -> bool {
+        let len = 2 * self.holes();
+        let seeds = self.ring[start] as usize;
+        seeds > 0 && seeds < len && self.ring[(start + seeds) % len] == 0
+    }
+
+    /// The ring index of `side`'s hole `mv`, clamped to the board.
+    fn ring_index(&self, side: Side, mv: Move) -> usize {
+        let n = self.holes();
+        let hole = usize::from(mv.hole()).clamp(1, n) - 1;
+        match side {
+            Side::South => hole,
+            Side::North => n + hole,
         }
     }
 
@@ -492,13 +558,17 @@ impl Position {
             winner,
         });
     }
+}
 
-    /// Whether the side to move has at least one legal move; stops at the first.
+impl Position {
+    /// Whether the side to move has a legal move: first the moves that end
+    /// in one lap (a look each), then the others, sown until one ends.
     fn has_legal_move(&self) -> bool {
-        (1..=self.holes() as u8).any(|h| {
-            self.check(Move::new(h).expect("hole within 1..=50"))
-                .is_ok()
-        })
+        let moves = self.candidate_moves();
+        moves
+            .into_iter()
+            .any(|mv| self.ends_in_one_lap(self.ring_index(self.to_move, mv)))
+            || moves.into_iter().any(|mv| self.ends(mv))
     }
 }
 

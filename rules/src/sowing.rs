@@ -27,27 +27,50 @@ pub(crate) enum Sowing {
 /// which only shortens the work, never changes the answer: a repeated state
 /// repeats for ever, so lap `max_laps` would end occupied too).
 pub(crate) fn sow(ring: &mut [u32], start: usize, max_laps: u32) -> Sowing {
-    let len = ring.len();
     let mut hole = start;
-    let mut laps = 0u32;
     let mut sown = 0u64;
-    // Brent's cycle detection over lap-start states (ring contents, hole).
+    // Almost every move ends within a few laps: sow those without any cycle
+    // bookkeeping, and hand the rare long ones to `sow_long`.
+    for laps in 1..=max_laps.min(CYCLE_CHECK_FROM) {
+        let seeds = std::mem::take(&mut ring[hole]);
+        sown += u64::from(seeds);
+        let last = lap(ring, hole, seeds);
+        if ring[last] == 1 {
+            return Sowing::Ended { last, laps, sown };
+        }
+        hole = last;
+    }
+    if max_laps <= CYCLE_CHECK_FROM {
+        return Sowing::Endless;
+    }
+    sow_long(ring, hole, CYCLE_CHECK_FROM, sown, max_laps)
+}
+
+/// Goes on with a sowing that has run `laps` laps and must lift `hole` next,
+/// comparing lap-start states for a cycle.
+#[cold]
+fn sow_long(
+    ring: &mut [u32],
+    mut hole: usize,
+    mut laps: u32,
+    mut sown: u64,
+    max_laps: u32,
+) -> Sowing {
+    let len = ring.len();
     let mut saved = [0u32; 2 * crate::MAX_HOLES];
     let mut saved_hole = usize::MAX;
     let mut power = 1u32;
     let mut lambda = 0u32;
     loop {
-        if laps >= CYCLE_CHECK_FROM {
-            if hole == saved_hole && saved[..len] == *ring {
-                return Sowing::Endless;
-            }
-            lambda += 1;
-            if lambda >= power {
-                saved[..len].copy_from_slice(ring);
-                saved_hole = hole;
-                power = power.saturating_mul(2);
-                lambda = 0;
-            }
+        if hole == saved_hole && saved[..len] == *ring {
+            return Sowing::Endless;
+        }
+        lambda += 1;
+        if lambda >= power {
+            saved[..len].copy_from_slice(ring);
+            saved_hole = hole;
+            power = power.saturating_mul(2);
+            lambda = 0;
         }
         laps += 1;
         let seeds = std::mem::take(&mut ring[hole]);
@@ -68,12 +91,15 @@ pub(crate) fn sow(ring: &mut [u32], start: usize, max_laps: u32) -> Sowing {
 #[inline]
 fn lap(ring: &mut [u32], from: usize, seeds: u32) -> usize {
     let len = ring.len();
-    let full = seeds / len as u32;
-    let rest = seeds as usize % len;
-    if full > 0 {
+    let mut rest = seeds as usize;
+    if rest >= len {
+        // Whole rounds: one seed to every hole, the origin included. Rare, so
+        // the division stays off the common path.
+        let full = seeds / len as u32;
         for h in ring.iter_mut() {
             *h += full;
         }
+        rest %= len;
     }
     // The remaining seeds go to from+1 ..= from+rest, wrapping once at most.
     let first = from + 1;
@@ -90,7 +116,12 @@ fn lap(ring: &mut [u32], from: usize, seeds: u32) -> usize {
             *h += 1;
         }
     }
-    (from + rest) % len
+    let last = from + rest;
+    if last >= len {
+        last - len
+    } else {
+        last
+    }
 }
 
 #[cfg(test)]
