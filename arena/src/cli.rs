@@ -29,6 +29,35 @@ pub enum Command {
         #[arg(long, short)]
         quiet: bool,
     },
+    /// Replay one game ply by ply: from a move list, or from a games.csv row.
+    ///
+    /// Examples: `arena replay --holes 8 4 7 2 5`, or
+    /// `arena replay --games results/demo-.../games.csv --series 3 --game 2`.
+    Replay {
+        /// The moves, own-perspective hole numbers, South first (one word or several).
+        moves: Vec<String>,
+        /// Holes per row, for a move list.
+        #[arg(long, default_value_t = 8)]
+        holes: usize,
+        /// Seeds per hole at the start, for a move list.
+        #[arg(long, default_value_t = 4)]
+        seeds: u32,
+        /// The lap limit for endless sowing, for a move list.
+        #[arg(long, default_value_t = endodoi::DEFAULT_MAX_LAPS)]
+        max_laps: u32,
+        /// The ply limit, for a move list.
+        #[arg(long, default_value_t = endodoi::DEFAULT_MAX_PLIES)]
+        max_plies: u32,
+        /// A games.csv to take the game from (with --series and --game).
+        #[arg(long, value_name = "FILE", requires_all = ["series", "game"], conflicts_with = "moves")]
+        games: Option<PathBuf>,
+        /// The series number of the game in --games.
+        #[arg(long)]
+        series: Option<usize>,
+        /// The game number, within its series, in --games.
+        #[arg(long)]
+        game: Option<u32>,
+    },
     /// Be one of the bundled bots, speaking the protocol on stdin/stdout
     /// (used by configs as `command = ["arena", "bot", "greedy"]`).
     Bot {

@@ -10,6 +10,7 @@ pub mod config;
 pub mod output;
 pub mod protocol;
 pub mod referee;
+pub mod replay;
 pub mod report;
 pub mod runner;
 pub mod schedule;

@@ -34,6 +34,24 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Run { config, out, quiet } => run(&config, out, quiet),
+        Command::Replay {
+            moves,
+            holes,
+            seeds,
+            max_laps,
+            max_plies,
+            games,
+            series,
+            game,
+        } => replay(
+            moves,
+            holes,
+            seeds,
+            max_laps,
+            max_plies,
+            games,
+            series.zip(game),
+        ),
         Command::Bot { name, seed } => endodoi_bots::run_named(&name, seed)
             .map(|()| ExitCode::SUCCESS)
             .with_context(|| {
@@ -102,6 +120,34 @@ fn run(config_path: &Path, out: Option<PathBuf>, quiet: bool) -> anyhow::Result<
     println!("{table}");
     eprintln!("arena: results in {}", dir.path.display());
     Ok(ExitCode::SUCCESS)
+}
+
+fn replay(
+    moves: Vec<String>,
+    holes: usize,
+    seeds: u32,
+    max_laps: u32,
+    max_plies: u32,
+    games: Option<PathBuf>,
+    which: Option<(usize, u32)>,
+) -> anyhow::Result<ExitCode> {
+    let game = match (games, which) {
+        (Some(path), Some((series, game))) => arena::replay::from_games_csv(&path, series, game)?,
+        _ => arena::replay::Replay {
+            rules: endodoi::Rules::new(holes, seeds)?
+                .with_max_laps(max_laps)?
+                .with_max_plies(max_plies)?,
+            moves: arena::replay::parse_moves(&moves)?,
+            recorded: None,
+        },
+    };
+    let (report, matches) = arena::replay::run(&game)?;
+    print!("{report}");
+    Ok(if matches {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 /// Resolves on Ctrl-C or SIGTERM.

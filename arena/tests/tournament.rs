@@ -142,6 +142,28 @@ fn a_round_robin_of_rust_and_python_bots_is_refereed_rated_and_written() {
         String::from_utf8_lossy(&check.stdout)
     );
 
+    // `arena replay` reproduces every row.
+    for g in &games {
+        let replay = Command::cargo_bin("arena")
+            .unwrap()
+            .args([
+                "replay",
+                "--series",
+                &g["series"],
+                "--game",
+                &g["game"],
+                "--games",
+            ])
+            .arg(out.join("games.csv"))
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&replay.stdout);
+        assert!(
+            replay.status.success() && text.contains("the replay agrees"),
+            "{g:?}\n{text}"
+        );
+    }
+
     // Standings: greedy-type bots above random, and only finite numbers.
     let standings = rows(&out.join("standings.csv"));
     assert_eq!(standings.len(), 3);

@@ -1,0 +1,298 @@
+//! `arena replay`: a game replayed ply by ply from a move list or a
+//! `games.csv` row, with each move's laps, seeds sown and capture, and the
+//! result. For debugging a bot, or checking a disputed game.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use anyhow::{bail, Context as _};
+use endodoi::{Move, Position, Rules, Side};
+
+/// A game to replay: its rules and moves, and, from a `games.csv` row, what
+/// was recorded (`south_seeds`, `north_seeds`, `result`, `termination`).
+#[derive(Clone, Debug)]
+pub struct Replay {
+    /// The rules of the game.
+    pub rules: Rules,
+    /// Own-perspective hole numbers, South first.
+    pub moves: Vec<u8>,
+    /// The recorded end, if the game came from `games.csv`.
+    pub recorded: Option<Recorded>,
+}
+
+/// What `games.csv` recorded for a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Recorded {
+    /// Final seeds of South and North.
+    pub seeds: [u32; 2],
+    /// `south`, `north` or `draw`.
+    pub result: String,
+    /// The `termination` column.
+    pub termination: String,
+}
+
+/// Parses a move list: hole numbers separated by spaces, in one or more words.
+///
+/// # Errors
+/// A word that is not a hole number from 1 to 50.
+pub fn parse_moves<S: AsRef<str>>(words: &[S]) -> anyhow::Result<Vec<u8>> {
+    words
+        .iter()
+        .flat_map(|w| {
+            w.as_ref()
+                .split_whitespace()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .map(|w| {
+            w.parse::<u8>()
+                .ok()
+                .filter(|h| Move::new(*h).is_some())
+                .with_context(|| format!("'{w}' is not a hole number: use 1 to 50"))
+        })
+        .collect()
+}
+
+/// Reads game `game` of series `series` from a `games.csv` file.
+///
+/// # Errors
+/// The file cannot be read, lacks a column, or has no such game.
+pub fn from_games_csv(path: &Path, series: usize, game: u32) -> anyhow::Result<Replay> {
+    let mut reader =
+        csv::Reader::from_path(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let headers = reader.headers()?.clone();
+    let col = |name: &str| {
+        headers.iter().position(|h| h == name).with_context(|| {
+            format!(
+                "{} has no column '{name}': is it an arena games.csv?",
+                path.display()
+            )
+        })
+    };
+    let idx: Vec<usize> = [
+        "series",
+        "game",
+        "holes",
+        "seeds",
+        "max_laps",
+        "max_plies",
+        "moves",
+        "south_seeds",
+        "north_seeds",
+        "result",
+        "termination",
+    ]
+    .iter()
+    .map(|c| col(c))
+    .collect::<anyhow::Result<_>>()?;
+    for record in reader.records() {
+        let Ok(r) = record else { continue };
+        let field = |i: usize| r.get(idx[i]).unwrap_or("");
+        if field(0) != series.to_string() || field(1) != game.to_string() {
+            continue;
+        }
+        let num = |i: usize| -> anyhow::Result<u64> {
+            field(i)
+                .parse()
+                .with_context(|| format!("bad number '{}' in {}", field(i), path.display()))
+        };
+        let rules = Rules::new(num(2)? as usize, num(3)? as u32)?
+            .with_max_laps(num(4)? as u32)?
+            .with_max_plies(num(5)? as u32)?;
+        return Ok(Replay {
+            rules,
+            moves: parse_moves(&[field(6)])?,
+            recorded: Some(Recorded {
+                seeds: [num(7)? as u32, num(8)? as u32],
+                result: field(9).to_string(),
+                termination: field(10).to_string(),
+            }),
+        });
+    }
+    bail!("{} has no game {game} in series {series}", path.display())
+}
+
+/// The two rows as the players see them across the board: North's row on
+/// top, from North's hole n on the left down to hole 1, South's row below
+/// from hole 1 to n, so opposite holes stand one above the other.
+#[must_use]
+pub fn board(pos: &Position) -> String {
+    let width = pos
+        .ring()
+        .iter()
+        .max()
+        .map_or(1, |m| m.to_string().len())
+        .max(2);
+    let mut out = String::new();
+    let _ = write!(out, "  N {:>4} |", pos.captured(Side::North));
+    for s in pos.row(Side::North).iter().rev() {
+        let _ = write!(out, " {s:>width$}");
+    }
+    let _ = write!(out, "\n  S {:>4} |", pos.captured(Side::South));
+    for s in pos.row(Side::South) {
+        let _ = write!(out, " {s:>width$}");
+    }
+    out
+}
+
+/// Replays `replay` into a report. Returns the report and whether the game
+/// matched its record (always `true` without one).
+///
+/// # Errors
+/// A move that is illegal where it was played; the report so far is in the message.
+pub fn run(replay: &Replay) -> anyhow::Result<(String, bool)> {
+    let mut pos = replay.rules.start();
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "2x{} board, {} seeds per hole, max_laps {}, max_plies {}",
+        replay.rules.holes(),
+        replay.rules.seeds(),
+        replay.rules.max_laps(),
+        replay.rules.max_plies()
+    );
+    let _ = writeln!(out, "start: {pos}\n{}", board(&pos));
+    for (i, &hole) in replay.moves.iter().enumerate() {
+        let mover = pos.to_move();
+        let mv = Move::new(hole).expect("parsed as 1..=50");
+        let details = match pos.play(mv) {
+            Ok(d) => d,
+            Err(e) => bail!(
+                "{out}ply {}: {mover} cannot play {hole}: {e} (legal: {})",
+                i + 1,
+                pos.legal_moves()
+            ),
+        };
+        let capture = details.capture.map_or_else(String::new, |c| {
+            format!(
+                ", captures {} from {}'s hole {}",
+                c.seeds,
+                mover.opponent(),
+                c.hole
+            )
+        });
+        let _ = writeln!(
+            out,
+            "ply {}: {mover} plays {hole}: {} lap{}, {} seed{} sown{capture}\n  {pos}\n{}",
+            i + 1,
+            details.laps,
+            if details.laps == 1 { "" } else { "s" },
+            details.sown,
+            if details.sown == 1 { "" } else { "s" },
+            board(&pos)
+        );
+    }
+    let seeds = [pos.captured(Side::South), pos.captured(Side::North)];
+    let (result, termination) = match pos.outcome() {
+        Some(o) => (
+            o.winner.map_or("draw", Side::name).to_string(),
+            o.termination.name().to_string(),
+        ),
+        None => (String::new(), String::new()),
+    };
+    match pos.outcome() {
+        Some(_) => {
+            let _ = writeln!(
+                out,
+                "result: {result} by {termination}, South {} - North {}",
+                seeds[0], seeds[1]
+            );
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "the game goes on after {} plies: South has {}, North {}; {} to move, legal: {}",
+                pos.ply(),
+                seeds[0],
+                seeds[1],
+                pos.to_move(),
+                pos.legal_moves()
+            );
+        }
+    }
+    let mut matches = true;
+    if let Some(rec) = &replay.recorded {
+        let forfeit = !matches!(rec.termination.as_str(), "no-moves" | "ply-limit");
+        matches = if forfeit {
+            // A forfeit: the moves stop before the end; the seeds are those captured so far.
+            pos.outcome().is_none() && rec.seeds == seeds
+        } else {
+            rec.seeds == seeds && rec.result == result && rec.termination == termination
+        };
+        let _ = writeln!(
+            out,
+            "recorded: {} by {}, South {} - North {}: {}",
+            rec.result,
+            rec.termination,
+            rec.seeds[0],
+            rec.seeds[1],
+            if matches {
+                "the replay agrees"
+            } else {
+                "THE REPLAY DISAGREES"
+            }
+        );
+    }
+    Ok((out, matches))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_whole_game_replays_to_its_result() {
+        // A row of ../shared/vectors/rules.csv that ends the game.
+        let replay = Replay {
+            rules: Rules::new(7, 4).unwrap(),
+            moves: parse_moves(&[
+                "2 3 4 7 3 5 2 1 4 4 6 4 1 7 1 3 4 4 5 3 6 2 1 4 1 7 1 1 6 6 5 4 7 5",
+            ])
+            .unwrap(),
+            recorded: Some(Recorded {
+                seeds: [22, 34],
+                result: "north".into(),
+                termination: "no-moves".into(),
+            }),
+        };
+        let (text, ok) = run(&replay).unwrap();
+        assert!(ok, "{text}");
+        assert!(
+            text.contains("result: north by no-moves, South 22 - North 34"),
+            "{text}"
+        );
+        assert_eq!(
+            text.matches("\nply ").count() + usize::from(text.starts_with("ply ")),
+            34
+        );
+    }
+
+    #[test]
+    fn a_wrong_record_is_flagged_and_an_illegal_move_named() {
+        let mut replay = Replay {
+            rules: Rules::new(4, 4).unwrap(),
+            moves: parse_moves(&["4", "3 2"]).unwrap(),
+            recorded: Some(Recorded {
+                seeds: [0, 0],
+                result: "draw".into(),
+                termination: "timeout".into(),
+            }),
+        };
+        let (text, ok) = run(&replay).unwrap();
+        assert!(!ok && text.contains("THE REPLAY DISAGREES"), "{text}");
+        replay.moves = parse_moves(&["4 3 2 4 1 1"]).unwrap();
+        let err = run(&replay).unwrap_err().to_string();
+        assert!(
+            err.contains("ply 6: north cannot play 1") && err.contains("endless"),
+            "{err}"
+        );
+        assert!(parse_moves(&["3 x"]).is_err());
+        assert!(parse_moves(&["51"]).is_err());
+    }
+
+    #[test]
+    fn the_board_puts_opposite_holes_one_above_the_other() {
+        let pos = Position::parse("1,2,3/4,5,6 s 0 0 0", Rules::new(3, 2).unwrap()).unwrap();
+        assert_eq!(board(&pos), "  N    0 |  6  5  4\n  S    0 |  1  2  3");
+    }
+}
