@@ -23,6 +23,10 @@ use crate::protocol::{self, Reply, MAX_LINE_BYTES};
 /// How long a bot may take to exit after `quit`, and after SIGTERM.
 pub const GRACE: Duration = Duration::from_millis(500);
 
+/// Bytes of `info` lines kept in a bot's log per process; later ones are
+/// dropped, so a chatty bot cannot fill the disk.
+pub const INFO_CAP_BYTES: u64 = 1 << 20;
+
 /// Bytes of a bot's stderr kept in its log; the rest is read and dropped, so
 /// a chatty bot never blocks on a full pipe.
 pub const STDERR_CAP_BYTES: u64 = 1 << 20;
@@ -30,8 +34,13 @@ pub const STDERR_CAP_BYTES: u64 = 1 << 20;
 /// How a bot failed a request.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Fault {
-    /// No reply within the limit; holds the limit, ms.
-    Timeout(u64),
+    /// No reply within the limit the bot was told plus the margin.
+    Timeout {
+        /// The limit the bot was told, ms.
+        limit_ms: u64,
+        /// The margin granted on top, ms.
+        margin_ms: u64,
+    },
     /// The process exited, closed its stdout, or could not be started.
     Crash(String),
     /// A line that breaks protocol.md: too long, not ASCII, or not the expected reply.
@@ -43,7 +52,7 @@ impl Fault {
     #[must_use]
     pub fn termination(&self) -> &'static str {
         match self {
-            Fault::Timeout(_) => "timeout",
+            Fault::Timeout { .. } => "timeout",
             Fault::Crash(_) => "crash",
             Fault::Protocol(_) => "protocol-error",
         }
@@ -53,7 +62,15 @@ impl Fault {
 impl std::fmt::Display for Fault {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Fault::Timeout(ms) => write!(f, "no reply within {ms} ms"),
+            Fault::Timeout {
+                limit_ms,
+                margin_ms,
+            } => {
+                write!(
+                    f,
+                    "no reply within its {limit_ms} ms (and the {margin_ms} ms margin)"
+                )
+            }
             Fault::Crash(s) | Fault::Protocol(s) => f.write_str(s),
         }
     }
@@ -68,6 +85,7 @@ pub struct BotProcess {
     line: Vec<u8>,
     log: std::fs::File,
     stderr_task: Option<JoinHandle<()>>,
+    info_bytes: u64,
     /// The name the bot gave in its handshake.
     pub self_name: String,
     closed: bool,
@@ -131,12 +149,13 @@ impl BotProcess {
             line: Vec::with_capacity(256),
             log,
             stderr_task: Some(stderr_task),
+            info_bytes: 0,
             self_name: String::new(),
             closed: false,
         };
         let mut buf = String::new();
         protocol::hello(&mut buf);
-        let result = match bot.request(&buf, startup).await {
+        let result = match bot.request(&buf, startup, Duration::ZERO).await {
             Ok((line, _)) => match protocol::parse_reply(line) {
                 Ok(Reply::Hello { version, name }) if version == protocol::VERSION => {
                     Ok(name.to_string())
@@ -147,7 +166,7 @@ impl BotProcess {
                 ))),
                 Ok(_) => Err(Fault::Protocol(format!(
                     "answered hello with '{}'",
-                    line.trim()
+                    protocol::shown(line)
                 ))),
                 Err(e) => Err(Fault::Protocol(e.to_string())),
             },
@@ -166,9 +185,11 @@ impl BotProcess {
         }
     }
 
-    /// Writes `request` (one line, with its `\n`) and waits up to `limit` for
-    /// the reply line, skipping `info` lines (logged) and blank lines. Returns
-    /// the reply, trimmed, and the time from the write to its arrival.
+    /// Writes `request` (one line, with its `\n`) and waits up to `limit`
+    /// plus `margin` for the reply line, skipping `info` lines (logged) and
+    /// blank lines. The write counts against the deadline too, so a bot that
+    /// stops reading cannot stall the arena. Returns the reply, trimmed, and
+    /// the time from the write to its arrival.
     ///
     /// # Errors
     /// A [`Fault`] when the bot is gone, too slow, or sends a bad line.
@@ -176,20 +197,23 @@ impl BotProcess {
         &mut self,
         request: &str,
         limit: Duration,
+        margin: Duration,
     ) -> Result<(&str, Duration), Fault> {
         let sent = Instant::now();
-        let deadline = sent + limit;
-        if let Err(e) = self.send(request).await {
-            return Err(self.crash_fault(&format!("cannot be written to ({e})")));
+        let deadline = sent + limit + margin;
+        let timeout = Fault::Timeout {
+            limit_ms: limit.as_millis() as u64,
+            margin_ms: margin.as_millis() as u64,
+        };
+        match tokio::time::timeout_at(deadline, self.write(request)).await {
+            Err(_) => return Err(self.timeout_fault(timeout)),
+            Ok(Err(e)) => return Err(self.crash_fault(&format!("cannot be written to ({e})"))),
+            Ok(Ok(())) => {}
         }
         loop {
-            match tokio::time::timeout_at(
-                deadline,
-                read_line_capped(&mut self.stdout, &mut self.line),
-            )
-            .await
-            {
-                Err(_) => return Err(Fault::Timeout(limit.as_millis() as u64)),
+            let read = read_line_capped(&mut self.stdout, &mut self.line);
+            match tokio::time::timeout_at(deadline, read).await {
+                Err(_) => return Err(self.timeout_fault(timeout)),
                 Ok(Err(ReadError::Eof)) => return Err(self.crash_fault("closed its output")),
                 Ok(Err(ReadError::Io(e))) => {
                     return Err(self.crash_fault(&format!("output failed ({e})")))
@@ -202,33 +226,53 @@ impl BotProcess {
                 Ok(Ok(())) => {}
             }
             let elapsed = sent.elapsed();
-            let Ok(text) = std::str::from_utf8(&self.line) else {
-                return Err(Fault::Protocol("sent a line that is not ASCII".into()));
-            };
-            if !text.is_ascii() {
+            if !self.line.is_ascii() {
                 return Err(Fault::Protocol(format!(
-                    "sent a line that is not ASCII: {}",
-                    text.escape_default()
+                    "sent a line that is not ASCII: '{}'",
+                    protocol::shown(&String::from_utf8_lossy(&self.line))
                 )));
             }
-            match protocol::parse_reply(text) {
+            let text = std::str::from_utf8(&self.line).expect("ASCII");
+            let is_reply = match protocol::parse_reply(text) {
                 Ok(Reply::Info(info)) => {
-                    let _ = writeln!(self.log, "info: {info}");
+                    self.info_bytes += info.len() as u64 + 1;
+                    if self.info_bytes <= INFO_CAP_BYTES {
+                        let _ = writeln!(self.log, "info: {info}");
+                    } else if self.info_bytes - (info.len() as u64 + 1) <= INFO_CAP_BYTES {
+                        let _ = writeln!(
+                            self.log,
+                            "# later info lines dropped past the {INFO_CAP_BYTES}-byte cap"
+                        );
+                    }
+                    false
                 }
-                Ok(Reply::Blank) => {}
-                _ => {
-                    let text = std::str::from_utf8(&self.line).expect("checked").trim();
-                    return Ok((text, elapsed));
-                }
+                Ok(Reply::Blank) => false,
+                _ => true,
+            };
+            if is_reply {
+                let text = std::str::from_utf8(&self.line).expect("ASCII");
+                return Ok((text.trim(), elapsed));
             }
         }
     }
 
-    /// Writes a notification line (`gameover`, `quit`), expecting no reply.
+    /// Writes a notification line (`gameover`, `quit`), expecting no reply,
+    /// within `limit`.
     ///
     /// # Errors
-    /// The write's I/O error, when the bot has gone.
-    pub async fn send(&mut self, line: &str) -> std::io::Result<()> {
+    /// A [`Fault`] when the bot has gone or does not read its input.
+    pub async fn notify(&mut self, line: &str, limit: Duration) -> Result<(), Fault> {
+        match tokio::time::timeout(limit, self.write(line)).await {
+            Err(_) => Err(Fault::Timeout {
+                limit_ms: limit.as_millis() as u64,
+                margin_ms: 0,
+            }),
+            Ok(Err(e)) => Err(self.crash_fault(&format!("cannot be written to ({e})"))),
+            Ok(Ok(())) => Ok(()),
+        }
+    }
+
+    async fn write(&mut self, line: &str) -> std::io::Result<()> {
         self.stdin.write_all(line.as_bytes()).await?;
         self.stdin.flush().await
     }
@@ -243,10 +287,10 @@ impl BotProcess {
     /// SIGKILL to the group, so no child the bot started outlives it.
     pub async fn shutdown(mut self, polite: bool) {
         if polite {
-            let _ = self.send(protocol::QUIT).await;
+            let _ = self.notify(protocol::QUIT, GRACE).await;
         }
         // Closing stdin lets a bot that reads to EOF exit on its own.
-        let _ = self.stdin.shutdown().await;
+        let _ = tokio::time::timeout(GRACE, self.stdin.shutdown()).await;
         if tokio::time::timeout(GRACE, self.child.wait())
             .await
             .is_err()
@@ -267,6 +311,17 @@ impl BotProcess {
             if tokio::time::timeout(GRACE, task).await.is_err() {
                 self.note("stderr still open after the process group was killed");
             }
+        }
+    }
+
+    /// A timeout, unless the process has in fact exited (its stdout held
+    /// open by a child of its own): then a crash.
+    fn timeout_fault(&mut self, timeout: Fault) -> Fault {
+        match self.child.try_wait() {
+            Ok(Some(status)) => {
+                Fault::Crash(format!("the process exited ({status}) without replying"))
+            }
+            _ => timeout,
         }
     }
 

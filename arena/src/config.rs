@@ -175,7 +175,25 @@ impl Config {
             }
         };
         let raw: RawConfig = toml::from_str(text).map_err(|e| {
-            let msg = e.message().trim().replace('\n', " ");
+            let mut msg = e.message().trim().replace('\n', " ");
+            msg = msg.replace("expected i64", "expected a whole number");
+            if msg.contains("number too large") {
+                msg.push_str(": use a smaller whole number");
+            }
+            // Name the place: the line TOML stumbled on, as written.
+            if let Some(span) = e.span() {
+                let start = text[..span.start.min(text.len())]
+                    .rfind('\n')
+                    .map_or(0, |i| i + 1);
+                let line = text[start..].lines().next().unwrap_or("").trim();
+                if line.starts_with("[bot]") {
+                    msg.push_str(": write [[bot]], one table per bot");
+                }
+                if !line.is_empty() {
+                    let shown: String = line.chars().take(80).collect();
+                    msg.push_str(&format!(" (in `{shown}`)"));
+                }
+            }
             at(e.span(), &msg)
         })?;
         let int = |v: &Option<Spanned<i64>>, key: &str, min: i64, max: i64, default: i64| match v {
@@ -203,13 +221,7 @@ impl Config {
 
         let b = &raw.board;
         let holes = int(&b.holes, "board.holes", 2, 50, DEFAULT_HOLES as i64)? as usize;
-        let seeds = int(
-            &b.seeds,
-            "board.seeds",
-            1,
-            1_000_000,
-            i64::from(DEFAULT_SEEDS),
-        )? as u32;
+        let seeds = int(&b.seeds, "board.seeds", 1, 1000, i64::from(DEFAULT_SEEDS))? as u32;
         let max_plies = int(
             &b.max_plies,
             "board.max_plies",
@@ -221,13 +233,28 @@ impl Config {
             &b.max_laps,
             "board.max_laps",
             1,
-            i64::from(u32::MAX),
+            10_000_000,
             i64::from(endodoi::DEFAULT_MAX_LAPS),
         )? as u32;
         let rules = Rules::new(holes, seeds)
             .and_then(|r| r.with_max_plies(max_plies))
             .and_then(|r| r.with_max_laps(max_laps))
             .map_err(|e| at(b.seeds.as_ref().map(|s| s.span()), &e.to_string()))?;
+        if rules.start().is_over() {
+            return Err(at(
+                b.max_laps.as_ref().map(|s| s.span()),
+                &format!(
+                    "board.max_laps = {max_laps} makes every first move endless, so no game can start: raise it (default {})",
+                    endodoi::DEFAULT_MAX_LAPS
+                ),
+            ));
+        }
+        if rules.start().is_over() {
+            return Err(at(
+                b.max_laps.as_ref().map(|s| s.span()),
+                &format!("board.max_laps = {max_laps} makes every first move endless, so no game can start: raise it (default {})", endodoi::DEFAULT_MAX_LAPS),
+            ));
+        }
 
         let t = &raw.time;
         const DAY_MS: i64 = 86_400_000;
@@ -406,6 +433,25 @@ dir = "bots"
         let e = Config::parse(&text, "t.toml", "t").unwrap_err().to_string();
         assert!(e.starts_with("t.toml:2:1: unknown field `holse`"), "{e}");
         assert!(!e.contains('\n'));
+    }
+
+    #[test]
+    fn type_errors_name_the_line() {
+        let text = format!("[board]\nholes = \"8\"\n{TWO_BOTS}");
+        let e = Config::parse(&text, "t", "t").unwrap_err().to_string();
+        assert!(
+            e.starts_with(
+                "t:2:9: invalid type: string \"8\", expected a whole number (in `holes = \"8\"`)"
+            ),
+            "{e}"
+        );
+        let e = Config::parse("[bot]\nname = \"a\"\ncommand = [\"x\"]\n", "t", "t")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("write [[bot]]"), "{e}");
+        let text = format!("[board]\nmax_laps = 2\n{TWO_BOTS}");
+        let e = Config::parse(&text, "t", "t").unwrap_err().to_string();
+        assert!(e.contains("every first move endless"), "{e}");
     }
 
     #[test]

@@ -77,20 +77,26 @@ fn run(config_path: &Path, out: Option<PathBuf>, quiet: bool) -> anyhow::Result<
         arena::bot::resolve_program(bot)
             .map_err(|e| anyhow::anyhow!("{}: {e}", config_path.display()))?;
     }
-    let dir = RunDir::create(&out.unwrap_or_else(|| report::default_run_dir(&config.name)))
-        .context("cannot create the run folder")?;
+    let out = out.unwrap_or_else(|| report::default_run_dir(&config.name));
+    let dir = RunDir::create(&out)
+        .with_context(|| format!("cannot create the run folder {}", out.display()))?;
     std::fs::copy(config_path, dir.path.join("config.toml"))
         .context("cannot copy the config into the run folder")?;
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     let scheduled = report::games_bound(&config);
-    eprintln!(
+    let say = |line: String| {
+        if !quiet {
+            eprintln!("{line}");
+        }
+    };
+    say(format!(
         "arena: {} bots, {} series, at most {} games, {} at once; writing {}",
         config.bots.len(),
         config.bots.len() * (config.bots.len() - 1) / 2,
         scheduled,
         config.tournament.concurrency,
         dir.path.display()
-    );
+    ));
     let mut done = 0usize;
     let outcome = runtime.block_on(async {
         let work = runner::run(config.clone(), &dir, |event| {
@@ -118,7 +124,7 @@ fn run(config_path: &Path, out: Option<PathBuf>, quiet: bool) -> anyhow::Result<
     let summary = summary?;
     let table = report::write_summaries(&config, &dir, &summary)?;
     println!("{table}");
-    eprintln!("arena: results in {}", dir.path.display());
+    say(format!("arena: results in {}", dir.path.display()));
     Ok(ExitCode::SUCCESS)
 }
 

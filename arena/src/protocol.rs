@@ -156,14 +156,14 @@ pub enum Reply<'a> {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ReplyError {
     /// The line is not one of the messages of protocol.md.
-    #[error("'{0}' is not a protocol message")]
-    Unknown(String),
+    #[error("not a protocol message")]
+    Unknown,
     /// `move` without a whole number from 0 to 4294967295.
-    #[error("'{0}' does not name a hole: reply 'move N' with N from the legal list")]
-    BadMove(String),
+    #[error("not a hole number: reply 'move N' with N from the legal list")]
+    BadMove,
     /// `hello` without `version=` or `name=`, or with a bad value.
-    #[error("bad handshake '{0}': reply 'hello version=1 name=NAME'")]
-    BadHello(String),
+    #[error("bad handshake: reply 'hello version=1 name=NAME'")]
+    BadHello,
 }
 
 /// Parses one line from a bot (without its `\n`); a trailing `\r` and
@@ -182,11 +182,11 @@ pub fn parse_reply(line: &str) -> Result<Reply<'_>, ReplyError> {
             let arg = rest.trim();
             // Only plain digits: "+3" or "3 4" is not a hole number.
             if arg.is_empty() || !arg.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(ReplyError::BadMove(line.to_string()));
+                return Err(ReplyError::BadMove);
             }
             arg.parse()
                 .map(Reply::Move)
-                .map_err(|_| ReplyError::BadMove(line.to_string()))
+                .map_err(|_| ReplyError::BadMove)
         }
         "hello" => {
             let mut version = None;
@@ -200,11 +200,28 @@ pub fn parse_reply(line: &str) -> Result<Reply<'_>, ReplyError> {
             }
             match (version, name) {
                 (Some(version), Some(name)) => Ok(Reply::Hello { version, name }),
-                _ => Err(ReplyError::BadHello(line.to_string())),
+                _ => Err(ReplyError::BadHello),
             }
         }
-        _ => Err(ReplyError::Unknown(line.to_string())),
+        _ => Err(ReplyError::Unknown),
     }
+}
+
+/// A bot's text made safe to show and store: at most 200 characters, with
+/// control characters and non-ASCII escaped (`\u{1b}`, `\n`...), so a bot
+/// cannot write escape sequences to a terminal or a CSV file.
+#[must_use]
+pub fn shown(text: &str) -> String {
+    const MAX_CHARS: usize = 200;
+    let mut out: String = text
+        .chars()
+        .take(MAX_CHARS)
+        .flat_map(char::escape_default)
+        .collect();
+    if text.chars().nth(MAX_CHARS).is_some() {
+        out.push_str("...");
+    }
+    out
 }
 
 /// Whether `name` is a valid bot name: 1 to 64 of `[A-Za-z0-9._-]`.
@@ -300,7 +317,7 @@ mod tests {
             "move 99999999999",
         ] {
             assert!(
-                matches!(parse_reply(bad), Err(ReplyError::BadMove(_))),
+                matches!(parse_reply(bad), Err(ReplyError::BadMove)),
                 "{bad}"
             );
         }
@@ -312,13 +329,21 @@ mod tests {
             "hello version=1 name=a/b",
         ] {
             assert!(
-                matches!(parse_reply(bad), Err(ReplyError::BadHello(_))),
+                matches!(parse_reply(bad), Err(ReplyError::BadHello)),
                 "{bad}"
             );
         }
         for bad in ["3", "hello there", "ready now", "MOVE 3"] {
             assert!(parse_reply(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn bot_text_is_escaped_and_cut() {
+        assert_eq!(shown("move\u{1b}[2J\r\0"), "move\\u{1b}[2J\\r\\u{0}");
+        let long = "A".repeat(4000);
+        assert_eq!(shown(&long).len(), 203);
+        assert_eq!(shown("move 3"), "move 3");
     }
 
     #[test]

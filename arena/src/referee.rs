@@ -127,6 +127,9 @@ pub async fn play_game(rules: Rules, time: &TimeControl, seats: [&mut Seat; 2]) 
     let mut moves = String::new();
     let mut buf = String::new();
     let startup = Duration::from_millis(time.startup_ms);
+    let margin = Duration::from_millis(time.margin_ms);
+    // Which bots were told of this game: only they hear of its end.
+    let mut in_game = [false; 2];
 
     let forfeit = 'game: {
         for side in Side::ALL {
@@ -149,9 +152,9 @@ pub async fn play_game(rules: Rules, time: &TimeControl, seats: [&mut Seat; 2]) 
             };
             protocol::newgame(&mut buf, &new_game);
             let bot = seat.process.as_mut().expect("started");
-            match bot.request(&buf, startup).await {
+            match bot.request(&buf, startup, Duration::ZERO).await {
                 Ok((line, _)) => match protocol::parse_reply(line) {
-                    Ok(Reply::Ready) => {}
+                    Ok(Reply::Ready) => in_game[side.index()] = true,
                     _ => {
                         break 'game Some((
                             side,
@@ -175,7 +178,7 @@ pub async fn play_game(rules: Rules, time: &TimeControl, seats: [&mut Seat; 2]) 
             protocol::turn(&mut buf, &pos, last, legal, limit, clocks);
             let bot = seats[side.index()].process.as_mut().expect("started");
             let (line, elapsed) = match bot
-                .request(&buf, Duration::from_millis(limit + time.margin_ms))
+                .request(&buf, Duration::from_millis(limit), margin)
                 .await
             {
                 Ok(reply) => reply,
@@ -251,15 +254,14 @@ pub async fn play_game(rules: Rules, time: &TimeControl, seats: [&mut Seat; 2]) 
         Some((side, foul, line)) => {
             let (end, why) = match foul {
                 Foul::Illegal(why) => (GameEnd::IllegalMove, why),
-                Foul::Fault(f @ Fault::Timeout(_)) => (GameEnd::Timeout, f.to_string()),
+                Foul::Fault(f @ Fault::Timeout { .. }) => (GameEnd::Timeout, f.to_string()),
                 Foul::Fault(f @ Fault::Crash(_)) => (GameEnd::Crash, f.to_string()),
                 Foul::Fault(f @ Fault::Protocol(_)) => (GameEnd::ProtocolError, f.to_string()),
             };
             let seat = &mut *seats[side.index()];
             let mut detail = format!("{side} ({}) {why}", seat.spec.name);
             if !line.is_empty() {
-                let shown: String = line.chars().take(200).collect();
-                let _ = write!(detail, "; it sent '{}'", shown.escape_default());
+                let _ = write!(detail, "; it sent '{}'", protocol::shown(&line));
             }
             if end != GameEnd::IllegalMove {
                 seat.restart_later(&detail).await;
@@ -275,10 +277,11 @@ pub async fn play_game(rules: Rules, time: &TimeControl, seats: [&mut Seat; 2]) 
     };
     for side in Side::ALL {
         let seat = &mut *seats[side.index()];
-        if let Some(bot) = seat.process.as_mut() {
+        if let (Some(bot), true) = (seat.process.as_mut(), in_game[side.index()]) {
             protocol::gameover(&mut buf, side, &over);
-            if bot.send(&buf).await.is_err() {
-                seat.restart_later("could not be sent gameover").await;
+            if let Err(f) = bot.notify(&buf, crate::bot::GRACE).await {
+                seat.restart_later(&format!("gameover could not be sent: {f}"))
+                    .await;
             }
         }
     }

@@ -159,7 +159,11 @@ pub struct Position {
 }
 
 impl Position {
-    /// The start position of `rules`: every hole holds `rules.seeds()`, South to move.
+    /// The start position of `rules`: every hole holds `rules.seeds()`, South
+    /// to move. With a `max_laps` so small that every first move is endless,
+    /// the game is over at once: nobody has moved to sweep the board, so each
+    /// side takes its own row (a decision of this engine; RULES.md never
+    /// reaches this case with its default `max_laps`).
     #[must_use]
     pub fn start(rules: Rules) -> Position {
         let mut ring = [0; 2 * MAX_HOLES];
@@ -533,15 +537,24 @@ impl Position {
             return;
         }
         let n = self.holes();
+        let own_rows = |pos: &mut Position| {
+            for side in Side::ALL {
+                let rest: u32 = pos.row(side).iter().sum();
+                pos.captured[side.index()] += rest;
+            }
+        };
         let termination = if !self.has_legal_move() {
-            let rest: u32 = self.ring[..2 * n].iter().sum();
-            self.captured[self.to_move.opponent().index()] += rest;
+            if self.ply == 0 {
+                // Nobody has moved, so there is no last mover to sweep: each
+                // side keeps its own row (only a tiny max_laps gets here).
+                own_rows(self);
+            } else {
+                let rest: u32 = self.ring[..2 * n].iter().sum();
+                self.captured[self.to_move.opponent().index()] += rest;
+            }
             Termination::NoMoves
         } else if self.ply >= self.rules.max_plies() {
-            for side in Side::ALL {
-                let rest: u32 = self.row(side).iter().sum();
-                self.captured[side.index()] += rest;
-            }
+            own_rows(self);
             Termination::PlyLimit
         } else {
             return;
