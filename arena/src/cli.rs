@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 
 /// En Dodoi Arena: round-robin tournaments of external bots, refereed,
 /// rated and written to CSV.
@@ -22,7 +22,7 @@ pub enum Command {
         /// The tournament config (see configs/demo.toml).
         config: PathBuf,
         /// The run folder for the CSV files and logs
-        /// [default: results/<config name>-<UTC timestamp>].
+        /// [default: results/NAME-TIMESTAMP, NAME from the config, TIMESTAMP in UTC].
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
         /// Print only the final table, not a line per game.
@@ -33,31 +33,7 @@ pub enum Command {
     ///
     /// Examples: `arena replay --holes 8 4 7 2 5`, or
     /// `arena replay --games results/demo-.../games.csv --series 3 --game 2`.
-    Replay {
-        /// The moves, own-perspective hole numbers, South first (one word or several).
-        moves: Vec<String>,
-        /// Holes per row, for a move list.
-        #[arg(long, default_value_t = 8)]
-        holes: usize,
-        /// Seeds per hole at the start, for a move list.
-        #[arg(long, default_value_t = 4)]
-        seeds: u32,
-        /// The lap limit for endless sowing, for a move list.
-        #[arg(long, default_value_t = endodoi::DEFAULT_MAX_LAPS)]
-        max_laps: u32,
-        /// The ply limit, for a move list.
-        #[arg(long, default_value_t = endodoi::DEFAULT_MAX_PLIES)]
-        max_plies: u32,
-        /// A games.csv to take the game from (with --series and --game).
-        #[arg(long, value_name = "FILE", requires_all = ["series", "game"], conflicts_with = "moves")]
-        games: Option<PathBuf>,
-        /// The series number of the game in --games.
-        #[arg(long)]
-        series: Option<usize>,
-        /// The game number, within its series, in --games.
-        #[arg(long)]
-        game: Option<u32>,
-    },
+    Replay(ReplayArgs),
     /// Be one of the bundled bots, speaking the protocol on stdin/stdout
     /// (used by configs as `command = ["arena", "bot", "greedy"]`).
     Bot {
@@ -67,4 +43,32 @@ pub enum Command {
         #[arg(long, default_value_t = 0)]
         seed: u64,
     },
+}
+
+/// The arguments of `arena replay`.
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// The moves, own-perspective hole numbers, South first (one word or several).
+    pub moves: Vec<String>,
+    /// Holes per row, for a move list.
+    #[arg(long, default_value_t = 8)]
+    pub holes: usize,
+    /// Seeds per hole at the start, for a move list.
+    #[arg(long, default_value_t = 4)]
+    pub seeds: u32,
+    /// The lap limit for endless sowing, for a move list.
+    #[arg(long, default_value_t = endodoi::DEFAULT_MAX_LAPS)]
+    pub max_laps: u32,
+    /// The ply limit, for a move list.
+    #[arg(long, default_value_t = endodoi::DEFAULT_MAX_PLIES)]
+    pub max_plies: u32,
+    /// A games.csv to take the game from (with --series and --game).
+    #[arg(long, value_name = "FILE", requires_all = ["series", "game"], conflicts_with = "moves")]
+    pub games: Option<PathBuf>,
+    /// The series number of the game in --games.
+    #[arg(long)]
+    pub series: Option<usize>,
+    /// The game number, within its series, in --games.
+    #[arg(long)]
+    pub game: Option<u32>,
 }

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::Context as _;
-use arena::cli::{Cli, Command};
+use arena::cli::{Cli, Command, ReplayArgs};
 use arena::config::Config;
 use arena::output::RunDir;
 use arena::report;
@@ -34,24 +34,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Run { config, out, quiet } => run(&config, out, quiet),
-        Command::Replay {
-            moves,
-            holes,
-            seeds,
-            max_laps,
-            max_plies,
-            games,
-            series,
-            game,
-        } => replay(
-            moves,
-            holes,
-            seeds,
-            max_laps,
-            max_plies,
-            games,
-            series.zip(game),
-        ),
+        Command::Replay(args) => replay(args),
         Command::Bot { name, seed } => endodoi_bots::run_named(&name, seed)
             .map(|()| ExitCode::SUCCESS)
             .with_context(|| {
@@ -128,22 +111,14 @@ fn run(config_path: &Path, out: Option<PathBuf>, quiet: bool) -> anyhow::Result<
     Ok(ExitCode::SUCCESS)
 }
 
-fn replay(
-    moves: Vec<String>,
-    holes: usize,
-    seeds: u32,
-    max_laps: u32,
-    max_plies: u32,
-    games: Option<PathBuf>,
-    which: Option<(usize, u32)>,
-) -> anyhow::Result<ExitCode> {
-    let game = match (games, which) {
-        (Some(path), Some((series, game))) => arena::replay::from_games_csv(&path, series, game)?,
+fn replay(args: ReplayArgs) -> anyhow::Result<ExitCode> {
+    let game = match (&args.games, args.series.zip(args.game)) {
+        (Some(path), Some((series, game))) => arena::replay::from_games_csv(path, series, game)?,
         _ => arena::replay::Replay {
-            rules: endodoi::Rules::new(holes, seeds)?
-                .with_max_laps(max_laps)?
-                .with_max_plies(max_plies)?,
-            moves: arena::replay::parse_moves(&moves)?,
+            rules: endodoi::Rules::new(args.holes, args.seeds)?
+                .with_max_laps(args.max_laps)?
+                .with_max_plies(args.max_plies)?,
+            moves: arena::replay::parse_moves(&args.moves)?,
             recorded: None,
         },
     };

@@ -97,28 +97,30 @@ pub fn write_summaries(
     Ok(render_table(config, &table))
 }
 
-fn standing_row(config: &Config, s: &Standing) -> Vec<String> {
-    let games = s.wdl.games();
-    let pct = if games > 0 {
-        100.0 * s.wdl.score() / f64::from(games)
-    } else {
-        0.0
-    };
+/// The cells every view of a standing starts with: rank, bot, games, W, D, L.
+fn count_cells(config: &Config, s: &Standing) -> Vec<String> {
     vec![
         s.rank.to_string(),
         config.bots[s.bot].name.clone(),
-        games.to_string(),
+        s.wdl.games().to_string(),
         s.wdl.wins.to_string(),
         s.wdl.draws.to_string(),
         s.wdl.losses.to_string(),
+    ]
+}
+
+fn standing_row(config: &Config, s: &Standing) -> Vec<String> {
+    let mut row = count_cells(config, s);
+    row.extend([
         num(s.wdl.score(), 1),
-        num(pct, 1),
+        num(s.wdl.score_pct(), 1),
         num(s.elo, 1),
         num(s.elo_lower, 1),
         num(s.elo_upper, 1),
         s.los_next.map_or_else(String::new, |l| num(l, 4)),
         s.forfeits.to_string(),
-    ]
+    ]);
+    row
 }
 
 /// The standings as an aligned text table.
@@ -139,26 +141,16 @@ fn render_table(config: &Config, table: &[Standing]) -> String {
     let rows: Vec<Vec<String>> = table
         .iter()
         .map(|s| {
-            let games = s.wdl.games();
-            let pct = if games > 0 {
-                100.0 * s.wdl.score() / f64::from(games)
-            } else {
-                0.0
-            };
-            vec![
-                s.rank.to_string(),
-                config.bots[s.bot].name.clone(),
-                games.to_string(),
-                s.wdl.wins.to_string(),
-                s.wdl.draws.to_string(),
-                s.wdl.losses.to_string(),
-                format!("{} ({}%)", num(s.wdl.score(), 1), num(pct, 1)),
+            let mut row = count_cells(config, s);
+            row.extend([
+                format!("{} ({}%)", num(s.wdl.score(), 1), num(s.wdl.score_pct(), 1)),
                 num(s.elo, 1),
                 format!("[{}, {}]", num(s.elo_lower, 1), num(s.elo_upper, 1)),
                 s.los_next
                     .map_or_else(String::new, |l| format!("{}%", num(100.0 * l, 1))),
                 s.forfeits.to_string(),
-            ]
+            ]);
+            row
         })
         .collect();
     let mut widths: Vec<usize> = header.iter().map(|h| h.len()).collect();

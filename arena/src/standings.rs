@@ -32,6 +32,15 @@ impl Wdl {
     pub fn score(&self) -> f64 {
         f64::from(self.wins) + 0.5 * f64::from(self.draws)
     }
+
+    /// Points as a percentage of the games played; 0 with no games.
+    #[must_use]
+    pub fn score_pct(&self) -> f64 {
+        match self.games() {
+            0 => 0.0,
+            games => 100.0 * self.score() / f64::from(games),
+        }
+    }
 }
 
 /// Counts of every finished game, by bot and by pair of bots.

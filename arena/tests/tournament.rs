@@ -27,6 +27,18 @@ fn config(dir: &Path, header: &str, bots: &[(&str, Vec<String>)]) -> PathBuf {
     path
 }
 
+/// `arena run CFG --out OUT`, to completion.
+fn run_arena(cfg: &Path, out: &Path) -> std::process::Output {
+    Command::cargo_bin("arena")
+        .unwrap()
+        .arg("run")
+        .arg(cfg)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap()
+}
+
 fn rows(path: &Path) -> Vec<HashMap<String, String>> {
     let mut reader = csv::Reader::from_path(path).unwrap();
     let headers = reader.headers().unwrap().clone();
@@ -87,14 +99,7 @@ fn a_round_robin_of_rust_and_python_bots_is_refereed_rated_and_written() {
     ];
     let cfg = config(tmp.path(), header, &bots);
     let out = tmp.path().join("run");
-    let output = Command::cargo_bin("arena")
-        .unwrap()
-        .arg("run")
-        .arg(&cfg)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
+    let output = run_arena(&cfg, &out);
     assert!(
         output.status.success(),
         "{}",
@@ -225,14 +230,7 @@ fn misbehaving_bots_lose_with_the_right_reason_and_leave_no_process() {
     ];
     let cfg = config(tmp.path(), header, &bots);
     let out = tmp.path().join("run");
-    let output = Command::cargo_bin("arena")
-        .unwrap()
-        .arg("run")
-        .arg(&cfg)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
+    let output = run_arena(&cfg, &out);
     assert!(
         output.status.success(),
         "{}",
@@ -351,14 +349,7 @@ fn a_folder_with_results_is_never_overwritten() {
     let out = tmp.path().join("run");
     std::fs::create_dir(&out).unwrap();
     std::fs::write(out.join("games.csv"), "precious\n").unwrap();
-    let output = Command::cargo_bin("arena")
-        .unwrap()
-        .arg("run")
-        .arg(&cfg)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
+    let output = run_arena(&cfg, &out);
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("already holds a tournament"));
     assert_eq!(
