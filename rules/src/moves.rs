@@ -104,6 +104,18 @@ impl MoveSet {
         self.into_iter().nth(index)
     }
 
+    /// The set whose mask is `bits` (bit `i - 1` for hole `i`); bits above
+    /// hole 50 are dropped.
+    ///
+    /// ```
+    /// use endodoi::MoveSet;
+    /// assert_eq!(MoveSet::from_bits(0b101).to_string(), "1 3");
+    /// ```
+    #[must_use]
+    pub const fn from_bits(bits: u64) -> MoveSet {
+        MoveSet(bits & ((1 << MAX_HOLES) - 1))
+    }
+
     /// The raw mask: bit `i - 1` is set when hole `i` is in the set.
     #[must_use]
     pub const fn bits(self) -> u64 {

@@ -372,15 +372,14 @@ impl Position {
     /// ```
     #[must_use]
     pub fn candidate_moves(&self) -> MoveSet {
-        let mut set = MoveSet::EMPTY;
-        if self.outcome.is_none() {
-            for (i, &seeds) in self.row(self.to_move).iter().enumerate() {
-                if seeds > 0 {
-                    set.insert(Move::new(i as u8 + 1).expect("hole within 1..=50"));
-                }
-            }
+        if self.outcome.is_some() {
+            return MoveSet::EMPTY;
         }
-        set
+        let mut bits = 0u64;
+        for (i, &seeds) in self.row(self.to_move).iter().enumerate() {
+            bits |= u64::from(seeds != 0) << i;
+        }
+        MoveSet::from_bits(bits)
     }
 
     /// Checks that `mv` is legal for the side to move, without playing it.
@@ -480,7 +479,9 @@ impl Position {
     fn ends_in_one_lap(&self, start: usize) -> bool {
         let len = 2 * self.holes();
         let seeds = self.ring[start] as usize;
-        seeds > 0 && seeds < len && self.ring[(start + seeds) % len] == 0
+        let end = start + seeds;
+        let end = if end >= len { end - len } else { end };
+        seeds > 0 && seeds < len && self.ring[end] == 0
     }
 
     /// The ring index of `side`'s hole `mv`, clamped to the board.
@@ -578,9 +579,10 @@ impl Position {
     /// in one lap (a look each), then the others, sown until one ends.
     fn has_legal_move(&self) -> bool {
         let moves = self.candidate_moves();
+        let base = self.ring_index(self.to_move, Move::new(1).expect("hole 1"));
         moves
             .into_iter()
-            .any(|mv| self.ends_in_one_lap(self.ring_index(self.to_move, mv)))
+            .any(|mv| self.ends_in_one_lap(base + usize::from(mv.hole()) - 1))
             || moves.into_iter().any(|mv| self.ends(mv))
     }
 }

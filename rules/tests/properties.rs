@@ -3,6 +3,39 @@
 use endodoi::{Move, Rules, Side};
 use proptest::prelude::*;
 
+/// The rules written the plain way, as a reference: one seed at a time, the
+/// lap limit the only endless check. Returns the ring after the sowing and
+/// the capture, or `None` for an endless move.
+fn reference_move(
+    ring: &[u32],
+    start: usize,
+    mover_row: std::ops::Range<usize>,
+    max_laps: u32,
+) -> Option<Vec<u32>> {
+    let mut ring = ring.to_vec();
+    let len = ring.len();
+    let mut hole = start;
+    for _lap in 0..max_laps {
+        let mut seeds = std::mem::take(&mut ring[hole]);
+        let mut at = hole;
+        while seeds > 0 {
+            at = (at + 1) % len;
+            ring[at] += 1;
+            seeds -= 1;
+        }
+        if ring[at] == 1 {
+            let opposite = len - 1 - at;
+            if mover_row.contains(&at) && ring[opposite] > 0 {
+                ring[opposite] = 0;
+                ring[at] = 0;
+            }
+            return Some(ring);
+        }
+        hole = at;
+    }
+    None
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
@@ -24,12 +57,21 @@ proptest! {
                 break;
             }
             let me = pos.to_move();
+            let row = match me { Side::South => 0..holes, Side::North => holes..2 * holes };
             for h in 1..=holes as u8 {
                 let mv = Move::new(h).unwrap();
                 let occupied = pos.seeds(me, h as usize) > 0;
-                let playable = pos.clone().play(mv).is_ok();
-                prop_assert_eq!(legal.contains(mv), playable);
-                prop_assert!(occupied || !playable, "an empty hole was legal");
+                let mut after = pos.clone();
+                let played = after.play(mv);
+                prop_assert_eq!(legal.contains(mv), played.is_ok());
+                prop_assert!(occupied || played.is_err(), "an empty hole was legal");
+                // The plain reference agrees on legality and, while the game
+                // goes on, on the board after the move.
+                let reference = if occupied { reference_move(pos.ring(), row.start + h as usize - 1, row.clone(), 200) } else { None };
+                prop_assert_eq!(reference.is_some(), played.is_ok(), "hole {} in {}", h, pos);
+                if let (Some(r), false) = (reference, after.is_over()) {
+                    prop_assert_eq!(r.as_slice(), after.ring(), "hole {} in {}", h, pos);
+                }
             }
             prop_assert!(!legal.is_empty(), "a game that goes on has a legal move");
             let mv = legal.nth(pick as usize % legal.len()).unwrap();
@@ -43,6 +85,26 @@ proptest! {
             prop_assert_eq!(pos.ply(), before.ply() + 1);
             prop_assert!(details.laps >= 1);
         }
+    }
+
+    /// Replaying the same moves from the start gives the same position.
+    #[test]
+    fn replays_are_deterministic(holes in 2usize..=20, picks in proptest::collection::vec(any::<u8>(), 0..100)) {
+        let rules = Rules::new(holes, 4).unwrap();
+        let mut pos = rules.start();
+        let mut played = Vec::new();
+        for pick in picks {
+            let legal = pos.legal_moves();
+            if legal.is_empty() { break; }
+            let mv = legal.nth(pick as usize % legal.len()).unwrap();
+            pos.play(mv).unwrap();
+            played.push(mv);
+        }
+        let mut again = rules.start();
+        for mv in played {
+            again.play(mv).unwrap();
+        }
+        prop_assert_eq!(again, pos);
     }
 
     /// The text format round-trips.
