@@ -27,6 +27,7 @@ fn main() {
     };
     let t = Instant::now();
     let mut plies = 0u64;
+    let (mut laps, mut sown) = (0u64, 0u64);
     for _ in 0..playouts {
         let mut pos = start.clone();
         if sample {
@@ -37,7 +38,9 @@ fn main() {
                         break 'game;
                     }
                     let mv = candidates.nth(next(candidates.len())).expect("in range");
-                    if pos.play(mv).is_ok() {
+                    if let Ok(d) = pos.play(mv) {
+                        laps += u64::from(d.laps);
+                        sown += d.sown;
                         break;
                     }
                     candidates.remove(mv);
@@ -49,17 +52,21 @@ fn main() {
                 if legal.is_empty() {
                     break;
                 }
-                pos.play_unchecked(legal.nth(next(legal.len())).expect("in range"));
+                let d = pos.play_unchecked(legal.nth(next(legal.len())).expect("in range"));
+                laps += u64::from(d.laps);
+                sown += d.sown;
             }
         }
         plies += u64::from(pos.ply());
     }
     let secs = t.elapsed().as_secs_f64();
     println!(
-        "2x{holes}, {}: {playouts} playouts in {secs:.2} s: {:.0} playouts/s, {:.1} plies each, {:.0} ns per ply",
+        "2x{holes}, {}: {playouts} playouts in {secs:.2} s: {:.0} playouts/s, {:.1} plies each, {:.0} ns per ply; per ply {:.1} laps, {:.1} seeds sown",
         if sample { "sampling" } else { "legal_moves" },
         playouts as f64 / secs,
         plies as f64 / playouts as f64,
-        secs * 1e9 / plies as f64
+        secs * 1e9 / plies as f64,
+        laps as f64 / plies as f64,
+        sown as f64 / plies as f64
     );
 }
