@@ -18,6 +18,18 @@
 //! The crate is pure: no I/O, no async, no allocation when a move is generated
 //! or played. Holes are numbered 1..=n from each player's own left; the ring
 //! index of South's hole `i` is `i - 1` and of North's hole `i` is `n + i - 1`.
+//! Seed, lap and ply counts are `u32` (seeds sown in one move: `u64`), hole
+//! counts `usize` and hole numbers `u8`.
+//!
+//! Fallible calls return [`RulesError`] (bad rule parameters),
+//! [`ParsePositionError`] (bad position text or parts), [`ParseSideError`] and
+//! [`IllegalMove`] (a move that cannot be played). The only panics are
+//! [`Position::seeds`] with a hole outside 1..=n, and the ply counter
+//! overflowing in [`Position::play_unchecked`] (see there).
+//!
+//! The types that model a rule ([`Rules`], [`Side`], [`Move`], [`Position`],
+//! [`Capture`], [`IllegalMove`], [`Termination`], [`Outcome`]) say which
+//! section of `RULES.md` they follow.
 //!
 //! ```
 //! use endodoi::{Rules, Side};
