@@ -28,6 +28,16 @@ pub enum Command {
         /// Print only the final table, not a line per game.
         #[arg(long, short)]
         quiet: bool,
+        /// Keep every game's protocol transcript in DIR/transcripts/.
+        #[arg(long)]
+        transcripts: bool,
+    },
+    /// Internal: supervise one bot process (see the guard module).
+    #[command(hide = true)]
+    Guard {
+        /// The bot's program and arguments.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
+        command: Vec<std::ffi::OsString>,
     },
     /// Replay one game ply by ply: from a move list, or from a games.csv row.
     ///

@@ -54,7 +54,48 @@ pub struct TournamentSettings {
     pub concurrency: usize,
     /// The tournament's seed: it fixes the bootstrap of the ratings.
     pub seed: u64,
+    /// What to do when a bot fails its start-up check, before any game.
+    pub on_start_failure: OnStartFailure,
 }
+
+/// What to do when a bot fails its start-up check before the first game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OnStartFailure {
+    /// Stop with an error naming the bot (the default).
+    Stop,
+    /// Leave the bot out of the schedule and play on without it.
+    Skip,
+}
+
+/// Limits applied to a bot process with setrlimit before it runs; 0 means
+/// no limit. They hold for the bot and every process it starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Memory the process may allocate (RLIMIT_DATA), MiB.
+    pub memory_mb: u64,
+    /// CPU time the process may use over its life (a series), seconds (RLIMIT_CPU).
+    pub cpu_seconds: u64,
+    /// Open files (RLIMIT_NOFILE).
+    pub open_files: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            memory_mb: DEFAULT_MEMORY_MB,
+            cpu_seconds: DEFAULT_CPU_SECONDS,
+            open_files: DEFAULT_OPEN_FILES,
+        }
+    }
+}
+
+/// The default memory limit per bot process, MiB.
+pub const DEFAULT_MEMORY_MB: u64 = 4096;
+/// The default CPU-time limit per bot process, seconds (one day).
+pub const DEFAULT_CPU_SECONDS: u64 = 86_400;
+/// The default open-file limit per bot process.
+pub const DEFAULT_OPEN_FILES: u64 = 1024;
 
 /// One bot: how to start it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,6 +107,11 @@ pub struct BotSpec {
     pub command: Vec<String>,
     /// The working directory; `None` for the arena's own.
     pub dir: Option<PathBuf>,
+    /// Resource limits for its process.
+    pub limits: Limits,
+    /// Whether it runs under bubblewrap: no network, a read-only filesystem
+    /// but for its working directory, its own process namespace.
+    pub sandbox: bool,
 }
 
 /// The default holes per row.
@@ -99,7 +145,18 @@ struct RawConfig {
     #[serde(default)]
     tournament: RawTournament,
     #[serde(default)]
+    limits: RawLimits,
+    #[serde(default)]
     bot: Vec<Spanned<RawBot>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawLimits {
+    memory_mb: Option<Spanned<i64>>,
+    cpu_seconds: Option<Spanned<i64>>,
+    open_files: Option<Spanned<i64>>,
+    sandbox: Option<bool>,
 }
 
 #[derive(Deserialize, Default)]
@@ -128,6 +185,7 @@ struct RawTournament {
     max_games: Option<Spanned<i64>>,
     concurrency: Option<Spanned<i64>>,
     seed: Option<Spanned<i64>>,
+    on_start_failure: Option<OnStartFailure>,
 }
 
 #[derive(Deserialize)]
@@ -136,6 +194,10 @@ struct RawBot {
     name: Spanned<String>,
     command: Spanned<Vec<String>>,
     dir: Option<String>,
+    memory_mb: Option<Spanned<i64>>,
+    cpu_seconds: Option<Spanned<i64>>,
+    open_files: Option<Spanned<i64>>,
+    sandbox: Option<bool>,
 }
 
 impl Config {
@@ -315,6 +377,33 @@ impl Config {
         let concurrency = int(&r.concurrency, "tournament.concurrency", 1, 1024, cores)? as usize;
         let seed = int(&r.seed, "tournament.seed", 0, i64::MAX, DEFAULT_SEED as i64)? as u64;
 
+        let l = &raw.limits;
+        const MAX_LIMIT: i64 = 1 << 40;
+        let limits = Limits {
+            memory_mb: int(
+                &l.memory_mb,
+                "limits.memory_mb",
+                0,
+                MAX_LIMIT,
+                DEFAULT_MEMORY_MB as i64,
+            )? as u64,
+            cpu_seconds: int(
+                &l.cpu_seconds,
+                "limits.cpu_seconds",
+                0,
+                MAX_LIMIT,
+                DEFAULT_CPU_SECONDS as i64,
+            )? as u64,
+            open_files: int(
+                &l.open_files,
+                "limits.open_files",
+                0,
+                MAX_LIMIT,
+                DEFAULT_OPEN_FILES as i64,
+            )? as u64,
+        };
+        let sandbox = l.sandbox.unwrap_or(false);
+
         let mut bots: Vec<BotSpec> = Vec::new();
         for raw_bot in &raw.bot {
             let rb = raw_bot.get_ref();
@@ -322,7 +411,7 @@ impl Config {
             if !valid_name(name) {
                 return Err(at(
                     Some(rb.name.span()),
-                    &format!("bot name '{name}' must be 1 to 64 of A-Z a-z 0-9 . _ -"),
+                    &format!("bot name '{name}' must be 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit"),
                 ));
             }
             if bots.iter().any(|b| &b.name == name) {
@@ -341,6 +430,30 @@ impl Config {
                 name: name.clone(),
                 command: rb.command.get_ref().clone(),
                 dir: rb.dir.as_ref().map(PathBuf::from),
+                limits: Limits {
+                    memory_mb: int(
+                        &rb.memory_mb,
+                        "bot.memory_mb",
+                        0,
+                        MAX_LIMIT,
+                        limits.memory_mb as i64,
+                    )? as u64,
+                    cpu_seconds: int(
+                        &rb.cpu_seconds,
+                        "bot.cpu_seconds",
+                        0,
+                        MAX_LIMIT,
+                        limits.cpu_seconds as i64,
+                    )? as u64,
+                    open_files: int(
+                        &rb.open_files,
+                        "bot.open_files",
+                        0,
+                        MAX_LIMIT,
+                        limits.open_files as i64,
+                    )? as u64,
+                },
+                sandbox: rb.sandbox.unwrap_or(sandbox),
             });
         }
         if bots.len() < 2 {
@@ -358,6 +471,7 @@ impl Config {
                 max_games,
                 concurrency,
                 seed,
+                on_start_failure: r.on_start_failure.unwrap_or(OnStartFailure::Stop),
             },
             bots,
         })

@@ -7,6 +7,7 @@
 pub mod bot;
 pub mod cli;
 pub mod config;
+pub mod guard;
 pub mod output;
 pub mod protocol;
 pub mod referee;

@@ -6,12 +6,13 @@ use std::sync::Arc;
 
 use anyhow::Context as _;
 use arena::cli::{Cli, Command, ReplayArgs};
-use arena::config::Config;
+use arena::config::{Config, OnStartFailure};
 use arena::output::RunDir;
 use arena::report;
-use arena::runner::{self, Event};
+use arena::runner::{self, Event, RunOptions};
 use clap::error::ErrorKind;
 use clap::Parser as _;
+use tokio_util::sync::CancellationToken;
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -33,7 +34,13 @@ fn main() -> ExitCode {
         Err(e) => e.exit(), // --help and --version
     };
     let result = match cli.command {
-        Command::Run { config, out, quiet } => run(&config, out, quiet),
+        Command::Run {
+            config,
+            out,
+            quiet,
+            transcripts,
+        } => run(&config, out, quiet, transcripts),
+        Command::Guard { command } => return ExitCode::from(arena::guard::run(&command) as u8),
         Command::Replay(args) => replay(args),
         Command::Bot { name, seed } => endodoi_bots::run_named(&name, seed)
             .map(|()| ExitCode::SUCCESS)
@@ -54,10 +61,15 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(config_path: &Path, out: Option<PathBuf>, quiet: bool) -> anyhow::Result<ExitCode> {
-    let config = Arc::new(Config::load(config_path)?);
+fn run(
+    config_path: &Path,
+    out: Option<PathBuf>,
+    quiet: bool,
+    transcripts: bool,
+) -> anyhow::Result<ExitCode> {
+    let mut config = Config::load(config_path)?;
     for bot in &config.bots {
-        arena::bot::resolve_program(bot)
+        arena::bot::spawn::command(bot, None)
             .map_err(|e| anyhow::anyhow!("{}: {e}", config_path.display()))?;
     }
     let out = out.unwrap_or_else(|| report::default_run_dir(&config.name));
@@ -66,23 +78,57 @@ fn run(config_path: &Path, out: Option<PathBuf>, quiet: bool) -> anyhow::Result<
     std::fs::copy(config_path, dir.path.join("config.toml"))
         .context("cannot copy the config into the run folder")?;
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
-    let scheduled = report::games_bound(&config);
     let say = |line: String| {
         if !quiet {
             eprintln!("{line}");
         }
     };
+    let options = RunOptions {
+        guard: std::env::current_exe().ok(),
+        transcripts,
+    };
+
+    // Every bot must start before any game is played.
+    let failures = runtime.block_on(runner::check_bots(&config, &dir, &options));
+    let failed: Vec<String> = config
+        .bots
+        .iter()
+        .zip(&failures)
+        .filter_map(|(b, f)| {
+            f.as_ref()
+                .map(|why| format!("bot '{}' did not start: {why}", b.name))
+        })
+        .collect();
+    if !failed.is_empty() {
+        match config.tournament.on_start_failure {
+            OnStartFailure::Stop => anyhow::bail!(
+                "{}; fix it, or set on_start_failure = \"skip\" in [tournament] to play without it (logs in {})",
+                failed.join("; "),
+                dir.path.join("logs").display()
+            ),
+            OnStartFailure::Skip => {
+                for line in &failed {
+                    eprintln!("arena: {line}; playing without it");
+                }
+                let mut keep = failures.iter().map(Option::is_none);
+                config.bots.retain(|_| keep.next().unwrap_or(false));
+                anyhow::ensure!(config.bots.len() >= 2, "fewer than two bots started: nothing to play");
+            }
+        }
+    }
+    let config = Arc::new(config);
     say(format!(
         "arena: {} bots, {} series, at most {} games, {} at once; writing {}",
         config.bots.len(),
         config.bots.len() * (config.bots.len() - 1) / 2,
-        scheduled,
+        report::games_bound(&config),
         config.tournament.concurrency,
         dir.path.display()
     ));
+    let cancel = CancellationToken::new();
     let mut done = 0usize;
     let outcome = runtime.block_on(async {
-        let work = runner::run(config.clone(), &dir, |event| {
+        let work = runner::run(config.clone(), &dir, &options, &cancel, |event| {
             if let Event::Game(g) = event {
                 done += 1;
                 if !quiet {
@@ -90,12 +136,22 @@ fn run(config_path: &Path, out: Option<PathBuf>, quiet: bool) -> anyhow::Result<
                 }
             }
         });
+        tokio::pin!(work);
+        // The first Ctrl-C (or SIGTERM) abandons the games in progress and
+        // lets the run wind down; a second one exits at once.
         tokio::select! {
-            r = work => Some(r),
-            _ = interrupted() => None,
+            r = &mut work => return Some(r),
+            () = interrupted() => {
+                eprintln!("arena: stopping: games in progress are abandoned and every bot is stopped (press Ctrl-C again to exit at once)");
+                cancel.cancel();
+            }
+        }
+        tokio::select! {
+            r = &mut work => Some(r),
+            () = interrupted() => None,
         }
     });
-    // Dropping the runtime kills every bot still running.
+    // Dropping the runtime kills every bot still running, with its group.
     drop(runtime);
     let Some(summary) = outcome else {
         eprintln!(
@@ -107,6 +163,13 @@ fn run(config_path: &Path, out: Option<PathBuf>, quiet: bool) -> anyhow::Result<
     let summary = summary?;
     let table = report::write_summaries(&config, &dir, &summary)?;
     println!("{table}");
+    if cancel.is_cancelled() {
+        eprintln!(
+            "arena: interrupted; the summaries cover the {done} games played, in {}",
+            dir.path.display()
+        );
+        return Ok(ExitCode::from(130));
+    }
     say(format!("arena: results in {}", dir.path.display()));
     Ok(ExitCode::SUCCESS)
 }

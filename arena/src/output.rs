@@ -79,12 +79,11 @@ impl RunDir {
         })
     }
 
-    /// The log file of bot `name` in series `series`.
+    /// The log file of bot `name`: `logs/<name>.stderr.log`. Bot names are
+    /// checked ([`crate::protocol::valid_name`]), so this stays in `logs/`.
     #[must_use]
-    pub fn bot_log(&self, series: usize, name: &str) -> PathBuf {
-        self.path
-            .join("logs")
-            .join(format!("series-{series:04}-{name}.log"))
+    pub fn bot_log(&self, name: &str) -> PathBuf {
+        self.path.join("logs").join(format!("{name}.stderr.log"))
     }
 }
 

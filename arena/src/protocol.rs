@@ -224,10 +224,13 @@ pub fn shown(text: &str) -> String {
     out
 }
 
-/// Whether `name` is a valid bot name: 1 to 64 of `[A-Za-z0-9._-]`.
+/// Whether `name` is a valid bot name: 1 to 64 of `[A-Za-z0-9._-]`, the first
+/// a letter or digit. Names become parts of file names, so `..` or `-x`
+/// never can.
 #[must_use]
 pub fn valid_name(name: &str) -> bool {
     (1..=64).contains(&name.len())
+        && name.as_bytes()[0].is_ascii_alphanumeric()
         && name
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
@@ -352,6 +355,9 @@ mod tests {
         assert!(!valid_name(""));
         assert!(!valid_name("a b"));
         assert!(!valid_name(&"x".repeat(65)));
+        assert!(!valid_name(".."));
+        assert!(!valid_name("../../x"));
+        assert!(!valid_name("-rf"));
     }
 
     /// The example game in protocol.md is exactly what the arena sends.

@@ -10,8 +10,9 @@ use std::time::Duration;
 
 use endodoi::{Move, Rules, Side};
 use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
 
-use crate::bot::{BotProcess, Fault};
+use crate::bot::{BotLog, BotProcess, Fault, StartOptions};
 use crate::config::{BotSpec, TimeControl};
 use crate::protocol::{self, GameOver, NewGame, Reply};
 
@@ -26,8 +27,10 @@ pub enum GameEnd {
     IllegalMove,
     /// A bot did not reply in time.
     Timeout,
-    /// A bot's process exited, closed its output, or could not start.
+    /// A bot's process exited or closed its output during the game.
     Crash,
+    /// A bot could not be started, or failed its handshake.
+    StartFailure,
     /// A bot sent a line that is not the expected message.
     ProtocolError,
 }
@@ -42,6 +45,7 @@ impl GameEnd {
             GameEnd::IllegalMove => "illegal-move",
             GameEnd::Timeout => "timeout",
             GameEnd::Crash => "crash",
+            GameEnd::StartFailure => "start-failure",
             GameEnd::ProtocolError => "protocol-error",
         }
     }
@@ -53,14 +57,26 @@ impl GameEnd {
     }
 
     /// All ends, rule endings first.
-    pub const ALL: [GameEnd; 6] = [
+    pub const ALL: [GameEnd; 7] = [
         GameEnd::NoMoves,
         GameEnd::PlyLimit,
         GameEnd::IllegalMove,
         GameEnd::Timeout,
         GameEnd::Crash,
         GameEnd::ProtocolError,
+        GameEnd::StartFailure,
     ];
+
+    /// The end a bot's fault makes.
+    #[must_use]
+    pub fn from_fault(fault: &Fault) -> GameEnd {
+        match fault {
+            Fault::Start(_) => GameEnd::StartFailure,
+            Fault::Timeout { .. } => GameEnd::Timeout,
+            Fault::Crash(_) => GameEnd::Crash,
+            Fault::Protocol(_) => GameEnd::ProtocolError,
+        }
+    }
 }
 
 impl std::fmt::Display for GameEnd {
@@ -94,51 +110,104 @@ pub struct GameRecord {
     pub detail: String,
     /// Wall time from the first `newgame` to the end, ms.
     pub duration_ms: u64,
+    /// Every protocol line of the game, when transcripts were asked for.
+    pub transcript: Option<String>,
 }
 
 /// One side of a game: the bot's spec, its process (kept across the games of
-/// a series; `None` until started or after a fault), and its log file.
+/// a series; `None` until started or after a fault), and how to start it.
 pub struct Seat {
     /// How to start the bot.
     pub spec: BotSpec,
     /// The running process, if any.
     pub process: Option<BotProcess>,
-    /// The log for its stderr and `info` lines.
-    pub log: PathBuf,
+    /// The bot's log, shared by all its processes.
+    pub log: BotLog,
+    /// What its log lines start with, e.g. `s3` for series 3.
+    pub log_prefix: String,
+    /// The arena's own executable, to start bots under the guard.
+    pub guard: Option<PathBuf>,
+    /// Whether to keep protocol transcripts.
+    pub transcripts: bool,
 }
 
 impl Seat {
+    /// Starts the bot if it has no process.
+    async fn ensure_started(&mut self, startup: Duration) -> Result<(), Fault> {
+        if self.process.is_none() {
+            let options = StartOptions {
+                startup,
+                guard: self.guard.as_deref(),
+                log: self.log.clone(),
+                log_prefix: self.log_prefix.clone(),
+                transcript: self.transcripts,
+            };
+            self.process = Some(BotProcess::start(&self.spec, options).await?);
+        }
+        Ok(())
+    }
+
     /// Stops the bot after a fault, so the next game starts a fresh process
     /// and no late reply can be read as the answer to a later request.
     async fn restart_later(&mut self, fault: &str) {
-        if let Some(mut p) = self.process.take() {
+        if let Some(p) = self.process.take() {
             p.note(&format!("fault: {fault}; stopping the process"));
             p.shutdown(false).await;
         }
     }
 }
 
+/// A game transcript: every line to and from both bots, in order.
+#[derive(Default)]
+struct Transcript(Option<String>);
+
+impl Transcript {
+    /// Moves what `seat`'s process recorded since last time into the game's
+    /// transcript, each line marked with the side.
+    fn collect(&mut self, side: Side, seat: &mut Seat) {
+        if let (Some(t), Some(p)) = (self.0.as_mut(), seat.process.as_mut()) {
+            let tag = if side == Side::South { "S" } else { "N" };
+            for line in p.take_transcript().lines() {
+                let _ = writeln!(t, "{tag} {line}");
+            }
+        }
+    }
+}
+
 /// Plays one game between `seats` (`[south, north]`) under `rules` and `time`,
 /// and returns its record with `series` and `game` set to 0 (the caller's
-/// numbering). Starts bots whose process is `None`.
-pub async fn play_game(rules: Rules, time: &TimeControl, seats: [&mut Seat; 2]) -> GameRecord {
+/// numbering); `None` if `cancel` fired first (the game is then not
+/// recorded, and its bots are left to the caller to stop). Starts bots
+/// whose process is `None`.
+pub async fn play_game(
+    rules: Rules,
+    time: &TimeControl,
+    seats: [&mut Seat; 2],
+    cancel: &CancellationToken,
+) -> Option<GameRecord> {
+    tokio::select! {
+        biased;
+        () = cancel.cancelled() => None,
+        record = play(rules, time, seats) => Some(record),
+    }
+}
+
+async fn play(rules: Rules, time: &TimeControl, seats: [&mut Seat; 2]) -> GameRecord {
     let started = Instant::now();
     let mut pos = rules.start();
     let mut moves = String::new();
     let mut buf = String::new();
     let startup = Duration::from_millis(time.startup_ms);
     let margin = Duration::from_millis(time.margin_ms);
+    let mut transcript = Transcript(seats[0].transcripts.then(String::new));
     // Which bots were told of this game: only they hear of its end.
     let mut in_game = [false; 2];
 
     let forfeit = 'game: {
         for side in Side::ALL {
             let seat = &mut *seats[side.index()];
-            if seat.process.is_none() {
-                match BotProcess::start(&seat.spec, &seat.log, startup).await {
-                    Ok(p) => seat.process = Some(p),
-                    Err(f) => break 'game Some((side, Foul::Fault(f), String::new())),
-                }
+            if let Err(f) = seat.ensure_started(startup).await {
+                break 'game Some((side, Foul::Fault(f), String::new()));
             }
             let new_game = NewGame {
                 side,
@@ -152,18 +221,20 @@ pub async fn play_game(rules: Rules, time: &TimeControl, seats: [&mut Seat; 2]) 
             };
             protocol::newgame(&mut buf, &new_game);
             let bot = seat.process.as_mut().expect("started");
-            match bot.request(&buf, startup, Duration::ZERO).await {
+            let answer = match bot.request(&buf, startup, Duration::ZERO).await {
                 Ok((line, _)) => match protocol::parse_reply(line) {
-                    Ok(Reply::Ready) => in_game[side.index()] = true,
-                    _ => {
-                        break 'game Some((
-                            side,
-                            Foul::Fault(Fault::Protocol("answered newgame without 'ready'".into())),
-                            line.to_string(),
-                        ))
-                    }
+                    Ok(Reply::Ready) => None,
+                    _ => Some((
+                        Foul::Fault(Fault::Protocol("answered newgame without 'ready'".into())),
+                        line.to_string(),
+                    )),
                 },
-                Err(f) => break 'game Some((side, Foul::Fault(f), String::new())),
+                Err(f) => Some((Foul::Fault(f), String::new())),
+            };
+            transcript.collect(side, seat);
+            match answer {
+                None => in_game[side.index()] = true,
+                Some((foul, line)) => break 'game Some((side, foul, line)),
             }
         }
 
@@ -176,30 +247,29 @@ pub async fn play_game(rules: Rules, time: &TimeControl, seats: [&mut Seat; 2]) 
             let clocks = (time.base_time_ms > 0)
                 .then(|| [clock[side.index()], clock[side.opponent().index()]]);
             protocol::turn(&mut buf, &pos, last, legal, limit, clocks);
-            let bot = seats[side.index()].process.as_mut().expect("started");
-            let (line, elapsed) = match bot
+            let seat = &mut *seats[side.index()];
+            let bot = seat.process.as_mut().expect("started");
+            let reply = match bot
                 .request(&buf, Duration::from_millis(limit), margin)
                 .await
             {
-                Ok(reply) => reply,
-                Err(f) => break 'game Some((side, Foul::Fault(f), String::new())),
-            };
-            let hole = match protocol::parse_reply(line) {
-                Ok(Reply::Move(hole)) => hole,
-                Ok(_) => {
-                    break 'game Some((
-                        side,
+                Ok((line, elapsed)) => match protocol::parse_reply(line) {
+                    Ok(Reply::Move(hole)) => Ok((hole, elapsed)),
+                    Ok(_) => Err((
                         Foul::Fault(Fault::Protocol("expected 'move N'".into())),
                         line.to_string(),
-                    ))
-                }
-                Err(e) => {
-                    break 'game Some((
-                        side,
+                    )),
+                    Err(e) => Err((
                         Foul::Fault(Fault::Protocol(e.to_string())),
                         line.to_string(),
-                    ))
-                }
+                    )),
+                },
+                Err(f) => Err((Foul::Fault(f), String::new())),
+            };
+            transcript.collect(side, seat);
+            let (hole, elapsed) = match reply {
+                Ok(r) => r,
+                Err((foul, line)) => break 'game Some((side, foul, line)),
             };
             let played = u8::try_from(hole)
                 .ok()
@@ -228,7 +298,7 @@ pub async fn play_game(rules: Rules, time: &TimeControl, seats: [&mut Seat; 2]) 
                         other => other.to_string(),
                     };
                     let foul = Foul::Illegal(format!("illegal move: {why}; legal were {legal}"));
-                    break 'game Some((side, foul, line.to_string()));
+                    break 'game Some((side, foul, format!("move {hole}")));
                 }
             }
             if time.base_time_ms > 0 {
@@ -254,9 +324,7 @@ pub async fn play_game(rules: Rules, time: &TimeControl, seats: [&mut Seat; 2]) 
         Some((side, foul, line)) => {
             let (end, why) = match foul {
                 Foul::Illegal(why) => (GameEnd::IllegalMove, why),
-                Foul::Fault(f @ Fault::Timeout { .. }) => (GameEnd::Timeout, f.to_string()),
-                Foul::Fault(f @ Fault::Crash(_)) => (GameEnd::Crash, f.to_string()),
-                Foul::Fault(f @ Fault::Protocol(_)) => (GameEnd::ProtocolError, f.to_string()),
+                Foul::Fault(f) => (GameEnd::from_fault(&f), f.to_string()),
             };
             let seat = &mut *seats[side.index()];
             let mut detail = format!("{side} ({}) {why}", seat.spec.name);
@@ -279,7 +347,9 @@ pub async fn play_game(rules: Rules, time: &TimeControl, seats: [&mut Seat; 2]) 
         let seat = &mut *seats[side.index()];
         if let (Some(bot), true) = (seat.process.as_mut(), in_game[side.index()]) {
             protocol::gameover(&mut buf, side, &over);
-            if let Err(f) = bot.notify(&buf, crate::bot::GRACE).await {
+            let sent = bot.notify(&buf, crate::bot::GRACE).await;
+            transcript.collect(side, seat);
+            if let Err(f) = sent {
                 seat.restart_later(&format!("gameover could not be sent: {f}"))
                     .await;
             }
@@ -298,6 +368,7 @@ pub async fn play_game(rules: Rules, time: &TimeControl, seats: [&mut Seat; 2]) 
         end,
         detail,
         duration_ms: started.elapsed().as_millis() as u64,
+        transcript: transcript.0,
     }
 }
 
@@ -350,9 +421,10 @@ mod tests {
                 "illegal-move",
                 "timeout",
                 "crash",
-                "protocol-error"
+                "protocol-error",
+                "start-failure"
             ]
         );
-        assert!(GameEnd::ALL.iter().filter(|e| e.is_forfeit()).count() == 4);
+        assert!(GameEnd::ALL.iter().filter(|e| e.is_forfeit()).count() == 5);
     }
 }

@@ -8,6 +8,12 @@ use anyhow::Context as _;
 use tokio::sync::{mpsc, Semaphore};
 use tokio::task::JoinSet;
 
+use std::path::PathBuf;
+
+use tokio_util::sync::CancellationToken;
+
+use crate::bot::log::LOG_CAP_BYTES;
+use crate::bot::{BotLog, BotProcess, StartOptions};
 use crate::config::Config;
 use crate::output::{GamesCsv, RunDir};
 use crate::referee::{play_game, GameRecord, Seat};
@@ -55,8 +61,22 @@ pub struct Summary {
     pub series: Vec<SeriesResult>,
 }
 
+/// How a run is carried out, beyond its config.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// The arena's own executable, to start bots under `arena guard` so
+    /// their whole process group dies with the arena; `None` starts them
+    /// directly.
+    pub guard: Option<PathBuf>,
+    /// Keep each game's protocol transcript in `DIR/transcripts/`.
+    pub transcripts: bool,
+}
+
 /// Plays the whole round robin of `config` into `dir`: `games.csv` gets one
 /// synced row per game as it ends; `on_event` sees each game and series.
+/// When `cancel` fires, games in progress are abandoned (not recorded), no
+/// new game starts, every bot is stopped, and the games played so far are
+/// returned.
 ///
 /// # Errors
 /// The arena's own failures only (a `games.csv` that cannot be written, a
@@ -64,19 +84,36 @@ pub struct Summary {
 pub async fn run(
     config: Arc<Config>,
     dir: &RunDir,
+    options: &RunOptions,
+    cancel: &CancellationToken,
     mut on_event: impl FnMut(&Event),
 ) -> anyhow::Result<Summary> {
     let mut games = GamesCsv::create(dir).context("cannot create games.csv")?;
+    if options.transcripts {
+        std::fs::create_dir_all(dir.path.join("transcripts"))
+            .context("cannot create transcripts/")?;
+    }
+    let logs: Vec<BotLog> = config
+        .bots
+        .iter()
+        .map(|b| BotLog::open(&dir.bot_log(&b.name), LOG_CAP_BYTES))
+        .collect::<Result<_, _>>()
+        .context("cannot create the bot logs")?;
     let schedule = round_robin(config.bots.len());
     let permits = Arc::new(Semaphore::new(config.tournament.concurrency));
     let (tx, mut rx) = mpsc::channel::<Event>(64);
     let mut tasks = JoinSet::new();
     for series in schedule.iter().copied() {
-        let (config, permits, tx, dir) = (config.clone(), permits.clone(), tx.clone(), dir.clone());
+        let (config, permits, tx) = (config.clone(), permits.clone(), tx.clone());
+        let (options, cancel) = (options.clone(), cancel.clone());
+        let logs = [logs[series.a].clone(), logs[series.b].clone()];
         tasks.spawn(async move {
             // The semaphore is fair, so series start in schedule order.
-            let _permit = permits.acquire_owned().await.expect("never closed");
-            run_series(&config, &dir, series, &tx).await;
+            let _permit = tokio::select! {
+                p = permits.acquire_owned() => p.expect("never closed"),
+                () = cancel.cancelled() => return,
+            };
+            run_series(&config, series, logs, &options, &cancel, &tx).await;
         });
     }
     drop(tx);
@@ -87,6 +124,14 @@ pub async fn run(
         match &event {
             Event::Game(g) => {
                 games.append(g).context("cannot append to games.csv")?;
+                if let Some(t) = &g.transcript {
+                    let path = dir
+                        .path
+                        .join("transcripts")
+                        .join(format!("series-{:04}-game-{:03}.txt", g.series, g.game));
+                    std::fs::write(&path, t)
+                        .with_context(|| format!("cannot write {}", path.display()))?;
+                }
                 let south = bot_index(&config, &g.bots[0]);
                 let north = bot_index(&config, &g.bots[1]);
                 tally.add(south, north, g);
@@ -114,14 +159,26 @@ fn bot_index(config: &Config, name: &str) -> usize {
 }
 
 /// Plays one series: until a bot has `first_to` wins or `max_games` games
-/// were played. The two bots are started once and reused across its games.
-async fn run_series(config: &Config, dir: &RunDir, series: Series, tx: &mpsc::Sender<Event>) {
-    let seat = |i: usize| Seat {
+/// were played, or `cancel` fires. The two bots are started once and reused
+/// across its games, and stopped at the end.
+async fn run_series(
+    config: &Config,
+    series: Series,
+    logs: [BotLog; 2],
+    options: &RunOptions,
+    cancel: &CancellationToken,
+    tx: &mpsc::Sender<Event>,
+) {
+    let [log_a, log_b] = logs;
+    let seat = |i: usize, log: BotLog| Seat {
         spec: config.bots[i].clone(),
         process: None,
-        log: dir.bot_log(series.number, &config.bots[i].name),
+        log,
+        log_prefix: format!("s{}", series.number),
+        guard: options.guard.clone(),
+        transcripts: options.transcripts,
     };
-    let mut seats = [seat(series.a), seat(series.b)];
+    let mut seats = [seat(series.a, log_a), seat(series.b, log_b)];
     let mut wdl = Wdl::default();
     let t = &config.tournament;
     let mut game = 0;
@@ -130,7 +187,9 @@ async fn run_series(config: &Config, dir: &RunDir, series: Series, tx: &mpsc::Se
         let a_is_south = series.south(game) == series.a;
         let [sa, sb] = &mut seats;
         let pair = if a_is_south { [sa, sb] } else { [sb, sa] };
-        let mut record = play_game(config.rules, &config.time, pair).await;
+        let Some(mut record) = play_game(config.rules, &config.time, pair, cancel).await else {
+            break; // Cancelled: the unfinished game is not recorded.
+        };
         record.series = series.number;
         record.game = game;
         match record.winner {
@@ -147,12 +206,44 @@ async fn run_series(config: &Config, dir: &RunDir, series: Series, tx: &mpsc::Se
             p.shutdown(true).await;
         }
     }
-    let decided = wdl.wins >= t.first_to || wdl.losses >= t.first_to;
-    let _ = tx
-        .send(Event::Series(SeriesResult {
-            series,
-            wdl,
-            decided,
-        }))
-        .await;
+    if wdl.games() > 0 {
+        let decided = wdl.wins >= t.first_to || wdl.losses >= t.first_to;
+        let _ = tx
+            .send(Event::Series(SeriesResult {
+                series,
+                wdl,
+                decided,
+            }))
+            .await;
+    }
+}
+
+/// Starts every bot once, runs its handshake and stops it: the check made
+/// before any game, so a bot that cannot start is reported at once.
+/// Returns, per bot, `None` if it started, or why it did not.
+pub async fn check_bots(
+    config: &Config,
+    dir: &RunDir,
+    options: &RunOptions,
+) -> Vec<Option<String>> {
+    let startup = std::time::Duration::from_millis(config.time.startup_ms);
+    let checks = config.bots.iter().map(|spec| async move {
+        let log = BotLog::open(&dir.bot_log(&spec.name), LOG_CAP_BYTES)
+            .unwrap_or_else(|_| BotLog::none());
+        let start = StartOptions {
+            startup,
+            guard: options.guard.as_deref(),
+            log,
+            log_prefix: "check".into(),
+            transcript: false,
+        };
+        match BotProcess::start(spec, start).await {
+            Ok(p) => {
+                p.shutdown(true).await;
+                None
+            }
+            Err(f) => Some(f.to_string()),
+        }
+    });
+    futures::future::join_all(checks).await
 }

@@ -1,39 +1,44 @@
-//! One bot process: started in its own process group, spoken to over pipes
-//! with capped line reads and deadlines, its stderr drained to a capped log,
-//! and shut down with quit, a grace period, SIGTERM, then SIGKILL.
+//! One bot process: started in its own process group (under the guard),
+//! spoken to over pipes with capped line reads and deadlines, its stderr
+//! drained to a capped log, and shut down with quit, a grace period,
+//! SIGTERM, then SIGKILL to the whole group.
 //!
 //! Faults are values ([`Fault`]), not errors: the referee turns them into a
 //! lost game. Modelled on how cargo-nextest runs test processes.
 
-use std::io::Write as _;
-use std::path::{Path, PathBuf};
-use std::process::Stdio;
+mod framing;
+pub mod log;
+pub mod spawn;
+
+use std::fmt::Write as _;
+use std::path::Path;
 use std::time::Duration;
 
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
-use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+use tokio::io::{AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::process::{Child, ChildStdin, ChildStdout};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use crate::config::BotSpec;
 use crate::protocol::{self, Reply, MAX_LINE_BYTES};
+use framing::{read_line_capped, waiting_lines, ReadError};
+pub use log::BotLog;
+pub use spawn::resolve_program;
 
 /// How long a bot may take to exit after `quit`, and after SIGTERM.
 pub const GRACE: Duration = Duration::from_millis(500);
 
-/// Bytes of `info` lines kept in a bot's log per process; later ones are
-/// dropped, so a chatty bot cannot fill the disk.
-pub const INFO_CAP_BYTES: u64 = 1 << 20;
+/// Bytes a bot may send while answering one request, `info` lines
+/// included; past this it forfeits with `protocol-error`.
+pub const TURN_CAP_BYTES: usize = 1 << 20;
 
-/// Bytes of a bot's stderr kept in its log; the rest is read and dropped, so
-/// a chatty bot never blocks on a full pipe.
-pub const STDERR_CAP_BYTES: u64 = 1 << 20;
-
-/// How a bot failed a request.
+/// How a bot failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Fault {
+    /// It could not be started, or failed its handshake.
+    Start(String),
     /// No reply within the limit the bot was told plus the margin.
     Timeout {
         /// The limit the bot was told, ms.
@@ -41,9 +46,11 @@ pub enum Fault {
         /// The margin granted on top, ms.
         margin_ms: u64,
     },
-    /// The process exited, closed its stdout, or could not be started.
+    /// The process exited or closed its stdout; holds what was seen,
+    /// with the exit status or signal when known.
     Crash(String),
-    /// A line that breaks protocol.md: too long, not ASCII, or not the expected reply.
+    /// A line that breaks protocol.md: too long, not ASCII, not the expected
+    /// reply, or sent before it was asked for.
     Protocol(String),
 }
 
@@ -52,6 +59,7 @@ impl Fault {
     #[must_use]
     pub fn termination(&self) -> &'static str {
         match self {
+            Fault::Start(_) => "start-failure",
             Fault::Timeout { .. } => "timeout",
             Fault::Crash(_) => "crash",
             Fault::Protocol(_) => "protocol-error",
@@ -71,9 +79,25 @@ impl std::fmt::Display for Fault {
                     "no reply within its {limit_ms} ms (and the {margin_ms} ms margin)"
                 )
             }
-            Fault::Crash(s) | Fault::Protocol(s) => f.write_str(s),
+            Fault::Start(s) | Fault::Crash(s) | Fault::Protocol(s) => f.write_str(s),
         }
     }
+}
+
+/// How to start a bot.
+#[derive(Clone, Debug)]
+pub struct StartOptions<'a> {
+    /// The limit for the handshake, from the start of the process.
+    pub startup: Duration,
+    /// The arena's own executable, to run the bot under `arena guard`;
+    /// `None` starts it directly (then only the bot dies with the arena).
+    pub guard: Option<&'a Path>,
+    /// Where its stderr and `info` lines go.
+    pub log: BotLog,
+    /// What each of its log lines starts with (which series it serves).
+    pub log_prefix: String,
+    /// Whether to keep a transcript of every line in and out.
+    pub transcript: bool,
 }
 
 /// A running bot.
@@ -83,104 +107,82 @@ pub struct BotProcess {
     stdin: ChildStdin,
     stdout: BufReader<ChildStdout>,
     line: Vec<u8>,
-    log: std::fs::File,
+    log: BotLog,
+    prefix: String,
     stderr_task: Option<JoinHandle<()>>,
-    info_bytes: u64,
+    transcript: Option<String>,
     /// The name the bot gave in its handshake.
     pub self_name: String,
     closed: bool,
 }
 
 impl BotProcess {
-    /// Starts `spec` in its own process group, with stderr and `info` lines
-    /// logged to `log_path` (appended), and runs the handshake within `startup`.
+    /// Starts `spec` and runs the handshake within `options.startup`.
     ///
     /// # Errors
-    /// A [`Fault`]: `Crash` if it cannot be started or exits, `Timeout` or
-    /// `Protocol` if the handshake fails. The process is then already stopped.
-    pub async fn start(
-        spec: &BotSpec,
-        log_path: &Path,
-        startup: Duration,
-    ) -> Result<BotProcess, Fault> {
-        let mut log = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(log_path)
-            .map_err(|e| Fault::Crash(format!("cannot open log {}: {e}", log_path.display())))?;
-        let _ = writeln!(log, "# start: {}", spec.command.join(" "));
-        let program = resolve_program(spec).map_err(Fault::Crash)?;
-        let mut cmd = Command::new(program);
-        cmd.args(&spec.command[1..])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true)
-            .process_group(0);
-        if let Some(dir) = &spec.dir {
-            cmd.current_dir(dir);
-        }
-        #[cfg(target_os = "linux")]
-        // SAFETY: the closure only makes the async-signal-safe prctl call.
-        unsafe {
-            cmd.pre_exec(|| {
-                // The bot dies with the arena, even on kill -9 of the arena.
-                nix::sys::prctl::set_pdeathsig(Signal::SIGKILL).map_err(std::io::Error::from)
-            });
-        }
+    /// [`Fault::Start`] when it cannot be started or fails its handshake
+    /// (no reply, a bad reply, another protocol version, an exit). The
+    /// process is then already stopped.
+    pub async fn start(spec: &BotSpec, options: StartOptions<'_>) -> Result<BotProcess, Fault> {
+        let mut cmd = spawn::command(spec, options.guard).map_err(Fault::Start)?;
+        options.log.line(
+            &options.log_prefix,
+            format!("# start: {}", spec.command.join(" ")).as_bytes(),
+        );
         let mut child = cmd
             .spawn()
-            .map_err(|e| Fault::Crash(format!("cannot start {:?}: {e}", spec.command[0])))?;
+            .map_err(|e| Fault::Start(format!("cannot start {:?}: {e}", spec.command[0])))?;
         let pid = child
             .id()
-            .ok_or_else(|| Fault::Crash("exited at once".into()))?;
+            .ok_or_else(|| Fault::Start("exited at once".into()))?;
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
         let stderr = child.stderr.take().expect("piped stderr");
-        let stderr_log = log
-            .try_clone()
-            .map_err(|e| Fault::Crash(format!("log: {e}")))?;
-        let stderr_task = tokio::spawn(drain_stderr(stderr, stderr_log));
+        let stderr_task = tokio::spawn(drain_stderr(
+            stderr,
+            options.log.clone(),
+            options.log_prefix.clone(),
+        ));
         let mut bot = BotProcess {
             child,
             pgid: Pid::from_raw(pid as i32),
             stdin,
             stdout,
             line: Vec::with_capacity(256),
-            log,
+            log: options.log,
+            prefix: options.log_prefix,
             stderr_task: Some(stderr_task),
-            info_bytes: 0,
+            transcript: options.transcript.then(String::new),
             self_name: String::new(),
             closed: false,
         };
         let mut buf = String::new();
         protocol::hello(&mut buf);
-        let result = match bot.request(&buf, startup, Duration::ZERO).await {
+        let result = match bot.request(&buf, options.startup, Duration::ZERO).await {
             Ok((line, _)) => match protocol::parse_reply(line) {
                 Ok(Reply::Hello { version, name }) if version == protocol::VERSION => {
                     Ok(name.to_string())
                 }
-                Ok(Reply::Hello { version, .. }) => Err(Fault::Protocol(format!(
+                Ok(Reply::Hello { version, .. }) => Err(format!(
                     "speaks protocol version {version}, the arena speaks {}",
                     protocol::VERSION
-                ))),
-                Ok(_) => Err(Fault::Protocol(format!(
-                    "answered hello with '{}'",
+                )),
+                _ => Err(format!(
+                    "answered hello with '{}': reply 'hello version=1 name=NAME'",
                     protocol::shown(line)
-                ))),
-                Err(e) => Err(Fault::Protocol(e.to_string())),
+                )),
             },
-            Err(f) => Err(f),
+            Err(f) => Err(format!("handshake failed: {f}")),
         };
         match result {
             Ok(name) => {
                 bot.self_name = name;
                 Ok(bot)
             }
-            Err(f) => {
-                bot.note(&format!("handshake failed: {f}"));
+            Err(why) => {
+                bot.note(&why);
                 bot.shutdown(false).await;
-                Err(f)
+                Err(Fault::Start(why))
             }
         }
     }
@@ -188,8 +190,10 @@ impl BotProcess {
     /// Writes `request` (one line, with its `\n`) and waits up to `limit`
     /// plus `margin` for the reply line, skipping `info` lines (logged) and
     /// blank lines. The write counts against the deadline too, so a bot that
-    /// stops reading cannot stall the arena. Returns the reply, trimmed, and
-    /// the time from the write to its arrival.
+    /// stops reading cannot stall the arena. Lines the bot sent before the
+    /// request are never taken as its reply: `info` and blank lines are
+    /// logged, anything else is a protocol error. Returns the reply, trimmed,
+    /// and the time from the write to its arrival.
     ///
     /// # Errors
     /// A [`Fault`] when the bot is gone, too slow, or sends a bad line.
@@ -199,33 +203,43 @@ impl BotProcess {
         limit: Duration,
         margin: Duration,
     ) -> Result<(&str, Duration), Fault> {
+        self.check_unsolicited().await?;
         let sent = Instant::now();
         let deadline = sent + limit + margin;
         let timeout = Fault::Timeout {
             limit_ms: limit.as_millis() as u64,
             margin_ms: margin.as_millis() as u64,
         };
-        match tokio::time::timeout_at(deadline, self.write(request)).await {
+        if let Some(t) = &mut self.transcript {
+            let _ = write!(t, "> {request}");
+        }
+        match tokio::time::timeout_at(deadline, write_line(&mut self.stdin, request)).await {
             Err(_) => return Err(self.timeout_fault(timeout)),
             Ok(Err(e)) => return Err(self.crash_fault(&format!("cannot be written to ({e})"))),
             Ok(Ok(())) => {}
         }
+        let mut received = 0usize;
         loop {
             let read = read_line_capped(&mut self.stdout, &mut self.line);
             match tokio::time::timeout_at(deadline, read).await {
                 Err(_) => return Err(self.timeout_fault(timeout)),
-                Ok(Err(ReadError::Eof)) => return Err(self.crash_fault("closed its output")),
-                Ok(Err(ReadError::Io(e))) => {
-                    return Err(self.crash_fault(&format!("output failed ({e})")))
-                }
-                Ok(Err(ReadError::TooLong)) => {
-                    return Err(Fault::Protocol(format!(
-                        "sent a line longer than {MAX_LINE_BYTES} bytes"
-                    )))
-                }
+                Ok(Err(e)) => return Err(self.read_fault(e)),
                 Ok(Ok(())) => {}
             }
             let elapsed = sent.elapsed();
+            received += self.line.len() + 1;
+            if received > TURN_CAP_BYTES {
+                return Err(Fault::Protocol(format!(
+                    "sent more than {TURN_CAP_BYTES} bytes for one request"
+                )));
+            }
+            if let Some(t) = &mut self.transcript {
+                let _ = writeln!(
+                    t,
+                    "< {}",
+                    protocol::shown(&String::from_utf8_lossy(&self.line))
+                );
+            }
             if !self.line.is_ascii() {
                 return Err(Fault::Protocol(format!(
                     "sent a line that is not ASCII: '{}'",
@@ -235,15 +249,8 @@ impl BotProcess {
             let text = std::str::from_utf8(&self.line).expect("ASCII");
             let is_reply = match protocol::parse_reply(text) {
                 Ok(Reply::Info(info)) => {
-                    self.info_bytes += info.len() as u64 + 1;
-                    if self.info_bytes <= INFO_CAP_BYTES {
-                        let _ = writeln!(self.log, "info: {info}");
-                    } else if self.info_bytes - (info.len() as u64 + 1) <= INFO_CAP_BYTES {
-                        let _ = writeln!(
-                            self.log,
-                            "# later info lines dropped past the {INFO_CAP_BYTES}-byte cap"
-                        );
-                    }
+                    self.log
+                        .line(&format!("{} info: ", self.prefix), info.as_bytes());
                     false
                 }
                 Ok(Reply::Blank) => false,
@@ -256,13 +263,47 @@ impl BotProcess {
         }
     }
 
+    /// Looks at what the bot sent since its last reply, before a new request:
+    /// `info` and blank lines are logged, anything else is a protocol error,
+    /// so a reply can never drift one line out of step.
+    async fn check_unsolicited(&mut self) -> Result<(), Fault> {
+        let lines = match waiting_lines(&mut self.stdout).await {
+            Ok(lines) => lines,
+            Err(ReadError::Eof) => return Ok(()), // The request itself will find out.
+            Err(e) => return Err(self.read_fault(e)),
+        };
+        for line in lines {
+            let text = String::from_utf8_lossy(&line);
+            if let Some(t) = &mut self.transcript {
+                let _ = writeln!(t, "< {}", protocol::shown(&text));
+            }
+            match protocol::parse_reply(&text) {
+                Ok(Reply::Info(info)) if line.is_ascii() => {
+                    self.log
+                        .line(&format!("{} info: ", self.prefix), info.as_bytes());
+                }
+                Ok(Reply::Blank) => {}
+                _ => {
+                    return Err(Fault::Protocol(format!(
+                        "sent '{}' before it was asked for anything",
+                        protocol::shown(&text)
+                    )))
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Writes a notification line (`gameover`, `quit`), expecting no reply,
     /// within `limit`.
     ///
     /// # Errors
     /// A [`Fault`] when the bot has gone or does not read its input.
     pub async fn notify(&mut self, line: &str, limit: Duration) -> Result<(), Fault> {
-        match tokio::time::timeout(limit, self.write(line)).await {
+        if let Some(t) = &mut self.transcript {
+            let _ = write!(t, "> {line}");
+        }
+        match tokio::time::timeout(limit, write_line(&mut self.stdin, line)).await {
             Err(_) => Err(Fault::Timeout {
                 limit_ms: limit.as_millis() as u64,
                 margin_ms: 0,
@@ -272,14 +313,19 @@ impl BotProcess {
         }
     }
 
-    async fn write(&mut self, line: &str) -> std::io::Result<()> {
-        self.stdin.write_all(line.as_bytes()).await?;
-        self.stdin.flush().await
+    /// The transcript so far (every line in and out, `>` to the bot and `<`
+    /// from it), emptied; empty unless transcripts were asked for.
+    pub fn take_transcript(&mut self) -> String {
+        self.transcript
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
     }
 
     /// Appends a note to the bot's log.
-    pub fn note(&mut self, text: &str) {
-        let _ = writeln!(self.log, "# {text}");
+    pub fn note(&self, text: &str) {
+        self.log
+            .line(&format!("{} # ", self.prefix), text.as_bytes());
     }
 
     /// Stops the bot: `quit` if `polite`, then the grace period, SIGTERM to the
@@ -314,6 +360,16 @@ impl BotProcess {
         }
     }
 
+    fn read_fault(&mut self, e: ReadError) -> Fault {
+        match e {
+            ReadError::Eof => self.crash_fault("closed its output"),
+            ReadError::Io(e) => self.crash_fault(&format!("output failed ({e})")),
+            ReadError::TooLong => {
+                Fault::Protocol(format!("sent a line longer than {MAX_LINE_BYTES} bytes"))
+            }
+        }
+    }
+
     /// A timeout, unless the process has in fact exited (its stdout held
     /// open by a child of its own): then a crash.
     fn timeout_fault(&mut self, timeout: Fault) -> Fault {
@@ -325,6 +381,8 @@ impl BotProcess {
         }
     }
 
+    /// A crash, with the exit status or signal if the process has ended;
+    /// waits briefly for it, since a closed pipe comes just before the exit.
     fn crash_fault(&mut self, what: &str) -> Fault {
         match self.child.try_wait() {
             Ok(Some(status)) => Fault::Crash(format!("{what}: the process exited ({status})")),
@@ -334,7 +392,7 @@ impl BotProcess {
 }
 
 impl Drop for BotProcess {
-    /// A bot dropped without [`BotProcess::shutdown`] (a cancelled series) is
+    /// A bot dropped without [`BotProcess::shutdown`] (a cancelled run) is
     /// killed at once, with its whole process group.
     fn drop(&mut self) {
         if !self.closed {
@@ -346,108 +404,36 @@ impl Drop for BotProcess {
     }
 }
 
-/// The program `spec` runs: `arena` means this executable (the bundled bots);
-/// a name without `/` is looked up in `PATH`; a path is taken relative to
-/// the bot's working directory.
-///
-/// # Errors
-/// One line naming the bot, the program and the fix, when the working
-/// directory or the program does not exist or is not executable.
-pub fn resolve_program(spec: &BotSpec) -> Result<PathBuf, String> {
-    let first = &spec.command[0];
-    if first == "arena" {
-        return std::env::current_exe().map_err(|e| {
-            format!(
-                "bot '{}': cannot find the arena's own executable: {e}",
-                spec.name
-            )
-        });
-    }
-    let cwd =
-        std::env::current_dir().map_err(|e| format!("cannot read the working directory: {e}"))?;
-    let dir = match &spec.dir {
-        Some(d) => cwd.join(d),
-        None => cwd,
-    };
-    if !dir.is_dir() {
-        return Err(format!(
-            "bot '{}': working directory '{}' does not exist: fix its dir in the config",
-            spec.name,
-            dir.display()
-        ));
-    }
-    which::which_in(first, std::env::var_os("PATH"), &dir).map_err(|_| {
-        format!(
-            "bot '{}': program '{first}' not found or not executable (looked {}): fix its command in the config",
-            spec.name,
-            if first.contains('/') { format!("in {}", dir.display()) } else { "in PATH".to_string() }
-        )
-    })
+async fn write_line(stdin: &mut ChildStdin, line: &str) -> std::io::Result<()> {
+    stdin.write_all(line.as_bytes()).await?;
+    stdin.flush().await
 }
 
-enum ReadError {
-    Eof,
-    TooLong,
-    Io(std::io::Error),
-}
-
-/// Reads one line into `line` (without `\n`), refusing lines over
-/// [`MAX_LINE_BYTES`] without buffering them, so memory stays flat.
-async fn read_line_capped(
-    reader: &mut BufReader<ChildStdout>,
-    line: &mut Vec<u8>,
-) -> Result<(), ReadError> {
-    line.clear();
-    loop {
-        let available = reader.fill_buf().await.map_err(ReadError::Io)?;
-        if available.is_empty() {
-            return Err(ReadError::Eof);
-        }
-        let (chunk, found) = match available.iter().position(|&b| b == b'\n') {
-            Some(i) => (&available[..i], Some(i + 1)),
-            None => (available, None),
-        };
-        if line.len() + chunk.len() > MAX_LINE_BYTES + 1 {
-            return Err(ReadError::TooLong);
-        }
-        line.extend_from_slice(chunk);
-        let used = found.unwrap_or(available.len());
-        reader.consume(used);
-        if found.is_some() {
-            if line.last() == Some(&b'\r') {
-                line.pop();
-            }
-            if line.len() > MAX_LINE_BYTES {
-                return Err(ReadError::TooLong);
-            }
-            return Ok(());
-        }
-    }
-}
-
-/// Copies a bot's stderr into its log up to [`STDERR_CAP_BYTES`], then reads
-/// and drops the rest until the pipe closes.
-async fn drain_stderr(mut stderr: tokio::process::ChildStderr, mut log: std::fs::File) {
+/// Copies a bot's stderr into its log line by line (each line prefixed);
+/// once the log is full the rest is read and dropped, so a chatty bot never
+/// blocks on a full pipe. Lines over 4096 bytes are split.
+async fn drain_stderr(mut stderr: tokio::process::ChildStderr, log: BotLog, prefix: String) {
+    let prefix = format!("{prefix} ");
     let mut buf = vec![0u8; 8192];
-    let mut kept = 0u64;
-    let mut dropped = 0u64;
+    let mut pending: Vec<u8> = Vec::new();
     loop {
-        match stderr.read(&mut buf).await {
+        let n = match stderr.read(&mut buf).await {
             Ok(0) | Err(_) => break,
-            Ok(n) => {
-                let keep = (STDERR_CAP_BYTES - kept).min(n as u64) as usize;
-                if keep > 0 {
-                    let _ = log.write_all(&buf[..keep]);
-                    kept += keep as u64;
-                }
-                dropped += (n - keep) as u64;
-            }
+            Ok(n) => n,
+        };
+        pending.extend_from_slice(&buf[..n]);
+        let mut start = 0;
+        while let Some(i) = pending[start..].iter().position(|&b| b == b'\n') {
+            log.line(&prefix, &pending[start..start + i]);
+            start += i + 1;
+        }
+        pending.drain(..start);
+        if pending.len() > MAX_LINE_BYTES {
+            log.line(&prefix, &pending);
+            pending.clear();
         }
     }
-    if dropped > 0 {
-        let _ = writeln!(
-            log,
-            "\n# {dropped} bytes of stderr dropped past the {STDERR_CAP_BYTES}-byte cap"
-        );
+    if !pending.is_empty() {
+        log.line(&prefix, &pending);
     }
 }

@@ -1,0 +1,184 @@
+//! How a bot process is started: through the guard (see [`crate::guard`]),
+//! optionally inside bubblewrap, in its own process group, with resource
+//! limits set before exec.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+
+use nix::sys::resource::{setrlimit, Resource};
+use nix::sys::signal::Signal;
+use tokio::process::Command;
+
+use crate::config::{BotSpec, Limits};
+
+/// Where the program of `spec` is, and the working directory it runs in.
+///
+/// `arena` as the first word means this executable (the bundled bots); a
+/// name without `/` is looked up in `PATH`; a path is relative to the
+/// working directory (`dir`, itself relative to the arena's).
+///
+/// # Errors
+/// One line naming the bot, the program and the fix, when the working
+/// directory or the program does not exist or is not executable.
+pub fn resolve_program(spec: &BotSpec) -> Result<(PathBuf, PathBuf), String> {
+    let cwd =
+        std::env::current_dir().map_err(|e| format!("cannot read the working directory: {e}"))?;
+    let dir = match &spec.dir {
+        Some(d) => cwd.join(d),
+        None => cwd,
+    };
+    if !dir.is_dir() {
+        return Err(format!(
+            "bot '{}': working directory '{}' does not exist: fix its dir in the config",
+            spec.name,
+            dir.display()
+        ));
+    }
+    let first = &spec.command[0];
+    if first == "arena" {
+        let exe = std::env::current_exe().map_err(|e| {
+            format!(
+                "bot '{}': cannot find the arena's own executable: {e}",
+                spec.name
+            )
+        })?;
+        return Ok((exe, dir));
+    }
+    let program = which::which_in(first, std::env::var_os("PATH"), &dir).map_err(|_| {
+        format!(
+            "bot '{}': program '{first}' not found or not executable (looked {}): fix its command in the config",
+            spec.name,
+            if first.contains('/') { format!("in {}", dir.display()) } else { "in PATH".to_string() }
+        )
+    })?;
+    Ok((program, dir))
+}
+
+/// bubblewrap's path, if it is installed.
+#[must_use]
+pub fn bubblewrap() -> Option<PathBuf> {
+    which::which("bwrap").ok()
+}
+
+/// The command that starts `spec`. With `guard` (the arena's own
+/// executable), the bot runs under `guard -- ...`, so its whole process
+/// group dies with the arena; without, the bot alone gets the parent-death
+/// signal. Stdio is piped; the process leads its own process group.
+///
+/// # Errors
+/// As [`resolve_program`], or when the bot wants a sandbox and bubblewrap
+/// is not installed.
+pub fn command(spec: &BotSpec, guard: Option<&Path>) -> Result<Command, String> {
+    let (program, dir) = resolve_program(spec)?;
+    let mut argv: Vec<std::ffi::OsString> = Vec::new();
+    if spec.sandbox {
+        let bwrap = bubblewrap().ok_or_else(|| {
+            format!(
+                "bot '{}' wants a sandbox, but bubblewrap (bwrap) is not installed: install Debian's bubblewrap, or set sandbox = false",
+                spec.name
+            )
+        })?;
+        argv.push(bwrap.into());
+        argv.extend(sandbox_args(&dir).into_iter().map(Into::into));
+    }
+    argv.push(program.into());
+    argv.extend(spec.command[1..].iter().map(Into::into));
+
+    let mut cmd = match guard {
+        Some(exe) => {
+            let mut c = Command::new(exe);
+            c.arg("guard").arg("--").args(&argv);
+            c
+        }
+        None => {
+            let mut c = Command::new(&argv[0]);
+            c.args(&argv[1..]);
+            c
+        }
+    };
+    cmd.current_dir(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .process_group(0);
+    let limits = spec.limits;
+    let death_signal = if guard.is_some() {
+        Signal::SIGUSR2
+    } else {
+        Signal::SIGKILL
+    };
+    let parent = nix::unistd::getpid();
+    // SAFETY: the closure makes only async-signal-safe system calls
+    // (prctl, getppid, setrlimit) and allocates nothing.
+    unsafe {
+        cmd.pre_exec(move || {
+            #[cfg(target_os = "linux")]
+            {
+                // The guard (or the bot) hears of the arena's death, even on kill -9.
+                nix::sys::prctl::set_pdeathsig(death_signal).map_err(std::io::Error::from)?;
+                if nix::unistd::getppid() != parent {
+                    return Err(std::io::Error::other(
+                        "the arena exited while the bot was starting",
+                    ));
+                }
+            }
+            apply_limits(&limits).map_err(std::io::Error::from)
+        });
+    }
+    Ok(cmd)
+}
+
+/// Sets the resource limits of the calling process (soft = hard); a 0 in
+/// `limits` leaves that resource alone. Core dumps are always off.
+fn apply_limits(limits: &Limits) -> nix::Result<()> {
+    const MIB: u64 = 1 << 20;
+    if limits.memory_mb > 0 {
+        let bytes = limits.memory_mb.saturating_mul(MIB);
+        setrlimit(Resource::RLIMIT_DATA, bytes, bytes)?;
+    }
+    if limits.cpu_seconds > 0 {
+        setrlimit(Resource::RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds)?;
+    }
+    if limits.open_files > 0 {
+        setrlimit(
+            Resource::RLIMIT_NOFILE,
+            limits.open_files,
+            limits.open_files,
+        )?;
+    }
+    setrlimit(Resource::RLIMIT_CORE, 0, 0)
+}
+
+/// bubblewrap's arguments: no network, its own process, IPC and host-name
+/// namespaces (so it cannot see other bots' processes), the whole
+/// filesystem read-only but for its working directory and a private /tmp,
+/// and death with its parent (the guard).
+fn sandbox_args(dir: &Path) -> Vec<String> {
+    let dir = dir.display().to_string();
+    [
+        "--die-with-parent",
+        "--unshare-net",
+        "--unshare-pid",
+        "--unshare-ipc",
+        "--unshare-uts",
+        "--ro-bind",
+        "/",
+        "/",
+        "--dev",
+        "/dev",
+        "--proc",
+        "/proc",
+        "--tmpfs",
+        "/tmp",
+        "--bind",
+        &dir,
+        &dir,
+        "--chdir",
+        &dir,
+        "--",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}

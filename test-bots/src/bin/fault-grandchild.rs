@@ -1,0 +1,54 @@
+//! `fault-grandchild [--inherit-stdio]`: at its first `newgame` starts a
+//! grandchild, `sleep 3600`, in its own process group, and appends the
+//! grandchild's pid (a line) to the file named by `FAULT_PIDFILE` if set;
+//! then exits with code 4 when asked for its first move, leaving the
+//! grandchild behind. The grandchild's standard streams are `/dev/null`;
+//! with `--inherit-stdio` it inherits the bot's, so the bot's standard output
+//! stays open after the bot dies.
+//!
+//! Expected termination: `crash`; the arena must leave no process behind
+//! (it ends the process group).
+
+use endodoi_test_bots::{has_flag, log, run, Bot, Conn, Message, Turn};
+use std::fs::OpenOptions;
+use std::io::{self, Write};
+use std::process::{Child, Command, ExitCode, Stdio};
+
+struct Grandchild {
+    inherit: bool,
+    child: Option<Child>,
+}
+
+impl Bot for Grandchild {
+    fn on_newgame(&mut self, _game: &Message, conn: &mut Conn) -> io::Result<()> {
+        if self.child.is_none() {
+            let mut sleep = Command::new("sleep");
+            sleep.arg("3600");
+            if !self.inherit {
+                sleep
+                    .stdin(Stdio::null())
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null());
+            }
+            let child = sleep.spawn()?;
+            log(&format!("started grandchild {}", child.id()));
+            if let Some(path) = std::env::var_os("FAULT_PIDFILE") {
+                let mut file = OpenOptions::new().create(true).append(true).open(path)?;
+                writeln!(file, "{}", child.id())?;
+            }
+            self.child = Some(child);
+        }
+        conn.send("ready")
+    }
+
+    fn on_turn(&mut self, _turn: &Turn, _conn: &mut Conn) -> io::Result<()> {
+        std::process::exit(4);
+    }
+}
+
+fn main() -> ExitCode {
+    run(Grandchild {
+        inherit: has_flag("--inherit-stdio"),
+        child: None,
+    })
+}
