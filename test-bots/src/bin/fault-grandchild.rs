@@ -1,10 +1,12 @@
-//! `fault-grandchild [--inherit-stdio]`: at its first `newgame` starts a
-//! grandchild, `sleep 3600`, in its own process group, and appends the
+//! `fault-grandchild [--inherit-stdio] [--keep-playing]`: at its first `newgame` starts a
+//! grandchild, `sleep 3600`, in the bot's process group, and appends the
 //! grandchild's pid (a line) to the file named by `FAULT_PIDFILE` if set;
 //! then exits with code 4 when asked for its first move, leaving the
 //! grandchild behind. The grandchild's standard streams are `/dev/null`;
 //! with `--inherit-stdio` it inherits the bot's, so the bot's standard output
-//! stays open after the bot dies.
+//! stays open after the bot dies. With `--keep-playing` it plays the first
+//! legal move instead of exiting, so the grandchild lives as long as the bot
+//! (for the test that kills the arena with `kill -9`).
 //!
 //! Expected termination: `crash`; the arena must leave no process behind
 //! (it ends the process group).
@@ -16,6 +18,7 @@ use std::process::{Child, Command, ExitCode, Stdio};
 
 struct Grandchild {
     inherit: bool,
+    keep_playing: bool,
     child: Option<Child>,
 }
 
@@ -41,7 +44,10 @@ impl Bot for Grandchild {
         conn.send("ready")
     }
 
-    fn on_turn(&mut self, _turn: &Turn, _conn: &mut Conn) -> io::Result<()> {
+    fn on_turn(&mut self, turn: &Turn, conn: &mut Conn) -> io::Result<()> {
+        if self.keep_playing {
+            return conn.play(turn.first_legal());
+        }
         std::process::exit(4);
     }
 }
@@ -49,6 +55,7 @@ impl Bot for Grandchild {
 fn main() -> ExitCode {
     run(Grandchild {
         inherit: has_flag("--inherit-stdio"),
+        keep_playing: has_flag("--keep-playing"),
         child: None,
     })
 }

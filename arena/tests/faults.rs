@@ -1,0 +1,455 @@
+//! The fault bots of `test-bots/` (package endodoi-test-bots) against the
+//! real arena binary: every fault loses with its exact reason, the
+//! tournament completes, and no process is left behind, after a normal end,
+//! Ctrl-C, or `kill -9` of the arena. `cargo test --workspace` builds the
+//! fault bots; alone, build them first with `cargo build -p endodoi-test-bots`.
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use nix::sys::signal::{kill, Signal};
+use nix::unistd::Pid;
+
+fn arena() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_arena"))
+}
+
+/// A copy of fault bot `name` inside `dir`, so its command line carries a
+/// marker to look for afterwards.
+fn fault_bot(dir: &Path, name: &str) -> String {
+    let built = arena().parent().unwrap().join(name);
+    assert!(
+        built.exists(),
+        "{} is missing: run cargo build -p endodoi-test-bots",
+        built.display()
+    );
+    let copy = dir.join(name);
+    if !copy.exists() {
+        std::fs::copy(&built, &copy).unwrap();
+    }
+    copy.display().to_string()
+}
+
+fn write_config(dir: &Path, header: &str, bots: &[(&str, Vec<String>)]) -> PathBuf {
+    let mut text = header.to_string();
+    for (name, command) in bots {
+        let command: Vec<String> = command.iter().map(|c| format!("{c:?}")).collect();
+        text.push_str(&format!(
+            "\n[[bot]]\nname = \"{name}\"\ncommand = [{}]\n",
+            command.join(", ")
+        ));
+    }
+    let path = dir.join("t.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn rows(path: &Path) -> Vec<HashMap<String, String>> {
+    let mut reader = csv::Reader::from_path(path).unwrap();
+    let headers = reader.headers().unwrap().clone();
+    reader
+        .records()
+        .map(|r| {
+            headers
+                .iter()
+                .zip(r.unwrap().iter())
+                .map(|(h, v)| (h.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+/// Processes whose command line mentions `marker`, or whose pid is listed.
+fn leftovers(marker: &str, pids: &[i32]) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let name = entry.file_name().to_string_lossy().to_string();
+        let Ok(pid) = name.parse::<i32>() else {
+            continue;
+        };
+        let Ok(cmd) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
+        // A zombie has an empty command line: it is gone, only not yet reaped.
+        if !cmd.is_empty() && (cmd.contains(marker) || pids.contains(&pid)) {
+            found.push(format!("{pid}: {cmd}"));
+        }
+    }
+    found
+}
+
+/// Waits up to `limit` for `condition`, checking every few ms: for effects in
+/// other processes that no pipe tells us about (a process disappearing).
+fn eventually(limit: Duration, mut condition: impl FnMut() -> bool) -> bool {
+    let end = Instant::now() + limit;
+    while Instant::now() < end {
+        if condition() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    condition()
+}
+
+fn pids_in(file: &Path) -> Vec<i32> {
+    std::fs::read_to_string(file)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.trim().parse().ok())
+        .collect()
+}
+
+fn random_bot(seed: u64) -> Vec<String> {
+    vec![
+        "arena".into(),
+        "bot".into(),
+        "random".into(),
+        "--seed".into(),
+        seed.to_string(),
+    ]
+}
+
+#[test]
+fn half_the_bots_misbehave_and_every_forfeit_is_attributed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let marker = tmp.path().display().to_string();
+    let f = |name: &str, args: &[&str]| {
+        let mut v = vec![fault_bot(tmp.path(), name)];
+        v.extend(args.iter().map(|s| s.to_string()));
+        v
+    };
+    let bots = [
+        ("random", random_bot(1)),
+        (
+            "greedy",
+            vec!["arena".into(), "bot".into(), "greedy".into()],
+        ),
+        ("stderr-flood", f("fault-stderr-flood", &[])),
+        ("ignore-term", f("fault-ignore-term", &[])),
+        ("slow", f("fault-slow", &["--delay-ms", "5"])),
+        ("crash", f("fault-crash", &[])),
+        ("hang", f("fault-hang", &[])),
+        ("nonewline", f("fault-nonewline", &[])),
+        ("junk", f("fault-junk", &[])),
+        ("grandchild", f("fault-grandchild", &[])),
+        ("endless", f("fault-endless", &[])),
+        ("unsolicited", f("fault-unsolicited", &[])),
+        ("alloc", f("fault-alloc", &[])),
+    ];
+    let expected: HashMap<&str, &str> = [
+        ("crash", "crash"),
+        ("hang", "timeout"),
+        ("nonewline", "timeout"),
+        ("junk", "protocol-error"),
+        ("grandchild", "crash"),
+        ("endless", "illegal-move"),
+        ("unsolicited", "protocol-error"),
+        ("alloc", "crash"),
+    ]
+    .into_iter()
+    .collect();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let header = format!(
+        "[board]\nholes = 6\n[time]\nmove_time_ms = 300\n[tournament]\nfirst_to = 1\nmax_games = 1\nconcurrency = {}\n[limits]\nmemory_mb = 256\n",
+        2 * cores
+    );
+    let cfg = write_config(tmp.path(), &header, &bots);
+    let out = tmp.path().join("run");
+    let pidfile = tmp.path().join("grandchildren.txt");
+    let output = Command::new(arena())
+        .args(["run", "--quiet"])
+        .arg(&cfg)
+        .arg("--out")
+        .arg(&out)
+        .env("FAULT_PIDFILE", &pidfile)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+
+    let games = rows(&out.join("games.csv"));
+    assert_eq!(
+        games.len(),
+        13 * 12 / 2,
+        "one game per series, every series played"
+    );
+    assert_eq!(rows(&out.join("series.csv")).len(), 78);
+    for g in &games {
+        let (south, north) = (g["south"].as_str(), g["north"].as_str());
+        let loser = match g["result"].as_str() {
+            "south" => north,
+            "north" => south,
+            _ => continue, // a draw between two well-behaved bots
+        };
+        let termination = g["termination"].as_str();
+        if expected.contains_key(south) || expected.contains_key(north) {
+            assert_eq!(
+                Some(&termination),
+                expected.get(loser),
+                "the loser is the bot at fault, for its fault: {g:?}"
+            );
+            assert!(g["detail"].contains(&format!("({loser})")), "{g:?}");
+            if termination == "crash" {
+                assert!(
+                    g["detail"].contains("exit") || g["detail"].contains("closed"),
+                    "{g:?}"
+                );
+            }
+        } else {
+            assert!(
+                ["no-moves", "ply-limit"].contains(&termination),
+                "well-behaved bots never forfeit: {g:?}"
+            );
+        }
+    }
+    let grandchildren = pids_in(&pidfile);
+    assert!(
+        !grandchildren.is_empty(),
+        "the grandchild bot started its grandchild"
+    );
+    let left = leftovers(&marker, &grandchildren);
+    assert!(left.is_empty(), "processes left behind: {left:?}");
+}
+
+#[test]
+fn a_bot_that_cannot_start_stops_the_tournament_or_is_skipped() {
+    let tmp = tempfile::tempdir().unwrap();
+    for bad in ["fault-exit-start", "fault-noflush"] {
+        let bots = [
+            ("a", random_bot(1)),
+            ("b", random_bot(2)),
+            ("bad", vec![fault_bot(tmp.path(), bad)]),
+        ];
+        let header = "[time]\nstartup_ms = 1000\n[tournament]\nfirst_to = 1\n";
+        let cfg = write_config(tmp.path(), header, &bots);
+        let out = tmp.path().join(format!("stop-{bad}"));
+        let output = Command::new(arena())
+            .arg("run")
+            .arg(&cfg)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{bad}");
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains("bot 'bad' did not start") && err.contains("on_start_failure"),
+            "{err}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(out.join("games.csv")).ok(),
+            None,
+            "no game was played"
+        );
+
+        let skip = header.replace("first_to = 1", "first_to = 1\non_start_failure = \"skip\"");
+        let cfg = write_config(tmp.path(), &skip, &bots);
+        let out = tmp.path().join(format!("skip-{bad}"));
+        let output = Command::new(arena())
+            .arg("run")
+            .arg(&cfg)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let standings = rows(&out.join("standings.csv"));
+        assert_eq!(
+            standings.len(),
+            2,
+            "played without the bot that did not start"
+        );
+        assert!(standings.iter().all(|s| s["bot"] != "bad"));
+    }
+}
+
+/// Starts a long tournament and returns the arena once its first game is
+/// reported on stderr, with the rest of stderr still to read.
+fn start_long_tournament(
+    dir: &Path,
+    bot: Vec<String>,
+) -> (std::process::Child, BufReader<std::process::ChildStderr>) {
+    let bots = [("random", random_bot(3)), ("other", bot)];
+    let cfg = write_config(
+        dir,
+        "[time]\nmove_time_ms = 500\n[tournament]\nfirst_to = 100000\nmax_games = 300000\n",
+        &bots,
+    );
+    let mut child = Command::new(arena())
+        .arg("run")
+        .arg(&cfg)
+        .arg("--out")
+        .arg(dir.join("run"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    while !line.starts_with("[") {
+        line.clear();
+        assert!(
+            stderr.read_line(&mut line).unwrap() > 0,
+            "the arena ended before a game"
+        );
+    }
+    (child, stderr)
+}
+
+#[test]
+fn ctrl_c_abandons_running_games_and_writes_consistent_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let marker = tmp.path().display().to_string();
+    let (mut child, _stderr) =
+        start_long_tournament(tmp.path(), vec![fault_bot(tmp.path(), "fault-ignore-term")]);
+    let sent = Instant::now();
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
+    let status = child.wait().unwrap();
+    // 2 s plus the per-move limit, as promised.
+    assert!(
+        sent.elapsed() < Duration::from_millis(2500),
+        "took {:?}",
+        sent.elapsed()
+    );
+    assert_eq!(status.code(), Some(130));
+    let out = tmp.path().join("run");
+    let games = rows(&out.join("games.csv"));
+    assert!(!games.is_empty());
+    let standings = rows(&out.join("standings.csv"));
+    let counted: usize = standings
+        .iter()
+        .map(|s| s["games"].parse::<usize>().unwrap())
+        .sum();
+    assert_eq!(
+        counted,
+        2 * games.len(),
+        "the summaries cover exactly the games written"
+    );
+    let left = leftovers(&marker, &[]);
+    assert!(left.is_empty(), "processes left behind: {left:?}");
+}
+
+#[test]
+fn a_second_ctrl_c_exits_at_once_and_kill_9_takes_every_bot_down() {
+    for kill_9 in [false, true] {
+        let tmp = tempfile::tempdir().unwrap();
+        let marker = tmp.path().display().to_string();
+        // A bot that ignores SIGTERM and quit.
+        let (mut child, _stderr) =
+            start_long_tournament(tmp.path(), vec![fault_bot(tmp.path(), "fault-ignore-term")]);
+        let pid = Pid::from_raw(child.id() as i32);
+        if kill_9 {
+            kill(pid, Signal::SIGKILL).unwrap();
+        } else {
+            kill(pid, Signal::SIGINT).unwrap();
+            kill(pid, Signal::SIGINT).unwrap();
+        }
+        let status = child.wait().unwrap();
+        if !kill_9 {
+            assert_eq!(status.code(), Some(130));
+        }
+        // The games written are whole rows.
+        let games = std::fs::read_to_string(tmp.path().join("run/games.csv")).unwrap();
+        assert!(games.ends_with('\n'));
+        assert!(rows(&tmp.path().join("run/games.csv"))
+            .iter()
+            .all(|g| !g["termination"].is_empty()));
+        let gone = eventually(Duration::from_secs(5), || {
+            leftovers(&marker, &[]).is_empty()
+        });
+        assert!(
+            gone,
+            "kill -9 = {kill_9}: processes left behind: {:?}",
+            leftovers(&marker, &[])
+        );
+    }
+}
+
+#[test]
+fn a_grandchild_dies_with_the_arena_on_kill_9() {
+    let tmp = tempfile::tempdir().unwrap();
+    let pidfile = tmp.path().join("grandchildren.txt");
+    let gc = vec![
+        fault_bot(tmp.path(), "fault-grandchild"),
+        "--keep-playing".into(),
+    ];
+    let bots = [("a", random_bot(1)), ("gc", gc)];
+    let cfg = write_config(
+        tmp.path(),
+        "[tournament]\nfirst_to = 100000\nmax_games = 300000\n",
+        &bots,
+    );
+    let mut child = Command::new(arena())
+        .arg("run")
+        .arg(&cfg)
+        .arg("--out")
+        .arg(tmp.path().join("run"))
+        .env("FAULT_PIDFILE", &pidfile)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    while !line.starts_with("[") {
+        line.clear();
+        assert!(
+            stderr.read_line(&mut line).unwrap() > 0,
+            "the arena ended before a game"
+        );
+    }
+    // The bot and its grandchild are alive while the games go on.
+    let pids = pids_in(&pidfile);
+    assert_eq!(
+        pids.len(),
+        1,
+        "one grandchild, started at the first newgame"
+    );
+    assert!(
+        !leftovers("no marker", &pids).is_empty(),
+        "the grandchild runs"
+    );
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGKILL).unwrap();
+    child.wait().unwrap();
+    let pids = pids_in(&pidfile);
+    let gone = eventually(Duration::from_secs(5), || {
+        leftovers(&tmp.path().display().to_string(), &pids).is_empty()
+    });
+    assert!(
+        gone,
+        "left behind after kill -9: {:?}",
+        leftovers(&tmp.path().display().to_string(), &pids)
+    );
+}
+
+#[test]
+fn names_cannot_reach_outside_the_run_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bots = [("../../x", random_bot(1)), ("b", random_bot(2))];
+    let cfg = write_config(tmp.path(), "", &bots);
+    let output = Command::new(arena())
+        .arg("run")
+        .arg(&cfg)
+        .arg("--out")
+        .arg(tmp.path().join("run"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("bot name '../../x' must be"));
+    assert!(
+        !tmp.path().join("x.stderr.log").exists()
+            && !tmp.path().parent().unwrap().join("x.stderr.log").exists()
+    );
+}
