@@ -453,3 +453,90 @@ fn names_cannot_reach_outside_the_run_folder() {
             && !tmp.path().parent().unwrap().join("x.stderr.log").exists()
     );
 }
+
+#[test]
+fn a_sandboxed_bot_cannot_write_outside_its_folder_or_reach_the_network() {
+    if arena::bot::spawn::bubblewrap().is_none() {
+        eprintln!(
+            "SKIPPED: bubblewrap (bwrap) is not installed; .ci/run installs Debian's bubblewrap"
+        );
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    std::fs::create_dir(&home).unwrap();
+    // A bot that tries to escape, says on stderr how it went, then plays.
+    let script = r#"
+import socket, sys
+def attempt(what, f):
+    try:
+        f(); print(what + ": allowed", file=sys.stderr)
+    except Exception as e:
+        print(what + ": refused", file=sys.stderr)
+attempt("write outside", lambda: open(sys.argv[1], "w").write("x"))
+attempt("write inside", lambda: open("inside.txt", "w").write("x"))
+attempt("network", lambda: socket.create_connection(("127.0.0.1", 9), timeout=1))
+sys.stderr.flush()
+for line in sys.stdin:
+    w = line.split()
+    if not w: continue
+    if w[0] == "hello": print("hello version=1 name=boxed", flush=True)
+    elif w[0] == "newgame": print("ready", flush=True)
+    elif w[0] == "turn":
+        legal = dict(x.split("=", 1) for x in w[1:] if "=" in x)["legal"]
+        print("move " + legal.split(",")[0], flush=True)
+    elif w[0] == "quit": break
+"#;
+    std::fs::write(home.join("boxed.py"), script).unwrap();
+    // Outside /tmp, which the sandbox replaces with a private one.
+    let outside =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("escaped-{}.txt", std::process::id()));
+    let _ = std::fs::remove_file(&outside);
+    let bots = [
+        ("a", random_bot(1)),
+        (
+            "boxed",
+            vec![
+                "python3".into(),
+                "boxed.py".into(),
+                outside.display().to_string(),
+            ],
+        ),
+    ];
+    let mut cfg_text = String::from("[tournament]\nfirst_to = 1\n");
+    for (name, command) in &bots {
+        let command: Vec<String> = command.iter().map(|c| format!("{c:?}")).collect();
+        cfg_text.push_str(&format!(
+            "\n[[bot]]\nname = \"{name}\"\ncommand = [{}]\n",
+            command.join(", ")
+        ));
+    }
+    cfg_text.push_str(&format!(
+        "dir = {:?}\nsandbox = true\n",
+        home.display().to_string()
+    ));
+    let cfg = tmp.path().join("t.toml");
+    std::fs::write(&cfg, cfg_text).unwrap();
+    let out = tmp.path().join("run");
+    let output = Command::new(arena())
+        .arg("run")
+        .arg(&cfg)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let log = std::fs::read_to_string(out.join("logs/boxed.stderr.log")).unwrap();
+    assert!(log.contains("write outside: refused"), "{log}");
+    assert!(log.contains("write inside: allowed"), "{log}");
+    assert!(log.contains("network: refused"), "{log}");
+    assert!(!outside.exists());
+    assert!(home.join("inside.txt").exists());
+    assert!(rows(&out.join("games.csv"))
+        .iter()
+        .all(|g| ["no-moves", "ply-limit"].contains(&g["termination"].as_str())));
+}
