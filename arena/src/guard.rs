@@ -7,7 +7,9 @@
 //! SIGKILLs the whole group, itself included. Otherwise it only waits for
 //! the bot and exits as the bot did (same code, or same signal), so the
 //! arena sees the bot's own exit status. Stdio is inherited: the guard
-//! carries no data and costs nothing per ply.
+//! carries no data and costs nothing per ply. A watchdog thread also checks
+//! every 200 ms that the arena is still its parent, in case the signal is
+//! ever missed.
 
 use std::ffi::OsString;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -34,6 +36,15 @@ pub fn run(command: &[OsString]) -> i32 {
         let _ = signal(Signal::SIGUSR2, SigHandler::Handler(on_arena_death));
         let _ = signal(Signal::SIGTERM, SigHandler::SigIgn);
     }
+    // Belt and braces for the parent-death signal: if the arena is gone
+    // (we were re-parented), end the group all the same.
+    let arena = nix::unistd::getppid();
+    std::thread::spawn(move || loop {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        if nix::unistd::getppid() != arena {
+            let _ = kill(Pid::from_raw(0), Signal::SIGKILL);
+        }
+    });
     let mut cmd = std::process::Command::new(program);
     cmd.args(args);
     // SAFETY: restoring a signal disposition is async-signal-safe.

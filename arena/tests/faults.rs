@@ -82,6 +82,18 @@ fn leftovers(marker: &str, pids: &[i32]) -> Vec<String> {
     found
 }
 
+/// `/proc/PID/stat` of each leftover, for a failure message.
+fn describe(left: &[String]) -> String {
+    left.iter()
+        .map(|l| {
+            let pid = l.split(':').next().unwrap_or("");
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            format!("{l} [stat: {}]", stat.trim())
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
 /// Waits up to `limit` for `condition`, checking every few ms: for effects in
 /// other processes that no pipe tells us about (a process disappearing).
 fn eventually(limit: Duration, mut condition: impl FnMut() -> bool) -> bool {
@@ -154,10 +166,14 @@ fn half_the_bots_misbehave_and_every_forfeit_is_attributed() {
     .collect();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let header = format!(
-        "[board]\nholes = 6\n[time]\nmove_time_ms = 300\n[tournament]\nfirst_to = 1\nmax_games = 1\nconcurrency = {}\n[limits]\nmemory_mb = 256\n",
+        "[board]\nholes = 6\n[time]\nmove_time_ms = 300\n[tournament]\nfirst_to = 1\nmax_games = 1\nconcurrency = {}\n",
         2 * cores
     );
     let cfg = write_config(tmp.path(), &header, &bots);
+    // The last bot, alloc, gets a memory limit small enough to hit at once.
+    let mut text = std::fs::read_to_string(&cfg).unwrap();
+    text.push_str("memory_mb = 64\n");
+    std::fs::write(&cfg, text).unwrap();
     let out = tmp.path().join("run");
     let pidfile = tmp.path().join("grandchildren.txt");
     let output = Command::new(arena())
