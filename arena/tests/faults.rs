@@ -445,8 +445,8 @@ fn a_grandchild_dies_with_the_arena_on_kill_9() {
     });
     assert!(
         gone,
-        "left behind after kill -9: {:?}",
-        leftovers(&tmp.path().display().to_string(), &pids)
+        "left behind after kill -9: {}",
+        describe(&leftovers(&tmp.path().display().to_string(), &pids))
     );
 }
 
