@@ -354,3 +354,58 @@ fn a_folder_with_results_is_never_overwritten() {
         "precious\n"
     );
 }
+
+#[test]
+fn transcripts_keep_every_line_of_every_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bots = [("a", arena_bot("random", 1)), ("b", arena_bot("greedy", 2))];
+    let cfg = config(
+        tmp.path(),
+        "[board]\nholes = 4\n[tournament]\nfirst_to = 2\n",
+        &bots,
+    );
+    let out = tmp.path().join("run");
+    let output = Command::cargo_bin("arena")
+        .unwrap()
+        .args(["run", "--quiet", "--transcripts"])
+        .arg(&cfg)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    for g in rows(&out.join("games.csv")) {
+        let name = format!(
+            "series-{:04}-game-{:03}.txt",
+            g["series"].parse::<u32>().unwrap(),
+            g["game"].parse::<u32>().unwrap()
+        );
+        let text = std::fs::read_to_string(out.join("transcripts").join(&name)).unwrap();
+        // One turn and one move per ply, both sides' lines marked, and the end.
+        let plies: usize = g["plies"].parse().unwrap();
+        assert_eq!(
+            text.lines().filter(|l| l.contains("> turn ")).count(),
+            plies,
+            "{name}"
+        );
+        assert_eq!(
+            text.lines().filter(|l| l.contains("< move ")).count(),
+            plies,
+            "{name}"
+        );
+        assert_eq!(
+            text.lines().filter(|l| l.contains("> gameover ")).count(),
+            2,
+            "{name}"
+        );
+        assert!(
+            text.lines()
+                .all(|l| l.starts_with("S ") || l.starts_with("N ")),
+            "{name}"
+        );
+    }
+}
