@@ -44,6 +44,9 @@ pub enum Command {
     /// Examples: `arena replay --holes 8 4 7 2 5`, or
     /// `arena replay --games results/demo-.../games.csv --series 3 --game 2`.
     Replay(ReplayArgs),
+    /// Recompute every statistic from one or more games.csv files (from
+    /// several runs or machines): standings.csv, pairwise.csv and los.csv.
+    Rate(RateArgs),
     /// Be one of the bundled bots, speaking the protocol on stdin/stdout
     /// (used by configs as `command = ["arena", "bot", "greedy"]`).
     Bot {
@@ -81,4 +84,31 @@ pub struct ReplayArgs {
     /// The game number, within its series, in --games.
     #[arg(long)]
     pub game: Option<u32>,
+}
+
+/// The arguments of `arena rate`.
+#[derive(Debug, Args)]
+pub struct RateArgs {
+    /// The games.csv files to rate together.
+    #[arg(required = true)]
+    pub games: Vec<PathBuf>,
+    /// Where to write the CSV files [default: the folder of the games.csv,
+    /// when there is one file; needed with several].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// The bot whose rating is fixed (by default ratings have mean 0).
+    #[arg(long, value_name = "BOT")]
+    pub anchor: Option<String>,
+    /// The anchor's rating, Elo points.
+    #[arg(long, default_value_t = 0.0, requires = "anchor")]
+    pub anchor_elo: f64,
+    /// Virtual draws added to every pair that played (the prior).
+    #[arg(long, default_value_t = 1.0)]
+    pub prior_draws: f64,
+    /// Bootstrap replicates for the intervals and LOS.
+    #[arg(long, default_value_t = 1000)]
+    pub bootstrap: u32,
+    /// The seed of the bootstrap.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
 }

@@ -26,6 +26,47 @@ pub struct Config {
     pub tournament: TournamentSettings,
     /// The bots, in the file's order; at least two, names unique.
     pub bots: Vec<BotSpec>,
+    /// How the ratings are computed.
+    pub ratings: RatingSettings,
+    /// A sequential test for a two-bot match, if asked for.
+    pub sprt: Option<SprtSettings>,
+}
+
+/// How the joint ratings are computed (`[ratings]`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingSettings {
+    /// Virtual draws added to each pair that played (the prior).
+    pub prior_draws: f64,
+    /// Bootstrap replicates for the intervals and LOS.
+    pub bootstrap: u32,
+    /// The bot whose rating is fixed, and its rating (Elo); `None` for mean 0.
+    pub anchor: Option<(String, f64)>,
+}
+
+/// A sequential probability ratio test for a two-bot match (`[sprt]`): H0
+/// says the first bot is `elo0` stronger, H1 says `elo1`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtSettings {
+    /// Elo difference under H0.
+    pub elo0: f64,
+    /// Elo difference under H1.
+    pub elo1: f64,
+    /// The false-positive rate (accepting H1 when H0 holds).
+    pub alpha: f64,
+    /// The false-negative rate (accepting H0 when H1 holds).
+    pub beta: f64,
+    /// Whether elo0 and elo1 are logistic or normalised Elo.
+    pub model: SprtModelName,
+}
+
+/// The Elo scale of an SPRT's hypotheses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SprtModelName {
+    /// Logistic Elo, as in the standings.
+    Logistic,
+    /// Normalised Elo (fishtest's default).
+    Normalized,
 }
 
 /// Time limits, all in ms.
@@ -147,7 +188,29 @@ struct RawConfig {
     #[serde(default)]
     limits: RawLimits,
     #[serde(default)]
+    ratings: RawRatings,
+    sprt: Option<Spanned<RawSprt>>,
+    #[serde(default)]
     bot: Vec<Spanned<RawBot>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawRatings {
+    prior_draws: Option<Spanned<f64>>,
+    bootstrap: Option<Spanned<i64>>,
+    anchor: Option<Spanned<String>>,
+    anchor_elo: Option<f64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSprt {
+    elo0: f64,
+    elo1: f64,
+    alpha: Option<f64>,
+    beta: Option<f64>,
+    model: Option<SprtModelName>,
 }
 
 #[derive(Deserialize, Default)]
@@ -360,14 +423,19 @@ impl Config {
             1_000_000,
             i64::from(DEFAULT_FIRST_TO),
         )? as u32;
+        let max_games_default = if raw.sprt.is_some() {
+            100_000
+        } else {
+            3 * i64::from(first_to)
+        };
         let max_games = int(
             &r.max_games,
             "tournament.max_games",
             1,
             10_000_000,
-            3 * i64::from(first_to),
+            max_games_default,
         )? as u32;
-        if max_games < 2 * first_to - 1 {
+        if raw.sprt.is_none() && max_games < 2 * first_to - 1 {
             return Err(at(
                 r.max_games.as_ref().map(|s| s.span()),
                 &format!("tournament.max_games = {max_games} cannot decide a series of first_to = {first_to}: use at least {}", 2 * first_to - 1),
@@ -462,7 +530,66 @@ impl Config {
                 &format!("{} bot(s) configured: a round robin needs at least two [[bot]] tables with name and command", bots.len()),
             ));
         }
+        let rr = &raw.ratings;
+        let prior_draws = match &rr.prior_draws {
+            None => 1.0,
+            Some(p) if p.get_ref().is_finite() && (0.0..=1000.0).contains(p.get_ref()) => {
+                *p.get_ref()
+            }
+            Some(p) => {
+                return Err(at(
+                    Some(p.span()),
+                    "ratings.prior_draws must be from 0 to 1000 (virtual draws per pair)",
+                ))
+            }
+        };
+        let bootstrap = int(&rr.bootstrap, "ratings.bootstrap", 0, 100_000, 1000)? as u32;
+        let anchor = match &rr.anchor {
+            None => None,
+            Some(a) if bots.iter().any(|b| &b.name == a.get_ref()) => {
+                Some((a.get_ref().clone(), rr.anchor_elo.unwrap_or(0.0)))
+            }
+            Some(a) => {
+                return Err(at(
+                    Some(a.span()),
+                    &format!(
+                        "ratings.anchor = '{}' is not a bot: name one of the [[bot]] tables",
+                        a.get_ref()
+                    ),
+                ))
+            }
+        };
+        let sprt = match &raw.sprt {
+            None => None,
+            Some(sp) => {
+                let r = sp.get_ref();
+                let (alpha, beta) = (r.alpha.unwrap_or(0.05), r.beta.unwrap_or(0.05));
+                let fail = |msg: &str| Err(at(Some(sp.span()), msg));
+                if bots.len() != 2 {
+                    return fail(&format!("[sprt] is for a match of two bots, and {} are configured: keep two [[bot]] tables", bots.len()));
+                }
+                if !(r.elo0.is_finite() && r.elo1.is_finite() && r.elo0 < r.elo1) {
+                    return fail("[sprt] needs elo0 < elo1, e.g. elo0 = 0 and elo1 = 5");
+                }
+                if !(alpha > 0.0 && alpha < 0.5 && beta > 0.0 && beta < 0.5) {
+                    return fail("[sprt] alpha and beta must be between 0 and 0.5, e.g. 0.05");
+                }
+                Some(SprtSettings {
+                    elo0: r.elo0,
+                    elo1: r.elo1,
+                    alpha,
+                    beta,
+                    model: r.model.unwrap_or(SprtModelName::Normalized),
+                })
+            }
+        };
         Ok(Config {
+            ratings: RatingSettings {
+                prior_draws,
+                bootstrap,
+                anchor,
+            },
+            sprt,
             name,
             rules,
             time,
@@ -566,6 +693,35 @@ dir = "bots"
         let text = format!("[board]\nmax_laps = 2\n{TWO_BOTS}");
         let e = Config::parse(&text, "t", "t").unwrap_err().to_string();
         assert!(e.contains("every first move endless"), "{e}");
+    }
+
+    #[test]
+    fn ratings_and_sprt_settings() {
+        let text = format!("[ratings]\nanchor = \"a\"\nanchor_elo = 1500\n[sprt]\nelo0 = 0\nelo1 = 5\nmodel = \"logistic\"\n{TWO_BOTS}");
+        let c = Config::parse(&text, "t", "t").unwrap();
+        assert_eq!(c.ratings.anchor, Some(("a".to_string(), 1500.0)));
+        let sprt = c.sprt.unwrap();
+        assert_eq!(
+            (sprt.elo0, sprt.elo1, sprt.alpha, sprt.model),
+            (0.0, 5.0, 0.05, SprtModelName::Logistic)
+        );
+        let text = format!("[ratings]\nanchor = \"zz\"\n{TWO_BOTS}");
+        assert!(Config::parse(&text, "t", "t")
+            .unwrap_err()
+            .to_string()
+            .contains("is not a bot"));
+        let text = format!("[sprt]\nelo0 = 5\nelo1 = 0\n{TWO_BOTS}");
+        assert!(Config::parse(&text, "t", "t")
+            .unwrap_err()
+            .to_string()
+            .contains("elo0 < elo1"));
+        let three = format!(
+            "[sprt]\nelo0 = 0\nelo1 = 5\n{TWO_BOTS}[[bot]]\nname = \"c\"\ncommand = [\"z\"]\n"
+        );
+        assert!(Config::parse(&three, "t", "t")
+            .unwrap_err()
+            .to_string()
+            .contains("two bots"));
     }
 
     #[test]

@@ -10,6 +10,7 @@ pub mod config;
 pub mod guard;
 pub mod output;
 pub mod protocol;
+pub mod rate;
 pub mod referee;
 pub mod replay;
 pub mod report;

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::Context as _;
-use arena::cli::{Cli, Command, ReplayArgs};
+use arena::cli::{Cli, Command, RateArgs, ReplayArgs};
 use arena::config::{Config, OnStartFailure};
 use arena::output::RunDir;
 use arena::report;
@@ -42,6 +42,7 @@ fn main() -> ExitCode {
         } => run(&config, out, quiet, transcripts),
         Command::Guard { command } => return ExitCode::from(arena::guard::run(&command) as u8),
         Command::Replay(args) => replay(args),
+        Command::Rate(args) => rate(args),
         Command::Bot { name, seed } => endodoi_bots::run_named(&name, seed)
             .map(|()| ExitCode::SUCCESS)
             .with_context(|| {
@@ -129,11 +130,15 @@ fn run(
     let mut done = 0usize;
     let outcome = runtime.block_on(async {
         let work = runner::run(config.clone(), &dir, &options, &cancel, |event| {
-            if let Event::Game(g) = event {
-                done += 1;
-                if !quiet {
-                    eprintln!("{}", report::game_line(done, g));
+            match event {
+                Event::Game(g) => {
+                    done += 1;
+                    if !quiet {
+                        eprintln!("{}", report::game_line(done, g));
+                    }
                 }
+                Event::Sprt(s) if !quiet => eprintln!("{}", report::sprt_line(s)),
+                _ => {}
             }
         });
         tokio::pin!(work);
@@ -192,6 +197,55 @@ fn replay(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+fn rate(args: RateArgs) -> anyhow::Result<ExitCode> {
+    let out = match (&args.out, args.games.as_slice()) {
+        (Some(dir), _) => dir.clone(),
+        (None, [one]) => one
+            .parent()
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf),
+        (None, _) => {
+            anyhow::bail!("several games.csv files need --out DIR for the merged statistics")
+        }
+    };
+    anyhow::ensure!(
+        args.prior_draws.is_finite() && args.prior_draws >= 0.0,
+        "--prior-draws must be 0 or more"
+    );
+    let rated = arena::rate::read_games(&args.games)?;
+    anyhow::ensure!(
+        rated.games > 0,
+        "no games in {}",
+        args.games
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    if let Some(anchor) = &args.anchor {
+        anyhow::ensure!(
+            rated.names.contains(anchor),
+            "--anchor {anchor} played no game here; the bots are {}",
+            rated.names.join(", ")
+        );
+    }
+    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
+    let settings = arena::config::RatingSettings {
+        prior_draws: args.prior_draws,
+        bootstrap: args.bootstrap,
+        anchor: args.anchor.map(|a| (a, args.anchor_elo)),
+    };
+    let options = report::rating_options(&settings, args.seed, &rated.names);
+    let table = report::write_ratings(&rated.names, &rated.tally, &options, &out)?;
+    println!("{table}");
+    eprintln!(
+        "arena: {} games from {} file(s); standings.csv, pairwise.csv and los.csv in {}",
+        rated.games,
+        args.games.len(),
+        out.display()
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Resolves on Ctrl-C or SIGTERM.

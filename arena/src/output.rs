@@ -33,8 +33,35 @@ pub const SERIES_COLUMNS: [&str; 9] = [
     "series", "bot_a", "bot_b", "games", "wins_a", "draws", "wins_b", "winner", "decided",
 ];
 
+/// The columns of `pairwise.csv`, in order.
+pub const PAIRWISE_COLUMNS: [&str; 23] = [
+    "bot_a",
+    "bot_b",
+    "games",
+    "wins_a",
+    "draws",
+    "wins_b",
+    "score_pct",
+    "elo",
+    "elo_error_95",
+    "los",
+    "nelo",
+    "nelo_error_95",
+    "pairs",
+    "penta_0",
+    "penta_1",
+    "penta_2",
+    "penta_3",
+    "penta_4",
+    "penta_elo",
+    "penta_elo_error_95",
+    "penta_los",
+    "penta_nelo",
+    "penta_nelo_error_95",
+];
+
 /// The columns of `standings.csv`, in order.
-pub const STANDINGS_COLUMNS: [&str; 13] = [
+pub const STANDINGS_COLUMNS: [&str; 14] = [
     "rank",
     "bot",
     "games",
@@ -48,6 +75,7 @@ pub const STANDINGS_COLUMNS: [&str; 13] = [
     "elo_upper",
     "los_next",
     "forfeits",
+    "group",
 ];
 
 /// A run folder: where a tournament's files go.

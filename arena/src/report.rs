@@ -6,12 +6,16 @@ use std::path::PathBuf;
 
 use endodoi::Side;
 
-use crate::config::Config;
-use crate::output::{num, write_atomic, RunDir, SERIES_COLUMNS, STANDINGS_COLUMNS};
+use std::path::Path;
+
+use crate::config::{Config, RatingSettings};
+use crate::output::{
+    num, write_atomic, RunDir, PAIRWISE_COLUMNS, SERIES_COLUMNS, STANDINGS_COLUMNS,
+};
 use crate::referee::GameRecord;
-use crate::runner::Summary;
-use crate::standings::{standings, Standing};
-use crate::stats::RatingOptions;
+use crate::runner::{SprtState, Summary};
+use crate::standings::{standings, Standing, Tally};
+use crate::stats::{self, RatingOptions};
 
 /// `results/<name>-<UTC timestamp>`, with `-2`, `-3`... if that exists.
 #[must_use]
@@ -57,11 +61,37 @@ pub fn game_line(done: usize, g: &GameRecord) -> String {
     line
 }
 
-/// Writes `series.csv` and `standings.csv` for a finished run and returns
-/// the final table as aligned text.
+/// One line about an SPRT match after a game pair, for the log on stderr.
+#[must_use]
+pub fn sprt_line(s: &SprtState) -> String {
+    format!(
+        "       SPRT after {} games (+{} ={} -{}): LLR {} in [{}, {}]: {}",
+        s.games,
+        s.wdl.wins,
+        s.wdl.draws,
+        s.wdl.losses,
+        num(s.llr, 3),
+        num(s.bounds.0, 3),
+        num(s.bounds.1, 3),
+        match s.verdict() {
+            "H0" => "H0 accepted, the test failed",
+            "H1" => "H1 accepted, the test passed",
+            _ => "continue",
+        }
+    )
+}
+
+/// The columns of `sprt.csv`, one row per game pair of an SPRT match.
+pub const SPRT_COLUMNS: [&str; 13] = [
+    "games", "wins", "draws", "losses", "penta_0", "penta_1", "penta_2", "penta_3", "penta_4",
+    "llr", "lower", "upper", "status",
+];
+
+/// Writes `series.csv`, `standings.csv`, `pairwise.csv` and `los.csv` for a
+/// finished (or interrupted) run and returns the final table as aligned text.
 ///
 /// # Errors
-/// An I/O error writing either file.
+/// An I/O error writing a file.
 pub fn write_summaries(
     config: &Config,
     dir: &RunDir,
@@ -86,22 +116,144 @@ pub fn write_summaries(
         })
         .collect();
     write_atomic(&dir.path.join("series.csv"), &SERIES_COLUMNS, &series_rows)?;
+    if !summary.sprt.is_empty() {
+        let rows: Vec<Vec<String>> = summary
+            .sprt
+            .iter()
+            .map(|s| {
+                let mut row = vec![
+                    s.games.to_string(),
+                    s.wdl.wins.to_string(),
+                    s.wdl.draws.to_string(),
+                    s.wdl.losses.to_string(),
+                ];
+                row.extend(s.pentanomial.iter().map(u32::to_string));
+                row.extend([
+                    num(s.llr, 4),
+                    num(s.bounds.0, 4),
+                    num(s.bounds.1, 4),
+                    s.verdict().to_string(),
+                ]);
+                row
+            })
+            .collect();
+        write_atomic(&dir.path.join("sprt.csv"), &SPRT_COLUMNS, &rows)?;
+    }
+    // The ratings come from games.csv itself, exactly as `arena rate` would
+    // compute them, so the two can never disagree.
+    let rated =
+        crate::rate::read_games(&[dir.path.join("games.csv")]).map_err(std::io::Error::other)?;
+    let options = rating_options(&config.ratings, config.tournament.seed, &rated.names);
+    write_ratings(&rated.names, &rated.tally, &options, &dir.path)
+}
 
-    let options = RatingOptions {
-        seed: config.tournament.seed,
+/// The rating options of `settings`, with the anchor looked up in `names`.
+#[must_use]
+pub fn rating_options(settings: &RatingSettings, seed: u64, names: &[String]) -> RatingOptions {
+    RatingOptions {
+        prior_draws: settings.prior_draws,
+        bootstrap_samples: settings.bootstrap,
+        seed,
+        anchor: settings
+            .anchor
+            .as_ref()
+            .and_then(|(bot, elo)| names.iter().position(|n| n == bot).map(|i| (i, *elo))),
         ..RatingOptions::default()
-    };
-    let table = standings(&summary.tally, &options);
-    let rows: Vec<Vec<String>> = table.iter().map(|s| standing_row(config, s)).collect();
-    write_atomic(&dir.path.join("standings.csv"), &STANDINGS_COLUMNS, &rows)?;
-    Ok(render_table(config, &table))
+    }
+}
+
+/// Writes `standings.csv`, `pairwise.csv` and `los.csv` into `dir` from
+/// `tally` (bot `i` is `names[i]`), and returns the standings as a table.
+///
+/// # Errors
+/// An I/O error writing a file.
+pub fn write_ratings(
+    names: &[String],
+    tally: &Tally,
+    options: &RatingOptions,
+    dir: &Path,
+) -> std::io::Result<String> {
+    let (table, ratings) = standings(tally, options);
+    let rows: Vec<Vec<String>> = table.iter().map(|s| standing_row(names, s)).collect();
+    write_atomic(&dir.join("standings.csv"), &STANDINGS_COLUMNS, &rows)?;
+    write_atomic(
+        &dir.join("pairwise.csv"),
+        &PAIRWISE_COLUMNS,
+        &pairwise_rows(names, tally),
+    )?;
+    // The LOS matrix, bots in standings order: row bot over column bot.
+    let order: Vec<usize> = table.iter().map(|s| s.bot).collect();
+    let mut header = vec!["bot".to_string()];
+    header.extend(order.iter().map(|&i| names[i].clone()));
+    let matrix: Vec<Vec<String>> = order
+        .iter()
+        .map(|&i| {
+            let mut row = vec![names[i].clone()];
+            row.extend(order.iter().map(|&j| {
+                if i == j {
+                    String::new()
+                } else {
+                    num(ratings.los(i, j), 4)
+                }
+            }));
+            row
+        })
+        .collect();
+    let header: Vec<&str> = header.iter().map(String::as_str).collect();
+    write_atomic(&dir.join("los.csv"), &header, &matrix)?;
+    Ok(render_table(names, &table))
+}
+
+/// One row of `pairwise.csv` per pair that played, from the first bot's side.
+fn pairwise_rows(names: &[String], tally: &Tally) -> Vec<Vec<String>> {
+    let mut rows = Vec::new();
+    for a in 0..tally.bots() {
+        for b in a + 1..tally.bots() {
+            let (wdl, penta) = tally.pair(a, b);
+            if wdl.games() == 0 {
+                continue;
+            }
+            let tri = stats::pair_elo(wdl.wins, wdl.draws, wdl.losses);
+            let mut row = vec![
+                names[a].clone(),
+                names[b].clone(),
+                wdl.games().to_string(),
+                wdl.wins.to_string(),
+                wdl.draws.to_string(),
+                wdl.losses.to_string(),
+                num(100.0 * tri.score, 1),
+                num(tri.elo, 1),
+                num(tri.error_95, 1),
+                num(tri.los, 4),
+                num(tri.nelo, 1),
+                num(tri.nelo_error_95, 1),
+            ];
+            let pentanomial = stats::Pentanomial { counts: penta };
+            row.push(pentanomial.pairs().to_string());
+            row.extend(penta.iter().map(u32::to_string));
+            if pentanomial.pairs() > 0 {
+                let p = stats::penta_elo(&pentanomial);
+                row.extend([
+                    num(p.elo, 1),
+                    num(p.error_95, 1),
+                    num(p.los, 4),
+                    num(p.nelo, 1),
+                    num(p.nelo_error_95, 1),
+                ]);
+            } else {
+                row.extend(vec![String::new(); 5]);
+            }
+            rows.push(row);
+        }
+    }
+    rows
 }
 
 /// The cells every view of a standing starts with: rank, bot, games, W, D, L.
-fn count_cells(config: &Config, s: &Standing) -> Vec<String> {
+fn count_cells(names: &[String], s: &Standing) -> Vec<String> {
     vec![
         s.rank.to_string(),
-        config.bots[s.bot].name.clone(),
+        names[s.bot].clone(),
         s.wdl.games().to_string(),
         s.wdl.wins.to_string(),
         s.wdl.draws.to_string(),
@@ -109,8 +261,8 @@ fn count_cells(config: &Config, s: &Standing) -> Vec<String> {
     ]
 }
 
-fn standing_row(config: &Config, s: &Standing) -> Vec<String> {
-    let mut row = count_cells(config, s);
+fn standing_row(names: &[String], s: &Standing) -> Vec<String> {
+    let mut row = count_cells(names, s);
     row.extend([
         num(s.wdl.score(), 1),
         num(s.wdl.score_pct(), 1),
@@ -119,12 +271,13 @@ fn standing_row(config: &Config, s: &Standing) -> Vec<String> {
         num(s.elo_upper, 1),
         s.los_next.map_or_else(String::new, |l| num(l, 4)),
         s.forfeits.to_string(),
+        s.group.to_string(),
     ]);
     row
 }
 
 /// The standings as an aligned text table.
-fn render_table(config: &Config, table: &[Standing]) -> String {
+fn render_table(names: &[String], table: &[Standing]) -> String {
     let header = [
         "#",
         "bot",
@@ -141,7 +294,7 @@ fn render_table(config: &Config, table: &[Standing]) -> String {
     let rows: Vec<Vec<String>> = table
         .iter()
         .map(|s| {
-            let mut row = count_cells(config, s);
+            let mut row = count_cells(names, s);
             row.extend([
                 format!("{} ({}%)", num(s.wdl.score(), 1), num(s.wdl.score_pct(), 1)),
                 num(s.elo, 1),

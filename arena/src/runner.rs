@@ -14,11 +14,12 @@ use tokio_util::sync::CancellationToken;
 
 use crate::bot::log::LOG_CAP_BYTES;
 use crate::bot::{BotLog, BotProcess, StartOptions};
-use crate::config::Config;
+use crate::config::{Config, SprtModelName};
 use crate::output::{GamesCsv, RunDir};
 use crate::referee::{play_game, GameRecord, Seat};
 use crate::schedule::{round_robin, Series};
-use crate::standings::{Tally, Wdl};
+use crate::standings::{GameResult, Tally, Wdl};
+use crate::stats::{GameScore, Pentanomial, Sprt, SprtModel, SprtStatus};
 
 /// What happens during a run, in the order it happens.
 #[derive(Clone, Debug)]
@@ -27,6 +28,37 @@ pub enum Event {
     Game(GameRecord),
     /// A series ended.
     Series(SeriesResult),
+    /// In an SPRT match, a game pair ended: the test's state after it.
+    Sprt(SprtState),
+}
+
+/// The state of an SPRT match after a game pair.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SprtState {
+    /// Games played.
+    pub games: u32,
+    /// Results from the first bot's side.
+    pub wdl: Wdl,
+    /// Game pairs by the first bot's points (0, 1/2, 1, 3/2, 2).
+    pub pentanomial: [u32; 5],
+    /// The log-likelihood ratio of the pairs so far.
+    pub llr: f64,
+    /// The bounds: H0 is accepted at or below the first, H1 at or above the second.
+    pub bounds: (f64, f64),
+    /// What the test says now.
+    pub status: SprtStatus,
+}
+
+impl SprtState {
+    /// `continue`, `H0` or `H1`, for the CSV and the log.
+    #[must_use]
+    pub fn verdict(&self) -> &'static str {
+        match self.status {
+            SprtStatus::Continue => "continue",
+            SprtStatus::AcceptH0 => "H0",
+            SprtStatus::AcceptH1 => "H1",
+        }
+    }
 }
 
 /// The result of one series.
@@ -59,6 +91,8 @@ pub struct Summary {
     pub tally: Tally,
     /// Every series' result, in schedule order.
     pub series: Vec<SeriesResult>,
+    /// In an SPRT match, the test's state after each game pair.
+    pub sprt: Vec<SprtState>,
 }
 
 /// How a run is carried out, beyond its config.
@@ -120,6 +154,7 @@ pub async fn run(
 
     let mut tally = Tally::new(config.bots.len());
     let mut results = Vec::new();
+    let mut sprt_rows = Vec::new();
     while let Some(event) = rx.recv().await {
         match &event {
             Event::Game(g) => {
@@ -134,9 +169,10 @@ pub async fn run(
                 }
                 let south = bot_index(&config, &g.bots[0]);
                 let north = bot_index(&config, &g.bots[1]);
-                tally.add(south, north, g);
+                tally.add(GameResult::of(g, g.series as u64, south, north));
             }
             Event::Series(s) => results.push(s.clone()),
+            Event::Sprt(s) => sprt_rows.push(s.clone()),
         }
         on_event(&event);
     }
@@ -147,6 +183,7 @@ pub async fn run(
     Ok(Summary {
         tally,
         series: results,
+        sprt: sprt_rows,
     })
 }
 
@@ -181,8 +218,24 @@ async fn run_series(
     let mut seats = [seat(series.a, log_a), seat(series.b, log_b)];
     let mut wdl = Wdl::default();
     let t = &config.tournament;
+    let sprt = config.sprt.map(|s| Sprt {
+        elo0: s.elo0,
+        elo1: s.elo1,
+        alpha: s.alpha,
+        beta: s.beta,
+        model: match s.model {
+            SprtModelName::Logistic => SprtModel::Logistic,
+            SprtModelName::Normalized => SprtModel::Normalized,
+        },
+    });
+    let mut pentanomial = Pentanomial::default();
+    let mut first_of_pair = None;
+    let mut sprt_decided = false;
     let mut game = 0;
-    while wdl.wins < t.first_to && wdl.losses < t.first_to && game < t.max_games {
+    // An SPRT match ends when the test decides (or at max_games), a series
+    // when a bot has first_to wins.
+    let going = |wdl: &Wdl| sprt.is_some() || (wdl.wins < t.first_to && wdl.losses < t.first_to);
+    while going(&wdl) && game < t.max_games {
         game += 1;
         let a_is_south = series.south(game) == series.a;
         let [sa, sb] = &mut seats;
@@ -192,13 +245,44 @@ async fn run_series(
         };
         record.series = series.number;
         record.game = game;
-        match record.winner {
-            None => wdl.draws += 1,
-            Some(side) if (side == endodoi::Side::South) == a_is_south => wdl.wins += 1,
-            Some(_) => wdl.losses += 1,
-        }
+        let score = match record.winner {
+            None => {
+                wdl.draws += 1;
+                GameScore::Draw
+            }
+            Some(side) if (side == endodoi::Side::South) == a_is_south => {
+                wdl.wins += 1;
+                GameScore::Win
+            }
+            Some(_) => {
+                wdl.losses += 1;
+                GameScore::Loss
+            }
+        };
         if tx.send(Event::Game(record)).await.is_err() {
             break; // The run is being torn down.
+        }
+        if let Some(sprt) = &sprt {
+            // Games 1 and 2, 3 and 4, ... are pairs: the same start, sides swapped.
+            match first_of_pair.take() {
+                None => first_of_pair = Some(score),
+                Some(first) => {
+                    pentanomial.add_pair(first, score);
+                    let llr = sprt.llr_pentanomial(&pentanomial);
+                    let state = SprtState {
+                        games: game,
+                        wdl,
+                        pentanomial: pentanomial.counts,
+                        llr,
+                        bounds: sprt.bounds(),
+                        status: sprt.status(llr),
+                    };
+                    sprt_decided = state.status != SprtStatus::Continue;
+                    if tx.send(Event::Sprt(state)).await.is_err() || sprt_decided {
+                        break;
+                    }
+                }
+            }
         }
     }
     for seat in seats {
@@ -207,7 +291,11 @@ async fn run_series(
         }
     }
     if wdl.games() > 0 {
-        let decided = wdl.wins >= t.first_to || wdl.losses >= t.first_to;
+        let decided = if sprt.is_some() {
+            sprt_decided
+        } else {
+            wdl.wins >= t.first_to || wdl.losses >= t.first_to
+        };
         let _ = tx
             .send(Event::Series(SeriesResult {
                 series,

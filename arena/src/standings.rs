@@ -4,10 +4,12 @@
 //! Only counts are kept, never the games themselves, so memory does not grow
 //! with the number of games.
 
+use std::collections::HashMap;
+
 use endodoi::Side;
 
 use crate::referee::GameRecord;
-use crate::stats::{self, PairResult, RatingOptions};
+use crate::stats::{self, PairResult, RatingOptions, Ratings};
 
 /// Wins, draws and losses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -43,7 +45,42 @@ impl Wdl {
     }
 }
 
-/// Counts of every finished game, by bot and by pair of bots.
+/// What the tally needs of one finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameResult {
+    /// Which series: any number unique to the series (series numbers from
+    /// several files are made unique by the caller).
+    pub series: u64,
+    /// The game's number in its series, from 1. Games 1 and 2, 3 and 4, ...
+    /// are pairs: the same opening with sides swapped.
+    pub game: u32,
+    /// South's bot index.
+    pub south: usize,
+    /// North's bot index.
+    pub north: usize,
+    /// The winner, `None` for a draw.
+    pub winner: Option<Side>,
+    /// Whether the loser lost by a fault.
+    pub forfeit: bool,
+}
+
+impl GameResult {
+    /// The tally's view of a game record, with bot indices looked up by the caller.
+    #[must_use]
+    pub fn of(record: &GameRecord, series: u64, south: usize, north: usize) -> GameResult {
+        GameResult {
+            series,
+            game: record.game,
+            south,
+            north,
+            winner: record.winner,
+            forfeit: record.end.is_forfeit(),
+        }
+    }
+}
+
+/// Counts of every finished game, by bot and by pair of bots, with the
+/// pentanomial counts of game pairs.
 #[derive(Clone, Debug)]
 pub struct Tally {
     bots: usize,
@@ -51,6 +88,11 @@ pub struct Tally {
     per_bot: Vec<(Wdl, u32)>,
     /// `pairs[a * bots + b]` for `a < b`: results from `a`'s side.
     pairs: Vec<Wdl>,
+    /// `penta[a * bots + b]`: game pairs by `a`'s points in half points, 0..=4.
+    penta: Vec<[u32; 5]>,
+    /// The first game of a pair still waiting for its second: series ->
+    /// (game, half points of the lower-index bot). At most one per series.
+    waiting: HashMap<u64, (u32, u32)>,
 }
 
 impl Tally {
@@ -61,20 +103,23 @@ impl Tally {
             bots,
             per_bot: vec![(Wdl::default(), 0); bots],
             pairs: vec![Wdl::default(); bots * bots],
+            penta: vec![[0; 5]; bots * bots],
+            waiting: HashMap::new(),
         }
     }
 
-    /// Adds a game between bots `south` and `north` (indices).
-    pub fn add(&mut self, south: usize, north: usize, record: &GameRecord) {
-        let forfeit = record.end.is_forfeit();
+    /// Adds a finished game.
+    pub fn add(&mut self, g: GameResult) {
+        let (south, north) = (g.south, g.north);
         let (a, b) = (south.min(north), south.max(north));
         let a_side = if a == south { Side::South } else { Side::North };
         let pair = &mut self.pairs[a * self.bots + b];
-        match record.winner {
+        let a_half_points = match g.winner {
             None => {
                 pair.draws += 1;
                 self.per_bot[south].0.draws += 1;
                 self.per_bot[north].0.draws += 1;
+                1
             }
             Some(w) => {
                 let (winner, loser) = if w == Side::South {
@@ -82,18 +127,40 @@ impl Tally {
                 } else {
                     (north, south)
                 };
-                if w == a_side {
-                    pair.wins += 1;
-                } else {
-                    pair.losses += 1;
-                }
                 self.per_bot[winner].0.wins += 1;
                 self.per_bot[loser].0.losses += 1;
-                if forfeit {
+                if g.forfeit {
                     self.per_bot[loser].1 += 1;
                 }
+                if w == a_side {
+                    pair.wins += 1;
+                    2
+                } else {
+                    pair.losses += 1;
+                    0
+                }
+            }
+        };
+        if g.game % 2 == 1 {
+            self.waiting.insert(g.series, (g.game, a_half_points));
+        } else if let Some((first, points)) = self.waiting.remove(&g.series) {
+            if first + 1 == g.game {
+                self.penta[a * self.bots + b][(points + a_half_points) as usize] += 1;
             }
         }
+    }
+
+    /// The number of bots.
+    #[must_use]
+    pub fn bots(&self) -> usize {
+        self.bots
+    }
+
+    /// Results between bots `a < b`, from `a`'s side, and their pentanomial
+    /// counts (pairs by `a`'s points: 0, 1/2, 1, 3/2, 2).
+    #[must_use]
+    pub fn pair(&self, a: usize, b: usize) -> (Wdl, [u32; 5]) {
+        (self.pairs[a * self.bots + b], self.penta[a * self.bots + b])
     }
 
     /// Bot `i`'s W/D/L.
@@ -135,13 +202,13 @@ impl Tally {
 pub struct Standing {
     /// 1 for the top bot.
     pub rank: usize,
-    /// The bot's index in the config.
+    /// The bot's index.
     pub bot: usize,
     /// Its W/D/L.
     pub wdl: Wdl,
     /// Games it lost by a fault.
     pub forfeits: u32,
-    /// Elo points, logistic scale, mean 0 over all bots.
+    /// Elo points, logistic scale: mean 0 over its group, or anchored.
     pub elo: f64,
     /// The lower end of its 95% interval, Elo points.
     pub elo_lower: f64,
@@ -149,26 +216,34 @@ pub struct Standing {
     pub elo_upper: f64,
     /// The likelihood of superiority over the bot ranked next, 0..=1; `None` for the last.
     pub los_next: Option<f64>,
+    /// Its connected group, from 1: bots in different groups never met,
+    /// even through others, and their ratings are not comparable.
+    pub group: usize,
 }
 
-/// The standings: bots ordered by Elo (then score, then config order), with
-/// the ratings of one joint fit over all games (see [`stats::rate`]).
+/// The standings: bots ordered by group, then Elo, then score, then index,
+/// with the ratings of one joint fit over all games (see [`stats::rate`]),
+/// which are also returned for the LOS matrix.
 #[must_use]
-pub fn standings(tally: &Tally, options: &RatingOptions) -> Vec<Standing> {
+pub fn standings(tally: &Tally, options: &RatingOptions) -> (Vec<Standing>, Ratings) {
     let ratings = stats::rate(tally.bots, &tally.pair_results(), options);
     let mut order: Vec<usize> = (0..tally.bots).collect();
     order.sort_by(|&x, &y| {
         let (rx, ry) = (&ratings.ratings[x], &ratings.ratings[y]);
-        ry.elo
-            .total_cmp(&rx.elo)
+        rx.group
+            .cmp(&ry.group)
+            .then(ry.elo.total_cmp(&rx.elo))
             .then(tally.bot(y).score().total_cmp(&tally.bot(x).score()))
             .then(x.cmp(&y))
     });
-    order
+    let table = order
         .iter()
         .enumerate()
         .map(|(i, &bot)| {
             let r = &ratings.ratings[bot];
+            let next = order
+                .get(i + 1)
+                .filter(|&&n| ratings.ratings[n].group == r.group);
             Standing {
                 rank: i + 1,
                 bot,
@@ -177,8 +252,10 @@ pub fn standings(tally: &Tally, options: &RatingOptions) -> Vec<Standing> {
                 elo: r.elo,
                 elo_lower: r.lower,
                 elo_upper: r.upper,
-                los_next: order.get(i + 1).map(|&next| ratings.los(bot, next)),
+                los_next: next.map(|&n| ratings.los(bot, n)),
+                group: r.group + 1,
             }
         })
-        .collect()
+        .collect();
+    (table, ratings)
 }

@@ -409,3 +409,133 @@ fn transcripts_keep_every_line_of_every_game() {
         );
     }
 }
+
+#[test]
+fn arena_rate_reproduces_a_run_and_merges_runs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bots = [
+        ("a", arena_bot("greedy", 1)),
+        ("b", arena_bot("random", 2)),
+        ("c", arena_bot("random", 3)),
+    ];
+    let cfg = config(
+        tmp.path(),
+        "[board]\nholes = 6\n[tournament]\nfirst_to = 3\n",
+        &bots,
+    );
+    let (one, two) = (tmp.path().join("one"), tmp.path().join("two"));
+    for out in [&one, &two] {
+        assert!(run_arena(&cfg, out).status.success());
+    }
+    // Rating one run again gives byte for byte the files of the run.
+    let again = tmp.path().join("again");
+    let output = Command::cargo_bin("arena")
+        .unwrap()
+        .arg("rate")
+        .arg(one.join("games.csv"))
+        .arg("--out")
+        .arg(&again)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    for f in ["standings.csv", "pairwise.csv", "los.csv"] {
+        assert_eq!(
+            std::fs::read(one.join(f)).unwrap(),
+            std::fs::read(again.join(f)).unwrap(),
+            "{f}"
+        );
+    }
+    // Two runs merged: every game counts once, pairs included.
+    let merged = tmp.path().join("merged");
+    let output = Command::cargo_bin("arena")
+        .unwrap()
+        .arg("rate")
+        .arg(one.join("games.csv"))
+        .arg(two.join("games.csv"))
+        .args(["--anchor", "b", "--anchor-elo", "1500", "--out"])
+        .arg(&merged)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let games = rows(&one.join("games.csv")).len() + rows(&two.join("games.csv")).len();
+    let standings = rows(&merged.join("standings.csv"));
+    let counted: usize = standings
+        .iter()
+        .map(|s| s["games"].parse::<usize>().unwrap())
+        .sum();
+    assert_eq!(counted, 2 * games);
+    let b = standings.iter().find(|s| s["bot"] == "b").unwrap();
+    assert_eq!(
+        (
+            b["elo"].as_str(),
+            b["elo_lower"].as_str(),
+            b["elo_upper"].as_str()
+        ),
+        ("1500.0", "1500.0", "1500.0")
+    );
+    let pairwise = rows(&merged.join("pairwise.csv"));
+    assert_eq!(pairwise.len(), 3);
+    for p in &pairwise {
+        let games: u32 = p["games"].parse().unwrap();
+        let pairs: u32 = p["pairs"].parse().unwrap();
+        let penta: u32 = (0..5)
+            .map(|k| p[&format!("penta_{k}")].parse::<u32>().unwrap())
+            .sum();
+        assert_eq!(penta, pairs);
+        assert!(2 * pairs <= games && games <= 2 * pairs + 2, "{p:?}");
+    }
+    // Several files need --out.
+    let output = Command::cargo_bin("arena")
+        .unwrap()
+        .arg("rate")
+        .arg(one.join("games.csv"))
+        .arg(two.join("games.csv"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("need --out"));
+}
+
+#[test]
+fn an_sprt_match_stops_when_the_test_decides() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bots = [
+        ("greedy", arena_bot("greedy", 1)),
+        ("random", arena_bot("random", 2)),
+    ];
+    let cfg = config(
+        tmp.path(),
+        "[board]\nholes = 6\n[sprt]\nelo0 = 0\nelo1 = 50\nmodel = \"logistic\"\n",
+        &bots,
+    );
+    let out = tmp.path().join("run");
+    let output = run_arena(&cfg, &out);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(String::from_utf8_lossy(&output.stderr).contains("SPRT after"));
+    let sprt = rows(&out.join("sprt.csv"));
+    let last = sprt.last().unwrap();
+    assert_eq!(last["status"], "H1", "greedy is far stronger than random");
+    let llr: f64 = last["llr"].parse().unwrap();
+    assert!(llr >= last["upper"].parse::<f64>().unwrap());
+    // It stopped at once: every earlier pair said continue, and no game came after.
+    assert!(sprt[..sprt.len() - 1]
+        .iter()
+        .all(|r| r["status"] == "continue"));
+    let games = rows(&out.join("games.csv")).len();
+    assert_eq!(last["games"], games.to_string());
+    assert!(sprt
+        .iter()
+        .all(|r| r["llr"].parse::<f64>().unwrap().is_finite()));
+}

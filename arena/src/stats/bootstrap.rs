@@ -22,12 +22,18 @@ pub(crate) fn outcome_probabilities(expected: f64, draw_rate: f64) -> (f64, f64)
 /// fitted ratings in natural units; the simulation draws games from them
 /// and each refit is warm-started from them. Zero with fewer than two
 /// samples.
+///
+/// With an `anchor` bot, every sample's ratings in the anchor's group are
+/// shifted so that the anchor's deviation is exactly 0 (Ordo's anchored
+/// simulation): its row and column are then exactly 0, and the other
+/// variances in its group are variances relative to the anchor.
 pub(crate) fn covariance(
     table: &Table,
     theta: &[f64],
     prior: f64,
     samples: u32,
     seed: u64,
+    anchor: Option<usize>,
 ) -> Vec<f64> {
     let n = table.bots;
     let mut cov = vec![0.0; n * n];
@@ -73,6 +79,19 @@ pub(crate) fn covariance(
         let refit = table.solve_scores(&scores, theta.to_vec());
         for k in 0..n {
             deviation[k] = to_elo(refit[k] - theta[k]);
+        }
+        if let Some(a) = anchor {
+            let shift = deviation[a];
+            let group = table.group[a];
+            for (k, d) in deviation.iter_mut().enumerate() {
+                if k == a {
+                    *d = 0.0;
+                } else if table.group[k] == group {
+                    *d -= shift;
+                }
+            }
+        }
+        for k in 0..n {
             sum[k] += deviation[k];
         }
         for a in 0..n {

@@ -10,12 +10,25 @@
 //! * [`rate`]: [`fit`] plus confidence intervals and likelihood of
 //!   superiority from a parametric bootstrap, like Ordo's simulation.
 //! * [`pair_elo`]: the classic trinomial Elo estimate for a single pair, with
-//!   the error and LOS formulas of cutechess / fastchess.
+//!   the error and LOS formulas of cutechess / fastchess, and normalised Elo
+//!   (fishtest / fastchess).
+//! * [`penta_elo`]: the same from [`Pentanomial`] counts of game pairs
+//!   (same opening, sides swapped), with fastchess's pentanomial formulas.
+//! * [`Sprt`]: the generalised sequential probability ratio test of fishtest
+//!   and fastchess, for trinomial or pentanomial results, in logistic or
+//!   normalised Elo.
 //!
 //! Units: ratings, intervals and errors are in Elo points on the logistic
 //! scale, where a difference of `D` points means an expected score of
 //! `1 / (1 + 10^(-D / 400))` for the higher-rated side. Probabilities (LOS,
 //! draw rate, confidence) are plain fractions in `0..=1`, not percentages.
+//! Normalised Elo (nElo) is `(score - ½) / σ × 800 / ln 10`, `σ` being the
+//! standard deviation of one game's score (Van den Bergh, "Normalized Elo",
+//! cantate.be/Fishtest). Log-likelihood ratios are natural logarithms.
+//!
+//! No public function returns NaN or infinity; each documents what it
+//! returns in degenerate cases (no games, all draws, 100% scores, bots
+//! without games).
 
 use serde::{Deserialize, Serialize};
 use statrs::distribution::{ContinuousCDF, Normal};
@@ -23,9 +36,13 @@ use statrs::distribution::{ContinuousCDF, Normal};
 mod bootstrap;
 mod fit;
 mod pair;
+mod pentanomial;
+mod sprt;
 
 pub use fit::fit;
 pub use pair::{pair_elo, PairElo};
+pub use pentanomial::{penta_elo, GameScore, PentaElo, Pentanomial};
+pub use sprt::{Sprt, SprtModel, SprtStatus};
 
 /// Largest magnitude, in Elo points, that a rating or a pairwise Elo estimate
 /// may take when the exact maximum-likelihood value is infinite.
@@ -33,8 +50,10 @@ pub use pair::{pair_elo, PairElo};
 /// This only matters without a prior (`prior_draws == 0`), when some group of
 /// bots scored 100% (or 0%) against the rest of its connected group: the
 /// likelihood then keeps growing as ratings drift apart, so ratings are
-/// confined to `-ELO_LIMIT..=ELO_LIMIT`. [`pair_elo`] likewise clamps its
-/// estimate and interval ends to this range for 0% and 100% scores.
+/// confined to `-ELO_LIMIT..=ELO_LIMIT` (before any anchor shift, see
+/// [`RatingOptions::anchor`]). [`pair_elo`] and [`penta_elo`] likewise clamp
+/// their Elo and nElo estimates and interval ends to this range for 0% and
+/// 100% scores, and [`Sprt`] clamps its hypotheses to it.
 pub const ELO_LIMIT: f64 = 2000.0;
 
 /// Games between bots `a` and `b` (indices into the caller's bot list),
@@ -73,6 +92,27 @@ pub struct RatingOptions {
     /// Two-sided confidence level of the intervals, as a fraction (default
     /// `0.95`). Clamped to `0.0..=0.999999`; NaN means `0.95`.
     pub confidence: f64,
+    /// Optional anchor `(bot, elo)`: bot index and its fixed rating in Elo
+    /// points (default `None`). This is Ordo's `-a` (anchor) / `-A` (its
+    /// rating) convention.
+    ///
+    /// * `None`: each connected group of bots is centred at mean 0.
+    /// * `Some((a, r))`: the ratings of bot `a`'s group are shifted by one
+    ///   common amount so that bot `a` is exactly `r`, and so is every
+    ///   bootstrap sample before the spread is measured. Bot `a`'s interval
+    ///   then has zero width (`sd == 0`, `lower == upper == r`), and every
+    ///   other interval of its group measures the uncertainty of that bot
+    ///   *relative to the anchor* (so it is wider than the mean-0 one: it
+    ///   includes the anchor's own uncertainty). Rating differences, and
+    ///   [`Ratings::los`] within the group, do not change. Bots in other
+    ///   groups, which never met the anchor even indirectly, keep the mean-0
+    ///   convention (a bot without games stays at 0) and keep their
+    ///   intervals.
+    ///
+    /// A NaN rating counts as 0 and the rating is clamped to `±1e9`. An
+    /// index that is not a bot makes [`rate`] panic.
+    #[serde(default)]
+    pub anchor: Option<(usize, f64)>,
 }
 
 impl Default for RatingOptions {
@@ -82,6 +122,7 @@ impl Default for RatingOptions {
             bootstrap_samples: 1000,
             seed: 0,
             confidence: 0.95,
+            anchor: None,
         }
     }
 }
@@ -90,16 +131,20 @@ impl Default for RatingOptions {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Rating {
     /// Maximum-likelihood rating (see [`fit`]); the mean over each connected
-    /// group of bots is 0.
+    /// group of bots is 0, except in the anchor's group when
+    /// [`RatingOptions::anchor`] is set, which is shifted so the anchor has
+    /// its given rating.
     pub elo: f64,
     /// Lower end of the confidence interval: `elo - z * sd`.
     pub lower: f64,
     /// Upper end of the confidence interval: `elo + z * sd`.
     pub upper: f64,
-    /// Bootstrap standard deviation of the rating, in Elo points.
+    /// Bootstrap standard deviation of the rating, in Elo points (relative
+    /// to the anchor, if any; 0 for the anchor itself).
     pub sd: f64,
     /// Real games this bot played (virtual prior draws not counted). A bot
-    /// with no games gets `elo == lower == upper == 0`.
+    /// with no games gets `elo == lower == upper == 0` (or the anchor's
+    /// rating if it is the anchor).
     pub games: u64,
     /// Index of the connected group of bots this bot belongs to (bots are
     /// connected when they played each other, directly or through others).
@@ -125,6 +170,9 @@ pub struct Ratings {
     pub samples: u32,
     /// Confidence level of the intervals actually used (after clamping).
     pub confidence: f64,
+    /// The anchor actually applied, `(bot, elo)`, after sanitising the
+    /// rating (see [`RatingOptions::anchor`]); `None` without one.
+    pub anchor: Option<(usize, f64)>,
     /// Row-major `n × n` bootstrap covariance of the ratings, Elo².
     covariance: Vec<f64>,
 }
@@ -193,16 +241,27 @@ impl Ratings {
 ///    (warm-started from the fitted ratings) with the same prior; this is
 ///    repeated `options.bootstrap_samples` times with a `ChaCha8Rng` seeded
 ///    from `options.seed`, so results are reproducible.
-/// 3. Interval of bot `i`: `[elo_i - z sd_i, elo_i + z sd_i]`, where `sd_i`
+/// 3. Anchor (optional, [`RatingOptions::anchor`], Ordo's `-a`/`-A`): the
+///    anchor's group is shifted so the anchor has its given rating, in the
+///    fit and in every bootstrap sample.
+/// 4. Interval of bot `i`: `[elo_i - z sd_i, elo_i + z sd_i]`, where `sd_i`
 ///    is the standard deviation of bot `i`'s rating over the samples and `z`
 ///    the standard normal quantile at `(1 + confidence) / 2` (1.96 for 95%).
 ///    The covariance of all ratings is kept for [`Ratings::los`].
+///
+/// Degenerate cases (never NaN or infinity): no bots gives an empty result;
+/// no games gives every bot `elo == lower == upper == 0` and LOS ½; a bot
+/// without games gets 0 with zero width (its own group); all draws give
+/// all ratings 0 with intervals from the bootstrap (which then simulates
+/// only draws: zero width); 100% scores stay finite through the prior, or
+/// the `±ELO_LIMIT` box without one (see [`fit()`]).
 ///
 /// Cost: one simulated game per real game per sample, plus one Newton refit
 /// per sample (a few iterations of an `n × n` solve).
 ///
 /// # Panics
-/// If a result refers to a bot index `>= bots`.
+/// If a result refers to a bot index `>= bots`, or the anchor's index is
+/// `>= bots`.
 pub fn rate(bots: usize, results: &[PairResult], options: &RatingOptions) -> Ratings {
     let prior = sanitize_prior(options.prior_draws);
     let confidence = if options.confidence.is_nan() {
@@ -210,15 +269,36 @@ pub fn rate(bots: usize, results: &[PairResult], options: &RatingOptions) -> Rat
     } else {
         options.confidence.clamp(0.0, 0.999_999)
     };
+    let anchor = options.anchor.map(|(bot, elo)| {
+        assert!(
+            bot < bots,
+            "the anchor is bot {bot}, but there are only {bots} bots"
+        );
+        let elo = if elo.is_nan() {
+            0.0
+        } else {
+            elo.clamp(-MAX_ANCHOR, MAX_ANCHOR)
+        };
+        (bot, elo)
+    });
     let table = fit::Table::new(bots, results);
     let theta = table.solve(prior, None);
-    let elo: Vec<f64> = theta.iter().map(|&t| to_elo(t)).collect();
+    let mut elo: Vec<f64> = theta.iter().map(|&t| to_elo(t)).collect();
+    if let Some((a, value)) = anchor {
+        let shift = value - elo[a];
+        for (k, e) in elo.iter_mut().enumerate() {
+            if table.group[k] == table.group[a] {
+                *e = if k == a { value } else { *e + shift };
+            }
+        }
+    }
     let covariance = bootstrap::covariance(
         &table,
         &theta,
         prior,
         options.bootstrap_samples,
         options.seed,
+        anchor.map(|(a, _)| a),
     );
     let z = standard_normal().inverse_cdf(0.5 + confidence / 2.0);
     let ratings = (0..bots)
@@ -240,6 +320,7 @@ pub fn rate(bots: usize, results: &[PairResult], options: &RatingOptions) -> Rat
         draw_rate: table.draw_rate(),
         samples: options.bootstrap_samples,
         confidence,
+        anchor,
         covariance,
     }
 }
@@ -268,6 +349,9 @@ fn sanitize_prior(prior_draws: f64) -> f64 {
 
 /// Largest prior accepted (keeps every count finite).
 const MAX_PRIOR: f64 = 1e9;
+
+/// Largest magnitude accepted for an anchor's rating, in Elo points.
+const MAX_ANCHOR: f64 = 1e9;
 
 /// The standard normal distribution.
 fn standard_normal() -> Normal {
