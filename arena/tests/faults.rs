@@ -4,6 +4,8 @@
 //! Ctrl-C, or `kill -9` of the arena. `cargo test --workspace` builds the
 //! fault bots; alone, build them first with `cargo build -p endodoi-test-bots`.
 
+mod common;
+
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -12,6 +14,8 @@ use std::time::{Duration, Instant};
 
 use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
+
+use common::{config, leftovers, rows};
 
 fn arena() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_arena"))
@@ -31,55 +35,6 @@ fn fault_bot(dir: &Path, name: &str) -> String {
         std::fs::copy(&built, &copy).unwrap();
     }
     copy.display().to_string()
-}
-
-fn write_config(dir: &Path, header: &str, bots: &[(&str, Vec<String>)]) -> PathBuf {
-    let mut text = header.to_string();
-    for (name, command) in bots {
-        let command: Vec<String> = command.iter().map(|c| format!("{c:?}")).collect();
-        text.push_str(&format!(
-            "\n[[bot]]\nname = \"{name}\"\ncommand = [{}]\n",
-            command.join(", ")
-        ));
-    }
-    let path = dir.join("t.toml");
-    std::fs::write(&path, text).unwrap();
-    path
-}
-
-fn rows(path: &Path) -> Vec<HashMap<String, String>> {
-    let mut reader = csv::Reader::from_path(path).unwrap();
-    let headers = reader.headers().unwrap().clone();
-    reader
-        .records()
-        .map(|r| {
-            headers
-                .iter()
-                .zip(r.unwrap().iter())
-                .map(|(h, v)| (h.to_string(), v.to_string()))
-                .collect()
-        })
-        .collect()
-}
-
-/// Processes whose command line mentions `marker`, or whose pid is listed.
-fn leftovers(marker: &str, pids: &[i32]) -> Vec<String> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let name = entry.file_name().to_string_lossy().to_string();
-        let Ok(pid) = name.parse::<i32>() else {
-            continue;
-        };
-        let Ok(cmd) = std::fs::read(entry.path().join("cmdline")) else {
-            continue;
-        };
-        let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
-        // A zombie has an empty command line: it is gone, only not yet reaped.
-        if !cmd.is_empty() && (cmd.contains(marker) || pids.contains(&pid)) {
-            found.push(format!("{pid}: {cmd}"));
-        }
-    }
-    found
 }
 
 /// `/proc/PID/stat` of each leftover, for a failure message.
@@ -169,7 +124,7 @@ fn half_the_bots_misbehave_and_every_forfeit_is_attributed() {
         "[board]\nholes = 6\n[time]\nmove_time_ms = 300\n[tournament]\nfirst_to = 1\nmax_games = 1\nconcurrency = {}\n",
         2 * cores
     );
-    let cfg = write_config(tmp.path(), &header, &bots);
+    let cfg = config(tmp.path(), &header, &bots);
     // The last bot, alloc, gets a memory limit small enough to hit at once.
     let mut text = std::fs::read_to_string(&cfg).unwrap();
     text.push_str("memory_mb = 64\n");
@@ -244,7 +199,7 @@ fn a_bot_that_cannot_start_stops_the_tournament_or_is_skipped() {
             ("bad", vec![fault_bot(tmp.path(), bad)]),
         ];
         let header = "[time]\nstartup_ms = 1000\n[tournament]\nfirst_to = 1\n";
-        let cfg = write_config(tmp.path(), header, &bots);
+        let cfg = config(tmp.path(), header, &bots);
         let out = tmp.path().join(format!("stop-{bad}"));
         let output = Command::new(arena())
             .arg("run")
@@ -267,7 +222,7 @@ fn a_bot_that_cannot_start_stops_the_tournament_or_is_skipped() {
         );
 
         let skip = header.replace("first_to = 1", "first_to = 1\non_start_failure = \"skip\"");
-        let cfg = write_config(tmp.path(), &skip, &bots);
+        let cfg = config(tmp.path(), &skip, &bots);
         let out = tmp.path().join(format!("skip-{bad}"));
         let output = Command::new(arena())
             .arg("run")
@@ -298,7 +253,7 @@ fn start_long_tournament(
     bot: Vec<String>,
 ) -> (std::process::Child, BufReader<std::process::ChildStderr>) {
     let bots = [("random", random_bot(3)), ("other", bot)];
-    let cfg = write_config(
+    let cfg = config(
         dir,
         "[time]\nmove_time_ms = 500\n[tournament]\nfirst_to = 100000\nmax_games = 300000\n",
         &bots,
@@ -402,7 +357,7 @@ fn a_grandchild_dies_with_the_arena_on_kill_9() {
         "--keep-playing".into(),
     ];
     let bots = [("a", random_bot(1)), ("gc", gc)];
-    let cfg = write_config(
+    let cfg = config(
         tmp.path(),
         "[tournament]\nfirst_to = 100000\nmax_games = 300000\n",
         &bots,
@@ -454,7 +409,7 @@ fn a_grandchild_dies_with_the_arena_on_kill_9() {
 fn names_cannot_reach_outside_the_run_folder() {
     let tmp = tempfile::tempdir().unwrap();
     let bots = [("../../x", random_bot(1)), ("b", random_bot(2))];
-    let cfg = write_config(tmp.path(), "", &bots);
+    let cfg = config(tmp.path(), "", &bots);
     let output = Command::new(arena())
         .arg("run")
         .arg(&cfg)

@@ -1,31 +1,12 @@
 //! Whole tournaments through the `arena` binary, with real bot processes.
 
+mod common;
+
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use assert_cmd::Command;
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
-
-/// A config file in `dir` with `body` after a header of settings.
-fn config(dir: &Path, header: &str, bots: &[(&str, Vec<String>)]) -> PathBuf {
-    let mut text = header.to_string();
-    for (name, command) in bots {
-        let command: Vec<String> = command.iter().map(|c| format!("{c:?}")).collect();
-        text.push_str(&format!(
-            "\n[[bot]]\nname = \"{name}\"\ncommand = [{}]\n",
-            command.join(", ")
-        ));
-    }
-    let path = dir.join("t.toml");
-    std::fs::write(&path, text).unwrap();
-    path
-}
+use common::{arena_bot, config, leftovers, python, repo, rows};
 
 /// `arena run CFG --out OUT`, to completion.
 fn run_arena(cfg: &Path, out: &Path) -> std::process::Output {
@@ -37,51 +18,6 @@ fn run_arena(cfg: &Path, out: &Path) -> std::process::Output {
         .arg(out)
         .output()
         .unwrap()
-}
-
-fn rows(path: &Path) -> Vec<HashMap<String, String>> {
-    let mut reader = csv::Reader::from_path(path).unwrap();
-    let headers = reader.headers().unwrap().clone();
-    reader
-        .records()
-        .map(|r| {
-            headers
-                .iter()
-                .zip(r.unwrap().iter())
-                .map(|(h, v)| (h.to_string(), v.to_string()))
-                .collect()
-        })
-        .collect()
-}
-
-fn arena_bot(name: &str, seed: u64) -> Vec<String> {
-    vec![
-        "arena".into(),
-        "bot".into(),
-        name.into(),
-        "--seed".into(),
-        seed.to_string(),
-    ]
-}
-
-fn python(script: &Path, args: &[&str]) -> Vec<String> {
-    let mut v = vec!["python3".to_string(), script.display().to_string()];
-    v.extend(args.iter().map(|s| s.to_string()));
-    v
-}
-
-/// Processes whose command line mentions `marker`.
-fn processes_mentioning(marker: &str) -> Vec<String> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        if let Ok(cmd) = std::fs::read(entry.path().join("cmdline")) {
-            let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
-            if cmd.contains(marker) {
-                found.push(format!("{}: {cmd}", entry.file_name().to_string_lossy()));
-            }
-        }
-    }
-    found
 }
 
 #[test]
@@ -280,7 +216,7 @@ fn misbehaving_bots_lose_with_the_right_reason_and_leave_no_process() {
             assert_eq!(forfeits, 0, "{s:?}");
         }
     }
-    let leftover = processes_mentioning(&bots_dir.display().to_string());
+    let leftover = leftovers(&bots_dir.display().to_string(), &[]);
     assert!(
         leftover.is_empty(),
         "bot processes left behind: {leftover:?}"

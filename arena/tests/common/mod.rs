@@ -1,0 +1,84 @@
+//! Helpers shared by the integration tests: configs, CSV rows, bot
+//! commands, and the search for processes left behind.
+
+#![allow(dead_code)] // Each test file uses its own share of these.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// The repository's root.
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+/// Writes `dir/t.toml`: `header` (settings) and one `[[bot]]` table per bot.
+pub fn config(dir: &Path, header: &str, bots: &[(&str, Vec<String>)]) -> PathBuf {
+    let mut text = header.to_string();
+    for (name, command) in bots {
+        let command: Vec<String> = command.iter().map(|c| format!("{c:?}")).collect();
+        text.push_str(&format!(
+            "\n[[bot]]\nname = \"{name}\"\ncommand = [{}]\n",
+            command.join(", ")
+        ));
+    }
+    let path = dir.join("t.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// The rows of a CSV file, each a map from column to value.
+pub fn rows(path: &Path) -> Vec<HashMap<String, String>> {
+    let mut reader = csv::Reader::from_path(path).unwrap();
+    let headers = reader.headers().unwrap().clone();
+    reader
+        .records()
+        .map(|r| {
+            headers
+                .iter()
+                .zip(r.unwrap().iter())
+                .map(|(h, v)| (h.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+/// The command of a bundled bot, seeded.
+pub fn arena_bot(name: &str, seed: u64) -> Vec<String> {
+    vec![
+        "arena".into(),
+        "bot".into(),
+        name.into(),
+        "--seed".into(),
+        seed.to_string(),
+    ]
+}
+
+/// The command of a Python bot.
+pub fn python(script: &Path, args: &[&str]) -> Vec<String> {
+    let mut v = vec!["python3".to_string(), script.display().to_string()];
+    v.extend(args.iter().map(|s| s.to_string()));
+    v
+}
+
+/// Live processes whose command line mentions `marker`, or whose pid is
+/// listed. Zombies (empty command line) are gone, only not yet reaped.
+pub fn leftovers(marker: &str, pids: &[i32]) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let name = entry.file_name().to_string_lossy().to_string();
+        let Ok(pid) = name.parse::<i32>() else {
+            continue;
+        };
+        let Ok(cmd) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
+        if !cmd.is_empty() && (cmd.contains(marker) || pids.contains(&pid)) {
+            found.push(format!("{pid}: {cmd}"));
+        }
+    }
+    found
+}
