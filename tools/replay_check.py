@@ -360,7 +360,7 @@ GAMES_COLUMNS = ["holes", "seeds", "max_laps", "max_plies", "moves", "plies",
 INT_COLUMNS = ["holes", "seeds", "max_laps", "max_plies", "plies",
                "south_seeds", "north_seeds"]
 RULE_ENDINGS = ("no-moves", "ply-limit")
-FORFEITS = ("illegal-move", "timeout", "crash", "protocol-error")
+FORFEITS = ("illegal-move", "timeout", "crash", "protocol-error", "start-failure")
 
 
 def _games_row_complete(row):
@@ -441,6 +441,10 @@ def check_game(row):
             # can also happen at start-up for either bot, so no such check.)
             diffs.append(f"illegal-move by {SIDE_NAMES[game.to_move]} (to move) "
                          f"but result {result}")
+        # The arena's detail starts with the side at fault: it lost.
+        at_fault = (row.get("detail") or "").split(" ", 1)[0]
+        if at_fault in SIDE_NAMES and result != SIDE_NAMES[1 - SIDE_NAMES.index(at_fault)]:
+            diffs.append(f"{termination} by {at_fault} (per detail) but result {result}")
     return diffs
 
 

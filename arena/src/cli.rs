@@ -35,6 +35,15 @@ pub enum Command {
     /// Internal: supervise one bot process (see the guard module).
     #[command(hide = true)]
     Guard {
+        /// The bot's memory limit, MiB (0: none).
+        #[arg(long, default_value_t = 0)]
+        memory_mb: u64,
+        /// The bot's CPU-time limit, s (0: none).
+        #[arg(long, default_value_t = 0)]
+        cpu_seconds: u64,
+        /// The bot's open-file limit (0: none).
+        #[arg(long, default_value_t = 0)]
+        open_files: u64,
         /// The bot's program and arguments.
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
         command: Vec<std::ffi::OsString>,

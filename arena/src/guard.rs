@@ -17,6 +17,41 @@ use std::os::unix::process::{CommandExt, ExitStatusExt};
 use nix::sys::signal::{kill, signal, SigHandler, Signal};
 use nix::unistd::Pid;
 
+/// Sends SIGKILL to every process in the guard's group but the guard.
+fn kill_rest_of_group() {
+    let me = nix::unistd::getpid();
+    for _ in 0..10 {
+        let mut found = false;
+        let Ok(entries) = std::fs::read_dir("/proc") else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
+                continue;
+            };
+            if pid == me.as_raw() {
+                continue;
+            }
+            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+                continue;
+            };
+            // Fields after the command (which may hold spaces) end at ')':
+            // state, ppid, pgrp.
+            let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r) else {
+                continue;
+            };
+            let fields: Vec<&str> = rest.split_whitespace().collect();
+            if fields.len() > 2 && fields[0] != "Z" && fields[2] == me.as_raw().to_string() {
+                found = true;
+                let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
+            }
+        }
+        if !found {
+            return;
+        }
+    }
+}
+
 extern "C" fn on_arena_death(_: nix::libc::c_int) {
     // Async-signal-safe: one kill(2) on our own process group (pid 0).
     let _ = kill(Pid::from_raw(0), Signal::SIGKILL);
@@ -25,7 +60,7 @@ extern "C" fn on_arena_death(_: nix::libc::c_int) {
 /// Runs the guard: starts `command` and mirrors its exit. Returns the exit
 /// code to use when the bot exited normally or could not start.
 #[must_use]
-pub fn run(command: &[OsString]) -> i32 {
+pub fn run(command: &[OsString], limits: crate::config::Limits) -> i32 {
     let Some((program, args)) = command.split_first() else {
         eprintln!("guard: no command");
         return 127;
@@ -47,22 +82,42 @@ pub fn run(command: &[OsString]) -> i32 {
     });
     let mut cmd = std::process::Command::new(program);
     cmd.args(args);
-    // SAFETY: restoring a signal disposition is async-signal-safe.
+    // SAFETY: restoring a signal disposition and setrlimit are async-signal-safe.
     unsafe {
-        cmd.pre_exec(|| {
+        cmd.pre_exec(move || {
             // An ignored signal stays ignored across exec: give the bot SIGTERM back.
-            signal(Signal::SIGTERM, SigHandler::SigDfl)
-                .map(|_| ())
-                .map_err(std::io::Error::from)
+            signal(Signal::SIGTERM, SigHandler::SigDfl).map_err(std::io::Error::from)?;
+            crate::bot::spawn::apply_limits(&limits).map_err(std::io::Error::from)
         });
     }
-    let status = match cmd.status() {
-        Ok(s) => s,
+    let mut child = match cmd.spawn() {
+        Ok(c) => c,
         Err(e) => {
             eprintln!("guard: cannot start {}: {e}", program.to_string_lossy());
             return 127;
         }
     };
+    // The bot has its own copies of the pipes: drop ours, so the arena sees
+    // the end of the bot's output when the bot closes it.
+    if let Ok(null) = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/null")
+    {
+        use std::os::fd::AsRawFd;
+        for fd in 0..=2 {
+            let _ = nix::unistd::dup2(null.as_raw_fd(), fd);
+        }
+    }
+    let status = loop {
+        match child.wait() {
+            Ok(s) => break s,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return 1,
+        }
+    };
+    // The bot is gone: end whatever it left in its group, before we go too.
+    kill_rest_of_group();
     if let Some(sig) = status.signal() {
         // Die of the same signal, so the arena sees "signal: N".
         if let Ok(sig) = Signal::try_from(sig) {

@@ -14,6 +14,21 @@ use clap::error::ErrorKind;
 use clap::Parser as _;
 use tokio_util::sync::CancellationToken;
 
+/// Like `eprintln!` and `println!`, but a closed stderr or stdout (say, a
+/// pipe into `head`) is ignored instead of stopping the tournament.
+macro_rules! err {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+macro_rules! out {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($t)*);
+    }};
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -28,7 +43,7 @@ fn main() -> ExitCode {
                 .take_while(|l| !l.trim().is_empty())
                 .map(str::trim)
                 .collect();
-            eprintln!("{}; see 'arena --help'", message.join(" "));
+            err!("{}; see 'arena --help'", message.join(" "));
             return ExitCode::from(2);
         }
         Err(e) => e.exit(), // --help and --version
@@ -40,7 +55,19 @@ fn main() -> ExitCode {
             quiet,
             transcripts,
         } => run(&config, out, quiet, transcripts),
-        Command::Guard { command } => return ExitCode::from(arena::guard::run(&command) as u8),
+        Command::Guard {
+            memory_mb,
+            cpu_seconds,
+            open_files,
+            command,
+        } => {
+            let limits = arena::config::Limits {
+                memory_mb,
+                cpu_seconds,
+                open_files,
+            };
+            return ExitCode::from(arena::guard::run(&command, limits) as u8);
+        }
         Command::Replay(args) => replay(args),
         Command::Rate(args) => rate(args),
         Command::Bot { name, seed } => endodoi_bots::run_named(&name, seed)
@@ -56,7 +83,7 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             // One line: the cause chain joined, as the user must see it.
-            eprintln!("error: {e:#}");
+            err!("error: {e:#}");
             ExitCode::from(2)
         }
     }
@@ -73,7 +100,14 @@ fn run(
         arena::bot::spawn::command(bot, None)
             .map_err(|e| anyhow::anyhow!("{}: {e}", config_path.display()))?;
     }
-    let out = out.unwrap_or_else(|| report::default_run_dir(&config.name));
+    let out = match out {
+        Some(dir) => dir,
+        None => {
+            report::claim_run_dir(&config.name).context("cannot create a folder in results/")?
+        }
+    };
+    check_sandboxes(&config, &out)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", config_path.display()))?;
     let dir = RunDir::create(&out)
         .with_context(|| format!("cannot create the run folder {}", out.display()))?;
     std::fs::copy(config_path, dir.path.join("config.toml"))
@@ -81,7 +115,7 @@ fn run(
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     let say = |line: String| {
         if !quiet {
-            eprintln!("{line}");
+            err!("{line}");
         }
     };
     let options = RunOptions {
@@ -109,7 +143,7 @@ fn run(
             ),
             OnStartFailure::Skip => {
                 for line in &failed {
-                    eprintln!("arena: {line}; playing without it");
+                    err!("arena: {line}; playing without it");
                 }
                 let mut keep = failures.iter().map(Option::is_none);
                 config.bots.retain(|_| keep.next().unwrap_or(false));
@@ -134,10 +168,10 @@ fn run(
                 Event::Game(g) => {
                     done += 1;
                     if !quiet {
-                        eprintln!("{}", report::game_line(done, g));
+                        err!("{}", report::game_line(done, g));
                     }
                 }
-                Event::Sprt(s) if !quiet => eprintln!("{}", report::sprt_line(s)),
+                Event::Sprt(s) if !quiet => err!("{}", report::sprt_line(s)),
                 _ => {}
             }
         });
@@ -147,7 +181,7 @@ fn run(
         tokio::select! {
             r = &mut work => return Some(r),
             () = interrupted() => {
-                eprintln!("arena: stopping: games in progress are abandoned and every bot is stopped (press Ctrl-C again to exit at once)");
+                err!("arena: stopping: games in progress are abandoned and every bot is stopped (press Ctrl-C again to exit at once)");
                 cancel.cancel();
             }
         }
@@ -159,7 +193,7 @@ fn run(
     // Dropping the runtime kills every bot still running, with its group.
     drop(runtime);
     let Some(summary) = outcome else {
-        eprintln!(
+        err!(
             "arena: interrupted; the games already played are in {}",
             dir.path.join("games.csv").display()
         );
@@ -167,9 +201,9 @@ fn run(
     };
     let summary = summary?;
     let table = report::write_summaries(&config, &dir, &summary)?;
-    println!("{table}");
+    out!("{table}");
     if cancel.is_cancelled() {
-        eprintln!(
+        err!(
             "arena: interrupted; the summaries cover the {done} games played, in {}",
             dir.path.display()
         );
@@ -177,6 +211,34 @@ fn run(
     }
     say(format!("arena: results in {}", dir.path.display()));
     Ok(ExitCode::SUCCESS)
+}
+
+/// A sandboxed bot may write to its working directory, so that directory
+/// must hold neither the results nor the arena's own executable (which runs
+/// outside the sandbox as the guard).
+fn check_sandboxes(config: &Config, out: &Path) -> Result<(), String> {
+    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let out = absolute(out);
+    let exe = std::env::current_exe()
+        .map(|e| absolute(&e))
+        .unwrap_or_default();
+    for bot in config.bots.iter().filter(|b| b.sandbox) {
+        let Some(dir) = &bot.dir else {
+            return Err(format!(
+                "bot '{}' is sandboxed but has no dir: give it a working directory of its own (it is the one place it may write)",
+                bot.name
+            ));
+        };
+        let dir = absolute(dir);
+        if out.starts_with(&dir) || exe.starts_with(&dir) {
+            return Err(format!(
+                "bot '{}' is sandboxed in {}, which holds the results or the arena itself: give it a directory of its own",
+                bot.name,
+                dir.display()
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn replay(args: ReplayArgs) -> anyhow::Result<ExitCode> {
@@ -191,7 +253,10 @@ fn replay(args: ReplayArgs) -> anyhow::Result<ExitCode> {
         },
     };
     let (report, matches) = arena::replay::run(&game)?;
-    print!("{report}");
+    {
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout(), "{report}");
+    }
     Ok(if matches {
         ExitCode::SUCCESS
     } else {
@@ -238,8 +303,8 @@ fn rate(args: RateArgs) -> anyhow::Result<ExitCode> {
     };
     let options = report::rating_options(&settings, args.seed, &rated.names);
     let table = report::write_ratings(&rated.names, &rated.tally, &options, &out)?;
-    println!("{table}");
-    eprintln!(
+    out!("{table}");
+    err!(
         "arena: {} games from {} file(s); standings.csv, pairwise.csv and los.csv in {}",
         rated.games,
         args.games.len(),

@@ -117,7 +117,9 @@ impl RunDir {
 
 /// `games.csv`, open for appending.
 pub struct GamesCsv {
-    writer: csv::Writer<File>,
+    file: File,
+    /// The length of the file's whole rows.
+    len: u64,
 }
 
 impl GamesCsv {
@@ -130,10 +132,29 @@ impl GamesCsv {
             .create_new(true)
             .append(true)
             .open(dir.path.join("games.csv"))?;
-        let mut writer = csv::Writer::from_writer(file);
-        writer.write_record(GAMES_COLUMNS)?;
-        writer.flush()?;
-        Ok(GamesCsv { writer })
+        let mut games = GamesCsv { file, len: 0 };
+        games.write_row(&GAMES_COLUMNS)?;
+        Ok(games)
+    }
+
+    /// Writes one CSV row with a single write, then syncs it. If the write
+    /// fails (a full disk), the file is cut back to its last whole row, so
+    /// it never ends in half a row.
+    fn write_row(&mut self, fields: &[&str]) -> io::Result<()> {
+        let mut row = csv::Writer::from_writer(Vec::new());
+        row.write_record(fields)?;
+        let bytes = row.into_inner().map_err(|e| e.into_error())?;
+        use std::io::Write as _;
+        let written = self
+            .file
+            .write_all(&bytes)
+            .and_then(|()| self.file.sync_data());
+        if let Err(e) = written {
+            let _ = self.file.set_len(self.len);
+            return Err(e);
+        }
+        self.len += bytes.len() as u64;
+        Ok(())
     }
 
     /// Appends one game as one complete row, then flushes and syncs it to
@@ -146,7 +167,7 @@ impl GamesCsv {
             None => "draw",
             Some(side) => side.name(),
         };
-        self.writer.write_record([
+        self.write_row(&[
             g.series.to_string().as_str(),
             &g.game.to_string(),
             &g.bots[0],
@@ -163,9 +184,7 @@ impl GamesCsv {
             g.end.name(),
             &g.detail,
             &g.duration_ms.to_string(),
-        ])?;
-        self.writer.flush()?;
-        self.writer.get_ref().sync_data()
+        ])
     }
 }
 

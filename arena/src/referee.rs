@@ -238,21 +238,30 @@ async fn play(rules: Rules, time: &TimeControl, seats: [&mut Seat; 2]) -> GameRe
             }
         }
 
-        let mut clock = [time.base_time_ms; 2];
+        // Game clocks in ms; a bot may overdraw its clock by at most the
+        // margin over the whole game, so a clock at 0 runs out for real.
+        let mut clock = [time.base_time_ms as i64; 2];
         let mut last: Option<Move> = None;
         while !pos.is_over() {
             let side = pos.to_move();
             let legal = pos.legal_moves();
-            let limit = turn_limit(time, clock[side.index()]);
-            let clocks = (time.base_time_ms > 0)
-                .then(|| [clock[side.index()], clock[side.opponent().index()]]);
+            let mine = clock[side.index()];
+            let limit = turn_limit(time, mine.max(0) as u64);
+            let grace = if time.base_time_ms > 0 {
+                margin.saturating_sub(Duration::from_millis(mine.min(0).unsigned_abs()))
+            } else {
+                margin
+            };
+            let clocks = (time.base_time_ms > 0).then(|| {
+                [
+                    mine.max(0) as u64,
+                    clock[side.opponent().index()].max(0) as u64,
+                ]
+            });
             protocol::turn(&mut buf, &pos, last, legal, limit, clocks);
             let seat = &mut *seats[side.index()];
             let bot = seat.process.as_mut().expect("started");
-            let reply = match bot
-                .request(&buf, Duration::from_millis(limit), margin)
-                .await
-            {
+            let reply = match bot.request(&buf, Duration::from_millis(limit), grace).await {
                 Ok((line, elapsed)) => match protocol::parse_reply(line) {
                     Ok(Reply::Move(hole)) => Ok((hole, elapsed)),
                     Ok(_) => Err((
@@ -303,7 +312,7 @@ async fn play(rules: Rules, time: &TimeControl, seats: [&mut Seat; 2]) -> GameRe
             }
             if time.base_time_ms > 0 {
                 let c = &mut clock[side.index()];
-                *c = c.saturating_sub(elapsed.as_millis() as u64) + time.increment_ms;
+                *c = *c - elapsed.as_millis() as i64 + time.increment_ms as i64;
             }
         }
         None

@@ -29,6 +29,8 @@ pub struct Recorded {
     pub result: String,
     /// The `termination` column.
     pub termination: String,
+    /// The `detail` column: for a forfeit it starts with the side at fault.
+    pub detail: String,
 }
 
 /// Parses a move list: hole numbers separated by spaces, in one or more words.
@@ -99,6 +101,12 @@ pub fn from_games_csv(path: &Path, series: usize, game: u32) -> anyhow::Result<R
         let rules = Rules::new(num(2)? as usize, num(3)? as u32)?
             .with_max_laps(num(4)? as u32)?
             .with_max_plies(num(5)? as u32)?;
+        let detail = headers
+            .iter()
+            .position(|h| h == "detail")
+            .and_then(|i| r.get(i))
+            .unwrap_or("")
+            .to_string();
         return Ok(Replay {
             rules,
             moves: parse_moves(&[field(6)])?,
@@ -106,6 +114,7 @@ pub fn from_games_csv(path: &Path, series: usize, game: u32) -> anyhow::Result<R
                 seeds: [num(7)? as u32, num(8)? as u32],
                 result: field(9).to_string(),
                 termination: field(10).to_string(),
+                detail,
             }),
         });
     }
@@ -214,8 +223,15 @@ pub fn run(replay: &Replay) -> anyhow::Result<(String, bool)> {
     if let Some(rec) = &replay.recorded {
         let forfeit = !matches!(rec.termination.as_str(), "no-moves" | "ply-limit");
         matches = if forfeit {
-            // A forfeit: the moves stop before the end; the seeds are those captured so far.
-            pos.outcome().is_none() && rec.seeds == seeds
+            // A forfeit: the moves stop before the end, the seeds are those
+            // captured so far, and the side at fault (first in the detail) lost.
+            let loser = rec
+                .detail
+                .split(' ')
+                .next()
+                .and_then(|s| s.parse::<Side>().ok());
+            let winner_ok = loser.map_or(true, |l| rec.result == l.opponent().name());
+            pos.outcome().is_none() && rec.seeds == seeds && winner_ok
         } else {
             rec.seeds == seeds && rec.result == result && rec.termination == termination
         };
@@ -253,6 +269,7 @@ mod tests {
                 seeds: [22, 34],
                 result: "north".into(),
                 termination: "no-moves".into(),
+                detail: String::new(),
             }),
         };
         let (text, ok) = run(&replay).unwrap();
@@ -276,6 +293,7 @@ mod tests {
                 seeds: [0, 0],
                 result: "draw".into(),
                 termination: "timeout".into(),
+                detail: "south (x) no reply".into(),
             }),
         };
         let (text, ok) = run(&replay).unwrap();

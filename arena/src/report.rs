@@ -17,23 +17,32 @@ use crate::runner::{SprtState, Summary};
 use crate::standings::{standings, Standing, Tally};
 use crate::stats::{self, RatingOptions};
 
-/// `results/<name>-<UTC timestamp>`, with `-2`, `-3`... if that exists.
-#[must_use]
-pub fn default_run_dir(name: &str) -> PathBuf {
+/// Claims a new folder `results/<name>-<UTC timestamp>`, with `-2`, `-3`...
+/// if that exists. The folder is created here, atomically, so two runs
+/// started in the same second never share one.
+///
+/// # Errors
+/// The I/O error creating `results/` or the folder.
+pub fn claim_run_dir(name: &str) -> std::io::Result<PathBuf> {
     let now = time::OffsetDateTime::now_utc();
     let stamp = now
         .format(time::macros::format_description!(
             "[year][month][day]-[hour][minute][second]"
         ))
         .unwrap_or_else(|_| "now".into());
+    std::fs::create_dir_all("results")?;
     let base = PathBuf::from("results").join(format!("{name}-{stamp}"));
     let mut path = base.clone();
-    let mut n = 2;
-    while path.exists() {
-        path = PathBuf::from(format!("{}-{n}", base.display()));
-        n += 1;
+    for n in 2.. {
+        match std::fs::create_dir(&path) {
+            Ok(()) => return Ok(path),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                path = PathBuf::from(format!("{}-{n}", base.display()));
+            }
+            Err(e) => return Err(e),
+        }
     }
-    path
+    unreachable!("the loop returns")
 }
 
 /// The most games the tournament can play: every series at `max_games`.

@@ -285,11 +285,14 @@ async fn run_series(
             }
         }
     }
-    for seat in seats {
-        if let Some(p) = seat.process {
-            p.shutdown(true).await;
-        }
-    }
+    // Both bots at once, so stopping a series takes one grace period, not two.
+    futures::future::join_all(
+        seats
+            .into_iter()
+            .filter_map(|s| s.process)
+            .map(|p| p.shutdown(true)),
+    )
+    .await;
     if wdl.games() > 0 {
         let decided = if sprt.is_some() {
             sprt_decided

@@ -190,6 +190,52 @@ fn half_the_bots_misbehave_and_every_forfeit_is_attributed() {
 }
 
 #[test]
+fn a_game_clock_runs_out() {
+    let tmp = tempfile::tempdir().unwrap();
+    // 200 ms for the whole game, 40 ms a move, no increment: the clock must run out.
+    let bots = [
+        ("a", random_bot(1)),
+        (
+            "slow",
+            vec![
+                fault_bot(tmp.path(), "fault-slow"),
+                "--delay-ms".into(),
+                "40".into(),
+            ],
+        ),
+    ];
+    let header = "[time]\nmove_time_ms = 0\nbase_time_ms = 200\nmargin_ms = 50\n[tournament]\nfirst_to = 1\n";
+    let cfg = config(tmp.path(), header, &bots);
+    let out = tmp.path().join("run");
+    let output = Command::new(arena())
+        .arg("run")
+        .arg(&cfg)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let games = rows(&out.join("games.csv"));
+    assert!(!games.is_empty());
+    for g in &games {
+        let slow_side = if g["south"] == "slow" {
+            "south"
+        } else {
+            "north"
+        };
+        assert_eq!(g["termination"], "timeout", "{g:?}");
+        assert!(g["detail"].starts_with(slow_side), "{g:?}");
+        // 200 ms of clock, at 40 ms a move, lasts about 5 moves plus the margin's worth.
+        let slow_moves = g["moves"].split_whitespace().count() / 2 + 1;
+        assert!(slow_moves <= 8, "{g:?}");
+    }
+}
+
+#[test]
 fn a_bot_that_cannot_start_stops_the_tournament_or_is_skipped() {
     let tmp = tempfile::tempdir().unwrap();
     for bad in ["fault-exit-start", "fault-noflush"] {

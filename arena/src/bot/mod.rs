@@ -104,7 +104,7 @@ pub struct StartOptions<'a> {
 pub struct BotProcess {
     child: Child,
     pgid: Pid,
-    stdin: ChildStdin,
+    stdin: Option<ChildStdin>,
     stdout: BufReader<ChildStdout>,
     line: Vec<u8>,
     log: BotLog,
@@ -146,7 +146,7 @@ impl BotProcess {
         let mut bot = BotProcess {
             child,
             pgid: Pid::from_raw(pid as i32),
-            stdin,
+            stdin: Some(stdin),
             stdout,
             line: Vec::with_capacity(256),
             log: options.log,
@@ -213,9 +213,13 @@ impl BotProcess {
         if let Some(t) = &mut self.transcript {
             let _ = write!(t, "> {request}");
         }
-        match tokio::time::timeout_at(deadline, write_line(&mut self.stdin, request)).await {
+        match tokio::time::timeout_at(deadline, write_line(self.stdin.as_mut(), request)).await {
             Err(_) => return Err(self.timeout_fault(timeout)),
-            Ok(Err(e)) => return Err(self.crash_fault(&format!("cannot be written to ({e})"))),
+            Ok(Err(e)) => {
+                return Err(self
+                    .crash_fault(&format!("cannot be written to ({e})"))
+                    .await)
+            }
             Ok(Ok(())) => {}
         }
         let mut received = 0usize;
@@ -223,7 +227,7 @@ impl BotProcess {
             let read = read_line_capped(&mut self.stdout, &mut self.line);
             match tokio::time::timeout_at(deadline, read).await {
                 Err(_) => return Err(self.timeout_fault(timeout)),
-                Ok(Err(e)) => return Err(self.read_fault(e)),
+                Ok(Err(e)) => return Err(self.read_fault(e).await),
                 Ok(Ok(())) => {}
             }
             let elapsed = sent.elapsed();
@@ -270,7 +274,7 @@ impl BotProcess {
         let lines = match waiting_lines(&mut self.stdout).await {
             Ok(lines) => lines,
             Err(ReadError::Eof) => return Ok(()), // The request itself will find out.
-            Err(e) => return Err(self.read_fault(e)),
+            Err(e) => return Err(self.read_fault(e).await),
         };
         for line in lines {
             let text = String::from_utf8_lossy(&line);
@@ -303,12 +307,14 @@ impl BotProcess {
         if let Some(t) = &mut self.transcript {
             let _ = write!(t, "> {line}");
         }
-        match tokio::time::timeout(limit, write_line(&mut self.stdin, line)).await {
+        match tokio::time::timeout(limit, write_line(self.stdin.as_mut(), line)).await {
             Err(_) => Err(Fault::Timeout {
                 limit_ms: limit.as_millis() as u64,
                 margin_ms: 0,
             }),
-            Ok(Err(e)) => Err(self.crash_fault(&format!("cannot be written to ({e})"))),
+            Ok(Err(e)) => Err(self
+                .crash_fault(&format!("cannot be written to ({e})"))
+                .await),
             Ok(Ok(())) => Ok(()),
         }
     }
@@ -336,7 +342,7 @@ impl BotProcess {
             let _ = self.notify(protocol::QUIT, GRACE).await;
         }
         // Closing stdin lets a bot that reads to EOF exit on its own.
-        let _ = tokio::time::timeout(GRACE, self.stdin.shutdown()).await;
+        drop(self.stdin.take());
         if tokio::time::timeout(GRACE, self.child.wait())
             .await
             .is_err()
@@ -360,10 +366,10 @@ impl BotProcess {
         }
     }
 
-    fn read_fault(&mut self, e: ReadError) -> Fault {
+    async fn read_fault(&mut self, e: ReadError) -> Fault {
         match e {
-            ReadError::Eof => self.crash_fault("closed its output"),
-            ReadError::Io(e) => self.crash_fault(&format!("output failed ({e})")),
+            ReadError::Eof => self.crash_fault("closed its output").await,
+            ReadError::Io(e) => self.crash_fault(&format!("output failed ({e})")).await,
             ReadError::TooLong => {
                 Fault::Protocol(format!("sent a line longer than {MAX_LINE_BYTES} bytes"))
             }
@@ -383,9 +389,11 @@ impl BotProcess {
 
     /// A crash, with the exit status or signal if the process has ended;
     /// waits briefly for it, since a closed pipe comes just before the exit.
-    fn crash_fault(&mut self, what: &str) -> Fault {
-        match self.child.try_wait() {
-            Ok(Some(status)) => Fault::Crash(format!("{what}: the process exited ({status})")),
+    async fn crash_fault(&mut self, what: &str) -> Fault {
+        // The pipe closes just before the process ends: give it a moment,
+        // so the fault can name the exit status or the signal.
+        match tokio::time::timeout(Duration::from_millis(200), self.child.wait()).await {
+            Ok(Ok(status)) => Fault::Crash(format!("{what}: the process exited ({status})")),
             _ => Fault::Crash(what.to_string()),
         }
     }
@@ -404,7 +412,8 @@ impl Drop for BotProcess {
     }
 }
 
-async fn write_line(stdin: &mut ChildStdin, line: &str) -> std::io::Result<()> {
+async fn write_line(stdin: Option<&mut ChildStdin>, line: &str) -> std::io::Result<()> {
+    let stdin = stdin.ok_or_else(|| std::io::Error::from(std::io::ErrorKind::BrokenPipe))?;
     stdin.write_all(line.as_bytes()).await?;
     stdin.flush().await
 }

@@ -86,8 +86,15 @@ pub fn command(spec: &BotSpec, guard: Option<&Path>) -> Result<Command, String> 
 
     let mut cmd = match guard {
         Some(exe) => {
+            // The guard applies the limits to the bot alone, so tiny limits
+            // cannot break the guard itself.
             let mut c = Command::new(exe);
-            c.arg("guard").arg("--").args(&argv);
+            c.arg("guard")
+                .arg(format!("--memory-mb={}", spec.limits.memory_mb))
+                .arg(format!("--cpu-seconds={}", spec.limits.cpu_seconds))
+                .arg(format!("--open-files={}", spec.limits.open_files))
+                .arg("--")
+                .args(&argv);
             c
         }
         None => {
@@ -102,7 +109,15 @@ pub fn command(spec: &BotSpec, guard: Option<&Path>) -> Result<Command, String> 
         .stderr(Stdio::piped())
         .kill_on_drop(true)
         .process_group(0);
-    let limits = spec.limits;
+    let limits = if guard.is_some() {
+        Limits {
+            memory_mb: 0,
+            cpu_seconds: 0,
+            open_files: 0,
+        }
+    } else {
+        spec.limits
+    };
     let death_signal = if guard.is_some() {
         Signal::SIGUSR2
     } else {
@@ -129,16 +144,22 @@ pub fn command(spec: &BotSpec, guard: Option<&Path>) -> Result<Command, String> 
     Ok(cmd)
 }
 
-/// Sets the resource limits of the calling process (soft = hard); a 0 in
-/// `limits` leaves that resource alone. Core dumps are always off.
-fn apply_limits(limits: &Limits) -> nix::Result<()> {
+/// Sets the resource limits of the calling process; a 0 in `limits` leaves
+/// that resource alone. The CPU limit's hard limit is one second above the
+/// soft one, so a bot over it dies of SIGXCPU, which names the cause. Core
+/// dumps are always off.
+pub(crate) fn apply_limits(limits: &Limits) -> nix::Result<()> {
     const MIB: u64 = 1 << 20;
     if limits.memory_mb > 0 {
         let bytes = limits.memory_mb.saturating_mul(MIB);
         setrlimit(Resource::RLIMIT_DATA, bytes, bytes)?;
     }
     if limits.cpu_seconds > 0 {
-        setrlimit(Resource::RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds)?;
+        setrlimit(
+            Resource::RLIMIT_CPU,
+            limits.cpu_seconds,
+            limits.cpu_seconds + 1,
+        )?;
     }
     if limits.open_files > 0 {
         setrlimit(
