@@ -126,7 +126,7 @@ impl BotProcess {
     pub async fn start(spec: &BotSpec, options: StartOptions<'_>) -> Result<BotProcess, Fault> {
         let mut cmd = spawn::command(spec, options.guard).map_err(Fault::Start)?;
         options.log.line(
-            &options.log_prefix,
+            &format!("{} ", options.log_prefix),
             format!("# start: {}", spec.command.join(" ")).as_bytes(),
         );
         let mut child = cmd
