@@ -447,6 +447,8 @@ impl Config {
 
         let l = &raw.limits;
         const MAX_LIMIT: i64 = 1 << 40;
+        // Linux's default ceiling (fs.nr_open); above it setrlimit fails.
+        const MAX_OPEN_FILES: i64 = 1 << 20;
         let limits = Limits {
             memory_mb: int(
                 &l.memory_mb,
@@ -466,7 +468,7 @@ impl Config {
                 &l.open_files,
                 "limits.open_files",
                 0,
-                MAX_LIMIT,
+                MAX_OPEN_FILES,
                 DEFAULT_OPEN_FILES as i64,
             )? as u64,
         };
@@ -517,7 +519,7 @@ impl Config {
                         &rb.open_files,
                         "bot.open_files",
                         0,
-                        MAX_LIMIT,
+                        MAX_OPEN_FILES,
                         limits.open_files as i64,
                     )? as u64,
                 },

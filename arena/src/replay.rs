@@ -62,7 +62,10 @@ pub fn parse_moves<S: AsRef<str>>(words: &[S]) -> anyhow::Result<Vec<u8>> {
 pub fn from_games_csv(path: &Path, series: usize, game: u32) -> anyhow::Result<Replay> {
     let mut reader =
         csv::Reader::from_path(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let headers = reader.headers()?.clone();
+    let headers = reader
+        .headers()
+        .with_context(|| format!("cannot read {}", path.display()))?
+        .clone();
     let col = |name: &str| {
         headers.iter().position(|h| h == name).with_context(|| {
             format!(
