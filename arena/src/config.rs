@@ -30,6 +30,9 @@ pub struct Config {
     pub ratings: RatingSettings,
     /// A sequential test for a two-bot match, if asked for.
     pub sprt: Option<SprtSettings>,
+    /// How many random plies open each game pair (both ends included);
+    /// `0..=0` for none.
+    pub opening_plies: std::ops::RangeInclusive<u32>,
 }
 
 /// How the joint ratings are computed (`[ratings]`).
@@ -189,9 +192,18 @@ struct RawConfig {
     limits: RawLimits,
     #[serde(default)]
     ratings: RawRatings,
+    #[serde(default)]
+    openings: RawOpenings,
     sprt: Option<Spanned<RawSprt>>,
     #[serde(default)]
     bot: Vec<Spanned<RawBot>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawOpenings {
+    plies_min: Option<Spanned<i64>>,
+    plies_max: Option<Spanned<i64>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -585,7 +597,23 @@ impl Config {
                 })
             }
         };
+        let o = &raw.openings;
+        let plies_min = int(&o.plies_min, "openings.plies_min", 0, 100, 2)? as u32;
+        let plies_max = int(
+            &o.plies_max,
+            "openings.plies_max",
+            0,
+            100,
+            i64::from(plies_min.max(4)),
+        )? as u32;
+        if plies_max < plies_min {
+            return Err(at(
+                o.plies_max.as_ref().map(|s| s.span()),
+                "openings.plies_max is below plies_min: make it at least as large",
+            ));
+        }
         Ok(Config {
+            opening_plies: plies_min..=plies_max,
             ratings: RatingSettings {
                 prior_draws,
                 bootstrap,

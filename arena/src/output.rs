@@ -9,9 +9,11 @@ use std::path::{Path, PathBuf};
 use crate::referee::GameRecord;
 
 /// The columns of `games.csv`, in order.
-pub const GAMES_COLUMNS: [&str; 16] = [
+pub const GAMES_COLUMNS: [&str; 18] = [
     "series",
     "game",
+    "pair",
+    "opening",
     "south",
     "north",
     "holes",
@@ -170,6 +172,8 @@ impl GamesCsv {
         self.write_row(&[
             g.series.to_string().as_str(),
             &g.game.to_string(),
+            &g.game.div_ceil(2).to_string(),
+            &g.opening,
             &g.bots[0],
             &g.bots[1],
             &g.rules.holes().to_string(),

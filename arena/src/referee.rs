@@ -112,6 +112,9 @@ pub struct GameRecord {
     pub duration_ms: u64,
     /// Every protocol line of the game, when transcripts were asked for.
     pub transcript: Option<String>,
+    /// The opening plies the referee played before the bots took over, as
+    /// in `moves` (which starts with them).
+    pub opening: String,
 }
 
 /// One side of a game: the bot's spec, its process (kept across the games of
@@ -175,6 +178,7 @@ impl Transcript {
 }
 
 /// Plays one game between `seats` (`[south, north]`) under `rules` and `time`,
+/// from the position after `opening` (legal plies, played by the referee),
 /// and returns its record with `series` and `game` set to 0 (the caller's
 /// numbering); `None` if `cancel` fired first (the game is then not
 /// recorded, and its bots are left to the caller to stop). Starts bots
@@ -183,19 +187,34 @@ pub async fn play_game(
     rules: Rules,
     time: &TimeControl,
     seats: [&mut Seat; 2],
+    opening: &[Move],
     cancel: &CancellationToken,
 ) -> Option<GameRecord> {
     tokio::select! {
         biased;
         () = cancel.cancelled() => None,
-        record = play(rules, time, seats) => Some(record),
+        record = play(rules, time, seats, opening) => Some(record),
     }
 }
 
-async fn play(rules: Rules, time: &TimeControl, seats: [&mut Seat; 2]) -> GameRecord {
+async fn play(
+    rules: Rules,
+    time: &TimeControl,
+    seats: [&mut Seat; 2],
+    opening: &[Move],
+) -> GameRecord {
     let started = Instant::now();
+    // The opening is played by the referee; the bots take over after it.
     let mut pos = rules.start();
     let mut moves = String::new();
+    for mv in opening {
+        pos.play(*mv).expect("openings are legal");
+        if !moves.is_empty() {
+            moves.push(' ');
+        }
+        let _ = write!(moves, "{mv}");
+    }
+    let opening_text = moves.clone();
     let mut buf = String::new();
     let startup = Duration::from_millis(time.startup_ms);
     let margin = Duration::from_millis(time.margin_ms);
@@ -241,7 +260,7 @@ async fn play(rules: Rules, time: &TimeControl, seats: [&mut Seat; 2]) -> GameRe
         // Game clocks in ms; a bot may overdraw its clock by at most the
         // margin over the whole game, so a clock at 0 runs out for real.
         let mut clock = [time.base_time_ms as i64; 2];
-        let mut last: Option<Move> = None;
+        let mut last: Option<Move> = opening.last().copied();
         while !pos.is_over() {
             let side = pos.to_move();
             let legal = pos.legal_moves();
@@ -378,6 +397,7 @@ async fn play(rules: Rules, time: &TimeControl, seats: [&mut Seat; 2]) -> GameRe
         detail,
         duration_ms: started.elapsed().as_millis() as u64,
         transcript: transcript.0,
+        opening: opening_text,
     }
 }
 

@@ -17,7 +17,7 @@ use crate::bot::{BotLog, BotProcess, StartOptions};
 use crate::config::{Config, SprtModelName};
 use crate::output::{GamesCsv, RunDir};
 use crate::referee::{play_game, GameRecord, Seat};
-use crate::schedule::{round_robin, Series};
+use crate::schedule::{self, round_robin, Series};
 use crate::standings::{GameResult, Tally, Wdl};
 use crate::stats::{GameScore, Pentanomial, Sprt, SprtModel, SprtStatus};
 
@@ -235,12 +235,26 @@ async fn run_series(
     // An SPRT match ends when the test decides (or at max_games), a series
     // when a bot has first_to wins.
     let going = |wdl: &Wdl| sprt.is_some() || (wdl.wins < t.first_to && wdl.losses < t.first_to);
-    while going(&wdl) && game < t.max_games {
+    let mut opening = Vec::new();
+    // A series stops only at the end of a game pair (or at max_games).
+    while game < t.max_games && (game % 2 == 1 || going(&wdl)) {
         game += 1;
+        let pair = game.div_ceil(2);
+        if game % 2 == 1 {
+            opening = schedule::opening(
+                &config.rules,
+                t.seed,
+                series.number,
+                pair,
+                config.opening_plies.clone(),
+            );
+        }
         let a_is_south = series.south(game) == series.a;
         let [sa, sb] = &mut seats;
-        let pair = if a_is_south { [sa, sb] } else { [sb, sa] };
-        let Some(mut record) = play_game(config.rules, &config.time, pair, cancel).await else {
+        let seats_in_order = if a_is_south { [sa, sb] } else { [sb, sa] };
+        let Some(mut record) =
+            play_game(config.rules, &config.time, seats_in_order, &opening, cancel).await
+        else {
             break; // Cancelled: the unfinished game is not recorded.
         };
         record.series = series.number;

@@ -1,5 +1,12 @@
-//! The tournament schedule: which pairs meet, in what order, and who is South.
-//! Pure: a function of the number of bots only.
+//! The tournament schedule: which pairs meet, in what order, who is South,
+//! and the openings. Pure: a function of the number of bots, the rules and
+//! the seed.
+
+use std::ops::RangeInclusive;
+
+use endodoi::{Move, Rules};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 /// One series: a pair of bots (indices into the config's bot list).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,6 +44,45 @@ impl Series {
             self.a
         }
     }
+}
+
+/// The opening of game pair `pair` (from 1) of series `series`: the first
+/// plies, chosen uniformly at random from the legal moves, their number
+/// drawn uniformly from `plies`. A pure function of its arguments and the
+/// tournament `seed`, so a schedule always gets the same openings. An
+/// opening that would end the game is drawn again.
+#[must_use]
+pub fn opening(
+    rules: &Rules,
+    seed: u64,
+    series: usize,
+    pair: u32,
+    plies: RangeInclusive<u32>,
+) -> Vec<Move> {
+    // One generator per pair, from a mix of the three numbers (SplitMix64's
+    // constants), so openings do not depend on the order games are played.
+    let mix = seed
+        ^ (series as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ u64::from(pair).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    let mut rng = ChaCha8Rng::seed_from_u64(mix);
+    for _attempt in 0..100 {
+        let k = rng.gen_range(plies.clone());
+        let mut pos = rules.start();
+        let mut moves = Vec::with_capacity(k as usize);
+        for _ in 0..k {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let mv = legal.nth(rng.gen_range(0..legal.len())).expect("in range");
+            pos.play(mv).expect("a legal move");
+            moves.push(mv);
+        }
+        if !pos.is_over() && moves.len() == k as usize {
+            return moves;
+        }
+    }
+    Vec::new()
 }
 
 /// A round robin over `bots` bots: every pair meets in exactly one series.
@@ -106,6 +152,25 @@ mod tests {
                 prop_assert!((2 * south_total[b] - played[b]).abs() <= 1, "bot {b}: {} of {}", south_total[b], played[b]);
             }
         }
+    }
+
+    #[test]
+    fn openings_are_seeded_legal_and_of_the_asked_length() {
+        let rules = Rules::new(8, 4).unwrap();
+        let a = opening(&rules, 1, 3, 2, 2..=4);
+        assert_eq!(a, opening(&rules, 1, 3, 2, 2..=4), "a pure function");
+        assert!((2..=4).contains(&a.len()));
+        let others: Vec<_> = (1..=20).map(|p| opening(&rules, 1, 3, p, 2..=4)).collect();
+        assert!(
+            others.iter().any(|o| *o != a),
+            "pairs get different openings"
+        );
+        let mut pos = rules.start();
+        for mv in &a {
+            pos.play(*mv).unwrap();
+        }
+        assert!(!pos.is_over());
+        assert!(opening(&rules, 1, 1, 1, 0..=0).is_empty());
     }
 
     #[test]

@@ -58,7 +58,15 @@ fn a_round_robin_of_rust_and_python_bots_is_refereed_rated_and_written() {
     assert_eq!(games.len(), total);
     for s in &series {
         let wins = [&s["wins_a"], &s["wins_b"]].map(|w| w.parse::<u32>().unwrap());
-        assert_eq!(wins.iter().max(), Some(&3), "{s:?}");
+        // first_to 3, and a series ends only with a whole game pair: the
+        // winner reached 3 in the pair's first or second game.
+        let most = *wins.iter().max().unwrap();
+        assert!(most == 3 || most == 4, "{s:?}");
+        assert_eq!(
+            s["games"].parse::<u32>().unwrap() % 2,
+            0,
+            "whole pairs: {s:?}"
+        );
         assert_eq!(s["decided"], "true");
     }
     for g in &games {
@@ -321,8 +329,10 @@ fn transcripts_keep_every_line_of_every_game() {
             g["game"].parse::<u32>().unwrap()
         );
         let text = std::fs::read_to_string(out.join("transcripts").join(&name)).unwrap();
-        // One turn and one move per ply, both sides' lines marked, and the end.
-        let plies: usize = g["plies"].parse().unwrap();
+        // One turn and one move per ply after the opening, both sides' lines
+        // marked, and the end.
+        let opening = g["opening"].split_whitespace().count();
+        let plies: usize = g["plies"].parse::<usize>().unwrap() - opening;
         assert_eq!(
             text.lines().filter(|l| l.contains("> turn ")).count(),
             plies,
