@@ -485,3 +485,34 @@ fn an_sprt_match_stops_when_the_test_decides() {
         .iter()
         .all(|r| r["llr"].parse::<f64>().unwrap().is_finite()));
 }
+
+#[test]
+fn concurrency_never_changes_which_games_are_played() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bots = [
+        ("g1", arena_bot("greedy", 1)),
+        ("g2", arena_bot("greedy", 2)),
+        ("r1", arena_bot("random", 3)),
+        ("r2", arena_bot("random", 4)),
+    ];
+    let mut results = Vec::new();
+    for concurrency in [1, 8] {
+        let header = format!("[board]\nholes = 6\n[tournament]\nfirst_to = 2\nseed = 11\nconcurrency = {concurrency}\n");
+        let cfg = config(tmp.path(), &header, &bots);
+        let out = tmp.path().join(format!("c{concurrency}"));
+        assert!(run_arena(&cfg, &out).status.success());
+        let mut games: Vec<Vec<String>> = rows(&out.join("games.csv"))
+            .into_iter()
+            .map(|mut g| {
+                g.remove("duration_ms"); // the only column that may differ
+                let mut row: Vec<String> = g.into_iter().map(|(k, v)| format!("{k}={v}")).collect();
+                row.sort();
+                row
+            })
+            .collect();
+        games.sort();
+        results.push(games);
+    }
+    assert!(!results[0].is_empty());
+    assert_eq!(results[0], results[1]);
+}
