@@ -31,6 +31,20 @@ pub enum Command {
         /// Keep every game's protocol transcript in DIR/transcripts/.
         #[arg(long)]
         transcripts: bool,
+        /// Play only shard K of N (1 <= K <= N): every N-th series of the
+        /// schedule, whole; `arena merge` puts the shards together.
+        #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+        shard: Option<(usize, usize)>,
+    },
+    /// Merge the run folders of the shards of one tournament into one, with
+    /// exactly the files a single run would have written.
+    Merge {
+        /// The shard folders (each holds games.csv and config.toml).
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        /// The merged run folder (new, or without a games.csv).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
     },
     /// Internal: supervise one bot process (see the guard module).
     #[command(hide = true)]
@@ -120,4 +134,15 @@ pub struct RateArgs {
     /// The seed of the bootstrap.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+}
+
+/// Parses `K/N` with 1 <= K <= N.
+fn parse_shard(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("'{text}' is not a shard: write K/N with 1 <= K <= N, e.g. 2/4");
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let (k, n): (usize, usize) = (k.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
+    if k == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
 }

@@ -54,7 +54,9 @@ fn main() -> ExitCode {
             out,
             quiet,
             transcripts,
-        } => run(&config, out, quiet, transcripts),
+            shard,
+        } => run(&config, out, quiet, transcripts, shard),
+        Command::Merge { dirs, out } => merge(&dirs, &out),
         Command::Guard {
             memory_mb,
             cpu_seconds,
@@ -94,6 +96,7 @@ fn run(
     out: Option<PathBuf>,
     quiet: bool,
     transcripts: bool,
+    shard: Option<(usize, usize)>,
 ) -> anyhow::Result<ExitCode> {
     let mut config = Config::load(config_path)?;
     for bot in &config.bots {
@@ -121,6 +124,7 @@ fn run(
     let options = RunOptions {
         guard: std::env::current_exe().ok(),
         transcripts,
+        shard,
     };
 
     // Every bot must start before any game is played.
@@ -239,6 +243,39 @@ fn check_sandboxes(config: &Config, out: &Path) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// `arena merge`: the shards' games in one games.csv, and every summary
+/// computed from it, as a single run would have written them.
+fn merge(dirs: &[PathBuf], out: &Path) -> anyhow::Result<ExitCode> {
+    let config_text = |d: &PathBuf| {
+        std::fs::read(d.join("config.toml"))
+            .with_context(|| format!("{} holds no config.toml: is it a run folder?", d.display()))
+    };
+    let first = config_text(&dirs[0])?;
+    for d in &dirs[1..] {
+        anyhow::ensure!(
+            config_text(d)? == first,
+            "{} comes from another config than {}: merge only the shards of one tournament",
+            d.display(),
+            dirs[0].display()
+        );
+    }
+    let config = Config::parse(&String::from_utf8_lossy(&first), "config.toml", "merged")?;
+    let dir = RunDir::create(out)
+        .with_context(|| format!("cannot create the run folder {}", out.display()))?;
+    std::fs::write(dir.path.join("config.toml"), &first)?;
+    let files: Vec<PathBuf> = dirs.iter().map(|d| d.join("games.csv")).collect();
+    let series = arena::rate::merge_games(&files, &dir.path.join("games.csv"))?;
+    let summary = runner::Summary::from_series(&config, &series);
+    let table = report::write_summaries(&config, &dir, &summary)?;
+    out!("{table}");
+    err!(
+        "arena: {} shard folder(s) merged into {}",
+        dirs.len(),
+        dir.path.display()
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 fn replay(args: ReplayArgs) -> anyhow::Result<ExitCode> {

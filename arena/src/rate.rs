@@ -132,3 +132,100 @@ pub fn read_games(files: &[impl AsRef<Path>]) -> anyhow::Result<Rated> {
         skipped,
     })
 }
+
+/// One game of a merge: its series and its winner's name (`None`: a draw).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MergedGame {
+    /// The series number, the same in every shard.
+    pub series: usize,
+    /// The winning bot's name, or `None` for a draw.
+    pub winner: Option<String>,
+}
+
+/// Writes the rows of every file in `files` into a new `games.csv` at
+/// `out`, in schedule order (series, then game), with one header; a
+/// truncated last line is skipped, as in [`read_games`].
+///
+/// # Errors
+/// A file that cannot be read, has other columns than the first, or repeats
+/// a game another file has; or the output cannot be written.
+pub fn merge_games(files: &[impl AsRef<Path>], out: &Path) -> anyhow::Result<Vec<MergedGame>> {
+    let mut header: Option<csv::StringRecord> = None;
+    let mut rows: Vec<(u64, u64, csv::StringRecord)> = Vec::new();
+    for file in files {
+        let path = file.as_ref();
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let complete = match text.rfind('\n') {
+            Some(end) if end + 1 < text.len() => &text[..=end],
+            _ => &text[..],
+        };
+        let mut reader = csv::Reader::from_reader(complete.as_bytes());
+        let h = reader
+            .headers()
+            .with_context(|| format!("{} has no header row", path.display()))?
+            .clone();
+        match &header {
+            None => header = Some(h.clone()),
+            Some(first) => anyhow::ensure!(
+                *first == h,
+                "{} has other columns than the first file",
+                path.display()
+            ),
+        }
+        let col = |name: &str| {
+            h.iter()
+                .position(|c| c == name)
+                .with_context(|| format!("{} has no column '{name}'", path.display()))
+        };
+        let (series, game) = (col("series")?, col("game")?);
+        for record in reader.records() {
+            let r = record.with_context(|| format!("{}: not a CSV row", path.display()))?;
+            let num = |i: usize| {
+                r.get(i)
+                    .unwrap_or("")
+                    .parse::<u64>()
+                    .with_context(|| format!("{}: bad number", path.display()))
+            };
+            rows.push((num(series)?, num(game)?, r));
+        }
+    }
+    rows.sort_by_key(|(s, g, _)| (*s, *g));
+    if let Some(w) = rows
+        .windows(2)
+        .find(|w| (w[0].0, w[0].1) == (w[1].0, w[1].1))
+    {
+        anyhow::bail!(
+            "series {} game {} is in two shards: merge each shard once",
+            w[0].0,
+            w[0].1
+        );
+    }
+    let header = header.context("no games.csv to merge")?;
+    let pos = |name: &str| {
+        header
+            .iter()
+            .position(|c| c == name)
+            .context("no such column")
+    };
+    let (south, north, result) = (pos("south")?, pos("north")?, pos("result")?);
+    let mut writer =
+        csv::Writer::from_path(out).with_context(|| format!("cannot write {}", out.display()))?;
+    writer.write_record(&header)?;
+    let mut games = Vec::with_capacity(rows.len());
+    for (series, _, r) in &rows {
+        writer.write_record(r)?;
+        let winner = match r.get(result) {
+            Some("south") => r.get(south).map(str::to_string),
+            Some("north") => r.get(north).map(str::to_string),
+            _ => None,
+        };
+        games.push(MergedGame {
+            series: *series as usize,
+            winner,
+        });
+    }
+    writer.flush()?;
+    writer.get_ref().sync_all()?;
+    Ok(games)
+}

@@ -95,6 +95,39 @@ pub struct Summary {
     pub sprt: Vec<SprtState>,
 }
 
+impl Summary {
+    /// The summary of merged shards: each series' result from its games
+    /// (bots by name), as the run would have counted them.
+    #[must_use]
+    pub fn from_series(config: &Config, games: &[crate::rate::MergedGame]) -> Summary {
+        let t = &config.tournament;
+        let series = round_robin(config.bots.len())
+            .into_iter()
+            .filter_map(|s| {
+                let mut wdl = Wdl::default();
+                for g in games.iter().filter(|g| g.series == s.number) {
+                    match &g.winner {
+                        None => wdl.draws += 1,
+                        Some(w) if *w == config.bots[s.a].name => wdl.wins += 1,
+                        Some(_) => wdl.losses += 1,
+                    }
+                }
+                let decided = wdl.wins >= t.first_to || wdl.losses >= t.first_to;
+                (wdl.games() > 0).then_some(SeriesResult {
+                    series: s,
+                    wdl,
+                    decided,
+                })
+            })
+            .collect();
+        Summary {
+            tally: Tally::new(config.bots.len()),
+            series,
+            sprt: Vec::new(),
+        }
+    }
+}
+
 /// How a run is carried out, beyond its config.
 #[derive(Clone, Debug, Default)]
 pub struct RunOptions {
@@ -104,6 +137,23 @@ pub struct RunOptions {
     pub guard: Option<PathBuf>,
     /// Keep each game's protocol transcript in `DIR/transcripts/`.
     pub transcripts: bool,
+    /// Play only shard `k` of `n` (1-based): the series whose number `s`
+    /// has `(s - 1) % n == k - 1`. `None` plays them all.
+    pub shard: Option<(usize, usize)>,
+}
+
+/// Whether a series belongs to a shard.
+trait ShardFilter {
+    fn is_none_or_in(&self, series: usize) -> bool;
+}
+
+impl ShardFilter for Option<(usize, usize)> {
+    fn is_none_or_in(&self, series: usize) -> bool {
+        match *self {
+            None => true,
+            Some((k, n)) => (series - 1) % n == k - 1,
+        }
+    }
 }
 
 /// Plays the whole round robin of `config` into `dir`: `games.csv` gets one
@@ -133,7 +183,10 @@ pub async fn run(
         .map(|b| BotLog::open(&dir.bot_log(&b.name), LOG_CAP_BYTES))
         .collect::<Result<_, _>>()
         .context("cannot create the bot logs")?;
-    let schedule = round_robin(config.bots.len());
+    let schedule: Vec<Series> = round_robin(config.bots.len())
+        .into_iter()
+        .filter(|s| options.shard.is_none_or_in(s.number))
+        .collect();
     let permits = Arc::new(Semaphore::new(config.tournament.concurrency));
     let (tx, mut rx) = mpsc::channel::<Event>(64);
     let mut tasks = JoinSet::new();

@@ -516,3 +516,89 @@ fn concurrency_never_changes_which_games_are_played() {
     assert!(!results[0].is_empty());
     assert_eq!(results[0], results[1]);
 }
+
+#[test]
+fn four_shards_merged_equal_one_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bots = [
+        ("g1", arena_bot("greedy", 1)),
+        ("g2", arena_bot("greedy", 2)),
+        ("r1", arena_bot("random", 3)),
+        ("r2", arena_bot("random", 4)),
+        ("r3", arena_bot("random", 5)),
+    ];
+    let cfg = config(
+        tmp.path(),
+        "[board]\nholes = 6\n[tournament]\nfirst_to = 2\nseed = 5\n",
+        &bots,
+    );
+    let single = tmp.path().join("single");
+    assert!(run_arena(&cfg, &single).status.success());
+    let mut shards = Vec::new();
+    for k in 1..=4 {
+        let out = tmp.path().join(format!("shard-{k}"));
+        let status = Command::cargo_bin("arena")
+            .unwrap()
+            .arg("run")
+            .arg(&cfg)
+            .args(["--quiet", "--shard", &format!("{k}/4"), "--out"])
+            .arg(&out)
+            .output()
+            .unwrap()
+            .status;
+        assert!(status.success());
+        shards.push(out);
+    }
+    let merged = tmp.path().join("merged");
+    let output = Command::cargo_bin("arena")
+        .unwrap()
+        .arg("merge")
+        .args(&shards)
+        .arg("--out")
+        .arg(&merged)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    for f in ["series.csv", "standings.csv", "pairwise.csv", "los.csv"] {
+        assert_eq!(
+            std::fs::read_to_string(single.join(f)).unwrap(),
+            std::fs::read_to_string(merged.join(f)).unwrap(),
+            "{f}"
+        );
+    }
+    let strip = |dir: &Path| -> Vec<String> {
+        let mut v: Vec<String> = rows(&dir.join("games.csv"))
+            .into_iter()
+            .map(|mut g| {
+                g.remove("duration_ms");
+                let mut r: Vec<String> = g.into_iter().map(|(k, v)| format!("{k}={v}")).collect();
+                r.sort();
+                r.join(",")
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(strip(&single), strip(&merged));
+    // Shards of another config are refused.
+    let other = config(tmp.path(), "[board]\nholes = 7\n", &bots);
+    let stranger = tmp.path().join("stranger");
+    std::fs::create_dir(&stranger).unwrap();
+    std::fs::copy(&other, stranger.join("config.toml")).unwrap();
+    std::fs::copy(shards[0].join("games.csv"), stranger.join("games.csv")).unwrap();
+    let output = Command::cargo_bin("arena")
+        .unwrap()
+        .arg("merge")
+        .arg(&shards[1])
+        .arg(&stranger)
+        .arg("--out")
+        .arg(tmp.path().join("m2"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("another config"));
+}
