@@ -33,6 +33,10 @@ pub struct NewGame {
     pub max_plies: u32,
     /// The lap limit for endless sowing.
     pub max_laps: u32,
+    /// The series' number, from 1.
+    pub series: usize,
+    /// The game's number in its series, from 1.
+    pub game: u32,
 }
 
 /// How a finished game looks to one bot, for `gameover`.
@@ -57,8 +61,8 @@ pub fn newgame(buf: &mut String, g: &NewGame) {
     buf.clear();
     let _ = writeln!(
         buf,
-        "newgame holes={} seeds={} side={} move_time_ms={} base_time_ms={} increment_ms={} max_plies={} max_laps={}",
-        g.holes, g.seeds, g.side, g.move_time_ms, g.base_time_ms, g.increment_ms, g.max_plies, g.max_laps
+        "newgame holes={} seeds={} side={} move_time_ms={} base_time_ms={} increment_ms={} max_plies={} max_laps={} series={} game={}",
+        g.holes, g.seeds, g.side, g.move_time_ms, g.base_time_ms, g.increment_ms, g.max_plies, g.max_laps, g.series, g.game
     );
 }
 
@@ -271,9 +275,11 @@ mod tests {
             increment_ms: 0,
             max_plies: 1000,
             max_laps: 100_000,
+            series: 3,
+            game: 2,
         };
         newgame(&mut buf, &g);
-        assert_eq!(buf, "newgame holes=8 seeds=4 side=north move_time_ms=1000 base_time_ms=0 increment_ms=0 max_plies=1000 max_laps=100000\n");
+        assert_eq!(buf, "newgame holes=8 seeds=4 side=north move_time_ms=1000 base_time_ms=0 increment_ms=0 max_plies=1000 max_laps=100000 series=3 game=2\n");
         let over = GameOver {
             winner: Some(Side::South),
             seeds: [40, 24],
@@ -388,6 +394,8 @@ mod tests {
             increment_ms: 0,
             max_plies: rules.max_plies(),
             max_laps: rules.max_laps(),
+            series: 1,
+            game: 1,
         };
         newgame(&mut buf, &g);
         sent.push(buf.trim_end().to_string());

@@ -179,8 +179,7 @@ impl Transcript {
 
 /// Plays one game between `seats` (`[south, north]`) under `rules` and `time`,
 /// from the position after `opening` (legal plies, played by the referee),
-/// and returns its record with `series` and `game` set to 0 (the caller's
-/// numbering); `None` if `cancel` fired first (the game is then not
+/// as game `game.1` of series `game.0`, and returns its record; `None` if `cancel` fired first (the game is then not
 /// recorded, and its bots are left to the caller to stop). Starts bots
 /// whose process is `None`.
 pub async fn play_game(
@@ -188,12 +187,13 @@ pub async fn play_game(
     time: &TimeControl,
     seats: [&mut Seat; 2],
     opening: &[Move],
+    game: (usize, u32),
     cancel: &CancellationToken,
 ) -> Option<GameRecord> {
     tokio::select! {
         biased;
         () = cancel.cancelled() => None,
-        record = play(rules, time, seats, opening) => Some(record),
+        record = play(rules, time, seats, opening, game) => Some(record),
     }
 }
 
@@ -202,6 +202,7 @@ async fn play(
     time: &TimeControl,
     seats: [&mut Seat; 2],
     opening: &[Move],
+    (series, game): (usize, u32),
 ) -> GameRecord {
     let started = Instant::now();
     // The opening is played by the referee; the bots take over after it.
@@ -237,6 +238,8 @@ async fn play(
                 increment_ms: time.increment_ms,
                 max_plies: rules.max_plies(),
                 max_laps: rules.max_laps(),
+                series,
+                game,
             };
             protocol::newgame(&mut buf, &new_game);
             let bot = seat.process.as_mut().expect("started");
@@ -385,8 +388,8 @@ async fn play(
     }
 
     GameRecord {
-        series: 0,
-        game: 0,
+        series,
+        game,
         bots: [seats[0].spec.name.clone(), seats[1].spec.name.clone()],
         rules,
         plies: pos.ply(),

@@ -305,13 +305,18 @@ async fn run_series(
         let a_is_south = series.south(game) == series.a;
         let [sa, sb] = &mut seats;
         let seats_in_order = if a_is_south { [sa, sb] } else { [sb, sa] };
-        let Some(mut record) =
-            play_game(config.rules, &config.time, seats_in_order, &opening, cancel).await
+        let Some(record) = play_game(
+            config.rules,
+            &config.time,
+            seats_in_order,
+            &opening,
+            (series.number, game),
+            cancel,
+        )
+        .await
         else {
             break; // Cancelled: the unfinished game is not recorded.
         };
-        record.series = series.number;
-        record.game = game;
         let score = match record.winner {
             None => {
                 wdl.draws += 1;

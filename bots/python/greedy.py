@@ -150,6 +150,9 @@ def main(argv):
         elif words[0] == "newgame":
             max_plies = int(args.get("max_plies", 1000))
             max_laps = int(args.get("max_laps", 100000))
+            # Seeded per game, so a game plays the same in any process.
+            if "series" in args and "game" in args:
+                rng.seed(f"{seed}-{args['series']}-{args['game']}")
             send("ready")
         elif words[0] == "turn":
             legal = numbers(args["legal"])

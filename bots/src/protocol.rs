@@ -30,6 +30,10 @@ pub struct GameSettings {
     pub base_time_ms: u64,
     /// Added to the bot's game clock after each of its moves, in ms.
     pub increment_ms: u64,
+    /// The game's place in the tournament, `(series, game)`, when the arena
+    /// says (`series=` and `game=`): a seed for bots that want each game to
+    /// play the same whatever process plays it.
+    pub game: Option<(u64, u64)>,
 }
 
 /// A `turn` request: the position from the bot's own point of view.
@@ -311,6 +315,7 @@ fn parse_newgame(args: &Args<'_>) -> Result<GameSettings, ProtocolError> {
         move_time_ms: args.number("move_time_ms")?.unwrap_or(0),
         base_time_ms: args.number("base_time_ms")?.unwrap_or(0),
         increment_ms: args.number("increment_ms")?.unwrap_or(0),
+        game: args.number("series")?.zip(args.number("game")?),
     })
 }
 

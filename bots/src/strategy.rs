@@ -59,6 +59,7 @@ fn random_move(rng: &mut ChaCha8Rng, legal: MoveSet) -> Move {
 /// Plays a uniformly random legal move. Deterministic for a given seed.
 #[derive(Clone, Debug)]
 pub struct Random {
+    seed: u64,
     rng: ChaCha8Rng,
 }
 
@@ -67,14 +68,33 @@ impl Random {
     #[must_use]
     pub fn new(seed: u64) -> Random {
         Random {
+            seed,
             rng: ChaCha8Rng::seed_from_u64(seed),
         }
     }
 }
 
+/// The generator for a game: from the bot's seed and, when the arena names
+/// the game, its series and number, so a game plays the same in any process
+/// (a restarted bot, a resumed run, another shard).
+fn game_rng(seed: u64, settings: &GameSettings) -> Option<ChaCha8Rng> {
+    settings.game.map(|(series, game)| {
+        ChaCha8Rng::seed_from_u64(
+            seed ^ series.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                ^ game.wrapping_mul(0xBF58_476D_1CE4_E5B9),
+        )
+    })
+}
+
 impl Strategy for Random {
     fn name(&self) -> &str {
         "random"
+    }
+
+    fn new_game(&mut self, settings: &GameSettings) {
+        if let Some(rng) = game_rng(self.seed, settings) {
+            self.rng = rng;
+        }
     }
 
     fn choose(&mut self, _pos: &Position, legal: MoveSet) -> Move {
@@ -89,6 +109,7 @@ impl Strategy for Random {
 /// bots is not one game repeated.
 #[derive(Clone, Debug)]
 pub struct Greedy {
+    seed: u64,
     rng: ChaCha8Rng,
 }
 
@@ -97,6 +118,7 @@ impl Greedy {
     #[must_use]
     pub fn new(seed: u64) -> Greedy {
         Greedy {
+            seed,
             rng: ChaCha8Rng::seed_from_u64(seed),
         }
     }
@@ -132,6 +154,12 @@ impl Greedy {
 impl Strategy for Greedy {
     fn name(&self) -> &str {
         "greedy"
+    }
+
+    fn new_game(&mut self, settings: &GameSettings) {
+        if let Some(rng) = game_rng(self.seed, settings) {
+            self.rng = rng;
+        }
     }
 
     fn choose(&mut self, pos: &Position, legal: MoveSet) -> Move {
@@ -189,6 +217,7 @@ pub fn play_game(
         move_time_ms: 0,
         base_time_ms: 0,
         increment_ms: 0,
+        game: None,
     };
     south.new_game(&settings(Side::South));
     north.new_game(&settings(Side::North));
