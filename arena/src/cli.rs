@@ -35,6 +35,11 @@ pub enum Command {
         /// schedule, whole; `arena merge` puts the shards together.
         #[arg(long, value_name = "K/N", value_parser = parse_shard)]
         shard: Option<(usize, usize)>,
+        /// Go on with the interrupted run in DIR: play exactly the games it
+        /// is missing, then write the statistics an uninterrupted run would
+        /// have written. The config (and --shard) must be the run's own.
+        #[arg(long, value_name = "DIR", conflicts_with = "out")]
+        resume: Option<PathBuf>,
     },
     /// Merge the run folders of the shards of one tournament into one, with
     /// exactly the files a single run would have written.

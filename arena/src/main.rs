@@ -55,7 +55,8 @@ fn main() -> ExitCode {
             quiet,
             transcripts,
             shard,
-        } => run(&config, out, quiet, transcripts, shard),
+            resume,
+        } => run(&config, out, quiet, transcripts, shard, resume),
         Command::Merge { dirs, out } => merge(&dirs, &out),
         Command::Guard {
             memory_mb,
@@ -97,24 +98,58 @@ fn run(
     quiet: bool,
     transcripts: bool,
     shard: Option<(usize, usize)>,
+    resume: Option<PathBuf>,
 ) -> anyhow::Result<ExitCode> {
     let mut config = Config::load(config_path)?;
     for bot in &config.bots {
         arena::bot::spawn::command(bot, None)
             .map_err(|e| anyhow::anyhow!("{}: {e}", config_path.display()))?;
     }
-    let out = match out {
-        Some(dir) => dir,
-        None => {
+    let out = match (out, &resume) {
+        (_, Some(dir)) => dir.clone(),
+        (Some(dir), None) => dir,
+        (None, None) => {
             report::claim_run_dir(&config.name).context("cannot create a folder in results/")?
         }
     };
     check_sandboxes(&config, &out)
         .map_err(|e| anyhow::anyhow!("{}: {e}", config_path.display()))?;
-    let dir = RunDir::create(&out)
-        .with_context(|| format!("cannot create the run folder {}", out.display()))?;
-    std::fs::copy(config_path, dir.path.join("config.toml"))
-        .context("cannot copy the config into the run folder")?;
+    let shard_text = shard.map_or_else(|| "all".to_string(), |(k, n)| format!("{k}/{n}"));
+    let dir = if resume.is_some() {
+        // Only the same config (and shard) may go on where a run stopped.
+        let stored = std::fs::read(out.join("config.toml")).with_context(|| {
+            format!(
+                "{} holds no config.toml: is it a run folder?",
+                out.display()
+            )
+        })?;
+        anyhow::ensure!(
+            stored == std::fs::read(config_path)?,
+            "{} was run with another config: resume it with its own config.toml, or start a new run",
+            out.display()
+        );
+        let stored_shard =
+            std::fs::read_to_string(out.join("shard")).unwrap_or_else(|_| "all".into());
+        anyhow::ensure!(
+            stored_shard.trim() == shard_text,
+            "{} was run as shard {}: resume it with the same --shard",
+            out.display(),
+            stored_shard.trim()
+        );
+        anyhow::ensure!(
+            config.sprt.is_none(),
+            "an SPRT match cannot be resumed yet: start it again"
+        );
+        RunDir { path: out.clone() }
+    } else {
+        let dir = RunDir::create(&out)
+            .with_context(|| format!("cannot create the run folder {}", out.display()))?;
+        std::fs::copy(config_path, dir.path.join("config.toml"))
+            .context("cannot copy the config into the run folder")?;
+        std::fs::write(dir.path.join("shard"), &shard_text)
+            .context("cannot write the run folder")?;
+        dir
+    };
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     let say = |line: String| {
         if !quiet {
@@ -125,6 +160,7 @@ fn run(
         guard: std::env::current_exe().ok(),
         transcripts,
         shard,
+        resume: resume.is_some(),
     };
 
     // Every bot must start before any game is played.
@@ -266,7 +302,7 @@ fn merge(dirs: &[PathBuf], out: &Path) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("cannot create the run folder {}", out.display()))?;
     std::fs::write(dir.path.join("config.toml"), &first)?;
     let files: Vec<PathBuf> = dirs.iter().map(|d| d.join("games.csv")).collect();
-    let series = arena::rate::merge_games(&files, &dir.path.join("games.csv"))?;
+    let series = arena::rate::merge_games(&files, Some(&dir.path.join("games.csv")))?;
     let summary = runner::Summary::from_series(&config, &series);
     let table = report::write_summaries(&config, &dir, &summary)?;
     out!("{table}");

@@ -139,6 +139,31 @@ impl GamesCsv {
         Ok(games)
     }
 
+    /// Opens the `games.csv` of an interrupted run in `dir` for appending.
+    /// A last line cut short by a crash is removed first, so the game it
+    /// held is simply played again.
+    ///
+    /// # Errors
+    /// Any I/O error; a file without its header row.
+    pub fn reopen(dir: &RunDir) -> io::Result<GamesCsv> {
+        let path = dir.path.join("games.csv");
+        let text = std::fs::read(&path)?;
+        let whole = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        if whole == 0 {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("{} has no header row", path.display()),
+            ));
+        }
+        let file = OpenOptions::new().append(true).open(&path)?;
+        file.set_len(whole as u64)?;
+        file.sync_data()?;
+        Ok(GamesCsv {
+            file,
+            len: whole as u64,
+        })
+    }
+
     /// Writes one CSV row with a single write, then syncs it. If the write
     /// fails (a full disk), the file is cut back to its last whole row, so
     /// it never ends in half a row.

@@ -142,14 +142,17 @@ pub struct MergedGame {
     pub winner: Option<String>,
 }
 
-/// Writes the rows of every file in `files` into a new `games.csv` at
-/// `out`, in schedule order (series, then game), with one header; a
-/// truncated last line is skipped, as in [`read_games`].
+/// Reads the rows of every file in `files` in schedule order (series, then
+/// game) and, with `out`, writes them into a new `games.csv` there, with one
+/// header; a truncated last line is skipped, as in [`read_games`].
 ///
 /// # Errors
 /// A file that cannot be read, has other columns than the first, or repeats
 /// a game another file has; or the output cannot be written.
-pub fn merge_games(files: &[impl AsRef<Path>], out: &Path) -> anyhow::Result<Vec<MergedGame>> {
+pub fn merge_games(
+    files: &[impl AsRef<Path>],
+    out: Option<&Path>,
+) -> anyhow::Result<Vec<MergedGame>> {
     let mut header: Option<csv::StringRecord> = None;
     let mut rows: Vec<(u64, u64, csv::StringRecord)> = Vec::new();
     for file in files {
@@ -209,12 +212,19 @@ pub fn merge_games(files: &[impl AsRef<Path>], out: &Path) -> anyhow::Result<Vec
             .context("no such column")
     };
     let (south, north, result) = (pos("south")?, pos("north")?, pos("result")?);
-    let mut writer =
-        csv::Writer::from_path(out).with_context(|| format!("cannot write {}", out.display()))?;
-    writer.write_record(&header)?;
+    let mut writer = match out {
+        Some(out) => {
+            let mut w = csv::Writer::from_path(out).with_context(|| format!("cannot write {}", out.display()))?;
+            w.write_record(&header)?;
+            Some(w)
+        }
+        None => None,
+    };
     let mut games = Vec::with_capacity(rows.len());
     for (series, _, r) in &rows {
-        writer.write_record(r)?;
+        if let Some(w) = writer.as_mut() {
+            w.write_record(r)?;
+        }
         let winner = match r.get(result) {
             Some("south") => r.get(south).map(str::to_string),
             Some("north") => r.get(north).map(str::to_string),
@@ -225,7 +235,9 @@ pub fn merge_games(files: &[impl AsRef<Path>], out: &Path) -> anyhow::Result<Vec
             winner,
         });
     }
-    writer.flush()?;
-    writer.get_ref().sync_all()?;
+    if let Some(mut w) = writer {
+        w.flush()?;
+        w.get_ref().sync_all()?;
+    }
     Ok(games)
 }

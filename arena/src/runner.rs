@@ -8,7 +8,8 @@ use anyhow::Context as _;
 use tokio::sync::{mpsc, Semaphore};
 use tokio::task::JoinSet;
 
-use std::path::PathBuf;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 use tokio_util::sync::CancellationToken;
 
@@ -140,6 +141,36 @@ pub struct RunOptions {
     /// Play only shard `k` of `n` (1-based): the series whose number `s`
     /// has `(s - 1) % n == k - 1`. `None` plays them all.
     pub shard: Option<(usize, usize)>,
+    /// Resume an interrupted run: append to its `games.csv`, and go on with
+    /// each series from the games it already has.
+    pub resume: bool,
+}
+
+/// What an interrupted run already played: per series, its games so far and
+/// their results from bot `a`'s side, rebuilt from `games.csv`.
+///
+/// # Errors
+/// An unreadable `games.csv`, or one whose series do not fit the schedule.
+pub fn progress(config: &Config, games: &Path) -> anyhow::Result<HashMap<usize, (u32, Wdl)>> {
+    let schedule = round_robin(config.bots.len());
+    let mut progress: HashMap<usize, (u32, Wdl)> = HashMap::new();
+    for g in crate::rate::merge_games(&[games], None)? {
+        let series = schedule.get(g.series.wrapping_sub(1)).with_context(|| {
+            format!(
+                "{} has series {}, which this config does not schedule",
+                games.display(),
+                g.series
+            )
+        })?;
+        let (played, wdl) = progress.entry(g.series).or_default();
+        *played += 1;
+        match &g.winner {
+            None => wdl.draws += 1,
+            Some(w) if *w == config.bots[series.a].name => wdl.wins += 1,
+            Some(_) => wdl.losses += 1,
+        }
+    }
+    Ok(progress)
 }
 
 /// Whether a series belongs to a shard.
@@ -172,7 +203,18 @@ pub async fn run(
     cancel: &CancellationToken,
     mut on_event: impl FnMut(&Event),
 ) -> anyhow::Result<Summary> {
-    let mut games = GamesCsv::create(dir).context("cannot create games.csv")?;
+    let (mut games, progress) = if options.resume {
+        let so_far = progress(&config, &dir.path.join("games.csv"))?;
+        (
+            GamesCsv::reopen(dir).context("cannot reopen games.csv")?,
+            so_far,
+        )
+    } else {
+        (
+            GamesCsv::create(dir).context("cannot create games.csv")?,
+            HashMap::new(),
+        )
+    };
     if options.transcripts {
         std::fs::create_dir_all(dir.path.join("transcripts"))
             .context("cannot create transcripts/")?;
@@ -194,13 +236,14 @@ pub async fn run(
         let (config, permits, tx) = (config.clone(), permits.clone(), tx.clone());
         let (options, cancel) = (options.clone(), cancel.clone());
         let logs = [logs[series.a].clone(), logs[series.b].clone()];
+        let so_far = progress.get(&series.number).copied().unwrap_or_default();
         tasks.spawn(async move {
             // The semaphore is fair, so series start in schedule order.
             let _permit = tokio::select! {
                 p = permits.acquire_owned() => p.expect("never closed"),
                 () = cancel.cancelled() => return,
             };
-            run_series(&config, series, logs, &options, &cancel, &tx).await;
+            run_series(&config, series, logs, so_far, &options, &cancel, &tx).await;
         });
     }
     drop(tx);
@@ -255,6 +298,7 @@ async fn run_series(
     config: &Config,
     series: Series,
     logs: [BotLog; 2],
+    (played, played_wdl): (u32, Wdl),
     options: &RunOptions,
     cancel: &CancellationToken,
     tx: &mpsc::Sender<Event>,
@@ -269,7 +313,7 @@ async fn run_series(
         transcripts: options.transcripts,
     };
     let mut seats = [seat(series.a, log_a), seat(series.b, log_b)];
-    let mut wdl = Wdl::default();
+    let mut wdl = played_wdl;
     let t = &config.tournament;
     let sprt = config.sprt.map(|s| Sprt {
         elo0: s.elo0,
@@ -284,16 +328,18 @@ async fn run_series(
     let mut pentanomial = Pentanomial::default();
     let mut first_of_pair = None;
     let mut sprt_decided = false;
-    let mut game = 0;
+    let mut game = played;
+    // A series an interrupted run already finished plays no game.
+    let finished = game >= t.max_games || (game % 2 == 0 && game > 0 && !going_now(config, &wdl));
     // An SPRT match ends when the test decides (or at max_games), a series
     // when a bot has first_to wins.
     let going = |wdl: &Wdl| sprt.is_some() || (wdl.wins < t.first_to && wdl.losses < t.first_to);
     let mut opening = Vec::new();
     // A series stops only at the end of a game pair (or at max_games).
-    while game < t.max_games && (game % 2 == 1 || going(&wdl)) {
+    while !finished && game < t.max_games && (game % 2 == 1 || going(&wdl)) {
         game += 1;
         let pair = game.div_ceil(2);
-        if game % 2 == 1 {
+        if game % 2 == 1 || opening.is_empty() {
             opening = schedule::opening(
                 &config.rules,
                 t.seed,
@@ -379,6 +425,12 @@ async fn run_series(
             }))
             .await;
     }
+}
+
+/// Whether a series with results `wdl` goes on (SPRT matches always do).
+fn going_now(config: &Config, wdl: &Wdl) -> bool {
+    let t = &config.tournament;
+    config.sprt.is_some() || (wdl.wins < t.first_to && wdl.losses < t.first_to)
 }
 
 /// Starts every bot once, runs its handshake and stops it: the check made

@@ -559,3 +559,120 @@ for line in sys.stdin:
         .iter()
         .all(|g| ["no-moves", "ply-limit"].contains(&g["termination"].as_str())));
 }
+
+#[test]
+fn killed_runs_resume_to_exactly_the_uninterrupted_result() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bots = [
+        (
+            "g",
+            random_bot(9)
+                .into_iter()
+                .map(|s| if s == "random" { "greedy".into() } else { s })
+                .collect(),
+        ),
+        ("r1", random_bot(1)),
+        ("r2", random_bot(2)),
+        ("r3", random_bot(3)),
+    ];
+    let cfg = config(
+        tmp.path(),
+        "[board]\nholes = 6\n[tournament]\nfirst_to = 4\nconcurrency = 2\nseed = 3\n",
+        &bots,
+    );
+    let whole = tmp.path().join("whole");
+    let status = Command::new(arena())
+        .arg("run")
+        .arg("--quiet")
+        .arg(&cfg)
+        .arg("--out")
+        .arg(&whole)
+        .status()
+        .unwrap();
+    assert!(status.success());
+
+    // The same run, killed with SIGKILL after 3, then 9 more games, and resumed each time.
+    let run = tmp.path().join("run");
+    let mut first = true;
+    for kill_after in [3, 9] {
+        let mut cmd = Command::new(arena());
+        cmd.arg("run").arg(&cfg);
+        if first {
+            cmd.arg("--out").arg(&run);
+        } else {
+            cmd.arg("--resume").arg(&run);
+        }
+        first = false;
+        let mut child = cmd
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stderr = BufReader::new(child.stderr.take().unwrap());
+        let mut seen = 0;
+        let mut line = String::new();
+        while seen < kill_after {
+            line.clear();
+            if stderr.read_line(&mut line).unwrap() == 0 {
+                break; // it finished first
+            }
+            seen += usize::from(line.starts_with('['));
+        }
+        let _ = kill(Pid::from_raw(child.id() as i32), Signal::SIGKILL);
+        child.wait().unwrap();
+    }
+    let output = Command::new(arena())
+        .arg("run")
+        .arg("--quiet")
+        .arg(&cfg)
+        .arg("--resume")
+        .arg(&run)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+
+    let strip = |dir: &Path| -> Vec<String> {
+        let mut v: Vec<String> = rows(&dir.join("games.csv"))
+            .into_iter()
+            .map(|mut g| {
+                g.remove("duration_ms");
+                let mut r: Vec<String> = g.into_iter().map(|(k, v)| format!("{k}={v}")).collect();
+                r.sort();
+                r.join(",")
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    // Every scheduled game exactly once, and the same statistics.
+    assert_eq!(strip(&whole), strip(&run));
+    for f in ["series.csv", "standings.csv", "pairwise.csv", "los.csv"] {
+        assert_eq!(
+            std::fs::read_to_string(whole.join(f)).unwrap(),
+            std::fs::read_to_string(run.join(f)).unwrap(),
+            "{f}"
+        );
+    }
+    // Another config is refused.
+    let other = tmp.path().join("other.toml");
+    std::fs::write(
+        &other,
+        std::fs::read_to_string(&cfg)
+            .unwrap()
+            .replace("first_to = 4", "first_to = 5"),
+    )
+    .unwrap();
+    let output = Command::new(arena())
+        .arg("run")
+        .arg(&other)
+        .arg("--resume")
+        .arg(&run)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("another config"));
+}
