@@ -32,9 +32,12 @@ pub enum Command {
         #[arg(long)]
         transcripts: bool,
         /// Play only shard K of N (1 <= K <= N): every N-th series of the
-        /// schedule, whole; `arena merge` puts the shards together.
-        #[arg(long, value_name = "K/N", value_parser = parse_shard)]
-        shard: Option<(usize, usize)>,
+        /// schedule, whole; `arena merge` puts the shards together. K may be
+        /// `auto`: from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX. Without
+        /// --shard, a Slurm array task (SLURM_ARRAY_TASK_ID and
+        /// SLURM_ARRAY_TASK_COUNT set) plays its own shard.
+        #[arg(long, value_name = "K/N")]
+        shard: Option<String>,
         /// Go on with the interrupted run in DIR: play exactly the games it
         /// is missing, then write the statistics an uninterrupted run would
         /// have written. The config (and --shard) must be the run's own.
@@ -142,7 +145,10 @@ pub struct RateArgs {
 }
 
 /// Parses `K/N` with 1 <= K <= N.
-fn parse_shard(text: &str) -> Result<(usize, usize), String> {
+///
+/// # Errors
+/// One line saying how to write it.
+pub fn parse_shard(text: &str) -> Result<(usize, usize), String> {
     let bad = || format!("'{text}' is not a shard: write K/N with 1 <= K <= N, e.g. 2/4");
     let (k, n) = text.split_once('/').ok_or_else(bad)?;
     let (k, n): (usize, usize) = (k.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);

@@ -29,6 +29,37 @@ macro_rules! out {
     }};
 }
 
+#[cfg(test)]
+mod tests {
+    use super::shard_from;
+
+    #[test]
+    fn shards_come_from_the_flag_or_the_job_array() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |k: &str| {
+                pairs
+                    .iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        assert_eq!(shard_from(Some("2/4"), env(&[])), Ok(Some((2, 4))));
+        assert_eq!(shard_from(None, env(&[])), Ok(None));
+        assert_eq!(
+            shard_from(Some("auto/4"), env(&[("JOB_COMPLETION_INDEX", "0")])),
+            Ok(Some((1, 4)))
+        );
+        let slurm = env(&[
+            ("SLURM_ARRAY_TASK_ID", "3"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+        ]);
+        assert_eq!(shard_from(None, slurm), Ok(Some((3, 4))));
+        assert!(shard_from(Some("auto/4"), env(&[])).is_err());
+        assert!(shard_from(Some("5/4"), env(&[])).is_err());
+    }
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -56,7 +87,9 @@ fn main() -> ExitCode {
             transcripts,
             shard,
             resume,
-        } => run(&config, out, quiet, transcripts, shard, resume),
+        } => shard_from(shard.as_deref(), |k| std::env::var(k).ok())
+            .map_err(anyhow::Error::msg)
+            .and_then(|shard| run(&config, out, quiet, transcripts, shard, resume)),
         Command::Merge { dirs, out } => merge(&dirs, &out),
         Command::Guard {
             memory_mb,
@@ -251,6 +284,40 @@ fn run(
     }
     say(format!("arena: results in {}", dir.path.display()));
     Ok(ExitCode::SUCCESS)
+}
+
+/// The shard to play: `--shard K/N`, `--shard auto/N` with K from the job
+/// array's index, or, without `--shard`, a Slurm array task's own shard.
+fn shard_from(
+    arg: Option<&str>,
+    env: impl Fn(&str) -> Option<String>,
+) -> Result<Option<(usize, usize)>, String> {
+    let number = |k: &str| env(k).and_then(|v| v.trim().parse::<usize>().ok());
+    // The array index as 1..=N: Slurm's counts from SLURM_ARRAY_TASK_MIN,
+    // Kubernetes' JOB_COMPLETION_INDEX from 0.
+    let index = || match (
+        number("SLURM_ARRAY_TASK_ID"),
+        number("JOB_COMPLETION_INDEX"),
+    ) {
+        (Some(id), _) => Some(id - number("SLURM_ARRAY_TASK_MIN").unwrap_or(0).min(id) + 1),
+        (None, Some(i)) => Some(i + 1),
+        (None, None) => None,
+    };
+    match arg {
+        Some(text) => match text.strip_prefix("auto/") {
+            Some(n) => {
+                let k = index().ok_or("--shard auto/N needs SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX in the environment")?;
+                arena::cli::parse_shard(&format!("{k}/{n}")).map(Some)
+            }
+            None => arena::cli::parse_shard(text).map(Some),
+        },
+        None => match (index(), number("SLURM_ARRAY_TASK_COUNT")) {
+            (Some(k), Some(n)) if env("SLURM_ARRAY_TASK_ID").is_some() => {
+                arena::cli::parse_shard(&format!("{k}/{n}")).map(Some)
+            }
+            _ => Ok(None),
+        },
+    }
 }
 
 /// A sandboxed bot may write to its working directory, so that directory

@@ -214,7 +214,8 @@ pub fn merge_games(
     let (south, north, result) = (pos("south")?, pos("north")?, pos("result")?);
     let mut writer = match out {
         Some(out) => {
-            let mut w = csv::Writer::from_path(out).with_context(|| format!("cannot write {}", out.display()))?;
+            let mut w = csv::Writer::from_path(out)
+                .with_context(|| format!("cannot write {}", out.display()))?;
             w.write_record(&header)?;
             Some(w)
         }
