@@ -29,37 +29,6 @@ macro_rules! out {
     }};
 }
 
-#[cfg(test)]
-mod tests {
-    use super::shard_from;
-
-    #[test]
-    fn shards_come_from_the_flag_or_the_job_array() {
-        let env = |pairs: &'static [(&'static str, &'static str)]| {
-            move |k: &str| {
-                pairs
-                    .iter()
-                    .find(|(n, _)| *n == k)
-                    .map(|(_, v)| v.to_string())
-            }
-        };
-        assert_eq!(shard_from(Some("2/4"), env(&[])), Ok(Some((2, 4))));
-        assert_eq!(shard_from(None, env(&[])), Ok(None));
-        assert_eq!(
-            shard_from(Some("auto/4"), env(&[("JOB_COMPLETION_INDEX", "0")])),
-            Ok(Some((1, 4)))
-        );
-        let slurm = env(&[
-            ("SLURM_ARRAY_TASK_ID", "3"),
-            ("SLURM_ARRAY_TASK_MIN", "1"),
-            ("SLURM_ARRAY_TASK_COUNT", "4"),
-        ]);
-        assert_eq!(shard_from(None, slurm), Ok(Some((3, 4))));
-        assert!(shard_from(Some("auto/4"), env(&[])).is_err());
-        assert!(shard_from(Some("5/4"), env(&[])).is_err());
-    }
-}
-
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -460,5 +429,36 @@ async fn interrupted() {
     tokio::select! {
         _ = tokio::signal::ctrl_c() => {}
         _ = term.recv() => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shard_from;
+
+    #[test]
+    fn shards_come_from_the_flag_or_the_job_array() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |k: &str| {
+                pairs
+                    .iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        assert_eq!(shard_from(Some("2/4"), env(&[])), Ok(Some((2, 4))));
+        assert_eq!(shard_from(None, env(&[])), Ok(None));
+        assert_eq!(
+            shard_from(Some("auto/4"), env(&[("JOB_COMPLETION_INDEX", "0")])),
+            Ok(Some((1, 4)))
+        );
+        let slurm = env(&[
+            ("SLURM_ARRAY_TASK_ID", "3"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+        ]);
+        assert_eq!(shard_from(None, slurm), Ok(Some((3, 4))));
+        assert!(shard_from(Some("auto/4"), env(&[])).is_err());
+        assert!(shard_from(Some("5/4"), env(&[])).is_err());
     }
 }
