@@ -33,6 +33,9 @@ pub struct Config {
     /// How many random plies open each game pair (both ends included);
     /// `0..=0` for none.
     pub opening_plies: std::ops::RangeInclusive<u32>,
+    /// Openings from a file, one move list per line: pair `k` of every
+    /// series plays line `(k - 1) % lines`. `None` for random openings.
+    pub opening_book: Option<Vec<Vec<endodoi::Move>>>,
 }
 
 /// How the joint ratings are computed (`[ratings]`).
@@ -204,6 +207,7 @@ struct RawConfig {
 struct RawOpenings {
     plies_min: Option<Spanned<i64>>,
     plies_max: Option<Spanned<i64>>,
+    file: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -612,7 +616,14 @@ impl Config {
                 "openings.plies_max is below plies_min: make it at least as large",
             ));
         }
+        let opening_book = match &o.file {
+            None => None,
+            Some(f) => Some(
+                read_openings(Path::new(f.get_ref()), rules).map_err(|e| at(Some(f.span()), &e))?,
+            ),
+        };
         Ok(Config {
+            opening_book,
             opening_plies: plies_min..=plies_max,
             ratings: RatingSettings {
                 prior_draws,
@@ -633,6 +644,45 @@ impl Config {
             bots,
         })
     }
+}
+
+/// Reads an openings file: one opening per line, own-perspective hole
+/// numbers separated by spaces, South first; blank lines and lines starting
+/// with `#` are skipped. Every opening must be legal and leave the game on.
+fn read_openings(path: &Path, rules: Rules) -> Result<Vec<Vec<endodoi::Move>>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        format!(
+            "openings.file {}: {e}; check the path (relative to where the arena runs)",
+            path.display()
+        )
+    })?;
+    let mut book = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let at = |why: String| format!("openings.file {}:{}: {why}", path.display(), i + 1);
+        let mut pos = rules.start();
+        let mut moves = Vec::new();
+        for word in line.split_whitespace() {
+            let mv = word
+                .parse::<u8>()
+                .ok()
+                .and_then(endodoi::Move::new)
+                .ok_or_else(|| at(format!("'{word}' is not a hole number")))?;
+            pos.play(mv).map_err(|e| at(format!("move {word}: {e}")))?;
+            moves.push(mv);
+        }
+        if pos.is_over() {
+            return Err(at("this opening ends the game: shorten it".into()));
+        }
+        book.push(moves);
+    }
+    if book.is_empty() {
+        return Err(format!("openings.file {} holds no opening", path.display()));
+    }
+    Ok(book)
 }
 
 /// 1-based line and column of byte `offset` in `text`.
@@ -723,6 +773,33 @@ dir = "bots"
         let text = format!("[board]\nmax_laps = 2\n{TWO_BOTS}");
         let e = Config::parse(&text, "t", "t").unwrap_err().to_string();
         assert!(e.contains("every first move endless"), "{e}");
+    }
+
+    #[test]
+    fn openings_from_a_file_are_checked() {
+        let dir = tempfile::tempdir().unwrap();
+        let book = dir.path().join("book.txt");
+        std::fs::write(&book, "# two openings\n4 3\n\n1 2\n").unwrap();
+        let text = format!(
+            "[openings]\nfile = {:?}\n{TWO_BOTS}",
+            book.display().to_string()
+        );
+        let c = Config::parse(&text, "t", "t").unwrap();
+        let book_moves: Vec<String> = c
+            .opening_book
+            .unwrap()
+            .iter()
+            .map(|o| {
+                o.iter()
+                    .map(|m| m.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        assert_eq!(book_moves, ["4 3", "1 2"]);
+        std::fs::write(&book, "4 9\n").unwrap();
+        let e = Config::parse(&text, "t", "t").unwrap_err().to_string();
+        assert!(e.contains("book.txt:1: move 9"), "{e}");
     }
 
     #[test]

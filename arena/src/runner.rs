@@ -340,13 +340,16 @@ async fn run_series(
         game += 1;
         let pair = game.div_ceil(2);
         if game % 2 == 1 || opening.is_empty() {
-            opening = schedule::opening(
-                &config.rules,
-                t.seed,
-                series.number,
-                pair,
-                config.opening_plies.clone(),
-            );
+            opening = match &config.opening_book {
+                Some(book) => book[(pair as usize - 1) % book.len()].clone(),
+                None => schedule::opening(
+                    &config.rules,
+                    t.seed,
+                    series.number,
+                    pair,
+                    config.opening_plies.clone(),
+                ),
+            };
         }
         let a_is_south = series.south(game) == series.a;
         let [sa, sb] = &mut seats;
