@@ -116,6 +116,10 @@ fn run(
     };
     check_sandboxes(&config, &out)
         .map_err(|e| anyhow::anyhow!("{}: {e}", config_path.display()))?;
+    anyhow::ensure!(
+        shard.is_none() || config.sprt.is_none(),
+        "an SPRT match decides game by game and cannot be split into shards: run it whole"
+    );
     let shard_text = shard.map_or_else(|| "all".to_string(), |(k, n)| format!("{k}/{n}"));
     let dir = if resume.is_some() {
         // Only the same config (and shard) may go on where a run stopped.

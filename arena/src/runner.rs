@@ -225,9 +225,12 @@ pub async fn run(
         .map(|b| BotLog::open(&dir.bot_log(&b.name), LOG_CAP_BYTES))
         .collect::<Result<_, _>>()
         .context("cannot create the bot logs")?;
-    let schedule: Vec<Series> = round_robin(config.bots.len())
+    let full = round_robin(config.bots.len());
+    // One long match (a single series) is split by game pairs instead.
+    let pair_shard = options.shard.filter(|_| full.len() == 1);
+    let schedule: Vec<Series> = full
         .into_iter()
-        .filter(|s| options.shard.is_none_or_in(s.number))
+        .filter(|s| pair_shard.is_some() || options.shard.is_none_or_in(s.number))
         .collect();
     let permits = Arc::new(Semaphore::new(config.tournament.concurrency));
     let (tx, mut rx) = mpsc::channel::<Event>(64);
@@ -243,7 +246,10 @@ pub async fn run(
                 p = permits.acquire_owned() => p.expect("never closed"),
                 () = cancel.cancelled() => return,
             };
-            run_series(&config, series, logs, so_far, &options, &cancel, &tx).await;
+            run_series(
+                &config, series, logs, so_far, pair_shard, &options, &cancel, &tx,
+            )
+            .await;
         });
     }
     drop(tx);
@@ -299,6 +305,7 @@ async fn run_series(
     series: Series,
     logs: [BotLog; 2],
     (played, played_wdl): (u32, Wdl),
+    pair_shard: Option<(usize, usize)>,
     options: &RunOptions,
     cancel: &CancellationToken,
     tx: &mpsc::Sender<Event>,
@@ -328,16 +335,33 @@ async fn run_series(
     let mut pentanomial = Pentanomial::default();
     let mut first_of_pair = None;
     let mut sprt_decided = false;
-    let mut game = played;
+    // With a pair shard, game numbers skip the other shards' pairs, and the
+    // match plays all its max_games games (first_to cannot be judged by one shard).
+    let assigned = |g: u32| pair_shard.is_none_or_in(g.div_ceil(2) as usize);
+    let mut game = match pair_shard {
+        None => played,
+        Some(_) => (1..=t.max_games)
+            .filter(|&g| assigned(g))
+            .nth(played as usize)
+            .map_or(t.max_games, |g| g - 1),
+    };
+    let first_to_counts = pair_shard.is_none();
     // A series an interrupted run already finished plays no game.
-    let finished = game >= t.max_games || (game % 2 == 0 && game > 0 && !going_now(config, &wdl));
+    let finished = game >= t.max_games
+        || (first_to_counts && game % 2 == 0 && game > 0 && !going_now(config, &wdl));
     // An SPRT match ends when the test decides (or at max_games), a series
     // when a bot has first_to wins.
     let going = |wdl: &Wdl| sprt.is_some() || (wdl.wins < t.first_to && wdl.losses < t.first_to);
     let mut opening = Vec::new();
     // A series stops only at the end of a game pair (or at max_games).
-    while !finished && game < t.max_games && (game % 2 == 1 || going(&wdl)) {
+    while !finished && game < t.max_games && (game % 2 == 1 || !first_to_counts || going(&wdl)) {
         game += 1;
+        while game <= t.max_games && !assigned(game) {
+            game += 1;
+        }
+        if game > t.max_games {
+            break;
+        }
         let pair = game.div_ceil(2);
         if game % 2 == 1 || opening.is_empty() {
             opening = match &config.opening_book {

@@ -602,3 +602,65 @@ fn four_shards_merged_equal_one_run() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("another config"));
 }
+
+#[test]
+fn one_long_match_splits_by_game_pairs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bots = [("g", arena_bot("greedy", 1)), ("r", arena_bot("random", 2))];
+    // first_to above max_games: the match plays all its games, as shards must.
+    let cfg = config(
+        tmp.path(),
+        "[board]\nholes = 6\n[tournament]\nfirst_to = 100\nmax_games = 14\n",
+        &bots,
+    );
+    let single = tmp.path().join("single");
+    assert!(run_arena(&cfg, &single).status.success());
+    let shards: Vec<_> = (1..=3)
+        .map(|k| {
+            let out = tmp.path().join(format!("shard-{k}"));
+            let ok = Command::cargo_bin("arena")
+                .unwrap()
+                .arg("run")
+                .arg(&cfg)
+                .args(["--quiet", "--shard", &format!("{k}/3"), "--out"])
+                .arg(&out)
+                .output()
+                .unwrap()
+                .status
+                .success();
+            assert!(ok);
+            out
+        })
+        .collect();
+    // Whole pairs: every shard's games come in twos, the same opening, sides swapped.
+    for s in &shards {
+        let games = rows(&s.join("games.csv"));
+        assert_eq!(games.len() % 2, 0);
+        for pair in games.chunks(2) {
+            assert_eq!(pair[0]["pair"], pair[1]["pair"]);
+            assert_eq!(pair[0]["opening"], pair[1]["opening"]);
+        }
+    }
+    let merged = tmp.path().join("merged");
+    let output = Command::cargo_bin("arena")
+        .unwrap()
+        .arg("merge")
+        .args(&shards)
+        .arg("--out")
+        .arg(&merged)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(rows(&merged.join("games.csv")).len(), 14);
+    for f in ["series.csv", "standings.csv", "pairwise.csv", "los.csv"] {
+        assert_eq!(
+            std::fs::read_to_string(single.join(f)).unwrap(),
+            std::fs::read_to_string(merged.join(f)).unwrap(),
+            "{f}"
+        );
+    }
+}
