@@ -304,8 +304,7 @@ async fn run_series(
     config: &Config,
     series: Series,
     logs: [BotLog; 2],
-    (played, played_wdl): (u32, Wdl),
-    pair_shard: Option<(usize, usize)>,
+    start: SeriesStart,
     options: &RunOptions,
     cancel: &CancellationToken,
     tx: &mpsc::Sender<Event>,
@@ -320,7 +319,11 @@ async fn run_series(
         transcripts: options.transcripts,
     };
     let mut seats = [seat(series.a, log_a), seat(series.b, log_b)];
-    let mut wdl = played_wdl;
+    let SeriesStart {
+        played,
+        wdl: mut wdl,
+        pair_shard,
+    } = start;
     let t = &config.tournament;
     let sprt = config.sprt.map(|s| Sprt {
         elo0: s.elo0,
@@ -452,6 +455,15 @@ async fn run_series(
             }))
             .await;
     }
+}
+
+/// Where a series starts: the games an interrupted run already played, and
+/// for one long match split into shards, which game pairs are this shard's.
+#[derive(Clone, Copy, Debug, Default)]
+struct SeriesStart {
+    played: u32,
+    wdl: Wdl,
+    pair_shard: Option<(usize, usize)>,
 }
 
 /// Whether a series with results `wdl` goes on (SPRT matches always do).
