@@ -246,10 +246,12 @@ pub async fn run(
                 p = permits.acquire_owned() => p.expect("never closed"),
                 () = cancel.cancelled() => return,
             };
-            run_series(
-                &config, series, logs, so_far, pair_shard, &options, &cancel, &tx,
-            )
-            .await;
+            let start = SeriesStart {
+                played: so_far.0,
+                wdl: so_far.1,
+                pair_shard,
+            };
+            run_series(&config, series, logs, start, &options, &cancel, &tx).await;
         });
     }
     drop(tx);
@@ -321,7 +323,7 @@ async fn run_series(
     let mut seats = [seat(series.a, log_a), seat(series.b, log_b)];
     let SeriesStart {
         played,
-        wdl: mut wdl,
+        mut wdl,
         pair_shard,
     } = start;
     let t = &config.tournament;
