@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
 
-use common::{config, leftovers, rows};
+use common::{config, games_without_timing, leftovers, rows};
 
 fn arena() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_arena"))
@@ -635,21 +635,8 @@ fn killed_runs_resume_to_exactly_the_uninterrupted_result() {
         String::from_utf8_lossy(&output.stderr)
     );
 
-    let strip = |dir: &Path| -> Vec<String> {
-        let mut v: Vec<String> = rows(&dir.join("games.csv"))
-            .into_iter()
-            .map(|mut g| {
-                g.remove("duration_ms");
-                let mut r: Vec<String> = g.into_iter().map(|(k, v)| format!("{k}={v}")).collect();
-                r.sort();
-                r.join(",")
-            })
-            .collect();
-        v.sort();
-        v
-    };
     // Every scheduled game exactly once, and the same statistics.
-    assert_eq!(strip(&whole), strip(&run));
+    assert_eq!(games_without_timing(&whole), games_without_timing(&run));
     for f in ["series.csv", "standings.csv", "pairwise.csv", "los.csv"] {
         assert_eq!(
             std::fs::read_to_string(whole.join(f)).unwrap(),

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use assert_cmd::Command;
-use common::{arena_bot, config, leftovers, python, repo, rows};
+use common::{arena_bot, config, games_without_timing, leftovers, python, repo, rows};
 
 /// `arena run CFG --out OUT`, to completion.
 fn run_arena(cfg: &Path, out: &Path) -> std::process::Output {
@@ -501,17 +501,7 @@ fn concurrency_never_changes_which_games_are_played() {
         let cfg = config(tmp.path(), &header, &bots);
         let out = tmp.path().join(format!("c{concurrency}"));
         assert!(run_arena(&cfg, &out).status.success());
-        let mut games: Vec<Vec<String>> = rows(&out.join("games.csv"))
-            .into_iter()
-            .map(|mut g| {
-                g.remove("duration_ms"); // the only column that may differ
-                let mut row: Vec<String> = g.into_iter().map(|(k, v)| format!("{k}={v}")).collect();
-                row.sort();
-                row
-            })
-            .collect();
-        games.sort();
-        results.push(games);
+        results.push(games_without_timing(&out));
     }
     assert!(!results[0].is_empty());
     assert_eq!(results[0], results[1]);
@@ -570,20 +560,7 @@ fn four_shards_merged_equal_one_run() {
             "{f}"
         );
     }
-    let strip = |dir: &Path| -> Vec<String> {
-        let mut v: Vec<String> = rows(&dir.join("games.csv"))
-            .into_iter()
-            .map(|mut g| {
-                g.remove("duration_ms");
-                let mut r: Vec<String> = g.into_iter().map(|(k, v)| format!("{k}={v}")).collect();
-                r.sort();
-                r.join(",")
-            })
-            .collect();
-        v.sort();
-        v
-    };
-    assert_eq!(strip(&single), strip(&merged));
+    assert_eq!(games_without_timing(&single), games_without_timing(&merged));
     // Shards of another config are refused.
     let other = config(tmp.path(), "[board]\nholes = 7\n", &bots);
     let stranger = tmp.path().join("stranger");

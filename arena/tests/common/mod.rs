@@ -82,3 +82,20 @@ pub fn leftovers(marker: &str, pids: &[i32]) -> Vec<String> {
     }
     found
 }
+
+/// The games of `dir/games.csv` as sorted `column=value` lines, without
+/// `duration_ms` (the one column that may differ between equal runs), in
+/// schedule-independent order: for comparing two runs' games.
+pub fn games_without_timing(dir: &Path) -> Vec<String> {
+    let mut games: Vec<String> = rows(&dir.join("games.csv"))
+        .into_iter()
+        .map(|mut g| {
+            g.remove("duration_ms");
+            let mut cells: Vec<String> = g.into_iter().map(|(k, v)| format!("{k}={v}")).collect();
+            cells.sort();
+            cells.join(",")
+        })
+        .collect();
+    games.sort();
+    games
+}
