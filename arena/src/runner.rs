@@ -19,7 +19,7 @@ use crate::config::{Config, SprtModelName};
 use crate::output::{GamesCsv, RunDir};
 use crate::referee::{play_game, GameRecord, Seat};
 use crate::schedule::{self, round_robin, Series};
-use crate::standings::{GameResult, Tally, Wdl};
+use crate::standings::Wdl;
 use crate::stats::{GameScore, Pentanomial, Sprt, SprtModel, SprtStatus};
 
 /// What happens during a run, in the order it happens.
@@ -88,8 +88,6 @@ impl SeriesResult {
 /// Everything a finished run produced.
 #[derive(Clone, Debug)]
 pub struct Summary {
-    /// Counts of every game.
-    pub tally: Tally,
     /// Every series' result, in schedule order.
     pub series: Vec<SeriesResult>,
     /// In an SPRT match, the test's state after each game pair.
@@ -122,7 +120,6 @@ impl Summary {
             })
             .collect();
         Summary {
-            tally: Tally::new(config.bots.len()),
             series,
             sprt: Vec::new(),
         }
@@ -256,7 +253,6 @@ pub async fn run(
     }
     drop(tx);
 
-    let mut tally = Tally::new(config.bots.len());
     let mut results = Vec::new();
     let mut sprt_rows = Vec::new();
     while let Some(event) = rx.recv().await {
@@ -271,9 +267,6 @@ pub async fn run(
                     std::fs::write(&path, t)
                         .with_context(|| format!("cannot write {}", path.display()))?;
                 }
-                let south = bot_index(&config, &g.bots[0]);
-                let north = bot_index(&config, &g.bots[1]);
-                tally.add(GameResult::of(g, g.series as u64, south, north));
             }
             Event::Series(s) => results.push(s.clone()),
             Event::Sprt(s) => sprt_rows.push(s.clone()),
@@ -285,18 +278,9 @@ pub async fn run(
     }
     results.sort_by_key(|r| r.series.number);
     Ok(Summary {
-        tally,
         series: results,
         sprt: sprt_rows,
     })
-}
-
-fn bot_index(config: &Config, name: &str) -> usize {
-    config
-        .bots
-        .iter()
-        .position(|b| b.name == name)
-        .expect("a configured bot")
 }
 
 /// Plays one series: until a bot has `first_to` wins or `max_games` games

@@ -8,7 +8,6 @@ use std::collections::HashMap;
 
 use endodoi::Side;
 
-use crate::referee::GameRecord;
 use crate::stats::{self, PairResult, RatingOptions, Ratings};
 
 /// Wins, draws and losses.
@@ -62,21 +61,6 @@ pub struct GameResult {
     pub winner: Option<Side>,
     /// Whether the loser lost by a fault.
     pub forfeit: bool,
-}
-
-impl GameResult {
-    /// The tally's view of a game record, with bot indices looked up by the caller.
-    #[must_use]
-    pub fn of(record: &GameRecord, series: u64, south: usize, north: usize) -> GameResult {
-        GameResult {
-            series,
-            game: record.game,
-            south,
-            north,
-            winner: record.winner,
-            forfeit: record.end.is_forfeit(),
-        }
-    }
 }
 
 /// Counts of every finished game, by bot and by pair of bots, with the

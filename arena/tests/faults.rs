@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
 
-use common::{config, games_without_timing, leftovers, rows};
+use common::{assert_success, config, games_without_timing, leftovers, rows, run_arena};
 
 fn arena() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_arena"))
@@ -139,11 +139,7 @@ fn half_the_bots_misbehave_and_every_forfeit_is_attributed() {
         .env("FAULT_PIDFILE", &pidfile)
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_success(&output);
 
     let games = rows(&out.join("games.csv"));
     assert_eq!(
@@ -207,18 +203,8 @@ fn a_game_clock_runs_out() {
     let header = "[time]\nmove_time_ms = 0\nbase_time_ms = 200\nmargin_ms = 50\n[tournament]\nfirst_to = 1\n";
     let cfg = config(tmp.path(), header, &bots);
     let out = tmp.path().join("run");
-    let output = Command::new(arena())
-        .arg("run")
-        .arg(&cfg)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let output = run_arena(&cfg, &out);
+    assert_success(&output);
     let games = rows(&out.join("games.csv"));
     assert!(!games.is_empty());
     for g in &games {
@@ -249,13 +235,7 @@ fn a_bot_that_cannot_start_stops_the_tournament_or_is_skipped() {
         let header = "[time]\nstartup_ms = 1000\n[tournament]\nfirst_to = 1\n";
         let cfg = config(tmp.path(), header, &bots);
         let out = tmp.path().join(format!("stop-{bad}"));
-        let output = Command::new(arena())
-            .arg("run")
-            .arg(&cfg)
-            .arg("--out")
-            .arg(&out)
-            .output()
-            .unwrap();
+        let output = run_arena(&cfg, &out);
         assert_eq!(output.status.code(), Some(2), "{bad}");
         let err = String::from_utf8_lossy(&output.stderr);
         assert_eq!(err.lines().count(), 1, "{err}");
@@ -272,18 +252,8 @@ fn a_bot_that_cannot_start_stops_the_tournament_or_is_skipped() {
         let skip = header.replace("first_to = 1", "first_to = 1\non_start_failure = \"skip\"");
         let cfg = config(tmp.path(), &skip, &bots);
         let out = tmp.path().join(format!("skip-{bad}"));
-        let output = Command::new(arena())
-            .arg("run")
-            .arg(&cfg)
-            .arg("--out")
-            .arg(&out)
-            .output()
-            .unwrap();
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        let output = run_arena(&cfg, &out);
+        assert_success(&output);
         let standings = rows(&out.join("standings.csv"));
         assert_eq!(
             standings.len(),
@@ -537,18 +507,8 @@ for line in sys.stdin:
     let cfg = tmp.path().join("t.toml");
     std::fs::write(&cfg, cfg_text).unwrap();
     let out = tmp.path().join("run");
-    let output = Command::new(arena())
-        .arg("run")
-        .arg(&cfg)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let output = run_arena(&cfg, &out);
+    assert_success(&output);
     let log = std::fs::read_to_string(out.join("logs/boxed.stderr.log")).unwrap();
     assert!(log.contains("write outside: refused"), "{log}");
     assert!(log.contains("write inside: allowed"), "{log}");
@@ -629,11 +589,7 @@ fn killed_runs_resume_to_exactly_the_uninterrupted_result() {
         .arg(&run)
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_success(&output);
 
     // Every scheduled game exactly once, and the same statistics.
     assert_eq!(games_without_timing(&whole), games_without_timing(&run));

@@ -3,22 +3,12 @@
 mod common;
 
 use std::collections::HashMap;
-use std::path::Path;
 
 use assert_cmd::Command;
-use common::{arena_bot, config, games_without_timing, leftovers, python, repo, rows};
-
-/// `arena run CFG --out OUT`, to completion.
-fn run_arena(cfg: &Path, out: &Path) -> std::process::Output {
-    Command::cargo_bin("arena")
-        .unwrap()
-        .arg("run")
-        .arg(cfg)
-        .arg("--out")
-        .arg(out)
-        .output()
-        .unwrap()
-}
+use common::{
+    arena_bot, assert_success, config, games_without_timing, leftovers, python, repo, rows,
+    run_arena,
+};
 
 #[test]
 fn a_round_robin_of_rust_and_python_bots_is_refereed_rated_and_written() {
@@ -36,11 +26,7 @@ fn a_round_robin_of_rust_and_python_bots_is_refereed_rated_and_written() {
     let cfg = config(tmp.path(), header, &bots);
     let out = tmp.path().join("run");
     let output = run_arena(&cfg, &out);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_success(&output);
     let table = String::from_utf8_lossy(&output.stdout);
     assert!(
         table.contains("greedy-py") && table.contains("Elo"),
@@ -172,11 +158,7 @@ fn misbehaving_bots_lose_with_the_right_reason_and_leave_no_process() {
     let cfg = config(tmp.path(), header, &bots);
     let out = tmp.path().join("run");
     let output = run_arena(&cfg, &out);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_success(&output);
 
     let games = rows(&out.join("games.csv"));
     let expected: HashMap<&str, &str> = faulty.into_iter().collect();
@@ -317,11 +299,7 @@ fn transcripts_keep_every_line_of_every_game() {
         .arg(&out)
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_success(&output);
     for g in rows(&out.join("games.csv")) {
         let name = format!(
             "series-{:04}-game-{:03}.txt",
@@ -383,11 +361,7 @@ fn arena_rate_reproduces_a_run_and_merges_runs() {
         .arg(&again)
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_success(&output);
     for f in ["standings.csv", "pairwise.csv", "los.csv"] {
         assert_eq!(
             std::fs::read(one.join(f)).unwrap(),
@@ -406,11 +380,7 @@ fn arena_rate_reproduces_a_run_and_merges_runs() {
         .arg(&merged)
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_success(&output);
     let games = rows(&one.join("games.csv")).len() + rows(&two.join("games.csv")).len();
     let standings = rows(&merged.join("standings.csv"));
     let counted: usize = standings
@@ -464,11 +434,7 @@ fn an_sprt_match_stops_when_the_test_decides() {
     );
     let out = tmp.path().join("run");
     let output = run_arena(&cfg, &out);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_success(&output);
     assert!(String::from_utf8_lossy(&output.stderr).contains("SPRT after"));
     let sprt = rows(&out.join("sprt.csv"));
     let last = sprt.last().unwrap();
@@ -548,11 +514,7 @@ fn four_shards_merged_equal_one_run() {
         .arg(&merged)
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_success(&output);
     for f in ["series.csv", "standings.csv", "pairwise.csv", "los.csv"] {
         assert_eq!(
             std::fs::read_to_string(single.join(f)).unwrap(),
@@ -627,11 +589,7 @@ fn one_long_match_splits_by_game_pairs() {
         .arg(&merged)
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_success(&output);
     assert_eq!(rows(&merged.join("games.csv")).len(), 14);
     for f in ["series.csv", "standings.csv", "pairwise.csv", "los.csv"] {
         assert_eq!(

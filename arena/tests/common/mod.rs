@@ -99,3 +99,23 @@ pub fn games_without_timing(dir: &Path) -> Vec<String> {
     games.sort();
     games
 }
+
+/// `arena run CFG --out OUT`, to completion.
+pub fn run_arena(cfg: &Path, out: &Path) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
+        .arg("run")
+        .arg(cfg)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap()
+}
+
+/// Asserts that a command succeeded, showing its stderr if not.
+pub fn assert_success(output: &std::process::Output) {
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
