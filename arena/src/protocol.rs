@@ -211,6 +211,24 @@ pub fn parse_reply(line: &str) -> Result<Reply<'_>, ReplyError> {
     }
 }
 
+/// The bot's name from its answer to `hello` (`line`, as read): it must be
+/// `hello version=1 name=NAME`, with a valid name and this arena's version.
+///
+/// # Errors
+/// One line saying what is wrong and what to reply, with the line escaped.
+pub fn hello_name(line: &str) -> Result<&str, String> {
+    match parse_reply(line) {
+        Ok(Reply::Hello { version, name }) if version == VERSION => Ok(name),
+        Ok(Reply::Hello { version, .. }) => Err(format!(
+            "speaks protocol version {version}, the arena speaks {VERSION}"
+        )),
+        _ => Err(format!(
+            "answered hello with '{}': reply 'hello version=1 name=NAME'",
+            shown(line)
+        )),
+    }
+}
+
 /// A bot's text made safe to show and store: at most 200 characters, with
 /// control characters and non-ASCII escaped (`\u{1b}`, `\n`...), so a bot
 /// cannot write escape sequences to a terminal or a CSV file.
@@ -345,6 +363,15 @@ mod tests {
         for bad in ["3", "hello there", "ready now", "MOVE 3"] {
             assert!(parse_reply(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn hello_answers() {
+        assert_eq!(hello_name("hello version=1 name=me author=x"), Ok("me"));
+        let old = hello_name("hello version=2 name=me").unwrap_err();
+        assert!(old.contains("version 2"), "{old}");
+        let bad = hello_name("hi\u{1b}").unwrap_err();
+        assert!(bad.contains("'hi\\u{1b}'"), "{bad}");
     }
 
     #[test]

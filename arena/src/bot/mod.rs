@@ -124,6 +124,38 @@ impl BotProcess {
     /// (no reply, a bad reply, another protocol version, an exit). The
     /// process is then already stopped.
     pub async fn start(spec: &BotSpec, options: StartOptions<'_>) -> Result<BotProcess, Fault> {
+        let startup = options.startup;
+        let mut bot = BotProcess::spawn(spec, options)?;
+        let mut buf = String::new();
+        protocol::hello(&mut buf);
+        let result = match bot.request(&buf, startup, Duration::ZERO).await {
+            Ok((line, _)) => protocol::hello_name(line).map(str::to_string),
+            Err(f) => Err(format!("handshake failed: {f}")),
+        };
+        match result {
+            Ok(name) => {
+                bot.self_name = name;
+                Ok(bot)
+            }
+            Err(why) => {
+                bot.note(&why);
+                bot.shutdown(false).await;
+                Err(Fault::Start(why))
+            }
+        }
+    }
+
+    /// Starts `spec` without the handshake: the caller sends `hello` at once
+    /// (its `startup` limit runs from the start of the process) and checks
+    /// the reply with [`protocol::hello_name`]. `self_name` stays empty.
+    /// [`BotProcess::start`] is this and the handshake.
+    ///
+    /// # Errors
+    /// [`Fault::Start`] when the program cannot be found or started.
+    ///
+    /// # Panics
+    /// Outside a tokio runtime (its stderr is drained by a task).
+    pub fn spawn(spec: &BotSpec, options: StartOptions<'_>) -> Result<BotProcess, Fault> {
         let mut cmd = spawn::command(spec, options.guard).map_err(Fault::Start)?;
         options.log.line(
             &format!("{} ", options.log_prefix),
@@ -143,7 +175,7 @@ impl BotProcess {
             options.log.clone(),
             options.log_prefix.clone(),
         ));
-        let mut bot = BotProcess {
+        Ok(BotProcess {
             child,
             pgid: Pid::from_raw(pid as i32),
             stdin: Some(stdin),
@@ -155,36 +187,7 @@ impl BotProcess {
             transcript: options.transcript.then(String::new),
             self_name: String::new(),
             closed: false,
-        };
-        let mut buf = String::new();
-        protocol::hello(&mut buf);
-        let result = match bot.request(&buf, options.startup, Duration::ZERO).await {
-            Ok((line, _)) => match protocol::parse_reply(line) {
-                Ok(Reply::Hello { version, name }) if version == protocol::VERSION => {
-                    Ok(name.to_string())
-                }
-                Ok(Reply::Hello { version, .. }) => Err(format!(
-                    "speaks protocol version {version}, the arena speaks {}",
-                    protocol::VERSION
-                )),
-                _ => Err(format!(
-                    "answered hello with '{}': reply 'hello version=1 name=NAME'",
-                    protocol::shown(line)
-                )),
-            },
-            Err(f) => Err(format!("handshake failed: {f}")),
-        };
-        match result {
-            Ok(name) => {
-                bot.self_name = name;
-                Ok(bot)
-            }
-            Err(why) => {
-                bot.note(&why);
-                bot.shutdown(false).await;
-                Err(Fault::Start(why))
-            }
-        }
+        })
     }
 
     /// Writes `request` (one line, with its `\n`) and waits up to `limit`
@@ -316,6 +319,22 @@ impl BotProcess {
                 .crash_fault(&format!("cannot be written to ({e})"))
                 .await),
             Ok(Ok(())) => Ok(()),
+        }
+    }
+
+    /// Closes the bot's standard input (it sees the end of its input), as
+    /// [`BotProcess::shutdown`] does after `quit`.
+    pub fn close_input(&mut self) {
+        drop(self.stdin.take());
+    }
+
+    /// Waits up to `limit` for the process to exit on its own, without
+    /// closing its input or signalling it; its exit status, or `None` if it
+    /// is still running. Under the guard the status is the bot's own.
+    pub async fn wait_for_exit(&mut self, limit: Duration) -> Option<std::process::ExitStatus> {
+        match tokio::time::timeout(limit, self.child.wait()).await {
+            Ok(Ok(status)) => Some(status),
+            _ => None,
         }
     }
 
