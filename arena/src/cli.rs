@@ -78,6 +78,14 @@ pub enum Command {
     /// Recompute every statistic from one or more games.csv files (from
     /// several runs or machines): standings.csv, pairwise.csv and los.csv.
     Rate(RateArgs),
+    /// Check that a bot speaks the protocol correctly: the handshake, whole
+    /// games against the random bot on 2x8 and 2x12, playing North, a single
+    /// legal move, an endless move, a small lap limit, its reply times and
+    /// quit. Prints one PASS/FAIL line per check; exits 0 if all pass, 1 if
+    /// any fails.
+    ///
+    /// Example: `arena check -- python3 my_bot.py`.
+    Check(CheckArgs),
     /// Be one of the bundled bots, speaking the protocol on stdin/stdout
     /// (used by configs as `command = ["arena", "bot", "greedy"]`).
     Bot {
@@ -87,6 +95,33 @@ pub enum Command {
         #[arg(long, default_value_t = 0)]
         seed: u64,
     },
+}
+
+/// The arguments of `arena check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The per-move limit told to the bot, ms (1 or more); a reply over it
+    /// fails the reply-time check.
+    #[arg(long, value_name = "MS", default_value_t = crate::check::DEFAULT_MOVE_TIME_MS,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub move_time_ms: u64,
+    /// The limit for the bot's answers to hello and newgame, ms (1 or more).
+    #[arg(long, value_name = "MS", default_value_t = crate::config::DEFAULT_STARTUP_MS,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub startup_ms: u64,
+    /// Write the bot's stderr and info lines to FILE (replaced); by default
+    /// they are dropped.
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
+    /// The bot's program and arguments, run without a shell, best after
+    /// `--`; a first word `arena` means this executable (`arena bot greedy`).
+    #[arg(
+        value_name = "BOT_COMMAND",
+        required = true,
+        trailing_var_arg = true,
+        allow_hyphen_values = true
+    )]
+    pub command: Vec<String>,
 }
 
 /// The arguments of `arena replay`.

@@ -5,6 +5,7 @@
 #![warn(missing_docs)]
 
 pub mod bot;
+pub mod check;
 pub mod cli;
 pub mod config;
 pub mod guard;

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::Context as _;
-use arena::cli::{Cli, Command, RateArgs, ReplayArgs};
+use arena::cli::{CheckArgs, Cli, Command, RateArgs, ReplayArgs};
 use arena::config::{Config, OnStartFailure};
 use arena::output::RunDir;
 use arena::report;
@@ -75,6 +75,7 @@ fn main() -> ExitCode {
         }
         Command::Replay(args) => replay(args),
         Command::Rate(args) => rate(args),
+        Command::Check(args) => check(args),
         Command::Bot { name, seed } => endodoi_bots::run_named(&name, seed)
             .map(|()| ExitCode::SUCCESS)
             .with_context(|| {
@@ -352,6 +353,37 @@ fn merge(dirs: &[PathBuf], out: &Path) -> anyhow::Result<ExitCode> {
         dir.path.display()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// `arena check`: the checklist on stdout; exit 0 if every check passed,
+/// 1 if not (2, from the caller, when the check cannot run at all).
+fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
+    let options = arena::check::CheckOptions {
+        command: args.command,
+        move_time_ms: args.move_time_ms,
+        startup_ms: args.startup_ms,
+        guard: std::env::current_exe().ok(),
+        log: args.log,
+    };
+    let mut header = Some(format!(
+        "arena check: {} (move time {} ms, start-up {} ms)",
+        options.command.join(" "),
+        options.move_time_ms,
+        options.startup_ms
+    ));
+    let report = arena::check::run(&options, |line| {
+        if let Some(header) = header.take() {
+            out!("{header}");
+        }
+        out!("{line}");
+    })
+    .map_err(anyhow::Error::msg)?;
+    out!("{}", report.summary());
+    Ok(if report.passed() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 fn replay(args: ReplayArgs) -> anyhow::Result<ExitCode> {
