@@ -48,6 +48,10 @@ class TestBots(unittest.TestCase):
         self.assertEqual(run("slow_start.py", "--delay-ms", "1")[:2],
                          (0, ["hello version=1 name=slow-start", "ready", "move 1", "move 1"]))
 
+    def test_linger(self):
+        self.assertEqual(run("linger.py", "--linger-ms", "0")[:2],
+                         (0, start("linger") + ["move 1", "move 1"]))
+
     def test_info_spam(self):
         code, lines, err = run("info_spam.py")
         self.assertEqual(code, 0)
