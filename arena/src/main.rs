@@ -367,7 +367,12 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
     };
     let mut header = Some(format!(
         "arena check: {} (move time {} ms, start-up {} ms)",
-        options.command.join(" "),
+        options
+            .command
+            .iter()
+            .map(|word| arena::protocol::shown(word))
+            .collect::<Vec<_>>()
+            .join(" "),
         options.move_time_ms,
         options.startup_ms
     ));

@@ -1,0 +1,308 @@
+//! `arena check`: every bot in bots/ passes it, and the faulty bots of
+//! test-bots/ fail it with the right checklist line. The bots run as real
+//! processes, from the repository root, as a bot author would run them.
+//!
+//! The JavaScript bot needs `node`: without it its test says it is skipped,
+//! unless ENDODOI_REQUIRE_NODE=1 (as in CI), which makes it fail.
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use assert_cmd::Command;
+
+use common::repo;
+
+/// The checks, in the order of the checklist.
+const CHECKS: [&str; 9] = [
+    "handshake",
+    "game 2x8 as South",
+    "game 2x12 as North",
+    "North mid-game",
+    "single legal move",
+    "endless move",
+    "lap limit",
+    "reply time",
+    "quit",
+];
+
+/// Every bot script in bots/ (besides tests), as its interpreter runs it.
+const SCRIPT_BOTS: [(&str, &str); 5] = [
+    ("python3", "bots/python/first_legal.py"),
+    ("python3", "bots/python/greedy.py"),
+    ("python3", "bots/python/template.py"),
+    ("bash", "bots/shell/first_legal.sh"),
+    ("node", "bots/js/greedy.js"),
+];
+
+/// `arena check OPTIONS -- BOT...` from the repository root: exit code and stdout.
+fn check(options: &[&str], bot: &[&str]) -> (i32, String) {
+    let output = Command::cargo_bin("arena")
+        .unwrap()
+        .current_dir(repo())
+        .arg("check")
+        .args(options)
+        .arg("--")
+        .args(bot)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.stderr.is_empty(),
+        "stderr: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    (output.status.code().unwrap_or(-1), stdout)
+}
+
+/// The checklist line of check `name`.
+fn line<'a>(stdout: &'a str, name: &str) -> &'a str {
+    stdout
+        .lines()
+        .find(|l| {
+            l.get(6..)
+                .is_some_and(|rest| rest.starts_with(&format!("{name} ")))
+        })
+        .unwrap_or_else(|| panic!("no line for '{name}' in:\n{stdout}"))
+}
+
+/// Asserts that `bot` passes every check.
+fn passes(bot: &[&str]) {
+    let (code, stdout) = check(&[], bot);
+    assert_eq!(code, 0, "{stdout}");
+    for name in CHECKS {
+        assert!(line(&stdout, name).starts_with("PASS  "), "{stdout}");
+    }
+    assert!(stdout.ends_with("all 9 checks passed\n"), "{stdout}");
+}
+
+fn script_bot(path: &str) -> [&str; 2] {
+    let (interpreter, _) = SCRIPT_BOTS
+        .iter()
+        .find(|(_, p)| *p == path)
+        .expect("listed in SCRIPT_BOTS");
+    [interpreter, path]
+}
+
+#[test]
+fn every_bot_script_in_bots_is_listed_here() {
+    let mut found = BTreeSet::new();
+    for dir in ["bots/python", "bots/shell", "bots/js"] {
+        for entry in std::fs::read_dir(repo().join(dir)).unwrap() {
+            let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+            let script = [".py", ".sh", ".js"].iter().any(|e| name.ends_with(e));
+            if script && !name.starts_with("test_") {
+                found.insert(format!("{dir}/{name}"));
+            }
+        }
+    }
+    let listed: BTreeSet<String> = SCRIPT_BOTS.iter().map(|(_, p)| p.to_string()).collect();
+    assert_eq!(found, listed, "add new bots to SCRIPT_BOTS and to a test");
+}
+
+#[test]
+fn bundled_rust_bots_pass() {
+    passes(&["arena", "bot", "random", "--seed", "3"]);
+    passes(&["arena", "bot", "greedy"]);
+}
+
+#[test]
+fn python_bots_pass() {
+    passes(&script_bot("bots/python/first_legal.py"));
+    passes(&script_bot("bots/python/greedy.py"));
+    passes(&script_bot("bots/python/template.py"));
+}
+
+#[test]
+fn shell_bot_passes() {
+    passes(&script_bot("bots/shell/first_legal.sh"));
+}
+
+#[test]
+fn js_bot_passes() {
+    let node = std::process::Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !node {
+        assert_ne!(
+            std::env::var("ENDODOI_REQUIRE_NODE").as_deref(),
+            Ok("1"),
+            "node is not on PATH, and ENDODOI_REQUIRE_NODE=1 requires the JavaScript bot's test"
+        );
+        eprintln!(
+            "skipped: node is not on PATH (set ENDODOI_REQUIRE_NODE=1 to make this a failure)"
+        );
+        return;
+    }
+    passes(&script_bot("bots/js/greedy.js"));
+}
+
+/// `info` lines (even `info move 99`) and a flood of stderr are not replies;
+/// `--log` keeps them.
+#[test]
+fn info_lines_and_stderr_pass_and_go_to_the_log() {
+    let tmp = tempfile::tempdir().unwrap();
+    let log = tmp.path().join("bot.log");
+    let (code, stdout) = check(
+        &["--log", log.to_str().unwrap()],
+        &["python3", "test-bots/info_spam.py", "--stderr-bytes", "100"],
+    );
+    assert_eq!(code, 0, "{stdout}");
+    let log = std::fs::read_to_string(&log).unwrap();
+    assert!(log.contains("check info: move "), "{log}");
+}
+
+#[test]
+fn an_illegal_move_fails_each_game_with_the_move_and_the_legal_list() {
+    let (code, stdout) = check(&[], &["python3", "test-bots/illegal.py"]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(line(&stdout, "handshake").starts_with("PASS  "), "{stdout}");
+    assert_eq!(
+        line(&stdout, "game 2x8 as South"),
+        "FAIL  game 2x8 as South   at ply 0: illegal move: hole 9 does not exist: holes are 1 to 8; sent 'move 9'; expected 'move N' with N in legal=1,2,3,4,5,6,7,8"
+    );
+    assert_eq!(
+        line(&stdout, "North mid-game"),
+        "FAIL  North mid-game      at ply 3: illegal move: hole 1 is empty; sent 'move 1'; expected 'move N' with N in legal=4,5,6"
+    );
+    assert_eq!(
+        line(&stdout, "endless move"),
+        "FAIL  endless move        at ply 5: illegal move: hole 1 is an endless move (still sowing after 100000 laps); sent 'move 1'; expected 'move N' with N in legal=3,4"
+    );
+    assert!(
+        line(&stdout, "lap limit").starts_with(
+            "FAIL  lap limit           at ply 10: illegal move: hole 1 is an endless move"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        line(&stdout, "single legal move").contains("legal=3"),
+        "{stdout}"
+    );
+    // An illegal move keeps the bot in step: it is still there for quit.
+    assert!(line(&stdout, "quit").starts_with("PASS  "), "{stdout}");
+    assert!(stdout.ends_with("6 of 9 checks failed\n"), "{stdout}");
+}
+
+#[test]
+fn garbage_is_shown_escaped() {
+    let (code, stdout) = check(&[], &["python3", "test-bots/garbage.py"]);
+    assert_eq!(code, 1, "{stdout}");
+    assert_eq!(
+        line(&stdout, "game 2x8 as South"),
+        "FAIL  game 2x8 as South   at ply 0: not the answer to turn; sent 'hello there'; expected 'move N' with N in legal=1,2,3,4,5,6,7,8"
+    );
+    let (code, stdout) = check(
+        &[],
+        &[
+            "python3",
+            "test-bots/garbage.py",
+            "--reply",
+            "move \u{1b}[2J",
+        ],
+    );
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        line(&stdout, "game 2x12 as North").starts_with(
+            "FAIL  game 2x12 as North  at ply 1: not a hole number; sent 'move \\u{1b}[2J'; expected 'move N' with N in legal="
+        ),
+        "{stdout}"
+    );
+    assert!(!stdout.contains('\u{1b}'), "{stdout}");
+}
+
+#[test]
+fn a_crash_fails_with_its_exit_status_and_the_bot_is_restarted() {
+    let (code, stdout) = check(&[], &["python3", "test-bots/crash.py"]);
+    assert_eq!(code, 1, "{stdout}");
+    for name in &CHECKS[1..7] {
+        let l = line(&stdout, name);
+        assert!(l.starts_with("FAIL  "), "{stdout}");
+        assert!(l.contains("(exit status: 3)"), "{stdout}");
+    }
+    assert!(
+        line(&stdout, "game 2x8 as South").contains("at ply 2: "),
+        "{stdout}"
+    );
+    assert!(line(&stdout, "quit").starts_with("PASS  "), "{stdout}");
+}
+
+#[test]
+fn a_hang_fails_on_time() {
+    let (code, stdout) = check(
+        &["--move-time-ms", "100"],
+        &["python3", "test-bots/hang.py"],
+    );
+    assert_eq!(code, 1, "{stdout}");
+    assert_eq!(
+        line(&stdout, "game 2x8 as South"),
+        "FAIL  game 2x8 as South   at ply 0: no reply within its 100 ms (and the 50 ms margin); expected 'move N' with N in legal=1,2,3,4,5,6,7,8"
+    );
+    assert!(
+        line(&stdout, "reply time").starts_with(
+            "FAIL  reply time          6 of 6 turns got no reply within 100 ms (+50 ms margin)"
+        ),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn no_handshake_skips_the_rest() {
+    let (code, stdout) = check(
+        &["--startup-ms", "300"],
+        &["python3", "test-bots/slow_start.py"],
+    );
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        line(&stdout, "handshake").starts_with("FAIL  handshake           at hello: no reply within 300 ms; expected 'hello version=1 name=NAME'"),
+        "{stdout}"
+    );
+    for name in &CHECKS[1..] {
+        assert!(line(&stdout, name).starts_with("SKIP  "), "{stdout}");
+    }
+    assert!(
+        stdout.ends_with("9 of 9 checks failed (8 skipped)\n"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_bot_that_lingers_after_quit_fails_quit() {
+    let (code, stdout) = check(&[], &["python3", "test-bots/linger.py"]);
+    assert_eq!(code, 1, "{stdout}");
+    assert_eq!(
+        line(&stdout, "quit"),
+        "FAIL  quit                still running 500 ms after quit and the end of its input; expected it to exit within 500 ms (a tournament then sends SIGTERM, then SIGKILL)"
+    );
+    assert!(stdout.ends_with("1 of 9 checks failed\n"), "{stdout}");
+}
+
+#[test]
+fn usage_errors_exit_2_with_one_line() {
+    let arena = || {
+        let mut c = Command::cargo_bin("arena").unwrap();
+        c.current_dir(repo()).arg("check");
+        c
+    };
+    for args in [
+        vec!["--", "./no-such-bot"],
+        vec![],
+        vec!["--move-time-ms", "0", "--", "python3", "x.py"],
+        vec![
+            "--log",
+            "/no/such/dir/bot.log",
+            "--",
+            "arena",
+            "bot",
+            "random",
+        ],
+    ] {
+        let output = arena().args(&args).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.starts_with("error: "), "{stderr}");
+    }
+}
