@@ -100,14 +100,15 @@ pub enum Command {
 /// The arguments of `arena check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// The per-move limit told to the bot, ms (1 or more); a reply over it
-    /// fails the reply-time check.
+    /// The per-move limit told to the bot, ms (1 to 86400000, as in a
+    /// config); a reply over it fails the reply-time check.
     #[arg(long, value_name = "MS", default_value_t = crate::check::DEFAULT_MOVE_TIME_MS,
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     pub move_time_ms: u64,
-    /// The limit for the bot's answers to hello and newgame, ms (1 or more).
+    /// The limit for the bot's answers to hello and newgame, ms (1 to
+    /// 600000, as in a config).
     #[arg(long, value_name = "MS", default_value_t = crate::config::DEFAULT_STARTUP_MS,
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = clap::value_parser!(u64).range(1..=600_000))]
     pub startup_ms: u64,
     /// Write the bot's stderr and info lines to FILE (replaced); by default
     /// they are dropped.
