@@ -33,9 +33,8 @@ pub enum Command {
         transcripts: bool,
         /// Play only shard K of N (1 <= K <= N): every N-th series of the
         /// schedule, whole; `arena merge` puts the shards together. K may be
-        /// `auto`: from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX. Without
-        /// --shard, a Slurm array task (SLURM_ARRAY_TASK_ID and
-        /// SLURM_ARRAY_TASK_COUNT set) plays its own shard.
+        /// `auto`: SLURM_ARRAY_TASK_ID (an array numbered 1-N), or
+        /// JOB_COMPLETION_INDEX + 1 (Kubernetes, numbered from 0).
         #[arg(long, value_name = "K/N")]
         shard: Option<String>,
         /// Go on with the interrupted run in DIR: play exactly the games it
@@ -43,6 +42,10 @@ pub enum Command {
         /// have written. The config (and --shard) must be the run's own.
         #[arg(long, value_name = "DIR", conflicts_with = "out")]
         resume: Option<PathBuf>,
+        /// With --out DIR: if DIR already holds this run (an earlier
+        /// attempt of a job array task, say), resume it instead of refusing.
+        #[arg(long, requires = "out")]
+        resume_if_exists: bool,
     },
     /// Merge the run folders of the shards of one tournament into one, with
     /// exactly the files a single run would have written.
@@ -53,7 +56,16 @@ pub enum Command {
         /// The merged run folder (new, or without a games.csv).
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
+        /// Merge what there is, even if shards are missing or unfinished
+        /// (by default every shard 1..N must be there and finished).
+        #[arg(long)]
+        partial: bool,
     },
+    /// Run a tournament on a Slurm cluster as a job array, one task per
+    /// shard, with a dependent job that merges them (see `arena slurm
+    /// status` and `arena slurm rerun`).
+    #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+    Slurm(SlurmArgs),
     /// Internal: supervise one bot process (see the guard module).
     #[command(hide = true)]
     Guard {
@@ -123,6 +135,76 @@ pub struct CheckArgs {
         allow_hyphen_values = true
     )]
     pub command: Vec<String>,
+}
+
+/// The arguments of `arena slurm`: submit, or one of its subcommands.
+#[derive(Debug, Args)]
+pub struct SlurmArgs {
+    /// `status` or `rerun` of a submitted tournament.
+    #[command(subcommand)]
+    pub command: Option<SlurmCommand>,
+    /// The tournament config.
+    #[arg(required = true)]
+    pub config: Option<PathBuf>,
+    /// The number of shards (array tasks); at most the number of series,
+    /// or of game pairs for a two-bot match.
+    #[arg(long, required = true, value_name = "N")]
+    pub shards: Option<usize>,
+    /// The tournament folder: DIR/shard-K per task, DIR/merged for the
+    /// result, DIR/slurm for the scripts, job ids and logs
+    /// [default: results/NAME-TIMESTAMP]. It must be on a file system the
+    /// compute nodes share.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// The partition (sbatch --partition) [default: the cluster's].
+    #[arg(long, value_name = "P")]
+    pub partition: Option<String>,
+    /// The time limit of each task (sbatch --time), e.g. 2:00:00
+    /// [default: the partition's].
+    #[arg(long, value_name = "T")]
+    pub time: Option<String>,
+    /// CPUs per task (sbatch --cpus-per-task) [default: the config's
+    /// concurrency, since each series in play keeps about one CPU busy].
+    #[arg(long, value_name = "C")]
+    pub cpus: Option<usize>,
+    /// One more sbatch option for both jobs, e.g. --sbatch=--account=chess
+    /// (repeatable).
+    #[arg(long = "sbatch", value_name = "OPTION", allow_hyphen_values = true)]
+    pub sbatch: Vec<String>,
+    /// Print the scripts and the sbatch commands; write and submit nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Do not start each bot here once before submitting (for bots that
+    /// run only on the compute nodes).
+    #[arg(long)]
+    pub no_check: bool,
+}
+
+/// The subcommands of `arena slurm`.
+#[derive(Debug, Subcommand)]
+pub enum SlurmCommand {
+    /// Show each shard's progress (from its files) and Slurm state (from
+    /// sacct, or scontrol and squeue without accounting).
+    Status {
+        /// The tournament folder `arena slurm` wrote.
+        dir: PathBuf,
+        /// Wait until no job of the tournament is pending or running; exit
+        /// 0 if the merge finished, 1 if not.
+        #[arg(long)]
+        wait: bool,
+    },
+    /// Submit again the shards that did not finish (failed, cancelled,
+    /// timed out), each resuming its folder, and a new merge after them.
+    Rerun {
+        /// The tournament folder `arena slurm` wrote.
+        dir: PathBuf,
+        /// One more sbatch option for both jobs (repeatable).
+        #[arg(long = "sbatch", value_name = "OPTION", allow_hyphen_values = true)]
+        sbatch: Vec<String>,
+        /// Print the sbatch commands; submit nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
 }
 
 /// The arguments of `arena replay`.

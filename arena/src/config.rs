@@ -454,7 +454,15 @@ impl Config {
         // A max_games below 2 * first_to - 1 is allowed on purpose: it makes
         // a match of fixed length (the leader takes it), which can be split
         // into shards by game pairs.
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as i64;
+        // The CPUs this process may use; in a Slurm task, at most those it
+        // was given (SLURM_CPUS_PER_TASK), where no cgroup already says so.
+        let slurm_cpus = std::env::var("SLURM_CPUS_PER_TASK")
+            .ok()
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .filter(|&c| c > 0);
+        let cores = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(slurm_cpus.unwrap_or(usize::MAX)) as i64;
         let concurrency = int(&r.concurrency, "tournament.concurrency", 1, 1024, cores)? as usize;
         let seed = int(&r.seed, "tournament.seed", 0, i64::MAX, DEFAULT_SEED as i64)? as u64;
 

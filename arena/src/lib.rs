@@ -17,5 +17,7 @@ pub mod replay;
 pub mod report;
 pub mod runner;
 pub mod schedule;
+pub mod shards;
+pub mod slurm;
 pub mod standings;
 pub mod stats;

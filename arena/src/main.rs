@@ -56,10 +56,27 @@ fn main() -> ExitCode {
             transcripts,
             shard,
             resume,
+            resume_if_exists,
         } => shard_from(shard.as_deref(), |k| std::env::var(k).ok())
             .map_err(anyhow::Error::msg)
-            .and_then(|shard| run(&config, out, quiet, transcripts, shard, resume)),
-        Command::Merge { dirs, out } => merge(&dirs, &out),
+            .and_then(|shard| {
+                // An earlier attempt's folder (it has the config copied in) is resumed.
+                let resume = match (&out, resume) {
+                    (Some(dir), None) if resume_if_exists && dir.join("config.toml").exists() => {
+                        Some(dir.clone())
+                    }
+                    (_, resume) => resume,
+                };
+                run(&config, out, quiet, transcripts, shard, resume)
+            }),
+        Command::Merge { dirs, out, partial } => merge(&dirs, &out, partial),
+        Command::Slurm(args) => arena::slurm::main(args).map(|ok| {
+            if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            }
+        }),
         Command::Guard {
             memory_mb,
             cpu_seconds,
@@ -122,7 +139,8 @@ fn run(
         "an SPRT match decides game by game and cannot be split into shards: run it whole"
     );
     let shard_text = shard.map_or_else(|| "all".to_string(), |(k, n)| format!("{k}/{n}"));
-    let dir = if resume.is_some() {
+    // Each branch takes the folder's lock before it writes anything there.
+    let (dir, _lock) = if resume.is_some() {
         // Only the same config (and shard) may go on where a run stopped.
         let stored = std::fs::read(out.join("config.toml")).with_context(|| {
             format!(
@@ -130,6 +148,8 @@ fn run(
                 out.display()
             )
         })?;
+        let dir = RunDir { path: out.clone() };
+        let lock = dir.lock()?;
         anyhow::ensure!(
             stored == std::fs::read(config_path)?,
             "{} was run with another config: resume it with its own config.toml, or start a new run",
@@ -147,15 +167,17 @@ fn run(
             config.sprt.is_none(),
             "an SPRT match cannot be resumed yet: start it again"
         );
-        RunDir { path: out.clone() }
+        (dir, lock)
     } else {
+        // The folder may be new, or an earlier attempt's that never began.
         let dir = RunDir::create(&out)
             .with_context(|| format!("cannot create the run folder {}", out.display()))?;
+        let lock = dir.lock()?;
         std::fs::copy(config_path, dir.path.join("config.toml"))
             .context("cannot copy the config into the run folder")?;
         std::fs::write(dir.path.join("shard"), &shard_text)
             .context("cannot write the run folder")?;
-        dir
+        (dir, lock)
     };
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     let say = |line: String| {
@@ -256,41 +278,40 @@ fn run(
         );
         return Ok(ExitCode::from(130));
     }
+    let games = summary.series.iter().map(|s| s.wdl.games() as usize).sum();
+    dir.mark_finished(games)
+        .context("cannot mark the run finished")?;
     say(format!("arena: results in {}", dir.path.display()));
     Ok(ExitCode::SUCCESS)
 }
 
-/// The shard to play: `--shard K/N`, `--shard auto/N` with K from the job
-/// array's index, or, without `--shard`, a Slurm array task's own shard.
+/// The shard to play: `--shard K/N`, or `--shard auto/N` with K from the
+/// job array's index: Slurm's SLURM_ARRAY_TASK_ID as it is (arrays numbered
+/// 1-N, so that a task re-run alone with `--array=K` keeps its K), or
+/// Kubernetes' JOB_COMPLETION_INDEX + 1 (numbered from 0). A Slurm array
+/// task without `--shard` is refused: it would play the whole tournament.
 fn shard_from(
     arg: Option<&str>,
     env: impl Fn(&str) -> Option<String>,
 ) -> Result<Option<(usize, usize)>, String> {
     let number = |k: &str| env(k).and_then(|v| v.trim().parse::<usize>().ok());
-    // The array index as 1..=N: Slurm's counts from SLURM_ARRAY_TASK_MIN,
-    // Kubernetes' JOB_COMPLETION_INDEX from 0.
-    let index = || match (
-        number("SLURM_ARRAY_TASK_ID"),
-        number("JOB_COMPLETION_INDEX"),
-    ) {
-        (Some(id), _) => Some(id - number("SLURM_ARRAY_TASK_MIN").unwrap_or(0).min(id) + 1),
-        (None, Some(i)) => Some(i + 1),
-        (None, None) => None,
-    };
     match arg {
         Some(text) => match text.strip_prefix("auto/") {
             Some(n) => {
-                let k = index().ok_or("--shard auto/N needs SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX in the environment")?;
+                let k = match (number("SLURM_ARRAY_TASK_ID"), number("JOB_COMPLETION_INDEX")) {
+                    (Some(0), _) => return Err("--shard auto/N: SLURM_ARRAY_TASK_ID is 0; number the array 1-N (sbatch --array=1-N)".into()),
+                    (Some(id), _) => id,
+                    (None, Some(i)) => i + 1,
+                    (None, None) => return Err("--shard auto/N needs SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX in the environment".into()),
+                };
                 arena::cli::parse_shard(&format!("{k}/{n}")).map(Some)
             }
             None => arena::cli::parse_shard(text).map(Some),
         },
-        None => match (index(), number("SLURM_ARRAY_TASK_COUNT")) {
-            (Some(k), Some(n)) if env("SLURM_ARRAY_TASK_ID").is_some() => {
-                arena::cli::parse_shard(&format!("{k}/{n}")).map(Some)
-            }
-            _ => Ok(None),
-        },
+        None if env("SLURM_ARRAY_TASK_ID").is_some() => Err(
+            "this is a Slurm array task: pass --shard auto/N (N shards, array 1-N), or let `arena slurm` write the job".into(),
+        ),
+        None => Ok(None),
     }
 }
 
@@ -324,11 +345,27 @@ fn check_sandboxes(config: &Config, out: &Path) -> Result<(), String> {
 
 /// `arena merge`: the shards' games in one games.csv, and every summary
 /// computed from it, as a single run would have written them.
-fn merge(dirs: &[PathBuf], out: &Path) -> anyhow::Result<ExitCode> {
-    let config_text = |d: &PathBuf| {
-        std::fs::read(d.join("config.toml"))
-            .with_context(|| format!("{} holds no config.toml: is it a run folder?", d.display()))
+fn merge(dirs: &[PathBuf], out: &Path, partial: bool) -> anyhow::Result<ExitCode> {
+    // A shard that never ran has no folder (or an empty one).
+    let (dirs, absent): (Vec<PathBuf>, Vec<PathBuf>) = dirs
+        .iter()
+        .cloned()
+        .partition(|d| d.join("config.toml").exists());
+    let list = |ds: &[PathBuf]| {
+        ds.iter()
+            .map(|d| d.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
     };
+    if !absent.is_empty() {
+        anyhow::ensure!(
+            partial && !dirs.is_empty(),
+            "{} hold(s) no run (no config.toml): a shard that never ran? Run it (`arena slurm rerun DIR`, or `arena run CONFIG --shard K/N --out DIR`), or pass --partial to merge what there is",
+            list(&absent)
+        );
+        err!("arena: --partial: leaving out {}", list(&absent));
+    }
+    let config_text = |d: &PathBuf| std::fs::read(d.join("config.toml"));
     let first = config_text(&dirs[0])?;
     for d in &dirs[1..] {
         anyhow::ensure!(
@@ -338,6 +375,14 @@ fn merge(dirs: &[PathBuf], out: &Path) -> anyhow::Result<ExitCode> {
             dirs[0].display()
         );
     }
+    if !partial {
+        let states: Vec<_> = dirs
+            .iter()
+            .map(|d| arena::shards::ShardState::read(d))
+            .collect();
+        arena::shards::check_whole(&states)
+            .map_err(|e| anyhow::anyhow!("{e}; or pass --partial to merge what there is"))?;
+    }
     let config = Config::parse(&String::from_utf8_lossy(&first), "config.toml", "merged")?;
     let dir = RunDir::create(out)
         .with_context(|| format!("cannot create the run folder {}", out.display()))?;
@@ -346,6 +391,11 @@ fn merge(dirs: &[PathBuf], out: &Path) -> anyhow::Result<ExitCode> {
     let series = arena::rate::merge_games(&files, Some(&dir.path.join("games.csv")))?;
     let summary = runner::Summary::from_series(&config, &series);
     let table = report::write_summaries(&config, &dir, &summary)?;
+    if !partial {
+        let games = series.len();
+        dir.mark_finished(games)
+            .context("cannot mark the merge finished")?;
+    }
     out!("{table}");
     err!(
         "arena: {} shard folder(s) merged into {}",
@@ -493,12 +543,10 @@ mod tests {
             shard_from(Some("auto/4"), env(&[("JOB_COMPLETION_INDEX", "0")])),
             Ok(Some((1, 4)))
         );
-        let slurm = env(&[
-            ("SLURM_ARRAY_TASK_ID", "3"),
-            ("SLURM_ARRAY_TASK_MIN", "1"),
-            ("SLURM_ARRAY_TASK_COUNT", "4"),
-        ]);
-        assert_eq!(shard_from(None, slurm), Ok(Some((3, 4))));
+        let slurm = env(&[("SLURM_ARRAY_TASK_ID", "3"), ("SLURM_ARRAY_TASK_MIN", "3")]);
+        assert_eq!(shard_from(Some("auto/4"), slurm), Ok(Some((3, 4))));
+        assert!(shard_from(None, slurm).is_err());
+        assert!(shard_from(Some("auto/4"), env(&[("SLURM_ARRAY_TASK_ID", "0")])).is_err());
         assert!(shard_from(Some("auto/4"), env(&[])).is_err());
         assert!(shard_from(Some("5/4"), env(&[])).is_err());
     }

@@ -109,6 +109,59 @@ impl RunDir {
         })
     }
 
+    /// Takes the folder for this process alone: an exclusive `flock` on
+    /// `DIR/.lock`, held until the returned lock is dropped (the process
+    /// ends). Two arenas appending to one `games.csv` (a job array task run
+    /// twice, say) would corrupt it; the second one is refused instead.
+    ///
+    /// # Errors
+    /// `WouldBlock` with a one-line message when another process holds
+    /// the folder; any I/O error opening the lock file.
+    pub fn lock(&self) -> io::Result<RunLock> {
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(self.path.join(".lock"))?;
+        nix::fcntl::Flock::lock(file, nix::fcntl::FlockArg::LockExclusiveNonblock)
+            .map(RunLock)
+            .map_err(|(_, errno)| match errno {
+                nix::errno::Errno::EWOULDBLOCK => io::Error::new(
+                    io::ErrorKind::WouldBlock,
+                    format!(
+                        "{} is in use by another arena process: wait for it to end (or stop it) first",
+                        self.path.display()
+                    ),
+                ),
+                e => io::Error::from(e),
+            })
+    }
+
+    /// The shard this folder holds, from its `shard` file: `Some((k, n))`
+    /// for shard k of n, `None` for a whole tournament (or no file).
+    #[must_use]
+    pub fn shard(&self) -> Option<(usize, usize)> {
+        let text = std::fs::read_to_string(self.path.join("shard")).ok()?;
+        crate::cli::parse_shard(text.trim()).ok()
+    }
+
+    /// Marks the run finished: every game it was to play is in `games.csv`
+    /// and its summaries are written. `arena merge` and `arena slurm` rely
+    /// on it to tell a finished shard from an interrupted one.
+    ///
+    /// # Errors
+    /// Any I/O error writing `DIR/finished`.
+    pub fn mark_finished(&self, games: usize) -> io::Result<()> {
+        let path = self.path.join("finished");
+        std::fs::write(&path, format!("{games} games\n"))
+    }
+
+    /// Whether the run finished ([`RunDir::mark_finished`]).
+    #[must_use]
+    pub fn is_finished(&self) -> bool {
+        self.path.join("finished").exists()
+    }
+
     /// The log file of bot `name`: `logs/<name>.stderr.log`. Bot names are
     /// checked ([`crate::protocol::valid_name`]), so this stays in `logs/`.
     #[must_use]
@@ -116,6 +169,10 @@ impl RunDir {
         self.path.join("logs").join(format!("{name}.stderr.log"))
     }
 }
+
+/// A run folder's exclusive lock ([`RunDir::lock`]); dropping it unlocks.
+#[derive(Debug)]
+pub struct RunLock(#[allow(dead_code)] nix::fcntl::Flock<File>);
 
 /// `games.csv`, open for appending.
 pub struct GamesCsv {
@@ -262,6 +319,31 @@ pub fn num(x: f64, decimals: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_run_folder_has_one_writer_at_a_time() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = RunDir::create(tmp.path()).unwrap();
+        let first = dir.lock().unwrap();
+        // flock belongs to the open file, so a second open conflicts even here.
+        let second = dir.lock().unwrap_err();
+        assert_eq!(second.kind(), io::ErrorKind::WouldBlock);
+        assert!(second.to_string().contains("in use by another arena"));
+        drop(first);
+        assert!(dir.lock().is_ok());
+    }
+
+    #[test]
+    fn the_finished_marker_and_the_shard_are_read_back() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = RunDir::create(tmp.path()).unwrap();
+        assert!(!dir.is_finished());
+        assert_eq!(dir.shard(), None);
+        std::fs::write(tmp.path().join("shard"), "2/5").unwrap();
+        dir.mark_finished(7).unwrap();
+        assert!(dir.is_finished());
+        assert_eq!(dir.shard(), Some((2, 5)));
+    }
 
     #[test]
     fn numbers_are_always_finite() {

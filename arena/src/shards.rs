@@ -1,0 +1,158 @@
+//! Whether a set of shard folders makes up a whole tournament: every shard
+//! K of N there once, and each one finished. `arena merge` checks it before
+//! it writes anything, and `arena slurm rerun` uses it to find the shards to
+//! play again.
+
+use std::path::{Path, PathBuf};
+
+use crate::output::RunDir;
+
+/// What a run folder says of itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShardState {
+    /// The folder.
+    pub dir: PathBuf,
+    /// Shard `(k, n)`, or `None` for a whole tournament.
+    pub shard: Option<(usize, usize)>,
+    /// Whether the run finished (its `finished` marker is there).
+    pub finished: bool,
+}
+
+impl ShardState {
+    /// Reads the `shard` file and the `finished` marker of `dir`.
+    #[must_use]
+    pub fn read(dir: &Path) -> ShardState {
+        let run = RunDir {
+            path: dir.to_path_buf(),
+        };
+        ShardState {
+            dir: dir.to_path_buf(),
+            shard: run.shard(),
+            finished: run.is_finished(),
+        }
+    }
+}
+
+/// Checks that `folders` are the whole of one tournament: one unsharded
+/// run, or shards 1..=N of the same N, each once; and that each finished.
+///
+/// # Errors
+/// One line per problem, joined with "; ": a shard missing or given twice,
+/// shards of different splits, a run that did not finish (with how to
+/// resume it).
+pub fn check_whole(folders: &[ShardState]) -> Result<(), String> {
+    let mut problems = Vec::new();
+    let name = |s: &ShardState| match s.shard {
+        Some((k, n)) => format!("{} (shard {k}/{n})", s.dir.display()),
+        None => format!("{} (a whole run)", s.dir.display()),
+    };
+    let whole = folders.iter().filter(|s| s.shard.is_none()).count();
+    if whole > 0 && folders.len() > 1 {
+        problems.push(format!(
+            "{} whole run(s) among {} folders: merge the shards of one split, or rate several runs with `arena rate`",
+            whole,
+            folders.len()
+        ));
+    }
+    let splits: std::collections::BTreeSet<usize> = folders
+        .iter()
+        .filter_map(|s| s.shard.map(|(_, n)| n))
+        .collect();
+    if splits.len() > 1 {
+        problems.push(format!(
+            "the folders come from splits into {} shards: merge the shards of one split",
+            splits
+                .iter()
+                .map(usize::to_string)
+                .collect::<Vec<_>>()
+                .join(" and ")
+        ));
+    } else if let Some(&n) = splits.first() {
+        for k in 1..=n {
+            let with_k: Vec<&ShardState> =
+                folders.iter().filter(|s| s.shard == Some((k, n))).collect();
+            match with_k.as_slice() {
+                [] => problems.push(format!("shard {k}/{n} is missing: add its folder")),
+                [_] => {}
+                [first, second, ..] => problems.push(format!(
+                    "{} and {} are the same shard: give each shard once",
+                    name(first),
+                    name(second)
+                )),
+            }
+        }
+    }
+    for s in folders.iter().filter(|s| !s.finished) {
+        let how = match s.shard {
+            Some((k, n)) => format!(
+                "arena run CONFIG --shard {k}/{n} --resume {}",
+                s.dir.display()
+            ),
+            None => format!("arena run CONFIG --resume {}", s.dir.display()),
+        };
+        problems.push(format!(
+            "{} did not finish: resume it with `{how}` (or `arena slurm rerun`)",
+            name(s)
+        ));
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("; "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state(dir: &str, shard: Option<(usize, usize)>, finished: bool) -> ShardState {
+        ShardState {
+            dir: dir.into(),
+            shard,
+            finished,
+        }
+    }
+
+    #[test]
+    fn all_shards_once_and_finished_are_whole() {
+        let three: Vec<_> = (1..=3)
+            .map(|k| state(&format!("s{k}"), Some((k, 3)), true))
+            .collect();
+        assert_eq!(check_whole(&three), Ok(()));
+        assert_eq!(check_whole(&[state("all", None, true)]), Ok(()));
+    }
+
+    #[test]
+    fn each_problem_is_named() {
+        let missing = [
+            state("a", Some((1, 3)), true),
+            state("c", Some((3, 3)), true),
+        ];
+        assert!(check_whole(&missing)
+            .unwrap_err()
+            .contains("shard 2/3 is missing"));
+        let twice = [
+            state("a", Some((1, 2)), true),
+            state("b", Some((1, 2)), true),
+            state("c", Some((2, 2)), true),
+        ];
+        assert!(check_whole(&twice).unwrap_err().contains("same shard"));
+        let mixed = [
+            state("a", Some((1, 2)), true),
+            state("b", Some((2, 3)), true),
+        ];
+        assert!(check_whole(&mixed).unwrap_err().contains("2 and 3 shards"));
+        let unfinished = [
+            state("a", Some((1, 2)), true),
+            state("b", Some((2, 2)), false),
+        ];
+        let e = check_whole(&unfinished).unwrap_err();
+        assert!(e.contains("b (shard 2/2) did not finish"), "{e}");
+        assert!(e.contains("--shard 2/2 --resume b"), "{e}");
+        let whole_and_shard = [state("w", None, true), state("a", Some((1, 1)), true)];
+        assert!(check_whole(&whole_and_shard)
+            .unwrap_err()
+            .contains("whole run"));
+    }
+}

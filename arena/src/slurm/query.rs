@@ -1,0 +1,234 @@
+//! Slurm's view of a tournament's jobs, through its own command-line
+//! tools: `squeue` for what is queued or running, `sacct` for what ended
+//! (when the cluster keeps accounting), and `scontrol show job` otherwise.
+//! The parsers are pure, so they are tested on the tools' real output.
+
+use std::process::Command;
+
+/// The state of one job, or of some tasks of a job array.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JobState {
+    /// The job id (for an array, the array's id).
+    pub job: u64,
+    /// The array tasks this line is about; `None` for a plain job.
+    pub tasks: Option<Vec<usize>>,
+    /// Slurm's state name: PENDING, RUNNING, COMPLETED, FAILED, CANCELLED,
+    /// TIMEOUT, OUT_OF_MEMORY, ...
+    pub state: String,
+}
+
+impl JobState {
+    /// Whether this line is about `job` (and array task `task`, if given).
+    #[must_use]
+    pub fn covers(&self, job: u64, task: Option<usize>) -> bool {
+        self.job == job
+            && match (&self.tasks, task) {
+                (Some(tasks), Some(k)) => tasks.contains(&k),
+                (None, None) => true,
+                _ => false,
+            }
+    }
+}
+
+/// Parses a job id as the tools print it: `123`, `123_4`, or a pending
+/// array's `123_[2-3,5%2]` (`%2` is a limit on tasks at once).
+#[must_use]
+pub fn parse_job_id(id: &str) -> Option<(u64, Option<Vec<usize>>)> {
+    let id = id.trim();
+    let Some((job, tasks)) = id.split_once('_') else {
+        return Some((id.parse().ok()?, None));
+    };
+    let tasks = tasks.trim_start_matches('[').trim_end_matches(']');
+    let tasks = tasks.split('%').next().unwrap_or_default();
+    Some((job.parse().ok()?, Some(parse_task_list(tasks)?)))
+}
+
+/// Parses an array's task list: `2`, `2-3`, `1,3-5`, `1-7:2` (a step).
+fn parse_task_list(text: &str) -> Option<Vec<usize>> {
+    let mut tasks = Vec::new();
+    for part in text.split(',') {
+        let (range, step) = match part.split_once(':') {
+            Some((r, s)) => (r, s.parse::<usize>().ok()?.max(1)),
+            None => (part, 1),
+        };
+        match range.split_once('-') {
+            Some((a, b)) => {
+                tasks.extend((a.parse::<usize>().ok()?..=b.parse().ok()?).step_by(step))
+            }
+            None => tasks.push(range.parse().ok()?),
+        }
+    }
+    Some(tasks)
+}
+
+/// Parses `ID|STATE...` lines (`squeue -o %i|%T`, `sacct -P -o JobID,State`):
+/// state words after the first (`CANCELLED by 0`) are dropped; job steps
+/// (`123.batch`) and unreadable lines are skipped.
+#[must_use]
+pub fn parse_table(text: &str) -> Vec<JobState> {
+    text.lines()
+        .filter_map(|line| {
+            let mut fields = line.split('|');
+            let (job, tasks) = parse_job_id(fields.next()?)?;
+            let state = fields.next()?.split_whitespace().next()?.to_string();
+            Some(JobState { job, tasks, state })
+        })
+        .collect()
+}
+
+/// Parses `scontrol -o show job` lines (`KEY=VALUE` words; an array task
+/// has `ArrayJobId=` and `ArrayTaskId=`).
+#[must_use]
+pub fn parse_scontrol(text: &str) -> Vec<JobState> {
+    text.lines()
+        .filter_map(|line| {
+            let value = |key: &str| {
+                line.split_whitespace()
+                    .find_map(|w| w.strip_prefix(key)?.strip_prefix('='))
+            };
+            let state = value("JobState")?.to_string();
+            match value("ArrayJobId") {
+                Some(array) => Some(JobState {
+                    job: array.parse().ok()?,
+                    tasks: Some(parse_task_list(value("ArrayTaskId")?.split('%').next()?)?),
+                    state,
+                }),
+                None => Some(JobState {
+                    job: value("JobId")?.parse().ok()?,
+                    tasks: None,
+                    state,
+                }),
+            }
+        })
+        .collect()
+}
+
+/// Runs one Slurm tool and returns its stdout.
+///
+/// # Errors
+/// One line: the tool is not installed, or what it printed on stderr.
+pub fn tool(program: &str, args: &[String]) -> Result<String, String> {
+    let output = Command::new(program).args(args).output().map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            format!("{program} not found: run this on a Slurm login node (or use --dry-run)")
+        } else {
+            format!("cannot run {program}: {e}")
+        }
+    })?;
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let why = stderr
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join(" / ");
+        return Err(format!("{program} failed: {why}"));
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+fn id_list(jobs: &[u64]) -> String {
+    jobs.iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// The jobs among `jobs` that are still queued or running (squeue).
+///
+/// # Errors
+/// squeue is missing or fails (the controller is down, say).
+pub fn queued(jobs: &[u64]) -> Result<Vec<JobState>, String> {
+    let text = tool(
+        "squeue",
+        &["--me", "--noheader", "--format=%i|%T"].map(String::from),
+    )?;
+    Ok(parse_table(&text)
+        .into_iter()
+        .filter(|s| jobs.contains(&s.job))
+        .collect())
+}
+
+/// The states of `jobs`, ended ones included, first match first: the
+/// controller's own view (scontrol, which squeue agrees with, but which
+/// forgets a job MinJobAge after it ends), then the accounting database
+/// (sacct, which keeps every job but learns of an ending a moment later).
+/// Returns the states and the tools that gave some.
+#[must_use]
+pub fn history(jobs: &[u64]) -> (Vec<JobState>, String) {
+    let mut states: Vec<JobState> = jobs
+        .iter()
+        .filter_map(|j| {
+            tool(
+                "scontrol",
+                &["-o".into(), "show".into(), "job".into(), j.to_string()],
+            )
+            .ok()
+        })
+        .flat_map(|text| parse_scontrol(&text))
+        .collect();
+    let mut sources = Vec::new();
+    if !states.is_empty() {
+        sources.push("scontrol");
+    }
+    let mut args = [
+        "--noheader",
+        "--parsable2",
+        "--allocations",
+        "--format=JobID,State",
+    ]
+    .map(String::from)
+    .to_vec();
+    args.push(format!("--jobs={}", id_list(jobs)));
+    if let Ok(text) = tool("sacct", &args) {
+        states.extend(parse_table(&text));
+        sources.push("sacct");
+    }
+    (states, sources.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn job_ids_of_arrays_and_plain_jobs() {
+        assert_eq!(parse_job_id("124"), Some((124, None)));
+        assert_eq!(parse_job_id("123_2"), Some((123, Some(vec![2]))));
+        assert_eq!(
+            parse_job_id("123_[2-3,5%2]"),
+            Some((123, Some(vec![2, 3, 5])))
+        );
+        assert_eq!(
+            parse_job_id("123_[1-7:3]"),
+            Some((123, Some(vec![1, 4, 7])))
+        );
+        assert_eq!(parse_job_id("x"), None);
+    }
+
+    #[test]
+    fn sacct_and_squeue_tables() {
+        // As sacct -n -P -X -o JobID,State printed them on Slurm 22.05.
+        let text =
+            "10|FAILED\n9_1|COMPLETED\n9_2|CANCELLED by 0\n9_[3-4]|PENDING\n9_1.batch|COMPLETED\n";
+        let states = parse_table(text);
+        assert_eq!(states.len(), 4);
+        assert!(states[0].covers(10, None) && states[0].state == "FAILED");
+        assert_eq!(states[2].state, "CANCELLED");
+        assert!(states[3].covers(9, Some(4)) && !states[3].covers(9, Some(1)));
+        assert!(!states[1].covers(9, None));
+    }
+
+    #[test]
+    fn scontrol_one_line_records() {
+        let text = "JobId=12 ArrayJobId=9 ArrayTaskId=3 JobName=a.sh UserId=root(0) JobState=COMPLETED Reason=None\n\
+                    JobId=9 ArrayJobId=9 ArrayTaskId=4-5%1 JobName=a.sh JobState=PENDING Reason=Dependency\n\
+                    JobId=10 JobName=m JobState=FAILED Reason=NonZeroExitCode ExitCode=3:0\n";
+        let states = parse_scontrol(text);
+        assert_eq!(states.len(), 3);
+        assert!(states[0].covers(9, Some(3)) && states[0].state == "COMPLETED");
+        assert!(states[1].covers(9, Some(5)) && states[1].state == "PENDING");
+        assert!(states[2].covers(10, None) && states[2].state == "FAILED");
+    }
+}

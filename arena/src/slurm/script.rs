@@ -1,0 +1,190 @@
+//! The two batch scripts of a Slurm tournament, as text: the job array
+//! whose task K plays shard K, and the job that merges the shards. Pure
+//! functions of their settings, so the text is tested as it is.
+
+use std::path::{Path, PathBuf};
+
+/// Everything the scripts say.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scripts {
+    /// The arena executable the tasks run (absolute).
+    pub arena: PathBuf,
+    /// The tournament folder (absolute).
+    pub dir: PathBuf,
+    /// The folder the tasks run in: where relative bot paths start (absolute).
+    pub workdir: PathBuf,
+    /// The tournament's name, for the job names.
+    pub name: String,
+    /// The number of shards, N.
+    pub shards: usize,
+    /// CPUs per task.
+    pub cpus: usize,
+    /// `--partition`, if any.
+    pub partition: Option<String>,
+    /// `--time`, if any.
+    pub time: Option<String>,
+}
+
+/// Quotes `text` for the POSIX shell.
+fn quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+/// A path as text for a `#SBATCH` line, which Slurm splits at whitespace
+/// and in which it expands `%` patterns.
+///
+/// # Errors
+/// One line naming the path, when it holds whitespace, a quote or `%`.
+pub fn sbatch_path(path: &Path) -> Result<String, String> {
+    let text = path.to_str().ok_or_else(|| {
+        format!(
+            "{} is not UTF-8: choose a folder with a plain name",
+            path.display()
+        )
+    })?;
+    if text
+        .chars()
+        .any(|c| c.is_whitespace() || matches!(c, '%' | '\'' | '"'))
+    {
+        return Err(format!(
+            "{text}: #SBATCH lines cannot hold spaces, quotes or %: choose a folder without them"
+        ));
+    }
+    Ok(text.to_string())
+}
+
+impl Scripts {
+    /// The folder of shard `k`.
+    #[must_use]
+    pub fn shard_dir(&self, k: usize) -> PathBuf {
+        self.dir.join(format!("shard-{k}"))
+    }
+
+    /// The `#SBATCH` lines both jobs share.
+    fn common(&self, lines: &mut Vec<String>) -> Result<(), String> {
+        if let Some(p) = &self.partition {
+            lines.push(format!("#SBATCH --partition={p}"));
+        }
+        if let Some(t) = &self.time {
+            lines.push(format!("#SBATCH --time={t}"));
+        }
+        lines.push(format!("#SBATCH --chdir={}", sbatch_path(&self.workdir)?));
+        lines.push("#SBATCH --open-mode=append".into());
+        Ok(())
+    }
+
+    /// The job array: task K runs `arena run` on shard K of N into
+    /// `DIR/shard-K`, resuming that folder when an earlier attempt left one.
+    ///
+    /// # Errors
+    /// A path that cannot go on a `#SBATCH` line ([`sbatch_path`]).
+    pub fn shards_script(&self) -> Result<String, String> {
+        let dir = sbatch_path(&self.dir)?;
+        let n = self.shards;
+        let mut lines = vec![
+            "#!/bin/sh".to_string(),
+            format!("# Written by `arena slurm`: task K of this job array plays shard K of {n}"),
+            "# of the tournament in config.toml into shard-K beside it, resuming that".into(),
+            "# folder if an earlier attempt left one. Re-run a task alone with".into(),
+            "# `sbatch --array=K` and this file, or all unfinished ones with".into(),
+            format!("# `arena slurm rerun {dir}`."),
+            format!("#SBATCH --job-name=arena-{}", self.name),
+            format!("#SBATCH --array=1-{n}"),
+            format!("#SBATCH --cpus-per-task={}", self.cpus),
+            format!("#SBATCH --output={dir}/slurm/shard-%a.log"),
+        ];
+        self.common(&mut lines)?;
+        lines.push("set -eu".into());
+        lines.push("k=$SLURM_ARRAY_TASK_ID".into());
+        lines.push(format!(
+            "exec {} run {} --shard \"$k/{n}\" --out {}/shard-\"$k\" --resume-if-exists --quiet",
+            quote(&self.arena.display().to_string()),
+            quote(&self.dir.join("config.toml").display().to_string()),
+            quote(&dir),
+        ));
+        Ok(lines.join("\n") + "\n")
+    }
+
+    /// The merge job, run after the array (`--dependency=afterany`): it
+    /// merges every shard into `DIR/merged`, or fails naming the shards that
+    /// did not finish.
+    ///
+    /// # Errors
+    /// A path that cannot go on a `#SBATCH` line ([`sbatch_path`]).
+    pub fn merge_script(&self) -> Result<String, String> {
+        let dir = sbatch_path(&self.dir)?;
+        let mut lines = vec![
+            "#!/bin/sh".to_string(),
+            "# Written by `arena slurm`: merges the shard folders into merged/ once the".into(),
+            "# job array is over. If a shard did not finish it fails and names it;".into(),
+            format!("# then `arena slurm rerun {dir}` plays it again and merges anew."),
+            format!("#SBATCH --job-name=arena-{}-merge", self.name),
+            "#SBATCH --cpus-per-task=1".into(),
+            format!("#SBATCH --output={dir}/slurm/merge.log"),
+        ];
+        self.common(&mut lines)?;
+        let shards: Vec<String> = (1..=self.shards)
+            .map(|k| quote(&self.shard_dir(k).display().to_string()))
+            .collect();
+        lines.push(format!(
+            "exec {} merge {} --out {}",
+            quote(&self.arena.display().to_string()),
+            shards.join(" "),
+            quote(&self.dir.join("merged").display().to_string()),
+        ));
+        Ok(lines.join("\n") + "\n")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scripts() -> Scripts {
+        Scripts {
+            arena: "/opt/arena/bin/arena".into(),
+            dir: "/scratch/t1".into(),
+            workdir: "/home/me/arena".into(),
+            name: "demo".into(),
+            shards: 3,
+            cpus: 2,
+            partition: Some("short".into()),
+            time: None,
+        }
+    }
+
+    #[test]
+    fn the_array_plays_shard_k_and_resumes_it() {
+        let text = scripts().shards_script().unwrap();
+        assert!(text.contains("#SBATCH --array=1-3\n"), "{text}");
+        assert!(text.contains("#SBATCH --partition=short\n"));
+        assert!(!text.contains("--time"));
+        assert!(text.contains("#SBATCH --chdir=/home/me/arena\n"));
+        assert!(text.contains("#SBATCH --output=/scratch/t1/slurm/shard-%a.log\n"));
+        assert!(text.ends_with(
+            "exec '/opt/arena/bin/arena' run '/scratch/t1/config.toml' --shard \"$k/3\" --out '/scratch/t1'/shard-\"$k\" --resume-if-exists --quiet\n"
+        ), "{text}");
+    }
+
+    #[test]
+    fn the_merge_names_every_shard() {
+        let text = scripts().merge_script().unwrap();
+        assert!(text.ends_with(
+            "exec '/opt/arena/bin/arena' merge '/scratch/t1/shard-1' '/scratch/t1/shard-2' '/scratch/t1/shard-3' --out '/scratch/t1/merged'\n"
+        ), "{text}");
+        assert!(text.contains("#SBATCH --cpus-per-task=1\n"));
+    }
+
+    #[test]
+    fn paths_slurm_would_split_are_refused() {
+        let mut s = scripts();
+        s.dir = "/scratch/my results".into();
+        assert!(s
+            .shards_script()
+            .unwrap_err()
+            .contains("cannot hold spaces"));
+        s.dir = "/scratch/100%".into();
+        assert!(s.merge_script().is_err());
+        assert_eq!(quote("it's"), r"'it'\''s'");
+    }
+}

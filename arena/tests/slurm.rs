@@ -1,0 +1,218 @@
+//! `arena slurm` against a real Slurm: a one-node cluster on localhost
+//! (munged, MariaDB and slurmdbd, slurmctld, slurmd), started by
+//! `tools/slurm/cluster.sh` and stopped when the test ends.
+//!
+//! Skipped, saying why, only where Slurm cannot run: not installed
+//! (`tools/slurm/cluster.sh install` installs it), or not root. With
+//! `ENDODOI_REQUIRE_SLURM=1` (as `.ci/run` sets) a skip is a failure.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use common::{arena_bot, assert_success, config, games_without_timing, repo, run_arena};
+
+/// A running one-node cluster; dropping it stops every daemon.
+struct Cluster {
+    dir: tempfile::TempDir,
+}
+
+impl Cluster {
+    /// Starts the cluster, or says why Slurm cannot run here.
+    fn up() -> Result<Cluster, String> {
+        // Unix sockets need short paths: /tmp, not target/.
+        let dir = tempfile::Builder::new()
+            .prefix("endodoi-slurm-")
+            .tempdir_in("/tmp")
+            .unwrap();
+        let log = dir.path().join("up.log");
+        // The daemons outlive the script: their output goes to a file, so
+        // no pipe of ours stays open.
+        let status = Command::new(repo().join("tools/slurm/cluster.sh"))
+            .arg("up")
+            .arg(dir.path().join("c"))
+            .stdout(std::fs::File::create(&log).unwrap())
+            .stderr(Stdio::from(
+                std::fs::File::create(dir.path().join("up.err")).unwrap(),
+            ))
+            .status()
+            .unwrap();
+        let said = std::fs::read_to_string(&log).unwrap_or_default();
+        let cluster = Cluster { dir };
+        match status.code() {
+            Some(0) => Ok(cluster),
+            Some(3) => Err(said.lines().last().unwrap_or("").to_string()),
+            _ => panic!(
+                "the test cluster did not start:\n{said}\n{}",
+                std::fs::read_to_string(cluster.dir.path().join("up.err")).unwrap_or_default()
+            ),
+        }
+    }
+
+    fn conf(&self) -> PathBuf {
+        self.dir.path().join("c/slurm.conf")
+    }
+
+    /// A command with this cluster's SLURM_CONF.
+    fn command(&self, program: impl AsRef<std::ffi::OsStr>) -> Command {
+        let mut c = Command::new(program);
+        c.env("SLURM_CONF", self.conf()).env(
+            "PATH",
+            format!("{}:/usr/sbin", std::env::var("PATH").unwrap_or_default()),
+        );
+        c
+    }
+
+    fn arena(&self, args: &[&str], dir: &Path) -> Output {
+        self.command(env!("CARGO_BIN_EXE_arena"))
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .unwrap()
+    }
+
+    fn slurm_tool(&self, program: &str, args: &[&str]) {
+        let output = self.command(program).args(args).output().unwrap();
+        assert_success(&output);
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        let _ = Command::new(repo().join("tools/slurm/cluster.sh"))
+            .arg("down")
+            .arg(self.dir.path().join("c"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
+}
+
+/// The job id printed on the line that starts with `what: job `.
+fn job_id(stdout: &[u8], what: &str) -> String {
+    let text = String::from_utf8_lossy(stdout);
+    text.lines()
+        .find_map(|l| l.strip_prefix(&format!("{what}: job ")))
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no '{what}: job' line in:\n{text}"))
+        .to_string()
+}
+
+#[test]
+fn a_job_array_with_a_cancelled_shard_reruns_and_merges_to_a_single_run() {
+    let cluster = match Cluster::up() {
+        Ok(c) => c,
+        Err(why) if std::env::var("ENDODOI_REQUIRE_SLURM").as_deref() == Ok("1") => {
+            panic!("ENDODOI_REQUIRE_SLURM=1, but {why}")
+        }
+        Err(why) => {
+            eprintln!("skipped: {why}");
+            return;
+        }
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let bots = [
+        ("g1", arena_bot("greedy", 1)),
+        ("g2", arena_bot("greedy", 2)),
+        ("r1", arena_bot("random", 3)),
+        ("r2", arena_bot("random", 4)),
+    ];
+    let cfg = config(
+        tmp.path(),
+        "[board]\nholes = 6\n[tournament]\nfirst_to = 3\nconcurrency = 1\nseed = 9\n",
+        &bots,
+    );
+    let single = tmp.path().join("single");
+    assert_success(&run_arena(&cfg, &single));
+
+    // Submitted held, so that task 2 can be cancelled before it starts: a
+    // shard that never ran, as when a user cancels it. (Slurm keeps no
+    // record of such a task; the arena finds it from the files.)
+    let t = tmp.path().join("t");
+    let args = [
+        "slurm",
+        cfg.to_str().unwrap(),
+        "--shards",
+        "3",
+        "--out",
+        t.to_str().unwrap(),
+        "--sbatch=--hold",
+    ];
+    let submitted = cluster.arena(&args, tmp.path());
+    assert_success(&submitted);
+    let (array, merge) = (
+        job_id(&submitted.stdout, "shards"),
+        job_id(&submitted.stdout, "merge"),
+    );
+    cluster.slurm_tool("scancel", &[&format!("{array}_2")]);
+    cluster.slurm_tool("scontrol", &["release", &array, &merge]);
+
+    let status = cluster.arena(
+        &["slurm", "status", t.to_str().unwrap(), "--wait"],
+        tmp.path(),
+    );
+    let table = String::from_utf8_lossy(&status.stdout).to_string();
+    assert_eq!(status.status.code(), Some(1), "{table}");
+    let line = |k: &str| {
+        table
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(k))
+            .unwrap_or_else(|| panic!("no row {k} in:\n{table}"))
+            .to_string()
+    };
+    assert!(
+        line("1").contains("finished") && line("1").contains("COMPLETED"),
+        "{table}"
+    );
+    assert!(
+        line("2").contains("none") && line("2").contains("never ran"),
+        "{table}"
+    );
+    assert!(line("merge").contains("FAILED"), "{table}");
+    let merge_log = std::fs::read_to_string(t.join("slurm/merge.log")).unwrap();
+    assert!(
+        merge_log.contains(&format!("{} hold(s) no run", t.join("shard-2").display())),
+        "{merge_log}"
+    );
+
+    // Shard 3 as a task killed half-way leaves it: some games synced, and
+    // no `finished` marker. Its re-run must resume it, not start over.
+    let shard3 = t.join("shard-3/games.csv");
+    let text = std::fs::read_to_string(&shard3).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines.len() > 3,
+        "shard 3 played too few games to cut: {text}"
+    );
+    std::fs::write(&shard3, lines[..lines.len() / 2].join("\n") + "\n").unwrap();
+    std::fs::remove_file(t.join("shard-3/finished")).unwrap();
+
+    let rerun = cluster.arena(&["slurm", "rerun", t.to_str().unwrap()], tmp.path());
+    assert_success(&rerun);
+    assert!(
+        String::from_utf8_lossy(&rerun.stdout).contains("(array tasks 2,3)"),
+        "{}",
+        String::from_utf8_lossy(&rerun.stdout)
+    );
+    let status = cluster.arena(
+        &["slurm", "status", t.to_str().unwrap(), "--wait"],
+        tmp.path(),
+    );
+    assert_success(&status);
+
+    let merged = t.join("merged");
+    for f in ["series.csv", "standings.csv", "pairwise.csv", "los.csv"] {
+        assert_eq!(
+            std::fs::read_to_string(single.join(f)).unwrap(),
+            std::fs::read_to_string(merged.join(f)).unwrap(),
+            "{f}"
+        );
+    }
+    assert_eq!(games_without_timing(&single), games_without_timing(&merged));
+
+    // Nothing is left to re-run now.
+    let again = cluster.arena(&["slurm", "rerun", t.to_str().unwrap()], tmp.path());
+    assert_success(&again);
+    assert!(String::from_utf8_lossy(&again.stderr).contains("nothing to re-run"));
+}
