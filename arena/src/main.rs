@@ -221,26 +221,42 @@ fn run(
         }
     }
     let config = Arc::new(config);
+    let bound = runner::games_bound(&config, shard);
     say(format!(
-        "arena: {} bots, {} series, at most {} games, {} at once; writing {}",
+        "arena: {} bots, {} series, at most {bound} games, {} at once; writing {}",
         config.bots.len(),
-        config.bots.len() * (config.bots.len() - 1) / 2,
-        report::games_bound(&config),
+        runner::shard_schedule(config.bots.len(), shard).0.len(),
         config.tournament.concurrency,
         dir.path.display()
     ));
+    // On a terminal, a live view; otherwise (or --quiet) plain lines.
+    let live = std::cell::RefCell::new(
+        (!quiet && std::io::IsTerminal::is_terminal(&std::io::stderr()))
+            .then(|| arena::progress::Live::new(&config, bound)),
+    );
+    let note = |line: &str| match live.borrow().as_ref() {
+        Some(l) => l.println(line),
+        None => err!("{line}"),
+    };
     let cancel = CancellationToken::new();
     let mut done = 0usize;
     let outcome = runtime.block_on(async {
         let work = runner::run(config.clone(), &dir, &options, &cancel, |event| {
-            match event {
-                Event::Game(g) => {
+            let mut live = live.borrow_mut();
+            match (event, live.as_mut()) {
+                (Event::Game(g), Some(l)) => {
+                    done += 1;
+                    l.game(g);
+                }
+                (Event::Game(g), None) => {
                     done += 1;
                     if !quiet {
                         err!("{}", report::game_line(done, g));
                     }
                 }
-                Event::Sprt(s) if !quiet => err!("{}", report::sprt_line(s)),
+                (Event::Series(s), Some(l)) => l.series(s),
+                (Event::Sprt(s), Some(l)) => l.println(&report::sprt_line(s)),
+                (Event::Sprt(s), None) if !quiet => err!("{}", report::sprt_line(s)),
                 _ => {}
             }
         });
@@ -250,7 +266,7 @@ fn run(
         tokio::select! {
             r = &mut work => return Some(r),
             () = interrupted() => {
-                err!("arena: stopping: games in progress are abandoned and every bot is stopped (press Ctrl-C again to exit at once)");
+                note("arena: stopping: games in progress are abandoned and every bot is stopped (press Ctrl-C again to exit at once)");
                 cancel.cancel();
             }
         }
@@ -259,6 +275,9 @@ fn run(
             () = interrupted() => None,
         }
     });
+    if let Some(l) = live.into_inner() {
+        l.finish();
+    }
     // Dropping the runtime kills every bot still running, with its group.
     drop(runtime);
     let Some(summary) = outcome else {
