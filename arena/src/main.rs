@@ -70,6 +70,7 @@ fn main() -> ExitCode {
                 run(&config, out, quiet, transcripts, shard, resume)
             }),
         Command::Merge { dirs, out, partial } => merge(&dirs, &out, partial),
+        Command::Init { path, force } => init(&path, force),
         Command::Slurm(args) => arena::slurm::main(args).map(|ok| {
             if ok {
                 ExitCode::SUCCESS
@@ -121,6 +122,7 @@ fn run(
     resume: Option<PathBuf>,
 ) -> anyhow::Result<ExitCode> {
     let mut config = Config::load(config_path)?;
+    config.check_programs()?;
     for bot in &config.bots {
         arena::bot::spawn::command(bot, None)
             .map_err(|e| anyhow::anyhow!("{}: {e}", config_path.display()))?;
@@ -458,6 +460,32 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// `arena init`: the starter config, never over a file unless `--force`.
+fn init(path: &Path, force: bool) -> anyhow::Result<ExitCode> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true);
+    if force {
+        options.create(true).truncate(true);
+    } else {
+        options.create_new(true);
+    }
+    let mut file = options.open(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::AlreadyExists => anyhow::anyhow!(
+            "{} exists: choose another file (arena init FILE), or pass --force to overwrite it",
+            path.display()
+        ),
+        _ => anyhow::anyhow!("cannot write {}: {e}", path.display()),
+    })?;
+    use std::io::Write as _;
+    file.write_all(arena::config::STARTER.as_bytes())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    err!(
+        "arena: wrote {0}; run it with `arena run {0}`, or edit it first",
+        path.display()
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 fn replay(args: ReplayArgs) -> anyhow::Result<ExitCode> {
