@@ -828,11 +828,11 @@ fn forfeits_section(input: &ReportInput<'_>, names: &[String], series: &[SeriesI
                     p.note { "The first " (listed.len()) " of " (forfeits) " forfeits; games.csv has them all." }
                 }
                 table.forfeit-list {
-                    thead { tr { th { "game" } th.name { "bot at fault" } th.name { "kind" } th.name { "detail" } } }
+                    thead { tr { th.name { "game" } th.name { "bot at fault" } th.name { "kind" } th.name { "detail" } } }
                     tbody {
                         @for (g, loser) in &listed {
                             tr {
-                                td {
+                                td.name {
                                     @if let Some(s) = series_of(g) {
                                         a href=(game_link(s, g.game, true)) { (series_name(s, files)) ", game " (g.game) }
                                     }

@@ -261,7 +261,7 @@
     }
     if (gi === undefined) return false;
     const p = h.get("ply");
-    show(si, gi, p === "end" ? Infinity : Number(p ?? 0), false);
+    show(si, gi, p === "end" ? Infinity : Number(p ?? 0));
     return true;
   }
 
