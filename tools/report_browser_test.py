@@ -404,12 +404,16 @@ def run_checks(chromium, report, engine, shots, workdir):
                 " pick.value = o.value; pick.dispatchEvent(new Event('change'));"
                 " const game = document.getElementById('pick-game');"
                 f" const p = [...game.options].find((o) => o.textContent.startsWith('game {g}:'));"
-                " game.value = p.value; game.dispatchEvent(new Event('change')); })()"
+                " game.focus(); game.value = p.value; game.dispatchEvent(new Event('change')); })()"
             )
             shown = check_board(browser, engine, s, g, 0, "a game picked from the lists")
             compared += 1
             if not shown["gamePicked"].startswith(f"game {g}:"):
                 raise CheckFailed(f"the game list shows {shown['gamePicked']}")
+            # The arrow keys step plies again right after a pick.
+            browser.key("ArrowRight", "ArrowRight", 39)
+            check_board(browser, engine, s, g, 1, "the right arrow after a pick")
+            compared += 1
         problems = browser.problems()
         if problems:
             raise CheckFailed("the page has problems:\n  " + "\n  ".join(problems))

@@ -192,9 +192,15 @@
       const name = bot(mover === "s" ? g.south : g.north);
       text = `Ply ${ply}: ${SIDE[mover]} (${name}) played hole ${hole}` +
         (ply <= g.opening ? " (opening, played by the referee)" : "") + ".";
-      const i = mover === "s" ? 0 : 1;
-      const gained = pos.cap[i] - P[ply - 1].cap[i];
-      if (gained > 0) text += ` ${SIDE[mover]} captured ${gained}.`;
+      const gains = ["s", "n"].map((side, i) => [side, pos.cap[i] - P[ply - 1].cap[i]])
+        .filter(([, gain]) => gain > 0);
+      if (pos.over && gains.length > 0) {
+        // The last move's capture and the end's sweep of the board, together.
+        text += " Seeds taken: " + gains.map(([side, gain]) => `${SIDE[side]} ${gain}`).join(", ") +
+          " (captures and the seeds left on the board at the end).";
+      } else {
+        for (const [side, gain] of gains) text += ` ${SIDE[side]} captured ${gain}.`;
+      }
     }
     if (ply === P.length - 1) {
       if (g.error) {
@@ -272,12 +278,17 @@
         `${data.total} games (the report's size limit), game 1 of every series first; ` +
         "replay any other with arena replay --games games.csv --series S --game G.";
     }
+    // After a pick, the arrow keys step plies again instead of changing the pick.
     $("pick-series").addEventListener("change", (e) => {
       const si = Number(e.target.value);
       const gi = data.series[si].games[0];
       if (gi !== undefined) show(si, gi, 0);
+      e.target.blur();
     });
-    $("pick-game").addEventListener("change", (e) => show(state.series, Number(e.target.value), 0));
+    $("pick-game").addEventListener("change", (e) => {
+      show(state.series, Number(e.target.value), 0);
+      e.target.blur();
+    });
     $("first").addEventListener("click", () => go(0));
     $("prev").addEventListener("click", () => go(state.ply - 1));
     $("next").addEventListener("click", () => go(state.ply + 1));
@@ -298,7 +309,10 @@
     window.addEventListener("hashchange", () => {
       if (fromHash()) view.scrollIntoView();
     });
-    if (!fromHash()) {
+    if (fromHash()) {
+      // A shared address: show the game it names.
+      view.scrollIntoView();
+    } else {
       const first = data.series.findIndex((s) => s.games.length > 0);
       if (first >= 0) {
         show(first, data.series[first].games[0], 0, false);
