@@ -9,6 +9,7 @@ pub mod check;
 pub mod cli;
 pub mod config;
 pub mod guard;
+pub mod html;
 pub mod output;
 pub mod progress;
 pub mod protocol;

@@ -549,10 +549,10 @@ fn rate(args: RateArgs) -> anyhow::Result<ExitCode> {
         anchor: args.anchor.map(|a| (a, args.anchor_elo)),
     };
     let options = report::rating_options(&settings, args.seed, &rated.names);
-    let table = report::write_ratings(&rated.names, &rated.tally, &options, &out)?;
+    let table = report::write_ratings(&rated.names, &rated.tally, &options, &out, &args.games)?;
     out!("{table}");
     err!(
-        "arena: {} games from {} file(s); standings.csv, pairwise.csv and los.csv in {}",
+        "arena: {} games from {} file(s); standings.csv, pairwise.csv, los.csv and report.html in {}",
         rated.games,
         args.games.len(),
         out.display()

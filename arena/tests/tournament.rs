@@ -362,7 +362,13 @@ fn arena_rate_reproduces_a_run_and_merges_runs() {
         .output()
         .unwrap();
     assert_success(&output);
-    for f in ["standings.csv", "pairwise.csv", "los.csv"] {
+    for f in [
+        "standings.csv",
+        "pairwise.csv",
+        "los.csv",
+        "report.html",
+        "standings.svg",
+    ] {
         assert_eq!(
             std::fs::read(one.join(f)).unwrap(),
             std::fs::read(again.join(f)).unwrap(),
@@ -408,6 +414,10 @@ fn arena_rate_reproduces_a_run_and_merges_runs() {
         assert_eq!(penta, pairs);
         assert!(2 * pairs <= games && games <= 2 * pairs + 2, "{p:?}");
     }
+    // The report covers both files, every game of each in the viewer.
+    let report = std::fs::read_to_string(merged.join("report.html")).unwrap();
+    assert!(report.contains("From 2 files"), "{report}");
+    assert!(report.contains(&format!(r#""omitted":0,"total":{games}"#)));
     // Several files need --out.
     let output = Command::cargo_bin("arena")
         .unwrap()
@@ -515,7 +525,14 @@ fn four_shards_merged_equal_one_run() {
         .output()
         .unwrap();
     assert_success(&output);
-    for f in ["series.csv", "standings.csv", "pairwise.csv", "los.csv"] {
+    for f in [
+        "series.csv",
+        "standings.csv",
+        "pairwise.csv",
+        "los.csv",
+        "report.html",
+        "standings.svg",
+    ] {
         assert_eq!(
             std::fs::read_to_string(single.join(f)).unwrap(),
             std::fs::read_to_string(merged.join(f)).unwrap(),
@@ -591,7 +608,14 @@ fn one_long_match_splits_by_game_pairs() {
         .unwrap();
     assert_success(&output);
     assert_eq!(rows(&merged.join("games.csv")).len(), 14);
-    for f in ["series.csv", "standings.csv", "pairwise.csv", "los.csv"] {
+    for f in [
+        "series.csv",
+        "standings.csv",
+        "pairwise.csv",
+        "los.csv",
+        "report.html",
+        "standings.svg",
+    ] {
         assert_eq!(
             std::fs::read_to_string(single.join(f)).unwrap(),
             std::fs::read_to_string(merged.join(f)).unwrap(),
