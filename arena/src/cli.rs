@@ -166,21 +166,9 @@ pub struct SlurmArgs {
     /// compute nodes share.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// The partition (sbatch --partition) [default: the cluster's].
-    #[arg(long, value_name = "P")]
-    pub partition: Option<String>,
-    /// The time limit of each task (sbatch --time), e.g. 2:00:00
-    /// [default: the partition's].
-    #[arg(long, value_name = "T")]
-    pub time: Option<String>,
-    /// CPUs per task (sbatch --cpus-per-task) [default: the config's
-    /// concurrency, since each series in play keeps about one CPU busy].
-    #[arg(long, value_name = "C")]
-    pub cpus: Option<usize>,
-    /// One more sbatch option for both jobs, e.g. --sbatch=--account=chess
-    /// (repeatable).
-    #[arg(long = "sbatch", value_name = "OPTION", allow_hyphen_values = true)]
-    pub sbatch: Vec<String>,
+    /// The jobs' Slurm options.
+    #[command(flatten)]
+    pub job: SlurmJobArgs,
     /// Print the scripts and the sbatch commands; write and submit nothing.
     #[arg(long)]
     pub dry_run: bool,
@@ -188,6 +176,31 @@ pub struct SlurmArgs {
     /// run only on the compute nodes).
     #[arg(long)]
     pub no_check: bool,
+}
+
+/// The Slurm options of a tournament's jobs: `arena slurm` writes them into
+/// its scripts; `arena slurm rerun` passes them to sbatch, over the scripts'.
+#[derive(Clone, Debug, Default, Args)]
+pub struct SlurmJobArgs {
+    /// The partition (sbatch --partition) [default: the cluster's].
+    #[arg(long, value_name = "P")]
+    pub partition: Option<String>,
+    /// The time limit of each job (sbatch --time, for the tasks and the
+    /// merge), e.g. 2:00:00 [default: the partition's].
+    #[arg(long, value_name = "T")]
+    pub time: Option<String>,
+    /// CPUs per task (sbatch --cpus-per-task) [default: the config's
+    /// [tournament] concurrency if it sets one, else 1]. A task plays that
+    /// many series at once.
+    #[arg(long, value_name = "C", value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub cpus: Option<u32>,
+    /// At most K tasks of the array run at once (sbatch --array=...%K).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_running: Option<u32>,
+    /// One more sbatch option for both jobs, e.g. --sbatch=--account=games
+    /// (repeatable; not --array or --dependency, which arena slurm sets).
+    #[arg(long = "sbatch", value_name = "OPTION", allow_hyphen_values = true)]
+    pub sbatch: Vec<String>,
 }
 
 /// The subcommands of `arena slurm`.
@@ -208,9 +221,10 @@ pub enum SlurmCommand {
     Rerun {
         /// The tournament folder `arena slurm` wrote.
         dir: PathBuf,
-        /// One more sbatch option for both jobs (repeatable).
-        #[arg(long = "sbatch", value_name = "OPTION", allow_hyphen_values = true)]
-        sbatch: Vec<String>,
+        /// Options that override the scripts' own for these jobs (a longer
+        /// --time after a TIMEOUT, say).
+        #[command(flatten)]
+        job: SlurmJobArgs,
         /// Print the sbatch commands; submit nothing.
         #[arg(long)]
         dry_run: bool,

@@ -175,7 +175,11 @@ fn run(
         let dir = RunDir::create(&out)
             .with_context(|| format!("cannot create the run folder {}", out.display()))?;
         let lock = dir.lock()?;
-        std::fs::copy(config_path, dir.path.join("config.toml"))
+        // Whole or not at all, since a resume compares it byte for byte.
+        std::fs::read(config_path)
+            .and_then(|text| {
+                arena::output::write_bytes_atomic(&dir.path.join("config.toml"), &text)
+            })
             .context("cannot copy the config into the run folder")?;
         std::fs::write(dir.path.join("shard"), &shard_text)
             .context("cannot write the run folder")?;
@@ -325,7 +329,9 @@ fn shard_from(
                     (None, Some(i)) => i + 1,
                     (None, None) => return Err("--shard auto/N needs SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX in the environment".into()),
                 };
-                arena::cli::parse_shard(&format!("{k}/{n}")).map(Some)
+                arena::cli::parse_shard(&format!("{k}/{n}")).map(Some).map_err(|e| {
+                    format!("{e} (K from SLURM_ARRAY_TASK_ID, or JOB_COMPLETION_INDEX + 1: is N the number of tasks?)")
+                })
             }
             None => arena::cli::parse_shard(text).map(Some),
         },

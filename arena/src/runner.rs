@@ -228,7 +228,8 @@ pub async fn run(
     cancel: &CancellationToken,
     mut on_event: impl FnMut(&Event),
 ) -> anyhow::Result<Summary> {
-    let (mut games, progress) = if options.resume {
+    // A resumed run that stopped before its first game has no games.csv yet.
+    let (mut games, progress) = if options.resume && dir.path.join("games.csv").exists() {
         let so_far = progress(&config, &dir.path.join("games.csv"))?;
         (
             GamesCsv::reopen(dir).context("cannot reopen games.csv")?,

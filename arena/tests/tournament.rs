@@ -681,3 +681,33 @@ fn a_terminal_gets_the_live_view_and_a_pipe_gets_lines() {
         "{lines}"
     );
 }
+
+#[test]
+fn resume_if_exists_starts_a_folder_that_never_got_to_its_first_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bots = [("g", arena_bot("greedy", 1)), ("r", arena_bot("random", 2))];
+    let cfg = config(tmp.path(), "[tournament]\nfirst_to = 2\n", &bots);
+    let out = tmp.path().join("shard");
+    let run = || {
+        Command::cargo_bin("arena")
+            .unwrap()
+            .arg("run")
+            .arg(&cfg)
+            .args(["--quiet", "--resume-if-exists", "--out"])
+            .arg(&out)
+            .output()
+            .unwrap()
+    };
+    assert_success(&run());
+    let first = games_without_timing(&out);
+    // As a task killed while its bots were starting leaves it: the config
+    // copied in, no games.csv, not finished.
+    std::fs::remove_file(out.join("games.csv")).unwrap();
+    std::fs::remove_file(out.join("finished")).unwrap();
+    assert_success(&run());
+    assert!(out.join("finished").exists());
+    assert_eq!(games_without_timing(&out), first);
+    // A finished folder run again plays nothing more.
+    assert_success(&run());
+    assert_eq!(games_without_timing(&out), first);
+}
