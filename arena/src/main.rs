@@ -137,8 +137,8 @@ fn run(
     check_sandboxes(&config, &out)
         .map_err(|e| anyhow::anyhow!("{}: {e}", config_path.display()))?;
     anyhow::ensure!(
-        shard.is_none() || config.sprt.is_none(),
-        "an SPRT match decides game by game and cannot be split into shards: run it whole"
+        shard.is_none() || shard == Some((1, 1)) || config.sprt.is_none(),
+        "an SPRT match decides game by game and cannot be split into shards: run it whole (or as shard 1/1)"
     );
     let shard_text = shard.map_or_else(|| "all".to_string(), |(k, n)| format!("{k}/{n}"));
     // Each branch takes the folder's lock before it writes anything there.
@@ -194,7 +194,8 @@ fn run(
     let options = RunOptions {
         guard: std::env::current_exe().ok(),
         transcripts,
-        shard,
+        // Shard 1 of 1 is the whole tournament (an SPRT match on Slurm).
+        shard: shard.filter(|&s| s != (1, 1)),
         resume: resume.is_some(),
     };
 
