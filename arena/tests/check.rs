@@ -168,7 +168,7 @@ fn an_illegal_move_fails_each_game_with_the_move_and_the_legal_list() {
     );
     assert_eq!(
         line(&stdout, "endless move"),
-        "FAIL  endless move        at ply 5: illegal move: hole 1 is an endless move (still sowing after 100000 laps); sent 'move 1'; expected 'move N' with N in legal=3,4"
+        "FAIL  endless move        at ply 5: illegal move: hole 1 is an endless move (still sowing at lap 100000); sent 'move 1'; expected 'move N' with N in legal=3,4"
     );
     assert!(
         line(&stdout, "lap limit").starts_with(
@@ -255,7 +255,7 @@ fn no_handshake_skips_the_rest() {
     );
     assert_eq!(code, 1, "{stdout}");
     assert!(
-        line(&stdout, "handshake").starts_with("FAIL  handshake           at hello: no reply within 300 ms; expected 'hello version=1 name=NAME'"),
+        line(&stdout, "handshake").starts_with("FAIL  handshake           at hello: no reply within 300 ms (if it wrote one, flush standard output after each line); expected 'hello version=1 name=NAME'"),
         "{stdout}"
     );
     for name in &CHECKS[1..] {
@@ -306,4 +306,34 @@ fn usage_errors_exit_2_with_one_line() {
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
         assert!(stderr.starts_with("error: "), "{stderr}");
     }
+}
+
+#[test]
+fn a_reply_to_gameover_is_named_as_such() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bot = tmp.path().join("chatty.py");
+    // Plays the first legal move, and answers gameover, which takes no reply.
+    std::fs::write(
+        &bot,
+        "import sys\n\
+         for line in sys.stdin:\n\
+         \x20   w = line.split()\n\
+         \x20   if not w: continue\n\
+         \x20   if w[0] == 'hello': print('hello version=1 name=chatty', flush=True)\n\
+         \x20   elif w[0] == 'newgame': print('ready', flush=True)\n\
+         \x20   elif w[0] == 'turn':\n\
+         \x20       legal = [x for x in w if x.startswith('legal=')][0][6:]\n\
+         \x20       print('move', legal.split(',')[0], flush=True)\n\
+         \x20   elif w[0] == 'gameover': print('ok', flush=True)\n\
+         \x20   elif w[0] == 'quit': break\n",
+    )
+    .unwrap();
+    let (code, stdout) = check(&[], &["python3", bot.to_str().unwrap()]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains(
+            "sent 'ok' before it was asked for anything (after gameover, which takes no reply)"
+        ),
+        "{stdout}"
+    );
 }

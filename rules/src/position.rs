@@ -179,7 +179,7 @@ impl fmt::Display for IllegalMove {
             IllegalMove::EmptyHole { hole } => write!(f, "hole {hole} is empty"),
             IllegalMove::Endless { hole, max_laps } => write!(
                 f,
-                "hole {hole} is an endless move (still sowing after {max_laps} laps)"
+                "hole {hole} is an endless move (still sowing at lap {max_laps})"
             ),
         }
     }
