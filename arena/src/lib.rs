@@ -10,6 +10,7 @@ pub mod cli;
 pub mod config;
 pub mod guard;
 pub mod output;
+pub mod play;
 pub mod protocol;
 pub mod rate;
 pub mod referee;
