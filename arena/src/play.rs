@@ -788,7 +788,7 @@ pub fn read_input(line: &str, pos: &Position) -> Input {
             "your hole {hole} is empty: pick a hole with seeds ({legal_text})"
         )),
         Err(IllegalMove::Endless { hole, max_laps }) => Input::Bad(format!(
-            "hole {hole} is an endless move: its relay sowing would never stop (lap {max_laps}, the lap limit, still ends in an occupied hole), so the rules do not allow it ({legal_text})"
+            "hole {hole} is an endless move: its relay sowing is still going at lap {max_laps}, the lap limit (that lap ends in an occupied hole), so the rules do not allow it ({legal_text})"
         )),
         Err(e) => Input::Bad(format!("{e} ({legal_text})")),
     }
@@ -1565,7 +1565,7 @@ mod tests {
         );
         assert_eq!(
             bad("1"),
-            "hole 1 is an endless move: its relay sowing would never stop (lap 100000, the lap limit, still ends in an occupied hole), so the rules do not allow it (legal: 3 4)"
+            "hole 1 is an endless move: its relay sowing is still going at lap 100000, the lap limit (that lap ends in an occupied hole), so the rules do not allow it (legal: 3 4)"
         );
         // A control character in the input is shown escaped.
         assert!(bad("\u{1b}[2J").contains("\\u{1b}"));
