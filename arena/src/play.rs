@@ -74,7 +74,9 @@ pub struct PlayOptions {
     /// Whether moves are shown lap by lap from the start (the human can
     /// toggle it with `laps`).
     pub laps: bool,
-    /// Whether to colour the board (ANSI escapes).
+    /// Whether to colour the board (ANSI escapes); [`PlayOptions::from_args`]
+    /// sets it when standard output is a terminal and `NO_COLOR` is unset
+    /// (anstream's rules, which also honour `CLICOLOR_FORCE` and `TERM=dumb`).
     pub colour: bool,
     /// Whether to echo each input line after its prompt (when the input is
     /// not a terminal, which would echo it itself).
@@ -110,70 +112,74 @@ impl Ending {
     }
 }
 
-/// The arguments of `arena play`, checked: the rules, the opening and the
-/// players.
-///
-/// # Errors
-/// One line for bad rules, an illegal or game-ending opening, a missing
-/// bot command, or a program that cannot be found.
-pub fn options(args: crate::cli::PlayArgs) -> Result<PlayOptions, String> {
-    let rules = Rules::new(args.holes, args.seeds)
-        .and_then(|r| r.with_max_laps(args.max_laps))
-        .and_then(|r| r.with_max_plies(args.max_plies))
-        .map_err(|e| e.to_string())?;
-    let opening = match &args.opening {
-        Some(text) => parse_opening(text, rules)?,
-        None => Vec::new(),
-    };
-    let players = if args.bots {
-        let split = args.command.iter().position(|w| w == "--");
-        let (south, north) = match split {
-            Some(i) => (&args.command[..i], &args.command[i + 1..]),
-            None => (&args.command[..], &[][..]),
+impl PlayOptions {
+    /// The options of `arena play` from its arguments, checked: the rules,
+    /// the opening and the players. Colour and echo follow this process's
+    /// standard output and input (see [`PlayOptions::colour`]), and the
+    /// bots run under this executable's guard.
+    ///
+    /// # Errors
+    /// One line for bad rules, an illegal or game-ending opening, a missing
+    /// bot command, or a program that cannot be found.
+    pub fn from_args(args: crate::cli::PlayArgs) -> Result<PlayOptions, String> {
+        let rules = Rules::new(args.holes, args.seeds)
+            .and_then(|r| r.with_max_laps(args.max_laps))
+            .and_then(|r| r.with_max_plies(args.max_plies))
+            .map_err(|e| e.to_string())?;
+        let opening = match &args.opening {
+            Some(text) => parse_opening(text, rules)?,
+            None => Vec::new(),
         };
-        if south.is_empty() || north.is_empty() {
-            return Err("--bots needs two bot commands: arena play --bots -- SOUTH_COMMAND... -- NORTH_COMMAND...".into());
+        let players = if args.bots {
+            let split = args.command.iter().position(|w| w == "--");
+            let (south, north) = match split {
+                Some(i) => (&args.command[..i], &args.command[i + 1..]),
+                None => (&args.command[..], &[][..]),
+            };
+            if south.is_empty() || north.is_empty() {
+                return Err("--bots needs two bot commands: arena play --bots -- SOUTH_COMMAND... -- NORTH_COMMAND...".into());
+            }
+            Players::Bots {
+                commands: [south.to_vec(), north.to_vec()],
+                step: args.step,
+            }
+        } else {
+            if args.command.is_empty() {
+                return Err(
+                    "no bot command: write it after --, e.g. arena play -- arena bot greedy".into(),
+                );
+            }
+            Players::Human {
+                human: args.side.into(),
+                bot: args.command.clone(),
+            }
+        };
+        let commands: Vec<&Vec<String>> = match &players {
+            Players::Human { bot, .. } => vec![bot],
+            Players::Bots { commands, .. } => commands.iter().collect(),
+        };
+        for command in commands {
+            let spec = spec("bot", command);
+            crate::bot::resolve_program(&spec).map_err(|_| {
+                format!(
+                    "program '{}' not found or not executable: give a path (./my_bot) or a program in PATH",
+                    command[0]
+                )
+            })?;
         }
-        Players::Bots {
-            commands: [south.to_vec(), north.to_vec()],
-            step: args.step,
-        }
-    } else {
-        if args.command.is_empty() {
-            return Err(
-                "no bot command: write it after --, e.g. arena play -- arena bot greedy".into(),
-            );
-        }
-        Players::Human {
-            human: args.side.into(),
-            bot: args.command.clone(),
-        }
-    };
-    let commands: Vec<&Vec<String>> = match &players {
-        Players::Human { bot, .. } => vec![bot],
-        Players::Bots { commands, .. } => commands.iter().collect(),
-    };
-    for command in commands {
-        let spec = spec("bot", command);
-        crate::bot::resolve_program(&spec).map_err(|_| {
-            format!(
-                "program '{}' not found or not executable: give a path (./my_bot) or a program in PATH",
-                command[0]
-            )
-        })?;
+        Ok(PlayOptions {
+            rules,
+            opening,
+            players,
+            move_time_ms: args.move_time_ms,
+            startup_ms: DEFAULT_STARTUP_MS,
+            laps: args.laps,
+            colour: colour_wanted(),
+            echo: !std::io::stdin().is_terminal(),
+            guard: std::env::current_exe().ok(),
+            log: args.log,
+        })
     }
-    Ok(PlayOptions {
-        rules,
-        opening,
-        players,
-        move_time_ms: args.move_time_ms,
-        startup_ms: DEFAULT_STARTUP_MS,
-        laps: args.laps,
-        colour: colour_wanted(),
-        echo: !std::io::stdin().is_terminal(),
-        guard: std::env::current_exe().ok(),
-        log: args.log,
-    })
 }
 
 /// Whether standard output takes colour: a terminal, and neither `NO_COLOR`
@@ -429,12 +435,13 @@ pub async fn session<W: Write>(
         game.pos.play(*mv).expect("the opening was checked");
         game.last = Some(*mv);
     }
-    let played = game.play(&options).await;
-    let finished = game.finish(played.as_ref().ok()).await;
-    match played {
+    let result = match game.play(&options).await {
+        Ok(stop) => game.report(&stop).map(|ending| (stop, ending)),
         Err(e) => Err(e),
-        Ok(_) => finished,
-    }
+    };
+    game.stop_bots(result.as_ref().ok().map(|(stop, _)| stop))
+        .await;
+    result.map(|(_, ending)| ending)
 }
 
 /// How each side is named in the text: on the board, as the subject of a
@@ -883,7 +890,7 @@ struct Game<W: Write> {
 
 impl<W: Write> Game<W> {
     /// Plays until the game stops; the `Stop` is then reported by
-    /// [`Game::finish`].
+    /// [`Game::report`], and the bots told and stopped by [`Game::stop_bots`].
     async fn play(&mut self, options: &PlayOptions) -> anyhow::Result<Stop> {
         self.intro(options)?;
         self.show_board(&[])?;
@@ -1269,13 +1276,9 @@ impl<W: Write> Game<W> {
         }
     }
 
-    /// Reports how the game stopped, tells the bots still in the game,
-    /// and stops every bot. With `stop` `None` (an error), only stops them.
-    async fn finish(&mut self, stop: Option<&Stop>) -> anyhow::Result<Ending> {
-        let report = match stop {
-            Some(stop) => self.report(stop),
-            None => Ok(Ending::Interrupted),
-        };
+    /// Tells the bots still in the game how it ended (`stop`; `None` after
+    /// an error of the arena's), and stops every bot.
+    async fn stop_bots(&mut self, stop: Option<&Stop>) {
         let over = match stop {
             Some(Stop::Over) => {
                 let outcome = self.pos.outcome().expect("over");
@@ -1309,7 +1312,6 @@ impl<W: Write> Game<W> {
             }
         };
         futures::future::join(stop_one(south), stop_one(north)).await;
-        report
     }
 
     /// `the bot` or `the bots`.
