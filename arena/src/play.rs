@@ -377,9 +377,14 @@ pub async fn session<W: Write>(
                 })
         }
     };
+    let mut out = out;
     let started = tokio::select! {
         biased;
-        () = cancel.cancelled() => return Ok(Ending::Interrupted),
+        () = cancel.cancelled() => {
+            // The bots being started are dropped, which kills them.
+            writeln!(out, "Interrupted while the bots were starting.")?;
+            return Ok(Ending::Interrupted);
+        }
         both = futures::future::join(start(Side::South), start(Side::North)) => both,
     };
     let bots = match started {
@@ -703,6 +708,15 @@ pub fn move_line(details: &MoveDetails, names: &Names) -> String {
     )
 }
 
+/// `1 ply`, `2 plies`.
+fn plies_text(plies: u32) -> String {
+    if plies == 1 {
+        "1 ply".into()
+    } else {
+        format!("{plies} plies")
+    }
+}
+
 fn plural(count: u64) -> &'static str {
     if count == 1 {
         ""
@@ -894,7 +908,7 @@ impl<W: Write> Game<W> {
     async fn play(&mut self, options: &PlayOptions) -> anyhow::Result<Stop> {
         self.intro(options)?;
         self.show_board(&[])?;
-        if let Some(stop) = self.newgames().await? {
+        if let Some(stop) = self.newgames().await {
             return Ok(stop);
         }
         loop {
@@ -985,7 +999,7 @@ impl<W: Write> Game<W> {
 
     /// Sends `newgame` to each bot; a bot that does not answer `ready`
     /// forfeits.
-    async fn newgames(&mut self) -> anyhow::Result<Option<Stop>> {
+    async fn newgames(&mut self) -> Option<Stop> {
         let rules = *self.pos.rules();
         for side in Side::ALL {
             let Some(bot) = self.bots[side.index()].as_mut() else {
@@ -1007,7 +1021,7 @@ impl<W: Write> Game<W> {
             let asked = bot.request(&self.buf, self.startup, Duration::ZERO);
             let answer = tokio::select! {
                 biased;
-                () = self.cancel.cancelled() => return Ok(Some(Stop::Interrupted)),
+                () = self.cancel.cancelled() => return Some(Stop::Interrupted),
                 answer = asked => answer,
             };
             let why = match answer {
@@ -1028,11 +1042,11 @@ impl<W: Write> Game<W> {
                 None => self.in_game[side.index()] = true,
                 Some((why, reason)) => {
                     self.stop_bot(side, &why).await;
-                    return Ok(Some(Stop::Forfeit { side, why, reason }));
+                    return Some(Stop::Forfeit { side, why, reason });
                 }
             }
         }
-        Ok(None)
+        None
     }
 
     /// The next line of input, or `None` at its end; `Err` on a signal.
@@ -1359,11 +1373,7 @@ impl<W: Write> Game<W> {
                         self.taken[1],
                     ),
                 };
-                writeln!(
-                    self.out,
-                    "Game over after {plies} pl{}: {why}.",
-                    if plies == 1 { "y" } else { "ies" }
-                )?;
+                writeln!(self.out, "Game over after {}: {why}.", plies_text(plies))?;
                 let result = match outcome.winner {
                     Some(w) => format!(
                         "{} {} to {}",
@@ -1389,10 +1399,10 @@ impl<W: Write> Game<W> {
             Stop::Quit(why) => {
                 writeln!(
                     self.out,
-                    "{}{}: the game is abandoned after {} plies; stopping {}.",
+                    "{}{}: the game is abandoned after {}; stopping {}.",
                     why[..1].to_ascii_uppercase(),
                     &why[1..],
-                    self.pos.ply(),
+                    plies_text(self.pos.ply()),
                     self.the_bots()
                 )?;
                 Ending::Quit
@@ -1400,8 +1410,8 @@ impl<W: Write> Game<W> {
             Stop::Interrupted => {
                 writeln!(
                     self.out,
-                    "\nInterrupted: the game is abandoned after {} plies; stopping {}.",
-                    self.pos.ply(),
+                    "\nInterrupted: the game is abandoned after {}; stopping {}.",
+                    plies_text(self.pos.ply()),
                     self.the_bots()
                 )?;
                 Ending::Interrupted

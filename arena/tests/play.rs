@@ -474,6 +474,45 @@ fn the_end_of_the_input_abandons_the_game() {
 }
 
 #[test]
+fn a_bot_that_faults_loses_by_forfeit() {
+    // The illegal bot plays South and answers hole 5 on 2x4.
+    let (code, text) = play(
+        &[
+            "--holes",
+            "4",
+            "--side",
+            "north",
+            "--",
+            "python3",
+            "test-bots/illegal.py",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.ends_with("illegal (South) forfeits: illegal-move: hole 5 does not exist: holes are 1 to 4; legal were 1 2 3 4; it sent 'move 5'.\nResult: you win by forfeit.\nFinal score: illegal (South) 0, you (North) 0.\n"),
+        "{text}"
+    );
+    // The crash bot exits when asked for its first move.
+    let (code, text) = play(
+        &[
+            "--side",
+            "north",
+            "--",
+            "python3",
+            "test-bots/crash.py",
+            "--at",
+            "1",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("crash (South) forfeits: crash: "), "{text}");
+    assert!(text.contains("(exit status: 3)"), "{text}");
+    assert!(text.contains("Result: you win by forfeit."), "{text}");
+}
+
+#[test]
 fn two_bots_play_the_game_the_referee_plays() {
     let random = ["arena", "bot", "random", "--seed", "1"];
     let greedy = ["arena", "bot", "greedy"];
