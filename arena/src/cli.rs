@@ -66,6 +66,16 @@ pub enum Command {
     /// status` and `arena slurm rerun`).
     #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
     Slurm(SlurmArgs),
+    /// Write a commented starter config that lists every key with its
+    /// default, and runs as it is (two bundled bots).
+    Init {
+        /// The file to write.
+        #[arg(default_value = "arena.toml")]
+        path: PathBuf,
+        /// Overwrite the file if it exists.
+        #[arg(long)]
+        force: bool,
+    },
     /// Internal: supervise one bot process (see the guard module).
     #[command(hide = true)]
     Guard {

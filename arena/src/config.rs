@@ -36,6 +36,8 @@ pub struct Config {
     /// Openings from a file, one move list per line: pair `k` of every
     /// series plays line `(k - 1) % lines`. `None` for random openings.
     pub opening_book: Option<Vec<Vec<endodoi::Move>>>,
+    /// Where each bot's `command` is written, `FILE:LINE:COL`, for errors.
+    pub bot_origins: Vec<String>,
 }
 
 /// How the joint ratings are computed (`[ratings]`).
@@ -318,6 +320,7 @@ impl Config {
         let raw: RawConfig = toml::from_str(text).map_err(|e| {
             let mut msg = e.message().trim().replace('\n', " ");
             msg = msg.replace("expected i64", "expected a whole number");
+            msg.push_str(&hint(&msg));
             if msg.contains("number too large") {
                 msg.push_str(": use a smaller whole number");
             }
@@ -388,12 +391,6 @@ impl Config {
                     "board.max_laps = {max_laps} makes every first move endless, so no game can start: raise it (default {})",
                     endodoi::DEFAULT_MAX_LAPS
                 ),
-            ));
-        }
-        if rules.start().is_over() {
-            return Err(at(
-                b.max_laps.as_ref().map(|s| s.span()),
-                &format!("board.max_laps = {max_laps} makes every first move endless, so no game can start: raise it (default {})", endodoi::DEFAULT_MAX_LAPS),
             ));
         }
 
@@ -496,6 +493,7 @@ impl Config {
         let sandbox = l.sandbox.unwrap_or(false);
 
         let mut bots: Vec<BotSpec> = Vec::new();
+        let mut bot_origins = Vec::new();
         for raw_bot in &raw.bot {
             let rb = raw_bot.get_ref();
             let name = rb.name.get_ref();
@@ -517,6 +515,8 @@ impl Config {
                     &format!("bot '{name}' has an empty command: give the program and its arguments, e.g. [\"python3\", \"bots/python/greedy.py\"]"),
                 ));
             }
+            let (line, col) = line_col(text, rb.command.span().start);
+            bot_origins.push(format!("{origin}:{line}:{col}"));
             bots.push(BotSpec {
                 name: name.clone(),
                 command: rb.command.get_ref().clone(),
@@ -628,6 +628,7 @@ impl Config {
             ),
         };
         Ok(Config {
+            bot_origins,
             opening_book,
             opening_plies: plies_min..=plies_max,
             ratings: RatingSettings {
@@ -648,6 +649,39 @@ impl Config {
             },
             bots,
         })
+    }
+}
+
+impl Config {
+    /// Checks that every bot's program can be found and that the script
+    /// files its arguments name (`*.py`, `*.js`, ...) exist, without
+    /// starting anything.
+    ///
+    /// # Errors
+    /// One line, `FILE:LINE:COL` of the bot's `command` first, naming the
+    /// program or script and where it was looked for.
+    pub fn check_programs(&self) -> Result<(), ConfigError> {
+        const SCRIPTS: [&str; 9] = ["py", "js", "mjs", "sh", "rb", "pl", "lua", "jl", "php"];
+        for (bot, origin) in self.bots.iter().zip(&self.bot_origins) {
+            let (_, dir) = crate::bot::spawn::resolve_program(bot)
+                .map_err(|e| ConfigError(format!("{origin}: {e}")))?;
+            let missing = bot.command[1..].iter().find(|arg| {
+                let path = Path::new(arg.as_str());
+                !arg.starts_with('-')
+                    && path
+                        .extension()
+                        .is_some_and(|e| SCRIPTS.contains(&e.to_string_lossy().as_ref()))
+                    && !dir.join(path).exists()
+            });
+            if let Some(script) = missing {
+                return Err(ConfigError(format!(
+                    "{origin}: bot '{}': script '{script}' does not exist (looked in {}): fix its command in the config; relative paths start in the bot's dir, or where the arena runs",
+                    bot.name,
+                    dir.display()
+                )));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -698,6 +732,44 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
+/// The starter config `arena init` writes: every key with its default, and
+/// two bundled bots, so that it runs as it is.
+pub const STARTER: &str = include_str!("starter.toml");
+
+/// A hint for a TOML or serde message: the key meant, for an unknown one;
+/// how to write the value, for a wrong type.
+fn hint(message: &str) -> String {
+    if let Some(rest) = message.strip_prefix("unknown field `") {
+        let (unknown, expected) = rest.split_once('`').unwrap_or((rest, ""));
+        let closest = expected
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .map(|known| (strsim::jaro_winkler(unknown, known), known))
+            .filter(|(score, _)| *score > 0.8)
+            .max_by(|a, b| a.0.total_cmp(&b.0));
+        return match closest {
+            Some((_, known)) => format!("; did you mean `{known}`?"),
+            None => "; `arena init` writes a config that lists every key".into(),
+        };
+    }
+    if message.contains("invalid type: string") {
+        if message.contains("expected a sequence") {
+            return "; write the command as a list of words, e.g. command = [\"python3\", \"bot.py\"]".into();
+        }
+        if message.contains("number") || message.contains("float") {
+            return "; write the number without quotes".into();
+        }
+        if message.contains("boolean") {
+            return "; write true or false, without quotes".into();
+        }
+    }
+    if message.contains("missing field `name`") || message.contains("missing field `command`") {
+        return "; every [[bot]] needs a name and a command".into();
+    }
+    String::new()
+}
+
 /// A file stem made safe for a folder name.
 fn sanitize(stem: &str) -> String {
     let s: String = stem
@@ -746,6 +818,114 @@ dir = "bots"
     }
 
     #[test]
+    fn errors_teach_the_fix() {
+        let error = |text: &str| {
+            Config::parse(&format!("{text}\n{TWO_BOTS}"), "t.toml", "t")
+                .unwrap_err()
+                .to_string()
+        };
+        let e = error("[tournament]\nconcurency = 2");
+        assert!(
+            e.starts_with("t.toml:2:1: unknown field `concurency`"),
+            "{e}"
+        );
+        assert!(e.contains("did you mean `concurrency`?"), "{e}");
+        let e = error("[tournament]\nzzz = 2");
+        assert!(
+            !e.contains("did you mean") && e.contains("arena init"),
+            "{e}"
+        );
+        let e = error("[board]\nholes = \"8\"");
+        assert!(e.contains("write the number without quotes"), "{e}");
+        let e = error("[limits]\nsandbox = \"yes\"");
+        assert!(e.contains("write true or false"), "{e}");
+        let e = Config::parse("[[bot]]\nname = \"a\"\ncommand = \"x y\"\n", "t.toml", "t")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("t.toml:3:11:") && e.contains("list of words"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_missing_program_or_script_is_named_with_its_line() {
+        let tmp = tempfile::tempdir().unwrap();
+        let text = format!(
+            "[[bot]]\nname = \"a\"\ncommand = [\"arena\", \"bot\", \"random\"]\n[[bot]]\nname = \"b\"\ndir = \"{0}\"\ncommand = [\"no-such-program-here\"]\n",
+            tmp.path().display()
+        );
+        let c = Config::parse(&text, "t.toml", "t").unwrap();
+        let e = c.check_programs().unwrap_err().to_string();
+        assert!(
+            e.starts_with("t.toml:7:11: bot 'b': program 'no-such-program-here'"),
+            "{e}"
+        );
+        let text = text.replace("[\"no-such-program-here\"]", "[\"sh\", \"-e\", \"bot.sh\"]");
+        let c = Config::parse(&text, "t.toml", "t").unwrap();
+        let e = c.check_programs().unwrap_err().to_string();
+        assert!(
+            e.starts_with("t.toml:7:11: bot 'b': script 'bot.sh' does not exist"),
+            "{e}"
+        );
+        std::fs::write(tmp.path().join("bot.sh"), "").unwrap();
+        assert!(c.check_programs().is_ok());
+    }
+
+    #[test]
+    fn the_starter_config_runs_as_it_is_and_shows_the_defaults() {
+        let starter = Config::parse(STARTER, "arena.toml", "arena").unwrap();
+        let defaults = Config::parse(TWO_BOTS, "t.toml", "t").unwrap();
+        assert_eq!(starter.rules, defaults.rules);
+        assert_eq!(starter.time, defaults.time);
+        assert_eq!(starter.tournament, defaults.tournament);
+        assert_eq!(starter.ratings, defaults.ratings);
+        assert_eq!(starter.opening_plies, defaults.opening_plies);
+        assert_eq!(starter.bots[0].limits, defaults.bots[0].limits);
+        assert_eq!(starter.bots.len(), 2);
+    }
+
+    #[test]
+    fn the_starter_config_lists_every_key() {
+        // Each table's keys, as serde lists them for an unknown one.
+        for table in [
+            "",
+            "[board]",
+            "[time]",
+            "[tournament]",
+            "[openings]",
+            "[ratings]",
+            "[limits]",
+            "[sprt]\nelo0 = 0\nelo1 = 5",
+            "[[bot]]\nname = \"z\"\ncommand = [\"z\"]",
+        ] {
+            let e = Config::parse(&format!("{table}\nzzz = 1\n"), "t", "t")
+                .unwrap_err()
+                .to_string();
+            let keys: Vec<&str> = e
+                .split("expected one of ")
+                .nth(1)
+                .and_then(|rest| rest.split(';').next())
+                .unwrap_or_else(|| panic!("{e}"))
+                .split('`')
+                .skip(1)
+                .step_by(2)
+                .collect();
+            assert!(!keys.is_empty(), "{e}");
+            for key in keys {
+                let written = STARTER
+                    .lines()
+                    .map(|l| l.trim_start_matches(['#', ' ', '[']))
+                    .any(|l| {
+                        l.strip_prefix(key)
+                            .is_some_and(|rest| rest.starts_with([' ', '=', ']']))
+                    });
+                assert!(written, "the starter config lacks `{key}` of {table:?}");
+            }
+        }
+    }
+
+    #[test]
     fn errors_point_at_the_line() {
         let text = format!("[board]\nholes = 60\n{TWO_BOTS}");
         let e = Config::parse(&text, "t.toml", "t").unwrap_err().to_string();
@@ -767,7 +947,7 @@ dir = "bots"
         let e = Config::parse(&text, "t", "t").unwrap_err().to_string();
         assert!(
             e.starts_with(
-                "t:2:9: invalid type: string \"8\", expected a whole number (in `holes = \"8\"`)"
+                "t:2:9: invalid type: string \"8\", expected a whole number; write the number without quotes (in `holes = \"8\"`)"
             ),
             "{e}"
         );

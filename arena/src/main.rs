@@ -70,6 +70,7 @@ fn main() -> ExitCode {
                 run(&config, out, quiet, transcripts, shard, resume)
             }),
         Command::Merge { dirs, out, partial } => merge(&dirs, &out, partial),
+        Command::Init { path, force } => init(&path, force),
         Command::Slurm(args) => arena::slurm::main(args).map(|ok| {
             if ok {
                 ExitCode::SUCCESS
@@ -125,6 +126,7 @@ fn run(
     resume: Option<PathBuf>,
 ) -> anyhow::Result<ExitCode> {
     let mut config = Config::load(config_path)?;
+    config.check_programs()?;
     for bot in &config.bots {
         arena::bot::spawn::command(bot, None)
             .map_err(|e| anyhow::anyhow!("{}: {e}", config_path.display()))?;
@@ -225,26 +227,42 @@ fn run(
         }
     }
     let config = Arc::new(config);
+    let bound = runner::games_bound(&config, shard);
     say(format!(
-        "arena: {} bots, {} series, at most {} games, {} at once; writing {}",
+        "arena: {} bots, {} series, at most {bound} games, {} at once; writing {}",
         config.bots.len(),
-        config.bots.len() * (config.bots.len() - 1) / 2,
-        report::games_bound(&config),
+        runner::shard_schedule(config.bots.len(), shard).0.len(),
         config.tournament.concurrency,
         dir.path.display()
     ));
+    // On a terminal, a live view; otherwise (or --quiet) plain lines.
+    let live = std::cell::RefCell::new(
+        (!quiet && std::io::IsTerminal::is_terminal(&std::io::stderr()))
+            .then(|| arena::progress::Live::new(&config, bound)),
+    );
+    let note = |line: &str| match live.borrow().as_ref() {
+        Some(l) => l.println(line),
+        None => err!("{line}"),
+    };
     let cancel = CancellationToken::new();
     let mut done = 0usize;
     let outcome = runtime.block_on(async {
         let work = runner::run(config.clone(), &dir, &options, &cancel, |event| {
-            match event {
-                Event::Game(g) => {
+            let mut live = live.borrow_mut();
+            match (event, live.as_mut()) {
+                (Event::Game(g), Some(l)) => {
+                    done += 1;
+                    l.game(g);
+                }
+                (Event::Game(g), None) => {
                     done += 1;
                     if !quiet {
                         err!("{}", report::game_line(done, g));
                     }
                 }
-                Event::Sprt(s) if !quiet => err!("{}", report::sprt_line(s)),
+                (Event::Series(s), Some(l)) => l.series(s),
+                (Event::Sprt(s), Some(l)) => l.println(&report::sprt_line(s)),
+                (Event::Sprt(s), None) if !quiet => err!("{}", report::sprt_line(s)),
                 _ => {}
             }
         });
@@ -254,7 +272,7 @@ fn run(
         tokio::select! {
             r = &mut work => return Some(r),
             () = interrupted() => {
-                err!("arena: stopping: games in progress are abandoned and every bot is stopped (press Ctrl-C again to exit at once)");
+                note("arena: stopping: games in progress are abandoned and every bot is stopped (press Ctrl-C again to exit at once)");
                 cancel.cancel();
             }
         }
@@ -263,6 +281,9 @@ fn run(
             () = interrupted() => None,
         }
     });
+    if let Some(l) = live.into_inner() {
+        l.finish();
+    }
     // Dropping the runtime kills every bot still running, with its group.
     drop(runtime);
     let Some(summary) = outcome else {
@@ -445,6 +466,32 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// `arena init`: the starter config, never over a file unless `--force`.
+fn init(path: &Path, force: bool) -> anyhow::Result<ExitCode> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true);
+    if force {
+        options.create(true).truncate(true);
+    } else {
+        options.create_new(true);
+    }
+    let mut file = options.open(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::AlreadyExists => anyhow::anyhow!(
+            "{} exists: choose another file (arena init FILE), or pass --force to overwrite it",
+            path.display()
+        ),
+        _ => anyhow::anyhow!("cannot write {}: {e}", path.display()),
+    })?;
+    use std::io::Write as _;
+    file.write_all(arena::config::STARTER.as_bytes())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    err!(
+        "arena: wrote {0}; run it with `arena run {0}`, or edit it first",
+        path.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
 fn replay(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     let game = match (&args.games, args.series.zip(args.game)) {
         (Some(path), Some((series, game))) => arena::replay::from_games_csv(path, series, game)?,
@@ -506,10 +553,10 @@ fn rate(args: RateArgs) -> anyhow::Result<ExitCode> {
         anchor: args.anchor.map(|a| (a, args.anchor_elo)),
     };
     let options = report::rating_options(&settings, args.seed, &rated.names);
-    let table = report::write_ratings(&rated.names, &rated.tally, &options, &out)?;
+    let table = report::write_ratings(&rated.names, &rated.tally, &options, &out, &args.games)?;
     out!("{table}");
     err!(
-        "arena: {} games from {} file(s); standings.csv, pairwise.csv and los.csv in {}",
+        "arena: {} games from {} file(s); standings.csv, pairwise.csv, los.csv and report.html in {}",
         rated.games,
         args.games.len(),
         out.display()

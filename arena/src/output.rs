@@ -280,15 +280,31 @@ impl GamesCsv {
 /// # Errors
 /// Any I/O error; `path` is then unchanged.
 pub fn write_atomic(path: &Path, header: &[&str], rows: &[Vec<String>]) -> io::Result<()> {
-    let tmp = path.with_extension("csv.tmp");
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    writer.write_record(header)?;
+    for row in rows {
+        writer.write_record(row)?;
+    }
+    let bytes = writer.into_inner().map_err(|e| e.into_error())?;
+    write_bytes_atomic(path, &bytes)
+}
+
+/// Writes `bytes` as the whole of `path`: they go to `path` with `.tmp`
+/// added to its extension (`report.html.tmp`), which is synced and then
+/// renamed over `path`, so readers see the old file or the new one, never
+/// half of one.
+///
+/// # Errors
+/// Any I/O error; `path` is then unchanged (a stray `.tmp` file may remain).
+pub fn write_bytes_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
     {
-        let mut writer = csv::Writer::from_path(&tmp)?;
-        writer.write_record(header)?;
-        for row in rows {
-            writer.write_record(row)?;
-        }
-        writer.flush()?;
-        writer.get_ref().sync_all()?;
+        use std::io::Write as _;
+        let mut file = File::create(&tmp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
     }
     std::fs::rename(&tmp, path)?;
     if let Some(dir) = path.parent() {

@@ -33,6 +33,33 @@ pub struct Recorded {
     pub detail: String,
 }
 
+impl Recorded {
+    /// Whether `end`, the position after replaying the game's moves, agrees
+    /// with this record. For a game the rules ended: the same final seeds,
+    /// result and termination. For a forfeit: the moves stop before the end,
+    /// the seeds are those captured so far, and the side at fault (the first
+    /// word of `detail`) lost.
+    #[must_use]
+    pub fn agrees(&self, end: &Position) -> bool {
+        let seeds = [end.captured(Side::South), end.captured(Side::North)];
+        let forfeit = !matches!(self.termination.as_str(), "no-moves" | "ply-limit");
+        if forfeit {
+            let loser = self
+                .detail
+                .split(' ')
+                .next()
+                .and_then(|s| s.parse::<Side>().ok());
+            let winner_ok = loser.map_or(true, |l| self.result == l.opponent().name());
+            end.outcome().is_none() && self.seeds == seeds && winner_ok
+        } else {
+            end.outcome().is_some_and(|o| {
+                self.result == o.winner.map_or("draw", Side::name)
+                    && self.termination == o.termination.name()
+            }) && self.seeds == seeds
+        }
+    }
+}
+
 /// Parses a move list: hole numbers separated by spaces, in one or more words.
 ///
 /// # Errors
@@ -224,20 +251,7 @@ pub fn run(replay: &Replay) -> anyhow::Result<(String, bool)> {
     }
     let mut matches = true;
     if let Some(rec) = &replay.recorded {
-        let forfeit = !matches!(rec.termination.as_str(), "no-moves" | "ply-limit");
-        matches = if forfeit {
-            // A forfeit: the moves stop before the end, the seeds are those
-            // captured so far, and the side at fault (first in the detail) lost.
-            let loser = rec
-                .detail
-                .split(' ')
-                .next()
-                .and_then(|s| s.parse::<Side>().ok());
-            let winner_ok = loser.map_or(true, |l| rec.result == l.opponent().name());
-            pos.outcome().is_none() && rec.seeds == seeds && winner_ok
-        } else {
-            rec.seeds == seeds && rec.result == result && rec.termination == termination
-        };
+        matches = rec.agrees(&pos);
         let _ = writeln!(
             out,
             "recorded: {} by {}, South {} - North {}: {}",

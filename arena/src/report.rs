@@ -96,8 +96,9 @@ pub const SPRT_COLUMNS: [&str; 13] = [
     "llr", "lower", "upper", "status",
 ];
 
-/// Writes `series.csv`, `standings.csv`, `pairwise.csv` and `los.csv` for a
-/// finished (or interrupted) run and returns the final table as aligned text.
+/// Writes `series.csv`, `standings.csv`, `pairwise.csv`, `los.csv`,
+/// `report.html` and `standings.svg` for a finished (or interrupted) run and
+/// returns the final table as aligned text.
 ///
 /// # Errors
 /// An I/O error writing a file.
@@ -153,7 +154,8 @@ pub fn write_summaries(
     let rated =
         crate::rate::read_games(&[dir.path.join("games.csv")]).map_err(std::io::Error::other)?;
     let options = rating_options(&config.ratings, config.tournament.seed, &rated.names);
-    write_ratings(&rated.names, &rated.tally, &options, &dir.path)
+    let games = [dir.path.join("games.csv")];
+    write_ratings(&rated.names, &rated.tally, &options, &dir.path, &games)
 }
 
 /// The rating options of `settings`, with the anchor looked up in `names`.
@@ -172,15 +174,18 @@ pub fn rating_options(settings: &RatingSettings, seed: u64, names: &[String]) ->
 }
 
 /// Writes `standings.csv`, `pairwise.csv` and `los.csv` into `dir` from
-/// `tally` (bot `i` is `names[i]`), and returns the standings as a table.
+/// `tally` (bot `i` is `names[i]`), then `report.html` and `standings.svg`
+/// ([`crate::html`]) from the same standings and the games of `games` (the
+/// `games.csv` files `tally` counts), and returns the standings as a table.
 ///
 /// # Errors
-/// An I/O error writing a file.
+/// An I/O error writing a file, or a `games` file that cannot be read.
 pub fn write_ratings(
     names: &[String],
     tally: &Tally,
     options: &RatingOptions,
     dir: &Path,
+    games: &[impl AsRef<Path>],
 ) -> std::io::Result<String> {
     let (table, ratings) = standings(tally, options);
     let rows: Vec<Vec<String>> = table.iter().map(|s| standing_row(names, s)).collect();
@@ -210,6 +215,7 @@ pub fn write_ratings(
         .collect();
     let header: Vec<&str> = header.iter().map(String::as_str).collect();
     write_atomic(&dir.join("los.csv"), &header, &matrix)?;
+    crate::html::write_report(dir, names, &table, games)?;
     Ok(render_table(names, &table))
 }
 

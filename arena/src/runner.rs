@@ -170,6 +170,34 @@ pub fn progress(config: &Config, games: &Path) -> anyhow::Result<HashMap<usize, 
     Ok(progress)
 }
 
+/// The series a run plays: all of the round robin, or a shard's share.
+/// One long match (a single series) is split by game pairs instead, and
+/// then the shard is returned as the pair shard.
+#[must_use]
+pub fn shard_schedule(
+    bots: usize,
+    shard: Option<(usize, usize)>,
+) -> (Vec<Series>, Option<(usize, usize)>) {
+    let full = round_robin(bots);
+    let pair_shard = shard.filter(|_| full.len() == 1);
+    let schedule = full
+        .into_iter()
+        .filter(|s| pair_shard.is_some() || shard.is_none_or_in(s.number))
+        .collect();
+    (schedule, pair_shard)
+}
+
+/// The most games a run can play: `max_games` for each of its series, or a
+/// pair shard's share of them.
+#[must_use]
+pub fn games_bound(config: &Config, shard: Option<(usize, usize)>) -> u64 {
+    let (schedule, pair_shard) = shard_schedule(config.bots.len(), shard);
+    let per_series = (1..=config.tournament.max_games)
+        .filter(|g| pair_shard.is_none_or_in(g.div_ceil(2) as usize))
+        .count() as u64;
+    schedule.len() as u64 * per_series
+}
+
 /// Whether a series belongs to a shard.
 trait ShardFilter {
     fn is_none_or_in(&self, series: usize) -> bool;
@@ -222,13 +250,7 @@ pub async fn run(
         .map(|b| BotLog::open(&dir.bot_log(&b.name), LOG_CAP_BYTES))
         .collect::<Result<_, _>>()
         .context("cannot create the bot logs")?;
-    let full = round_robin(config.bots.len());
-    // One long match (a single series) is split by game pairs instead.
-    let pair_shard = options.shard.filter(|_| full.len() == 1);
-    let schedule: Vec<Series> = full
-        .into_iter()
-        .filter(|s| pair_shard.is_some() || options.shard.is_none_or_in(s.number))
-        .collect();
+    let (schedule, pair_shard) = shard_schedule(config.bots.len(), options.shard);
     let permits = Arc::new(Semaphore::new(config.tournament.concurrency));
     let (tx, mut rx) = mpsc::channel::<Event>(64);
     let mut tasks = JoinSet::new();

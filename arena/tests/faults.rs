@@ -593,7 +593,14 @@ fn killed_runs_resume_to_exactly_the_uninterrupted_result() {
 
     // Every scheduled game exactly once, and the same statistics.
     assert_eq!(games_without_timing(&whole), games_without_timing(&run));
-    for f in ["series.csv", "standings.csv", "pairwise.csv", "los.csv"] {
+    for f in [
+        "series.csv",
+        "standings.csv",
+        "pairwise.csv",
+        "los.csv",
+        "report.html",
+        "standings.svg",
+    ] {
         assert_eq!(
             std::fs::read_to_string(whole.join(f)).unwrap(),
             std::fs::read_to_string(run.join(f)).unwrap(),

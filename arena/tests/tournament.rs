@@ -362,7 +362,13 @@ fn arena_rate_reproduces_a_run_and_merges_runs() {
         .output()
         .unwrap();
     assert_success(&output);
-    for f in ["standings.csv", "pairwise.csv", "los.csv"] {
+    for f in [
+        "standings.csv",
+        "pairwise.csv",
+        "los.csv",
+        "report.html",
+        "standings.svg",
+    ] {
         assert_eq!(
             std::fs::read(one.join(f)).unwrap(),
             std::fs::read(again.join(f)).unwrap(),
@@ -408,6 +414,10 @@ fn arena_rate_reproduces_a_run_and_merges_runs() {
         assert_eq!(penta, pairs);
         assert!(2 * pairs <= games && games <= 2 * pairs + 2, "{p:?}");
     }
+    // The report covers both files, every game of each in the viewer.
+    let report = std::fs::read_to_string(merged.join("report.html")).unwrap();
+    assert!(report.contains("From 2 files"), "{report}");
+    assert!(report.contains(&format!(r#""omitted":0,"total":{games}"#)));
     // Several files need --out.
     let output = Command::cargo_bin("arena")
         .unwrap()
@@ -515,7 +525,14 @@ fn four_shards_merged_equal_one_run() {
         .output()
         .unwrap();
     assert_success(&output);
-    for f in ["series.csv", "standings.csv", "pairwise.csv", "los.csv"] {
+    for f in [
+        "series.csv",
+        "standings.csv",
+        "pairwise.csv",
+        "los.csv",
+        "report.html",
+        "standings.svg",
+    ] {
         assert_eq!(
             std::fs::read_to_string(single.join(f)).unwrap(),
             std::fs::read_to_string(merged.join(f)).unwrap(),
@@ -591,11 +608,76 @@ fn one_long_match_splits_by_game_pairs() {
         .unwrap();
     assert_success(&output);
     assert_eq!(rows(&merged.join("games.csv")).len(), 14);
-    for f in ["series.csv", "standings.csv", "pairwise.csv", "los.csv"] {
+    for f in [
+        "series.csv",
+        "standings.csv",
+        "pairwise.csv",
+        "los.csv",
+        "report.html",
+        "standings.svg",
+    ] {
         assert_eq!(
             std::fs::read_to_string(single.join(f)).unwrap(),
             std::fs::read_to_string(merged.join(f)).unwrap(),
             "{f}"
         );
     }
+}
+
+#[test]
+fn the_readme_shows_the_demo_table_as_it_is() {
+    let tmp = tempfile::tempdir().unwrap();
+    let output = Command::cargo_bin("arena")
+        .unwrap()
+        .current_dir(repo())
+        .args(["run", "configs/demo.toml", "--quiet", "--out"])
+        .arg(tmp.path().join("demo"))
+        .output()
+        .unwrap();
+    assert_success(&output);
+    let table = String::from_utf8_lossy(&output.stdout).to_string();
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    assert!(
+        readme.contains(&table),
+        "README.md's demo table is out of date; the demo prints:\n{table}"
+    );
+}
+
+#[test]
+fn a_terminal_gets_the_live_view_and_a_pipe_gets_lines() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bots = [("g", arena_bot("greedy", 1)), ("r", arena_bot("random", 2))];
+    let cfg = config(tmp.path(), "[tournament]\nfirst_to = 3\n", &bots);
+    // `script` runs the arena on a real pseudo-terminal and copies what it draws.
+    let command = format!(
+        "{} run {} --out {}",
+        env!("CARGO_BIN_EXE_arena"),
+        cfg.display(),
+        tmp.path().join("tty").display()
+    );
+    let output = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .output()
+        .expect("script (util-linux) runs a command on a terminal");
+    let drawn = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{drawn}");
+    assert!(drawn.contains("games (at most)"), "{drawn}");
+    assert!(drawn.contains("forfeits: none"), "{drawn}");
+    assert!(drawn.contains(" ± "), "{drawn}");
+    assert!(!drawn.contains("series 1 game 1:"), "{drawn}");
+    // Through a pipe: a line per game, no drawing.
+    let piped = run_arena(&cfg, &tmp.path().join("pipe"));
+    let lines = String::from_utf8_lossy(&piped.stderr);
+    assert!(
+        !lines.contains("games (at most)") && !lines.contains('\u{1b}'),
+        "{lines}"
+    );
+    assert_eq!(
+        lines
+            .lines()
+            .filter(|l| l.contains(" game ") && l.starts_with('['))
+            .count(),
+        rows(&tmp.path().join("pipe/games.csv")).len(),
+        "{lines}"
+    );
 }

@@ -193,6 +193,7 @@ fn submit(args: &SlurmArgs) -> anyhow::Result<bool> {
         anyhow::bail!("arena slurm needs CONFIG and --shards N");
     };
     let config = Config::load(config_path)?;
+    config.check_programs()?;
     for bot in &config.bots {
         crate::bot::spawn::command(bot, None)
             .map_err(|e| anyhow::anyhow!("{}: {e}", config_path.display()))?;

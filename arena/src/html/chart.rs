@@ -1,0 +1,151 @@
+//! The standings chart: each bot's Elo with its 95% interval as a horizontal
+//! error bar, best bot on top, drawn with `plotters` into SVG.
+//!
+//! `plotters` was chosen over hand-written SVG for its axis layout (round tick
+//! values, grid, labels) and its `ErrorBar` element. It is built with only its
+//! SVG backend and error bars (`default-features = false`): no font files, no
+//! bitmap code. Without a font backend it estimates text widths and leaves
+//! the drawing to the viewer's `sans-serif` font; it escapes the text it
+//! writes (`&`, `<`, `>`, quotes).
+
+use plotters::coord::ranged1d::SegmentValue;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use crate::output::num;
+use crate::standings::Standing;
+
+/// Width of the chart, SVG user units (pixels at 100%).
+pub const CHART_WIDTH: u32 = 760;
+
+/// Height of one bot's row in the chart, SVG user units.
+const ROW_HEIGHT: u32 = 30;
+
+/// The colour of group `g` (from 1): bots in different groups never met, so
+/// their ratings are not comparable, and the chart says so by colour.
+fn group_colour(g: usize) -> RGBColor {
+    const COLOURS: [RGBColor; 4] = [
+        RGBColor(0x1f, 0x5f, 0xa8),
+        RGBColor(0xc0, 0x5a, 0x10),
+        RGBColor(0x2e, 0x8b, 0x3e),
+        RGBColor(0x8e, 0x3a, 0x9e),
+    ];
+    COLOURS[(g.max(1) - 1) % COLOURS.len()]
+}
+
+/// The x range of the chart: every interval with some room on both sides,
+/// and at least 100 Elo points wide; `-50..50` when there is nothing to show.
+fn elo_range(table: &[Standing]) -> (f64, f64) {
+    let finite = |x: f64| if x.is_finite() { x } else { 0.0 };
+    let lo = table
+        .iter()
+        .map(|s| finite(s.elo_lower.min(s.elo)))
+        .fold(f64::INFINITY, f64::min);
+    let hi = table
+        .iter()
+        .map(|s| finite(s.elo_upper.max(s.elo)))
+        .fold(f64::NEG_INFINITY, f64::max);
+    if !(lo.is_finite() && hi.is_finite()) {
+        return (-50.0, 50.0);
+    }
+    let pad = ((hi - lo) * 0.08).max(10.0);
+    let (mut lo, mut hi) = (lo - pad, hi + pad);
+    if hi - lo < 100.0 {
+        let mid = (lo + hi) / 2.0;
+        (lo, hi) = (mid - 50.0, mid + 50.0);
+    }
+    (lo, hi)
+}
+
+/// The chart of `table` (bot `i` is `names[i]`) as a standalone SVG document:
+/// `CHART_WIDTH` wide, one row per bot in standings order, the Elo as a dot
+/// and the 95% interval as an error bar, each labelled with the Elo.
+/// Non-finite numbers are drawn as 0. An empty table gives an empty chart
+/// with its axis.
+#[must_use]
+pub fn standings_svg(names: &[String], table: &[Standing]) -> String {
+    let rows = table.len().max(1);
+    let height = 70 + ROW_HEIGHT * rows as u32;
+    let mut svg = String::new();
+    // Drawing into a String cannot fail for I/O reasons; plotters' errors
+    // here would be layout bugs, and the chart is then left as far as it got.
+    let _ = draw(&mut svg, (CHART_WIDTH, height), names, table);
+    svg
+}
+
+fn draw(
+    svg: &mut String,
+    size: (u32, u32),
+    names: &[String],
+    table: &[Standing],
+) -> Result<(), Box<dyn std::error::Error>> {
+    let root = SVGBackend::with_string(svg, size).into_drawing_area();
+    root.fill(&WHITE)?;
+    let (lo, hi) = elo_range(table);
+    let n = table.len().max(1) as i32;
+    let label_width = names
+        .iter()
+        .map(|s| s.chars().count())
+        .max()
+        .unwrap_or(4)
+        .clamp(4, 40) as u32
+        * 8
+        + 30;
+    let mut chart = ChartBuilder::on(&root)
+        .margin(12)
+        .margin_right(24)
+        .x_label_area_size(40)
+        .y_label_area_size(label_width)
+        .build_cartesian_2d(lo..hi, (0..n).into_segmented())?;
+    // Row r (from 0 at the top) is segment n - 1 - r, so rank 1 is on top.
+    let row_of = |r: usize| SegmentValue::CenterOf(n - 1 - r as i32);
+    let label = |v: &SegmentValue<i32>| match v {
+        SegmentValue::CenterOf(i) if (0..n).contains(i) => table
+            .get((n - 1 - i) as usize)
+            .and_then(|s| names.get(s.bot))
+            .cloned()
+            .unwrap_or_default(),
+        _ => String::new(),
+    };
+    chart
+        .configure_mesh()
+        .disable_y_mesh()
+        .y_labels(table.len().max(1))
+        .y_label_formatter(&label)
+        .x_desc("Elo (logistic scale), 95% interval")
+        .x_labels(8)
+        .x_label_formatter(&|x| num(*x, 0))
+        .axis_desc_style(("sans-serif", 17))
+        .label_style(("sans-serif", 16))
+        .max_light_lines(1)
+        .light_line_style(RGBColor(0xf2, 0xf2, 0xf2))
+        .bold_line_style(RGBColor(0xcc, 0xcc, 0xcc))
+        .draw()?;
+    let finite = |x: f64| if x.is_finite() { x } else { 0.0 };
+    for (r, s) in table.iter().enumerate() {
+        let colour = group_colour(s.group);
+        let (lower, elo, upper) = (finite(s.elo_lower), finite(s.elo), finite(s.elo_upper));
+        chart.draw_series(std::iter::once(ErrorBar::new_horizontal(
+            row_of(r),
+            lower,
+            elo,
+            upper,
+            colour.stroke_width(2),
+            12,
+        )))?;
+        // The dot, with the Elo written just above it.
+        let dot = EmptyElement::at((elo, row_of(r)))
+            + Circle::new((0, 0), 5, colour.filled())
+            + Text::new(
+                num(elo, 0),
+                (0, -7),
+                ("sans-serif", 14)
+                    .into_font()
+                    .color(&RGBColor(0x33, 0x33, 0x33))
+                    .pos(Pos::new(HPos::Center, VPos::Bottom)),
+            );
+        chart.draw_series(std::iter::once(dot))?;
+    }
+    root.present()?;
+    Ok(())
+}

@@ -1,0 +1,909 @@
+//! The shareable report of a run folder: `report.html` and `standings.svg`.
+//!
+//! `report.html` is one self-contained page: inline CSS, inline JavaScript
+//! and inline SVG; it loads nothing, from the network or elsewhere. It holds
+//! the standings with the chart of their Elo intervals, the cross table of
+//! series results, forfeits by kind, and a game viewer that steps through
+//! any game of the tournament ply by ply. `standings.svg` is the chart alone.
+//! Both are written with the summary files ([`crate::report::write_ratings`]),
+//! whole and atomically (temp file and rename).
+//!
+//! **The viewer's positions come from the rules engine.** Every game shown is
+//! replayed here with the `endodoi` crate from its `games.csv` row (rules
+//! columns and `moves`, which starts with the opening), and the positions
+//! after each ply are embedded in the page as JSON; the page's script only
+//! decodes and draws them. A game whose moves do not replay shows the
+//! positions up to the failing ply and the engine's reason.
+//!
+//! **Size.** A position is one token (see [`encode_position`]): a letter,
+//! one character per hole, and the captured seeds when they changed; about
+//! 19 bytes a ply on a 2x8 board, so about 1 kB per game of 50 plies. The
+//! positions of all games together are held to [`VIEWER_BUDGET_BYTES`]:
+//! beyond that, games are left out of the viewer (never out of the tables),
+//! fairly across series (game 1 of every series first, then game 2, ...),
+//! and the page says how many and how to replay them (`arena replay`).
+//!
+//! **Escaping.** The markup is written with `maud`, which escapes every
+//! interpolated string, so a bot name or a forfeit `detail` can never become
+//! markup. The JSON for the viewer has every `<` written as `\u003c`, so no
+//! string in it can close its `<script>` element, and the script puts names
+//! and details into the page as text (`textContent`), never as HTML.
+
+mod chart;
+#[cfg(test)]
+mod tests;
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::Path;
+
+use anyhow::Context as _;
+use endodoi::{Move, Position, Rules, Side};
+use maud::{html, Markup, PreEscaped, DOCTYPE};
+use serde::{Deserialize, Serialize};
+
+pub use chart::{standings_svg, CHART_WIDTH};
+
+use crate::output::{num, write_bytes_atomic};
+use crate::replay::Recorded;
+use crate::standings::{Standing, Wdl};
+
+/// The page's file name in the run folder.
+pub const REPORT_FILE: &str = "report.html";
+
+/// The chart's file name in the run folder.
+pub const CHART_FILE: &str = "standings.svg";
+
+/// The most bytes of encoded positions the viewer embeds, over all games
+/// (8 MiB: about 8,000 games of 50 plies on 2x8). Games past it are left out
+/// of the viewer, fairly across series; the tables always count every game.
+pub const VIEWER_BUDGET_BYTES: usize = 8 << 20;
+
+/// The most forfeited games listed one by one (all are counted).
+const FORFEIT_LIST_MAX: usize = 200;
+
+/// The terminations the rules end a game with; every other one is a forfeit.
+const RULE_ENDS: [&str; 2] = ["no-moves", "ply-limit"];
+
+/// The forfeit kinds protocol.md lists, in the order the page shows them;
+/// any other kind found in a file follows them.
+const FORFEIT_KINDS: [&str; 5] = [
+    "illegal-move",
+    "protocol-error",
+    "timeout",
+    "crash",
+    "start-failure",
+];
+
+const CSS: &str = include_str!("page.css");
+const SCRIPT: &str = include_str!("viewer.js");
+
+/// One row of a `games.csv` file, as the report reads it (the columns are
+/// README.md's "games.csv"). Only `series`, `game`, `south`, `north`,
+/// `result` and `termination` are required; the others default to empty, so
+/// an older file still gives a report, with its games listed but not
+/// replayable.
+#[derive(Clone, Debug, Default, Deserialize)]
+pub struct GameRow {
+    /// The series number in its file.
+    pub series: u64,
+    /// The game's number in its series, from 1.
+    pub game: u32,
+    /// The opening plies the referee played (the start of `moves`).
+    #[serde(default)]
+    pub opening: String,
+    /// South's bot.
+    pub south: String,
+    /// North's bot.
+    pub north: String,
+    /// Holes per row (a number; kept as text until the replay).
+    #[serde(default)]
+    pub holes: String,
+    /// Seeds per hole at the start.
+    #[serde(default)]
+    pub seeds: String,
+    /// The rules' lap limit.
+    #[serde(default)]
+    pub max_laps: String,
+    /// The rules' ply limit.
+    #[serde(default)]
+    pub max_plies: String,
+    /// Own-perspective hole numbers, South first, separated by spaces.
+    #[serde(default)]
+    pub moves: String,
+    /// South's final seeds (for a forfeit, those captured so far).
+    #[serde(default)]
+    pub south_seeds: String,
+    /// North's final seeds.
+    #[serde(default)]
+    pub north_seeds: String,
+    /// `south`, `north` or `draw`.
+    pub result: String,
+    /// `no-moves`, `ply-limit`, or the fault that lost the game.
+    pub termination: String,
+    /// For a forfeit: the side and bot at fault, and what happened.
+    #[serde(default)]
+    pub detail: String,
+    /// The index of the file the row came from, from 0 (not a column).
+    #[serde(skip)]
+    pub file: usize,
+}
+
+impl GameRow {
+    /// Whether a bot lost this game by a fault.
+    #[must_use]
+    pub fn is_forfeit(&self) -> bool {
+        !RULE_ENDS.contains(&self.termination.as_str())
+    }
+
+    /// The side that lost by a fault: the side that did not win, or, in a
+    /// row without a winner, the side the detail names first.
+    #[must_use]
+    pub fn forfeit_side(&self) -> Option<Side> {
+        if !self.is_forfeit() {
+            return None;
+        }
+        match self.result.as_str() {
+            "south" => Some(Side::North),
+            "north" => Some(Side::South),
+            _ => self.detail.split(' ').next()?.parse().ok(),
+        }
+    }
+
+    /// The rules of the game, from its `holes`, `seeds`, `max_laps` and
+    /// `max_plies`.
+    ///
+    /// # Errors
+    /// A column that is missing or not a number, or rules the engine refuses
+    /// (see [`Rules::new`]); the message names the column.
+    pub fn rules(&self) -> Result<Rules, String> {
+        let number = |name: &str, text: &str| {
+            text.parse::<u32>()
+                .map_err(|_| format!("bad {name} '{text}'"))
+        };
+        let holes = number("holes", &self.holes)?;
+        let seeds = number("seeds", &self.seeds)?;
+        let max_laps = number("max_laps", &self.max_laps)?;
+        let max_plies = number("max_plies", &self.max_plies)?;
+        Rules::new(holes as usize, seeds)
+            .and_then(|r| r.with_max_laps(max_laps))
+            .and_then(|r| r.with_max_plies(max_plies))
+            .map_err(|e| e.to_string())
+    }
+
+    /// What the row recorded of the game's end, if its seeds are numbers.
+    fn recorded(&self) -> Option<Recorded> {
+        Some(Recorded {
+            seeds: [
+                self.south_seeds.parse().ok()?,
+                self.north_seeds.parse().ok()?,
+            ],
+            result: self.result.clone(),
+            termination: self.termination.clone(),
+            detail: self.detail.clone(),
+        })
+    }
+}
+
+/// Reads every game of `files` (`games.csv` files) for the report, ordered
+/// by file, series and game. A last line cut short (a run killed while
+/// writing) is skipped, as `arena rate` skips it.
+///
+/// # Errors
+/// A file that cannot be read, lacks one of the required columns (see
+/// [`GameRow`]), or has a row that is not CSV or whose `series` or `game` is
+/// not a number; the message names the file and line.
+pub fn read_games(files: &[impl AsRef<Path>]) -> anyhow::Result<Vec<GameRow>> {
+    let mut games = Vec::new();
+    for (f, file) in files.iter().enumerate() {
+        let path = file.as_ref();
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let complete = match text.rfind('\n') {
+            Some(end) if end + 1 < text.len() => &text[..=end],
+            _ => &text[..],
+        };
+        let mut reader = csv::Reader::from_reader(complete.as_bytes());
+        for (i, row) in reader.deserialize::<GameRow>().enumerate() {
+            let mut row =
+                row.with_context(|| format!("{}:{}: not a games.csv row", path.display(), i + 2))?;
+            row.file = f;
+            games.push(row);
+        }
+    }
+    games.sort_by_key(|g| (g.file, g.series, g.game));
+    Ok(games)
+}
+
+/// The alphabet of hole counts 0 to 61 in [`encode_position`].
+const DIGITS: &[u8; 62] = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+/// One position as a token of the viewer's data, appended to `out`:
+///
+/// 1. the side to move, `s` or `n`, in upper case (`S`, `N`) once the game
+///    is over ([`Position::to_move`] still names the side that would move);
+/// 2. the ring in the engine's order ([`Position::ring`]: South's holes 1 to
+///    n, then North's holes 1 to n, each from its owner's left), one
+///    character per hole: `0`-`9`, `a`-`z`, `A`-`Z` for 0 to 61 seeds, and
+///    `(` count `)` for more, e.g. `(250)`;
+/// 3. with `captured`, `:` and the seeds captured by South and North,
+///    comma separated, e.g. `:12,7`. The viewer writes them for the first
+///    position of a game and whenever they change; a token without them has
+///    the captured seeds of the token before.
+///
+/// The 2x8 start is `s4444444444444444:0,0`. Tokens hold no spaces, so a
+/// game's positions are its tokens joined by single spaces.
+pub fn encode_position(pos: &Position, captured: bool, out: &mut String) {
+    let side = match pos.to_move() {
+        Side::South => 's',
+        Side::North => 'n',
+    };
+    out.push(if pos.is_over() {
+        side.to_ascii_uppercase()
+    } else {
+        side
+    });
+    for &seeds in pos.ring() {
+        match DIGITS.get(seeds as usize) {
+            Some(&d) => out.push(char::from(d)),
+            None => {
+                out.push('(');
+                out.push_str(&seeds.to_string());
+                out.push(')');
+            }
+        }
+    }
+    if captured {
+        out.push(':');
+        out.push_str(&pos.captured(Side::South).to_string());
+        out.push(',');
+        out.push_str(&pos.captured(Side::North).to_string());
+    }
+}
+
+/// A game replayed by the engine for the viewer.
+#[derive(Clone, Debug, Default)]
+struct Replayed {
+    /// The positions from the start to the last ply replayed, as tokens of
+    /// [`encode_position`] joined by spaces; empty without rules.
+    positions: String,
+    /// The moves replayed, own-perspective holes.
+    moves: Vec<u8>,
+    /// Holes per row.
+    holes: usize,
+    /// Why the replay stopped early, if it did.
+    error: Option<String>,
+    /// Whether the end agrees with the row's record; `None` if unknown.
+    agrees: Option<bool>,
+}
+
+/// Replays `row` with the engine, position by position.
+fn replay(row: &GameRow) -> Replayed {
+    let rules = match row.rules() {
+        Ok(rules) => rules,
+        Err(e) => {
+            return Replayed {
+                error: Some(format!("cannot replay: {e}")),
+                ..Replayed::default()
+            }
+        }
+    };
+    let mut pos = rules.start();
+    let mut out = Replayed {
+        holes: rules.holes(),
+        ..Replayed::default()
+    };
+    encode_position(&pos, true, &mut out.positions);
+    let moves = match crate::replay::parse_moves(&[row.moves.as_str()]) {
+        Ok(moves) => moves,
+        Err(e) => {
+            out.error = Some(format!("cannot replay the moves: {e}"));
+            return out;
+        }
+    };
+    for (i, &hole) in moves.iter().enumerate() {
+        let before = [pos.captured(Side::South), pos.captured(Side::North)];
+        let mover = pos.to_move();
+        let played = Move::new(hole)
+            .ok_or_else(|| format!("no hole {hole}"))
+            .and_then(|mv| pos.play(mv).map_err(|e| e.to_string()));
+        if let Err(e) = played {
+            out.error = Some(format!("ply {}: {mover} cannot play {hole}: {e}", i + 1));
+            return out;
+        }
+        out.moves.push(hole);
+        out.positions.push(' ');
+        let after = [pos.captured(Side::South), pos.captured(Side::North)];
+        encode_position(&pos, after != before, &mut out.positions);
+    }
+    out.agrees = row.recorded().map(|rec| rec.agrees(&pos));
+    out
+}
+
+/// One series of the report: the games of one series number in one file.
+#[derive(Clone, Debug)]
+struct SeriesInfo {
+    /// The file, from 0.
+    file: usize,
+    /// The series number in its file.
+    number: u64,
+    /// The bots, as indices into the report's names: `a` is South in game 1.
+    a: usize,
+    b: usize,
+    /// Results from `a`'s side.
+    wdl: Wdl,
+    /// Its games, as indices into the report's games.
+    games: Vec<usize>,
+}
+
+/// The viewer's data, embedded in the page as JSON.
+#[derive(Serialize)]
+struct ViewerData<'a> {
+    /// Bot names; games and series refer to them by index.
+    bots: &'a [String],
+    /// How many games.csv files the report covers.
+    files: usize,
+    /// Every series, in file and series order.
+    series: Vec<SeriesJson>,
+    /// The games in the viewer, in series and game order.
+    games: Vec<GameJson<'a>>,
+    /// Games left out of the viewer for its size budget.
+    omitted: usize,
+    /// Games in the tournament.
+    total: usize,
+}
+
+#[derive(Serialize)]
+struct SeriesJson {
+    /// The file, from 1.
+    file: usize,
+    series: u64,
+    a: usize,
+    b: usize,
+    wins: u32,
+    draws: u32,
+    losses: u32,
+    /// Games played in the series.
+    played: usize,
+    /// Indices into `games` of those in the viewer.
+    games: Vec<usize>,
+}
+
+#[derive(Serialize)]
+struct GameJson<'a> {
+    /// Index into `series`.
+    series: usize,
+    game: u32,
+    south: usize,
+    north: usize,
+    holes: usize,
+    /// Opening plies: the first ones of `moves`, played by the referee.
+    opening: usize,
+    moves: Vec<u8>,
+    result: &'a str,
+    termination: &'a str,
+    detail: &'a str,
+    /// The engine's positions, tokens of `encode_position` joined by spaces.
+    positions: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    agrees: Option<bool>,
+}
+
+/// What the report shows: the standings, from the same fit as
+/// `standings.csv`, and the games they were computed from.
+#[derive(Clone, Copy, Debug)]
+pub struct ReportInput<'a> {
+    /// Bot names; `table` refers to them by index.
+    pub names: &'a [String],
+    /// The standings, best first.
+    pub table: &'a [Standing],
+    /// Every game, as [`read_games`] returns them.
+    pub games: &'a [GameRow],
+    /// The games.csv files, named on the page when there is more than one.
+    pub files: &'a [String],
+    /// The most bytes of encoded positions to embed (see
+    /// [`VIEWER_BUDGET_BYTES`]); at least one game is always embedded.
+    pub viewer_budget: usize,
+}
+
+/// The report's two files, as text.
+#[derive(Clone, Debug)]
+pub struct Rendered {
+    /// `report.html`.
+    pub html: String,
+    /// `standings.svg`.
+    pub svg: String,
+}
+
+/// Builds `report.html` and `standings.svg` from `input`. Pure: the same
+/// input always gives the same bytes (no dates, no paths unless several
+/// files). Never panics on odd rows: games that do not replay are shown
+/// with the engine's reason.
+#[must_use]
+pub fn render(input: &ReportInput<'_>) -> Rendered {
+    // Bot names: those of the standings, then any only the games name.
+    let mut names: Vec<String> = input.names.to_vec();
+    let mut index: HashMap<String, usize> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.clone(), i))
+        .collect();
+    let mut bot = |name: &str| {
+        if let Some(&i) = index.get(name) {
+            return i;
+        }
+        names.push(name.to_string());
+        index.insert(name.to_string(), names.len() - 1);
+        names.len() - 1
+    };
+    let mut series: Vec<SeriesInfo> = Vec::new();
+    let mut bots_of_game = Vec::with_capacity(input.games.len());
+    for (i, g) in input.games.iter().enumerate() {
+        let (south, north) = (bot(&g.south), bot(&g.north));
+        bots_of_game.push((south, north));
+        let same = series
+            .last()
+            .is_some_and(|s| s.file == g.file && s.number == g.series);
+        if !same {
+            series.push(SeriesInfo {
+                file: g.file,
+                number: g.series,
+                a: south,
+                b: north,
+                wdl: Wdl::default(),
+                games: Vec::new(),
+            });
+        }
+        let s = series.last_mut().expect("pushed above");
+        s.games.push(i);
+        let winner = match g.result.as_str() {
+            "south" => Some(south),
+            "north" => Some(north),
+            _ => None,
+        };
+        match winner {
+            None => s.wdl.draws += 1,
+            Some(w) if w == s.a => s.wdl.wins += 1,
+            Some(_) => s.wdl.losses += 1,
+        }
+    }
+    let svg = standings_svg(&names, input.table);
+    let data = viewer_data(input, &names, &series, &bots_of_game);
+    let json = serde_json::to_string(&data)
+        .unwrap_or_else(|_| "{}".to_string())
+        .replace('<', "\\u003c");
+    let page = page(input, &names, &series, &svg, &json);
+    Rendered {
+        html: page.into_string(),
+        svg,
+    }
+}
+
+/// The viewer's data: every series, and the games that fit the budget,
+/// replayed by the engine.
+fn viewer_data<'a>(
+    input: &ReportInput<'a>,
+    names: &'a [String],
+    series: &[SeriesInfo],
+    bots_of_game: &[(usize, usize)],
+) -> ViewerData<'a> {
+    // Round robin over the series, so each is represented when the budget
+    // runs out: game 1 of every series, then game 2, ...
+    let mut chosen: Vec<(usize, usize, Replayed)> = Vec::new();
+    let mut used = 0usize;
+    let rounds = series.iter().map(|s| s.games.len()).max().unwrap_or(0);
+    'rounds: for round in 0..rounds {
+        for (si, s) in series.iter().enumerate() {
+            let Some(&gi) = s.games.get(round) else {
+                continue;
+            };
+            let replayed = replay(&input.games[gi]);
+            used += replayed.positions.len();
+            if used > input.viewer_budget && !chosen.is_empty() {
+                break 'rounds;
+            }
+            chosen.push((si, gi, replayed));
+        }
+    }
+    chosen.sort_by_key(|(si, gi, _)| (*si, input.games[*gi].game));
+    let mut series_json: Vec<SeriesJson> = series
+        .iter()
+        .map(|s| SeriesJson {
+            file: s.file + 1,
+            series: s.number,
+            a: s.a,
+            b: s.b,
+            wins: s.wdl.wins,
+            draws: s.wdl.draws,
+            losses: s.wdl.losses,
+            played: s.games.len(),
+            games: Vec::new(),
+        })
+        .collect();
+    let omitted = input.games.len() - chosen.len();
+    let games = chosen
+        .into_iter()
+        .enumerate()
+        .map(|(k, (si, gi, r))| {
+            series_json[si].games.push(k);
+            let g = &input.games[gi];
+            let (south, north) = bots_of_game[gi];
+            GameJson {
+                series: si,
+                game: g.game,
+                south,
+                north,
+                holes: r.holes,
+                opening: g.opening.split_whitespace().count().min(r.moves.len()),
+                moves: r.moves,
+                result: &g.result,
+                termination: &g.termination,
+                detail: &g.detail,
+                positions: r.positions,
+                error: r.error,
+                agrees: r.agrees,
+            }
+        })
+        .collect();
+    ViewerData {
+        bots: names,
+        files: input.files.len().max(1),
+        series: series_json,
+        games,
+        omitted,
+        total: input.games.len(),
+    }
+}
+
+/// The fragment that selects series `s`, game `game`, in the viewer.
+fn game_link(s: &SeriesInfo, game: u32, end: bool) -> String {
+    let mut link = format!("#series={}&game={game}", s.number);
+    if s.file > 0 {
+        link = format!("#file={}&{}", s.file + 1, &link[1..]);
+    }
+    if end {
+        link.push_str("&ply=end");
+    }
+    link
+}
+
+/// A series' name on the page: `series 3`, or `file 2, series 3`.
+fn series_name(s: &SeriesInfo, files: usize) -> String {
+    if files > 1 {
+        format!("file {}, series {}", s.file + 1, s.number)
+    } else {
+        format!("series {}", s.number)
+    }
+}
+
+/// The whole page.
+fn page(
+    input: &ReportInput<'_>,
+    names: &[String],
+    series: &[SeriesInfo],
+    svg: &str,
+    json: &str,
+) -> Markup {
+    let games = input.games.len();
+    let groups = input
+        .table
+        .iter()
+        .map(|s| s.group)
+        .collect::<BTreeSet<_>>()
+        .len();
+    let boards: BTreeSet<(String, String)> = input
+        .games
+        .iter()
+        .filter(|g| !g.holes.is_empty())
+        .map(|g| (g.holes.clone(), g.seeds.clone()))
+        .collect();
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { "En Dodoi tournament report" }
+                style { (PreEscaped(CSS)) }
+            }
+            body {
+                header {
+                    h1 { "En Dodoi tournament report" }
+                    p.meta {
+                        (games) " games, " (input.table.len()) " bots, " (series.len()) " series"
+                        @for (holes, seeds) in &boards {
+                            " · 2x" (holes) " board, " (seeds) " seeds per hole"
+                        }
+                    }
+                    @if input.files.len() > 1 {
+                        p.meta { "From " (input.files.len()) " files: "
+                            @for (i, f) in input.files.iter().enumerate() {
+                                @if i > 0 { ", " }
+                                "file " (i + 1) " " code { (f) }
+                            }
+                        }
+                    }
+                    nav {
+                        a href="#standings" { "Standings" } " · "
+                        a href="#cross" { "Cross table" } " · "
+                        a href="#forfeits" { "How games ended" } " · "
+                        a href="#viewer" { "Game viewer" }
+                    }
+                }
+                (standings_section(input, names, svg, groups))
+                (cross_section(input, names, series))
+                (forfeits_section(input, names, series))
+                (viewer_section())
+                script #report-data type="application/json" { (PreEscaped(json)) }
+                script { (PreEscaped(SCRIPT)) }
+            }
+        }
+    }
+}
+
+fn standings_section(
+    input: &ReportInput<'_>,
+    names: &[String],
+    svg: &str,
+    groups: usize,
+) -> Markup {
+    html! {
+        section #standings {
+            h2 { "Standings" }
+            figure.chart {
+                (PreEscaped(svg))
+                figcaption {
+                    "Elo ratings (logistic scale, mean 0 in each group unless anchored) with their 95% intervals, from one Bradley–Terry fit over all games and a parametric bootstrap, as in standings.csv."
+                    @if groups > 1 {
+                        " Colours mark groups: bots in different groups never met, even through others, so their ratings are not comparable."
+                    }
+                }
+            }
+            table.standings {
+                thead { tr {
+                    th { "#" } th.name { "bot" } th { "games" } th { "W" } th { "D" } th { "L" }
+                    th { "score" } th { "Elo" } th { "95% interval" } th { "LOS next" } th { "forfeits" }
+                    @if groups > 1 { th { "group" } }
+                } }
+                tbody {
+                    @for s in input.table {
+                        tr {
+                            td { (s.rank) }
+                            td.name { (names.get(s.bot).map_or("?", String::as_str)) }
+                            td { (s.wdl.games()) }
+                            td { (s.wdl.wins) } td { (s.wdl.draws) } td { (s.wdl.losses) }
+                            td { (num(s.wdl.score(), 1)) " (" (num(s.wdl.score_pct(), 1)) "%)" }
+                            td { (num(s.elo, 1)) }
+                            td { "[" (num(s.elo_lower, 1)) ", " (num(s.elo_upper, 1)) "]" }
+                            td { @if let Some(l) = s.los_next { (num(100.0 * l, 1)) "%" } }
+                            td { (s.forfeits) }
+                            @if groups > 1 { td { (s.group) } }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn cross_section(input: &ReportInput<'_>, names: &[String], series: &[SeriesInfo]) -> Markup {
+    let order: Vec<usize> = input.table.iter().map(|s| s.bot).collect();
+    let mut by_pair: BTreeMap<(usize, usize), Vec<&SeriesInfo>> = BTreeMap::new();
+    for s in series {
+        by_pair.entry((s.a, s.b)).or_default().push(s);
+        if s.a != s.b {
+            by_pair.entry((s.b, s.a)).or_default().push(s);
+        }
+    }
+    let name = |i: usize| names.get(i).map_or("?", String::as_str);
+    let files = input.files.len().max(1);
+    html! {
+        section #cross {
+            h2 { "Cross table" }
+            p.note { "Each cell holds the row bot's series against the column bot: its wins, draws and losses (W-D-L). A cell opens the series in the game viewer." }
+            div.scroll {
+                table.cross {
+                    thead { tr {
+                        th.name { }
+                        @for &j in &order { th.colname { (name(j)) } }
+                    } }
+                    tbody {
+                        @for &i in &order {
+                            tr {
+                                th.name { (name(i)) }
+                                @for &j in &order {
+                                    @if i == j {
+                                        td.self { "—" }
+                                    } @else {
+                                        td {
+                                            @for s in by_pair.get(&(i, j)).map_or(&[][..], Vec::as_slice) {
+                                                @let w = if s.a == i { s.wdl } else { Wdl { wins: s.wdl.losses, draws: s.wdl.draws, losses: s.wdl.wins } };
+                                                @let class = match w.wins.cmp(&w.losses) {
+                                                    std::cmp::Ordering::Greater => "series win",
+                                                    std::cmp::Ordering::Less => "series loss",
+                                                    std::cmp::Ordering::Equal => "series even",
+                                                };
+                                                a class=(class) href=(game_link(s, input.games[s.games[0]].game, false))
+                                                    title={ (series_name(s, files)) ": " (name(i)) " " (w.wins) " wins, " (w.draws) " draws, " (w.losses) " losses against " (name(j)) } {
+                                                    (w.wins) "-" (w.draws) "-" (w.losses)
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn forfeits_section(input: &ReportInput<'_>, names: &[String], series: &[SeriesInfo]) -> Markup {
+    let mut ends: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut counts: BTreeMap<(&str, &str), u32> = BTreeMap::new();
+    let mut kinds: Vec<&str> = Vec::new();
+    let mut listed: Vec<(&GameRow, &str)> = Vec::new();
+    let mut forfeits = 0usize;
+    for g in input.games {
+        *ends.entry(g.termination.as_str()).or_default() += 1;
+        if !g.is_forfeit() {
+            continue;
+        }
+        forfeits += 1;
+        let loser = match g.forfeit_side() {
+            Some(Side::South) => g.south.as_str(),
+            Some(Side::North) => g.north.as_str(),
+            None => "?",
+        };
+        *counts.entry((loser, g.termination.as_str())).or_default() += 1;
+        if !kinds.contains(&g.termination.as_str()) {
+            kinds.push(&g.termination);
+        }
+        if listed.len() < FORFEIT_LIST_MAX {
+            listed.push((g, loser));
+        }
+    }
+    let rank = |k: &str| {
+        FORFEIT_KINDS
+            .iter()
+            .position(|f| *f == k)
+            .unwrap_or(FORFEIT_KINDS.len())
+    };
+    kinds.sort_by(|x, y| rank(x).cmp(&rank(y)).then(x.cmp(y)));
+    // Every bot of the standings, in their order, then any other loser.
+    let mut bots: Vec<String> = input
+        .table
+        .iter()
+        .filter_map(|s| names.get(s.bot).cloned())
+        .collect();
+    for (b, _) in counts.keys() {
+        if !bots.iter().any(|x| x == b) {
+            bots.push((*b).to_string());
+        }
+    }
+    let series_of = |g: &GameRow| {
+        series
+            .iter()
+            .find(|s| s.file == g.file && s.number == g.series)
+    };
+    let files = input.files.len().max(1);
+    html! {
+        section #forfeits {
+            h2 { "How games ended" }
+            table.ends {
+                thead { tr { th.name { "termination" } th { "games" } } }
+                tbody {
+                    @for (end, n) in &ends {
+                        tr { td.name { (end) @if !RULE_ENDS.contains(end) { " (forfeit)" } } td { (n) } }
+                    }
+                }
+            }
+            h3 { "Forfeits by kind" }
+            @if forfeits == 0 {
+                p #no-forfeits { "No forfeits: every game ended by the rules." }
+            } @else {
+                p.note { "Games lost by a fault, by the bot at fault and the kind of fault (the termination column of games.csv; protocol.md lists the kinds)." }
+                table.forfeits {
+                    thead { tr {
+                        th.name { "bot" }
+                        @for k in &kinds { th { (k) } }
+                        th { "total" }
+                    } }
+                    tbody {
+                        @for b in &bots {
+                            @let row: Vec<u32> = kinds.iter().map(|k| counts.get(&(b.as_str(), *k)).copied().unwrap_or(0)).collect();
+                            tr {
+                                td.name { (b) }
+                                @for c in &row { td { @if *c > 0 { (c) } @else { span.zero { "0" } } } }
+                                td { (row.iter().sum::<u32>()) }
+                            }
+                        }
+                    }
+                }
+                h3 { "Forfeited games" }
+                @if forfeits > listed.len() {
+                    p.note { "The first " (listed.len()) " of " (forfeits) " forfeits; games.csv has them all." }
+                }
+                table.forfeit-list {
+                    thead { tr { th.name { "game" } th.name { "bot at fault" } th.name { "kind" } th.name { "detail" } } }
+                    tbody {
+                        @for (g, loser) in &listed {
+                            tr {
+                                td.name {
+                                    @if let Some(s) = series_of(g) {
+                                        a href=(game_link(s, g.game, true)) { (series_name(s, files)) ", game " (g.game) }
+                                    }
+                                }
+                                td.name { (loser) }
+                                td.name { (g.termination) }
+                                td.name.detail { (g.detail) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn viewer_section() -> Markup {
+    html! {
+        section #viewer {
+            h2 { "Game viewer" }
+            p.note {
+                "Positions as the arena's rules engine (the endodoi crate) replayed them from games.csv. "
+                kbd { "←" } " " kbd { "→" } " step a ply, " kbd { "Home" } " " kbd { "End" }
+                " jump to the start or the end; the address bar names the game and ply shown."
+            }
+            div.controls {
+                label { "Series " select #pick-series {} }
+                label { "Game " select #pick-game {} }
+            }
+            div.steps {
+                button #first type="button" title="the start (Home)" { "|◀" }
+                button #prev type="button" title="the ply before (←)" { "◀" }
+                input #ply-slider type="range" min="0" max="0" value="0" aria-label="ply";
+                button #next type="button" title="the next ply (→)" { "▶" }
+                button #last type="button" title="the end (End)" { "▶|" }
+                span #ply-label {}
+            }
+            div.board-wrap { div #board.board {} }
+            p #status {}
+            p.postext { "Position (the engine's text format): " code #pos-text {} }
+            div #moves.moves {}
+            p #viewer-note.note {}
+        }
+    }
+}
+
+/// Writes `report.html` and `standings.svg` into `dir`, from the standings
+/// `table` (bot `i` is `names[i]`) and the games of `files`, each file
+/// whole and atomically.
+///
+/// # Errors
+/// A games file that cannot be read (see [`read_games`]), or an I/O error
+/// writing a file; a file not written is left as it was.
+pub fn write_report(
+    dir: &Path,
+    names: &[String],
+    table: &[Standing],
+    files: &[impl AsRef<Path>],
+) -> std::io::Result<()> {
+    let games = read_games(files).map_err(std::io::Error::other)?;
+    let file_names: Vec<String> = files
+        .iter()
+        .map(|f| f.as_ref().display().to_string())
+        .collect();
+    let rendered = render(&ReportInput {
+        names,
+        table,
+        games: &games,
+        files: &file_names,
+        viewer_budget: VIEWER_BUDGET_BYTES,
+    });
+    write_bytes_atomic(&dir.join(CHART_FILE), rendered.svg.as_bytes())?;
+    write_bytes_atomic(&dir.join(REPORT_FILE), rendered.html.as_bytes())
+}

@@ -1,0 +1,470 @@
+//! Tests of the report: its content, its escaping, and that the viewer's
+//! positions are the engine's.
+
+use endodoi::{Move, Position, Rules, Side};
+use serde_json::Value;
+
+use super::*;
+use crate::standings::{standings, GameResult, Tally};
+use crate::stats::RatingOptions;
+
+/// A deterministic game on `rules` from `seed`: each ply takes the legal
+/// move picked by a small linear congruential generator.
+fn play(rules: Rules, seed: u64) -> (Vec<u8>, Position) {
+    let mut pos = rules.start();
+    let mut state = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    let mut moves = Vec::new();
+    while !pos.is_over() {
+        let legal = pos.legal_moves();
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let mv = legal.nth((state >> 33) as usize % legal.len()).unwrap();
+        pos.play(mv).unwrap();
+        moves.push(mv.hole());
+    }
+    (moves, pos)
+}
+
+fn words(moves: &[u8]) -> String {
+    moves
+        .iter()
+        .map(u8::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A games.csv row for a game played to its end.
+fn row(series: u64, game: u32, bots: [&str; 2], rules: Rules, seed: u64) -> GameRow {
+    let (moves, pos) = play(rules, seed);
+    let outcome = pos.outcome().unwrap();
+    GameRow {
+        series,
+        game,
+        opening: words(&moves[..2]),
+        south: bots[0].into(),
+        north: bots[1].into(),
+        holes: rules.holes().to_string(),
+        seeds: rules.seeds().to_string(),
+        max_laps: rules.max_laps().to_string(),
+        max_plies: rules.max_plies().to_string(),
+        moves: words(&moves),
+        south_seeds: pos.captured(Side::South).to_string(),
+        north_seeds: pos.captured(Side::North).to_string(),
+        result: outcome.winner.map_or("draw", Side::name).into(),
+        termination: outcome.termination.name().into(),
+        detail: String::new(),
+        file: 0,
+    }
+}
+
+/// A row for a game lost by a fault of `side` after `plies` plies.
+fn forfeit(
+    series: u64,
+    game: u32,
+    bots: [&str; 2],
+    side: Side,
+    kind: &str,
+    plies: usize,
+) -> GameRow {
+    let rules = Rules::new(6, 4).unwrap();
+    let mut r = row(series, game, bots, rules, u64::from(game));
+    let moves: Vec<u8> = r
+        .moves
+        .split(' ')
+        .take(plies)
+        .map(|m| m.parse().unwrap())
+        .collect();
+    let mut pos = rules.start();
+    for &m in &moves {
+        pos.play(Move::new(m).unwrap()).unwrap();
+    }
+    r.moves = words(&moves);
+    r.south_seeds = pos.captured(Side::South).to_string();
+    r.north_seeds = pos.captured(Side::North).to_string();
+    r.result = side.opponent().name().into();
+    r.termination = kind.into();
+    r.detail = format!("{side} ({}) {kind}: <b>line</b> & more", bots[side.index()]);
+    r
+}
+
+/// Three series of two to four games among three bots on a 2x6 board, one
+/// game to the ply limit, and two forfeits.
+fn tournament() -> Vec<GameRow> {
+    let rules = Rules::new(6, 4).unwrap();
+    let short = rules.with_max_plies(7).unwrap();
+    vec![
+        row(1, 1, ["alpha", "beta"], rules, 1),
+        row(1, 2, ["beta", "alpha"], rules, 2),
+        row(1, 3, ["alpha", "beta"], short, 3),
+        forfeit(1, 4, ["beta", "alpha"], Side::South, "timeout", 5),
+        row(2, 1, ["gamma", "alpha"], rules, 5),
+        row(2, 2, ["alpha", "gamma"], rules, 6),
+        row(3, 1, ["beta", "gamma"], rules, 7),
+        forfeit(3, 2, ["gamma", "beta"], Side::North, "illegal-move", 1),
+        row(3, 3, ["beta", "gamma"], rules, 9),
+    ]
+}
+
+/// The standings of `games`, as `write_ratings` computes them.
+fn rate(games: &[GameRow]) -> (Vec<String>, Vec<Standing>) {
+    let mut names: Vec<String> = games
+        .iter()
+        .flat_map(|g| [g.south.clone(), g.north.clone()])
+        .collect();
+    names.sort();
+    names.dedup();
+    let index = |n: &str| names.iter().position(|x| x == n).unwrap();
+    let mut tally = Tally::new(names.len());
+    for g in games {
+        tally.add(GameResult {
+            series: g.series,
+            game: g.game,
+            south: index(&g.south),
+            north: index(&g.north),
+            winner: match g.result.as_str() {
+                "south" => Some(Side::South),
+                "north" => Some(Side::North),
+                _ => None,
+            },
+            forfeit: g.is_forfeit(),
+        });
+    }
+    let options = RatingOptions {
+        bootstrap_samples: 50,
+        ..RatingOptions::default()
+    };
+    (names.clone(), standings(&tally, &options).0)
+}
+
+fn render_games(games: &[GameRow], budget: usize) -> Rendered {
+    let (names, table) = rate(games);
+    render(&ReportInput {
+        names: &names,
+        table: &table,
+        games,
+        files: &["games.csv".to_string()],
+        viewer_budget: budget,
+    })
+}
+
+/// The viewer's JSON, taken out of the page as a browser would read it.
+fn data_of(html: &str) -> Value {
+    let open = r#"<script id="report-data" type="application/json">"#;
+    let start = html.find(open).expect("the data script") + open.len();
+    let end = start + html[start..].find("</script>").unwrap();
+    serde_json::from_str(&html[start..end]).expect("valid JSON")
+}
+
+/// What a token of `encode_position` says, decoded independently of the
+/// page's script: (to move, over, ring, captured if given).
+fn decode(token: &str, holes: usize) -> (char, bool, Vec<u32>, Option<[u32; 2]>) {
+    let mut chars = token.chars().peekable();
+    let first = chars.next().unwrap();
+    let mut ring = Vec::new();
+    while ring.len() < 2 * holes {
+        let c = chars.next().unwrap();
+        if c == '(' {
+            let digits: String = chars.by_ref().take_while(|&c| c != ')').collect();
+            ring.push(digits.parse().unwrap());
+        } else {
+            ring.push(DIGITS.iter().position(|&d| char::from(d) == c).unwrap() as u32);
+        }
+    }
+    let rest: String = chars.collect();
+    let captured = rest.strip_prefix(':').map(|c| {
+        let (s, n) = c.split_once(',').unwrap();
+        [s.parse().unwrap(), n.parse().unwrap()]
+    });
+    assert!(captured.is_some() || rest.is_empty(), "{token}");
+    (
+        first.to_ascii_lowercase(),
+        first.is_ascii_uppercase(),
+        ring,
+        captured,
+    )
+}
+
+#[test]
+fn positions_are_encoded_compactly_and_exactly() {
+    let rules = Rules::new(8, 4).unwrap();
+    let mut out = String::new();
+    encode_position(&rules.start(), true, &mut out);
+    assert_eq!(out, "s4444444444444444:0,0");
+    // Counts of 62 and more are written out; a game that is over is upper case.
+    let rules = Rules::new(2, 40).unwrap();
+    let pos = Position::parse("61,62/0,37 n 0 0 3", rules).unwrap();
+    out.clear();
+    encode_position(&pos, false, &mut out);
+    assert_eq!(out, "nZ(62)0B");
+    assert_eq!(decode(&out, 2), ('n', false, vec![61, 62, 0, 37], None));
+    let over = Position::parse("0,0/1,1 s 1 1 5", Rules::new(2, 1).unwrap()).unwrap();
+    out.clear();
+    encode_position(&over, true, &mut out);
+    assert_eq!(out, "S0000:1,3");
+}
+
+#[test]
+fn every_game_is_in_the_viewer_with_the_engines_positions() {
+    let games = tournament();
+    let page = render_games(&games, VIEWER_BUDGET_BYTES);
+    let data = data_of(&page.html);
+    assert_eq!(data["omitted"], 0);
+    assert_eq!(data["total"], games.len());
+    let embedded = data["games"].as_array().unwrap();
+    assert_eq!(embedded.len(), games.len());
+    let series = data["series"].as_array().unwrap();
+    assert_eq!(series.len(), 3);
+    for g in &games {
+        let found = embedded
+            .iter()
+            .find(|e| {
+                series[e["series"].as_u64().unwrap() as usize]["series"] == g.series
+                    && e["game"] == g.game
+            })
+            .unwrap_or_else(|| panic!("series {} game {} missing", g.series, g.game));
+        let bots = data["bots"].as_array().unwrap();
+        assert_eq!(bots[found["south"].as_u64().unwrap() as usize], *g.south);
+        assert_eq!(bots[found["north"].as_u64().unwrap() as usize], *g.north);
+        assert!(found.get("error").is_none(), "{found}");
+        assert_eq!(found["agrees"], true, "series {} game {}", g.series, g.game);
+        // Replay the row with the engine and compare every position.
+        let rules = g.rules().unwrap();
+        let moves = crate::replay::parse_moves(&[g.moves.as_str()]).unwrap();
+        let tokens: Vec<&str> = found["positions"].as_str().unwrap().split(' ').collect();
+        assert_eq!(tokens.len(), moves.len() + 1);
+        assert_eq!(found["moves"].as_array().unwrap().len(), moves.len());
+        let mut pos = rules.start();
+        let mut captured = [0, 0];
+        for (ply, token) in tokens.iter().enumerate() {
+            if ply > 0 {
+                pos.play(Move::new(moves[ply - 1]).unwrap()).unwrap();
+            }
+            let (to_move, over, ring, cap) = decode(token, rules.holes());
+            captured = cap.unwrap_or(captured);
+            let side = if pos.to_move() == Side::South {
+                's'
+            } else {
+                'n'
+            };
+            assert_eq!(
+                (to_move, over, ring.as_slice(), captured),
+                (
+                    side,
+                    pos.is_over(),
+                    pos.ring(),
+                    [pos.captured(Side::South), pos.captured(Side::North)]
+                ),
+                "series {} game {} ply {ply}",
+                g.series,
+                g.game
+            );
+        }
+        assert_eq!(pos.is_over(), !g.is_forfeit());
+    }
+    // Series results from the first game's South: 1 alpha-beta, with the
+    // ply-limit game and a forfeit that beta lost.
+    assert_eq!(series[0]["played"], 4);
+    assert_eq!(series[1]["played"], 2);
+    assert_eq!(series[2]["played"], 3);
+}
+
+#[test]
+fn names_and_details_are_escaped_everywhere() {
+    let evil = "x<script>alert(1)</script>&\"'";
+    let mut games = tournament();
+    for g in &mut games {
+        if g.south == "gamma" {
+            g.south = evil.into();
+        }
+        if g.north == "gamma" {
+            g.north = evil.into();
+        }
+    }
+    let page = render_games(&games, VIEWER_BUDGET_BYTES);
+    // Only the page's own two scripts: the data and the viewer.
+    assert_eq!(page.html.matches("<script").count(), 2, "{}", page.html);
+    assert!(!page.html.contains("alert(1)</script>"));
+    assert!(page
+        .html
+        .contains("x&lt;script&gt;alert(1)&lt;/script&gt;&amp;&quot;"));
+    // The forfeit detail is text, not markup.
+    assert!(!page.html.contains("<b>line</b>"));
+    assert!(page.html.contains("&lt;b&gt;line&lt;/b&gt; &amp; more"));
+    // The JSON still holds the names exactly.
+    let data = data_of(&page.html);
+    assert!(data["bots"].as_array().unwrap().iter().any(|b| b == evil));
+    // The chart escapes them too.
+    assert!(!page.svg.contains("<script"));
+    assert!(page.svg.contains("&lt;script&gt;"));
+}
+
+#[test]
+fn tables_count_series_forfeits_and_ends() {
+    let games = tournament();
+    let page = render_games(&games, VIEWER_BUDGET_BYTES);
+    let html = &page.html;
+    // The cross table links each series into the viewer, from both sides.
+    assert_eq!(html.matches(r##"href="#series=1&amp;game=1""##).count(), 2);
+    assert_eq!(html.matches(r##"href="#series=3&amp;game=1""##).count(), 2);
+    // Forfeits: one timeout of beta (South in series 1 game 4), one
+    // illegal move of beta (North in series 3 game 2).
+    let forfeits = &html[html.find(r#"<table class="forfeits">"#).unwrap()..];
+    let forfeits = &forfeits[..forfeits.find("</table>").unwrap()];
+    assert!(forfeits.contains("<th>illegal-move</th><th>timeout</th><th>total</th>"));
+    assert!(
+        forfeits.contains(r#"<td class="name">beta</td><td>1</td><td>1</td><td>2</td>"#),
+        "{forfeits}"
+    );
+    assert!(forfeits.contains(r#"<td class="name">alpha</td><td><span class="zero">0</span></td><td><span class="zero">0</span></td><td>0</td>"#));
+    assert!(html.contains(r##"href="#series=1&amp;game=4&amp;ply=end">series 1, game 4</a>"##));
+    assert!(html.contains("<td class=\"name\">ply-limit</td><td>1</td>"));
+    assert!(html.contains("<td class=\"name\">timeout (forfeit)</td><td>1</td>"));
+    // Without forfeits, the page says so.
+    let clean: Vec<GameRow> = games.into_iter().filter(|g| !g.is_forfeit()).collect();
+    let page = render_games(&clean, VIEWER_BUDGET_BYTES);
+    assert!(page
+        .html
+        .contains("No forfeits: every game ended by the rules."));
+}
+
+#[test]
+fn a_small_budget_keeps_every_series_in_the_viewer() {
+    let games = tournament();
+    // Room for about three games: the first game of each series.
+    let one = replay(&games[0]).positions.len();
+    let page = render_games(&games, 3 * one);
+    let data = data_of(&page.html);
+    let series = data["series"].as_array().unwrap();
+    let embedded = data["games"].as_array().unwrap();
+    assert!(embedded.len() < games.len());
+    assert_eq!(data["omitted"], games.len() - embedded.len());
+    for s in series {
+        let first = s["games"][0].as_u64().expect("each series has a game") as usize;
+        assert_eq!(embedded[first]["game"], 1);
+    }
+    // The tables still count every game.
+    assert_eq!(series[0]["played"], 4);
+    // Even a budget of nothing shows one game.
+    let data = data_of(&render_games(&games, 0).html);
+    assert_eq!(data["games"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn bad_rows_are_shown_never_panicked_on() {
+    let mut games = tournament();
+    games[1].moves = "1 1 1 1 1 1 1 1".into(); // an empty hole soon
+    games[2].holes = "many".into();
+    games[4].moves = "3 x".into();
+    games[5].south_seeds = "99".into(); // a record the replay disagrees with
+    let page = render_games(&games, VIEWER_BUDGET_BYTES);
+    let data = data_of(&page.html);
+    let g = &data["games"];
+    let error = g[1]["error"].as_str().unwrap();
+    assert!(error.contains("cannot play 1: hole 1 is empty"), "{error}");
+    let replayed = g[1]["positions"].as_str().unwrap().split(' ').count();
+    assert_eq!(g[1]["moves"].as_array().unwrap().len() + 1, replayed);
+    assert!(g[2]["error"].as_str().unwrap().contains("bad holes 'many'"));
+    assert_eq!(g[2]["positions"], "");
+    assert!(g[4]["error"]
+        .as_str()
+        .unwrap()
+        .contains("'x' is not a hole"));
+    assert_eq!(g[5]["agrees"], false);
+    // No games at all still make a page.
+    let empty = render(&ReportInput {
+        names: &[],
+        table: &[],
+        games: &[],
+        files: &[],
+        viewer_budget: VIEWER_BUDGET_BYTES,
+    });
+    assert_eq!(data_of(&empty.html)["total"], 0);
+    assert!(empty.svg.starts_with("<svg"));
+}
+
+#[test]
+fn the_chart_shows_every_bot_in_standings_order() {
+    let games = tournament();
+    let (names, table) = rate(&games);
+    let svg = standings_svg(&names, &table);
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    // The y coordinate of a label: plotters writes `y="..." ...>\nTEXT\n</text>`.
+    let y_of = |text: &str| -> f64 {
+        let at = svg.find(&format!(">\n{text}\n</text>")).unwrap();
+        let tag = &svg[svg[..at].rfind("<text").unwrap()..at];
+        let y = &tag[tag.find(" y=\"").unwrap() + 4..];
+        y[..y.find('"').unwrap()].parse().unwrap()
+    };
+    // Rank 1 is on top, and so on down.
+    let ys: Vec<f64> = table.iter().map(|s| y_of(&names[s.bot])).collect();
+    assert!(ys.windows(2).all(|w| w[0] < w[1]), "{ys:?}");
+    // Each bot's Elo is written by its dot.
+    for s in &table {
+        assert!(svg.contains(&format!(">\n{}\n</text>", num(s.elo, 0))));
+    }
+}
+
+#[test]
+fn the_files_are_written_whole_and_a_failure_leaves_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = tournament();
+    let mut csv = csv::Writer::from_path(dir.path().join("games.csv")).unwrap();
+    csv.write_record(crate::output::GAMES_COLUMNS).unwrap();
+    for g in &games {
+        csv.write_record([
+            g.series.to_string(),
+            g.game.to_string(),
+            g.game.div_ceil(2).to_string(),
+            g.opening.clone(),
+            g.south.clone(),
+            g.north.clone(),
+            g.holes.clone(),
+            g.seeds.clone(),
+            g.max_laps.clone(),
+            g.max_plies.clone(),
+            g.moves.clone(),
+            g.moves.split(' ').count().to_string(),
+            g.south_seeds.clone(),
+            g.north_seeds.clone(),
+            g.result.clone(),
+            g.termination.clone(),
+            g.detail.clone(),
+            "12".into(),
+        ])
+        .unwrap();
+    }
+    drop(csv);
+    // A torn last line is skipped, as `arena rate` skips it.
+    {
+        use std::io::Write as _;
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(dir.path().join("games.csv"))
+            .unwrap();
+        f.write_all(b"4,1,1,,alpha,be").unwrap();
+    }
+    let read = read_games(&[dir.path().join("games.csv")]).unwrap();
+    assert_eq!(read.len(), games.len());
+    let (names, table) = rate(&games);
+    write_report(dir.path(), &names, &table, &[dir.path().join("games.csv")]).unwrap();
+    let html = std::fs::read_to_string(dir.path().join(REPORT_FILE)).unwrap();
+    assert_eq!(data_of(&html)["total"], games.len());
+    let svg = std::fs::read_to_string(dir.path().join(CHART_FILE)).unwrap();
+    assert!(html.contains(&svg), "the page holds the chart");
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty());
+    // An unreadable games file is an error, and the report stays as it was.
+    let err = write_report(dir.path(), &names, &table, &[dir.path().join("nope.csv")]);
+    assert!(err.unwrap_err().to_string().contains("nope.csv"));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join(REPORT_FILE)).unwrap(),
+        html
+    );
+}

@@ -1,0 +1,327 @@
+// The game viewer of report.html. It only displays: every position was
+// computed by the arena's rules engine (the Rust crate endodoi), which
+// replayed each game of games.csv, and is embedded in #report-data. The
+// encoding of a position is documented at encode_position in
+// arena/src/html/mod.rs. Names and details are put into the page as text
+// (textContent), never as HTML.
+"use strict";
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const data = JSON.parse($("report-data").textContent);
+  const DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  const SIDE = { s: "South", n: "North" };
+  const view = $("viewer");
+  const state = { series: -1, game: -1, ply: 0, positions: [], cells: null };
+
+  // The positions of a game: [{toMove: "s"|"n", over, ring: [..], cap: [s, n]}].
+  function decode(game) {
+    if (game.decoded) return game.decoded;
+    const out = [];
+    let cap = [0, 0];
+    for (const t of game.positions.split(" ")) {
+      if (!t) continue;
+      const ring = [];
+      let i = 1;
+      while (ring.length < 2 * game.holes && i < t.length) {
+        const ch = t[i++];
+        if (ch === "(") {
+          const j = t.indexOf(")", i);
+          ring.push(Number(t.slice(i, j)));
+          i = j + 1;
+        } else {
+          ring.push(DIGITS.indexOf(ch));
+        }
+      }
+      if (t[i] === ":") {
+        const parts = t.slice(i + 1).split(",");
+        cap = [Number(parts[0]), Number(parts[1])];
+      }
+      out.push({ toMove: t[0].toLowerCase(), over: t[0] === "S" || t[0] === "N", ring, cap });
+    }
+    game.decoded = out;
+    return out;
+  }
+
+  const bot = (i) => data.bots[i] ?? "?";
+  const seriesName = (s) =>
+    (data.files > 1 ? `file ${s.file}, ` : "") + `series ${s.series}`;
+
+  function resultText(g) {
+    const last = decode(g).at(-1);
+    const score = last ? ` ${last.cap[0]}-${last.cap[1]}` : "";
+    const who = g.result === "south" ? `${bot(g.south)} wins` :
+      g.result === "north" ? `${bot(g.north)} wins` : "draw";
+    return `${who}${score}, ${g.termination}`;
+  }
+
+  function fillSeries() {
+    const pick = $("pick-series");
+    data.series.forEach((s, i) => {
+      const text = `${seriesName(s)}: ${bot(s.a)} vs ${bot(s.b)} ` +
+        `(${s.wins}-${s.draws}-${s.losses}, ${s.played} games)`;
+      const option = new Option(text, String(i));
+      option.disabled = s.games.length === 0;
+      pick.add(option);
+    });
+  }
+
+  function fillGames(si) {
+    const pick = $("pick-game");
+    pick.replaceChildren();
+    for (const gi of data.series[si].games) {
+      const g = data.games[gi];
+      const text = `game ${g.game}: ${bot(g.south)} (S) vs ${bot(g.north)} (N), ${resultText(g)}`;
+      pick.add(new Option(text, String(gi)));
+    }
+  }
+
+  function el(tag, className, text) {
+    const e = document.createElement(tag);
+    if (className) e.className = className;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  // The board of game g: North's row on top from its hole n down to 1,
+  // South's row below from 1 to n, so opposite holes stand one above the
+  // other; North's captured seeds on the left, South's on the right.
+  function buildBoard(g) {
+    const board = $("board");
+    board.replaceChildren();
+    board.style.setProperty("--holes", g.holes);
+    const cells = { hole: { s: [], n: [] }, row: {}, label: {}, store: {} };
+    for (const side of ["n", "s"]) {
+      const label = el("div", `side-label ${SIDE[side].toLowerCase()}`,
+        `${SIDE[side]} · ${bot(side === "s" ? g.south : g.north)}`);
+      label.id = `label-${SIDE[side].toLowerCase()}`;
+      cells.label[side] = label;
+      const store = el("div", `store ${SIDE[side].toLowerCase()}`);
+      store.id = `cap-${SIDE[side].toLowerCase()}`;
+      const count = el("span", "count", "0");
+      store.append(count, el("span", "what", `${SIDE[side]} captured`), el("span", "gain", ""));
+      cells.store[side] = store;
+      const row = el("div", `row ${SIDE[side].toLowerCase()}`);
+      cells.row[side] = row;
+      for (let k = 0; k < g.holes; k++) {
+        // Column k shows North's hole n - k and South's hole k + 1.
+        const hole = side === "n" ? g.holes - k : k + 1;
+        const cell = el("div", "hole");
+        cell.dataset.side = SIDE[side].toLowerCase();
+        cell.dataset.hole = String(hole);
+        cell.style.gridColumn = String(k + 2);
+        cell.title = `${SIDE[side]}'s hole ${hole}`;
+        cell.append(el("span", "seeds", "0"), el("span", "num", String(hole)));
+        row.append(cell);
+        cells.hole[side][hole] = cell;
+      }
+      board.append(label, store, row);
+    }
+    state.cells = cells;
+
+    const moves = $("moves");
+    moves.replaceChildren();
+    const positions = decode(g);
+    g.moves.forEach((hole, i) => {
+      const mover = positions[i] ? positions[i].toMove : "?";
+      const b = el("button", i < g.opening ? "opening" : "", `${i + 1}.${mover.toUpperCase()}${hole}`);
+      b.type = "button";
+      b.dataset.ply = String(i + 1);
+      b.title = `ply ${i + 1}: ${SIDE[mover] ?? "?"} plays hole ${hole}` +
+        (i < g.opening ? " (opening, played by the referee)" : "");
+      moves.append(b);
+    });
+  }
+
+  function show(si, gi, ply, push) {
+    const g = data.games[gi];
+    if (!g) return;
+    if (state.game !== gi) {
+      if (state.series !== si) {
+        $("pick-series").value = String(si);
+        fillGames(si);
+      }
+      $("pick-game").value = String(gi);
+      state.series = si;
+      state.game = gi;
+      state.positions = decode(g);
+      buildBoard(g);
+      $("ply-slider").max = String(state.positions.length - 1);
+    }
+    const last = state.positions.length - 1;
+    state.ply = Math.max(0, Math.min(last, Number.isFinite(ply) ? Math.trunc(ply) : last));
+    render(g);
+    const s = data.series[si];
+    const hash = (s.file > 1 ? `#file=${s.file}&` : "#") +
+      `series=${s.series}&game=${g.game}&ply=${state.ply}`;
+    if (push !== false && location.hash !== hash) history.replaceState(null, "", hash);
+  }
+
+  function render(g) {
+    const ply = state.ply;
+    const P = state.positions;
+    const pos = P[ply];
+    const cells = state.cells;
+    const n = g.holes;
+    for (const side of ["s", "n"]) {
+      const offset = side === "s" ? 0 : n;
+      for (let hole = 1; hole <= n; hole++) {
+        const cell = cells.hole[side][hole];
+        const seeds = pos.ring[offset + hole - 1];
+        cell.firstChild.textContent = String(seeds);
+        cell.classList.toggle("empty", seeds === 0);
+        cell.classList.remove("last");
+      }
+      const moving = !pos.over && pos.toMove === side;
+      cells.row[side].classList.toggle("to-move", moving);
+      cells.label[side].classList.toggle("to-move", moving);
+      const i = side === "s" ? 0 : 1;
+      const store = cells.store[side];
+      store.querySelector(".count").textContent = String(pos.cap[i]);
+      const gain = ply > 0 ? pos.cap[i] - P[ply - 1].cap[i] : 0;
+      store.querySelector(".gain").textContent = gain > 0 ? `+${gain}` : "";
+    }
+    let text;
+    const status = $("status");
+    status.classList.remove("bad");
+    if (ply === 0) {
+      text = `Start: ${SIDE[pos.toMove]} (${bot(pos.toMove === "s" ? g.south : g.north)}) to move.`;
+    } else {
+      const mover = P[ply - 1].toMove;
+      const hole = g.moves[ply - 1];
+      cells.hole[mover][hole]?.classList.add("last");
+      const name = bot(mover === "s" ? g.south : g.north);
+      text = `Ply ${ply}: ${SIDE[mover]} (${name}) played hole ${hole}` +
+        (ply <= g.opening ? " (opening, played by the referee)" : "") + ".";
+      const gains = ["s", "n"].map((side, i) => [side, pos.cap[i] - P[ply - 1].cap[i]])
+        .filter(([, gain]) => gain > 0);
+      if (pos.over && gains.length > 0) {
+        // The last move's capture and the end's sweep of the board, together.
+        text += " Seeds taken: " + gains.map(([side, gain]) => `${SIDE[side]} ${gain}`).join(", ") +
+          " (captures and the seeds left on the board at the end).";
+      } else {
+        for (const [side, gain] of gains) text += ` ${SIDE[side]} captured ${gain}.`;
+      }
+    }
+    if (ply === P.length - 1) {
+      if (g.error) {
+        text += ` The engine stopped here: ${g.error}`;
+        status.classList.add("bad");
+      } else if (pos.over) {
+        const winner = g.result === "south" ? `${bot(g.south)} (South) wins` :
+          g.result === "north" ? `${bot(g.north)} (North) wins` : "a draw";
+        text += ` Game over by ${g.termination}: South ${pos.cap[0]} - North ${pos.cap[1]}, ${winner}.`;
+      } else {
+        const loser = g.result === "south" ? "n" : g.result === "north" ? "s" : pos.toMove;
+        text += ` ${bot(loser === "s" ? g.south : g.north)} (${SIDE[loser]}) lost by ${g.termination}` +
+          (g.detail ? `: ${g.detail}` : ".");
+      }
+      if (g.agrees === false) {
+        text += " The replay does not agree with the game's record in games.csv.";
+        status.classList.add("bad");
+      }
+    } else if (!pos.over) {
+      text += ` ${SIDE[pos.toMove]} to move.`;
+    }
+    status.textContent = text;
+    const rows = ["s", "n"].map((side) => {
+      const offset = side === "s" ? 0 : n;
+      return pos.ring.slice(offset, offset + n).join(",");
+    });
+    $("pos-text").textContent = `${rows[0]}/${rows[1]} ${pos.toMove} ${pos.cap[0]} ${pos.cap[1]} ${ply}`;
+    $("ply-slider").value = String(ply);
+    $("ply-label").textContent = `ply ${ply} of ${P.length - 1}`;
+    for (const b of $("moves").children) {
+      b.classList.toggle("current", Number(b.dataset.ply) === ply);
+    }
+    view.dataset.series = String(data.series[state.series].series);
+    view.dataset.file = String(data.series[state.series].file);
+    view.dataset.game = String(g.game);
+    view.dataset.ply = String(ply);
+  }
+
+  const go = (ply) => { if (state.game >= 0) show(state.series, state.game, ply); };
+
+  // Shows the game the address names: #series=S&game=G&ply=P (file=F when
+  // the report covers several files; ply=end for the last position).
+  function fromHash() {
+    const h = new URLSearchParams(location.hash.slice(1));
+    if (!h.has("series")) return false;
+    const file = Number(h.get("file") ?? 1);
+    const number = Number(h.get("series"));
+    const si = data.series.findIndex((s) => s.file === file && s.series === number);
+    const note = $("viewer-note");
+    if (si < 0) {
+      note.textContent = `This report has no series ${h.get("series")}.`;
+      return false;
+    }
+    const s = data.series[si];
+    const wanted = Number(h.get("game") ?? 0);
+    let gi = s.games.find((k) => data.games[k].game === wanted);
+    if (gi === undefined) {
+      gi = s.games[0];
+      if (h.has("game")) {
+        note.textContent = `Game ${h.get("game")} of ${seriesName(s)} is not in the viewer` +
+          (data.omitted > 0 ? " (the report's size limit)" : "") +
+          `: replay it with arena replay --games games.csv --series ${s.series} --game ${h.get("game")}.`;
+      }
+    }
+    if (gi === undefined) return false;
+    const p = h.get("ply");
+    show(si, gi, p === "end" ? Infinity : Number(p ?? 0));
+    return true;
+  }
+
+  function start() {
+    fillSeries();
+    if (data.omitted > 0) {
+      $("viewer-note").textContent = `The viewer holds ${data.total - data.omitted} of ` +
+        `${data.total} games (the report's size limit), game 1 of every series first; ` +
+        "replay any other with arena replay --games games.csv --series S --game G.";
+    }
+    // After a pick, the arrow keys step plies again instead of changing the pick.
+    $("pick-series").addEventListener("change", (e) => {
+      const si = Number(e.target.value);
+      const gi = data.series[si].games[0];
+      if (gi !== undefined) show(si, gi, 0);
+      e.target.blur();
+    });
+    $("pick-game").addEventListener("change", (e) => {
+      show(state.series, Number(e.target.value), 0);
+      e.target.blur();
+    });
+    $("first").addEventListener("click", () => go(0));
+    $("prev").addEventListener("click", () => go(state.ply - 1));
+    $("next").addEventListener("click", () => go(state.ply + 1));
+    $("last").addEventListener("click", () => go(Infinity));
+    $("ply-slider").addEventListener("input", (e) => go(Number(e.target.value)));
+    $("moves").addEventListener("click", (e) => {
+      const ply = e.target.dataset && e.target.dataset.ply;
+      if (ply) go(Number(ply));
+    });
+    document.addEventListener("keydown", (e) => {
+      if (e.altKey || e.ctrlKey || e.metaKey) return;
+      if (e.target.closest && e.target.closest("select, input, textarea")) return;
+      const steps = { ArrowRight: state.ply + 1, ArrowLeft: state.ply - 1, Home: 0, End: Infinity };
+      if (!(e.key in steps) || state.game < 0) return;
+      e.preventDefault();
+      go(steps[e.key]);
+    });
+    window.addEventListener("hashchange", () => {
+      if (fromHash()) view.scrollIntoView();
+    });
+    if (fromHash()) {
+      // A shared address: show the game it names.
+      view.scrollIntoView();
+    } else {
+      const first = data.series.findIndex((s) => s.games.length > 0);
+      if (first >= 0) {
+        show(first, data.series[first].games[0], 0, false);
+      } else {
+        $("status").textContent = "No games to show.";
+      }
+    }
+    document.body.dataset.ready = "1";
+  }
+
+  start();
+})();

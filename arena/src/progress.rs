@@ -1,0 +1,322 @@
+//! Live progress on a terminal, drawn with indicatif: games done of the
+//! games scheduled with the time left, the standings so far (Elo ± and
+//! score), and forfeits by kind. Off a terminal, or with `--quiet`, the
+//! binary prints plain log lines instead and this is not used.
+//!
+//! The games scheduled are an upper bound that shrinks as it gets sharper:
+//! each series counts `max_games` until it ends, then the games it played.
+
+use std::collections::{BTreeMap, HashMap};
+use std::time::{Duration, Instant};
+
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::config::Config;
+use crate::referee::GameRecord;
+use crate::runner::SeriesResult;
+use crate::standings::{standings, GameResult, Tally};
+use crate::stats::RatingOptions;
+
+/// The most standings rows drawn; the rest are summed up in one line.
+const MAX_ROWS: usize = 12;
+
+/// How often the standings are refitted at most: the fit with its
+/// bootstrap costs milliseconds, games can end every few microseconds.
+const REFIT_EVERY: Duration = Duration::from_millis(500);
+
+/// Bootstrap replicates for the live intervals (the files get the
+/// configured number).
+const LIVE_BOOTSTRAP: u32 = 200;
+
+/// The live view of a run.
+pub struct Live {
+    multi: MultiProgress,
+    bar: ProgressBar,
+    lines: Vec<ProgressBar>,
+    names: Vec<String>,
+    index: HashMap<String, usize>,
+    options: RatingOptions,
+    tally: Tally,
+    forfeits: BTreeMap<&'static str, u32>,
+    max_games: u64,
+    /// Games played by this process, per series.
+    played: HashMap<usize, u64>,
+    refitted: Option<Instant>,
+}
+
+impl Live {
+    /// A live view drawn on stderr, for a run of at most `bound` games.
+    #[must_use]
+    pub fn new(config: &Config, bound: u64) -> Live {
+        Self::with_target(config, bound, ProgressDrawTarget::stderr_with_hz(10))
+    }
+
+    /// A live view drawn on `target` (hidden, in tests).
+    #[must_use]
+    pub fn with_target(config: &Config, bound: u64, target: ProgressDrawTarget) -> Live {
+        let multi = MultiProgress::with_draw_target(target);
+        let bar = multi.add(ProgressBar::new(bound));
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:30}] {pos}/{len} games (at most), {eta} left",
+            )
+            .expect("a valid template")
+            .progress_chars("=> "),
+        );
+        let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
+        let text = ProgressStyle::with_template("{msg}").expect("a valid template");
+        // A header, the rows, one "more" line, and the forfeits.
+        let lines = (0..names.len().min(MAX_ROWS) + 3)
+            .map(|_| {
+                let line = multi.add(ProgressBar::new(1));
+                line.set_style(text.clone());
+                line
+            })
+            .collect();
+        let mut options =
+            crate::report::rating_options(&config.ratings, config.tournament.seed, &names);
+        options.bootstrap_samples = options.bootstrap_samples.min(LIVE_BOOTSTRAP);
+        let mut live = Live {
+            multi,
+            bar,
+            lines,
+            index: names.iter().cloned().zip(0..).collect(),
+            tally: Tally::new(names.len()),
+            names,
+            options,
+            forfeits: BTreeMap::new(),
+            max_games: u64::from(config.tournament.max_games),
+            played: HashMap::new(),
+            refitted: None,
+        };
+        live.redraw();
+        live
+    }
+
+    /// Counts a finished game.
+    pub fn game(&mut self, g: &GameRecord) {
+        let (Some(&south), Some(&north)) = (self.index.get(&g.bots[0]), self.index.get(&g.bots[1]))
+        else {
+            return;
+        };
+        self.tally.add(GameResult {
+            series: g.series as u64,
+            game: g.game,
+            south,
+            north,
+            winner: g.winner,
+            forfeit: g.end.is_forfeit(),
+        });
+        if g.end.is_forfeit() {
+            *self.forfeits.entry(g.end.name()).or_default() += 1;
+        }
+        *self.played.entry(g.series).or_default() += 1;
+        self.bar.inc(1);
+        if self.refitted.is_none_or_elapsed() {
+            self.redraw();
+        }
+    }
+
+    /// A series ended: its share of the bound becomes the games it played.
+    pub fn series(&mut self, s: &SeriesResult) {
+        let played = self.played.get(&s.series.number).copied().unwrap_or(0);
+        let unplayed = self.max_games.saturating_sub(played);
+        let len = self.bar.length().unwrap_or(0);
+        self.bar
+            .set_length(len.saturating_sub(unplayed).max(self.bar.position()));
+    }
+
+    /// Prints a line above the view (an SPRT update, a notice).
+    pub fn println(&self, line: &str) {
+        let _ = self.multi.println(line);
+    }
+
+    /// Clears the view (the binary then prints the final table).
+    pub fn finish(mut self) {
+        self.redraw();
+        self.bar.finish_and_clear();
+        for line in &self.lines {
+            line.finish_and_clear();
+        }
+        let _ = self.multi.clear();
+    }
+
+    /// Refits the standings and redraws the table lines.
+    fn redraw(&mut self) {
+        for (bar, text) in self.lines.iter().zip(self.table_lines()) {
+            bar.set_message(text);
+        }
+        self.refitted = Some(Instant::now());
+    }
+
+    /// The table under the bar: a header, a row per bot (best first, at
+    /// most [`MAX_ROWS`]), a line for the rest, and the forfeits by kind.
+    #[must_use]
+    pub fn table_lines(&self) -> Vec<String> {
+        let width = self.names.iter().map(String::len).max().unwrap_or(3).max(3);
+        let mut lines = vec![format!(
+            "{:>3}  {:<width$}  {:>5}  {:>13}  {:>14}",
+            "#", "bot", "games", "score", "Elo"
+        )];
+        let (table, _) = standings(&self.tally, &self.options);
+        for s in table.iter().take(MAX_ROWS) {
+            let elo = if s.wdl.games() == 0 {
+                "-".to_string()
+            } else {
+                format!("{:+.0} ± {:.0}", s.elo, (s.elo_upper - s.elo_lower) / 2.0)
+            };
+            lines.push(format!(
+                "{:>3}  {:<width$}  {:>5}  {:>6.1} ({:>3.0}%)  {:>14}",
+                s.rank,
+                self.names[s.bot],
+                s.wdl.games(),
+                s.wdl.score(),
+                s.wdl.score_pct(),
+                elo
+            ));
+        }
+        lines.push(if table.len() > MAX_ROWS {
+            format!("     ... and {} more", table.len() - MAX_ROWS)
+        } else {
+            String::new()
+        });
+        lines.push(if self.forfeits.is_empty() {
+            "forfeits: none".to_string()
+        } else {
+            let kinds: Vec<String> = self
+                .forfeits
+                .iter()
+                .map(|(kind, n)| format!("{kind} {n}"))
+                .collect();
+            format!("forfeits: {}", kinds.join(", "))
+        });
+        lines
+    }
+}
+
+/// `Option<Instant>::is_none_or(elapsed >= REFIT_EVERY)`, which Rust 1.80
+/// lacks.
+trait Due {
+    fn is_none_or_elapsed(&self) -> bool;
+}
+
+impl Due for Option<Instant> {
+    fn is_none_or_elapsed(&self) -> bool {
+        self.map_or(true, |t| t.elapsed() >= REFIT_EVERY)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::referee::GameEnd;
+    use crate::schedule::Series;
+    use crate::standings::Wdl;
+    use endodoi::{Rules, Side};
+
+    fn config() -> Config {
+        Config::parse(
+            "[tournament]\nfirst_to = 2\nmax_games = 4\n[[bot]]\nname = \"alpha\"\ncommand = [\"x\"]\n[[bot]]\nname = \"b\"\ncommand = [\"x\"]\n[[bot]]\nname = \"c\"\ncommand = [\"x\"]\n",
+            "t.toml",
+            "t",
+        )
+        .unwrap()
+    }
+
+    fn game(
+        series: usize,
+        game: u32,
+        bots: [&str; 2],
+        winner: Option<Side>,
+        end: GameEnd,
+    ) -> GameRecord {
+        GameRecord {
+            series,
+            game,
+            bots: bots.map(String::from),
+            rules: Rules::new(8, 4).unwrap(),
+            moves: String::new(),
+            plies: 10,
+            seeds: [40, 24],
+            winner,
+            end,
+            detail: String::new(),
+            duration_ms: 1,
+            transcript: None,
+            opening: String::new(),
+        }
+    }
+
+    #[test]
+    fn the_table_ranks_bots_and_counts_forfeits_by_kind() {
+        let mut live = Live::with_target(&config(), 12, ProgressDrawTarget::hidden());
+        live.game(&game(
+            1,
+            1,
+            ["alpha", "b"],
+            Some(Side::South),
+            GameEnd::NoMoves,
+        ));
+        live.game(&game(
+            1,
+            2,
+            ["b", "alpha"],
+            Some(Side::North),
+            GameEnd::Timeout,
+        ));
+        live.game(&game(
+            2,
+            1,
+            ["alpha", "c"],
+            Some(Side::South),
+            GameEnd::Crash,
+        ));
+        live.redraw();
+        let lines = live.table_lines();
+        assert!(
+            lines[0].contains("bot") && lines[0].contains("Elo"),
+            "{lines:?}"
+        );
+        // alpha won all 3 games: first, with 3.0 points.
+        assert!(lines[1].trim_start().starts_with("1  alpha"), "{lines:?}");
+        assert!(lines[1].contains("3.0 (100%)"), "{lines:?}");
+        assert!(lines[1].contains(" ± "), "{lines:?}");
+        assert_eq!(lines.last().unwrap(), "forfeits: crash 1, timeout 1");
+    }
+
+    #[test]
+    fn the_bound_shrinks_to_the_games_a_series_played() {
+        let mut live = Live::with_target(&config(), 12, ProgressDrawTarget::hidden());
+        live.game(&game(
+            1,
+            1,
+            ["alpha", "b"],
+            Some(Side::South),
+            GameEnd::NoMoves,
+        ));
+        live.game(&game(
+            1,
+            2,
+            ["b", "alpha"],
+            Some(Side::North),
+            GameEnd::NoMoves,
+        ));
+        live.series(&SeriesResult {
+            series: Series {
+                number: 1,
+                a: 0,
+                b: 1,
+            },
+            wdl: Wdl {
+                wins: 2,
+                draws: 0,
+                losses: 0,
+            },
+            decided: true,
+        });
+        // Series 1 played 2 of its 4: the bound is 12 - 2.
+        assert_eq!(live.bar.length(), Some(10));
+        assert_eq!(live.bar.position(), 2);
+        live.finish();
+    }
+}

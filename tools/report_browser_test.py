@@ -1,0 +1,508 @@
+#!/usr/bin/env python3
+"""Test report.html in a real headless browser (Chromium), standard library only.
+
+    python3 tools/report_browser_test.py [DIR] [--shots OUT] [--self-check]
+
+Without DIR it plays the demo tournament first (cargo run --release -- run
+configs/demo.toml --out target/report-browser-test/run --quiet). It then
+opens DIR/report.html in headless Chromium, driven over the DevTools
+protocol on a pipe (--remote-debugging-pipe), and checks that:
+
+- the page loads with no script error, no console error or warning, and no
+  request for anything but the page itself (it must be self-contained);
+- the viewer shows the game and ply the address names
+  (#series=S&game=G&ply=P), and its drawn board (seeds in every hole, in
+  the right place on screen; captured seeds; whose move; the last move's
+  hole; the position text) equals the position that the arena's rules
+  engine prints for that ply (`arena replay --games ... --series S --game G`);
+- stepping works: every ply of one game by the right arrow key, back with
+  the left arrow, End, Home and a real mouse click on the next button; and
+  other games chosen through the address and the game list.
+
+It saves screenshots (report-top.png, report-viewer.png) to OUT (default
+target/report-browser-test/) for a person to look at. With --self-check it
+then breaks copies of the page three ways (a script error, a wrong
+position in the embedded data, the North row drawn in the wrong order)
+and fails unless each broken copy fails the same checks. Exit status 0:
+all passed; 1: a check failed; 2: it could not run (no Chromium, no
+report).
+"""
+
+import argparse
+import csv
+import fcntl
+import json
+import os
+import re
+import select
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--hide-scrollbars",
+    "--remote-debugging-pipe",
+]
+# The longest any one browser step may take before the test gives up.
+STEP_TIMEOUT_S = 30.0
+
+
+class CheckFailed(Exception):
+    """A check of the page failed."""
+
+
+class Browser:
+    """Headless Chromium driven over the DevTools protocol on fds 3 and 4."""
+
+    def __init__(self, chromium, workdir):
+        self.workdir = Path(workdir)
+        cmd_r, self.cmd_w = os.pipe()  # we write commands; Chromium reads fd 3
+        self.res_r, res_w = os.pipe()  # Chromium writes fd 4; we read
+
+        def plumb():
+            # Out of the way of 3 and 4 first, then onto them (inheritable).
+            a = fcntl.fcntl(cmd_r, fcntl.F_DUPFD_CLOEXEC, 10)
+            b = fcntl.fcntl(res_w, fcntl.F_DUPFD_CLOEXEC, 10)
+            os.dup2(a, 3)
+            os.dup2(b, 4)
+
+        self.log_path = self.workdir / "chromium.log"
+        self.log = open(self.log_path, "wb")
+        profile = self.workdir / "profile"
+        profile.mkdir()
+        self.proc = subprocess.Popen(
+            [chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "about:blank"],
+            stdin=subprocess.DEVNULL,
+            stdout=self.log,
+            stderr=self.log,
+            preexec_fn=plumb,
+            close_fds=False,
+        )
+        os.close(cmd_r)
+        os.close(res_w)
+        self.buf = b""
+        self.next_id = 0
+        self.events = []
+        target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+        self.session = self.call(
+            "Target.attachToTarget", {"targetId": target, "flatten": True}
+        )["sessionId"]
+        for domain in ["Runtime", "Log", "Page", "Network"]:
+            self.page(f"{domain}.enable")
+
+    def close(self):
+        try:
+            self.call("Browser.close", timeout=5)
+        except Exception:
+            pass
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        for fd in (self.cmd_w, self.res_r):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self.log.close()
+
+    def _message(self, deadline):
+        while b"\0" not in self.buf:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise CheckFailed("the browser did not answer in time")
+            ready, _, _ = select.select([self.res_r], [], [], left)
+            if ready:
+                chunk = os.read(self.res_r, 1 << 20)
+                if not chunk:
+                    raise CheckFailed(
+                        f"the browser exited (log: {self.log_path})"
+                    )
+                self.buf += chunk
+        raw, self.buf = self.buf.split(b"\0", 1)
+        return json.loads(raw)
+
+    def call(self, method, params=None, session=None, timeout=STEP_TIMEOUT_S):
+        self.next_id += 1
+        msg = {"id": self.next_id, "method": method, "params": params or {}}
+        if session:
+            msg["sessionId"] = session
+        data = json.dumps(msg).encode() + b"\0"
+        while data:
+            data = data[os.write(self.cmd_w, data):]
+        deadline = time.monotonic() + timeout
+        while True:
+            m = self._message(deadline)
+            if m.get("id") == self.next_id:
+                if "error" in m:
+                    raise CheckFailed(f"{method}: {m['error']}")
+                return m.get("result", {})
+            self.events.append(m)
+
+    def page(self, method, params=None):
+        return self.call(method, params, session=self.session)
+
+    def wait_event(self, method):
+        deadline = time.monotonic() + STEP_TIMEOUT_S
+        while True:
+            for i, e in enumerate(self.events):
+                if e.get("method") == method:
+                    return self.events.pop(i)
+            self.events.append(self._message(deadline))
+
+    def eval(self, expression):
+        r = self.page(
+            "Runtime.evaluate",
+            {"expression": expression, "returnByValue": True, "awaitPromise": True},
+        )
+        if "exceptionDetails" in r:
+            raise CheckFailed(f"evaluating {expression[:60]}...: {r['exceptionDetails']}")
+        return r["result"].get("value")
+
+    def open(self, url):
+        self.events = [e for e in self.events if e.get("method") != "Page.loadEventFired"]
+        self.page("Page.navigate", {"url": url})
+        self.wait_event("Page.loadEventFired")
+
+    def go_to_hash(self, fragment):
+        """Sets the address's fragment and returns once the page has handled
+        the hashchange event (the page's own listener runs first)."""
+        self.eval(
+            "new Promise((done) => { addEventListener('hashchange', () => done(), {once: true});"
+            f" location.hash = {json.dumps(fragment)}; }})"
+        )
+
+    def key(self, key, code, key_code):
+        for kind in ("keyDown", "keyUp"):
+            self.page(
+                "Input.dispatchKeyEvent",
+                {"type": kind, "key": key, "code": code, "windowsVirtualKeyCode": key_code},
+            )
+
+    def click(self, selector):
+        box = self.eval(
+            f"(() => {{ const e = document.querySelector({json.dumps(selector)});"
+            " e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect();"
+            " return [r.x + r.width / 2, r.y + r.height / 2]; })()"
+        )
+        for kind in ("mousePressed", "mouseReleased"):
+            self.page(
+                "Input.dispatchMouseEvent",
+                {"type": kind, "x": box[0], "y": box[1], "button": "left", "clickCount": 1},
+            )
+
+    def problems(self):
+        """Script errors, console errors and warnings, and requests that
+        leave the page, seen so far."""
+        out = []
+        for e in self.events:
+            m, p = e.get("method"), e.get("params", {})
+            if m == "Runtime.exceptionThrown":
+                d = p["exceptionDetails"]
+                text = d.get("exception", {}).get("description") or d.get("text")
+                out.append(f"script error: {text} (line {d.get('lineNumber')})")
+            elif m == "Runtime.consoleAPICalled" and p.get("type") in ("error", "warning", "assert"):
+                args = " ".join(str(a.get("value", a.get("description"))) for a in p.get("args", []))
+                out.append(f"console {p['type']}: {args}")
+            elif m == "Log.entryAdded" and p["entry"].get("level") in ("error", "warning"):
+                out.append(f"browser log {p['entry']['level']}: {p['entry'].get('text')}")
+            elif m == "Network.requestWillBeSent":
+                url = p["request"]["url"]
+                if not url.startswith(("file:", "data:", "about:")):
+                    out.append(f"request to {url}: the page must be self-contained")
+        return out
+
+    def screenshot(self, path, selector=None):
+        params = {"format": "png", "captureBeyondViewport": True}
+        if selector:
+            box = self.eval(
+                f"(() => {{ const r = document.querySelector({json.dumps(selector)})"
+                ".getBoundingClientRect(); return [r.x + scrollX, r.y + scrollY, r.width, r.height]; })()"
+            )
+            params["clip"] = {"x": box[0], "y": box[1], "width": box[2], "height": box[3], "scale": 1}
+        import base64
+
+        path.write_bytes(base64.b64decode(self.page("Page.captureScreenshot", params)["data"]))
+
+
+# What the page shows, read from the DOM and from the layout on screen.
+READ_BOARD = """(() => {
+  const v = document.getElementById('viewer');
+  const holes = (side) => [...document.querySelectorAll(`#board .hole[data-side="${side}"]`)];
+  const seeds = (side) => holes(side).sort((a, b) => a.dataset.hole - b.dataset.hole)
+      .map((h) => Number(h.querySelector('.seeds').textContent));
+  const leftToRight = (side) => holes(side)
+      .map((h) => [h.getBoundingClientRect().x, Number(h.dataset.hole)])
+      .sort((a, b) => a[0] - b[0]).map((p) => p[1]);
+  const top = (side) => Math.max(...holes(side).map((h) => h.getBoundingClientRect().y));
+  const moving = (side) => document.getElementById('label-' + side).classList.contains('to-move');
+  const count = (side) => Number(document.querySelector(`#cap-${side} .count`).textContent);
+  return {
+    ready: document.body.dataset.ready === '1',
+    series: Number(v.dataset.series), game: Number(v.dataset.game), ply: Number(v.dataset.ply),
+    south: seeds('south'), north: seeds('north'),
+    southOrder: leftToRight('south'), northOrder: leftToRight('north'),
+    northAbove: top('north') < top('south'),
+    captured: [count('south'), count('north')],
+    toMove: moving('south') ? 's' : moving('north') ? 'n' : '-',
+    last: [...document.querySelectorAll('#board .hole.last')].map((h) => h.dataset.side[0] + h.dataset.hole),
+    text: document.getElementById('pos-text').textContent,
+    status: document.getElementById('status').textContent,
+    hash: location.hash,
+    gamePicked: document.getElementById('pick-game').selectedOptions[0]?.textContent ?? '',
+  };
+})()"""
+
+POSITION = re.compile(r"^(?:start: |  )(\d[\d,]*/[\d,]+ [sn] \d+ \d+ \d+)$", re.M)
+
+
+class Engine:
+    """The engine's positions of a game, from `arena replay`."""
+
+    def __init__(self, arena, games_csv):
+        self.arena = arena
+        self.games_csv = games_csv
+        self.cache = {}
+        with open(games_csv, newline="") as f:
+            self.rows = {(int(r["series"]), int(r["game"])): r for r in csv.DictReader(f)}
+
+    def positions(self, series, game):
+        if (series, game) not in self.cache:
+            out = subprocess.run(
+                [self.arena, "replay", "--games", str(self.games_csv),
+                 "--series", str(series), "--game", str(game)],
+                capture_output=True, text=True,
+            )
+            texts = POSITION.findall(out.stdout)
+            if not texts:
+                raise CheckFailed(f"arena replay printed no positions: {out.stderr}")
+            over = "\nresult: " in out.stdout
+            self.cache[(series, game)] = (texts, over)
+        return self.cache[(series, game)]
+
+    def expected(self, series, game, ply):
+        texts, over = self.positions(series, game)
+        text = texts[ply]
+        rows, side, cap_s, cap_n, _ = text.split(" ")
+        south, north = ([int(x) for x in r.split(",")] for r in rows.split("/"))
+        last = []
+        if ply > 0:
+            mover = texts[ply - 1].split(" ")[1]
+            hole = self.rows[(series, game)]["moves"].split()[ply - 1]
+            last = [mover + hole]
+        final = over and ply == len(texts) - 1
+        return {
+            "south": south, "north": north, "captured": [int(cap_s), int(cap_n)],
+            "toMove": "-" if final else side, "last": last, "text": text,
+        }
+
+    def plies(self, series, game):
+        return len(self.positions(series, game)[0]) - 1
+
+
+def check_board(browser, engine, series, game, ply, where):
+    shown = browser.eval(READ_BOARD)
+    if not shown["ready"]:
+        raise CheckFailed(f"{where}: the viewer did not start")
+    if (shown["series"], shown["game"], shown["ply"]) != (series, game, ply):
+        raise CheckFailed(
+            f"{where}: shows series {shown['series']} game {shown['game']} ply "
+            f"{shown['ply']}, expected series {series} game {game} ply {ply}"
+        )
+    want = engine.expected(series, game, ply)
+    for key in ("south", "north", "captured", "toMove", "last", "text"):
+        if shown[key] != want[key]:
+            raise CheckFailed(
+                f"{where}: series {series} game {game} ply {ply}: {key} shows "
+                f"{shown[key]}, the engine has {want[key]}"
+            )
+    n = len(want["south"])
+    if shown["southOrder"] != list(range(1, n + 1)) or shown["northOrder"] != list(range(n, 0, -1)):
+        raise CheckFailed(
+            f"{where}: holes out of place: South left to right {shown['southOrder']}, "
+            f"North {shown['northOrder']}"
+        )
+    if not shown["northAbove"]:
+        raise CheckFailed(f"{where}: North's row is not above South's")
+    if f"ply={ply}" not in shown["hash"]:
+        raise CheckFailed(f"{where}: the address {shown['hash']} does not name ply {ply}")
+    return shown
+
+
+def run_checks(chromium, report, engine, shots, workdir):
+    """Every check on one report; returns the number of positions compared."""
+    browser = Browser(chromium, workdir)
+    compared = 0
+    try:
+        browser.page("Emulation.setDeviceMetricsOverride",
+                     {"width": 1200, "height": 1000, "deviceScaleFactor": 1, "mobile": False})
+        keys = sorted(engine.rows)
+        series, game = keys[0]
+        url = report.resolve().as_uri()
+        start = min(5, engine.plies(series, game))
+        browser.open(f"{url}#series={series}&game={game}&ply={start}")
+        check_board(browser, engine, series, game, start, "opened at a ply")
+        compared += 1
+        if shots:
+            browser.eval("scrollTo(0, 0)")
+            browser.screenshot(shots / "report-top.png")
+            browser.screenshot(shots / "report-viewer.png", "#viewer")
+        # Every ply by the keyboard, then back, End, Home and a mouse click.
+        browser.key("Home", "Home", 36)
+        check_board(browser, engine, series, game, 0, "after Home")
+        last = engine.plies(series, game)
+        for ply in range(1, last + 1):
+            browser.key("ArrowRight", "ArrowRight", 39)
+            check_board(browser, engine, series, game, ply, "after the right arrow")
+            compared += 1
+        browser.key("ArrowRight", "ArrowRight", 39)
+        check_board(browser, engine, series, game, last, "the right arrow at the end")
+        for ply in (last - 1, last - 2):
+            browser.key("ArrowLeft", "ArrowLeft", 37)
+            check_board(browser, engine, series, game, max(ply, 0), "after the left arrow")
+        browser.key("End", "End", 35)
+        shown = check_board(browser, engine, series, game, last, "after End")
+        row = engine.rows[(series, game)]
+        if row["termination"] in ("no-moves", "ply-limit") and "Game over" not in shown["status"]:
+            raise CheckFailed(f"the last ply does not say the game is over: {shown['status']}")
+        browser.key("Home", "Home", 36)
+        browser.click("#next")
+        check_board(browser, engine, series, game, 1, "after a click on the next button")
+        # Other games: through the address (the last and a middle ply of
+        # one game per series), and through the game list.
+        by_series = {}
+        for s, g in keys:
+            by_series.setdefault(s, []).append(g)
+        for s, games in list(by_series.items())[:20]:
+            g = games[-1]
+            browser.go_to_hash(f"#series={s}&game={g}&ply=end")
+            check_board(browser, engine, s, g, engine.plies(s, g), "address with ply=end")
+            mid = engine.plies(s, g) // 2
+            browser.go_to_hash(f"#series={s}&game={g}&ply={mid}")
+            check_board(browser, engine, s, g, mid, "address with a ply")
+            compared += 2
+        # Through the lists: the first series, then its second game.
+        s, games = next(iter(by_series.items()))
+        if len(games) > 1:
+            g = games[1]
+            browser.eval(
+                "(() => { const pick = document.getElementById('pick-series');"
+                f" const o = [...pick.options].find((o) => o.textContent.startsWith('series {s}:'));"
+                " pick.value = o.value; pick.dispatchEvent(new Event('change'));"
+                " const game = document.getElementById('pick-game');"
+                f" const p = [...game.options].find((o) => o.textContent.startsWith('game {g}:'));"
+                " game.focus(); game.value = p.value; game.dispatchEvent(new Event('change')); })()"
+            )
+            shown = check_board(browser, engine, s, g, 0, "a game picked from the lists")
+            compared += 1
+            if not shown["gamePicked"].startswith(f"game {g}:"):
+                raise CheckFailed(f"the game list shows {shown['gamePicked']}")
+            # The arrow keys step plies again right after a pick.
+            browser.key("ArrowRight", "ArrowRight", 39)
+            check_board(browser, engine, s, g, 1, "the right arrow after a pick")
+            compared += 1
+        problems = browser.problems()
+        if problems:
+            raise CheckFailed("the page has problems:\n  " + "\n  ".join(problems))
+    finally:
+        browser.close()
+    return compared
+
+
+def tamper(report, kind, out):
+    """A copy of `report` broken one way, for --self-check."""
+    html = report.read_text()
+    if kind == "script error":
+        html = html.replace("</body>", "<script>null.broken = 1;</script></body>", 1)
+    elif kind == "wrong position":
+        # The sixth position of the first game: its first hole gains 7 seeds.
+        m = re.search(r'"positions":"([^"]*)"', html)
+        tokens = m.group(1).split(" ")
+        t = tokens[5]
+        digits = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+        tokens[5] = t[0] + digits[(digits.index(t[1]) + 7) % 62] + t[2:]
+        html = html[: m.start(1)] + " ".join(tokens) + html[m.end(1):]
+    elif kind == "North row reversed":
+        html = html.replace('side === "n" ? g.holes - k : k + 1', "k + 1", 1)
+    if html == report.read_text():
+        raise CheckFailed(f"could not break the page ({kind}): has it changed?")
+    out.write_text(html)
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("dir", nargs="?", type=Path, help="a run folder with report.html and games.csv")
+    ap.add_argument("--shots", type=Path, default=REPO / "target" / "report-browser-test",
+                    help="where the screenshots go")
+    ap.add_argument("--self-check", action="store_true",
+                    help="also check that broken copies of the page fail")
+    ap.add_argument("--chromium", default=os.environ.get("CHROMIUM", "chromium"))
+    args = ap.parse_args()
+
+    chromium = shutil.which(args.chromium)
+    if not chromium:
+        print(f"report browser test: no {args.chromium} (apt-get install chromium)", file=sys.stderr)
+        return 2
+    target = Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target"))
+    args.shots.mkdir(parents=True, exist_ok=True)
+    run_dir = args.dir
+    if run_dir is None:
+        run_dir = args.shots / "run"
+        shutil.rmtree(run_dir, ignore_errors=True)
+        subprocess.run(
+            ["cargo", "run", "--release", "--quiet", "--", "run", "configs/demo.toml",
+             "--out", str(run_dir), "--quiet"],
+            cwd=REPO, check=True, stdout=subprocess.DEVNULL,
+        )
+    else:
+        subprocess.run(["cargo", "build", "--release", "--quiet", "-p", "arena"], cwd=REPO, check=True)
+    report = run_dir / "report.html"
+    if not report.is_file():
+        print(f"report browser test: no {report}", file=sys.stderr)
+        return 2
+    engine = Engine(str(target / "release" / "arena"), run_dir / "games.csv")
+    with tempfile.TemporaryDirectory(prefix="report-browser-") as tmp:
+        tmp = Path(tmp)
+        try:
+            (tmp / "ok").mkdir()
+            compared = run_checks(chromium, report, engine, args.shots, tmp / "ok")
+        except CheckFailed as e:
+            print(f"FAILED: {report}: {e}", file=sys.stderr)
+            return 1
+        print(f"report.html: no errors, {compared} positions shown as the engine has them; "
+              f"screenshots in {args.shots}")
+        if args.self_check:
+            for kind in ("script error", "wrong position", "North row reversed"):
+                work = tmp / kind.replace(" ", "-")
+                work.mkdir()
+                broken = tamper(report, kind, work / "report.html")
+                try:
+                    run_checks(chromium, broken, engine, None, work)
+                except CheckFailed as e:
+                    lines = str(e).splitlines()
+                    why = lines[1] if len(lines) > 1 else lines[0]
+                    print(f"self-check: a page with a {kind} fails as it should: {why.strip()}")
+                    continue
+                print(f"FAILED: self-check: a page with a {kind} passed the checks", file=sys.stderr)
+                return 1
+    checks = 4 if args.self_check else 1
+    print(f"report-browser: {checks} passed, 0 failed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
