@@ -108,6 +108,13 @@ pub enum Command {
     ///
     /// Example: `arena check -- python3 my_bot.py`.
     Check(CheckArgs),
+    /// Play a game against a bot in the terminal, or watch two bots play
+    /// one ply by ply (--bots).
+    ///
+    /// Examples: `arena play -- arena bot greedy`,
+    /// `arena play --side north --holes 6 -- python3 my_bot.py`,
+    /// `arena play --bots --step -- arena bot random -- arena bot greedy`.
+    Play(PlayArgs),
     /// Be one of the bundled bots, speaking the protocol on stdin/stdout
     /// (used by configs as `command = ["arena", "bot", "greedy"]`).
     Bot {
@@ -145,6 +152,77 @@ pub struct CheckArgs {
         allow_hyphen_values = true
     )]
     pub command: Vec<String>,
+}
+
+/// The arguments of `arena play`.
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// Holes per row (2 to 50).
+    #[arg(long, default_value_t = crate::config::DEFAULT_HOLES)]
+    pub holes: usize,
+    /// Seeds per hole at the start.
+    #[arg(long, default_value_t = crate::config::DEFAULT_SEEDS)]
+    pub seeds: u32,
+    /// Your side; South moves first.
+    #[arg(long, value_enum, default_value_t = SideArg::South, conflicts_with = "bots")]
+    pub side: SideArg,
+    /// The per-move limit told to the bot, ms (1 to 86400000); a bot that
+    /// takes longer (plus a 50 ms margin) loses, as in a tournament.
+    #[arg(long, value_name = "MS", default_value_t = crate::config::DEFAULT_MOVE_TIME_MS,
+          value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
+    pub move_time_ms: u64,
+    /// The lap limit: a move still sowing at this lap is endless, and not
+    /// allowed.
+    #[arg(long, default_value_t = endodoi::DEFAULT_MAX_LAPS)]
+    pub max_laps: u32,
+    /// The ply limit: then each side takes the seeds in its own row.
+    #[arg(long, default_value_t = endodoi::DEFAULT_MAX_PLIES)]
+    pub max_plies: u32,
+    /// Plies to play before the game is handed over, South first, as hole
+    /// numbers in one word: --opening "4 3 2".
+    #[arg(long, value_name = "MOVES")]
+    pub opening: Option<String>,
+    /// Show each move lap by lap from the start (`laps` toggles it).
+    #[arg(long)]
+    pub laps: bool,
+    /// Two bots play each other: `--bots -- SOUTH_COMMAND... -- NORTH_COMMAND...`.
+    #[arg(long)]
+    pub bots: bool,
+    /// With --bots: wait for Enter before each ply.
+    #[arg(long, requires = "bots")]
+    pub step: bool,
+    /// Write the bots' stderr and info lines to FILE (replaced); by default
+    /// they are dropped.
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
+    /// The bot's program and arguments, run without a shell, after `--`; a
+    /// first word `arena` means this executable (`arena bot greedy`). With
+    /// --bots, South's command, `--`, and North's.
+    #[arg(
+        value_name = "BOT_COMMAND",
+        required = true,
+        trailing_var_arg = true,
+        allow_hyphen_values = true
+    )]
+    pub command: Vec<String>,
+}
+
+/// A side on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SideArg {
+    /// South, who moves first.
+    South,
+    /// North.
+    North,
+}
+
+impl From<SideArg> for endodoi::Side {
+    fn from(side: SideArg) -> endodoi::Side {
+        match side {
+            SideArg::South => endodoi::Side::South,
+            SideArg::North => endodoi::Side::North,
+        }
+    }
 }
 
 /// The arguments of `arena slurm`: submit, or one of its subcommands.

@@ -94,6 +94,10 @@ fn main() -> ExitCode {
         Command::Replay(args) => replay(args),
         Command::Rate(args) => rate(args),
         Command::Check(args) => check(args),
+        Command::Play(args) => arena::play::PlayOptions::from_args(args)
+            .map_err(anyhow::Error::msg)
+            .and_then(arena::play::run)
+            .map(|ending| ExitCode::from(ending.exit_code())),
         Command::Bot { name, seed } => endodoi_bots::run_named(&name, seed)
             .map(|()| ExitCode::SUCCESS)
             .with_context(|| {
