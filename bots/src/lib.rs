@@ -1,7 +1,8 @@
 //! # endodoi-bots: reference bots and the bot side of the arena protocol
 //!
 //! - [`protocol`]: parse the arena's requests, format replies (`protocol.md`, version 1);
-//! - [`Strategy`]: what a bot plays; [`Random`] and [`Greedy`] are bundled;
+//! - [`Strategy`]: what a bot plays; [`Random`], [`Greedy`] and [`First`]
+//!   are bundled;
 //! - [`run`]: the whole protocol loop around a strategy, so a Rust bot is
 //!   a [`Strategy`] and one call;
 //! - [`run_named`] and [`main_for`]: the bundled bots by name, for the
@@ -42,10 +43,10 @@ use std::io::{self, BufRead, Write};
 use endodoi::{Move, Position, Rules, Side};
 
 use protocol::{parse_request, GameSettings, Reply, Request, Turn};
-pub use strategy::{own_view, play_game, Greedy, Random, Strategy};
+pub use strategy::{own_view, play_game, First, Greedy, Random, Strategy};
 
 /// The names of the bundled bots, for [`run_named`] and [`strategy_by_name`].
-pub const BOT_NAMES: &[&str] = &["random", "greedy"];
+pub const BOT_NAMES: &[&str] = &["random", "greedy", "first"];
 
 /// The bundled strategy called `name` (one of [`BOT_NAMES`]) seeded with
 /// `seed`, or `None` for an unknown name.
@@ -54,6 +55,7 @@ pub fn strategy_by_name(name: &str, seed: u64) -> Option<Box<dyn Strategy>> {
     match name {
         "random" => Some(Box::new(Random::new(seed))),
         "greedy" => Some(Box::new(Greedy::new(seed))),
+        "first" => Some(Box::new(First)),
         _ => None,
     }
 }
