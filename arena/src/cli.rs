@@ -115,10 +115,17 @@ pub enum Command {
     /// `arena play --side north --holes 6 -- python3 my_bot.py`,
     /// `arena play --bots --step -- arena bot random -- arena bot greedy`.
     Play(PlayArgs),
+    /// Measure the arena's overhead per ply against the floor of a pipe
+    /// round trip, its throughput, and (--scale) how it scales; see
+    /// README.md, "Performance".
+    Bench(crate::bench::BenchArgs),
+    /// Internal: answer every line with `move 1` (the floor of `arena bench`).
+    #[command(hide = true)]
+    BenchEcho,
     /// Be one of the bundled bots, speaking the protocol on stdin/stdout
     /// (used by configs as `command = ["arena", "bot", "greedy"]`).
     Bot {
-        /// The bot: random or greedy.
+        /// The bot: random, greedy or first (the first legal move, at once).
         name: String,
         /// The seed of the bot's random choices.
         #[arg(long, default_value_t = 0)]

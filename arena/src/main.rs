@@ -98,6 +98,10 @@ fn main() -> ExitCode {
             .map_err(anyhow::Error::msg)
             .and_then(arena::play::run)
             .map(|ending| ExitCode::from(ending.exit_code())),
+        Command::Bench(args) => arena::bench::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::BenchEcho => arena::bench::echo()
+            .map(|()| ExitCode::SUCCESS)
+            .context("bench-echo"),
         Command::Bot { name, seed } => endodoi_bots::run_named(&name, seed)
             .map(|()| ExitCode::SUCCESS)
             .with_context(|| {

@@ -1,0 +1,1143 @@
+//! `arena bench`: what the arena costs per ply, measured side by side with
+//! the physical floor, a line's round trip over a pipe to a child that
+//! answers at once.
+//!
+//! One run measures:
+//!
+//! - **the floor**: this process writes a `turn`-sized line to a minimal
+//!   child (`arena bench-echo`, which answers every line with `move 1`)
+//!   and reads the answer, over the same kind of pipes the arena uses;
+//!   blocking (the physical floor), on tokio's runtimes, and with both
+//!   processes pinned to one core or to two;
+//! - **the arena**: whole games between two instant bots (`arena bot
+//!   first`, under the guard, as a tournament starts them) through the
+//!   referee, bots kept across the games as in a series: wall time per ply,
+//!   the arena process's own CPU time per ply (`getrusage(RUSAGE_SELF)`,
+//!   every thread), and the bots' and guards' CPU (`RUSAGE_CHILDREN`, once
+//!   they have been reaped);
+//! - **rules only**: the same games replayed with no process at all (the
+//!   engine, and the engine with the referee's formatting and parsing);
+//! - **throughput**: whole tournaments of four instant bots through the
+//!   runner (with `games.csv` synced per game), at concurrency 1 and at the
+//!   number of cores, each in a child process that reports its own figures;
+//! - with `--scale`, tournaments of N instant bots, first to 3: total time,
+//!   games per second, and the arena process's peak RSS as games accumulate.
+//!
+//! Nothing here asserts a time: the figures are printed, and written to a
+//! CSV file with `--out`.
+
+use std::io::{BufRead as _, BufReader, Write as _};
+use std::os::unix::process::CommandExt as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context as _, Result};
+use clap::Args;
+use endodoi::{Move, Rules};
+use nix::sched::{sched_getaffinity, sched_setaffinity, CpuSet};
+use nix::sys::resource::{getrusage, Usage, UsageWho};
+use nix::unistd::Pid;
+use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _};
+use tokio_util::sync::CancellationToken;
+
+use crate::bot::BotLog;
+use crate::config::{BotSpec, Config, Limits, TimeControl};
+use crate::output::RunDir;
+use crate::referee::{play_game, Seat};
+use crate::runner::{self, Event, RunOptions};
+
+/// The arguments of `arena bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Write every figure to FILE as CSV (columns: section, figure, value,
+    /// unit, x_floor, note).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// A run of a few seconds for CI: every measurement with small counts.
+    /// Its figures are noisy; nothing about time is asserted either way.
+    #[arg(long, alias = "quick")]
+    pub smoke: bool,
+    /// Also play the scaling tournaments: N instant bots for each N of
+    /// --scale-bots, first to 3, at concurrency = cores.
+    #[arg(long)]
+    pub scale: bool,
+    /// The bot counts of --scale.
+    #[arg(long, value_name = "N,...", value_delimiter = ',', default_values_t = [4, 8, 16, 32])]
+    pub scale_bots: Vec<usize>,
+    /// Games between the two instant bots, per arena measurement.
+    #[arg(long, value_name = "N", default_value_t = 300)]
+    pub games: u32,
+    /// Line round trips per floor measurement.
+    #[arg(long, value_name = "N", default_value_t = 20_000)]
+    pub round_trips: u32,
+    /// Internal: play the tournament of this config in this process and
+    /// print its figures on one line (how --scale and the throughput runs
+    /// measure a tournament's own peak RSS).
+    #[arg(long, hide = true, value_name = "CONFIG", requires = "tournament_dir")]
+    pub tournament: Option<PathBuf>,
+    /// Internal: the run folder of --tournament.
+    #[arg(long, hide = true, value_name = "DIR")]
+    pub tournament_dir: Option<PathBuf>,
+}
+
+/// `arena bench-echo`: answers every line on standard input with `move 1`
+/// on standard output, flushed, until the end of its input: the minimal
+/// child of the floor measurement.
+///
+/// # Errors
+/// An I/O error on standard input or output.
+pub fn echo() -> std::io::Result<()> {
+    let mut input = std::io::stdin().lock();
+    let mut output = std::io::stdout().lock();
+    let mut line = Vec::with_capacity(256);
+    loop {
+        line.clear();
+        if input.read_until(b'\n', &mut line)? == 0 {
+            return Ok(());
+        }
+        output.write_all(b"move 1\n")?;
+        output.flush()?;
+    }
+}
+
+/// One measured figure: a row of the CSV.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Figure {
+    /// The part of the benchmark: `context`, `floor`, `arena`, `rules`,
+    /// `throughput`, `scale`.
+    pub section: &'static str,
+    /// What was measured.
+    pub figure: String,
+    /// The value, in `unit`.
+    pub value: f64,
+    /// The unit: `us` (microseconds), `ns`, `games/s`, `MiB`, `s`, `count`...
+    pub unit: &'static str,
+    /// The value over the floor's median round trip, for times per ply.
+    pub x_floor: Option<f64>,
+    /// How it was measured.
+    pub note: String,
+}
+
+/// Round-trip (or per-ply) times in microseconds, and CPU time per unit.
+#[derive(Clone, Debug, Default)]
+struct Times {
+    /// Each sample, µs, sorted.
+    samples: Vec<f64>,
+    /// The process's own CPU time per unit, µs.
+    cpu_us: f64,
+}
+
+impl Times {
+    fn new(mut samples: Vec<f64>, cpu: Duration, units: u64) -> Times {
+        samples.sort_by(f64::total_cmp);
+        Times {
+            samples,
+            cpu_us: cpu.as_secs_f64() * 1e6 / units.max(1) as f64,
+        }
+    }
+
+    fn quantile(&self, q: f64) -> f64 {
+        if self.samples.is_empty() {
+            return 0.0;
+        }
+        let i = ((self.samples.len() - 1) as f64 * q).round() as usize;
+        self.samples[i]
+    }
+
+    fn median(&self) -> f64 {
+        self.quantile(0.5)
+    }
+
+    fn mean(&self) -> f64 {
+        self.samples.iter().sum::<f64>() / self.samples.len().max(1) as f64
+    }
+}
+
+/// CPU time (user + system) of `who` so far.
+fn cpu(who: UsageWho) -> Duration {
+    let usage: Usage = getrusage(who).expect("getrusage of this process");
+    let tv = |t: nix::sys::time::TimeVal| {
+        Duration::from_secs(t.tv_sec() as u64) + Duration::from_micros(t.tv_usec() as u64)
+    };
+    tv(usage.user_time()) + tv(usage.system_time())
+}
+
+/// Peak resident set size of this process so far, KiB.
+fn max_rss_kib() -> u64 {
+    getrusage(UsageWho::RUSAGE_SELF).map_or(0, |u| u.max_rss() as u64)
+}
+
+/// The 1-, 5- and 15-minute load averages, as `/proc/loadavg` has them.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".into())
+}
+
+/// The cores this process may run on.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Where the floor's two processes run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pin {
+    /// Wherever the scheduler puts them.
+    Free,
+    /// Both on the first allowed core.
+    OneCore,
+    /// This process on the first allowed core, the child on the second.
+    TwoCores,
+}
+
+impl Pin {
+    fn name(self) -> &'static str {
+        match self {
+            Pin::Free => "unpinned",
+            Pin::OneCore => "both pinned to one core",
+            Pin::TwoCores => "pinned to two cores",
+        }
+    }
+}
+
+/// The cores this thread may run on, in order.
+fn allowed_cores() -> Vec<usize> {
+    let Ok(set) = sched_getaffinity(Pid::from_raw(0)) else {
+        return vec![];
+    };
+    (0..CpuSet::count())
+        .filter(|&c| set.is_set(c).unwrap_or(false))
+        .collect()
+}
+
+fn one_core(core: usize) -> CpuSet {
+    let mut set = CpuSet::new();
+    set.set(core).expect("a core below CpuSet::count");
+    set
+}
+
+/// Runs `f` with this thread pinned to `core` (if any), then restores its
+/// affinity. Threads and processes started meanwhile inherit the pin.
+fn pinned<T>(core: Option<usize>, f: impl FnOnce() -> T) -> T {
+    let Some(core) = core else { return f() };
+    let before = sched_getaffinity(Pid::from_raw(0)).ok();
+    let _ = sched_setaffinity(Pid::from_raw(0), &one_core(core));
+    let out = f();
+    if let Some(before) = before {
+        let _ = sched_setaffinity(Pid::from_raw(0), &before);
+    }
+    out
+}
+
+/// A `turn` line as long as a mid-game one on `rules`' board.
+fn turn_line(rules: Rules) -> String {
+    let mut pos = rules.start();
+    let mut last = None;
+    for _ in 0..6 {
+        if let Some(mv) = pos.legal_moves().first() {
+            let _ = pos.play(mv);
+            last = Some(mv);
+        }
+    }
+    let mut buf = String::new();
+    crate::protocol::turn(&mut buf, &pos, last, pos.legal_moves(), 1000, None);
+    buf
+}
+
+fn echo_command(exe: &Path) -> Command {
+    let mut cmd = Command::new(exe);
+    cmd.arg("bench-echo")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit());
+    cmd
+}
+
+/// The floor: `n` round trips of `line` to `arena bench-echo` with blocking
+/// reads and writes (one `write` and one `read` each way).
+fn floor_blocking(exe: &Path, line: &str, n: u32, pin: Pin) -> Result<Times> {
+    let allowed = allowed_cores();
+    let (mine, child) = match (pin, allowed.as_slice()) {
+        (Pin::Free, _) | (_, []) => (None, None),
+        (Pin::OneCore, [a, ..]) => (Some(*a), Some(*a)),
+        (Pin::TwoCores, [a, b, ..]) => (Some(*a), Some(*b)),
+        (Pin::TwoCores, [_]) => bail!("one core only: cannot pin to two"),
+    };
+    let mut cmd = echo_command(exe);
+    if let Some(core) = child {
+        let set = one_core(core);
+        // SAFETY: sched_setaffinity is a plain system call, async-signal-safe.
+        unsafe {
+            cmd.pre_exec(move || {
+                sched_setaffinity(Pid::from_raw(0), &set).map_err(std::io::Error::from)
+            });
+        }
+    }
+    pinned(mine, || -> Result<Times> {
+        let mut child = cmd.spawn().context("cannot start arena bench-echo")?;
+        let mut stdin = child.stdin.take().expect("piped");
+        let mut stdout = BufReader::new(child.stdout.take().expect("piped"));
+        let mut reply = Vec::with_capacity(64);
+        let warm = n / 10 + 10;
+        let mut samples = Vec::with_capacity(n as usize);
+        let mut cpu0 = Duration::ZERO;
+        for i in 0..warm + n {
+            if i == warm {
+                cpu0 = cpu(UsageWho::RUSAGE_SELF);
+            }
+            let t = Instant::now();
+            stdin.write_all(line.as_bytes())?;
+            reply.clear();
+            stdout.read_until(b'\n', &mut reply)?;
+            if i >= warm {
+                samples.push(t.elapsed().as_secs_f64() * 1e6);
+            }
+        }
+        let used = cpu(UsageWho::RUSAGE_SELF) - cpu0;
+        drop(stdin);
+        let _ = child.wait();
+        Ok(Times::new(samples, used, u64::from(n)))
+    })
+}
+
+/// Which tokio runtime to measure on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Flavor {
+    /// `new_current_thread`: everything on this thread.
+    CurrentThread,
+    /// `new_multi_thread` with a worker per core, as `arena run` uses.
+    MultiThread,
+}
+
+impl Flavor {
+    fn runtime(self) -> Result<tokio::runtime::Runtime> {
+        let mut builder = match self {
+            Flavor::CurrentThread => tokio::runtime::Builder::new_current_thread(),
+            Flavor::MultiThread => tokio::runtime::Builder::new_multi_thread(),
+        };
+        builder
+            .enable_all()
+            .build()
+            .context("cannot start a runtime")
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Flavor::CurrentThread => "tokio current-thread",
+            Flavor::MultiThread => "tokio multi-thread",
+        }
+    }
+}
+
+/// The floor through tokio's pipes, as the arena reads and writes them:
+/// `write_all` and `flush` on the child's stdin, a buffered line read.
+fn floor_tokio(exe: &Path, line: &str, n: u32, flavor: Flavor) -> Result<Times> {
+    let runtime = flavor.runtime()?;
+    let mut cmd = tokio::process::Command::from(echo_command(exe));
+    cmd.kill_on_drop(true);
+    runtime.block_on(async {
+        let mut child = cmd.spawn().context("cannot start arena bench-echo")?;
+        let mut stdin = child.stdin.take().expect("piped");
+        let mut stdout = tokio::io::BufReader::new(child.stdout.take().expect("piped"));
+        let mut reply = Vec::with_capacity(64);
+        let warm = n / 10 + 10;
+        let mut samples = Vec::with_capacity(n as usize);
+        let mut cpu0 = Duration::ZERO;
+        for i in 0..warm + n {
+            if i == warm {
+                cpu0 = cpu(UsageWho::RUSAGE_SELF);
+            }
+            let t = Instant::now();
+            stdin.write_all(line.as_bytes()).await?;
+            stdin.flush().await?;
+            reply.clear();
+            stdout.read_until(b'\n', &mut reply).await?;
+            if i >= warm {
+                samples.push(t.elapsed().as_secs_f64() * 1e6);
+            }
+        }
+        let used = cpu(UsageWho::RUSAGE_SELF) - cpu0;
+        drop(stdin);
+        let _ = child.wait().await;
+        Ok(Times::new(samples, used, u64::from(n)))
+    })
+}
+
+/// The instant bot, as a config names it.
+fn first_bot(name: &str) -> BotSpec {
+    BotSpec {
+        name: name.into(),
+        command: vec!["arena".into(), "bot".into(), "first".into()],
+        dir: None,
+        limits: Limits::default(),
+        sandbox: false,
+    }
+}
+
+/// The time control of every benchmark game: the defaults.
+fn time_control() -> TimeControl {
+    TimeControl {
+        move_time_ms: crate::config::DEFAULT_MOVE_TIME_MS,
+        base_time_ms: 0,
+        increment_ms: 0,
+        margin_ms: crate::config::DEFAULT_MARGIN_MS,
+        startup_ms: crate::config::DEFAULT_STARTUP_MS,
+    }
+}
+
+/// A game as played: its moves, the first `opening` of them the referee's.
+#[derive(Clone, Debug)]
+struct Played {
+    moves: Vec<Move>,
+    opening: usize,
+}
+
+/// What a run of games through the referee measured.
+#[derive(Clone, Debug)]
+struct ArenaRun {
+    /// Wall time per ply of each game (the game's time over its bots'
+    /// plies), µs; and the arena's own CPU per ply.
+    per_ply: Times,
+    /// Wall time per ply over all the games, µs.
+    mean_us: f64,
+    /// The bots' and guards' CPU per ply, µs, over their whole lives.
+    children_cpu_us: f64,
+    /// Plies the bots played.
+    plies: u64,
+    /// The games, for the replay without processes.
+    played: Vec<Played>,
+}
+
+/// How the arena measurement is set up.
+#[derive(Clone, Copy, Debug)]
+struct ArenaSetup {
+    flavor: Flavor,
+    /// Pin this thread (so the runtime, the guards and the bots, which
+    /// inherit it) to one core.
+    pin: bool,
+    /// Stop both bots after every game and start them again, instead of
+    /// keeping them across the series.
+    restart: bool,
+}
+
+/// `games` games between two `arena bot first` under the guard, through
+/// [`play_game`], openings of 2 to 4 plies varying by game pair, the bots
+/// kept across games (or restarted, with `setup.restart`). One game before
+/// the timing starts the bots and warms up.
+fn arena_games(exe: &Path, rules: Rules, games: u32, setup: ArenaSetup) -> Result<ArenaRun> {
+    let core = setup
+        .pin
+        .then(|| allowed_cores().first().copied())
+        .flatten();
+    pinned(core, || {
+        let runtime = setup.flavor.runtime()?;
+        let children0 = cpu(UsageWho::RUSAGE_CHILDREN);
+        let out = runtime.block_on(arena_games_async(exe, rules, games, setup.restart));
+        drop(runtime);
+        let mut out = out?;
+        out.children_cpu_us = (cpu(UsageWho::RUSAGE_CHILDREN) - children0).as_secs_f64() * 1e6
+            / out.plies.max(1) as f64;
+        Ok(out)
+    })
+}
+
+async fn arena_games_async(
+    exe: &Path,
+    rules: Rules,
+    games: u32,
+    restart: bool,
+) -> Result<ArenaRun> {
+    let time = time_control();
+    let cancel = CancellationToken::new();
+    let seat = |name: &str| Seat {
+        spec: first_bot(name),
+        process: None,
+        log: BotLog::none(),
+        log_prefix: "bench".into(),
+        guard: Some(exe.to_path_buf()),
+        transcripts: false,
+    };
+    let mut seats = [seat("first-a"), seat("first-b")];
+    let mut samples = Vec::with_capacity(games as usize);
+    let mut played = Vec::with_capacity(games as usize);
+    let (mut plies, mut wall) = (0u64, Duration::ZERO);
+    let mut cpu0 = Duration::ZERO;
+    for game in 0..=games {
+        if game == 1 {
+            cpu0 = cpu(UsageWho::RUSAGE_SELF);
+        }
+        let pair = game.div_ceil(2).max(1);
+        let opening = crate::schedule::opening(&rules, 1, 1, pair, 2..=4);
+        let [a, b] = &mut seats;
+        let order = if game % 2 == 0 { [a, b] } else { [b, a] };
+        let t = Instant::now();
+        let record = play_game(rules, &time, order, &opening, (1, game.max(1)), &cancel)
+            .await
+            .expect("never cancelled");
+        let took = t.elapsed();
+        if record.end.is_forfeit() {
+            bail!("a benchmark game ended by a fault: {}", record.detail);
+        }
+        let bot_plies = u64::from(record.plies) - opening.len() as u64;
+        if game > 0 {
+            plies += bot_plies;
+            wall += took;
+            samples.push(took.as_secs_f64() * 1e6 / bot_plies.max(1) as f64);
+            let moves = record
+                .moves
+                .split_whitespace()
+                .filter_map(|m| m.parse::<u8>().ok().and_then(Move::new))
+                .collect();
+            played.push(Played {
+                moves,
+                opening: opening.len(),
+            });
+        }
+        if restart {
+            for s in &mut seats {
+                if let Some(p) = s.process.take() {
+                    p.shutdown(true).await;
+                }
+            }
+        }
+    }
+    let used = cpu(UsageWho::RUSAGE_SELF) - cpu0;
+    for s in seats {
+        if let Some(p) = s.process {
+            p.shutdown(true).await;
+        }
+    }
+    Ok(ArenaRun {
+        per_ply: Times::new(samples, used, plies),
+        mean_us: wall.as_secs_f64() * 1e6 / plies.max(1) as f64,
+        children_cpu_us: 0.0,
+        plies,
+        played,
+    })
+}
+
+/// The games replayed with no process: the engine alone (legal moves and
+/// the move, each ply), and the engine with the referee's own work per ply
+/// (the `turn` line, the reply parsed, the move list). ns per bot ply, for
+/// each; repeated for at least `budget`.
+fn rules_only(rules: Rules, played: &[Played], budget: Duration) -> (f64, f64) {
+    let replies: Vec<String> = (0..=rules.holes()).map(|h| format!("move {h}")).collect();
+    let bot_plies: u64 = played
+        .iter()
+        .map(|g| (g.moves.len() - g.opening) as u64)
+        .sum();
+    let run = |referee: bool| -> f64 {
+        let mut buf = String::with_capacity(256);
+        let mut list = String::with_capacity(4096);
+        let (mut rounds, t) = (0u64, Instant::now());
+        while rounds == 0 || t.elapsed() < budget {
+            for g in played {
+                let mut pos = rules.start();
+                let mut last = None;
+                list.clear();
+                for (i, &mv) in g.moves.iter().enumerate() {
+                    if i >= g.opening {
+                        let legal = pos.legal_moves();
+                        std::hint::black_box(legal);
+                        if referee {
+                            crate::protocol::turn(&mut buf, &pos, last, legal, 1000, None);
+                            let reply = &replies[usize::from(mv.hole())];
+                            std::hint::black_box(crate::protocol::parse_reply(reply).ok());
+                        }
+                    }
+                    pos.play(mv).expect("a recorded move replays");
+                    if referee {
+                        use std::fmt::Write as _;
+                        let _ = write!(list, "{mv} ");
+                    }
+                    last = Some(mv);
+                }
+                std::hint::black_box(&pos);
+            }
+            rounds += 1;
+        }
+        t.elapsed().as_secs_f64() * 1e9 / (rounds * bot_plies.max(1)) as f64
+    };
+    (run(false), run(true))
+}
+
+/// The config of a tournament of `bots` instant bots, first to `first_to`.
+#[must_use]
+pub fn tournament_config(bots: usize, first_to: u32, concurrency: usize) -> String {
+    let mut text = format!(
+        "# arena bench: {bots} instant bots (arena bot first), first to {first_to}\n\
+         name = \"bench-{bots}\"\n\n[tournament]\nfirst_to = {first_to}\n\
+         concurrency = {concurrency}\n\n"
+    );
+    for i in 1..=bots {
+        text.push_str(&format!(
+            "[[bot]]\nname = \"first-{i:02}\"\ncommand = [\"arena\", \"bot\", \"first\"]\n\n"
+        ));
+    }
+    text
+}
+
+/// What one tournament measured (in its own process).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TournamentFigures {
+    /// Games played.
+    pub games: u64,
+    /// Bot plies played (without the openings).
+    pub plies: u64,
+    /// Wall time of the games, from the runner's start to its end, s.
+    pub games_s: f64,
+    /// Wall time of the summaries (ratings, report), s.
+    pub summary_s: f64,
+    /// The arena process's CPU time (all threads), s.
+    pub cpu_s: f64,
+    /// The bots' and guards' CPU time, s.
+    pub children_cpu_s: f64,
+    /// Peak RSS after a quarter of the series, KiB.
+    pub rss_quarter_kib: u64,
+    /// Peak RSS after all the games, before the summaries, KiB.
+    pub rss_games_kib: u64,
+    /// Peak RSS at the end, summaries included, KiB.
+    pub rss_end_kib: u64,
+}
+
+impl TournamentFigures {
+    fn to_line(&self) -> String {
+        format!(
+            "games={} plies={} games_s={} summary_s={} cpu_s={} children_cpu_s={} rss_quarter_kib={} rss_games_kib={} rss_end_kib={}",
+            self.games,
+            self.plies,
+            self.games_s,
+            self.summary_s,
+            self.cpu_s,
+            self.children_cpu_s,
+            self.rss_quarter_kib,
+            self.rss_games_kib,
+            self.rss_end_kib
+        )
+    }
+
+    fn from_line(line: &str) -> Option<TournamentFigures> {
+        let mut f = TournamentFigures::default();
+        for word in line.split_whitespace() {
+            let (key, value) = word.split_once('=')?;
+            match key {
+                "games" => f.games = value.parse().ok()?,
+                "plies" => f.plies = value.parse().ok()?,
+                "games_s" => f.games_s = value.parse().ok()?,
+                "summary_s" => f.summary_s = value.parse().ok()?,
+                "cpu_s" => f.cpu_s = value.parse().ok()?,
+                "children_cpu_s" => f.children_cpu_s = value.parse().ok()?,
+                "rss_quarter_kib" => f.rss_quarter_kib = value.parse().ok()?,
+                "rss_games_kib" => f.rss_games_kib = value.parse().ok()?,
+                "rss_end_kib" => f.rss_end_kib = value.parse().ok()?,
+                _ => {}
+            }
+        }
+        Some(f)
+    }
+}
+
+/// `arena bench --tournament CONFIG --tournament-dir DIR`: plays the
+/// tournament in this process, as `arena run` does (the same runner, bots
+/// under the guard, `games.csv` synced per game, then the summaries), and
+/// prints its [`TournamentFigures`] on one line.
+///
+/// # Errors
+/// A config that does not load, or the runner's own failures.
+pub fn tournament(config: &Path, dir: &Path) -> Result<()> {
+    let config = Arc::new(Config::load(config)?);
+    let dir = RunDir::create(dir).context("cannot create the run folder")?;
+    let options = RunOptions {
+        guard: std::env::current_exe().ok(),
+        ..RunOptions::default()
+    };
+    let series = runner::shard_schedule(config.bots.len(), None).0.len();
+    let mut series_done = 0usize;
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    let cancel = CancellationToken::new();
+    let mut f = TournamentFigures::default();
+    let children0 = cpu(UsageWho::RUSAGE_CHILDREN);
+    let t = Instant::now();
+    let summary = runtime.block_on(runner::run(
+        config.clone(),
+        &dir,
+        &options,
+        &cancel,
+        |event| match event {
+            Event::Game(g) => {
+                f.games += 1;
+                f.plies += u64::from(g.plies) - g.opening.split_whitespace().count() as u64;
+            }
+            Event::Series(_) => {
+                series_done += 1;
+                if f.rss_quarter_kib == 0 && series_done * 4 >= series {
+                    f.rss_quarter_kib = max_rss_kib();
+                }
+            }
+            Event::Sprt(_) => {}
+        },
+    ))?;
+    f.games_s = t.elapsed().as_secs_f64();
+    drop(runtime);
+    f.rss_games_kib = max_rss_kib();
+    f.children_cpu_s = (cpu(UsageWho::RUSAGE_CHILDREN) - children0).as_secs_f64();
+    let t = Instant::now();
+    crate::report::write_summaries(&config, &dir, &summary)?;
+    f.summary_s = t.elapsed().as_secs_f64();
+    f.rss_end_kib = max_rss_kib();
+    f.cpu_s = cpu(UsageWho::RUSAGE_SELF).as_secs_f64();
+    println!("{}", f.to_line());
+    Ok(())
+}
+
+/// Plays a tournament of `bots` instant bots in a child process (`arena
+/// bench --tournament`) and returns what it measured.
+fn tournament_child(
+    exe: &Path,
+    bots: usize,
+    first_to: u32,
+    concurrency: usize,
+) -> Result<TournamentFigures> {
+    let tmp = tempfile::tempdir().context("cannot create a temporary folder")?;
+    let config = tmp.path().join("bench.toml");
+    std::fs::write(&config, tournament_config(bots, first_to, concurrency))?;
+    let run_dir = tmp.path().join("run");
+    let out = Command::new(exe)
+        .arg("bench")
+        .arg("--tournament")
+        .arg(&config)
+        .arg("--tournament-dir")
+        .arg(&run_dir)
+        .stderr(Stdio::inherit())
+        .output()
+        .context("cannot start arena bench --tournament")?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() {
+        bail!(
+            "the tournament of {bots} bots failed ({}): {text}",
+            out.status
+        );
+    }
+    TournamentFigures::from_line(text.trim())
+        .with_context(|| format!("unreadable figures from the tournament: {text}"))
+}
+
+/// Collects the figures and prints each as it comes.
+struct Report {
+    figures: Vec<Figure>,
+    floor_us: Option<f64>,
+}
+
+impl Report {
+    fn add(
+        &mut self,
+        section: &'static str,
+        figure: impl Into<String>,
+        value: f64,
+        unit: &'static str,
+        note: impl Into<String>,
+    ) {
+        let figure = figure.into();
+        let x_floor = match (unit, self.floor_us) {
+            ("us", Some(floor)) if section != "floor" || figure.contains("median") => {
+                Some(value / floor)
+            }
+            _ => None,
+        };
+        let ratio = x_floor.map_or_else(String::new, |x| format!("{x:6.2}x"));
+        println!("{section:<11} {figure:<58} {value:>11.3} {unit:<8} {ratio}");
+        self.figures.push(Figure {
+            section,
+            figure,
+            value,
+            unit,
+            x_floor,
+            note: note.into(),
+        });
+    }
+
+    fn times(&mut self, section: &'static str, what: &str, t: &Times, note: &str) {
+        self.add(section, format!("{what}: median"), t.median(), "us", note);
+        self.add(section, format!("{what}: mean"), t.mean(), "us", note);
+        self.add(
+            section,
+            format!("{what}: 99th percentile"),
+            t.quantile(0.99),
+            "us",
+            note,
+        );
+    }
+
+    fn write_csv(&self, path: &Path) -> Result<()> {
+        let mut w = csv::Writer::from_path(path)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        w.write_record(["section", "figure", "value", "unit", "x_floor", "note"])?;
+        for f in &self.figures {
+            w.write_record([
+                f.section.to_string(),
+                f.figure.clone(),
+                format!("{:.3}", f.value),
+                f.unit.to_string(),
+                f.x_floor.map_or_else(String::new, |x| format!("{x:.3}")),
+                f.note.clone(),
+            ])?;
+        }
+        w.flush()?;
+        Ok(())
+    }
+}
+
+/// `arena bench`: every measurement in turn, printed as it is made; the
+/// figures go to `--out` as CSV. With `--tournament`, the hidden child mode.
+///
+/// # Errors
+/// A measurement that cannot run (the arena's own executable or a bot
+/// cannot start, a game ends by a fault), or a CSV that cannot be written.
+pub fn run(args: &BenchArgs) -> Result<()> {
+    if let (Some(config), Some(dir)) = (&args.tournament, &args.tournament_dir) {
+        return tournament(config, dir);
+    }
+    let exe = std::env::current_exe().context("cannot find the arena's own executable")?;
+    let rules = Rules::new(crate::config::DEFAULT_HOLES, crate::config::DEFAULT_SEEDS)?;
+    let (round_trips, games) = if args.smoke {
+        (args.round_trips.min(2_000), args.games.min(20))
+    } else {
+        (args.round_trips, args.games)
+    };
+    let cores = cores();
+    let mut report = Report {
+        figures: Vec::new(),
+        floor_us: None,
+    };
+    println!(
+        "arena bench{}: 2x8, {round_trips} round trips per floor, {games} games per arena figure; {cores} cores, load average {}",
+        if args.smoke { " --smoke" } else { "" },
+        load_average()
+    );
+    println!(
+        "{:<11} {:<58} {:>11} {:<8} x floor",
+        "section", "figure", "value", "unit"
+    );
+    report.add(
+        "context",
+        "cores",
+        cores as f64,
+        "count",
+        "available_parallelism",
+    );
+    let load = load_average();
+    let load1: f64 = load
+        .split_whitespace()
+        .next()
+        .and_then(|l| l.parse().ok())
+        .unwrap_or(-1.0);
+    report.add(
+        "context",
+        "load average (1 min) at the start",
+        load1,
+        "load",
+        load,
+    );
+
+    // (a) The floor.
+    let line = turn_line(rules);
+    let note = format!("{} -byte turn line, 7-byte reply", line.len());
+    let floor = floor_blocking(&exe, &line, round_trips, Pin::Free)?;
+    report.floor_us = Some(floor.median());
+    report.times("floor", "round trip, blocking, unpinned", &floor, &note);
+    report.add(
+        "floor",
+        "round trip, blocking: this process's CPU",
+        floor.cpu_us,
+        "us",
+        "getrusage(RUSAGE_SELF) per round trip",
+    );
+    for pin in [Pin::OneCore, Pin::TwoCores] {
+        if pin == Pin::TwoCores && allowed_cores().len() < 2 {
+            continue;
+        }
+        let t = floor_blocking(&exe, &line, round_trips, pin)?;
+        report.add(
+            "floor",
+            format!("round trip, blocking, {}: median", pin.name()),
+            t.median(),
+            "us",
+            &note,
+        );
+    }
+    for flavor in [Flavor::CurrentThread, Flavor::MultiThread] {
+        let t = floor_tokio(&exe, &line, round_trips, flavor)?;
+        report.add(
+            "floor",
+            format!("round trip, {}: median", flavor.name()),
+            t.median(),
+            "us",
+            &note,
+        );
+        report.add(
+            "floor",
+            format!("round trip, {}: this process's CPU", flavor.name()),
+            t.cpu_us,
+            "us",
+            "getrusage(RUSAGE_SELF) per round trip",
+        );
+    }
+
+    // (b) The arena, and (d) the same games without processes.
+    let setups = [
+        (
+            "multi-thread runtime (as arena run)",
+            ArenaSetup {
+                flavor: Flavor::MultiThread,
+                pin: false,
+                restart: false,
+            },
+        ),
+        (
+            "current-thread runtime",
+            ArenaSetup {
+                flavor: Flavor::CurrentThread,
+                pin: false,
+                restart: false,
+            },
+        ),
+        (
+            "current-thread runtime, all pinned to one core",
+            ArenaSetup {
+                flavor: Flavor::CurrentThread,
+                pin: true,
+                restart: false,
+            },
+        ),
+        (
+            "multi-thread runtime, bots restarted every game",
+            ArenaSetup {
+                flavor: Flavor::MultiThread,
+                pin: false,
+                restart: true,
+            },
+        ),
+    ];
+    let mut replayed = None;
+    for (what, setup) in setups {
+        let n = if setup.restart {
+            games.div_ceil(4)
+        } else {
+            games
+        };
+        let run = arena_games(&exe, rules, n, setup)?;
+        let note = format!(
+            "{n} games, {} bot plies; per game: wall / bot plies",
+            run.plies
+        );
+        report.add(
+            "arena",
+            format!("time per ply, {what}: median of games"),
+            run.per_ply.median(),
+            "us",
+            &note,
+        );
+        if !setup.restart {
+            report.add(
+                "arena",
+                format!("time per ply, {what}: mean"),
+                run.mean_us,
+                "us",
+                &note,
+            );
+            report.add(
+                "arena",
+                format!("arena CPU per ply, {what}"),
+                run.per_ply.cpu_us,
+                "us",
+                "getrusage(RUSAGE_SELF), all threads, over the games",
+            );
+            report.add(
+                "arena",
+                format!("bots' and guards' CPU per ply, {what}"),
+                run.children_cpu_us,
+                "us",
+                "getrusage(RUSAGE_CHILDREN) after they were reaped, their whole lives",
+            );
+        }
+        replayed.get_or_insert(run.played);
+    }
+    let played = replayed.unwrap_or_default();
+    let budget = Duration::from_millis(if args.smoke { 50 } else { 500 });
+    let (engine_ns, referee_ns) = rules_only(rules, &played, budget);
+    report.add(
+        "rules",
+        "engine only per ply (legal moves + play)",
+        engine_ns,
+        "ns",
+        "the arena games replayed, no process",
+    );
+    report.add(
+        "rules",
+        "referee without I/O per ply (engine + turn line + reply parse)",
+        referee_ns,
+        "ns",
+        "the arena games replayed, no process",
+    );
+
+    // (c) Throughput through the runner.
+    let first_to = if args.smoke { 1 } else { 3 };
+    for concurrency in [1, cores] {
+        let f = tournament_child(&exe, 4, first_to, concurrency)?;
+        let note = format!(
+            "4 bots, first to {first_to}: {} games, {} bot plies, games.csv synced per game",
+            f.games, f.plies
+        );
+        report.add(
+            "throughput",
+            format!("games per second, concurrency {concurrency}"),
+            f.games as f64 / f.games_s,
+            "games/s",
+            &note,
+        );
+        report.add(
+            "throughput",
+            format!("time per ply, concurrency {concurrency}"),
+            f.games_s * 1e6 / f.plies.max(1) as f64,
+            "us",
+            &note,
+        );
+        if concurrency == cores && cores == 1 {
+            break;
+        }
+    }
+
+    // (4) Scale.
+    if args.scale {
+        let counts: Vec<usize> = if args.smoke {
+            vec![4]
+        } else {
+            args.scale_bots.clone()
+        };
+        for bots in counts {
+            let f = tournament_child(&exe, bots, 3, cores)?;
+            let series = bots * (bots - 1) / 2;
+            let note = format!(
+                "{bots} bots, {series} series, first to 3, concurrency {cores}: {} games",
+                f.games
+            );
+            let label = format!("{bots} bots");
+            report.add(
+                "scale",
+                format!("{label}: games"),
+                f.games as f64,
+                "count",
+                &note,
+            );
+            report.add(
+                "scale",
+                format!("{label}: total time (games + summaries)"),
+                f.games_s + f.summary_s,
+                "s",
+                &note,
+            );
+            report.add(
+                "scale",
+                format!("{label}: summaries (ratings, report)"),
+                f.summary_s,
+                "s",
+                &note,
+            );
+            report.add(
+                "scale",
+                format!("{label}: games per second"),
+                f.games as f64 / f.games_s,
+                "games/s",
+                &note,
+            );
+            report.add(
+                "scale",
+                format!("{label}: arena CPU per game"),
+                f.cpu_s * 1e3 / f.games.max(1) as f64,
+                "ms",
+                "the whole process, summaries included",
+            );
+            report.add(
+                "scale",
+                format!("{label}: peak RSS after 1/4 of the series"),
+                f.rss_quarter_kib as f64 / 1024.0,
+                "MiB",
+                &note,
+            );
+            report.add(
+                "scale",
+                format!("{label}: peak RSS after the games"),
+                f.rss_games_kib as f64 / 1024.0,
+                "MiB",
+                &note,
+            );
+            report.add(
+                "scale",
+                format!("{label}: peak RSS at the end"),
+                f.rss_end_kib as f64 / 1024.0,
+                "MiB",
+                &note,
+            );
+        }
+    }
+    let load = load_average();
+    let load1: f64 = load
+        .split_whitespace()
+        .next()
+        .and_then(|l| l.parse().ok())
+        .unwrap_or(-1.0);
+    report.add(
+        "context",
+        "load average (1 min) at the end",
+        load1,
+        "load",
+        load,
+    );
+    if let Some(path) = &args.out {
+        report.write_csv(path)?;
+        println!("figures written to {}", path.display());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tournament_figures_round_trip() {
+        let f = TournamentFigures {
+            games: 12,
+            plies: 480,
+            games_s: 0.5,
+            summary_s: 0.25,
+            cpu_s: 0.125,
+            children_cpu_s: 0.75,
+            rss_quarter_kib: 9000,
+            rss_games_kib: 9100,
+            rss_end_kib: 12000,
+        };
+        assert_eq!(TournamentFigures::from_line(&f.to_line()), Some(f));
+        assert_eq!(TournamentFigures::from_line("games=x"), None);
+    }
+
+    #[test]
+    fn generated_configs_load() {
+        let text = tournament_config(5, 3, 2);
+        let config = Config::parse(&text, "bench.toml", "bench").unwrap();
+        assert_eq!(config.bots.len(), 5);
+        assert_eq!(config.tournament.first_to, 3);
+        assert_eq!(config.tournament.concurrency, 2);
+    }
+
+    #[test]
+    fn quantiles() {
+        let t = Times::new(vec![3.0, 1.0, 2.0, 4.0, 5.0], Duration::from_micros(10), 5);
+        assert_eq!(t.median(), 3.0);
+        assert_eq!(t.quantile(1.0), 5.0);
+        assert_eq!(t.mean(), 3.0);
+        assert_eq!(t.cpu_us, 2.0);
+    }
+}
