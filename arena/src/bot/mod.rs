@@ -284,7 +284,8 @@ impl BotProcess {
     /// `info` and blank lines are logged, anything else is a protocol error,
     /// so a reply can never drift one line out of step.
     async fn check_unsolicited(&mut self) -> Result<(), Fault> {
-        let lines = match waiting_lines(&mut self.stdout).await {
+        let arrived = |out: &ChildStdout| framing::pipe_readable(std::os::fd::AsFd::as_fd(out));
+        let lines = match waiting_lines(&mut self.stdout, arrived).await {
             Ok(lines) => lines,
             Err(ReadError::Eof) => return Ok(()), // The request itself will find out.
             Err(e) => return Err(self.read_fault(e).await),
