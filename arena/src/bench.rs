@@ -72,6 +72,11 @@ pub struct BenchArgs {
     /// Line round trips per floor measurement.
     #[arg(long, value_name = "N", default_value_t = 20_000)]
     pub round_trips: u32,
+    /// Run only these sections (comma separated: floor, arena, rules,
+    /// throughput, scale), e.g. to profile one of them; the floor always
+    /// runs, as the figures' yardstick. `scale` here implies --scale.
+    #[arg(long, value_name = "SECTION,...", value_delimiter = ',')]
+    pub only: Vec<String>,
     /// Internal: play the tournament of this config in this process and
     /// print its figures on one line (how --scale and the throughput runs
     /// measure a tournament's own peak RSS).
@@ -434,7 +439,12 @@ fn arena_games(exe: &Path, rules: Rules, games: u32, setup: ArenaSetup) -> Resul
     pinned(core, || {
         let runtime = setup.flavor.runtime()?;
         let children0 = cpu(UsageWho::RUSAGE_CHILDREN);
-        let out = runtime.block_on(arena_games_async(exe, rules, games, setup.restart));
+        // A task, as the runner's series are (on a multi-thread runtime,
+        // block_on's own future would run on this thread, not a worker).
+        let task = arena_games_async(exe.to_path_buf(), rules, games, setup.restart);
+        let out = runtime
+            .block_on(runtime.spawn(task))
+            .context("the benchmark task failed")?;
         drop(runtime);
         let mut out = out?;
         out.children_cpu_us = (cpu(UsageWho::RUSAGE_CHILDREN) - children0).as_secs_f64() * 1e6
@@ -444,7 +454,7 @@ fn arena_games(exe: &Path, rules: Rules, games: u32, setup: ArenaSetup) -> Resul
 }
 
 async fn arena_games_async(
-    exe: &Path,
+    exe: PathBuf,
     rules: Rules,
     games: u32,
     restart: bool,
@@ -561,6 +571,40 @@ fn rules_only(rules: Rules, played: &[Played], budget: Duration) -> (f64, f64) {
         t.elapsed().as_secs_f64() * 1e9 / (rounds * bot_plies.max(1)) as f64
     };
     (run(false), run(true))
+}
+
+/// The bot's side of the games, in memory: [`endodoi_bots::run`] with
+/// [`endodoi_bots::First`] over every `turn` line the games sent (and a
+/// `newgame` per game), its replies into a buffer. ns per turn; repeated
+/// for at least `budget`.
+fn bot_only(rules: Rules, played: &[Played], budget: Duration) -> f64 {
+    let mut input = String::from("hello version=1\n");
+    let mut buf = String::new();
+    let mut turns = 0u64;
+    for g in played {
+        input.push_str("newgame holes=8 seeds=4 side=south move_time_ms=1000 base_time_ms=0 increment_ms=0 max_plies=1000 max_laps=100000 series=1 game=1\n");
+        let mut pos = rules.start();
+        let mut last = None;
+        for (i, &mv) in g.moves.iter().enumerate() {
+            if i >= g.opening {
+                crate::protocol::turn(&mut buf, &pos, last, pos.legal_moves(), 1000, None);
+                input.push_str(&buf);
+                turns += 1;
+            }
+            pos.play(mv).expect("a recorded move replays");
+            last = Some(mv);
+        }
+    }
+    let mut output = Vec::with_capacity(16 * turns as usize + 64);
+    let (mut rounds, t) = (0u64, Instant::now());
+    while rounds == 0 || t.elapsed() < budget {
+        output.clear();
+        endodoi_bots::run(endodoi_bots::First, input.as_bytes(), &mut output)
+            .expect("in-memory I/O");
+        std::hint::black_box(&output);
+        rounds += 1;
+    }
+    t.elapsed().as_secs_f64() * 1e9 / (rounds * turns.max(1)) as f64
 }
 
 /// The config of a tournament of `bots` instant bots, first to `first_to`.
@@ -747,7 +791,7 @@ impl Report {
             _ => None,
         };
         let ratio = x_floor.map_or_else(String::new, |x| format!("{x:6.2}x"));
-        println!("{section:<11} {figure:<58} {value:>11.3} {unit:<8} {ratio}");
+        println!("{section:<11} {figure:<62} {value:>10.3} {unit:<8} {ratio}");
         self.figures.push(Figure {
             section,
             figure,
@@ -789,6 +833,20 @@ impl Report {
     }
 }
 
+/// The 1-minute load average, and the three as text.
+fn load_now() -> (f64, String) {
+    let text = load_average();
+    let one = text
+        .split_whitespace()
+        .next()
+        .and_then(|l| l.parse().ok())
+        .unwrap_or(-1.0);
+    (one, text)
+}
+
+/// The sections of `arena bench`, for `--only`.
+pub const SECTIONS: [&str; 5] = ["floor", "arena", "rules", "throughput", "scale"];
+
 /// `arena bench`: every measurement in turn, printed as it is made; the
 /// figures go to `--out` as CSV. With `--tournament`, the hidden child mode.
 ///
@@ -799,6 +857,10 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     if let (Some(config), Some(dir)) = (&args.tournament, &args.tournament_dir) {
         return tournament(config, dir);
     }
+    if let Some(bad) = args.only.iter().find(|s| !SECTIONS.contains(&s.as_str())) {
+        bail!("--only {bad}: the sections are {}", SECTIONS.join(", "));
+    }
+    let wanted = |section: &str| args.only.is_empty() || args.only.iter().any(|s| s == section);
     let exe = std::env::current_exe().context("cannot find the arena's own executable")?;
     let rules = Rules::new(crate::config::DEFAULT_HOLES, crate::config::DEFAULT_SEEDS)?;
     let (round_trips, games) = if args.smoke {
@@ -811,13 +873,13 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         figures: Vec::new(),
         floor_us: None,
     };
+    let (load, load_text) = load_now();
     println!(
-        "arena bench{}: 2x8, {round_trips} round trips per floor, {games} games per arena figure; {cores} cores, load average {}",
+        "arena bench{}: 2x8, {round_trips} round trips per floor, {games} games per arena figure; {cores} cores, load average {load_text}",
         if args.smoke { " --smoke" } else { "" },
-        load_average()
     );
     println!(
-        "{:<11} {:<58} {:>11} {:<8} x floor",
+        "{:<11} {:<62} {:>10} {:<8} x floor",
         "section", "figure", "value", "unit"
     );
     report.add(
@@ -827,32 +889,27 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         "count",
         "available_parallelism",
     );
-    let load = load_average();
-    let load1: f64 = load
-        .split_whitespace()
-        .next()
-        .and_then(|l| l.parse().ok())
-        .unwrap_or(-1.0);
     report.add(
         "context",
         "load average (1 min) at the start",
-        load1,
-        "load",
         load,
+        "load",
+        load_text,
     );
 
-    // (a) The floor.
+    // (a) The floor, always: it is every other figure's yardstick.
     let line = turn_line(rules);
-    let note = format!("{} -byte turn line, 7-byte reply", line.len());
+    let note = format!("{}-byte turn line, 7-byte reply", line.len());
     let floor = floor_blocking(&exe, &line, round_trips, Pin::Free)?;
     report.floor_us = Some(floor.median());
     report.times("floor", "round trip, blocking, unpinned", &floor, &note);
+    let cpu_note = "getrusage(RUSAGE_SELF) per round trip";
     report.add(
         "floor",
         "round trip, blocking: this process's CPU",
         floor.cpu_us,
         "us",
-        "getrusage(RUSAGE_SELF) per round trip",
+        cpu_note,
     );
     for pin in [Pin::OneCore, Pin::TwoCores] {
         if pin == Pin::TwoCores && allowed_cores().len() < 2 {
@@ -869,59 +926,55 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     }
     for flavor in [Flavor::CurrentThread, Flavor::MultiThread] {
         let t = floor_tokio(&exe, &line, round_trips, flavor)?;
+        let name = flavor.name();
         report.add(
             "floor",
-            format!("round trip, {}: median", flavor.name()),
+            format!("round trip, {name}: median"),
             t.median(),
             "us",
             &note,
         );
         report.add(
             "floor",
-            format!("round trip, {}: this process's CPU", flavor.name()),
+            format!("round trip, {name}: this process's CPU"),
             t.cpu_us,
             "us",
-            "getrusage(RUSAGE_SELF) per round trip",
+            cpu_note,
         );
     }
 
-    // (b) The arena, and (d) the same games without processes.
+    // (b) The arena; (d) the same games without processes.
+    let setup = |flavor, pin, restart| ArenaSetup {
+        flavor,
+        pin,
+        restart,
+    };
     let setups = [
         (
-            "multi-thread runtime (as arena run)",
-            ArenaSetup {
-                flavor: Flavor::MultiThread,
-                pin: false,
-                restart: false,
-            },
+            "multi-thread runtime",
+            setup(Flavor::MultiThread, false, false),
         ),
         (
             "current-thread runtime",
-            ArenaSetup {
-                flavor: Flavor::CurrentThread,
-                pin: false,
-                restart: false,
-            },
+            setup(Flavor::CurrentThread, false, false),
         ),
         (
-            "current-thread runtime, all pinned to one core",
-            ArenaSetup {
-                flavor: Flavor::CurrentThread,
-                pin: true,
-                restart: false,
-            },
+            "current-thread, pinned to one core",
+            setup(Flavor::CurrentThread, true, false),
         ),
         (
-            "multi-thread runtime, bots restarted every game",
-            ArenaSetup {
-                flavor: Flavor::MultiThread,
-                pin: false,
-                restart: true,
-            },
+            "multi-thread, bots restarted every game",
+            setup(Flavor::MultiThread, false, true),
         ),
     ];
-    let mut replayed = None;
+    let mut played = Vec::new();
     for (what, setup) in setups {
+        if !wanted("arena") && !played.is_empty() {
+            break;
+        }
+        if !wanted("arena") && !wanted("rules") {
+            break;
+        }
         let n = if setup.restart {
             games.div_ceil(4)
         } else {
@@ -929,7 +982,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         };
         let run = arena_games(&exe, rules, n, setup)?;
         let note = format!(
-            "{n} games, {} bot plies; per game: wall / bot plies",
+            "{n} games, {} bot plies; per game: its wall time over its bot plies",
             run.plies
         );
         report.add(
@@ -959,35 +1012,52 @@ pub fn run(args: &BenchArgs) -> Result<()> {
                 format!("bots' and guards' CPU per ply, {what}"),
                 run.children_cpu_us,
                 "us",
-                "getrusage(RUSAGE_CHILDREN) after they were reaped, their whole lives",
+                "getrusage(RUSAGE_CHILDREN) once reaped: their whole lives, start-up included",
             );
         }
-        replayed.get_or_insert(run.played);
+        if played.is_empty() {
+            played = run.played;
+        }
     }
-    let played = replayed.unwrap_or_default();
-    let budget = Duration::from_millis(if args.smoke { 50 } else { 500 });
-    let (engine_ns, referee_ns) = rules_only(rules, &played, budget);
-    report.add(
-        "rules",
-        "engine only per ply (legal moves + play)",
-        engine_ns,
-        "ns",
-        "the arena games replayed, no process",
-    );
-    report.add(
-        "rules",
-        "referee without I/O per ply (engine + turn line + reply parse)",
-        referee_ns,
-        "ns",
-        "the arena games replayed, no process",
-    );
+    if wanted("rules") {
+        let budget = Duration::from_millis(if args.smoke { 50 } else { 500 });
+        let (engine_ns, referee_ns) = rules_only(rules, &played, budget);
+        let note = "the arena's games replayed in memory, no process";
+        report.add(
+            "rules",
+            "engine only per ply (legal moves + play)",
+            engine_ns,
+            "ns",
+            note,
+        );
+        report.add(
+            "rules",
+            "referee without I/O per ply (engine + turn line + reply)",
+            referee_ns,
+            "ns",
+            note,
+        );
+        let bot_ns = bot_only(rules, &played, budget);
+        report.add(
+            "rules",
+            "the bot's side per ply (arena bot first, no I/O)",
+            bot_ns,
+            "ns",
+            "endodoi_bots::run over the games' turn lines, in memory",
+        );
+    }
 
-    // (c) Throughput through the runner.
+    // (c) Throughput through the runner, in a child process each.
     let first_to = if args.smoke { 1 } else { 3 };
-    for concurrency in [1, cores] {
+    let levels: &[usize] = match (wanted("throughput"), cores) {
+        (false, _) => &[],
+        (true, 1) => &[1],
+        (true, _) => &[1, cores],
+    };
+    for &concurrency in levels {
         let f = tournament_child(&exe, 4, first_to, concurrency)?;
         let note = format!(
-            "4 bots, first to {first_to}: {} games, {} bot plies, games.csv synced per game",
+            "4 bots, first to {first_to}: {} games, {} bot plies; games.csv synced per game",
             f.games, f.plies
         );
         report.add(
@@ -1004,100 +1074,76 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             "us",
             &note,
         );
-        if concurrency == cores && cores == 1 {
-            break;
-        }
     }
 
     // (4) Scale.
-    if args.scale {
+    if args.scale || args.only.iter().any(|s| s == "scale") {
         let counts: Vec<usize> = if args.smoke {
             vec![4]
         } else {
             args.scale_bots.clone()
         };
         for bots in counts {
-            let f = tournament_child(&exe, bots, 3, cores)?;
-            let series = bots * (bots - 1) / 2;
-            let note = format!(
-                "{bots} bots, {series} series, first to 3, concurrency {cores}: {} games",
-                f.games
-            );
-            let label = format!("{bots} bots");
-            report.add(
-                "scale",
-                format!("{label}: games"),
-                f.games as f64,
-                "count",
-                &note,
-            );
-            report.add(
-                "scale",
-                format!("{label}: total time (games + summaries)"),
-                f.games_s + f.summary_s,
-                "s",
-                &note,
-            );
-            report.add(
-                "scale",
-                format!("{label}: summaries (ratings, report)"),
-                f.summary_s,
-                "s",
-                &note,
-            );
-            report.add(
-                "scale",
-                format!("{label}: games per second"),
-                f.games as f64 / f.games_s,
-                "games/s",
-                &note,
-            );
-            report.add(
-                "scale",
-                format!("{label}: arena CPU per game"),
-                f.cpu_s * 1e3 / f.games.max(1) as f64,
-                "ms",
-                "the whole process, summaries included",
-            );
-            report.add(
-                "scale",
-                format!("{label}: peak RSS after 1/4 of the series"),
-                f.rss_quarter_kib as f64 / 1024.0,
-                "MiB",
-                &note,
-            );
-            report.add(
-                "scale",
-                format!("{label}: peak RSS after the games"),
-                f.rss_games_kib as f64 / 1024.0,
-                "MiB",
-                &note,
-            );
-            report.add(
-                "scale",
-                format!("{label}: peak RSS at the end"),
-                f.rss_end_kib as f64 / 1024.0,
-                "MiB",
-                &note,
-            );
+            scale_point(&mut report, &exe, bots, cores)?;
         }
     }
-    let load = load_average();
-    let load1: f64 = load
-        .split_whitespace()
-        .next()
-        .and_then(|l| l.parse().ok())
-        .unwrap_or(-1.0);
+    let (load, load_text) = load_now();
     report.add(
         "context",
         "load average (1 min) at the end",
-        load1,
-        "load",
         load,
+        "load",
+        load_text,
     );
     if let Some(path) = &args.out {
         report.write_csv(path)?;
         println!("figures written to {}", path.display());
+    }
+    Ok(())
+}
+
+/// One row of the scaling table: a tournament of `bots` instant bots,
+/// first to 3, at concurrency `cores`.
+fn scale_point(report: &mut Report, exe: &Path, bots: usize, cores: usize) -> Result<()> {
+    if bots < 2 {
+        bail!("--scale-bots {bots}: a tournament needs two bots or more");
+    }
+    let f = tournament_child(exe, bots, 3, cores)?;
+    let series = bots * (bots - 1) / 2;
+    let note = format!(
+        "{bots} bots, {series} series, first to 3, concurrency {cores}: {} games",
+        f.games
+    );
+    let mib = |kib: u64| kib as f64 / 1024.0;
+    let rows = [
+        ("games", f.games as f64, "count"),
+        (
+            "total time (games + summaries)",
+            f.games_s + f.summary_s,
+            "s",
+        ),
+        ("summaries (ratings, report)", f.summary_s, "s"),
+        ("games per second", f.games as f64 / f.games_s, "games/s"),
+        (
+            "arena CPU per game",
+            f.cpu_s * 1e3 / f.games.max(1) as f64,
+            "ms",
+        ),
+        (
+            "bots' and guards' CPU per game",
+            f.children_cpu_s * 1e3 / f.games.max(1) as f64,
+            "ms",
+        ),
+        (
+            "peak RSS after 1/4 of the series",
+            mib(f.rss_quarter_kib),
+            "MiB",
+        ),
+        ("peak RSS after the games", mib(f.rss_games_kib), "MiB"),
+        ("peak RSS at the end", mib(f.rss_end_kib), "MiB"),
+    ];
+    for (what, value, unit) in rows {
+        report.add("scale", format!("{bots} bots: {what}"), value, unit, &note);
     }
     Ok(())
 }

@@ -22,6 +22,10 @@ use crate::schedule::{self, round_robin, Series};
 use crate::standings::Wdl;
 use crate::stats::{GameScore, Pentanomial, Sprt, SprtModel, SprtStatus};
 
+/// Events that may wait for the writer (games not yet on disk, say): the
+/// channel's bound, and the most handled per sync of `games.csv`.
+const EVENTS_IN_FLIGHT: usize = 64;
+
 /// What happens during a run, in the order it happens.
 #[derive(Clone, Debug)]
 pub enum Event {
@@ -253,7 +257,7 @@ pub async fn run(
         .context("cannot create the bot logs")?;
     let (schedule, pair_shard) = shard_schedule(config.bots.len(), options.shard);
     let permits = Arc::new(Semaphore::new(config.tournament.concurrency));
-    let (tx, mut rx) = mpsc::channel::<Event>(64);
+    let (tx, mut rx) = mpsc::channel::<Event>(EVENTS_IN_FLIGHT);
     let mut tasks = JoinSet::new();
     for series in schedule.iter().copied() {
         let (config, permits, tx) = (config.clone(), permits.clone(), tx.clone());
@@ -278,23 +282,35 @@ pub async fn run(
 
     let mut results = Vec::new();
     let mut sprt_rows = Vec::new();
-    while let Some(event) = rx.recv().await {
-        match &event {
-            Event::Game(g) => {
-                games.append(g).context("cannot append to games.csv")?;
-                if let Some(t) = &g.transcript {
-                    let path = dir
-                        .path
-                        .join("transcripts")
-                        .join(format!("series-{:04}-game-{:03}.txt", g.series, g.game));
-                    std::fs::write(&path, t)
-                        .with_context(|| format!("cannot write {}", path.display()))?;
+    let mut batch = Vec::with_capacity(EVENTS_IN_FLIGHT);
+    // Group commit: the events that came while the last sync ran are
+    // handled together, their games written with one write and one sync;
+    // each is counted (on_event) only once its row is on disk.
+    while rx.recv_many(&mut batch, EVENTS_IN_FLIGHT).await > 0 {
+        let played = batch.iter().filter_map(|e| match e {
+            Event::Game(g) => Some(g),
+            _ => None,
+        });
+        games
+            .append_all(played)
+            .context("cannot append to games.csv")?;
+        for event in batch.drain(..) {
+            match &event {
+                Event::Game(g) => {
+                    if let Some(t) = &g.transcript {
+                        let path = dir
+                            .path
+                            .join("transcripts")
+                            .join(format!("series-{:04}-game-{:03}.txt", g.series, g.game));
+                        std::fs::write(&path, t)
+                            .with_context(|| format!("cannot write {}", path.display()))?;
+                    }
                 }
+                Event::Series(s) => results.push(s.clone()),
+                Event::Sprt(s) => sprt_rows.push(s.clone()),
             }
-            Event::Series(s) => results.push(s.clone()),
-            Event::Sprt(s) => sprt_rows.push(s.clone()),
+            on_event(&event);
         }
-        on_event(&event);
     }
     while let Some(joined) = tasks.join_next().await {
         joined.context("a series task failed")?;
