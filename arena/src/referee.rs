@@ -207,7 +207,9 @@ async fn play(
     let started = Instant::now();
     // The opening is played by the referee; the bots take over after it.
     let mut pos = rules.start();
-    let mut moves = String::new();
+    // Room for every ply (a hole number and a space each) up front, so no
+    // ply allocates; a game past 2048 plies grows it now and then.
+    let mut moves = String::with_capacity(3 * rules.max_plies().min(2048) as usize);
     for mv in opening {
         pos.play(*mv).expect("openings are legal");
         if !moves.is_empty() {
