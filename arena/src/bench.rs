@@ -36,12 +36,13 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context as _, Result};
 use clap::Args;
 use endodoi::{Move, Rules};
-use nix::sched::{sched_getaffinity, sched_setaffinity, CpuSet};
+use nix::sched::sched_setaffinity;
 use nix::sys::resource::{getrusage, Usage, UsageWho};
 use nix::unistd::Pid;
 use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _};
 use tokio_util::sync::CancellationToken;
 
+use crate::affinity::{allowed_cores, one_core, pinned};
 use crate::bot::BotLog;
 use crate::config::{BotSpec, Config, Limits, TimeControl};
 use crate::output::RunDir;
@@ -205,35 +206,6 @@ impl Pin {
             Pin::TwoCores => "pinned to two cores",
         }
     }
-}
-
-/// The cores this thread may run on, in order.
-fn allowed_cores() -> Vec<usize> {
-    let Ok(set) = sched_getaffinity(Pid::from_raw(0)) else {
-        return vec![];
-    };
-    (0..CpuSet::count())
-        .filter(|&c| set.is_set(c).unwrap_or(false))
-        .collect()
-}
-
-fn one_core(core: usize) -> CpuSet {
-    let mut set = CpuSet::new();
-    set.set(core).expect("a core below CpuSet::count");
-    set
-}
-
-/// Runs `f` with this thread pinned to `core` (if any), then restores its
-/// affinity. Threads and processes started meanwhile inherit the pin.
-fn pinned<T>(core: Option<usize>, f: impl FnOnce() -> T) -> T {
-    let Some(core) = core else { return f() };
-    let before = sched_getaffinity(Pid::from_raw(0)).ok();
-    let _ = sched_setaffinity(Pid::from_raw(0), &one_core(core));
-    let out = f();
-    if let Some(before) = before {
-        let _ = sched_setaffinity(Pid::from_raw(0), &before);
-    }
-    out
 }
 
 /// A `turn` line as long as a mid-game one on `rules`' board.
@@ -607,13 +579,14 @@ fn bot_only(rules: Rules, played: &[Played], budget: Duration) -> f64 {
     t.elapsed().as_secs_f64() * 1e9 / (rounds * turns.max(1)) as f64
 }
 
-/// The config of a tournament of `bots` instant bots, first to `first_to`.
+/// The config of a tournament of `bots` instant bots, first to `first_to`,
+/// `concurrency` series at once, pinned to cores or not (`affinity`).
 #[must_use]
-pub fn tournament_config(bots: usize, first_to: u32, concurrency: usize) -> String {
+pub fn tournament_config(bots: usize, first_to: u32, concurrency: usize, affinity: bool) -> String {
     let mut text = format!(
         "# arena bench: {bots} instant bots (arena bot first), first to {first_to}\n\
          name = \"bench-{bots}\"\n\n[tournament]\nfirst_to = {first_to}\n\
-         concurrency = {concurrency}\n\n"
+         concurrency = {concurrency}\naffinity = {affinity}\n\n"
     );
     for i in 1..=bots {
         text.push_str(&format!(
@@ -743,10 +716,12 @@ fn tournament_child(
     bots: usize,
     first_to: u32,
     concurrency: usize,
+    affinity: bool,
 ) -> Result<TournamentFigures> {
     let tmp = tempfile::tempdir().context("cannot create a temporary folder")?;
     let config = tmp.path().join("bench.toml");
-    std::fs::write(&config, tournament_config(bots, first_to, concurrency))?;
+    let text = tournament_config(bots, first_to, concurrency, affinity);
+    std::fs::write(&config, text)?;
     let run_dir = tmp.path().join("run");
     let out = Command::new(exe)
         .arg("bench")
@@ -1049,28 +1024,34 @@ pub fn run(args: &BenchArgs) -> Result<()> {
 
     // (c) Throughput through the runner, in a child process each.
     let first_to = if args.smoke { 1 } else { 3 };
-    let levels: &[usize] = match (wanted("throughput"), cores) {
+    let levels: &[(usize, bool)] = match (wanted("throughput"), cores) {
         (false, _) => &[],
-        (true, 1) => &[1],
-        (true, _) => &[1, cores],
+        (true, 1) => &[(1, false), (1, true)],
+        (true, _) => &[(1, false), (cores, false), (cores, true)],
     };
-    for &concurrency in levels {
-        let f = tournament_child(&exe, 4, first_to, concurrency)?;
+    for &(concurrency, affinity) in levels {
+        let f = tournament_child(&exe, 4, first_to, concurrency, affinity)?;
         let note = format!(
             "4 bots, first to {first_to}: {} games, {} bot plies; games.csv synced per game",
             f.games, f.plies
         );
+        let setting = format!(
+            "concurrency {concurrency}{}",
+            if affinity { ", affinity" } else { "" }
+        );
+        let games_per_s = f.games as f64 / f.games_s;
         report.add(
             "throughput",
-            format!("games per second, concurrency {concurrency}"),
-            f.games as f64 / f.games_s,
+            format!("games per second, {setting}"),
+            games_per_s,
             "games/s",
             &note,
         );
+        let per_ply = f.games_s * 1e6 / f.plies.max(1) as f64;
         report.add(
             "throughput",
-            format!("time per ply, concurrency {concurrency}"),
-            f.games_s * 1e6 / f.plies.max(1) as f64,
+            format!("time per ply, {setting}"),
+            per_ply,
             "us",
             &note,
         );
@@ -1083,8 +1064,10 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         } else {
             args.scale_bots.clone()
         };
-        for bots in counts {
-            scale_point(&mut report, &exe, bots, cores)?;
+        for affinity in [false, true] {
+            for &bots in &counts {
+                scale_point(&mut report, &exe, bots, cores, affinity)?;
+            }
         }
     }
     let (load, load_text) = load_now();
@@ -1103,17 +1086,28 @@ pub fn run(args: &BenchArgs) -> Result<()> {
 }
 
 /// One row of the scaling table: a tournament of `bots` instant bots,
-/// first to 3, at concurrency `cores`.
-fn scale_point(report: &mut Report, exe: &Path, bots: usize, cores: usize) -> Result<()> {
+/// first to 3, at concurrency `cores`, pinned to cores or not.
+fn scale_point(
+    report: &mut Report,
+    exe: &Path,
+    bots: usize,
+    cores: usize,
+    affinity: bool,
+) -> Result<()> {
     if bots < 2 {
         bail!("--scale-bots {bots}: a tournament needs two bots or more");
     }
-    let f = tournament_child(exe, bots, 3, cores)?;
+    let f = tournament_child(exe, bots, 3, cores, affinity)?;
     let series = bots * (bots - 1) / 2;
     let note = format!(
-        "{bots} bots, {series} series, first to 3, concurrency {cores}: {} games",
+        "{bots} bots, {series} series, first to 3, concurrency {cores}, affinity = {affinity}: {} games",
         f.games
     );
+    let label = if affinity {
+        format!("{bots} bots, affinity")
+    } else {
+        format!("{bots} bots")
+    };
     let mib = |kib: u64| kib as f64 / 1024.0;
     let rows = [
         ("games", f.games as f64, "count"),
@@ -1143,7 +1137,7 @@ fn scale_point(report: &mut Report, exe: &Path, bots: usize, cores: usize) -> Re
         ("peak RSS at the end", mib(f.rss_end_kib), "MiB"),
     ];
     for (what, value, unit) in rows {
-        report.add("scale", format!("{bots} bots: {what}"), value, unit, &note);
+        report.add("scale", format!("{label}: {what}"), value, unit, &note);
     }
     Ok(())
 }
@@ -1171,11 +1165,12 @@ mod tests {
 
     #[test]
     fn generated_configs_load() {
-        let text = tournament_config(5, 3, 2);
+        let text = tournament_config(5, 3, 2, true);
         let config = Config::parse(&text, "bench.toml", "bench").unwrap();
         assert_eq!(config.bots.len(), 5);
         assert_eq!(config.tournament.first_to, 3);
         assert_eq!(config.tournament.concurrency, 2);
+        assert!(config.tournament.affinity);
     }
 
     #[test]
