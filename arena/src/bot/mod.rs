@@ -119,6 +119,8 @@ pub struct BotProcess {
     /// The last notification sent (`gameover`), until the next request: a
     /// line the bot sends meanwhile is most likely a reply to it.
     notified: Option<String>,
+    /// The notification sent just before the latest request, if any.
+    asked_after: Option<String>,
 }
 
 impl BotProcess {
@@ -196,6 +198,7 @@ impl BotProcess {
             self_name: String::new(),
             closed: false,
             notified: None,
+            asked_after: None,
         })
     }
 
@@ -216,7 +219,7 @@ impl BotProcess {
         margin: Duration,
     ) -> Result<(&str, Duration), Fault> {
         self.check_unsolicited().await?;
-        self.notified = None;
+        self.asked_after = self.notified.take();
         let sent = Instant::now();
         let deadline = sent + limit + margin;
         let timeout = Fault::Timeout {
@@ -278,6 +281,25 @@ impl BotProcess {
                 return Ok((text.trim(), elapsed));
             }
         }
+    }
+
+    /// The notification (`gameover`) sent just before the latest request,
+    /// if one was: a wrong answer to that request may be a late reply to
+    /// the notification, which takes none (a reply that had arrived before
+    /// the request is caught as unsolicited; one still on its way is read
+    /// as the answer).
+    #[must_use]
+    pub fn asked_after(&self) -> Option<&str> {
+        self.asked_after.as_deref()
+    }
+
+    /// The hint for a wrong answer to the latest request: ` (after
+    /// gameover, which takes no reply)` when it followed a notification.
+    #[must_use]
+    pub fn after_notification_hint(&self) -> String {
+        self.asked_after()
+            .map(|n| format!(" (after {n}, which takes no reply)"))
+            .unwrap_or_default()
     }
 
     /// Looks at what the bot sent since its last reply, before a new request:
