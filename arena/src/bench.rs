@@ -43,7 +43,7 @@ use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _};
 use tokio_util::sync::CancellationToken;
 
 use crate::affinity::{allowed_cores, one_core, pinned};
-use crate::bot::BotLog;
+use crate::bot::{BotLog, BotProcess, StartOptions};
 use crate::config::{BotSpec, Config, Limits, TimeControl};
 use crate::output::RunDir;
 use crate::referee::{play_game, Seat};
@@ -56,8 +56,9 @@ pub struct BenchArgs {
     /// unit, x_floor, note).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// A run of a few seconds for CI: every measurement with small counts.
-    /// Its figures are noisy; nothing about time is asserted either way.
+    /// A run of a few seconds for CI: every measurement with small counts
+    /// (with --scale, the smallest tournament only). Its figures are noisy;
+    /// nothing about time is asserted either way.
     #[arg(long, alias = "quick")]
     pub smoke: bool,
     /// Also play the scaling tournaments: N instant bots for each N of
@@ -500,6 +501,38 @@ async fn arena_games_async(
     })
 }
 
+/// A bot's start and stop, `n` times each: `arena bot first` under the
+/// guard, from the spawn to its answer to `hello`, and from `quit` to the
+/// process reaped (µs).
+fn bot_lifecycle(exe: &Path, n: u32) -> Result<(Times, Times)> {
+    let runtime = Flavor::CurrentThread.runtime()?;
+    runtime.block_on(async {
+        let spec = first_bot("first");
+        let (mut starts, mut stops) = (Vec::new(), Vec::new());
+        for _ in 0..n {
+            let options = StartOptions {
+                startup: Duration::from_millis(crate::config::DEFAULT_STARTUP_MS),
+                guard: Some(exe),
+                log: BotLog::none(),
+                log_prefix: "bench".into(),
+                transcript: false,
+            };
+            let t = Instant::now();
+            let bot = BotProcess::start(&spec, options)
+                .await
+                .map_err(|f| anyhow::anyhow!("arena bot first did not start: {f}"))?;
+            starts.push(t.elapsed().as_secs_f64() * 1e6);
+            let t = Instant::now();
+            bot.shutdown(true).await;
+            stops.push(t.elapsed().as_secs_f64() * 1e6);
+        }
+        Ok((
+            Times::new(starts, Duration::ZERO, 1),
+            Times::new(stops, Duration::ZERO, 1),
+        ))
+    })
+}
+
 /// The games replayed with no process: the engine alone (legal moves and
 /// the move, each ply), and the engine with the referee's own work per ply
 /// (the `turn` line, the reply parsed, the move list). ns per bot ply, for
@@ -926,20 +959,20 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     };
     let setups = [
         (
-            "multi-thread runtime",
+            "multi-thread runtime (the runner before)",
             setup(Flavor::MultiThread, false, false),
         ),
         (
-            "current-thread runtime",
+            "current-thread runtime (as arena run)",
             setup(Flavor::CurrentThread, false, false),
         ),
         (
-            "current-thread, pinned to one core",
+            "current-thread, pinned to one core (affinity = true)",
             setup(Flavor::CurrentThread, true, false),
         ),
         (
-            "multi-thread, bots restarted every game",
-            setup(Flavor::MultiThread, false, true),
+            "current-thread, bots restarted every game",
+            setup(Flavor::CurrentThread, false, true),
         ),
     ];
     let mut played = Vec::new();
@@ -993,6 +1026,24 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         if played.is_empty() {
             played = run.played;
         }
+    }
+    if wanted("arena") {
+        let (starts, stops) = bot_lifecycle(&exe, if args.smoke { 5 } else { 40 })?;
+        let note = "arena bot first under the guard; a series starts and stops two";
+        report.add(
+            "arena",
+            "start a bot (spawn to hello answered): median",
+            starts.median() / 1e3,
+            "ms",
+            note,
+        );
+        report.add(
+            "arena",
+            "stop a bot (quit to reaped): median",
+            stops.median() / 1e3,
+            "ms",
+            note,
+        );
     }
     if wanted("rules") {
         let budget = Duration::from_millis(if args.smoke { 50 } else { 500 });
@@ -1059,8 +1110,9 @@ pub fn run(args: &BenchArgs) -> Result<()> {
 
     // (4) Scale.
     if args.scale || args.only.iter().any(|s| s == "scale") {
+        // A smoke run plays the smallest tournament only.
         let counts: Vec<usize> = if args.smoke {
-            vec![4]
+            args.scale_bots.iter().copied().min().into_iter().collect()
         } else {
             args.scale_bots.clone()
         };
