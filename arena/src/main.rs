@@ -299,6 +299,12 @@ fn run(
         return Ok(ExitCode::from(130));
     };
     let summary = summary?;
+    // Every game is in games.csv: the run is finished (the report says so).
+    if !cancel.is_cancelled() {
+        let games = summary.series.iter().map(|s| s.wdl.games() as usize).sum();
+        dir.mark_finished(games)
+            .context("cannot mark the run finished")?;
+    }
     let table = report::write_summaries(&config, &dir, &summary)?;
     out!("{table}");
     if cancel.is_cancelled() {
@@ -308,9 +314,6 @@ fn run(
         );
         return Ok(ExitCode::from(130));
     }
-    let games = summary.series.iter().map(|s| s.wdl.games() as usize).sum();
-    dir.mark_finished(games)
-        .context("cannot mark the run finished")?;
     say(format!("arena: results in {}", dir.path.display()));
     Ok(ExitCode::SUCCESS)
 }
@@ -422,12 +425,12 @@ fn merge(dirs: &[PathBuf], out: &Path, partial: bool) -> anyhow::Result<ExitCode
     let files: Vec<PathBuf> = dirs.iter().map(|d| d.join("games.csv")).collect();
     let series = arena::rate::merge_games(&files, Some(&dir.path.join("games.csv")))?;
     let summary = runner::Summary::from_series(&config, &series);
-    let table = report::write_summaries(&config, &dir, &summary)?;
     if !partial {
         let games = series.len();
         dir.mark_finished(games)
             .context("cannot mark the merge finished")?;
     }
+    let table = report::write_summaries(&config, &dir, &summary)?;
     out!("{table}");
     err!(
         "arena: {} shard folder(s) merged into {}",

@@ -749,3 +749,24 @@ fn rating_a_run_in_place_keeps_its_settings_and_its_files() {
         .collect();
     assert!(before == after, "rating in place changed the run's files");
 }
+
+#[test]
+fn the_report_of_an_unfinished_run_says_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bots = [("a", arena_bot("greedy", 1)), ("b", arena_bot("random", 2))];
+    let cfg = config(tmp.path(), "[tournament]\nfirst_to = 2\n", &bots);
+    let run = tmp.path().join("run");
+    assert_success(&run_arena(&cfg, &run));
+    let report = || std::fs::read_to_string(run.join("report.html")).unwrap();
+    assert!(!report().contains("did not finish"));
+    // As an interrupted run leaves it: no finished marker.
+    std::fs::remove_file(run.join("finished")).unwrap();
+    let rated = Command::cargo_bin("arena")
+        .unwrap()
+        .arg("rate")
+        .arg(run.join("games.csv"))
+        .output()
+        .unwrap();
+    assert_success(&rated);
+    assert!(report().contains("This run did not finish"));
+}
