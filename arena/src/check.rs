@@ -748,7 +748,7 @@ fn why_not(reply: &str, request: &str) -> String {
             protocol::VERSION
         ),
         (Err(ReplyError::BadHello), "hello") => {
-            "a bad hello: no version=, or no valid name=".into()
+            "a bad hello: every word key=value, with version= and a valid name=".into()
         }
         (Err(ReplyError::BadMove), "turn") => "not a hole number".into(),
         (Err(ReplyError::Unknown), _) => "not a protocol message".into(),

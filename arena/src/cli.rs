@@ -354,21 +354,25 @@ pub struct RateArgs {
     /// when there is one file; needed with several].
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// The bot whose rating is fixed (by default ratings have mean 0).
+    /// The bot whose rating is fixed [default: the run's config's
+    /// [ratings] anchor, if the files come from one run; else mean 0].
     #[arg(long, value_name = "BOT")]
     pub anchor: Option<String>,
-    /// The anchor's rating, Elo points.
-    #[arg(long, default_value_t = 0.0, requires = "anchor")]
-    pub anchor_elo: f64,
-    /// Virtual draws added to every pair that played (the prior).
-    #[arg(long, default_value_t = 1.0)]
-    pub prior_draws: f64,
-    /// Bootstrap replicates for the intervals and LOS.
-    #[arg(long, default_value_t = 1000)]
-    pub bootstrap: u32,
-    /// The seed of the bootstrap.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// The anchor's rating, Elo points [default: the config's, or 0].
+    #[arg(long, requires = "anchor")]
+    pub anchor_elo: Option<f64>,
+    /// Virtual draws added to every pair that played (the prior)
+    /// [default: the config's [ratings] prior_draws, or 1].
+    #[arg(long)]
+    pub prior_draws: Option<f64>,
+    /// Bootstrap replicates for the intervals and LOS [default: the
+    /// config's [ratings] bootstrap, or 1000].
+    #[arg(long)]
+    pub bootstrap: Option<u32>,
+    /// The seed of the bootstrap [default: the config's [tournament] seed,
+    /// or 1].
+    #[arg(long)]
+    pub seed: Option<u64>,
 }
 
 /// Parses `K/N` with 1 <= K <= N.

@@ -117,7 +117,7 @@ impl Summary {
                         Some(_) => wdl.losses += 1,
                     }
                 }
-                let decided = wdl.wins >= t.first_to || wdl.losses >= t.first_to;
+                let decided = wdl.takes_series(t.first_to);
                 (wdl.games() > 0).then_some(SeriesResult {
                     series: s,
                     wdl,
@@ -449,7 +449,7 @@ async fn run_series(
         || (first_to_counts && game % 2 == 0 && game > 0 && !going_now(config, &wdl));
     // An SPRT match ends when the test decides (or at max_games), a series
     // when a bot has first_to wins.
-    let going = |wdl: &Wdl| sprt.is_some() || (wdl.wins < t.first_to && wdl.losses < t.first_to);
+    let going = |wdl: &Wdl| sprt.is_some() || !wdl.takes_series(t.first_to);
     let mut opening = Vec::new();
     // A series stops only at the end of a game pair (or at max_games).
     while !finished && game < t.max_games && (game % 2 == 1 || !first_to_counts || going(&wdl)) {
@@ -540,7 +540,7 @@ async fn run_series(
         let decided = if sprt.is_some() {
             sprt_decided
         } else {
-            wdl.wins >= t.first_to || wdl.losses >= t.first_to
+            wdl.takes_series(t.first_to)
         };
         let _ = tx
             .send(Event::Series(SeriesResult {
@@ -564,7 +564,7 @@ struct SeriesStart {
 /// Whether a series with results `wdl` goes on (SPRT matches always do).
 fn going_now(config: &Config, wdl: &Wdl) -> bool {
     let t = &config.tournament;
-    config.sprt.is_some() || (wdl.wins < t.first_to && wdl.losses < t.first_to)
+    config.sprt.is_some() || !wdl.takes_series(t.first_to)
 }
 
 /// Starts every bot once, runs its handshake and stops it: the check made

@@ -182,7 +182,8 @@ fn an_illegal_move_fails_each_game_with_the_move_and_the_legal_list() {
     );
     // An illegal move keeps the bot in step: it is still there for quit.
     assert!(line(&stdout, "quit").starts_with("PASS  "), "{stdout}");
-    assert!(stdout.ends_with("6 of 9 checks failed\n"), "{stdout}");
+    assert!(stdout.contains("6 of 9 checks failed\n"), "{stdout}");
+    assert!(stdout.ends_with("run again with --log FILE before -- to see what it said)\n"));
 }
 
 #[test]
@@ -262,7 +263,7 @@ fn no_handshake_skips_the_rest() {
         assert!(line(&stdout, name).starts_with("SKIP  "), "{stdout}");
     }
     assert!(
-        stdout.ends_with("1 of 9 checks failed, 8 skipped\n"),
+        stdout.contains("1 of 9 checks failed, 8 skipped\n"),
         "{stdout}"
     );
 }
@@ -275,7 +276,7 @@ fn a_bot_that_lingers_after_quit_fails_quit() {
         line(&stdout, "quit"),
         "FAIL  quit                still running 500 ms after quit and the end of its input; expected it to exit within 500 ms (a tournament then sends SIGTERM, then SIGKILL)"
     );
-    assert!(stdout.ends_with("1 of 9 checks failed\n"), "{stdout}");
+    assert!(stdout.contains("1 of 9 checks failed\n"), "{stdout}");
 }
 
 #[test]
