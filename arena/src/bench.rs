@@ -171,9 +171,20 @@ fn cpu(who: UsageWho) -> Duration {
     tv(usage.user_time()) + tv(usage.system_time())
 }
 
-/// Peak resident set size of this process so far, KiB.
+/// Peak resident set size of this process so far, KiB: `VmHWM` of
+/// `/proc/self/status`, the peak of this program since its exec
+/// (`getrusage`'s `ru_maxrss` keeps the parent's peak across fork and exec,
+/// so a small child would report its parent's size), or `ru_maxrss` where
+/// there is no `/proc`.
 fn max_rss_kib() -> u64 {
-    getrusage(UsageWho::RUSAGE_SELF).map_or(0, |u| u.max_rss() as u64)
+    let hwm = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        });
+    hwm.unwrap_or_else(|| getrusage(UsageWho::RUSAGE_SELF).map_or(0, |u| u.max_rss() as u64))
 }
 
 /// The 1-, 5- and 15-minute load averages, as `/proc/loadavg` has them.
