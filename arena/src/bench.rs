@@ -14,12 +14,15 @@
 //!   referee, bots kept across the games as in a series: wall time per ply,
 //!   the arena process's own CPU time per ply (`getrusage(RUSAGE_SELF)`,
 //!   every thread), and the bots' and guards' CPU (`RUSAGE_CHILDREN`, once
-//!   they have been reaped);
+//!   they have been reaped); on either tokio runtime, pinned to one core,
+//!   and with the bots restarted every game; and a bot's start and stop;
 //! - **rules only**: the same games replayed with no process at all (the
-//!   engine, and the engine with the referee's formatting and parsing);
+//!   engine; the engine with the referee's formatting and parsing; the
+//!   bot's side of the protocol, in memory);
 //! - **throughput**: whole tournaments of four instant bots through the
 //!   runner (with `games.csv` synced per game), at concurrency 1 and at the
-//!   number of cores, each in a child process that reports its own figures;
+//!   number of cores, with and without `affinity`, each in a child process
+//!   that reports its own figures;
 //! - with `--scale`, tournaments of N instant bots, first to 3: total time,
 //!   games per second, and the arena process's peak RSS as games accumulate.
 //!

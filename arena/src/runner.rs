@@ -226,7 +226,8 @@ impl ShardFilter for Option<(usize, usize)> {
 ///
 /// # Errors
 /// The arena's own failures only (a `games.csv` that cannot be written, a
-/// panicked series task); bot faults are recorded as lost games.
+/// series worker that cannot start or panicked); bot faults are recorded
+/// as lost games.
 pub async fn run(
     config: Arc<Config>,
     dir: &RunDir,
