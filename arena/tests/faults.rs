@@ -17,6 +17,14 @@ use nix::unistd::Pid;
 
 use common::{assert_success, config, games_without_timing, leftovers, rows, run_arena};
 
+/// The arena, without RUST_BACKTRACE: a bot at its memory limit that
+/// panics would spend its move time printing a backtrace.
+fn arena_command() -> Command {
+    let mut command = Command::new(arena());
+    command.env_remove("RUST_BACKTRACE");
+    command
+}
+
 fn arena() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_arena"))
 }
@@ -131,7 +139,7 @@ fn half_the_bots_misbehave_and_every_forfeit_is_attributed() {
     std::fs::write(&cfg, text).unwrap();
     let out = tmp.path().join("run");
     let pidfile = tmp.path().join("grandchildren.txt");
-    let output = Command::new(arena())
+    let output = arena_command()
         .args(["run", "--quiet"])
         .arg(&cfg)
         .arg("--out")
@@ -276,7 +284,7 @@ fn start_long_tournament(
         "[time]\nmove_time_ms = 500\n[tournament]\nfirst_to = 100000\nmax_games = 300000\n",
         &bots,
     );
-    let mut child = Command::new(arena())
+    let mut child = arena_command()
         .arg("run")
         .arg(&cfg)
         .arg("--out")
@@ -380,7 +388,7 @@ fn a_grandchild_dies_with_the_arena_on_kill_9() {
         "[tournament]\nfirst_to = 100000\nmax_games = 300000\n",
         &bots,
     );
-    let mut child = Command::new(arena())
+    let mut child = arena_command()
         .arg("run")
         .arg(&cfg)
         .arg("--out")
@@ -428,7 +436,7 @@ fn names_cannot_reach_outside_the_run_folder() {
     let tmp = tempfile::tempdir().unwrap();
     let bots = [("../../x", random_bot(1)), ("b", random_bot(2))];
     let cfg = config(tmp.path(), "", &bots);
-    let output = Command::new(arena())
+    let output = arena_command()
         .arg("run")
         .arg(&cfg)
         .arg("--out")
@@ -541,7 +549,7 @@ fn killed_runs_resume_to_exactly_the_uninterrupted_result() {
         &bots,
     );
     let whole = tmp.path().join("whole");
-    let status = Command::new(arena())
+    let status = arena_command()
         .arg("run")
         .arg("--quiet")
         .arg(&cfg)
@@ -555,7 +563,7 @@ fn killed_runs_resume_to_exactly_the_uninterrupted_result() {
     let run = tmp.path().join("run");
     let mut first = true;
     for kill_after in [3, 9] {
-        let mut cmd = Command::new(arena());
+        let mut cmd = arena_command();
         cmd.arg("run").arg(&cfg);
         if first {
             cmd.arg("--out").arg(&run);
@@ -581,7 +589,7 @@ fn killed_runs_resume_to_exactly_the_uninterrupted_result() {
         let _ = kill(Pid::from_raw(child.id() as i32), Signal::SIGKILL);
         child.wait().unwrap();
     }
-    let output = Command::new(arena())
+    let output = arena_command()
         .arg("run")
         .arg("--quiet")
         .arg(&cfg)
@@ -616,7 +624,7 @@ fn killed_runs_resume_to_exactly_the_uninterrupted_result() {
             .replace("first_to = 4", "first_to = 5"),
     )
     .unwrap();
-    let output = Command::new(arena())
+    let output = arena_command()
         .arg("run")
         .arg(&other)
         .arg("--resume")
