@@ -94,14 +94,18 @@ fn main() -> ExitCode {
         Command::Replay(args) => replay(args),
         Command::Rate(args) => rate(args),
         Command::Check(args) => check(args),
-        Command::Bot { name, seed } => endodoi_bots::run_named(&name, seed)
+        Command::Bot { name, args } => {
+            let code = endodoi_bots::bot_main(&format!("arena bot {name}"), &name, args);
+            return ExitCode::from(u8::try_from(code).unwrap_or(1));
+        }
+        Command::Solve {
+            holes,
+            seeds,
+            max_plies,
+            max_laps,
+        } => endodoi_bots::solve::print_table(&holes, &seeds, max_plies, max_laps)
             .map(|()| ExitCode::SUCCESS)
-            .with_context(|| {
-                format!(
-                    "bot '{name}' (bundled bots: {})",
-                    endodoi_bots::BOT_NAMES.join(", ")
-                )
-            }),
+            .map_err(anyhow::Error::msg),
     };
     match result {
         Ok(code) => code,

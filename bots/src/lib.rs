@@ -1,11 +1,15 @@
 //! # endodoi-bots: reference bots and the bot side of the arena protocol
 //!
 //! - [`protocol`]: parse the arena's requests, format replies (`protocol.md`, version 1);
-//! - [`Strategy`]: what a bot plays; [`Random`] and [`Greedy`] are bundled;
+//! - [`Strategy`]: what a bot plays; [`Random`], [`Greedy`], [`AlphaBeta`]
+//!   ([`alphabeta`]: alpha-beta search) and [`Mcts`] ([`mcts`]: Monte Carlo
+//!   tree search) are bundled;
 //! - [`run`]: the whole protocol loop around a strategy, so a Rust bot is
 //!   a [`Strategy`] and one call;
-//! - [`run_named`] and [`main_for`]: the bundled bots by name, for the
-//!   `endodoi-random`/`endodoi-greedy` binaries and `arena bot NAME`;
+//! - [`run_named`], [`strategy_from_args`] and [`bot_main`]: the bundled bots
+//!   by name and command line, for the `endodoi-NAME` binaries and
+//!   `arena bot NAME [OPTIONS]`;
+//! - [`solve`]: exact values of small boards (2x2 to 2x4), for `arena solve`;
 //! - [`play_game`]: two strategies in-process, through the rules engine only.
 //!
 //! ```
@@ -34,26 +38,38 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod alphabeta;
+mod args;
+pub mod mcts;
 pub mod protocol;
+pub mod solve;
 mod strategy;
 
 use std::io::{self, BufRead, Write};
+use std::time::Instant;
 
 use endodoi::{Move, Position, Rules, Side};
 
+pub use alphabeta::{AlphaBeta, AlphaBetaOptions};
+pub use args::{strategy_from_args, BotArgsError};
+pub use mcts::{Mcts, MctsOptions};
 use protocol::{parse_request, GameSettings, Reply, Request, Turn};
-pub use strategy::{own_view, play_game, Greedy, Random, Strategy};
+pub use strategy::{own_view, play_game, Greedy, Random, Strategy, TimeLeft};
 
-/// The names of the bundled bots, for [`run_named`] and [`strategy_by_name`].
-pub const BOT_NAMES: &[&str] = &["random", "greedy"];
+/// The names of the bundled bots, for [`run_named`], [`strategy_by_name`]
+/// and [`strategy_from_args`].
+pub const BOT_NAMES: &[&str] = &["random", "greedy", "alphabeta", "mcts"];
 
 /// The bundled strategy called `name` (one of [`BOT_NAMES`]) seeded with
-/// `seed`, or `None` for an unknown name.
+/// `seed`, with its default options (`alphabeta` and `mcts` then take their
+/// share of the time the arena allows), or `None` for an unknown name.
 #[must_use]
 pub fn strategy_by_name(name: &str, seed: u64) -> Option<Box<dyn Strategy>> {
     match name {
         "random" => Some(Box::new(Random::new(seed))),
         "greedy" => Some(Box::new(Greedy::new(seed))),
+        "alphabeta" => Some(Box::new(AlphaBeta::new(AlphaBetaOptions::default()))),
+        "mcts" => Some(Box::new(Mcts::new(MctsOptions::default(), seed))),
         _ => None,
     }
 }
@@ -97,7 +113,19 @@ pub fn turn_position(turn: &Turn, rules: Option<Rules>) -> Result<Position, Stri
 }
 
 /// Asks `strategy` for its move in `turn`, keeping the answer within `legal`.
-fn answer_turn<S: Strategy>(strategy: &mut S, turn: &Turn, rules: Option<Rules>) -> Move {
+fn answer_turn<S: Strategy>(
+    strategy: &mut S,
+    turn: &Turn,
+    settings: Option<&GameSettings>,
+    received: Instant,
+) -> Move {
+    let rules = settings.map(|s| s.rules);
+    let time = TimeLeft {
+        received,
+        reply_ms: turn.time_ms.filter(|&t| t > 0),
+        clock_ms: turn.clock_ms.map(|[mine, _]| mine),
+        increment_ms: settings.map_or(0, |s| s.increment_ms),
+    };
     let fallback = turn
         .legal
         .first()
@@ -107,7 +135,7 @@ fn answer_turn<S: Strategy>(strategy: &mut S, turn: &Turn, rules: Option<Rules>)
     }
     match turn_position(turn, rules) {
         Ok(pos) => {
-            let mv = strategy.choose(&pos, turn.legal);
+            let mv = strategy.choose_timed(&pos, turn.legal, &time);
             if turn.legal.contains(mv) {
                 mv
             } else {
@@ -128,7 +156,9 @@ fn send(output: &mut impl Write, reply: &Reply) -> io::Result<()> {
 ///
 /// - `hello` → `hello version=1 name=NAME` (the strategy's [`name`](Strategy::name));
 /// - `newgame` → [`Strategy::new_game`], then `ready`;
-/// - `turn` → [`Strategy::choose`] on the position from [`turn_position`],
+/// - `turn` → [`Strategy::choose_timed`] on the position from
+///   [`turn_position`] and the time from the request (timed from the moment
+///   the line was read), then [`Strategy::info`] as an `info` line if any,
 ///   then `move N`. A turn that cannot be turned into a position, or a choice
 ///   outside `legal`, is answered with the first legal hole (hole 1 if even
 ///   `legal` is unreadable), so the bot stays in step;
@@ -151,6 +181,7 @@ pub fn run<S: Strategy>(
         if input.read_until(b'\n', &mut buf)? == 0 {
             return Ok(());
         }
+        let received = Instant::now();
         let line = String::from_utf8_lossy(&buf);
         let reply = match parse_request(&line) {
             Ok(Request::Hello { .. }) => Reply::Hello {
@@ -163,7 +194,11 @@ pub fn run<S: Strategy>(
                 Reply::Ready
             }
             Ok(Request::Turn(turn)) => {
-                Reply::Move(answer_turn(&mut strategy, &turn, settings.map(|s| s.rules)))
+                let mv = answer_turn(&mut strategy, &turn, settings.as_ref(), received);
+                if let Some(info) = strategy.info() {
+                    send(&mut output, &Reply::Info(info))?;
+                }
+                Reply::Move(mv)
             }
             Ok(Request::Quit) => return Ok(()),
             Ok(Request::GameOver(_) | Request::Empty | Request::Unknown(_)) => continue,
@@ -229,10 +264,33 @@ pub fn parse_seed(args: impl IntoIterator<Item = String>) -> Result<u64, String>
     Ok(seed)
 }
 
-/// The whole `main` of a bundled bot: parses `args` (without the program
-/// name) with [`parse_seed`], runs [`run_named`] and returns the process exit
-/// code: 0 after `quit` or end of input, 1 on an I/O error, 2 on bad
-/// arguments (messages go to standard error; `--help` prints usage).
+/// The whole `main` of a bundled bot: makes the bot `name` from `args`
+/// (without the program name) with [`strategy_from_args`], runs it on the
+/// locked standard input and output, and returns the process exit code: 0
+/// after `quit` or end of input (or `--help`), 1 on an I/O error, 2 on bad
+/// arguments or an unknown name. `program` names the command in messages.
+/// This is what `arena bot NAME [OPTIONS]` does.
+pub fn bot_main(program: &str, name: &str, args: impl IntoIterator<Item = String>) -> i32 {
+    match strategy_from_args(program, name, args) {
+        Ok(strategy) => match run(strategy, io::stdin().lock(), io::stdout().lock()) {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("{program}: {e}");
+                1
+            }
+        },
+        Err(BotArgsError::Options(e)) => {
+            let _ = e.print();
+            e.exit_code()
+        }
+        Err(e) => {
+            eprintln!("{program}: {e}");
+            2
+        }
+    }
+}
+
+/// [`bot_main`] for the standalone binary `endodoi-NAME`.
 ///
 /// A binary's whole `main` body (`src/bin/endodoi-greedy.rs`):
 ///
@@ -240,33 +298,7 @@ pub fn parse_seed(args: impl IntoIterator<Item = String>) -> Result<u64, String>
 /// std::process::exit(endodoi_bots::main_for("greedy", std::env::args().skip(1)));
 /// ```
 pub fn main_for(name: &str, args: impl IntoIterator<Item = String>) -> i32 {
-    let args: Vec<String> = args.into_iter().collect();
-    let usage = format!(
-        "usage: endodoi-{name} [--seed N]\n\
-         An En Dodoi bot ({name}) speaking the arena protocol on stdin/stdout; see protocol.md."
-    );
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("{usage}");
-        return 0;
-    }
-    let seed = match parse_seed(args) {
-        Ok(seed) => seed,
-        Err(e) => {
-            eprintln!("endodoi-{name}: {e}\n{usage}");
-            return 2;
-        }
-    };
-    match run_named(name, seed) {
-        Ok(()) => 0,
-        Err(e) => {
-            eprintln!("endodoi-{name}: {e}");
-            if e.kind() == io::ErrorKind::InvalidInput {
-                2
-            } else {
-                1
-            }
-        }
-    }
+    bot_main(&format!("endodoi-{name}"), name, args)
 }
 
 #[cfg(test)]
@@ -295,7 +327,16 @@ mod tests {
         }
         assert!(strategy_by_name("alphazero", 0).is_none());
         assert_eq!(main_for("alphazero", args("")), 2);
-        assert_eq!(main_for("greedy", args("--colour red")), 2);
+        assert!(matches!(
+            strategy_from_args("greedy", "greedy", args("--colour red")),
+            Err(BotArgsError::Options(e)) if e.exit_code() == 2
+        ));
+        assert!(matches!(
+            strategy_from_args("mcts", "mcts", args("--rollout smart")),
+            Err(BotArgsError::Options(_))
+        ));
+        let bot = strategy_from_args("alphabeta", "alphabeta", args("--depth 3 --seed 1")).unwrap();
+        assert_eq!(bot.name(), "alphabeta");
     }
 
     #[test]
