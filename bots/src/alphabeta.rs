@@ -704,3 +704,182 @@ impl Strategy for AlphaBeta {
         ))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use endodoi::{Rules, Side};
+
+    fn time(reply_ms: Option<u64>, clock_ms: Option<u64>, increment_ms: u64) -> TimeLeft {
+        TimeLeft {
+            received: Instant::now(),
+            reply_ms,
+            clock_ms,
+            increment_ms,
+        }
+    }
+
+    fn ms(plan: TimePlan) -> (Option<u128>, Option<u128>) {
+        (
+            plan.target.map(|d| d.as_millis()),
+            plan.hard.map(|d| d.as_millis()),
+        )
+    }
+
+    #[test]
+    fn time_plans() {
+        // A per-move limit of 1 s: 1000 - (30 + 100) ms for everything.
+        let per_move = time(Some(1000), None, 0);
+        assert_eq!(
+            ms(TimePlan::new(&per_move, 0, 8, false, None)),
+            (Some(870), Some(870))
+        );
+        // A fixed depth: no target, but the same hard stop.
+        assert_eq!(
+            ms(TimePlan::new(&per_move, 0, 8, true, None)),
+            (None, Some(870))
+        );
+        // A cap of its own.
+        assert_eq!(
+            ms(TimePlan::new(&per_move, 0, 8, true, Some(200))),
+            (Some(200), Some(200))
+        );
+        // A game clock of 10 s + 100 ms at the start of 2x8: 32 moves to go,
+        // 312 + 75 ms a move, at most 3 times that.
+        let clock = time(Some(10_000), Some(10_000), 100);
+        assert_eq!(
+            ms(TimePlan::new(&clock, 0, 8, false, None)),
+            (Some(387), Some(1161))
+        );
+        // Late in the game at least 10 moves are expected.
+        assert_eq!(
+            ms(TimePlan::new(&clock, 200, 8, false, None)),
+            (Some(1075), Some(3225))
+        );
+        // The clock nearly out: time_ms is the clock, and the margin is kept
+        // (hard: 40 - 34 ms, and at most 3 times the share of 40 / 32 ms).
+        let short = time(Some(40), Some(40), 0);
+        assert_eq!(
+            ms(TimePlan::new(&short, 0, 8, false, None)),
+            (Some(1), Some(3))
+        );
+        let gone = time(Some(20), Some(20), 0);
+        assert_eq!(
+            ms(TimePlan::new(&gone, 0, 8, false, None)),
+            (Some(0), Some(0))
+        );
+        // No limit anywhere: one second; with a fixed budget: none.
+        let free = time(None, None, 0);
+        assert_eq!(
+            ms(TimePlan::new(&free, 0, 8, false, None)),
+            (Some(1000), Some(1000))
+        );
+        assert_eq!(ms(TimePlan::new(&free, 0, 8, true, None)), (None, None));
+    }
+
+    #[test]
+    fn scores_and_margins() {
+        for margin in [-40, -1, 1, 7] {
+            assert_eq!(proven_margin(terminal_score(margin)), Some(margin));
+            assert!(terminal_score(margin).abs() > WIN_BONUS);
+        }
+        assert_eq!(terminal_score(0), 0);
+        assert_eq!(proven_margin(0), None);
+        assert_eq!(proven_margin(4 * 60), None);
+        // A finished game scores its margin, from the side to move.
+        let pos = Position::parse("0,0/1,1 s 1 1 5", Rules::new(2, 1).unwrap()).unwrap();
+        assert!(pos.is_over());
+        assert_eq!(Evaluation::default().score(&pos), terminal_score(-2));
+        // The evaluation: captured difference and half a seed per row seed.
+        let mut pos = Rules::new(6, 4).unwrap().start();
+        for _ in 0..6 {
+            let legal = pos.legal_moves();
+            pos.play(legal.nth(legal.len() / 2).unwrap()).unwrap();
+            let me = pos.to_move();
+            let diff = pos.captured(me) as i32 - pos.captured(me.opponent()) as i32;
+            let rows = pos.row(me).iter().sum::<u32>() as i32
+                - pos.row(me.opponent()).iter().sum::<u32>() as i32;
+            assert!(!pos.is_over());
+            assert_eq!(
+                Evaluation::default().score(&pos),
+                4 * diff + 2 * rows,
+                "{pos}"
+            );
+        }
+    }
+
+    #[test]
+    fn keys_tell_apart_what_values_depend_on() {
+        let rules = Rules::new(3, 2).unwrap();
+        let key = |text: &str| position_key(&Position::parse(text, rules).unwrap());
+        let base = key("2,2,2/2,2,2 s 0 0 10");
+        assert_ne!(base, key("2,2,2/2,2,2 n 0 0 10"));
+        assert_ne!(base, key("2,2,2/2,2,1 s 0 1 10"));
+        assert_ne!(base, key("2,2,2/2,2,2 s 1 0 10")); // not a real position, but a key
+                                                       // Far from the ply limit the ply does not matter; near it, it does.
+        assert_eq!(base, key("2,2,2/2,2,2 s 0 0 11"));
+        assert_ne!(key("2,2,2/2,2,2 s 0 0 900"), key("2,2,2/2,2,2 s 0 0 901"));
+        assert_eq!(key("2,2,2/2,2,2 s 0 0 800"), base);
+    }
+
+    fn bot(depth: u32) -> AlphaBeta {
+        AlphaBeta::new(AlphaBetaOptions {
+            depth: Some(depth),
+            ..AlphaBetaOptions::default()
+        })
+    }
+
+    #[test]
+    fn fixed_depth_is_reproducible() {
+        let rules = Rules::new(8, 4).unwrap();
+        let (mut a, mut b) = (bot(5), bot(5));
+        let mut pos = rules.start();
+        while !pos.is_over() {
+            let view = crate::own_view(&pos);
+            let ra = a.analyse(&view, view.legal_moves(), &TimeLeft::unlimited());
+            let rb = b.analyse(&view, view.legal_moves(), &TimeLeft::unlimited());
+            assert_eq!((ra.best, ra.score, ra.nodes), (rb.best, rb.score, rb.nodes));
+            assert!(ra.depth <= 5 && !ra.stopped);
+            pos.play(ra.best).unwrap();
+        }
+    }
+
+    #[test]
+    fn the_deadline_stops_the_search_after_depth_1() {
+        // A hard limit of 0 ms: depth 1 completes whatever the clock says,
+        // the next iterations are cut off at the first look at the clock.
+        let pos = Rules::new(10, 4).unwrap().start();
+        let mut searcher = Searcher::new(Evaluation::default());
+        let plan = TimePlan {
+            target: None,
+            hard: Some(Duration::ZERO),
+        };
+        let result = searcher.search(&pos, pos.legal_moves(), 60, plan, Instant::now());
+        assert!(result.stopped);
+        assert!(result.depth >= 1 && result.depth < 60);
+        assert!(pos.legal_moves().contains(result.best));
+    }
+
+    #[test]
+    fn takes_a_proven_win() {
+        // 2x3, 1 seed per hole: South wins by 6 with hole 1 only (solved).
+        let pos = Rules::new(3, 1).unwrap().start();
+        let result = bot(40).analyse(&pos, pos.legal_moves(), &TimeLeft::unlimited());
+        assert_eq!(result.best.hole(), 1);
+        assert!(result.exact);
+        assert_eq!(proven_margin(result.score), Some(6));
+        assert_eq!(pos.to_move(), Side::South);
+    }
+
+    #[test]
+    fn info_line() {
+        let pos = Rules::new(6, 4).unwrap().start();
+        let mut b = bot(3);
+        assert_eq!(b.info(), None);
+        let mv = b.choose(&pos, pos.legal_moves());
+        assert!(pos.legal_moves().contains(mv));
+        let info = b.info().unwrap();
+        assert!(info.starts_with("depth 3 score "), "{info}");
+        assert_eq!(b.info(), None);
+    }
+}

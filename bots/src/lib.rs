@@ -340,6 +340,27 @@ mod tests {
     }
 
     #[test]
+    fn searching_bots_send_an_info_line_before_their_move() {
+        let input = "hello version=1\n\
+            newgame holes=3 seeds=1 side=south move_time_ms=1000 base_time_ms=5000 increment_ms=10 max_plies=1000 max_laps=100000 series=1 game=1\n\
+            turn mine=1,1,1 theirs=1,1,1 captured=0,0 last=none legal=1,2,3 ply=0 time_ms=1000 clock_ms=5000,5000\n\
+            quit\n";
+        for (name, options) in [("alphabeta", "--depth 4"), ("mcts", "--playouts 300")] {
+            let bot = strategy_from_args(name, name, args(options)).unwrap();
+            let mut output = Vec::new();
+            run(bot, input.as_bytes(), &mut output).unwrap();
+            let out = String::from_utf8(output).unwrap();
+            let lines: Vec<&str> = out.lines().collect();
+            assert_eq!(lines.len(), 4, "{out}");
+            assert_eq!(lines[0], format!("hello version=1 name={name}"));
+            assert_eq!(lines[1], "ready");
+            assert!(lines[2].starts_with("info "), "{out}");
+            // Solved: only hole 1 wins at the start of 2x3 with 1 seed.
+            assert_eq!(lines[3], "move 1", "{out}");
+        }
+    }
+
+    #[test]
     fn turn_position_without_newgame() {
         let turn = Turn {
             mine: vec![1, 1],

@@ -396,3 +396,84 @@ impl Strategy for Mcts {
         ))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use endodoi::Rules;
+
+    fn bot(playouts: u32, rollout: Rollout, seed: u64) -> Mcts {
+        Mcts::new(
+            MctsOptions {
+                playouts: Some(playouts),
+                rollout,
+                ..MctsOptions::default()
+            },
+            seed,
+        )
+    }
+
+    #[test]
+    fn spends_its_budget_and_counts_right() {
+        let pos = Rules::new(8, 4).unwrap().start();
+        for rollout in [Rollout::Random, Rollout::Greedy] {
+            let mut m = bot(500, rollout, 1);
+            let r = m.search(&pos, pos.legal_moves(), &TimeLeft::unlimited());
+            assert_eq!(r.playouts, 500);
+            assert_eq!(m.nodes[0].visits, 500);
+            // Every playout went through exactly one child of the root.
+            let mut sum = 0;
+            let mut c = m.nodes[0].first_child;
+            while c != NONE {
+                sum += m.nodes[c as usize].visits;
+                c = m.nodes[c as usize].next_sibling;
+            }
+            assert_eq!(sum, 500);
+            assert!(r.nodes <= 501);
+            assert!((0.0..=1.0).contains(&r.value));
+        }
+    }
+
+    #[test]
+    fn seeded_per_game() {
+        let rules = Rules::new(8, 4).unwrap();
+        let settings = GameSettings {
+            rules,
+            side: Side::South,
+            move_time_ms: 0,
+            base_time_ms: 0,
+            increment_ms: 0,
+            game: Some((3, 2)),
+        };
+        let play = |m: &mut Mcts| {
+            m.new_game(&settings);
+            let mut pos = rules.start();
+            let mut moves = Vec::new();
+            for _ in 0..6 {
+                let view = crate::own_view(&pos);
+                let mv = m.choose(&view, view.legal_moves());
+                moves.push(mv);
+                pos.play(mv).unwrap();
+            }
+            moves
+        };
+        let mut a = bot(200, Rollout::Random, 9);
+        let first = play(&mut a);
+        // The same game again, after other work, and in a fresh bot.
+        assert_eq!(play(&mut a), first);
+        assert_eq!(play(&mut bot(200, Rollout::Random, 9)), first);
+    }
+
+    #[test]
+    fn finds_the_only_winning_first_move() {
+        // Solved: at the start of 2x3 with 3 seeds only hole 1 wins (+8; holes
+        // 2 and 3: -12 and +2), with 4 seeds only hole 2 (+4; -12 and -4).
+        for (seeds, winner) in [(3, 1), (4, 2)] {
+            let pos = Rules::new(3, seeds).unwrap().start();
+            for rollout in [Rollout::Random, Rollout::Greedy] {
+                let mv = bot(2000, rollout, 0).choose(&pos, pos.legal_moves());
+                assert_eq!(mv.hole(), winner, "{seeds} seeds, {rollout:?}");
+            }
+        }
+    }
+}
