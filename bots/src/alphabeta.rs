@@ -53,8 +53,9 @@ pub const MAX_DEPTH: u32 = 128;
 /// The transposition table's size in bytes (16-byte entries).
 pub const TT_BYTES: usize = 16 << 20;
 
-/// Nodes between two looks at the clock.
-const CLOCK_EVERY: u64 = 1024;
+/// Nodes between two looks at the clock (a look costs about as much as a
+/// tenth of a node on 2x8; on 2x50 a node can take 50 long sowings).
+const CLOCK_EVERY: u64 = 64;
 
 /// The static evaluation of a position at the search horizon.
 ///
@@ -139,7 +140,7 @@ pub struct AlphaBetaOptions {
 ///
 /// - `hard`: the search is abandoned here. It is the reply's limit
 ///   (`time_ms`: the per-move limit or the game clock, whichever is less)
-///   minus a safety margin of 30 ms plus 10% (for writing the reply, the
+///   minus a safety margin of 30 ms plus 20% (for writing the reply, the
 ///   arena's reading it, and a busy machine), and with a game clock at most
 ///   3 times the move's share of the clock (below). A bot's own time cap
 ///   (`--time-ms`) caps it too.
@@ -176,7 +177,7 @@ impl TimePlan {
         fixed_budget: bool,
         cap_ms: Option<u64>,
     ) -> TimePlan {
-        let safety = |ms: u64| 30 + ms / 10;
+        let safety = |ms: u64| 30 + ms / 5;
         let mut hard = time.reply_ms.map(|ms| ms.saturating_sub(safety(ms)));
         let mut target = hard;
         if let Some(clock) = time.clock_ms {
@@ -311,16 +312,17 @@ pub struct Searcher {
 }
 
 impl Searcher {
-    /// A searcher with its table ([`TT_BYTES`]) allocated; the child buffer
-    /// (about 2.7 MB) comes with the first search.
+    /// A searcher with its table ([`TT_BYTES`]) and child buffer (about
+    /// 2.7 MB) allocated, so that no search allocates.
     #[must_use]
     pub fn new(eval: Evaluation) -> Searcher {
+        let filler = endodoi::Rules::new(2, 1).expect("2x2 with 1 seed").start();
         Searcher {
             eval,
             table: vec![EMPTY_ENTRY; TT_BYTES / std::mem::size_of::<Entry>()],
             age: 0,
             history: [0; MAX_HOLES],
-            children: Vec::new(),
+            children: vec![filler; (MAX_DEPTH as usize + 1) * MAX_HOLES],
             holes: vec![0; (MAX_DEPTH as usize + 1) * MAX_HOLES],
             nodes: 0,
             horizon: 0,
@@ -353,10 +355,6 @@ impl Searcher {
         plan: TimePlan,
         start: Instant,
     ) -> SearchResult {
-        let needed = (MAX_DEPTH as usize + 1) * MAX_HOLES;
-        if self.children.len() < needed {
-            self.children = vec![pos.clone(); needed];
-        }
         self.age = self.age.wrapping_add(1);
         for h in &mut self.history {
             *h /= 8;
@@ -692,10 +690,10 @@ impl Strategy for AlphaBeta {
             None => format!("{:+.2}", f64::from(r.score) / f64::from(SCORE_PER_SEED)),
         };
         Some(format!(
-            "depth {} score {score} nodes {} time {} ms{}",
+            "depth {} score {score} nodes {} time {:.2} ms{}",
             r.depth,
             r.nodes,
-            r.elapsed.as_millis(),
+            r.elapsed.as_secs_f64() * 1e3,
             if r.stopped {
                 " (last iteration cut off)"
             } else {
@@ -728,16 +726,16 @@ mod tests {
 
     #[test]
     fn time_plans() {
-        // A per-move limit of 1 s: 1000 - (30 + 100) ms for everything.
+        // A per-move limit of 1 s: 1000 - (30 + 200) ms for everything.
         let per_move = time(Some(1000), None, 0);
         assert_eq!(
             ms(TimePlan::new(&per_move, 0, 8, false, None)),
-            (Some(870), Some(870))
+            (Some(770), Some(770))
         );
         // A fixed depth: no target, but the same hard stop.
         assert_eq!(
             ms(TimePlan::new(&per_move, 0, 8, true, None)),
-            (None, Some(870))
+            (None, Some(770))
         );
         // A cap of its own.
         assert_eq!(
@@ -757,11 +755,11 @@ mod tests {
             (Some(1075), Some(3225))
         );
         // The clock nearly out: time_ms is the clock, and the margin is kept
-        // (hard: 40 - 34 ms, and at most 3 times the share of 40 / 32 ms).
+        // (hard: 40 - 38 ms; the share: 40 / 32 ms).
         let short = time(Some(40), Some(40), 0);
         assert_eq!(
             ms(TimePlan::new(&short, 0, 8, false, None)),
-            (Some(1), Some(3))
+            (Some(1), Some(2))
         );
         let gone = time(Some(20), Some(20), 0);
         assert_eq!(

@@ -122,7 +122,8 @@ fn answer_turn<S: Strategy>(
     let rules = settings.map(|s| s.rules);
     let time = TimeLeft {
         received,
-        reply_ms: turn.time_ms.filter(|&t| t > 0),
+        // time_ms=0 is "no limit" without a game clock, and "none left" with one.
+        reply_ms: turn.time_ms.filter(|&t| t > 0 || turn.clock_ms.is_some()),
         clock_ms: turn.clock_ms.map(|[mine, _]| mine),
         increment_ms: settings.map_or(0, |s| s.increment_ms),
     };
@@ -358,6 +359,23 @@ mod tests {
             // Solved: only hole 1 wins at the start of 2x3 with 1 seed.
             assert_eq!(lines[3], "move 1", "{out}");
         }
+    }
+
+    #[test]
+    fn no_time_left_on_the_clock_means_hurry() {
+        // time_ms=0 with a game clock: no time left, so alphabeta (with no
+        // depth limit) starts no iteration after depth 1; without a clock,
+        // time_ms=0 would mean no limit.
+        let input = "hello version=1\n\
+            newgame holes=8 seeds=4 side=south move_time_ms=0 base_time_ms=1000 increment_ms=500 max_plies=1000 max_laps=100000 series=1 game=1\n\
+            turn mine=4,4,4,4,4,4,4,4 theirs=4,4,4,4,4,4,4,4 captured=0,0 last=none legal=1,2,3,4,5,6,7,8 ply=0 time_ms=0 clock_ms=0,1000\n\
+            quit\n";
+        let bot = strategy_from_args("alphabeta", "alphabeta", args("")).unwrap();
+        let mut output = Vec::new();
+        run(bot, input.as_bytes(), &mut output).unwrap();
+        let out = String::from_utf8(output).unwrap();
+        let info = out.lines().nth(2).unwrap();
+        assert!(info.starts_with("info depth 1 "), "{out}");
     }
 
     #[test]

@@ -11,8 +11,10 @@ use rand_chacha::ChaCha8Rng;
 use crate::protocol::GameSettings;
 
 /// A bot's brain. The protocol loop ([`run`](crate::run)) calls
-/// [`new_game`](Strategy::new_game) at each `newgame` and
-/// [`choose`](Strategy::choose) at each `turn`.
+/// [`new_game`](Strategy::new_game) at each `newgame`, and at each `turn`
+/// [`choose_timed`](Strategy::choose_timed) (which calls
+/// [`choose`](Strategy::choose) unless a strategy manages its time) and then
+/// [`info`](Strategy::info).
 pub trait Strategy {
     /// The name sent in the `hello` reply (`[A-Za-z0-9._-]`, at most 64 characters;
     /// other characters are replaced).
