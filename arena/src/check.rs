@@ -155,8 +155,10 @@ pub fn run(options: &CheckOptions, mut on_line: impl FnMut(&CheckLine)) -> Resul
         );
     };
     crate::bot::resolve_program(&spec).map_err(|_| {
+        let here = std::env::current_dir().unwrap_or_default();
         format!(
-            "program '{program}' not found or not executable: give a path (./my_bot) or a program in PATH"
+            "program '{program}' {}",
+            crate::bot::spawn::why_not_found(program, &here)
         )
     })?;
     let log = match &options.log {
@@ -711,7 +713,10 @@ impl Checker {
 /// timeout (which has no margin there).
 fn start_limit(fault: &Fault, startup: Duration) -> String {
     match fault {
-        Fault::Timeout { .. } => format!("no reply within {} ms", startup.as_millis()),
+        Fault::Timeout { .. } => format!(
+            "no reply within {} ms (if it wrote one, flush standard output after each line)",
+            startup.as_millis()
+        ),
         other => other.to_string(),
     }
 }
@@ -739,7 +744,7 @@ fn why_not(reply: &str, request: &str) -> String {
             protocol::VERSION
         ),
         (Err(ReplyError::BadHello), "hello") => {
-            "a bad hello: no version=, or no valid name=".into()
+            "a bad hello: every word key=value, with version= and a valid name=".into()
         }
         (Err(ReplyError::BadMove), "turn") => "not a hole number".into(),
         (Err(ReplyError::Unknown), _) => "not a protocol message".into(),

@@ -108,6 +108,13 @@ pub enum Command {
     ///
     /// Example: `arena check -- python3 my_bot.py`.
     Check(CheckArgs),
+    /// Play a game against a bot in the terminal, or watch two bots play
+    /// one ply by ply (--bots).
+    ///
+    /// Examples: `arena play -- arena bot greedy`,
+    /// `arena play --side north --holes 6 -- python3 my_bot.py`,
+    /// `arena play --bots --step -- arena bot random -- arena bot greedy`.
+    Play(PlayArgs),
     /// Be one of the bundled bots, speaking the protocol on stdin/stdout
     /// (used by configs as `command = ["arena", "bot", "greedy"]`).
     ///
@@ -176,6 +183,77 @@ pub struct CheckArgs {
     pub command: Vec<String>,
 }
 
+/// The arguments of `arena play`.
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// Holes per row (2 to 50).
+    #[arg(long, default_value_t = crate::config::DEFAULT_HOLES)]
+    pub holes: usize,
+    /// Seeds per hole at the start.
+    #[arg(long, default_value_t = crate::config::DEFAULT_SEEDS)]
+    pub seeds: u32,
+    /// Your side; South moves first.
+    #[arg(long, value_enum, default_value_t = SideArg::South, conflicts_with = "bots")]
+    pub side: SideArg,
+    /// The per-move limit told to the bot, ms (1 to 86400000); a bot that
+    /// takes longer (plus a 50 ms margin) loses, as in a tournament.
+    #[arg(long, value_name = "MS", default_value_t = crate::config::DEFAULT_MOVE_TIME_MS,
+          value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
+    pub move_time_ms: u64,
+    /// The lap limit: a move still sowing at this lap is endless, and not
+    /// allowed.
+    #[arg(long, default_value_t = endodoi::DEFAULT_MAX_LAPS)]
+    pub max_laps: u32,
+    /// The ply limit: then each side takes the seeds in its own row.
+    #[arg(long, default_value_t = endodoi::DEFAULT_MAX_PLIES)]
+    pub max_plies: u32,
+    /// Plies to play before the game is handed over, South first, as hole
+    /// numbers in one word: --opening "4 3 2".
+    #[arg(long, value_name = "MOVES")]
+    pub opening: Option<String>,
+    /// Show each move lap by lap from the start (`laps` toggles it).
+    #[arg(long)]
+    pub laps: bool,
+    /// Two bots play each other: `--bots -- SOUTH_COMMAND... -- NORTH_COMMAND...`.
+    #[arg(long)]
+    pub bots: bool,
+    /// With --bots: wait for Enter before each ply.
+    #[arg(long, requires = "bots")]
+    pub step: bool,
+    /// Write the bots' stderr and info lines to FILE (replaced); by default
+    /// they are dropped.
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
+    /// The bot's program and arguments, run without a shell, after `--`; a
+    /// first word `arena` means this executable (`arena bot greedy`). With
+    /// --bots, South's command, `--`, and North's.
+    #[arg(
+        value_name = "BOT_COMMAND",
+        required = true,
+        trailing_var_arg = true,
+        allow_hyphen_values = true
+    )]
+    pub command: Vec<String>,
+}
+
+/// A side on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SideArg {
+    /// South, who moves first.
+    South,
+    /// North.
+    North,
+}
+
+impl From<SideArg> for endodoi::Side {
+    fn from(side: SideArg) -> endodoi::Side {
+        match side {
+            SideArg::South => endodoi::Side::South,
+            SideArg::North => endodoi::Side::North,
+        }
+    }
+}
+
 /// The arguments of `arena slurm`: submit, or one of its subcommands.
 #[derive(Debug, Args)]
 pub struct SlurmArgs {
@@ -195,21 +273,9 @@ pub struct SlurmArgs {
     /// compute nodes share.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// The partition (sbatch --partition) [default: the cluster's].
-    #[arg(long, value_name = "P")]
-    pub partition: Option<String>,
-    /// The time limit of each task (sbatch --time), e.g. 2:00:00
-    /// [default: the partition's].
-    #[arg(long, value_name = "T")]
-    pub time: Option<String>,
-    /// CPUs per task (sbatch --cpus-per-task) [default: the config's
-    /// concurrency, since each series in play keeps about one CPU busy].
-    #[arg(long, value_name = "C")]
-    pub cpus: Option<usize>,
-    /// One more sbatch option for both jobs, e.g. --sbatch=--account=chess
-    /// (repeatable).
-    #[arg(long = "sbatch", value_name = "OPTION", allow_hyphen_values = true)]
-    pub sbatch: Vec<String>,
+    /// The jobs' Slurm options.
+    #[command(flatten)]
+    pub job: SlurmJobArgs,
     /// Print the scripts and the sbatch commands; write and submit nothing.
     #[arg(long)]
     pub dry_run: bool,
@@ -217,6 +283,31 @@ pub struct SlurmArgs {
     /// run only on the compute nodes).
     #[arg(long)]
     pub no_check: bool,
+}
+
+/// The Slurm options of a tournament's jobs: `arena slurm` writes them into
+/// its scripts; `arena slurm rerun` passes them to sbatch, over the scripts'.
+#[derive(Clone, Debug, Default, Args)]
+pub struct SlurmJobArgs {
+    /// The partition (sbatch --partition) [default: the cluster's].
+    #[arg(long, value_name = "P")]
+    pub partition: Option<String>,
+    /// The time limit of each job (sbatch --time, for the tasks and the
+    /// merge), e.g. 2:00:00 [default: the partition's].
+    #[arg(long, value_name = "T")]
+    pub time: Option<String>,
+    /// CPUs per task (sbatch --cpus-per-task) [default: the config's
+    /// [tournament] concurrency if it sets one, else 1]. A task plays that
+    /// many series at once.
+    #[arg(long, value_name = "C", value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub cpus: Option<u32>,
+    /// At most K tasks of the array run at once (sbatch --array=...%K).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_running: Option<u32>,
+    /// One more sbatch option for both jobs, e.g. --sbatch=--account=games
+    /// (repeatable; not --array or --dependency, which arena slurm sets).
+    #[arg(long = "sbatch", value_name = "OPTION", allow_hyphen_values = true)]
+    pub sbatch: Vec<String>,
 }
 
 /// The subcommands of `arena slurm`.
@@ -237,9 +328,10 @@ pub enum SlurmCommand {
     Rerun {
         /// The tournament folder `arena slurm` wrote.
         dir: PathBuf,
-        /// One more sbatch option for both jobs (repeatable).
-        #[arg(long = "sbatch", value_name = "OPTION", allow_hyphen_values = true)]
-        sbatch: Vec<String>,
+        /// Options that override the scripts' own for these jobs (a longer
+        /// --time after a TIMEOUT, say).
+        #[command(flatten)]
+        job: SlurmJobArgs,
         /// Print the sbatch commands; submit nothing.
         #[arg(long)]
         dry_run: bool,
@@ -284,21 +376,25 @@ pub struct RateArgs {
     /// when there is one file; needed with several].
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// The bot whose rating is fixed (by default ratings have mean 0).
+    /// The bot whose rating is fixed [default: the run's config's
+    /// [ratings] anchor, if the files come from one run; else mean 0].
     #[arg(long, value_name = "BOT")]
     pub anchor: Option<String>,
-    /// The anchor's rating, Elo points.
-    #[arg(long, default_value_t = 0.0, requires = "anchor")]
-    pub anchor_elo: f64,
-    /// Virtual draws added to every pair that played (the prior).
-    #[arg(long, default_value_t = 1.0)]
-    pub prior_draws: f64,
-    /// Bootstrap replicates for the intervals and LOS.
-    #[arg(long, default_value_t = 1000)]
-    pub bootstrap: u32,
-    /// The seed of the bootstrap.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// The anchor's rating, Elo points [default: the config's, or 0].
+    #[arg(long, requires = "anchor")]
+    pub anchor_elo: Option<f64>,
+    /// Virtual draws added to every pair that played (the prior)
+    /// [default: the config's [ratings] prior_draws, or 1].
+    #[arg(long)]
+    pub prior_draws: Option<f64>,
+    /// Bootstrap replicates for the intervals and LOS [default: the
+    /// config's [ratings] bootstrap, or 1000].
+    #[arg(long)]
+    pub bootstrap: Option<u32>,
+    /// The seed of the bootstrap [default: the config's [tournament] seed,
+    /// or 1].
+    #[arg(long)]
+    pub seed: Option<u64>,
 }
 
 /// Parses `K/N` with 1 <= K <= N.

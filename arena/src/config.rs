@@ -51,6 +51,18 @@ pub struct RatingSettings {
     pub anchor: Option<(String, f64)>,
 }
 
+impl Default for RatingSettings {
+    /// The defaults of a config without `[ratings]`: 1 virtual draw, 1000
+    /// bootstrap replicates, no anchor.
+    fn default() -> Self {
+        RatingSettings {
+            prior_draws: 1.0,
+            bootstrap: 1000,
+            anchor: None,
+        }
+    }
+}
+
 /// A sequential probability ratio test for a two-bot match (`[sprt]`): H0
 /// says the first bot is `elo0` stronger, H1 says `elo1`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -665,6 +677,18 @@ impl Config {
         for (bot, origin) in self.bots.iter().zip(&self.bot_origins) {
             let (_, dir) = crate::bot::spawn::resolve_program(bot)
                 .map_err(|e| ConfigError(format!("{origin}: {e}")))?;
+            if let [arena, sub, name, ..] = bot.command.as_slice() {
+                if arena == "arena"
+                    && sub == "bot"
+                    && !endodoi_bots::BOT_NAMES.contains(&name.as_str())
+                {
+                    return Err(ConfigError(format!(
+                        "{origin}: bot '{}': there is no bundled bot '{name}': the bundled bots are {}",
+                        bot.name,
+                        endodoi_bots::BOT_NAMES.join(", ")
+                    )));
+                }
+            }
             let missing = bot.command[1..].iter().find(|arg| {
                 let path = Path::new(arg.as_str());
                 !arg.starts_with('-')
@@ -870,6 +894,13 @@ dir = "bots"
         );
         std::fs::write(tmp.path().join("bot.sh"), "").unwrap();
         assert!(c.check_programs().is_ok());
+        let text = text.replace("\"random\"", "\"nosuch\"");
+        let c = Config::parse(&text, "t.toml", "t").unwrap();
+        let e = c.check_programs().unwrap_err().to_string();
+        assert!(
+            e.starts_with("t.toml:3:11: bot 'a': there is no bundled bot 'nosuch'"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -11,6 +11,7 @@ pub mod config;
 pub mod guard;
 pub mod html;
 pub mod output;
+pub mod play;
 pub mod progress;
 pub mod protocol;
 pub mod rate;

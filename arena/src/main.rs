@@ -94,6 +94,10 @@ fn main() -> ExitCode {
         Command::Replay(args) => replay(args),
         Command::Rate(args) => rate(args),
         Command::Check(args) => check(args),
+        Command::Play(args) => arena::play::PlayOptions::from_args(args)
+            .map_err(anyhow::Error::msg)
+            .and_then(arena::play::run)
+            .map(|ending| ExitCode::from(ending.exit_code())),
         Command::Bot { name, args } => {
             let code = endodoi_bots::bot_main(&format!("arena bot {name}"), &name, args);
             return ExitCode::from(u8::try_from(code).unwrap_or(1));
@@ -141,8 +145,8 @@ fn run(
     check_sandboxes(&config, &out)
         .map_err(|e| anyhow::anyhow!("{}: {e}", config_path.display()))?;
     anyhow::ensure!(
-        shard.is_none() || config.sprt.is_none(),
-        "an SPRT match decides game by game and cannot be split into shards: run it whole"
+        shard.is_none() || shard == Some((1, 1)) || config.sprt.is_none(),
+        "an SPRT match decides game by game and cannot be split into shards: run it whole (or as shard 1/1)"
     );
     let shard_text = shard.map_or_else(|| "all".to_string(), |(k, n)| format!("{k}/{n}"));
     // Each branch takes the folder's lock before it writes anything there.
@@ -179,7 +183,11 @@ fn run(
         let dir = RunDir::create(&out)
             .with_context(|| format!("cannot create the run folder {}", out.display()))?;
         let lock = dir.lock()?;
-        std::fs::copy(config_path, dir.path.join("config.toml"))
+        // Whole or not at all, since a resume compares it byte for byte.
+        std::fs::read(config_path)
+            .and_then(|text| {
+                arena::output::write_bytes_atomic(&dir.path.join("config.toml"), &text)
+            })
             .context("cannot copy the config into the run folder")?;
         std::fs::write(dir.path.join("shard"), &shard_text)
             .context("cannot write the run folder")?;
@@ -194,7 +202,8 @@ fn run(
     let options = RunOptions {
         guard: std::env::current_exe().ok(),
         transcripts,
-        shard,
+        // Shard 1 of 1 is the whole tournament (an SPRT match on Slurm).
+        shard: shard.filter(|&s| s != (1, 1)),
         resume: resume.is_some(),
     };
 
@@ -294,6 +303,12 @@ fn run(
         return Ok(ExitCode::from(130));
     };
     let summary = summary?;
+    // Every game is in games.csv: the run is finished (the report says so).
+    if !cancel.is_cancelled() {
+        let games = summary.series.iter().map(|s| s.wdl.games() as usize).sum();
+        dir.mark_finished(games)
+            .context("cannot mark the run finished")?;
+    }
     let table = report::write_summaries(&config, &dir, &summary)?;
     out!("{table}");
     if cancel.is_cancelled() {
@@ -303,9 +318,6 @@ fn run(
         );
         return Ok(ExitCode::from(130));
     }
-    let games = summary.series.iter().map(|s| s.wdl.games() as usize).sum();
-    dir.mark_finished(games)
-        .context("cannot mark the run finished")?;
     say(format!("arena: results in {}", dir.path.display()));
     Ok(ExitCode::SUCCESS)
 }
@@ -329,7 +341,9 @@ fn shard_from(
                     (None, Some(i)) => i + 1,
                     (None, None) => return Err("--shard auto/N needs SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX in the environment".into()),
                 };
-                arena::cli::parse_shard(&format!("{k}/{n}")).map(Some)
+                arena::cli::parse_shard(&format!("{k}/{n}")).map(Some).map_err(|e| {
+                    format!("{e} (K from SLURM_ARRAY_TASK_ID, or JOB_COMPLETION_INDEX + 1: is N the number of tasks?)")
+                })
             }
             None => arena::cli::parse_shard(text).map(Some),
         },
@@ -415,12 +429,12 @@ fn merge(dirs: &[PathBuf], out: &Path, partial: bool) -> anyhow::Result<ExitCode
     let files: Vec<PathBuf> = dirs.iter().map(|d| d.join("games.csv")).collect();
     let series = arena::rate::merge_games(&files, Some(&dir.path.join("games.csv")))?;
     let summary = runner::Summary::from_series(&config, &series);
-    let table = report::write_summaries(&config, &dir, &summary)?;
     if !partial {
         let games = series.len();
         dir.mark_finished(games)
             .context("cannot mark the merge finished")?;
     }
+    let table = report::write_summaries(&config, &dir, &summary)?;
     out!("{table}");
     err!(
         "arena: {} shard folder(s) merged into {}",
@@ -459,6 +473,9 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
     })
     .map_err(anyhow::Error::msg)?;
     out!("{}", report.summary());
+    if !report.passed() && options.log.is_none() {
+        out!("(the bot's stderr is not kept: run again with --log FILE before -- to see what it said)");
+    }
     Ok(if report.passed() {
         ExitCode::SUCCESS
     } else {
@@ -525,8 +542,45 @@ fn rate(args: RateArgs) -> anyhow::Result<ExitCode> {
             anyhow::bail!("several games.csv files need --out DIR for the merged statistics")
         }
     };
+    // The settings of the run the files come from (its config.toml beside
+    // them, the same for all), so that rating a run gives the run's files.
+    let run_config = {
+        let texts: Vec<Option<String>> = args
+            .games
+            .iter()
+            .map(|g| {
+                let dir = g.parent().unwrap_or(Path::new("."));
+                std::fs::read_to_string(dir.join("config.toml")).ok()
+            })
+            .collect();
+        match texts.first() {
+            Some(Some(first)) if texts.iter().all(|t| t.as_ref() == Some(first)) => {
+                Config::parse(first, "config.toml", "rated").ok()
+            }
+            _ => None,
+        }
+    };
+    let given = args.prior_draws.is_some()
+        || args.bootstrap.is_some()
+        || args.seed.is_some()
+        || args.anchor.is_some();
     anyhow::ensure!(
-        args.prior_draws.is_finite() && args.prior_draws >= 0.0,
+        args.out.is_some() || !given || !out.join("config.toml").exists(),
+        "{} is a run folder: rating it with other settings would overwrite its own statistics; give --out DIR for the new files",
+        out.display()
+    );
+    let (ratings, seed) = run_config.map_or_else(
+        || {
+            (
+                arena::config::RatingSettings::default(),
+                arena::config::DEFAULT_SEED,
+            )
+        },
+        |c| (c.ratings, c.tournament.seed),
+    );
+    let prior_draws = args.prior_draws.unwrap_or(ratings.prior_draws);
+    anyhow::ensure!(
+        prior_draws.is_finite() && prior_draws >= 0.0,
         "--prior-draws must be 0 or more"
     );
     let rated = arena::rate::read_games(&args.games)?;
@@ -539,7 +593,11 @@ fn rate(args: RateArgs) -> anyhow::Result<ExitCode> {
             .collect::<Vec<_>>()
             .join(", ")
     );
-    if let Some(anchor) = &args.anchor {
+    let anchor = match args.anchor {
+        Some(a) => Some((a, args.anchor_elo.unwrap_or(0.0))),
+        None => ratings.anchor,
+    };
+    if let Some((anchor, _)) = &anchor {
         anyhow::ensure!(
             rated.names.contains(anchor),
             "--anchor {anchor} played no game here; the bots are {}",
@@ -548,15 +606,16 @@ fn rate(args: RateArgs) -> anyhow::Result<ExitCode> {
     }
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
     let settings = arena::config::RatingSettings {
-        prior_draws: args.prior_draws,
-        bootstrap: args.bootstrap,
-        anchor: args.anchor.map(|a| (a, args.anchor_elo)),
+        prior_draws,
+        bootstrap: args.bootstrap.unwrap_or(ratings.bootstrap),
+        anchor,
     };
-    let options = report::rating_options(&settings, args.seed, &rated.names);
+    let seed = args.seed.unwrap_or(seed);
+    let options = report::rating_options(&settings, seed, &rated.names);
     let table = report::write_ratings(&rated.names, &rated.tally, &options, &out, &args.games)?;
     out!("{table}");
     err!(
-        "arena: {} games from {} file(s); standings.csv, pairwise.csv, los.csv and report.html in {}",
+        "arena: {} games from {} file(s); standings.csv, pairwise.csv, los.csv, report.html and standings.svg in {}",
         rated.games,
         args.games.len(),
         out.display()

@@ -146,7 +146,7 @@ impl RunDir {
     }
 
     /// Marks the run finished: every game it was to play is in `games.csv`
-    /// and its summaries are written. `arena merge` and `arena slurm` rely
+    /// (the summaries, derived from it, are written next). `arena merge` and `arena slurm` rely
     /// on it to tell a finished shard from an interrupted one.
     ///
     /// # Errors

@@ -199,7 +199,9 @@ pub fn parse_reply(line: &str) -> Result<Reply<'_>, ReplyError> {
                 match word.split_once('=') {
                     Some(("version", v)) => version = v.parse().ok(),
                     Some(("name", n)) if valid_name(n) => name = Some(n),
-                    _ => {}
+                    Some(_) => {} // author=, and keys of later versions
+                    // A name with a space (`name=my bot`) leaves a bare word.
+                    None => return Err(ReplyError::BadHello),
                 }
             }
             match (version, name) {
@@ -223,7 +225,7 @@ pub fn hello_name(line: &str) -> Result<&str, String> {
             "speaks protocol version {version}, the arena speaks {VERSION}"
         )),
         _ => Err(format!(
-            "answered hello with '{}': reply 'hello version=1 name=NAME'",
+            "answered hello with '{}': reply 'hello version=1 name=NAME', every word key=value",
             shown(line)
         )),
     }
@@ -325,7 +327,7 @@ mod tests {
         assert_eq!(parse_reply(""), Ok(Reply::Blank));
         assert_eq!(parse_reply("info depth 3"), Ok(Reply::Info("depth 3")));
         assert_eq!(
-            parse_reply("hello version=1 name=greedy-py author=x extra"),
+            parse_reply("hello version=1 name=greedy-py author=x extra=1"),
             Ok(Reply::Hello {
                 version: 1,
                 name: "greedy-py"
@@ -372,6 +374,10 @@ mod tests {
         assert!(old.contains("version 2"), "{old}");
         let bad = hello_name("hi\u{1b}").unwrap_err();
         assert!(bad.contains("'hi\\u{1b}'"), "{bad}");
+        // A name with a space is not silently cut to its first word.
+        let spaced = hello_name("hello version=1 name=cap bot").unwrap_err();
+        assert!(spaced.contains("every word key=value"), "{spaced}");
+        assert_eq!(hello_name("hello version=1 name=me future=1"), Ok("me"));
     }
 
     #[test]

@@ -286,7 +286,9 @@ async fn play(
             let reply = match bot.request(&buf, Duration::from_millis(limit), grace).await {
                 Ok((line, elapsed)) => match protocol::parse_reply(line) {
                     Ok(Reply::Move(hole)) => Ok((hole, elapsed)),
-                    Ok(_) => Err((
+                    // A `hello ...` line that is not a good handshake is
+                    // still no move: say what a turn wants.
+                    Ok(_) | Err(protocol::ReplyError::BadHello) => Err((
                         Foul::Fault(Fault::Protocol("expected 'move N'".into())),
                         line.to_string(),
                     )),

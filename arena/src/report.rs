@@ -61,8 +61,16 @@ pub fn game_line(done: usize, g: &GameRecord) -> String {
         Some(Side::North) => format!("{} wins", g.bots[1]),
     };
     let mut line = format!(
-        "[{done:>4}] series {} game {}: {} (S) {}-{} {} (N), {result} by {} after {} plies",
-        g.series, g.game, g.bots[0], g.seeds[0], g.seeds[1], g.bots[1], g.end, g.plies
+        "[{done:>4}] series {} game {}: {} (S) {}-{} {} (N), {result} by {} after {} {}",
+        g.series,
+        g.game,
+        g.bots[0],
+        g.seeds[0],
+        g.seeds[1],
+        g.bots[1],
+        g.end,
+        g.plies,
+        if g.plies == 1 { "ply" } else { "plies" }
     );
     if !g.detail.is_empty() {
         let _ = write!(line, ": {}", g.detail);
@@ -229,6 +237,16 @@ fn pairwise_rows(names: &[String], tally: &Tally) -> Vec<Vec<String>> {
                 continue;
             }
             let tri = stats::pair_elo(wdl.wins, wdl.draws, wdl.losses);
+            // When every game (or pair) had the same result the sample
+            // variance is 0: no error, and no nElo, can be given, and a
+            // ±0 would claim certainty where there is least. Those cells
+            // stay empty.
+            let spread = |x: f64, single: bool| if single { String::new() } else { num(x, 1) };
+            let one_result = [wdl.wins, wdl.draws, wdl.losses]
+                .iter()
+                .filter(|&&c| c > 0)
+                .count()
+                <= 1;
             let mut row = vec![
                 names[a].clone(),
                 names[b].clone(),
@@ -238,22 +256,23 @@ fn pairwise_rows(names: &[String], tally: &Tally) -> Vec<Vec<String>> {
                 wdl.losses.to_string(),
                 num(100.0 * tri.score, 1),
                 num(tri.elo, 1),
-                num(tri.error_95, 1),
+                spread(tri.error_95, one_result),
                 num(tri.los, 4),
-                num(tri.nelo, 1),
-                num(tri.nelo_error_95, 1),
+                spread(tri.nelo, one_result),
+                spread(tri.nelo_error_95, one_result),
             ];
             let pentanomial = stats::Pentanomial { counts: penta };
             row.push(pentanomial.pairs().to_string());
             row.extend(penta.iter().map(u32::to_string));
             if pentanomial.pairs() > 0 {
                 let p = stats::penta_elo(&pentanomial);
+                let one_kind = penta.iter().filter(|&&c| c > 0).count() <= 1;
                 row.extend([
                     num(p.elo, 1),
-                    num(p.error_95, 1),
+                    spread(p.error_95, one_kind),
                     num(p.los, 4),
-                    num(p.nelo, 1),
-                    num(p.nelo_error_95, 1),
+                    spread(p.nelo, one_kind),
+                    spread(p.nelo_error_95, one_kind),
                 ]);
             } else {
                 row.extend(vec![String::new(); 5]);
@@ -347,4 +366,57 @@ fn render_table(names: &[String], table: &[Standing]) -> String {
     }
     out.pop();
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::standings::GameResult;
+    use endodoi::Side;
+
+    /// `pairwise.csv`'s row of a pair that played `winners` (South first
+    /// in odd games, as a series does).
+    fn row(winners: &[Option<Side>]) -> Vec<String> {
+        let mut tally = Tally::new(2);
+        for (i, &winner) in winners.iter().enumerate() {
+            let game = i as u32 + 1;
+            let (south, north) = if game % 2 == 1 { (0, 1) } else { (1, 0) };
+            tally.add(GameResult {
+                series: 1,
+                game,
+                south,
+                north,
+                winner,
+                forfeit: false,
+            });
+        }
+        pairwise_rows(&["a".into(), "b".into()], &tally).remove(0)
+    }
+
+    fn cell(row: &[String], column: &str) -> String {
+        let i = PAIRWISE_COLUMNS.iter().position(|c| *c == column).unwrap();
+        row[i].clone()
+    }
+
+    #[test]
+    fn one_sided_pairs_get_no_error_instead_of_zero() {
+        // a wins both games: South in game 1, North in game 2.
+        let sweep = row(&[Some(Side::South), Some(Side::North)]);
+        assert_eq!(cell(&sweep, "elo"), "2000.0");
+        assert_eq!(cell(&sweep, "elo_error_95"), "");
+        assert_eq!(cell(&sweep, "nelo_error_95"), "");
+        assert_eq!(cell(&sweep, "penta_elo_error_95"), "");
+        // A win and a loss: an error can be given.
+        let split = row(&[Some(Side::South), Some(Side::South)]);
+        assert_ne!(cell(&split, "elo_error_95"), "");
+        // Two pairs that both scored 1-1: the pentanomial spread is 0.
+        let even = row(&[
+            Some(Side::South),
+            Some(Side::South),
+            Some(Side::South),
+            Some(Side::South),
+        ]);
+        assert_ne!(cell(&even, "elo_error_95"), "");
+        assert_eq!(cell(&even, "penta_elo_error_95"), "");
+    }
 }

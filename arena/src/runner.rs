@@ -111,7 +111,7 @@ impl Summary {
                         Some(_) => wdl.losses += 1,
                     }
                 }
-                let decided = wdl.wins >= t.first_to || wdl.losses >= t.first_to;
+                let decided = wdl.takes_series(t.first_to);
                 (wdl.games() > 0).then_some(SeriesResult {
                     series: s,
                     wdl,
@@ -228,7 +228,8 @@ pub async fn run(
     cancel: &CancellationToken,
     mut on_event: impl FnMut(&Event),
 ) -> anyhow::Result<Summary> {
-    let (mut games, progress) = if options.resume {
+    // A resumed run that stopped before its first game has no games.csv yet.
+    let (mut games, progress) = if options.resume && dir.path.join("games.csv").exists() {
         let so_far = progress(&config, &dir.path.join("games.csv"))?;
         (
             GamesCsv::reopen(dir).context("cannot reopen games.csv")?,
@@ -362,7 +363,7 @@ async fn run_series(
         || (first_to_counts && game % 2 == 0 && game > 0 && !going_now(config, &wdl));
     // An SPRT match ends when the test decides (or at max_games), a series
     // when a bot has first_to wins.
-    let going = |wdl: &Wdl| sprt.is_some() || (wdl.wins < t.first_to && wdl.losses < t.first_to);
+    let going = |wdl: &Wdl| sprt.is_some() || !wdl.takes_series(t.first_to);
     let mut opening = Vec::new();
     // A series stops only at the end of a game pair (or at max_games).
     while !finished && game < t.max_games && (game % 2 == 1 || !first_to_counts || going(&wdl)) {
@@ -453,7 +454,7 @@ async fn run_series(
         let decided = if sprt.is_some() {
             sprt_decided
         } else {
-            wdl.wins >= t.first_to || wdl.losses >= t.first_to
+            wdl.takes_series(t.first_to)
         };
         let _ = tx
             .send(Event::Series(SeriesResult {
@@ -477,7 +478,7 @@ struct SeriesStart {
 /// Whether a series with results `wdl` goes on (SPRT matches always do).
 fn going_now(config: &Config, wdl: &Wdl) -> bool {
     let t = &config.tournament;
-    config.sprt.is_some() || (wdl.wins < t.first_to && wdl.losses < t.first_to)
+    config.sprt.is_some() || !wdl.takes_series(t.first_to)
 }
 
 /// Starts every bot once, runs its handshake and stops it: the check made

@@ -91,7 +91,7 @@ pub fn check_whole(folders: &[ShardState]) -> Result<(), String> {
             None => format!("arena run CONFIG --resume {}", s.dir.display()),
         };
         problems.push(format!(
-            "{} did not finish: resume it with `{how}` (or `arena slurm rerun`)",
+            "{} did not finish: resume it with `{how}` (or, for a Slurm tournament, `arena slurm rerun` on its folder)",
             name(s)
         ));
     }

@@ -34,6 +34,15 @@ impl Wdl {
         f64::from(self.wins) + 0.5 * f64::from(self.draws)
     }
 
+    /// Whether these results end a series of first to `first_to` wins: a
+    /// bot has `first_to` wins and more than the other. (Both can reach
+    /// `first_to` in one game pair; the series then goes on, pair by pair,
+    /// until one leads or `max_games` is reached.)
+    #[must_use]
+    pub fn takes_series(&self, first_to: u32) -> bool {
+        self.wins.max(self.losses) >= first_to && self.wins != self.losses
+    }
+
     /// Points as a percentage of the games played; 0 with no games.
     #[must_use]
     pub fn score_pct(&self) -> f64 {

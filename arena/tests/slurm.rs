@@ -202,7 +202,14 @@ fn a_job_array_with_a_cancelled_shard_reruns_and_merges_to_a_single_run() {
     assert_success(&status);
 
     let merged = t.join("merged");
-    for f in ["series.csv", "standings.csv", "pairwise.csv", "los.csv"] {
+    for f in [
+        "series.csv",
+        "standings.csv",
+        "pairwise.csv",
+        "los.csv",
+        "report.html",
+        "standings.svg",
+    ] {
         assert_eq!(
             std::fs::read_to_string(single.join(f)).unwrap(),
             std::fs::read_to_string(merged.join(f)).unwrap(),

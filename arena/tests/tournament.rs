@@ -681,3 +681,92 @@ fn a_terminal_gets_the_live_view_and_a_pipe_gets_lines() {
         "{lines}"
     );
 }
+
+#[test]
+fn resume_if_exists_starts_a_folder_that_never_got_to_its_first_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bots = [("g", arena_bot("greedy", 1)), ("r", arena_bot("random", 2))];
+    let cfg = config(tmp.path(), "[tournament]\nfirst_to = 2\n", &bots);
+    let out = tmp.path().join("shard");
+    let run = || {
+        Command::cargo_bin("arena")
+            .unwrap()
+            .arg("run")
+            .arg(&cfg)
+            .args(["--quiet", "--resume-if-exists", "--out"])
+            .arg(&out)
+            .output()
+            .unwrap()
+    };
+    assert_success(&run());
+    let first = games_without_timing(&out);
+    // As a task killed while its bots were starting leaves it: the config
+    // copied in, no games.csv, not finished.
+    std::fs::remove_file(out.join("games.csv")).unwrap();
+    std::fs::remove_file(out.join("finished")).unwrap();
+    assert_success(&run());
+    assert!(out.join("finished").exists());
+    assert_eq!(games_without_timing(&out), first);
+    // A finished folder run again plays nothing more.
+    assert_success(&run());
+    assert_eq!(games_without_timing(&out), first);
+}
+
+#[test]
+fn rating_a_run_in_place_keeps_its_settings_and_its_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bots = [("a", arena_bot("greedy", 1)), ("b", arena_bot("random", 2))];
+    let cfg = config(
+        tmp.path(),
+        "[tournament]\nfirst_to = 3\nseed = 9\n[ratings]\nprior_draws = 3\nbootstrap = 200\n",
+        &bots,
+    );
+    let run = tmp.path().join("run");
+    assert_success(&run_arena(&cfg, &run));
+    let files = ["standings.csv", "pairwise.csv", "los.csv", "report.html"];
+    let before: Vec<Vec<u8>> = files
+        .iter()
+        .map(|f| std::fs::read(run.join(f)).unwrap())
+        .collect();
+    let rate = |extra: &[&str]| {
+        Command::cargo_bin("arena")
+            .unwrap()
+            .arg("rate")
+            .arg(run.join("games.csv"))
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    // The run's own settings, from its config.toml: the same files.
+    assert_success(&rate(&[]));
+    // Other settings would overwrite them: refused, and nothing changes.
+    let refused = rate(&["--prior-draws", "5"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("give --out DIR"));
+    let after: Vec<Vec<u8>> = files
+        .iter()
+        .map(|f| std::fs::read(run.join(f)).unwrap())
+        .collect();
+    assert!(before == after, "rating in place changed the run's files");
+}
+
+#[test]
+fn the_report_of_an_unfinished_run_says_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bots = [("a", arena_bot("greedy", 1)), ("b", arena_bot("random", 2))];
+    let cfg = config(tmp.path(), "[tournament]\nfirst_to = 2\n", &bots);
+    let run = tmp.path().join("run");
+    assert_success(&run_arena(&cfg, &run));
+    let report = || std::fs::read_to_string(run.join("report.html")).unwrap();
+    assert!(!report().contains("did not finish"));
+    // As an interrupted run leaves it: no finished marker.
+    std::fs::remove_file(run.join("finished")).unwrap();
+    let rated = Command::cargo_bin("arena")
+        .unwrap()
+        .arg("rate")
+        .arg(run.join("games.csv"))
+        .output()
+        .unwrap();
+    assert_success(&rated);
+    assert!(report().contains("This run did not finish"));
+}

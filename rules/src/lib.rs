@@ -16,7 +16,8 @@
 //!   board; at the ply limit each player takes their own row.
 //!
 //! The crate is pure: no I/O, no async, no allocation when a move is generated
-//! or played. Holes are numbered 1..=n from each player's own left; the ring
+//! or played ([`Position::laps`] shows a move lap by lap, also without
+//! allocating). Holes are numbered 1..=n from each player's own left; the ring
 //! index of South's hole `i` is `i - 1` and of North's hole `i` is `n + i - 1`.
 //! Seed, lap and ply counts are `u32` (seeds sown in one move: `u64`), hole
 //! counts `usize` and hole numbers `u8`.
@@ -61,3 +62,4 @@ pub use position::{
 };
 pub use rules::{Rules, RulesError, DEFAULT_MAX_LAPS, DEFAULT_MAX_PLIES, MAX_HOLES, MIN_HOLES};
 pub use side::{ParseSideError, Side};
+pub use sowing::{Lap, Laps};

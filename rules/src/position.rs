@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::sowing::{sow, Sowing};
+use crate::sowing::{sow, Laps, Sowing};
 use crate::{Move, MoveSet, Rules, RulesError, Side, MAX_HOLES};
 
 /// Why a game ended (RULES.md, "End of the game": the sweep by the last mover
@@ -179,7 +179,7 @@ impl fmt::Display for IllegalMove {
             IllegalMove::EmptyHole { hole } => write!(f, "hole {hole} is empty"),
             IllegalMove::Endless { hole, max_laps } => write!(
                 f,
-                "hole {hole} is an endless move (still sowing after {max_laps} laps)"
+                "hole {hole} is an endless move (still sowing at lap {max_laps})"
             ),
         }
     }
@@ -617,6 +617,36 @@ impl Position {
         } else {
             Err(self.endless(mv))
         }
+    }
+
+    /// The laps of `mv`, one at a time, with the ring after each: the
+    /// sowing [`Position::play`] would make, lap by lap (RULES.md, "A move",
+    /// steps 2 to 4), for showing a move as it happens. The position is not
+    /// changed. No heap allocation; the legality check may sow the move once
+    /// on a copy first, as [`Position::check`] does.
+    ///
+    /// # Errors
+    /// The [`IllegalMove`] reason, as [`Position::check`] gives it; so the
+    /// laps always end, within `max_laps`.
+    ///
+    /// ```
+    /// use endodoi::{Move, Rules};
+    /// let mut pos = Rules::new(8, 4)?.start();
+    /// let mv = Move::new(3).unwrap();
+    /// let laps: Vec<_> = pos.laps(mv)?.collect();
+    /// let details = pos.play(mv)?;
+    /// assert_eq!(laps.len() as u32, details.laps);
+    /// assert_eq!(laps.iter().map(|l| u64::from(l.seeds)).sum::<u64>(), details.sown);
+    /// assert_eq!(laps.last().map(|l| (l.last, l.ends)), Some((details.last, true)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn laps(&self, mv: Move) -> Result<Laps, IllegalMove> {
+        self.check(mv)?;
+        Ok(Laps::new(
+            self.ring(),
+            self.ring_index(self.to_move, mv),
+            self.rules.max_laps(),
+        ))
     }
 
     /// Plays `mv` for the side to move, after checking that it is legal; ends

@@ -1,5 +1,5 @@
-//! Generating and playing moves allocates nothing on the heap: a counting
-//! global allocator watches a whole random game on each board size.
+//! Generating, playing and showing moves lap by lap allocates nothing on the
+//! heap: a counting global allocator watches a whole random game on each board size.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -31,7 +31,9 @@ fn a_whole_game_allocates_nothing() {
         let before = ALLOCATIONS.load(Ordering::SeqCst);
         let mut pick = 7usize;
         while let Some(mv) = pos.legal_moves().nth(pick % pos.legal_moves().len().max(1)) {
-            pos.play(mv).unwrap();
+            // Showing the move lap by lap allocates nothing either.
+            let laps = pos.laps(mv).unwrap().count() as u32;
+            assert_eq!(pos.play(mv).unwrap().laps, laps);
             pick = pick.wrapping_mul(31).wrapping_add(17);
         }
         let after = ALLOCATIONS.load(Ordering::SeqCst);

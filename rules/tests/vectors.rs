@@ -66,3 +66,15 @@ fn endless_example_from_rules_md() {
         "{err}"
     );
 }
+
+#[test]
+fn the_rule_book_copy_in_this_crate_is_the_projects_own() {
+    let crate_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let shared = std::fs::read_to_string(crate_dir.join("../../shared/RULES.md"))
+        .expect("../shared/RULES.md beside the checkout");
+    let copy = std::fs::read_to_string(crate_dir.join("RULES.md")).unwrap();
+    assert!(
+        copy == shared,
+        "rules/RULES.md differs from ../shared/RULES.md: copy the rule book again"
+    );
+}

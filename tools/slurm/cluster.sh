@@ -11,7 +11,7 @@
 # last line of output: not root, not installed); 1 anything else.
 set -euo pipefail
 
-packages=(slurmctld slurmd slurmdbd slurm-client munge mariadb-server)
+packages=(slurm-wlm slurmdbd munge mariadb-server)
 tools=(munged mariadbd mariadb-install-db slurmdbd slurmctld slurmd sbatch squeue sacct scontrol)
 
 cannot() { echo "Slurm cannot run here: $*"; exit 3; }

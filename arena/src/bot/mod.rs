@@ -72,13 +72,15 @@ impl std::fmt::Display for Fault {
         match self {
             Fault::Timeout {
                 limit_ms,
+                margin_ms: 0,
+            } => write!(f, "no reply within its {limit_ms} ms"),
+            Fault::Timeout {
+                limit_ms,
                 margin_ms,
-            } => {
-                write!(
-                    f,
-                    "no reply within its {limit_ms} ms (and the {margin_ms} ms margin)"
-                )
-            }
+            } => write!(
+                f,
+                "no reply within its {limit_ms} ms (and the {margin_ms} ms margin)"
+            ),
             Fault::Start(s) | Fault::Crash(s) | Fault::Protocol(s) => f.write_str(s),
         }
     }
@@ -114,6 +116,9 @@ pub struct BotProcess {
     /// The name the bot gave in its handshake.
     pub self_name: String,
     closed: bool,
+    /// The last notification sent (`gameover`), until the next request: a
+    /// line the bot sends meanwhile is most likely a reply to it.
+    notified: Option<String>,
 }
 
 impl BotProcess {
@@ -130,6 +135,9 @@ impl BotProcess {
         protocol::hello(&mut buf);
         let result = match bot.request(&buf, startup, Duration::ZERO).await {
             Ok((line, _)) => protocol::hello_name(line).map(str::to_string),
+            Err(f @ Fault::Timeout { .. }) => Err(format!(
+                "handshake failed: {f} to hello (if it wrote a reply, it may not have flushed its standard output)"
+            )),
             Err(f) => Err(format!("handshake failed: {f}")),
         };
         match result {
@@ -187,6 +195,7 @@ impl BotProcess {
             transcript: options.transcript.then(String::new),
             self_name: String::new(),
             closed: false,
+            notified: None,
         })
     }
 
@@ -207,6 +216,7 @@ impl BotProcess {
         margin: Duration,
     ) -> Result<(&str, Duration), Fault> {
         self.check_unsolicited().await?;
+        self.notified = None;
         let sent = Instant::now();
         let deadline = sent + limit + margin;
         let timeout = Fault::Timeout {
@@ -291,10 +301,14 @@ impl BotProcess {
                 }
                 Ok(Reply::Blank) => {}
                 _ => {
+                    let hint = match self.notified.as_deref() {
+                        Some(n) => format!(" (after {n}, which takes no reply)"),
+                        None => String::new(),
+                    };
                     return Err(Fault::Protocol(format!(
-                        "sent '{}' before it was asked for anything",
+                        "sent '{}' before it was asked for anything{hint}",
                         protocol::shown(&text)
-                    )))
+                    )));
                 }
             }
         }
@@ -307,6 +321,7 @@ impl BotProcess {
     /// # Errors
     /// A [`Fault`] when the bot has gone or does not read its input.
     pub async fn notify(&mut self, line: &str, limit: Duration) -> Result<(), Fault> {
+        self.notified = line.split_whitespace().next().map(str::to_string);
         if let Some(t) = &mut self.transcript {
             let _ = write!(t, "> {line}");
         }

@@ -46,12 +46,34 @@ pub fn resolve_program(spec: &BotSpec) -> Result<(PathBuf, PathBuf), String> {
     }
     let program = which::which_in(first, std::env::var_os("PATH"), &dir).map_err(|_| {
         format!(
-            "bot '{}': program '{first}' not found or not executable (looked {}): fix its command in the config",
+            "bot '{}': program '{first}' {}: fix its command in the config, or its dir",
             spec.name,
-            if first.contains('/') { format!("in {}", dir.display()) } else { "in PATH".to_string() }
+            why_not_found(first, &dir)
         )
     })?;
     Ok((program, dir))
+}
+
+/// Why `program`, run from `dir`, cannot be started: not in PATH, a
+/// folder, not executable, or missing; with the fix.
+#[must_use]
+pub fn why_not_found(program: &str, dir: &Path) -> String {
+    let path = dir.join(program);
+    if !program.contains('/') {
+        format!(
+            "is not found in PATH (a program in {} needs a path: ./{program})",
+            dir.display()
+        )
+    } else if path.is_dir() {
+        format!("is a folder ({})", path.display())
+    } else if path.exists() {
+        format!(
+            "exists but is not executable: chmod +x {}, or give its interpreter first (e.g. [\"python3\", \"{program}\"])",
+            path.display()
+        )
+    } else {
+        format!("does not exist (looked in {})", dir.display())
+    }
 }
 
 /// bubblewrap's path, if it is installed.

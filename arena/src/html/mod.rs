@@ -405,6 +405,8 @@ pub struct ReportInput<'a> {
     /// The most bytes of encoded positions to embed (see
     /// [`VIEWER_BUDGET_BYTES`]); at least one game is always embedded.
     pub viewer_budget: usize,
+    /// A warning shown at the top: the run did not finish, say.
+    pub warning: Option<&'a str>,
 }
 
 /// The report's two files, as text.
@@ -615,6 +617,9 @@ fn page(
                         @for (holes, seeds) in &boards {
                             " · 2x" (holes) " board, " (seeds) " seeds per hole"
                         }
+                    }
+                    @if let Some(warning) = &input.warning {
+                        p.warning { (warning) }
                     }
                     @if input.files.len() > 1 {
                         p.meta { "From " (input.files.len()) " files: "
@@ -897,12 +902,17 @@ pub fn write_report(
         .iter()
         .map(|f| f.as_ref().display().to_string())
         .collect();
+    // A run folder without its `finished` marker was interrupted.
+    let interrupted = dir.join("config.toml").exists() && !dir.join("finished").exists();
     let rendered = render(&ReportInput {
         names,
         table,
         games: &games,
         files: &file_names,
         viewer_budget: VIEWER_BUDGET_BYTES,
+        warning: interrupted.then_some(
+            "This run did not finish: the figures cover only the games played so far (arena run --resume DIR plays the rest).",
+        ),
     });
     write_bytes_atomic(&dir.join(CHART_FILE), rendered.svg.as_bytes())?;
     write_bytes_atomic(&dir.join(REPORT_FILE), rendered.html.as_bytes())

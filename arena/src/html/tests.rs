@@ -146,6 +146,7 @@ fn render_games(games: &[GameRow], budget: usize) -> Rendered {
         table: &table,
         games,
         files: &["games.csv".to_string()],
+        warning: None,
         viewer_budget: budget,
     })
 }
@@ -379,6 +380,7 @@ fn bad_rows_are_shown_never_panicked_on() {
         table: &[],
         games: &[],
         files: &[],
+        warning: None,
         viewer_budget: VIEWER_BUDGET_BYTES,
     });
     assert_eq!(data_of(&empty.html)["total"], 0);

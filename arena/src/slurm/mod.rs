@@ -23,7 +23,7 @@ use std::time::Duration;
 use anyhow::Context as _;
 use serde::{Deserialize, Serialize};
 
-use crate::cli::{SlurmArgs, SlurmCommand};
+use crate::cli::{SlurmArgs, SlurmCommand, SlurmJobArgs};
 use crate::config::Config;
 use crate::output::RunDir;
 use query::JobState;
@@ -39,11 +39,9 @@ use script::Scripts;
 pub fn main(args: SlurmArgs) -> anyhow::Result<bool> {
     match args.command {
         Some(SlurmCommand::Status { dir, wait }) => status(&Tournament::open(&dir)?, wait),
-        Some(SlurmCommand::Rerun {
-            dir,
-            sbatch,
-            dry_run,
-        }) => rerun(&Tournament::open(&dir)?, &sbatch, dry_run),
+        Some(SlurmCommand::Rerun { dir, job, dry_run }) => {
+            rerun(&Tournament::open(&dir)?, &job, dry_run)
+        }
         None => submit(&args),
     }
 }
@@ -77,6 +75,7 @@ impl Tournament {
         let t = Tournament {
             dir: std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf()),
         };
+        anyhow::ensure!(dir.exists(), "{} does not exist", dir.display());
         anyhow::ensure!(
             t.slurm().join("shards").exists(),
             "{} is not a tournament `arena slurm` submitted (it has no slurm/shards)",
@@ -186,21 +185,48 @@ fn split_units(config: &Config) -> usize {
     }
 }
 
+/// The CPUs a task asks for by default: the config's own `concurrency`
+/// if it sets one (the default, this machine's cores, says nothing of a
+/// compute node's), else 1.
+fn default_cpus(config_path: &Path) -> u32 {
+    std::fs::read_to_string(config_path)
+        .ok()
+        .and_then(|text| text.parse::<toml::Table>().ok())
+        .and_then(|t| t.get("tournament")?.get("concurrency")?.as_integer())
+        .and_then(|c| u32::try_from(c).ok())
+        .filter(|&c| c > 0)
+        .unwrap_or(1)
+}
+
+/// Refuses sbatch options that would undo what `arena slurm` sets.
+fn check_extra(job: &SlurmJobArgs) -> anyhow::Result<()> {
+    for option in &job.sbatch {
+        let name = option.split('=').next().unwrap_or_default();
+        anyhow::ensure!(
+            !matches!(name, "--array" | "-a" | "--dependency" | "-d"),
+            "--sbatch={option}: arena slurm sets {name} itself (the array's tasks, and the merge after them); use --max-running K to run at most K tasks at once"
+        );
+    }
+    Ok(())
+}
+
 /// `arena slurm CONFIG --shards N`: writes the scripts and submits the
 /// array and its merge.
 fn submit(args: &SlurmArgs) -> anyhow::Result<bool> {
     let (Some(config_path), Some(n)) = (&args.config, args.shards) else {
         anyhow::bail!("arena slurm needs CONFIG and --shards N");
     };
+    check_extra(&args.job)?;
     let config = Config::load(config_path)?;
     config.check_programs()?;
     for bot in &config.bots {
         crate::bot::spawn::command(bot, None)
             .map_err(|e| anyhow::anyhow!("{}: {e}", config_path.display()))?;
     }
+    // An SPRT match decides game by game: it runs whole, as one task.
     anyhow::ensure!(
-        config.sprt.is_none(),
-        "an SPRT match decides game by game and cannot be split into shards: run it with `arena run`"
+        config.sprt.is_none() || n == 1,
+        "an SPRT match decides game by game and cannot be split: use --shards 1"
     );
     let units = split_units(&config);
     anyhow::ensure!(
@@ -208,27 +234,47 @@ fn submit(args: &SlurmArgs) -> anyhow::Result<bool> {
         "--shards {n}: this tournament splits into at most {units} shards (one per {}); choose 1 to {units}",
         if config.bots.len() == 2 { "game pair" } else { "series" }
     );
-    let dir = match (&args.out, args.dry_run) {
-        (Some(dir), _) => dir.clone(),
-        (None, true) => PathBuf::from(format!("results/{}-TIMESTAMP", config.name)),
-        (None, false) => crate::report::claim_run_dir(&config.name)
-            .context("cannot create a folder in results/")?,
+    if config.bots.len() == 2 && n > 1 && config.sprt.is_none() {
+        let t = &config.tournament;
+        if t.first_to <= t.max_games {
+            eprintln!(
+                "arena: note: a two-bot match split into shards plays all its {} games (no shard can see when a bot reaches first_to = {}); a single run would stop there",
+                t.max_games, t.first_to
+            );
+        }
+    }
+    let workdir = std::env::current_dir().context("cannot read the current folder")?;
+    script::sbatch_path(&workdir)
+        .map_err(|e| anyhow::anyhow!("the current folder, where the tasks will run: {e}"))?;
+    let (dir, created) = match (&args.out, args.dry_run) {
+        (Some(dir), _) => (dir.clone(), !dir.exists()),
+        (None, true) => (
+            PathBuf::from(format!("results/{}-TIMESTAMP", config.name)),
+            false,
+        ),
+        (None, false) => (
+            crate::report::claim_run_dir(&config.name)
+                .context("cannot create a folder in results/")?,
+            true,
+        ),
     };
     let dir = std::path::absolute(&dir).unwrap_or(dir);
+    let empty = std::fs::read_dir(&dir).map_or(true, |mut d| d.next().is_none());
     anyhow::ensure!(
-        !dir.join("slurm").exists() && !dir.join("games.csv").exists(),
-        "{} already holds a tournament: follow it with `arena slurm status {0}`, re-run its failed shards with `arena slurm rerun {0}`, or choose another --out",
+        empty || args.dry_run,
+        "{0} is not empty: give --out a new or empty folder (to follow a tournament already there: `arena slurm status {0}`; to re-run its failed shards: `arena slurm rerun {0}`)",
         dir.display()
     );
     let scripts = Scripts {
         arena: std::env::current_exe().context("cannot find the arena executable")?,
         dir: dir.clone(),
-        workdir: std::env::current_dir().context("cannot read the current folder")?,
+        workdir,
         name: config.name.clone(),
         shards: n,
-        cpus: args.cpus.unwrap_or(config.tournament.concurrency).max(1),
-        partition: args.partition.clone(),
-        time: args.time.clone(),
+        cpus: args.job.cpus.unwrap_or_else(|| default_cpus(config_path)) as usize,
+        max_running: args.job.max_running,
+        partition: args.job.partition.clone(),
+        time: args.job.time.clone(),
     };
     if !args.no_check {
         check_bots(&config, config_path)?;
@@ -236,7 +282,10 @@ fn submit(args: &SlurmArgs) -> anyhow::Result<bool> {
     let shards_text = scripts.shards_script().map_err(anyhow::Error::msg)?;
     let merge_text = scripts.merge_script().map_err(anyhow::Error::msg)?;
     let t = Tournament { dir };
-    let all = format!("1-{n}");
+    let jobs = Jobs {
+        tasks: None,
+        overrides: &args.job,
+    };
     if args.dry_run {
         print_dry_run(
             &t,
@@ -245,21 +294,38 @@ fn submit(args: &SlurmArgs) -> anyhow::Result<bool> {
                 ("merge.sbatch", &merge_text),
             ],
         );
-        print_commands(&t, Some(&all), &args.sbatch);
+        print_commands(&t, &jobs, true);
         return Ok(true);
     }
-    std::fs::create_dir_all(t.slurm())
-        .with_context(|| format!("cannot create {}", t.slurm().display()))?;
-    std::fs::copy(config_path, t.dir.join("config.toml"))
-        .context("cannot copy the config into the tournament folder")?;
-    for (name, text) in [
-        ("shards.sbatch", &shards_text),
-        ("merge.sbatch", &merge_text),
-    ] {
-        write_script(&t.slurm().join(name), text)?;
+    let written = (|| -> anyhow::Result<()> {
+        std::fs::create_dir_all(t.slurm())
+            .with_context(|| format!("cannot create {}", t.slurm().display()))?;
+        let text = std::fs::read(config_path)?;
+        crate::output::write_bytes_atomic(&t.dir.join("config.toml"), &text)
+            .context("cannot copy the config into the tournament folder")?;
+        for (name, text) in [
+            ("shards.sbatch", &shards_text),
+            ("merge.sbatch", &merge_text),
+        ] {
+            write_script(&t.slurm().join(name), text)?;
+        }
+        std::fs::write(t.slurm().join("shards"), format!("{n}\n"))?;
+        Ok(())
+    })();
+    // If sbatch refuses the array (a wrong partition, say), nothing runs:
+    // take back what was written, so the same --out can be used again.
+    let submitted = written.and_then(|()| submit_jobs(&t, &jobs, true));
+    if let Err(e) = submitted {
+        if t.submissions().map_or(true, |s| s.is_empty()) {
+            if created {
+                let _ = std::fs::remove_dir_all(&t.dir);
+            } else {
+                let _ = std::fs::remove_dir_all(t.slurm());
+                let _ = std::fs::remove_file(t.dir.join("config.toml"));
+            }
+        }
+        return Err(e);
     }
-    std::fs::write(t.slurm().join("shards"), format!("{n}\n"))?;
-    submit_jobs(&t, Some(&all), &args.sbatch)?;
     Ok(true)
 }
 
@@ -279,8 +345,19 @@ fn check_bots(config: &Config, config_path: &Path) -> anyhow::Result<()> {
         .iter()
         .zip(&failures)
         .filter_map(|(b, f)| {
+            // The last thing the bot said on stderr is usually the reason.
+            let said = std::fs::read_to_string(dir.bot_log(&b.name))
+                .ok()
+                .and_then(|log| {
+                    log.lines()
+                        .rev()
+                        .find(|l| !l.trim().is_empty())
+                        .map(String::from)
+                })
+                .map(|l| format!(" (its stderr: {})", l.trim()))
+                .unwrap_or_default();
             f.as_ref()
-                .map(|why| format!("bot '{}' did not start: {why}", b.name))
+                .map(|why| format!("bot '{}' did not start: {why}{said}", b.name))
         })
         .collect();
     if config.tournament.on_start_failure == crate::config::OnStartFailure::Skip {
@@ -315,56 +392,86 @@ fn print_dry_run(t: &Tournament, scripts: &[(&str, &String)]) {
     }
 }
 
-/// The sbatch options of the array (`tasks`) and of the merge after it.
-fn sbatch_options(tasks: Option<&str>, array_job: &str, extra: &[String]) -> [Vec<String>; 2] {
-    let mut shards = Vec::new();
-    if let Some(tasks) = tasks {
-        shards.push(format!("--array={tasks}"));
-    }
-    shards.extend(extra.iter().cloned());
-    let mut merge = Vec::new();
-    if tasks.is_some() {
-        merge.push(format!("--dependency=afterany:{array_job}"));
-        merge.push("--kill-on-invalid-dep=yes".into());
-    }
-    merge.extend(extra.iter().cloned());
-    [shards, merge]
+/// What to submit: the array's tasks (`None`: the script's own, or none on
+/// a re-run), and options over the scripts'.
+struct Jobs<'a> {
+    tasks: Option<String>,
+    overrides: &'a SlurmJobArgs,
 }
 
-fn print_commands(t: &Tournament, tasks: Option<&str>, extra: &[String]) {
-    let [shards, merge] = sbatch_options(tasks, "ARRAY_JOB_ID", extra);
-    let script = |name: &str| t.slurm().join(name).display().to_string();
+impl Jobs<'_> {
+    /// The sbatch options of the array, and of the merge after `array_job`
+    /// (`None`: no array was submitted). On a first submission the scripts
+    /// hold partition, time and CPUs already.
+    fn options(&self, first: bool, array_job: Option<&str>) -> [Vec<String>; 2] {
+        let o = self.overrides;
+        let mut both = Vec::new();
+        if !first {
+            both.extend(o.partition.iter().map(|p| format!("--partition={p}")));
+            both.extend(o.time.iter().map(|t| format!("--time={t}")));
+        }
+        both.extend(o.sbatch.iter().cloned());
+        let mut shards = Vec::new();
+        if let Some(tasks) = &self.tasks {
+            let limit = o.max_running.map(|k| format!("%{k}")).unwrap_or_default();
+            shards.push(format!("--array={tasks}{limit}"));
+        }
+        if !first {
+            shards.extend(o.cpus.iter().map(|c| format!("--cpus-per-task={c}")));
+        }
+        shards.extend(both.iter().cloned());
+        let mut merge = Vec::new();
+        if let Some(job) = array_job {
+            merge.push(format!("--dependency=afterany:{job}"));
+            merge.push("--kill-on-invalid-dep=yes".into());
+        }
+        merge.extend(both);
+        [shards, merge]
+    }
+}
+
+fn print_commands(t: &Tournament, jobs: &Jobs, with_array: bool) {
+    let [shards, merge] = jobs.options(
+        jobs.tasks.is_none() && with_array,
+        with_array.then_some("ARRAY_JOB_ID"),
+    );
+    let line = |options: &[String], script: &str| {
+        let mut words = vec!["sbatch".to_string(), "--parsable".into()];
+        words.extend(options.iter().cloned());
+        words.push(t.slurm().join(script).display().to_string());
+        words.join(" ")
+    };
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "# would run:");
-    if tasks.is_some() {
-        let _ = writeln!(
-            out,
-            "sbatch --parsable {} {}",
-            shards.join(" "),
-            script("shards.sbatch")
-        );
+    if with_array {
+        let _ = writeln!(out, "{}", line(&shards, "shards.sbatch"));
     }
-    let _ = writeln!(
-        out,
-        "sbatch --parsable {} {}",
-        merge.join(" "),
-        script("merge.sbatch")
-    );
+    let _ = writeln!(out, "{}", line(&merge, "merge.sbatch"));
 }
 
-/// Submits the array's `tasks` (if any) and a merge after them; prints the
+/// Submits the array (if `with_array`) and a merge after it; prints the
 /// job ids.
-fn submit_jobs(t: &Tournament, tasks: Option<&str>, extra: &[String]) -> anyhow::Result<()> {
-    let array = match tasks {
-        Some(tasks) => {
-            let [shards, _] = sbatch_options(Some(tasks), "", extra);
-            Some((t.submit("shards", tasks, &shards, "shards.sbatch")?, tasks))
-        }
-        None => None,
+fn submit_jobs(t: &Tournament, jobs: &Jobs, with_array: bool) -> anyhow::Result<()> {
+    // A first submission has no task list: the script's own --array.
+    let first = jobs.tasks.is_none();
+    let array = if with_array {
+        let [shards, _] = jobs.options(first, None);
+        let tasks = jobs
+            .tasks
+            .clone()
+            .unwrap_or_else(|| format!("1-{}", t.shards().unwrap_or(0)));
+        Some((t.submit("shards", &tasks, &shards, "shards.sbatch")?, tasks))
+    } else {
+        None
     };
-    let array_job = array.map(|(job, _)| job.to_string()).unwrap_or_default();
-    let [_, merge] = sbatch_options(tasks, &array_job, extra);
-    let merge_job = t.submit("merge", "", &merge, "merge.sbatch")?;
+    let array_job = array.as_ref().map(|(job, _)| job.to_string());
+    let [_, merge] = jobs.options(first, array_job.as_deref());
+    let merge_job = t.submit("merge", "", &merge, "merge.sbatch").with_context(|| {
+        format!(
+            "the merge was not submitted; once the cause is fixed, `arena slurm rerun {}` submits it",
+            t.dir.display()
+        )
+    })?;
     let mut out = std::io::stdout().lock();
     if let Some((job, tasks)) = array {
         let _ = writeln!(out, "shards: job {job} (array tasks {tasks})");
@@ -433,7 +540,7 @@ fn rows(t: &Tournament, subs: &[Submission], states: &[JobState]) -> anyhow::Res
         Some(job) => {
             let id = task.map_or(job.to_string(), |k| format!("{job}_{k}"));
             match states.iter().find(|s| s.covers(job, task)) {
-                Some(s) => format!("{} (job {id})", s.state),
+                Some(s) => format!("{} (job {id})", s.describe()),
                 // Slurm keeps no record of a pending task cancelled before it ran.
                 None if states.iter().any(|s| s.job == job) => {
                     format!("never ran (job {id})")
@@ -486,6 +593,7 @@ fn print_rows(rows: &[Row], source: &str) {
 fn status(t: &Tournament, wait: bool) -> anyhow::Result<bool> {
     let subs = t.submissions()?;
     let jobs: Vec<u64> = subs.iter().map(|s| s.job).collect();
+    let shards = t.shards()?;
     if wait {
         // Poll squeue, gently: from 1 s up to 15 s between looks.
         let mut pause = Duration::from_millis(1000);
@@ -495,15 +603,26 @@ fn status(t: &Tournament, wait: bool) -> anyhow::Result<bool> {
             if queued.is_empty() {
                 break;
             }
-            let finished = (1..=t.shards()?)
-                .filter(|&k| t.shard(k).is_finished())
-                .count();
+            if let Some(stuck) = queued.iter().find(|s| s.never_starts()) {
+                anyhow::bail!(
+                    "job {} waits for {}, which will not change: cancel it (scancel {0}) and re-run with other options (`arena slurm rerun {} --cpus C --time T --partition P`)",
+                    stuck.job,
+                    stuck.reason,
+                    t.dir.display()
+                );
+            }
+            let finished = (1..=shards).filter(|&k| t.shard(k).is_finished()).count();
             let line = format!(
-                "arena: {finished} of {} shards finished; queued or running: {}",
-                t.shards()?,
+                "arena: {finished} of {shards} shards finished; queued or running: {}",
                 queued
                     .iter()
-                    .map(|s| format!("{} {}", s.job, s.state))
+                    .map(|s| {
+                        let tasks = s.tasks.as_ref().map_or(String::new(), |t| {
+                            let t: Vec<String> = t.iter().map(usize::to_string).collect();
+                            format!("_{}", t.join(","))
+                        });
+                        format!("job {}{tasks} {}", s.job, s.describe())
+                    })
                     .collect::<Vec<_>>()
                     .join(", ")
             );
@@ -516,14 +635,25 @@ fn status(t: &Tournament, wait: bool) -> anyhow::Result<bool> {
         }
     }
     let (states, source) = query::history(&jobs);
+    let source = if source.is_empty() {
+        "no Slurm tool answered".to_string()
+    } else {
+        source
+    };
     let rows = rows(t, &subs, &states)?;
     print_rows(&rows, &source);
     let done = t.merged().is_finished();
+    let unfinished = (1..=shards).filter(|&k| !t.shard(k).is_finished()).count();
     if done {
         eprintln!("arena: merged results in {}", t.merged().path.display());
+    } else if wait && unfinished == 0 {
+        eprintln!(
+            "arena: every shard finished, but the merge did not: `arena slurm rerun {}` merges again",
+            t.dir.display()
+        );
     } else if wait {
         eprintln!(
-            "arena: the tournament is not complete: re-run its unfinished shards with `arena slurm rerun {}`",
+            "arena: {unfinished} of {shards} shards did not finish: `arena slurm rerun {}` runs them again, each from where it stopped",
             t.dir.display()
         );
     }
@@ -531,7 +661,8 @@ fn status(t: &Tournament, wait: bool) -> anyhow::Result<bool> {
 }
 
 /// `arena slurm rerun DIR`: the shards that did not finish, and a merge.
-fn rerun(t: &Tournament, extra: &[String], dry_run: bool) -> anyhow::Result<bool> {
+fn rerun(t: &Tournament, job: &SlurmJobArgs, dry_run: bool) -> anyhow::Result<bool> {
+    check_extra(job)?;
     let subs = t.submissions()?;
     let jobs: Vec<u64> = subs.iter().map(|s| s.job).collect();
     let queued = query::queued(&jobs).map_err(anyhow::Error::msg)?;
@@ -539,7 +670,7 @@ fn rerun(t: &Tournament, extra: &[String], dry_run: bool) -> anyhow::Result<bool
         anyhow::bail!(
             "job {} of this tournament is still {}: wait for it (`arena slurm status {} --wait`) or cancel it (scancel {}) first",
             s.job,
-            s.state,
+            s.describe(),
             t.dir.display(),
             s.job
         );
@@ -555,9 +686,13 @@ fn rerun(t: &Tournament, extra: &[String], dry_run: bool) -> anyhow::Result<bool
         );
         return Ok(true);
     }
-    let tasks = (!unfinished.is_empty()).then(|| unfinished.join(","));
+    let with_array = !unfinished.is_empty();
+    let jobs = Jobs {
+        tasks: Some(unfinished.join(",")),
+        overrides: job,
+    };
     if dry_run {
-        print_commands(t, tasks.as_deref(), extra);
+        print_commands(t, &jobs, with_array);
         return Ok(true);
     }
     // A merge that died half-way is set aside, so the new one starts clean.
@@ -573,7 +708,7 @@ fn rerun(t: &Tournament, extra: &[String], dry_run: bool) -> anyhow::Result<bool
             aside.display()
         );
     }
-    submit_jobs(t, tasks.as_deref(), extra)?;
+    submit_jobs(t, &jobs, with_array)?;
     Ok(true)
 }
 
@@ -605,18 +740,60 @@ mod tests {
 
     #[test]
     fn the_merge_waits_for_the_array_it_follows() {
-        let [shards, merge] = sbatch_options(Some("2,3"), "11", &["--account=x".into()]);
-        assert_eq!(shards, ["--array=2,3", "--account=x"]);
+        let overrides = SlurmJobArgs {
+            time: Some("4:00:00".into()),
+            cpus: Some(2),
+            max_running: Some(1),
+            sbatch: vec!["--account=x".into()],
+            ..Default::default()
+        };
+        let jobs = Jobs {
+            tasks: Some("2,3".into()),
+            overrides: &overrides,
+        };
+        // A re-run: the options go over the scripts'; CPUs only for the array.
+        let [shards, merge] = jobs.options(false, Some("11"));
+        assert_eq!(
+            shards,
+            [
+                "--array=2,3%1",
+                "--cpus-per-task=2",
+                "--time=4:00:00",
+                "--account=x"
+            ]
+        );
         assert_eq!(
             merge,
             [
                 "--dependency=afterany:11",
                 "--kill-on-invalid-dep=yes",
+                "--time=4:00:00",
                 "--account=x"
             ]
         );
-        // A merge alone (every shard finished) waits for nothing.
-        let [_, merge] = sbatch_options(None, "", &[]);
-        assert!(merge.is_empty());
+        // A first submission: the scripts hold time and CPUs already.
+        let first = Jobs {
+            tasks: None,
+            overrides: &overrides,
+        };
+        let [shards, merge] = first.options(true, None);
+        assert_eq!(shards, ["--account=x"]);
+        assert_eq!(merge, ["--account=x"]);
+    }
+
+    #[test]
+    fn options_arena_slurm_sets_itself_are_refused() {
+        for option in ["--array=1-3%1", "--dependency=afterok:5", "-d"] {
+            let job = SlurmJobArgs {
+                sbatch: vec![option.into()],
+                ..Default::default()
+            };
+            assert!(check_extra(&job).is_err(), "{option}");
+        }
+        let job = SlurmJobArgs {
+            sbatch: vec!["--qos=low".into()],
+            ..Default::default()
+        };
+        assert!(check_extra(&job).is_ok());
     }
 }

@@ -15,9 +15,41 @@ pub struct JobState {
     /// Slurm's state name: PENDING, RUNNING, COMPLETED, FAILED, CANCELLED,
     /// TIMEOUT, OUT_OF_MEMORY, ...
     pub state: String,
+    /// Why it waits or ended, as Slurm says (`Resources`, `Dependency`,
+    /// `PartitionConfig`, ...); empty for none.
+    pub reason: String,
 }
 
+/// Reasons for which a pending job will never start by itself.
+const NEVER_STARTS: [&str; 7] = [
+    "PartitionConfig",
+    "BadConstraints",
+    "DependencyNeverSatisfied",
+    "PartitionTimeLimit",
+    "PartitionNodeLimit",
+    "InvalidAccount",
+    "InvalidQOS",
+];
+
 impl JobState {
+    /// Whether the job waits for something that will never come: a
+    /// request the partition cannot meet, say.
+    #[must_use]
+    pub fn never_starts(&self) -> bool {
+        self.state == "PENDING" && NEVER_STARTS.iter().any(|r| self.reason.starts_with(r))
+    }
+
+    /// The state, with the reason when the job waits (`PENDING
+    /// (Resources)`).
+    #[must_use]
+    pub fn describe(&self) -> String {
+        if self.state == "PENDING" && !self.reason.is_empty() && self.reason != "None" {
+            format!("{} ({})", self.state, self.reason)
+        } else {
+            self.state.clone()
+        }
+    }
+
     /// Whether this line is about `job` (and array task `task`, if given).
     #[must_use]
     pub fn covers(&self, job: u64, task: Option<usize>) -> bool {
@@ -61,9 +93,9 @@ fn parse_task_list(text: &str) -> Option<Vec<usize>> {
     Some(tasks)
 }
 
-/// Parses `ID|STATE...` lines (`squeue -o %i|%T`, `sacct -P -o JobID,State`):
-/// state words after the first (`CANCELLED by 0`) are dropped; job steps
-/// (`123.batch`) and unreadable lines are skipped.
+/// Parses `ID|STATE[|REASON]` lines (`squeue -o %i|%T|%r`, `sacct -P -o
+/// JobID,State`): state words after the first (`CANCELLED by 0`) are
+/// dropped; job steps (`123.batch`) and unreadable lines are skipped.
 #[must_use]
 pub fn parse_table(text: &str) -> Vec<JobState> {
     text.lines()
@@ -71,7 +103,13 @@ pub fn parse_table(text: &str) -> Vec<JobState> {
             let mut fields = line.split('|');
             let (job, tasks) = parse_job_id(fields.next()?)?;
             let state = fields.next()?.split_whitespace().next()?.to_string();
-            Some(JobState { job, tasks, state })
+            let reason = fields.next().unwrap_or_default().trim().to_string();
+            Some(JobState {
+                job,
+                tasks,
+                state,
+                reason,
+            })
         })
         .collect()
 }
@@ -87,16 +125,19 @@ pub fn parse_scontrol(text: &str) -> Vec<JobState> {
                     .find_map(|w| w.strip_prefix(key)?.strip_prefix('='))
             };
             let state = value("JobState")?.to_string();
+            let reason = value("Reason").unwrap_or_default().to_string();
             match value("ArrayJobId") {
                 Some(array) => Some(JobState {
                     job: array.parse().ok()?,
                     tasks: Some(parse_task_list(value("ArrayTaskId")?.split('%').next()?)?),
                     state,
+                    reason,
                 }),
                 None => Some(JobState {
                     job: value("JobId")?.parse().ok()?,
                     tasks: None,
                     state,
+                    reason,
                 }),
             }
         })
@@ -142,7 +183,7 @@ fn id_list(jobs: &[u64]) -> String {
 pub fn queued(jobs: &[u64]) -> Result<Vec<JobState>, String> {
     let text = tool(
         "squeue",
-        &["--me", "--noheader", "--format=%i|%T"].map(String::from),
+        &["--me", "--noheader", "--format=%i|%T|%r"].map(String::from),
     )?;
     Ok(parse_table(&text)
         .into_iter()
@@ -211,12 +252,14 @@ mod tests {
     fn sacct_and_squeue_tables() {
         // As sacct -n -P -X -o JobID,State printed them on Slurm 22.05.
         let text =
-            "10|FAILED\n9_1|COMPLETED\n9_2|CANCELLED by 0\n9_[3-4]|PENDING\n9_1.batch|COMPLETED\n";
+            "10|FAILED\n9_1|COMPLETED\n9_2|CANCELLED by 0\n9_[3-4]|PENDING|PartitionConfig\n9_1.batch|COMPLETED\n";
         let states = parse_table(text);
         assert_eq!(states.len(), 4);
         assert!(states[0].covers(10, None) && states[0].state == "FAILED");
         assert_eq!(states[2].state, "CANCELLED");
         assert!(states[3].covers(9, Some(4)) && !states[3].covers(9, Some(1)));
+        assert!(states[3].never_starts() && !states[0].never_starts());
+        assert_eq!(states[3].describe(), "PENDING (PartitionConfig)");
         assert!(!states[1].covers(9, None));
     }
 
@@ -228,7 +271,7 @@ mod tests {
         let states = parse_scontrol(text);
         assert_eq!(states.len(), 3);
         assert!(states[0].covers(9, Some(3)) && states[0].state == "COMPLETED");
-        assert!(states[1].covers(9, Some(5)) && states[1].state == "PENDING");
+        assert!(states[1].covers(9, Some(5)) && states[1].describe() == "PENDING (Dependency)");
         assert!(states[2].covers(10, None) && states[2].state == "FAILED");
     }
 }

@@ -19,6 +19,8 @@ pub struct Scripts {
     pub shards: usize,
     /// CPUs per task.
     pub cpus: usize,
+    /// At most this many tasks at once (`--array=1-N%K`), if any.
+    pub max_running: Option<u32>,
     /// `--partition`, if any.
     pub partition: Option<String>,
     /// `--time`, if any.
@@ -89,13 +91,23 @@ impl Scripts {
             "# `sbatch --array=K` and this file, or all unfinished ones with".into(),
             format!("# `arena slurm rerun {dir}`."),
             format!("#SBATCH --job-name=arena-{}", self.name),
-            format!("#SBATCH --array=1-{n}"),
+            format!(
+                "#SBATCH --array=1-{n}{}",
+                self.max_running
+                    .map(|k| format!("%{k}"))
+                    .unwrap_or_default()
+            ),
             format!("#SBATCH --cpus-per-task={}", self.cpus),
             format!("#SBATCH --output={dir}/slurm/shard-%a.log"),
         ];
         self.common(&mut lines)?;
         lines.push("set -eu".into());
         lines.push("k=$SLURM_ARRAY_TASK_ID".into());
+        // Re-runs append to the same log: each attempt opens with a line.
+        lines.push(
+            "echo \"== shard $k/N: job ${SLURM_ARRAY_JOB_ID}_$k on $(hostname), $(date -u +%Y-%m-%dT%H:%M:%SZ)\""
+                .replace("N:", &format!("{n}:")),
+        );
         lines.push(format!(
             "exec {} run {} --shard \"$k/{n}\" --out {}/shard-\"$k\" --resume-if-exists --quiet",
             quote(&self.arena.display().to_string()),
@@ -123,6 +135,10 @@ impl Scripts {
             format!("#SBATCH --output={dir}/slurm/merge.log"),
         ];
         self.common(&mut lines)?;
+        lines.push(
+            "echo \"== merge: job $SLURM_JOB_ID on $(hostname), $(date -u +%Y-%m-%dT%H:%M:%SZ)\""
+                .into(),
+        );
         let shards: Vec<String> = (1..=self.shards)
             .map(|k| quote(&self.shard_dir(k).display().to_string()))
             .collect();
@@ -148,6 +164,7 @@ mod tests {
             name: "demo".into(),
             shards: 3,
             cpus: 2,
+            max_running: Some(2),
             partition: Some("short".into()),
             time: None,
         }
@@ -156,7 +173,7 @@ mod tests {
     #[test]
     fn the_array_plays_shard_k_and_resumes_it() {
         let text = scripts().shards_script().unwrap();
-        assert!(text.contains("#SBATCH --array=1-3\n"), "{text}");
+        assert!(text.contains("#SBATCH --array=1-3%2\n"), "{text}");
         assert!(text.contains("#SBATCH --partition=short\n"));
         assert!(!text.contains("--time"));
         assert!(text.contains("#SBATCH --chdir=/home/me/arena\n"));
