@@ -223,9 +223,10 @@ pub fn run<S: Strategy>(
     }
 }
 
-/// Runs the bundled bot `name` (one of [`BOT_NAMES`]) seeded with `seed` on
-/// the locked standard input and output, until `quit` or end of input. This is
-/// what `arena bot NAME --seed N` and the `endodoi-NAME` binaries do.
+/// Runs the bundled bot `name` (one of [`BOT_NAMES`]) seeded with `seed`,
+/// with its default options ([`strategy_by_name`]), on the locked standard
+/// input and output, until `quit` or end of input. (`arena bot NAME` and the
+/// `endodoi-NAME` binaries take options too: [`bot_main`].)
 ///
 /// # Errors
 /// [`io::ErrorKind::InvalidInput`] for an unknown name, else I/O errors.
@@ -242,8 +243,9 @@ pub fn run_named(name: &str, seed: u64) -> io::Result<()> {
     run(strategy, io::stdin().lock(), io::stdout().lock())
 }
 
-/// Reads the bundled bots' options from `args` (without the program name):
-/// `--seed N` or `--seed=N`, default 0.
+/// Reads a seed alone from `args` (without the program name): `--seed N` or
+/// `--seed=N`, default 0. ([`strategy_from_args`] reads every option of the
+/// bundled bots.)
 ///
 /// # Errors
 /// A message for an unknown option or a seed that is not a whole number.

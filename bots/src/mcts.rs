@@ -31,7 +31,12 @@ use crate::protocol::GameSettings;
 use crate::strategy::{game_rng, random_move, Strategy, TimeLeft};
 
 /// The UCB1 exploration constant `c` in `mean + c * sqrt(ln N / n)`, for
-/// rewards in [0, 1]: sqrt(2), as in Auer et al. and Kocsis & Szepesvári.
+/// rewards in [0, 1]. Auer et al. and Kocsis & Szepesvári use sqrt(2); here
+/// 0.5 was measured stronger (in-process, 2x8, random openings with sides
+/// swapped, 200 games each at 1000 playouts): against sqrt(2), 0.5 scored
+/// 66.0%, 1.0 54.5% and 2.0 45.8%; against 0.5, 0.35 scored 54.5% and 0.25
+/// 35.8%. At 10000 playouts 0.5 scored 69.5% against sqrt(2) (100 games).
+/// The optimum is broad, around 0.35 to 0.5.
 pub const DEFAULT_EXPLORATION: f64 = 0.5;
 
 /// The most nodes a tree may have (about 40 bytes each); past it, playouts
