@@ -554,9 +554,13 @@ impl Checker {
         };
         protocol::newgame(&mut buf, &game);
         let bot = self.bot.as_mut().expect("started");
-        let (why, sent) = match bot.request(&buf, self.startup, Duration::ZERO).await {
-            Ok((reply, _)) if protocol::parse_reply(reply) == Ok(Reply::Ready) => return Ok(()),
-            Ok((reply, _)) => (why_not(reply, "newgame"), Some(reply.to_string())),
+        let asked = bot.request(&buf, self.startup, Duration::ZERO).await;
+        let (why, sent) = match asked.map(|(reply, _)| reply.to_string()) {
+            Ok(reply) if protocol::parse_reply(&reply) == Ok(Reply::Ready) => return Ok(()),
+            Ok(reply) => {
+                let hint = bot.after_notification_hint();
+                (format!("{}{hint}", why_not(&reply, "newgame")), Some(reply))
+            }
             Err(f) => (start_limit(&f, self.startup), None),
         };
         self.stop().await;

@@ -115,6 +115,13 @@ pub enum Command {
     /// `arena play --side north --holes 6 -- python3 my_bot.py`,
     /// `arena play --bots --step -- arena bot random -- arena bot greedy`.
     Play(PlayArgs),
+    /// Measure the arena's overhead per ply against the floor of a pipe
+    /// round trip, its throughput, and (--scale) how it scales; see
+    /// README.md, "Performance".
+    Bench(crate::bench::BenchArgs),
+    /// Internal: answer every line with `move 1` (the floor of `arena bench`).
+    #[command(hide = true)]
+    BenchEcho,
     /// Be one of the bundled bots, speaking the protocol on stdin/stdout
     /// (used by configs as `command = ["arena", "bot", "greedy"]`).
     ///
@@ -123,7 +130,8 @@ pub enum Command {
     /// `--time-ms T`, `--rollout random|greedy` for mcts (bots/README.md
     /// explains them).
     Bot {
-        /// The bot: random, greedy, alphabeta or mcts.
+        /// The bot: random, greedy, first (the first legal move, at once),
+        /// alphabeta or mcts.
         name: String,
         /// The bot's options, such as `--seed 3` or `--depth 6`.
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]

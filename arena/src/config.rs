@@ -117,6 +117,10 @@ pub struct TournamentSettings {
     pub seed: u64,
     /// What to do when a bot fails its start-up check, before any game.
     pub on_start_failure: OnStartFailure,
+    /// Pin each series worker, with the bots it starts, to one core (worker
+    /// k to the k-th allowed core, cycling), so a game's round trips never
+    /// cross cores. For single-threaded bots: a bot's threads share the core.
+    pub affinity: bool,
 }
 
 /// What to do when a bot fails its start-up check before the first game.
@@ -279,6 +283,7 @@ struct RawTournament {
     concurrency: Option<Spanned<i64>>,
     seed: Option<Spanned<i64>>,
     on_start_failure: Option<OnStartFailure>,
+    affinity: Option<bool>,
 }
 
 #[derive(Deserialize)]
@@ -658,6 +663,7 @@ impl Config {
                 concurrency,
                 seed,
                 on_start_failure: r.on_start_failure.unwrap_or(OnStartFailure::Stop),
+                affinity: r.affinity.unwrap_or(false),
             },
             bots,
         })

@@ -4,6 +4,8 @@
 
 #![warn(missing_docs)]
 
+pub mod affinity;
+pub mod bench;
 pub mod bot;
 pub mod check;
 pub mod cli;

@@ -98,6 +98,10 @@ fn main() -> ExitCode {
             .map_err(anyhow::Error::msg)
             .and_then(arena::play::run)
             .map(|ending| ExitCode::from(ending.exit_code())),
+        Command::Bench(args) => arena::bench::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::BenchEcho => arena::bench::echo()
+            .map(|()| ExitCode::SUCCESS)
+            .context("bench-echo"),
         Command::Bot { name, args } => {
             let code = endodoi_bots::bot_main(&format!("arena bot {name}"), &name, args);
             return ExitCode::from(u8::try_from(code).unwrap_or(1));

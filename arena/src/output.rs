@@ -221,17 +221,22 @@ impl GamesCsv {
         })
     }
 
-    /// Writes one CSV row with a single write, then syncs it. If the write
+    /// Writes one CSV row with a single write, then syncs it.
+    fn write_row(&mut self, fields: &[&str]) -> io::Result<()> {
+        let mut rows = csv::Writer::from_writer(Vec::new());
+        rows.write_record(fields)?;
+        let bytes = rows.into_inner().map_err(|e| e.into_error())?;
+        self.write_synced(&bytes)
+    }
+
+    /// Writes whole rows with a single write, then syncs them. If the write
     /// fails (a full disk), the file is cut back to its last whole row, so
     /// it never ends in half a row.
-    fn write_row(&mut self, fields: &[&str]) -> io::Result<()> {
-        let mut row = csv::Writer::from_writer(Vec::new());
-        row.write_record(fields)?;
-        let bytes = row.into_inner().map_err(|e| e.into_error())?;
+    fn write_synced(&mut self, bytes: &[u8]) -> io::Result<()> {
         use std::io::Write as _;
         let written = self
             .file
-            .write_all(&bytes)
+            .write_all(bytes)
             .and_then(|()| self.file.sync_data());
         if let Err(e) = written {
             let _ = self.file.set_len(self.len);
@@ -247,30 +252,52 @@ impl GamesCsv {
     /// # Errors
     /// Any I/O error (a full disk, say); the caller stops the tournament.
     pub fn append(&mut self, g: &GameRecord) -> io::Result<()> {
-        let result = match g.winner {
-            None => "draw",
-            Some(side) => side.name(),
-        };
-        self.write_row(&[
-            g.series.to_string().as_str(),
-            &g.game.to_string(),
-            &g.game.div_ceil(2).to_string(),
-            &g.opening,
-            &g.bots[0],
-            &g.bots[1],
-            &g.rules.holes().to_string(),
-            &g.rules.seeds().to_string(),
-            &g.rules.max_laps().to_string(),
-            &g.rules.max_plies().to_string(),
-            &g.moves,
-            &g.plies.to_string(),
-            &g.seeds[0].to_string(),
-            &g.seeds[1].to_string(),
-            result,
-            g.end.name(),
-            &g.detail,
-            &g.duration_ms.to_string(),
-        ])
+        self.append_all([g])
+    }
+
+    /// Appends several games, a complete row each, with one write and one
+    /// sync for them all (group commit: the games that ended while the last
+    /// sync ran share the next one). None of them is on disk before all are.
+    ///
+    /// # Errors
+    /// Any I/O error (a full disk, say); the file then ends in its last
+    /// whole row from before, and the caller stops the tournament.
+    pub fn append_all<'a>(
+        &mut self,
+        games: impl IntoIterator<Item = &'a GameRecord>,
+    ) -> io::Result<()> {
+        let mut rows = csv::Writer::from_writer(Vec::new());
+        for g in games {
+            let result = match g.winner {
+                None => "draw",
+                Some(side) => side.name(),
+            };
+            rows.write_record([
+                g.series.to_string().as_str(),
+                &g.game.to_string(),
+                &g.game.div_ceil(2).to_string(),
+                &g.opening,
+                &g.bots[0],
+                &g.bots[1],
+                &g.rules.holes().to_string(),
+                &g.rules.seeds().to_string(),
+                &g.rules.max_laps().to_string(),
+                &g.rules.max_plies().to_string(),
+                &g.moves,
+                &g.plies.to_string(),
+                &g.seeds[0].to_string(),
+                &g.seeds[1].to_string(),
+                result,
+                g.end.name(),
+                &g.detail,
+                &g.duration_ms.to_string(),
+            ])?;
+        }
+        let bytes = rows.into_inner().map_err(|e| e.into_error())?;
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        self.write_synced(&bytes)
     }
 }
 

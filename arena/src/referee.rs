@@ -200,14 +200,16 @@ pub async fn play_game(
 async fn play(
     rules: Rules,
     time: &TimeControl,
-    seats: [&mut Seat; 2],
+    mut seats: [&mut Seat; 2],
     opening: &[Move],
     (series, game): (usize, u32),
 ) -> GameRecord {
     let started = Instant::now();
     // The opening is played by the referee; the bots take over after it.
     let mut pos = rules.start();
-    let mut moves = String::new();
+    // Room for every ply (a hole number and a space each) up front, so no
+    // ply allocates; a game past 2048 plies grows it now and then.
+    let mut moves = String::with_capacity(3 * rules.max_plies().min(2048) as usize);
     for mv in opening {
         pos.play(*mv).expect("openings are legal");
         if !moves.is_empty() {
@@ -223,10 +225,17 @@ async fn play(
     // Which bots were told of this game: only they hear of its end.
     let mut in_game = [false; 2];
 
+    // Bots not running yet (a series' first game, or after a fault) start
+    // at once, not one after the other: a start costs milliseconds.
+    let mut starts = {
+        let [south, north] = &mut seats;
+        let (s, n) = futures::join!(south.ensure_started(startup), north.ensure_started(startup));
+        [s, n]
+    };
     let forfeit = 'game: {
         for side in Side::ALL {
             let seat = &mut *seats[side.index()];
-            if let Err(f) = seat.ensure_started(startup).await {
+            if let Err(f) = std::mem::replace(&mut starts[side.index()], Ok(())) {
                 break 'game Some((side, Foul::Fault(f), String::new()));
             }
             let new_game = NewGame {
@@ -243,12 +252,16 @@ async fn play(
             };
             protocol::newgame(&mut buf, &new_game);
             let bot = seat.process.as_mut().expect("started");
-            let answer = match bot.request(&buf, startup, Duration::ZERO).await {
-                Ok((line, _)) => match protocol::parse_reply(line) {
+            let asked = bot.request(&buf, startup, Duration::ZERO).await;
+            let answer = match asked.map(|(line, _)| line.to_string()) {
+                Ok(line) => match protocol::parse_reply(&line) {
                     Ok(Reply::Ready) => None,
                     _ => Some((
-                        Foul::Fault(Fault::Protocol("answered newgame without 'ready'".into())),
-                        line.to_string(),
+                        Foul::Fault(Fault::Protocol(format!(
+                            "answered newgame without 'ready'{}",
+                            bot.after_notification_hint()
+                        ))),
+                        line,
                     )),
                 },
                 Err(f) => Some((Foul::Fault(f), String::new())),

@@ -1,12 +1,14 @@
-//! Runs a tournament on tokio: series run at most `concurrency` at a time;
-//! each starts its two bots once and plays its games one after another.
-//! Finished games come back to one place, which writes and counts them.
+//! Runs a tournament on tokio: `concurrency` series workers, each a thread
+//! with its own current-thread runtime (optionally pinned to a core), take
+//! the series in schedule order; a series starts its two bots once and
+//! plays its games one after another. Finished games come back to one
+//! place, which writes and counts them.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use anyhow::Context as _;
-use tokio::sync::{mpsc, Semaphore};
-use tokio::task::JoinSet;
+use tokio::sync::mpsc;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -21,6 +23,10 @@ use crate::referee::{play_game, GameRecord, Seat};
 use crate::schedule::{self, round_robin, Series};
 use crate::standings::Wdl;
 use crate::stats::{GameScore, Pentanomial, Sprt, SprtModel, SprtStatus};
+
+/// Events that may wait for the writer (games not yet on disk, say): the
+/// channel's bound, and the most handled per sync of `games.csv`.
+const EVENTS_IN_FLIGHT: usize = 64;
 
 /// What happens during a run, in the order it happens.
 #[derive(Clone, Debug)]
@@ -220,7 +226,8 @@ impl ShardFilter for Option<(usize, usize)> {
 ///
 /// # Errors
 /// The arena's own failures only (a `games.csv` that cannot be written, a
-/// panicked series task); bot faults are recorded as lost games.
+/// series worker that cannot start or panicked); bot faults are recorded
+/// as lost games.
 pub async fn run(
     config: Arc<Config>,
     dir: &RunDir,
@@ -252,58 +259,138 @@ pub async fn run(
         .collect::<Result<_, _>>()
         .context("cannot create the bot logs")?;
     let (schedule, pair_shard) = shard_schedule(config.bots.len(), options.shard);
-    let permits = Arc::new(Semaphore::new(config.tournament.concurrency));
-    let (tx, mut rx) = mpsc::channel::<Event>(64);
-    let mut tasks = JoinSet::new();
-    for series in schedule.iter().copied() {
-        let (config, permits, tx) = (config.clone(), permits.clone(), tx.clone());
-        let (options, cancel) = (options.clone(), cancel.clone());
-        let logs = [logs[series.a].clone(), logs[series.b].clone()];
-        let so_far = progress.get(&series.number).copied().unwrap_or_default();
-        tasks.spawn(async move {
-            // The semaphore is fair, so series start in schedule order.
-            let _permit = tokio::select! {
-                p = permits.acquire_owned() => p.expect("never closed"),
-                () = cancel.cancelled() => return,
-            };
-            let start = SeriesStart {
-                played: so_far.0,
-                wdl: so_far.1,
-                pair_shard,
-            };
-            run_series(&config, series, logs, start, &options, &cancel, &tx).await;
-        });
+    let (tx, mut rx) = mpsc::channel::<Event>(EVENTS_IN_FLIGHT);
+    // The workers stop when the run is cancelled, and when this future ends
+    // or is dropped (an error here, a second Ctrl-C).
+    let stop = cancel.child_token();
+    let _stop_workers = stop.clone().drop_guard();
+    let shared = Arc::new(Shared {
+        config: config.clone(),
+        schedule,
+        next: AtomicUsize::new(0),
+        logs,
+        progress,
+        pair_shard,
+        options: options.clone(),
+    });
+    let cores = if config.tournament.affinity {
+        crate::affinity::allowed_cores()
+    } else {
+        Vec::new()
+    };
+    let workers = config.tournament.concurrency.min(shared.schedule.len());
+    let mut handles = Vec::with_capacity(workers);
+    for k in 0..workers {
+        // Built here, so that a failure is an error of the run.
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .context("cannot start a series worker's runtime")?;
+        let core = (!cores.is_empty()).then(|| cores[k % cores.len()]);
+        let (shared, stop, tx) = (shared.clone(), stop.clone(), tx.clone());
+        let handle = std::thread::Builder::new()
+            .name(format!("series-worker-{k}"))
+            .spawn(move || {
+                if let Some(core) = core {
+                    // Bots started from this thread inherit the pin.
+                    let _ = crate::affinity::pin_current_thread(core);
+                }
+                runtime.block_on(series_worker(&shared, &stop, &tx));
+            })
+            .context("cannot start a series worker")?;
+        handles.push(handle);
     }
     drop(tx);
 
     let mut results = Vec::new();
     let mut sprt_rows = Vec::new();
-    while let Some(event) = rx.recv().await {
-        match &event {
-            Event::Game(g) => {
-                games.append(g).context("cannot append to games.csv")?;
-                if let Some(t) = &g.transcript {
-                    let path = dir
-                        .path
-                        .join("transcripts")
-                        .join(format!("series-{:04}-game-{:03}.txt", g.series, g.game));
-                    std::fs::write(&path, t)
-                        .with_context(|| format!("cannot write {}", path.display()))?;
+    let mut batch = Vec::with_capacity(EVENTS_IN_FLIGHT);
+    // Group commit: the events that came while the last sync ran are
+    // handled together, their games written with one write and one sync;
+    // each is counted (on_event) only once its row is on disk.
+    while rx.recv_many(&mut batch, EVENTS_IN_FLIGHT).await > 0 {
+        let played = batch.iter().filter_map(|e| match e {
+            Event::Game(g) => Some(g),
+            _ => None,
+        });
+        games
+            .append_all(played)
+            .context("cannot append to games.csv")?;
+        for event in batch.drain(..) {
+            match &event {
+                Event::Game(g) => {
+                    if let Some(t) = &g.transcript {
+                        let path = dir
+                            .path
+                            .join("transcripts")
+                            .join(format!("series-{:04}-game-{:03}.txt", g.series, g.game));
+                        std::fs::write(&path, t)
+                            .with_context(|| format!("cannot write {}", path.display()))?;
+                    }
                 }
+                Event::Series(s) => results.push(s.clone()),
+                Event::Sprt(s) => sprt_rows.push(s.clone()),
             }
-            Event::Series(s) => results.push(s.clone()),
-            Event::Sprt(s) => sprt_rows.push(s.clone()),
+            on_event(&event);
         }
-        on_event(&event);
     }
-    while let Some(joined) = tasks.join_next().await {
-        joined.context("a series task failed")?;
-    }
+    // Every worker has dropped its sender: they are ending, if not gone.
+    let joined = tokio::task::spawn_blocking(move || {
+        handles.into_iter().map(|h| h.join()).collect::<Vec<_>>()
+    })
+    .await
+    .context("cannot wait for the series workers")?;
+    anyhow::ensure!(joined.iter().all(Result::is_ok), "a series worker panicked");
     results.sort_by_key(|r| r.series.number);
     Ok(Summary {
         series: results,
         sprt: sprt_rows,
     })
+}
+
+/// What the series workers share: the schedule, and the index of the next
+/// series to play (taken in schedule order).
+struct Shared {
+    config: Arc<Config>,
+    schedule: Vec<Series>,
+    next: AtomicUsize,
+    logs: Vec<BotLog>,
+    progress: HashMap<usize, (u32, Wdl)>,
+    pair_shard: Option<(usize, usize)>,
+    options: RunOptions,
+}
+
+/// One series worker: on its own thread and current-thread runtime (a
+/// game's round trips then never hop between threads), it takes the next
+/// series of the schedule and plays it, until none is left or `stop` fires.
+async fn series_worker(shared: &Shared, stop: &CancellationToken, tx: &mpsc::Sender<Event>) {
+    while !stop.is_cancelled() && !tx.is_closed() {
+        let next = shared.next.fetch_add(1, Ordering::Relaxed);
+        let Some(&series) = shared.schedule.get(next) else {
+            return;
+        };
+        let logs = [shared.logs[series.a].clone(), shared.logs[series.b].clone()];
+        let so_far = shared
+            .progress
+            .get(&series.number)
+            .copied()
+            .unwrap_or_default();
+        let start = SeriesStart {
+            played: so_far.0,
+            wdl: so_far.1,
+            pair_shard: shared.pair_shard,
+        };
+        run_series(
+            &shared.config,
+            series,
+            logs,
+            start,
+            &shared.options,
+            stop,
+            tx,
+        )
+        .await;
+    }
 }
 
 /// Plays one series: until a bot has `first_to` wins or `max_games` games

@@ -5,9 +5,10 @@ use clap::Parser;
 
 use crate::alphabeta::{AlphaBeta, AlphaBetaOptions, Evaluation, DEFAULT_ROW_WEIGHT, MAX_DEPTH};
 use crate::mcts::{Mcts, MctsOptions, Rollout, DEFAULT_EXPLORATION};
-use crate::strategy::{Greedy, Random, Strategy};
+use crate::strategy::{First, Greedy, Random, Strategy};
 
-/// The options of `random` and `greedy`.
+/// The options of `random`, `greedy` and `first` (which makes no random
+/// choices and ignores its seed).
 #[derive(Debug, Parser)]
 #[command(about = "An En Dodoi bot speaking the arena protocol (protocol.md) on stdin/stdout.")]
 struct SeedArgs {
@@ -130,6 +131,10 @@ where
     Ok(match name {
         "random" => Box::new(Random::new(parse::<SeedArgs>(program, args)?.seed)),
         "greedy" => Box::new(Greedy::new(parse::<SeedArgs>(program, args)?.seed)),
+        "first" => {
+            parse::<SeedArgs>(program, args)?;
+            Box::new(First)
+        }
         "alphabeta" => {
             let a = parse::<AlphaBetaArgs>(program, args)?;
             Box::new(AlphaBeta::new(AlphaBetaOptions {

@@ -1,9 +1,9 @@
 //! # endodoi-bots: reference bots and the bot side of the arena protocol
 //!
 //! - [`protocol`]: parse the arena's requests, format replies (`protocol.md`, version 1);
-//! - [`Strategy`]: what a bot plays; [`Random`], [`Greedy`], [`AlphaBeta`]
-//!   ([`alphabeta`]: alpha-beta search) and [`Mcts`] ([`mcts`]: Monte Carlo
-//!   tree search) are bundled;
+//! - [`Strategy`]: what a bot plays; [`Random`], [`Greedy`], [`First`],
+//!   [`AlphaBeta`] ([`alphabeta`]: alpha-beta search) and [`Mcts`]
+//!   ([`mcts`]: Monte Carlo tree search) are bundled;
 //! - [`run`]: the whole protocol loop around a strategy, so a Rust bot is
 //!   a [`Strategy`] and one call;
 //! - [`run_named`], [`strategy_from_args`] and [`bot_main`]: the bundled bots
@@ -54,11 +54,11 @@ pub use alphabeta::{AlphaBeta, AlphaBetaOptions};
 pub use args::{strategy_from_args, BotArgsError};
 pub use mcts::{Mcts, MctsOptions};
 use protocol::{parse_request, GameSettings, Reply, Request, Turn};
-pub use strategy::{own_view, play_game, Greedy, Random, Strategy, TimeLeft};
+pub use strategy::{own_view, play_game, First, Greedy, Random, Strategy, TimeLeft};
 
 /// The names of the bundled bots, for [`run_named`], [`strategy_by_name`]
 /// and [`strategy_from_args`].
-pub const BOT_NAMES: &[&str] = &["random", "greedy", "alphabeta", "mcts"];
+pub const BOT_NAMES: &[&str] = &["random", "greedy", "first", "alphabeta", "mcts"];
 
 /// The bundled strategy called `name` (one of [`BOT_NAMES`]) seeded with
 /// `seed`, with its default options (`alphabeta` and `mcts` then take their
@@ -68,6 +68,7 @@ pub fn strategy_by_name(name: &str, seed: u64) -> Option<Box<dyn Strategy>> {
     match name {
         "random" => Some(Box::new(Random::new(seed))),
         "greedy" => Some(Box::new(Greedy::new(seed))),
+        "first" => Some(Box::new(First)),
         "alphabeta" => Some(Box::new(AlphaBeta::new(AlphaBetaOptions::default()))),
         "mcts" => Some(Box::new(Mcts::new(MctsOptions::default(), seed))),
         _ => None,

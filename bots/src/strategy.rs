@@ -160,6 +160,24 @@ impl Strategy for Random {
     }
 }
 
+/// Plays its first (lowest) legal hole, at once: the instant bot that
+/// `arena bench` pits against itself to measure the arena, and the Rust twin
+/// of `bots/python/first_legal.py`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct First;
+
+impl Strategy for First {
+    fn name(&self) -> &str {
+        "first"
+    }
+
+    fn choose(&mut self, _pos: &Position, legal: MoveSet) -> Move {
+        legal
+            .first()
+            .unwrap_or_else(|| Move::new(1).expect("hole 1 exists"))
+    }
+}
+
 /// Plays the legal move that gains the most seeds at once: each move is played
 /// on a copy of the position and the mover's captured total compared (so the
 /// board sweep of a move that ends the game counts too). Ties are broken

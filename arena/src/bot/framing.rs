@@ -1,6 +1,6 @@
 //! Reading a bot's output a line at a time, with caps that keep memory flat.
 
-use tokio::io::{AsyncBufRead, AsyncBufReadExt};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, BufReader};
 
 use crate::protocol::MAX_LINE_BYTES;
 
@@ -51,17 +51,26 @@ pub(crate) async fn read_line_capped<R: AsyncBufRead + Unpin>(
 
 /// Takes the complete lines already waiting in `reader`, without waiting
 /// for more: output the bot sent before it was asked. A partial line is left.
-pub(crate) async fn waiting_lines<R: AsyncBufRead + Unpin>(
-    reader: &mut R,
+///
+/// `arrived` says whether bytes have arrived on the inner reader that
+/// `reader` has not buffered yet (for a pipe, [`pipe_readable`]: the kernel's word, one `poll(2)`);
+/// only then is `reader` read, and the read completes at once. No timer is
+/// involved: a zero timeout would wait for the runtime's next timer tick,
+/// up to a millisecond per request.
+pub(crate) async fn waiting_lines<R: AsyncRead + Unpin>(
+    reader: &mut BufReader<R>,
+    arrived: impl Fn(&R) -> bool,
 ) -> Result<Vec<Vec<u8>>, ReadError> {
     let mut lines = Vec::new();
     loop {
-        // Polled once: only what has already arrived counts.
-        let Ok(ready) = tokio::time::timeout(std::time::Duration::ZERO, reader.fill_buf()).await
-        else {
+        if reader.buffer().is_empty() && !arrived(reader.get_ref()) {
             return Ok(lines);
-        };
-        let available = ready.map_err(ReadError::Io)?;
+        }
+        // Buffered bytes come back at once; otherwise bytes have arrived.
+        let available = reader.fill_buf().await.map_err(ReadError::Io)?;
+        if available.is_empty() {
+            return Err(ReadError::Eof);
+        }
         let Some(end) = available.iter().position(|&b| b == b'\n') else {
             if available.len() > MAX_LINE_BYTES {
                 return Err(ReadError::TooLong);
@@ -78,6 +87,16 @@ pub(crate) async fn waiting_lines<R: AsyncBufRead + Unpin>(
         }
         lines.push(line);
     }
+}
+
+/// Whether `fd` (a pipe) has bytes to read, or its end, right now: one
+/// `poll(2)` with a zero timeout, which asks the kernel, not the runtime's
+/// cached readiness.
+pub(crate) fn pipe_readable(fd: std::os::fd::BorrowedFd<'_>) -> bool {
+    use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
+    let mut fds = [PollFd::new(fd, PollFlags::POLLIN)];
+    // An error (EINTR) counts as "look": the read that follows finds out.
+    poll(&mut fds, PollTimeout::ZERO).map_or(true, |n| n > 0)
 }
 
 #[cfg(test)]
@@ -106,9 +125,26 @@ mod tests {
 
     #[tokio::test]
     async fn waiting_lines_leave_a_partial_line() {
-        let mut input: &[u8] = b"info a\nmove 1\nmov";
-        let lines = waiting_lines(&mut input).await.unwrap();
+        let mut input = BufReader::new(&b"info a\nmove 1\nmov"[..]);
+        let lines = waiting_lines(&mut input, |_| true).await.unwrap();
         assert_eq!(lines, [b"info a".to_vec(), b"move 1".to_vec()]);
-        assert_eq!(input, b"mov");
+        assert_eq!(input.buffer(), b"mov");
+        // Nothing buffered and nothing arrived: no read at all.
+        let mut input = BufReader::new(&b"move 2\n"[..]);
+        assert!(waiting_lines(&mut input, |_| false)
+            .await
+            .unwrap()
+            .is_empty());
+        // Bytes arrived (the inner reader has them): they are read.
+        let unread = |inner: &&[u8]| !inner.is_empty();
+        assert_eq!(
+            waiting_lines(&mut input, unread).await.unwrap(),
+            [b"move 2".to_vec()]
+        );
+        // The end of the output is the bot's to explain, at the request.
+        assert!(matches!(
+            waiting_lines(&mut input, |_| true).await,
+            Err(ReadError::Eof)
+        ));
     }
 }

@@ -119,6 +119,8 @@ pub struct BotProcess {
     /// The last notification sent (`gameover`), until the next request: a
     /// line the bot sends meanwhile is most likely a reply to it.
     notified: Option<String>,
+    /// The notification sent just before the latest request, if any.
+    asked_after: Option<String>,
 }
 
 impl BotProcess {
@@ -196,6 +198,7 @@ impl BotProcess {
             self_name: String::new(),
             closed: false,
             notified: None,
+            asked_after: None,
         })
     }
 
@@ -216,7 +219,7 @@ impl BotProcess {
         margin: Duration,
     ) -> Result<(&str, Duration), Fault> {
         self.check_unsolicited().await?;
-        self.notified = None;
+        self.asked_after = self.notified.take();
         let sent = Instant::now();
         let deadline = sent + limit + margin;
         let timeout = Fault::Timeout {
@@ -280,11 +283,31 @@ impl BotProcess {
         }
     }
 
+    /// The notification (`gameover`) sent just before the latest request,
+    /// if one was: a wrong answer to that request may be a late reply to
+    /// the notification, which takes none (a reply that had arrived before
+    /// the request is caught as unsolicited; one still on its way is read
+    /// as the answer).
+    #[must_use]
+    pub fn asked_after(&self) -> Option<&str> {
+        self.asked_after.as_deref()
+    }
+
+    /// The hint for a wrong answer to the latest request: ` (after
+    /// gameover, which takes no reply)` when it followed a notification.
+    #[must_use]
+    pub fn after_notification_hint(&self) -> String {
+        self.asked_after()
+            .map(|n| format!(" (after {n}, which takes no reply)"))
+            .unwrap_or_default()
+    }
+
     /// Looks at what the bot sent since its last reply, before a new request:
     /// `info` and blank lines are logged, anything else is a protocol error,
     /// so a reply can never drift one line out of step.
     async fn check_unsolicited(&mut self) -> Result<(), Fault> {
-        let lines = match waiting_lines(&mut self.stdout).await {
+        let arrived = |out: &ChildStdout| framing::pipe_readable(std::os::fd::AsFd::as_fd(out));
+        let lines = match waiting_lines(&mut self.stdout, arrived).await {
             Ok(lines) => lines,
             Err(ReadError::Eof) => return Ok(()), // The request itself will find out.
             Err(e) => return Err(self.read_fault(e).await),

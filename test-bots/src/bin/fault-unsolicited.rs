@@ -1,5 +1,8 @@
-//! `fault-unsolicited`: answers `newgame` with `ready` and, at once, an extra
-//! `move 1` before any turn was requested; then plays the first legal hole.
+//! `fault-unsolicited`: answers `newgame` with `ready` and, in the same
+//! write, an extra `move 1` before any turn was requested; then plays the
+//! first legal hole. One write, so the extra line has surely arrived when
+//! the arena asks its next question (two writes could be split by the
+//! scheduler, and a line that arrives after a request is its reply).
 //!
 //! Expected termination: `protocol-error` (output before it was requested).
 
@@ -11,8 +14,7 @@ struct Unsolicited;
 
 impl Bot for Unsolicited {
     fn on_newgame(&mut self, _game: &Message, conn: &mut Conn) -> io::Result<()> {
-        conn.send("ready")?;
-        conn.send("move 1")
+        conn.send_raw(b"ready\nmove 1\n")
     }
 }
 

@@ -1,0 +1,1250 @@
+//! `arena bench`: what the arena costs per ply, measured side by side with
+//! the physical floor, a line's round trip over a pipe to a child that
+//! answers at once.
+//!
+//! One run measures:
+//!
+//! - **the floor**: this process writes a `turn`-sized line to a minimal
+//!   child (`arena bench-echo`, which answers every line with `move 1`)
+//!   and reads the answer, over the same kind of pipes the arena uses;
+//!   blocking (the physical floor), on tokio's runtimes, and with both
+//!   processes pinned to one core or to two;
+//! - **the arena**: whole games between two instant bots (`arena bot
+//!   first`, under the guard, as a tournament starts them) through the
+//!   referee, bots kept across the games as in a series: wall time per ply,
+//!   the arena process's own CPU time per ply (`getrusage(RUSAGE_SELF)`,
+//!   every thread), and the bots' and guards' CPU (`RUSAGE_CHILDREN`, once
+//!   they have been reaped); on either tokio runtime, pinned to one core,
+//!   and with the bots restarted every game; and a bot's start and stop;
+//! - **rules only**: the same games replayed with no process at all (the
+//!   engine; the engine with the referee's formatting and parsing; the
+//!   bot's side of the protocol, in memory);
+//! - **throughput**: whole tournaments of four instant bots through the
+//!   runner (with `games.csv` synced per game), at concurrency 1 and at the
+//!   number of cores, with and without `affinity`, each in a child process
+//!   that reports its own figures;
+//! - with `--scale`, tournaments of N instant bots, first to 3: total time,
+//!   games per second, and the arena process's peak RSS as games accumulate.
+//!
+//! Nothing here asserts a time: the figures are printed, and written to a
+//! CSV file with `--out`.
+
+use std::io::{BufRead as _, BufReader, Write as _};
+use std::os::unix::process::CommandExt as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context as _, Result};
+use clap::Args;
+use endodoi::{Move, Rules};
+use nix::sched::sched_setaffinity;
+use nix::sys::resource::{getrusage, Usage, UsageWho};
+use nix::unistd::Pid;
+use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _};
+use tokio_util::sync::CancellationToken;
+
+use crate::affinity::{allowed_cores, one_core, pinned};
+use crate::bot::{BotLog, BotProcess, StartOptions};
+use crate::config::{BotSpec, Config, Limits, TimeControl};
+use crate::output::RunDir;
+use crate::referee::{play_game, Seat};
+use crate::runner::{self, Event, RunOptions};
+
+/// The arguments of `arena bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Write every figure to FILE as CSV (columns: section, figure, value,
+    /// unit, x_floor, note).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// A run of a few seconds for CI: every measurement with small counts
+    /// (with --scale, the smallest tournament only). Its figures are noisy;
+    /// nothing about time is asserted either way.
+    #[arg(long, alias = "quick")]
+    pub smoke: bool,
+    /// Also play the scaling tournaments: N instant bots for each N of
+    /// --scale-bots, first to 3, at concurrency = cores.
+    #[arg(long)]
+    pub scale: bool,
+    /// The bot counts of --scale.
+    #[arg(long, value_name = "N,...", value_delimiter = ',', default_values_t = [4, 8, 16, 32])]
+    pub scale_bots: Vec<usize>,
+    /// Games between the two instant bots, per arena measurement.
+    #[arg(long, value_name = "N", default_value_t = 300)]
+    pub games: u32,
+    /// Line round trips per floor measurement.
+    #[arg(long, value_name = "N", default_value_t = 20_000)]
+    pub round_trips: u32,
+    /// Run only these sections (comma separated: floor, arena, rules,
+    /// throughput, scale), e.g. to profile one of them; the floor always
+    /// runs, as the figures' yardstick. `scale` here implies --scale.
+    #[arg(long, value_name = "SECTION,...", value_delimiter = ',')]
+    pub only: Vec<String>,
+    /// Internal: play the tournament of this config in this process and
+    /// print its figures on one line (how --scale and the throughput runs
+    /// measure a tournament's own peak RSS).
+    #[arg(long, hide = true, value_name = "CONFIG", requires = "tournament_dir")]
+    pub tournament: Option<PathBuf>,
+    /// Internal: the run folder of --tournament.
+    #[arg(long, hide = true, value_name = "DIR")]
+    pub tournament_dir: Option<PathBuf>,
+}
+
+/// `arena bench-echo`: answers every line on standard input with `move 1`
+/// on standard output, flushed, until the end of its input: the minimal
+/// child of the floor measurement.
+///
+/// # Errors
+/// An I/O error on standard input or output.
+pub fn echo() -> std::io::Result<()> {
+    let mut input = std::io::stdin().lock();
+    let mut output = std::io::stdout().lock();
+    let mut line = Vec::with_capacity(256);
+    loop {
+        line.clear();
+        if input.read_until(b'\n', &mut line)? == 0 {
+            return Ok(());
+        }
+        output.write_all(b"move 1\n")?;
+        output.flush()?;
+    }
+}
+
+/// One measured figure: a row of the CSV.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Figure {
+    /// The part of the benchmark: `context`, `floor`, `arena`, `rules`,
+    /// `throughput`, `scale`.
+    pub section: &'static str,
+    /// What was measured.
+    pub figure: String,
+    /// The value, in `unit`.
+    pub value: f64,
+    /// The unit: `us` (microseconds), `ns`, `games/s`, `MiB`, `s`, `count`...
+    pub unit: &'static str,
+    /// The value over the floor's median round trip, for times per ply.
+    pub x_floor: Option<f64>,
+    /// How it was measured.
+    pub note: String,
+}
+
+/// Round-trip (or per-ply) times in microseconds, and CPU time per unit.
+#[derive(Clone, Debug, Default)]
+struct Times {
+    /// Each sample, µs, sorted.
+    samples: Vec<f64>,
+    /// The process's own CPU time per unit, µs.
+    cpu_us: f64,
+}
+
+impl Times {
+    fn new(mut samples: Vec<f64>, cpu: Duration, units: u64) -> Times {
+        samples.sort_by(f64::total_cmp);
+        Times {
+            samples,
+            cpu_us: cpu.as_secs_f64() * 1e6 / units.max(1) as f64,
+        }
+    }
+
+    fn quantile(&self, q: f64) -> f64 {
+        if self.samples.is_empty() {
+            return 0.0;
+        }
+        let i = ((self.samples.len() - 1) as f64 * q).round() as usize;
+        self.samples[i]
+    }
+
+    fn median(&self) -> f64 {
+        self.quantile(0.5)
+    }
+
+    fn mean(&self) -> f64 {
+        self.samples.iter().sum::<f64>() / self.samples.len().max(1) as f64
+    }
+}
+
+/// CPU time (user + system) of `who` so far.
+fn cpu(who: UsageWho) -> Duration {
+    let usage: Usage = getrusage(who).expect("getrusage of this process");
+    let tv = |t: nix::sys::time::TimeVal| {
+        Duration::from_secs(t.tv_sec() as u64) + Duration::from_micros(t.tv_usec() as u64)
+    };
+    tv(usage.user_time()) + tv(usage.system_time())
+}
+
+/// Peak resident set size of this process so far, KiB: `VmHWM` of
+/// `/proc/self/status`, the peak of this program since its exec
+/// (`getrusage`'s `ru_maxrss` keeps the parent's peak across fork and exec,
+/// so a small child would report its parent's size), or `ru_maxrss` where
+/// there is no `/proc`.
+fn max_rss_kib() -> u64 {
+    let hwm = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        });
+    hwm.unwrap_or_else(|| getrusage(UsageWho::RUSAGE_SELF).map_or(0, |u| u.max_rss() as u64))
+}
+
+/// The 1-, 5- and 15-minute load averages, as `/proc/loadavg` has them.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".into())
+}
+
+/// The cores this process may run on.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Where the floor's two processes run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pin {
+    /// Wherever the scheduler puts them.
+    Free,
+    /// Both on the first allowed core.
+    OneCore,
+    /// This process on the first allowed core, the child on the second.
+    TwoCores,
+}
+
+impl Pin {
+    fn name(self) -> &'static str {
+        match self {
+            Pin::Free => "unpinned",
+            Pin::OneCore => "both pinned to one core",
+            Pin::TwoCores => "pinned to two cores",
+        }
+    }
+}
+
+/// A `turn` line as long as a mid-game one on `rules`' board.
+fn turn_line(rules: Rules) -> String {
+    let mut pos = rules.start();
+    let mut last = None;
+    for _ in 0..6 {
+        if let Some(mv) = pos.legal_moves().first() {
+            let _ = pos.play(mv);
+            last = Some(mv);
+        }
+    }
+    let mut buf = String::new();
+    crate::protocol::turn(&mut buf, &pos, last, pos.legal_moves(), 1000, None);
+    buf
+}
+
+fn echo_command(exe: &Path) -> Command {
+    let mut cmd = Command::new(exe);
+    cmd.arg("bench-echo")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit());
+    cmd
+}
+
+/// The floor: `n` round trips of `line` to `arena bench-echo` with blocking
+/// reads and writes (one `write` and one `read` each way).
+fn floor_blocking(exe: &Path, line: &str, n: u32, pin: Pin) -> Result<Times> {
+    let allowed = allowed_cores();
+    let (mine, child) = match (pin, allowed.as_slice()) {
+        (Pin::Free, _) | (_, []) => (None, None),
+        (Pin::OneCore, [a, ..]) => (Some(*a), Some(*a)),
+        (Pin::TwoCores, [a, b, ..]) => (Some(*a), Some(*b)),
+        (Pin::TwoCores, [_]) => bail!("one core only: cannot pin to two"),
+    };
+    let mut cmd = echo_command(exe);
+    if let Some(core) = child {
+        let set = one_core(core);
+        // SAFETY: sched_setaffinity is a plain system call, async-signal-safe.
+        unsafe {
+            cmd.pre_exec(move || {
+                sched_setaffinity(Pid::from_raw(0), &set).map_err(std::io::Error::from)
+            });
+        }
+    }
+    pinned(mine, || -> Result<Times> {
+        let mut child = cmd.spawn().context("cannot start arena bench-echo")?;
+        let mut stdin = child.stdin.take().expect("piped");
+        let mut stdout = BufReader::new(child.stdout.take().expect("piped"));
+        let mut reply = Vec::with_capacity(64);
+        let warm = n / 10 + 10;
+        let mut samples = Vec::with_capacity(n as usize);
+        let mut cpu0 = Duration::ZERO;
+        for i in 0..warm + n {
+            if i == warm {
+                cpu0 = cpu(UsageWho::RUSAGE_SELF);
+            }
+            let t = Instant::now();
+            stdin.write_all(line.as_bytes())?;
+            reply.clear();
+            stdout.read_until(b'\n', &mut reply)?;
+            if i >= warm {
+                samples.push(t.elapsed().as_secs_f64() * 1e6);
+            }
+        }
+        let used = cpu(UsageWho::RUSAGE_SELF) - cpu0;
+        drop(stdin);
+        let _ = child.wait();
+        Ok(Times::new(samples, used, u64::from(n)))
+    })
+}
+
+/// Which tokio runtime to measure on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Flavor {
+    /// `new_current_thread`: everything on this thread.
+    CurrentThread,
+    /// `new_multi_thread` with a worker per core, as `arena run` uses.
+    MultiThread,
+}
+
+impl Flavor {
+    fn runtime(self) -> Result<tokio::runtime::Runtime> {
+        let mut builder = match self {
+            Flavor::CurrentThread => tokio::runtime::Builder::new_current_thread(),
+            Flavor::MultiThread => tokio::runtime::Builder::new_multi_thread(),
+        };
+        builder
+            .enable_all()
+            .build()
+            .context("cannot start a runtime")
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Flavor::CurrentThread => "tokio current-thread",
+            Flavor::MultiThread => "tokio multi-thread",
+        }
+    }
+}
+
+/// The floor through tokio's pipes, as the arena reads and writes them:
+/// `write_all` and `flush` on the child's stdin, a buffered line read.
+fn floor_tokio(exe: &Path, line: &str, n: u32, flavor: Flavor) -> Result<Times> {
+    let runtime = flavor.runtime()?;
+    let mut cmd = tokio::process::Command::from(echo_command(exe));
+    cmd.kill_on_drop(true);
+    runtime.block_on(async {
+        let mut child = cmd.spawn().context("cannot start arena bench-echo")?;
+        let mut stdin = child.stdin.take().expect("piped");
+        let mut stdout = tokio::io::BufReader::new(child.stdout.take().expect("piped"));
+        let mut reply = Vec::with_capacity(64);
+        let warm = n / 10 + 10;
+        let mut samples = Vec::with_capacity(n as usize);
+        let mut cpu0 = Duration::ZERO;
+        for i in 0..warm + n {
+            if i == warm {
+                cpu0 = cpu(UsageWho::RUSAGE_SELF);
+            }
+            let t = Instant::now();
+            stdin.write_all(line.as_bytes()).await?;
+            stdin.flush().await?;
+            reply.clear();
+            stdout.read_until(b'\n', &mut reply).await?;
+            if i >= warm {
+                samples.push(t.elapsed().as_secs_f64() * 1e6);
+            }
+        }
+        let used = cpu(UsageWho::RUSAGE_SELF) - cpu0;
+        drop(stdin);
+        let _ = child.wait().await;
+        Ok(Times::new(samples, used, u64::from(n)))
+    })
+}
+
+/// The instant bot, as a config names it.
+fn first_bot(name: &str) -> BotSpec {
+    BotSpec {
+        name: name.into(),
+        command: vec!["arena".into(), "bot".into(), "first".into()],
+        dir: None,
+        limits: Limits::default(),
+        sandbox: false,
+    }
+}
+
+/// The time control of every benchmark game: the defaults.
+fn time_control() -> TimeControl {
+    TimeControl {
+        move_time_ms: crate::config::DEFAULT_MOVE_TIME_MS,
+        base_time_ms: 0,
+        increment_ms: 0,
+        margin_ms: crate::config::DEFAULT_MARGIN_MS,
+        startup_ms: crate::config::DEFAULT_STARTUP_MS,
+    }
+}
+
+/// A game as played: its moves, the first `opening` of them the referee's.
+#[derive(Clone, Debug)]
+struct Played {
+    moves: Vec<Move>,
+    opening: usize,
+}
+
+/// What a run of games through the referee measured.
+#[derive(Clone, Debug)]
+struct ArenaRun {
+    /// Wall time per ply of each game (the game's time over its bots'
+    /// plies), µs; and the arena's own CPU per ply.
+    per_ply: Times,
+    /// Wall time per ply over all the games, µs.
+    mean_us: f64,
+    /// The bots' and guards' CPU per ply, µs, over their whole lives.
+    children_cpu_us: f64,
+    /// Plies the bots played.
+    plies: u64,
+    /// The games, for the replay without processes.
+    played: Vec<Played>,
+}
+
+/// How the arena measurement is set up.
+#[derive(Clone, Copy, Debug)]
+struct ArenaSetup {
+    flavor: Flavor,
+    /// Pin this thread (so the runtime, the guards and the bots, which
+    /// inherit it) to one core.
+    pin: bool,
+    /// Stop both bots after every game and start them again, instead of
+    /// keeping them across the series.
+    restart: bool,
+}
+
+/// `games` games between two `arena bot first` under the guard, through
+/// [`play_game`], openings of 2 to 4 plies varying by game pair, the bots
+/// kept across games (or restarted, with `setup.restart`). One game before
+/// the timing starts the bots and warms up.
+fn arena_games(exe: &Path, rules: Rules, games: u32, setup: ArenaSetup) -> Result<ArenaRun> {
+    let core = setup
+        .pin
+        .then(|| allowed_cores().first().copied())
+        .flatten();
+    pinned(core, || {
+        let runtime = setup.flavor.runtime()?;
+        let children0 = cpu(UsageWho::RUSAGE_CHILDREN);
+        // A task, as the runner's series are (on a multi-thread runtime,
+        // block_on's own future would run on this thread, not a worker).
+        let task = arena_games_async(exe.to_path_buf(), rules, games, setup.restart);
+        let out = runtime
+            .block_on(runtime.spawn(task))
+            .context("the benchmark task failed")?;
+        drop(runtime);
+        let mut out = out?;
+        out.children_cpu_us = (cpu(UsageWho::RUSAGE_CHILDREN) - children0).as_secs_f64() * 1e6
+            / out.plies.max(1) as f64;
+        Ok(out)
+    })
+}
+
+async fn arena_games_async(
+    exe: PathBuf,
+    rules: Rules,
+    games: u32,
+    restart: bool,
+) -> Result<ArenaRun> {
+    let time = time_control();
+    let cancel = CancellationToken::new();
+    let seat = |name: &str| Seat {
+        spec: first_bot(name),
+        process: None,
+        log: BotLog::none(),
+        log_prefix: "bench".into(),
+        guard: Some(exe.to_path_buf()),
+        transcripts: false,
+    };
+    let mut seats = [seat("first-a"), seat("first-b")];
+    let mut samples = Vec::with_capacity(games as usize);
+    let mut played = Vec::with_capacity(games as usize);
+    let (mut plies, mut wall) = (0u64, Duration::ZERO);
+    let mut cpu0 = Duration::ZERO;
+    for game in 0..=games {
+        if game == 1 {
+            cpu0 = cpu(UsageWho::RUSAGE_SELF);
+        }
+        let pair = game.div_ceil(2).max(1);
+        let opening = crate::schedule::opening(&rules, 1, 1, pair, 2..=4);
+        let [a, b] = &mut seats;
+        let order = if game % 2 == 0 { [a, b] } else { [b, a] };
+        let t = Instant::now();
+        let record = play_game(rules, &time, order, &opening, (1, game.max(1)), &cancel)
+            .await
+            .expect("never cancelled");
+        let took = t.elapsed();
+        if record.end.is_forfeit() {
+            bail!("a benchmark game ended by a fault: {}", record.detail);
+        }
+        let bot_plies = u64::from(record.plies) - opening.len() as u64;
+        if game > 0 {
+            plies += bot_plies;
+            wall += took;
+            samples.push(took.as_secs_f64() * 1e6 / bot_plies.max(1) as f64);
+            let moves = record
+                .moves
+                .split_whitespace()
+                .filter_map(|m| m.parse::<u8>().ok().and_then(Move::new))
+                .collect();
+            played.push(Played {
+                moves,
+                opening: opening.len(),
+            });
+        }
+        if restart {
+            for s in &mut seats {
+                if let Some(p) = s.process.take() {
+                    p.shutdown(true).await;
+                }
+            }
+        }
+    }
+    let used = cpu(UsageWho::RUSAGE_SELF) - cpu0;
+    for s in seats {
+        if let Some(p) = s.process {
+            p.shutdown(true).await;
+        }
+    }
+    Ok(ArenaRun {
+        per_ply: Times::new(samples, used, plies),
+        mean_us: wall.as_secs_f64() * 1e6 / plies.max(1) as f64,
+        children_cpu_us: 0.0,
+        plies,
+        played,
+    })
+}
+
+/// A bot's start and stop, `n` times each: `arena bot first` under the
+/// guard, from the spawn to its answer to `hello`, and from `quit` to the
+/// process reaped (µs).
+fn bot_lifecycle(exe: &Path, n: u32) -> Result<(Times, Times)> {
+    let runtime = Flavor::CurrentThread.runtime()?;
+    runtime.block_on(async {
+        let spec = first_bot("first");
+        let (mut starts, mut stops) = (Vec::new(), Vec::new());
+        for _ in 0..n {
+            let options = StartOptions {
+                startup: Duration::from_millis(crate::config::DEFAULT_STARTUP_MS),
+                guard: Some(exe),
+                log: BotLog::none(),
+                log_prefix: "bench".into(),
+                transcript: false,
+            };
+            let t = Instant::now();
+            let bot = BotProcess::start(&spec, options)
+                .await
+                .map_err(|f| anyhow::anyhow!("arena bot first did not start: {f}"))?;
+            starts.push(t.elapsed().as_secs_f64() * 1e6);
+            let t = Instant::now();
+            bot.shutdown(true).await;
+            stops.push(t.elapsed().as_secs_f64() * 1e6);
+        }
+        Ok((
+            Times::new(starts, Duration::ZERO, 1),
+            Times::new(stops, Duration::ZERO, 1),
+        ))
+    })
+}
+
+/// The games replayed with no process: the engine alone (legal moves and
+/// the move, each ply), and the engine with the referee's own work per ply
+/// (the `turn` line, the reply parsed, the move list). ns per bot ply, for
+/// each; repeated for at least `budget`.
+fn rules_only(rules: Rules, played: &[Played], budget: Duration) -> (f64, f64) {
+    let replies: Vec<String> = (0..=rules.holes()).map(|h| format!("move {h}")).collect();
+    let bot_plies: u64 = played
+        .iter()
+        .map(|g| (g.moves.len() - g.opening) as u64)
+        .sum();
+    let run = |referee: bool| -> f64 {
+        let mut buf = String::with_capacity(256);
+        let mut list = String::with_capacity(4096);
+        let (mut rounds, t) = (0u64, Instant::now());
+        while rounds == 0 || t.elapsed() < budget {
+            for g in played {
+                let mut pos = rules.start();
+                let mut last = None;
+                list.clear();
+                for (i, &mv) in g.moves.iter().enumerate() {
+                    if i >= g.opening {
+                        let legal = pos.legal_moves();
+                        std::hint::black_box(legal);
+                        if referee {
+                            crate::protocol::turn(&mut buf, &pos, last, legal, 1000, None);
+                            let reply = &replies[usize::from(mv.hole())];
+                            std::hint::black_box(crate::protocol::parse_reply(reply).ok());
+                        }
+                    }
+                    pos.play(mv).expect("a recorded move replays");
+                    if referee {
+                        use std::fmt::Write as _;
+                        let _ = write!(list, "{mv} ");
+                    }
+                    last = Some(mv);
+                }
+                std::hint::black_box(&pos);
+            }
+            rounds += 1;
+        }
+        t.elapsed().as_secs_f64() * 1e9 / (rounds * bot_plies.max(1)) as f64
+    };
+    (run(false), run(true))
+}
+
+/// The bot's side of the games, in memory: [`endodoi_bots::run`] with
+/// [`endodoi_bots::First`] over every `turn` line the games sent (and a
+/// `newgame` per game), its replies into a buffer. ns per turn; repeated
+/// for at least `budget`.
+fn bot_only(rules: Rules, played: &[Played], budget: Duration) -> f64 {
+    let mut input = String::from("hello version=1\n");
+    let mut buf = String::new();
+    let mut turns = 0u64;
+    for g in played {
+        input.push_str("newgame holes=8 seeds=4 side=south move_time_ms=1000 base_time_ms=0 increment_ms=0 max_plies=1000 max_laps=100000 series=1 game=1\n");
+        let mut pos = rules.start();
+        let mut last = None;
+        for (i, &mv) in g.moves.iter().enumerate() {
+            if i >= g.opening {
+                crate::protocol::turn(&mut buf, &pos, last, pos.legal_moves(), 1000, None);
+                input.push_str(&buf);
+                turns += 1;
+            }
+            pos.play(mv).expect("a recorded move replays");
+            last = Some(mv);
+        }
+    }
+    let mut output = Vec::with_capacity(16 * turns as usize + 64);
+    let (mut rounds, t) = (0u64, Instant::now());
+    while rounds == 0 || t.elapsed() < budget {
+        output.clear();
+        endodoi_bots::run(endodoi_bots::First, input.as_bytes(), &mut output)
+            .expect("in-memory I/O");
+        std::hint::black_box(&output);
+        rounds += 1;
+    }
+    t.elapsed().as_secs_f64() * 1e9 / (rounds * turns.max(1)) as f64
+}
+
+/// The config of a tournament of `bots` instant bots, first to `first_to`,
+/// `concurrency` series at once, pinned to cores or not (`affinity`).
+#[must_use]
+pub fn tournament_config(bots: usize, first_to: u32, concurrency: usize, affinity: bool) -> String {
+    let mut text = format!(
+        "# arena bench: {bots} instant bots (arena bot first), first to {first_to}\n\
+         name = \"bench-{bots}\"\n\n[tournament]\nfirst_to = {first_to}\n\
+         concurrency = {concurrency}\naffinity = {affinity}\n\n"
+    );
+    for i in 1..=bots {
+        text.push_str(&format!(
+            "[[bot]]\nname = \"first-{i:02}\"\ncommand = [\"arena\", \"bot\", \"first\"]\n\n"
+        ));
+    }
+    text
+}
+
+/// What one tournament measured (in its own process).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TournamentFigures {
+    /// Games played.
+    pub games: u64,
+    /// Bot plies played (without the openings).
+    pub plies: u64,
+    /// Wall time of the games, from the runner's start to its end, s.
+    pub games_s: f64,
+    /// Wall time of the summaries (ratings, report), s.
+    pub summary_s: f64,
+    /// The arena process's CPU time (all threads), s.
+    pub cpu_s: f64,
+    /// The bots' and guards' CPU time, s.
+    pub children_cpu_s: f64,
+    /// Peak RSS after a quarter of the series, KiB.
+    pub rss_quarter_kib: u64,
+    /// Peak RSS after all the games, before the summaries, KiB.
+    pub rss_games_kib: u64,
+    /// Peak RSS at the end, summaries included, KiB.
+    pub rss_end_kib: u64,
+}
+
+impl TournamentFigures {
+    fn to_line(&self) -> String {
+        format!(
+            "games={} plies={} games_s={} summary_s={} cpu_s={} children_cpu_s={} rss_quarter_kib={} rss_games_kib={} rss_end_kib={}",
+            self.games,
+            self.plies,
+            self.games_s,
+            self.summary_s,
+            self.cpu_s,
+            self.children_cpu_s,
+            self.rss_quarter_kib,
+            self.rss_games_kib,
+            self.rss_end_kib
+        )
+    }
+
+    fn from_line(line: &str) -> Option<TournamentFigures> {
+        let mut f = TournamentFigures::default();
+        for word in line.split_whitespace() {
+            let (key, value) = word.split_once('=')?;
+            match key {
+                "games" => f.games = value.parse().ok()?,
+                "plies" => f.plies = value.parse().ok()?,
+                "games_s" => f.games_s = value.parse().ok()?,
+                "summary_s" => f.summary_s = value.parse().ok()?,
+                "cpu_s" => f.cpu_s = value.parse().ok()?,
+                "children_cpu_s" => f.children_cpu_s = value.parse().ok()?,
+                "rss_quarter_kib" => f.rss_quarter_kib = value.parse().ok()?,
+                "rss_games_kib" => f.rss_games_kib = value.parse().ok()?,
+                "rss_end_kib" => f.rss_end_kib = value.parse().ok()?,
+                _ => {}
+            }
+        }
+        Some(f)
+    }
+}
+
+/// `arena bench --tournament CONFIG --tournament-dir DIR`: plays the
+/// tournament in this process, as `arena run` does (the same runner, bots
+/// under the guard, `games.csv` synced per game, then the summaries), and
+/// prints its [`TournamentFigures`] on one line.
+///
+/// # Errors
+/// A config that does not load, or the runner's own failures.
+pub fn tournament(config: &Path, dir: &Path) -> Result<()> {
+    let config = Arc::new(Config::load(config)?);
+    let dir = RunDir::create(dir).context("cannot create the run folder")?;
+    let options = RunOptions {
+        guard: std::env::current_exe().ok(),
+        ..RunOptions::default()
+    };
+    let series = runner::shard_schedule(config.bots.len(), None).0.len();
+    let mut series_done = 0usize;
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    let cancel = CancellationToken::new();
+    let mut f = TournamentFigures::default();
+    let children0 = cpu(UsageWho::RUSAGE_CHILDREN);
+    let t = Instant::now();
+    let summary = runtime.block_on(runner::run(
+        config.clone(),
+        &dir,
+        &options,
+        &cancel,
+        |event| match event {
+            Event::Game(g) => {
+                f.games += 1;
+                f.plies += u64::from(g.plies) - g.opening.split_whitespace().count() as u64;
+            }
+            Event::Series(_) => {
+                series_done += 1;
+                if f.rss_quarter_kib == 0 && series_done * 4 >= series {
+                    f.rss_quarter_kib = max_rss_kib();
+                }
+            }
+            Event::Sprt(_) => {}
+        },
+    ))?;
+    f.games_s = t.elapsed().as_secs_f64();
+    drop(runtime);
+    f.rss_games_kib = max_rss_kib();
+    f.children_cpu_s = (cpu(UsageWho::RUSAGE_CHILDREN) - children0).as_secs_f64();
+    let t = Instant::now();
+    crate::report::write_summaries(&config, &dir, &summary)?;
+    f.summary_s = t.elapsed().as_secs_f64();
+    f.rss_end_kib = max_rss_kib();
+    f.cpu_s = cpu(UsageWho::RUSAGE_SELF).as_secs_f64();
+    println!("{}", f.to_line());
+    Ok(())
+}
+
+/// Plays a tournament of `bots` instant bots in a child process (`arena
+/// bench --tournament`) and returns what it measured.
+fn tournament_child(
+    exe: &Path,
+    bots: usize,
+    first_to: u32,
+    concurrency: usize,
+    affinity: bool,
+) -> Result<TournamentFigures> {
+    let tmp = tempfile::tempdir().context("cannot create a temporary folder")?;
+    let config = tmp.path().join("bench.toml");
+    let text = tournament_config(bots, first_to, concurrency, affinity);
+    std::fs::write(&config, text)?;
+    let run_dir = tmp.path().join("run");
+    let out = Command::new(exe)
+        .arg("bench")
+        .arg("--tournament")
+        .arg(&config)
+        .arg("--tournament-dir")
+        .arg(&run_dir)
+        .stderr(Stdio::inherit())
+        .output()
+        .context("cannot start arena bench --tournament")?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() {
+        bail!(
+            "the tournament of {bots} bots failed ({}): {text}",
+            out.status
+        );
+    }
+    TournamentFigures::from_line(text.trim())
+        .with_context(|| format!("unreadable figures from the tournament: {text}"))
+}
+
+/// Collects the figures and prints each as it comes.
+struct Report {
+    figures: Vec<Figure>,
+    floor_us: Option<f64>,
+}
+
+impl Report {
+    fn add(
+        &mut self,
+        section: &'static str,
+        figure: impl Into<String>,
+        value: f64,
+        unit: &'static str,
+        note: impl Into<String>,
+    ) {
+        let figure = figure.into();
+        let x_floor = match (unit, self.floor_us) {
+            ("us", Some(floor)) if section != "floor" || figure.contains("median") => {
+                Some(value / floor)
+            }
+            _ => None,
+        };
+        let ratio = x_floor.map_or_else(String::new, |x| format!("{x:6.2}x"));
+        println!("{section:<11} {figure:<62} {value:>10.3} {unit:<8} {ratio}");
+        self.figures.push(Figure {
+            section,
+            figure,
+            value,
+            unit,
+            x_floor,
+            note: note.into(),
+        });
+    }
+
+    fn times(&mut self, section: &'static str, what: &str, t: &Times, note: &str) {
+        self.add(section, format!("{what}: median"), t.median(), "us", note);
+        self.add(section, format!("{what}: mean"), t.mean(), "us", note);
+        self.add(
+            section,
+            format!("{what}: 99th percentile"),
+            t.quantile(0.99),
+            "us",
+            note,
+        );
+    }
+
+    fn write_csv(&self, path: &Path) -> Result<()> {
+        let mut w = csv::Writer::from_path(path)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        w.write_record(["section", "figure", "value", "unit", "x_floor", "note"])?;
+        for f in &self.figures {
+            w.write_record([
+                f.section.to_string(),
+                f.figure.clone(),
+                format!("{:.3}", f.value),
+                f.unit.to_string(),
+                f.x_floor.map_or_else(String::new, |x| format!("{x:.3}")),
+                f.note.clone(),
+            ])?;
+        }
+        w.flush()?;
+        Ok(())
+    }
+}
+
+/// The 1-minute load average, and the three as text.
+fn load_now() -> (f64, String) {
+    let text = load_average();
+    let one = text
+        .split_whitespace()
+        .next()
+        .and_then(|l| l.parse().ok())
+        .unwrap_or(-1.0);
+    (one, text)
+}
+
+/// The sections of `arena bench`, for `--only`.
+pub const SECTIONS: [&str; 5] = ["floor", "arena", "rules", "throughput", "scale"];
+
+/// `arena bench`: every measurement in turn, printed as it is made; the
+/// figures go to `--out` as CSV. With `--tournament`, the hidden child mode.
+///
+/// # Errors
+/// A measurement that cannot run (the arena's own executable or a bot
+/// cannot start, a game ends by a fault), or a CSV that cannot be written.
+pub fn run(args: &BenchArgs) -> Result<()> {
+    if let (Some(config), Some(dir)) = (&args.tournament, &args.tournament_dir) {
+        return tournament(config, dir);
+    }
+    if let Some(bad) = args.only.iter().find(|s| !SECTIONS.contains(&s.as_str())) {
+        bail!("--only {bad}: the sections are {}", SECTIONS.join(", "));
+    }
+    let wanted = |section: &str| args.only.is_empty() || args.only.iter().any(|s| s == section);
+    let exe = std::env::current_exe().context("cannot find the arena's own executable")?;
+    let rules = Rules::new(crate::config::DEFAULT_HOLES, crate::config::DEFAULT_SEEDS)?;
+    let (round_trips, games) = if args.smoke {
+        (args.round_trips.min(2_000), args.games.min(20))
+    } else {
+        (args.round_trips, args.games)
+    };
+    let cores = cores();
+    let mut report = Report {
+        figures: Vec::new(),
+        floor_us: None,
+    };
+    let (load, load_text) = load_now();
+    println!(
+        "arena bench{}: 2x8, {round_trips} round trips per floor, {games} games per arena figure; {cores} cores, load average {load_text}",
+        if args.smoke { " --smoke" } else { "" },
+    );
+    println!(
+        "{:<11} {:<62} {:>10} {:<8} x floor",
+        "section", "figure", "value", "unit"
+    );
+    report.add(
+        "context",
+        "cores",
+        cores as f64,
+        "count",
+        "available_parallelism",
+    );
+    report.add(
+        "context",
+        "load average (1 min) at the start",
+        load,
+        "load",
+        load_text,
+    );
+
+    // (a) The floor, always: it is every other figure's yardstick.
+    let line = turn_line(rules);
+    let note = format!("{}-byte turn line, 7-byte reply", line.len());
+    let floor = floor_blocking(&exe, &line, round_trips, Pin::Free)?;
+    report.floor_us = Some(floor.median());
+    report.times("floor", "round trip, blocking, unpinned", &floor, &note);
+    let cpu_note = "getrusage(RUSAGE_SELF) per round trip";
+    report.add(
+        "floor",
+        "round trip, blocking: this process's CPU",
+        floor.cpu_us,
+        "us",
+        cpu_note,
+    );
+    for pin in [Pin::OneCore, Pin::TwoCores] {
+        if pin == Pin::TwoCores && allowed_cores().len() < 2 {
+            continue;
+        }
+        let t = floor_blocking(&exe, &line, round_trips, pin)?;
+        report.add(
+            "floor",
+            format!("round trip, blocking, {}: median", pin.name()),
+            t.median(),
+            "us",
+            &note,
+        );
+    }
+    for flavor in [Flavor::CurrentThread, Flavor::MultiThread] {
+        let t = floor_tokio(&exe, &line, round_trips, flavor)?;
+        let name = flavor.name();
+        report.add(
+            "floor",
+            format!("round trip, {name}: median"),
+            t.median(),
+            "us",
+            &note,
+        );
+        report.add(
+            "floor",
+            format!("round trip, {name}: this process's CPU"),
+            t.cpu_us,
+            "us",
+            cpu_note,
+        );
+    }
+
+    // (b) The arena; (d) the same games without processes.
+    let setup = |flavor, pin, restart| ArenaSetup {
+        flavor,
+        pin,
+        restart,
+    };
+    let setups = [
+        (
+            "multi-thread runtime (the runner before)",
+            setup(Flavor::MultiThread, false, false),
+        ),
+        (
+            "current-thread runtime (as arena run)",
+            setup(Flavor::CurrentThread, false, false),
+        ),
+        (
+            "current-thread, pinned to one core (affinity = true)",
+            setup(Flavor::CurrentThread, true, false),
+        ),
+        (
+            "current-thread, bots restarted every game",
+            setup(Flavor::CurrentThread, false, true),
+        ),
+    ];
+    let mut played = Vec::new();
+    for (what, setup) in setups {
+        if !wanted("arena") && !played.is_empty() {
+            break;
+        }
+        if !wanted("arena") && !wanted("rules") {
+            break;
+        }
+        let n = if setup.restart {
+            games.div_ceil(4)
+        } else {
+            games
+        };
+        let run = arena_games(&exe, rules, n, setup)?;
+        let note = format!(
+            "{n} games, {} bot plies; per game: its wall time over its bot plies",
+            run.plies
+        );
+        report.add(
+            "arena",
+            format!("time per ply, {what}: median of games"),
+            run.per_ply.median(),
+            "us",
+            &note,
+        );
+        if !setup.restart {
+            report.add(
+                "arena",
+                format!("time per ply, {what}: mean"),
+                run.mean_us,
+                "us",
+                &note,
+            );
+            report.add(
+                "arena",
+                format!("arena CPU per ply, {what}"),
+                run.per_ply.cpu_us,
+                "us",
+                "getrusage(RUSAGE_SELF), all threads, over the games",
+            );
+            report.add(
+                "arena",
+                format!("bots' and guards' CPU per ply, {what}"),
+                run.children_cpu_us,
+                "us",
+                "getrusage(RUSAGE_CHILDREN) once reaped: their whole lives, start-up included",
+            );
+        }
+        if played.is_empty() {
+            played = run.played;
+        }
+    }
+    if wanted("arena") {
+        let (starts, stops) = bot_lifecycle(&exe, if args.smoke { 5 } else { 40 })?;
+        let note = "arena bot first under the guard; a series starts and stops two";
+        report.add(
+            "arena",
+            "start a bot (spawn to hello answered): median",
+            starts.median() / 1e3,
+            "ms",
+            note,
+        );
+        report.add(
+            "arena",
+            "stop a bot (quit to reaped): median",
+            stops.median() / 1e3,
+            "ms",
+            note,
+        );
+    }
+    if wanted("rules") {
+        let budget = Duration::from_millis(if args.smoke { 50 } else { 500 });
+        let (engine_ns, referee_ns) = rules_only(rules, &played, budget);
+        let note = "the arena's games replayed in memory, no process";
+        report.add(
+            "rules",
+            "engine only per ply (legal moves + play)",
+            engine_ns,
+            "ns",
+            note,
+        );
+        report.add(
+            "rules",
+            "referee without I/O per ply (engine + turn line + reply)",
+            referee_ns,
+            "ns",
+            note,
+        );
+        let bot_ns = bot_only(rules, &played, budget);
+        report.add(
+            "rules",
+            "the bot's side per ply (arena bot first, no I/O)",
+            bot_ns,
+            "ns",
+            "endodoi_bots::run over the games' turn lines, in memory",
+        );
+    }
+
+    // (c) Throughput through the runner, in a child process each.
+    let first_to = if args.smoke { 1 } else { 3 };
+    let levels: &[(usize, bool)] = match (wanted("throughput"), cores) {
+        (false, _) => &[],
+        (true, 1) => &[(1, false), (1, true)],
+        (true, _) => &[(1, false), (cores, false), (cores, true)],
+    };
+    for &(concurrency, affinity) in levels {
+        let f = tournament_child(&exe, 4, first_to, concurrency, affinity)?;
+        let note = format!(
+            "4 bots, first to {first_to}: {} games, {} bot plies; games.csv synced per game",
+            f.games, f.plies
+        );
+        let setting = format!(
+            "concurrency {concurrency}{}",
+            if affinity { ", affinity" } else { "" }
+        );
+        let games_per_s = f.games as f64 / f.games_s;
+        report.add(
+            "throughput",
+            format!("games per second, {setting}"),
+            games_per_s,
+            "games/s",
+            &note,
+        );
+        let per_ply = f.games_s * 1e6 / f.plies.max(1) as f64;
+        report.add(
+            "throughput",
+            format!("time per ply, {setting}"),
+            per_ply,
+            "us",
+            &note,
+        );
+    }
+
+    // (4) Scale.
+    if args.scale || args.only.iter().any(|s| s == "scale") {
+        // A smoke run plays the smallest tournament only.
+        let counts: Vec<usize> = if args.smoke {
+            args.scale_bots.iter().copied().min().into_iter().collect()
+        } else {
+            args.scale_bots.clone()
+        };
+        for affinity in [false, true] {
+            for &bots in &counts {
+                scale_point(&mut report, &exe, bots, cores, affinity)?;
+            }
+        }
+    }
+    let (load, load_text) = load_now();
+    report.add(
+        "context",
+        "load average (1 min) at the end",
+        load,
+        "load",
+        load_text,
+    );
+    if let Some(path) = &args.out {
+        report.write_csv(path)?;
+        println!("figures written to {}", path.display());
+    }
+    Ok(())
+}
+
+/// One row of the scaling table: a tournament of `bots` instant bots,
+/// first to 3, at concurrency `cores`, pinned to cores or not.
+fn scale_point(
+    report: &mut Report,
+    exe: &Path,
+    bots: usize,
+    cores: usize,
+    affinity: bool,
+) -> Result<()> {
+    if bots < 2 {
+        bail!("--scale-bots {bots}: a tournament needs two bots or more");
+    }
+    let f = tournament_child(exe, bots, 3, cores, affinity)?;
+    let series = bots * (bots - 1) / 2;
+    let note = format!(
+        "{bots} bots, {series} series, first to 3, concurrency {cores}, affinity = {affinity}: {} games",
+        f.games
+    );
+    let label = if affinity {
+        format!("{bots} bots, affinity")
+    } else {
+        format!("{bots} bots")
+    };
+    let mib = |kib: u64| kib as f64 / 1024.0;
+    let rows = [
+        ("games", f.games as f64, "count"),
+        (
+            "total time (games + summaries)",
+            f.games_s + f.summary_s,
+            "s",
+        ),
+        ("summaries (ratings, report)", f.summary_s, "s"),
+        ("games per second", f.games as f64 / f.games_s, "games/s"),
+        (
+            "arena CPU per game",
+            f.cpu_s * 1e3 / f.games.max(1) as f64,
+            "ms",
+        ),
+        (
+            "bots' and guards' CPU per game",
+            f.children_cpu_s * 1e3 / f.games.max(1) as f64,
+            "ms",
+        ),
+        (
+            "peak RSS after 1/4 of the series",
+            mib(f.rss_quarter_kib),
+            "MiB",
+        ),
+        ("peak RSS after the games", mib(f.rss_games_kib), "MiB"),
+        ("peak RSS at the end", mib(f.rss_end_kib), "MiB"),
+    ];
+    for (what, value, unit) in rows {
+        report.add("scale", format!("{label}: {what}"), value, unit, &note);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tournament_figures_round_trip() {
+        let f = TournamentFigures {
+            games: 12,
+            plies: 480,
+            games_s: 0.5,
+            summary_s: 0.25,
+            cpu_s: 0.125,
+            children_cpu_s: 0.75,
+            rss_quarter_kib: 9000,
+            rss_games_kib: 9100,
+            rss_end_kib: 12000,
+        };
+        assert_eq!(TournamentFigures::from_line(&f.to_line()), Some(f));
+        assert_eq!(TournamentFigures::from_line("games=x"), None);
+    }
+
+    #[test]
+    fn generated_configs_load() {
+        let text = tournament_config(5, 3, 2, true);
+        let config = Config::parse(&text, "bench.toml", "bench").unwrap();
+        assert_eq!(config.bots.len(), 5);
+        assert_eq!(config.tournament.first_to, 3);
+        assert_eq!(config.tournament.concurrency, 2);
+        assert!(config.tournament.affinity);
+    }
+
+    #[test]
+    fn quantiles() {
+        let t = Times::new(vec![3.0, 1.0, 2.0, 4.0, 5.0], Duration::from_micros(10), 5);
+        assert_eq!(t.median(), 3.0);
+        assert_eq!(t.quantile(1.0), 5.0);
+        assert_eq!(t.mean(), 3.0);
+        assert_eq!(t.cpu_us, 2.0);
+    }
+}

@@ -1,0 +1,64 @@
+//! `arena bench --smoke` runs and writes its figures: every section, finite
+//! values in their units. Nothing about time is asserted (timing belongs to
+//! the benchmark itself, never to a test).
+
+mod common;
+
+use std::process::Command;
+
+fn arena() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_arena"))
+}
+
+#[test]
+fn the_smoke_run_writes_every_section() {
+    let tmp = tempfile::tempdir().unwrap();
+    let csv = tmp.path().join("bench.csv");
+    let output = arena()
+        .args(["bench", "--smoke", "--scale", "--scale-bots", "3", "--out"])
+        .arg(&csv)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let rows = common::rows(&csv);
+    for section in ["context", "floor", "arena", "rules", "throughput", "scale"] {
+        assert!(
+            rows.iter().any(|r| r["section"] == section),
+            "no {section} figure in {rows:?}"
+        );
+    }
+    for row in &rows {
+        let value: f64 = row["value"].parse().unwrap();
+        assert!(value.is_finite(), "{row:?}");
+        assert!(!row["unit"].is_empty(), "{row:?}");
+        if row["section"] == "arena" && row["unit"] == "us" {
+            // Every time per ply is set beside the floor.
+            let x: f64 = row["x_floor"].parse().unwrap();
+            assert!(x.is_finite() && x > 0.0, "{row:?}");
+        }
+    }
+    // A tournament of 3 bots (3 series) played its games, and the figures
+    // of the runner name them.
+    let games = rows
+        .iter()
+        .find(|r| r["figure"] == "3 bots: games")
+        .unwrap_or_else(|| panic!("{rows:?}"));
+    assert!(games["value"].parse::<f64>().unwrap() >= 3.0, "{games:?}");
+}
+
+#[test]
+fn an_unknown_section_is_refused() {
+    let output = arena()
+        .args(["bench", "--only", "floor,warp"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("--only warp"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
