@@ -124,12 +124,42 @@ pub enum Command {
     BenchEcho,
     /// Be one of the bundled bots, speaking the protocol on stdin/stdout
     /// (used by configs as `command = ["arena", "bot", "greedy"]`).
+    ///
+    /// The options after NAME are the bot's: `--seed N` for every bot;
+    /// `--depth D`, `--time-ms T` for alphabeta; `--playouts P`,
+    /// `--time-ms T`, `--rollout random|greedy` for mcts (bots/README.md
+    /// explains them).
     Bot {
-        /// The bot: random, greedy or first (the first legal move, at once).
+        /// The bot: random, greedy, first (the first legal move, at once),
+        /// alphabeta or mcts.
         name: String,
-        /// The seed of the bot's random choices.
-        #[arg(long, default_value_t = 0)]
-        seed: u64,
+        /// The bot's options, such as `--seed 3` or `--depth 6`.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Solve small boards exactly (2x2 to 2x4, 1 to 4 seeds): the value of
+    /// the start for South under perfect play to the end of the game, ply
+    /// limit and endless moves included, and the work it took. Prints one
+    /// table row per board.
+    ///
+    /// Example: `arena solve --holes 2,3,4 --seeds 1,2,3,4`.
+    Solve {
+        /// Holes per row (a comma-separated list solves each).
+        #[arg(long, value_delimiter = ',', required = true,
+              value_parser = clap::value_parser!(u8).range(2..=50))]
+        holes: Vec<u8>,
+        /// Seeds per hole at the start (a comma-separated list solves each).
+        #[arg(long, value_delimiter = ',', required = true,
+              value_parser = clap::value_parser!(u32).range(1..))]
+        seeds: Vec<u32>,
+        /// The ply limit (RULES.md: each player then takes their own row).
+        #[arg(long, default_value_t = endodoi::DEFAULT_MAX_PLIES,
+              value_parser = clap::value_parser!(u32).range(1..))]
+        max_plies: u32,
+        /// The lap limit that makes a sowing endless.
+        #[arg(long, default_value_t = endodoi::DEFAULT_MAX_LAPS,
+              value_parser = clap::value_parser!(u32).range(1..))]
+        max_laps: u32,
     },
 }
 

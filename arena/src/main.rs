@@ -102,14 +102,18 @@ fn main() -> ExitCode {
         Command::BenchEcho => arena::bench::echo()
             .map(|()| ExitCode::SUCCESS)
             .context("bench-echo"),
-        Command::Bot { name, seed } => endodoi_bots::run_named(&name, seed)
+        Command::Bot { name, args } => {
+            let code = endodoi_bots::bot_main(&format!("arena bot {name}"), &name, args);
+            return ExitCode::from(u8::try_from(code).unwrap_or(1));
+        }
+        Command::Solve {
+            holes,
+            seeds,
+            max_plies,
+            max_laps,
+        } => endodoi_bots::solve::print_table(&holes, &seeds, max_plies, max_laps)
             .map(|()| ExitCode::SUCCESS)
-            .with_context(|| {
-                format!(
-                    "bot '{name}' (bundled bots: {})",
-                    endodoi_bots::BOT_NAMES.join(", ")
-                )
-            }),
+            .map_err(anyhow::Error::msg),
     };
     match result {
         Ok(code) => code,

@@ -107,6 +107,12 @@ fn bundled_rust_bots_pass() {
 }
 
 #[test]
+fn searching_rust_bots_pass() {
+    passes(&["arena", "bot", "alphabeta", "--depth", "4"]);
+    passes(&["arena", "bot", "mcts", "--playouts", "200", "--seed", "1"]);
+}
+
+#[test]
 fn python_bots_pass() {
     passes(&script_bot("bots/python/first_legal.py"));
     passes(&script_bot("bots/python/greedy.py"));

@@ -1,12 +1,15 @@
 //! # endodoi-bots: reference bots and the bot side of the arena protocol
 //!
 //! - [`protocol`]: parse the arena's requests, format replies (`protocol.md`, version 1);
-//! - [`Strategy`]: what a bot plays; [`Random`], [`Greedy`] and [`First`]
-//!   are bundled;
+//! - [`Strategy`]: what a bot plays; [`Random`], [`Greedy`], [`First`],
+//!   [`AlphaBeta`] ([`alphabeta`]: alpha-beta search) and [`Mcts`]
+//!   ([`mcts`]: Monte Carlo tree search) are bundled;
 //! - [`run`]: the whole protocol loop around a strategy, so a Rust bot is
 //!   a [`Strategy`] and one call;
-//! - [`run_named`] and [`main_for`]: the bundled bots by name, for the
-//!   `endodoi-random`/`endodoi-greedy` binaries and `arena bot NAME`;
+//! - [`run_named`], [`strategy_from_args`] and [`bot_main`]: the bundled bots
+//!   by name and command line, for the `endodoi-NAME` binaries and
+//!   `arena bot NAME [OPTIONS]`;
+//! - [`solve`]: exact values of small boards (2x2 to 2x4), for `arena solve`;
 //! - [`play_game`]: two strategies in-process, through the rules engine only.
 //!
 //! ```
@@ -35,27 +38,39 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod alphabeta;
+mod args;
+pub mod mcts;
 pub mod protocol;
+pub mod solve;
 mod strategy;
 
 use std::io::{self, BufRead, Write};
+use std::time::Instant;
 
 use endodoi::{Move, Position, Rules, Side};
 
+pub use alphabeta::{AlphaBeta, AlphaBetaOptions};
+pub use args::{strategy_from_args, BotArgsError};
+pub use mcts::{Mcts, MctsOptions};
 use protocol::{parse_request, GameSettings, Reply, Request, Turn};
-pub use strategy::{own_view, play_game, First, Greedy, Random, Strategy};
+pub use strategy::{own_view, play_game, First, Greedy, Random, Strategy, TimeLeft};
 
-/// The names of the bundled bots, for [`run_named`] and [`strategy_by_name`].
-pub const BOT_NAMES: &[&str] = &["random", "greedy", "first"];
+/// The names of the bundled bots, for [`run_named`], [`strategy_by_name`]
+/// and [`strategy_from_args`].
+pub const BOT_NAMES: &[&str] = &["random", "greedy", "first", "alphabeta", "mcts"];
 
 /// The bundled strategy called `name` (one of [`BOT_NAMES`]) seeded with
-/// `seed`, or `None` for an unknown name.
+/// `seed`, with its default options (`alphabeta` and `mcts` then take their
+/// share of the time the arena allows), or `None` for an unknown name.
 #[must_use]
 pub fn strategy_by_name(name: &str, seed: u64) -> Option<Box<dyn Strategy>> {
     match name {
         "random" => Some(Box::new(Random::new(seed))),
         "greedy" => Some(Box::new(Greedy::new(seed))),
         "first" => Some(Box::new(First)),
+        "alphabeta" => Some(Box::new(AlphaBeta::new(AlphaBetaOptions::default()))),
+        "mcts" => Some(Box::new(Mcts::new(MctsOptions::default(), seed))),
         _ => None,
     }
 }
@@ -99,7 +114,20 @@ pub fn turn_position(turn: &Turn, rules: Option<Rules>) -> Result<Position, Stri
 }
 
 /// Asks `strategy` for its move in `turn`, keeping the answer within `legal`.
-fn answer_turn<S: Strategy>(strategy: &mut S, turn: &Turn, rules: Option<Rules>) -> Move {
+fn answer_turn<S: Strategy>(
+    strategy: &mut S,
+    turn: &Turn,
+    settings: Option<&GameSettings>,
+    received: Instant,
+) -> Move {
+    let rules = settings.map(|s| s.rules);
+    let time = TimeLeft {
+        received,
+        // time_ms=0 is "no limit" without a game clock, and "none left" with one.
+        reply_ms: turn.time_ms.filter(|&t| t > 0 || turn.clock_ms.is_some()),
+        clock_ms: turn.clock_ms.map(|[mine, _]| mine),
+        increment_ms: settings.map_or(0, |s| s.increment_ms),
+    };
     let fallback = turn
         .legal
         .first()
@@ -109,7 +137,7 @@ fn answer_turn<S: Strategy>(strategy: &mut S, turn: &Turn, rules: Option<Rules>)
     }
     match turn_position(turn, rules) {
         Ok(pos) => {
-            let mv = strategy.choose(&pos, turn.legal);
+            let mv = strategy.choose_timed(&pos, turn.legal, &time);
             if turn.legal.contains(mv) {
                 mv
             } else {
@@ -130,7 +158,9 @@ fn send(output: &mut impl Write, reply: &Reply) -> io::Result<()> {
 ///
 /// - `hello` → `hello version=1 name=NAME` (the strategy's [`name`](Strategy::name));
 /// - `newgame` → [`Strategy::new_game`], then `ready`;
-/// - `turn` → [`Strategy::choose`] on the position from [`turn_position`],
+/// - `turn` → [`Strategy::choose_timed`] on the position from
+///   [`turn_position`] and the time from the request (timed from the moment
+///   the line was read), then [`Strategy::info`] as an `info` line if any,
 ///   then `move N`. A turn that cannot be turned into a position, or a choice
 ///   outside `legal`, is answered with the first legal hole (hole 1 if even
 ///   `legal` is unreadable), so the bot stays in step;
@@ -153,6 +183,7 @@ pub fn run<S: Strategy>(
         if input.read_until(b'\n', &mut buf)? == 0 {
             return Ok(());
         }
+        let received = Instant::now();
         let line = String::from_utf8_lossy(&buf);
         let reply = match parse_request(&line) {
             Ok(Request::Hello { .. }) => Reply::Hello {
@@ -165,7 +196,11 @@ pub fn run<S: Strategy>(
                 Reply::Ready
             }
             Ok(Request::Turn(turn)) => {
-                Reply::Move(answer_turn(&mut strategy, &turn, settings.map(|s| s.rules)))
+                let mv = answer_turn(&mut strategy, &turn, settings.as_ref(), received);
+                if let Some(info) = strategy.info() {
+                    send(&mut output, &Reply::Info(info))?;
+                }
+                Reply::Move(mv)
             }
             Ok(Request::Quit) => return Ok(()),
             Ok(Request::GameOver(_) | Request::Empty | Request::Unknown(_)) => continue,
@@ -189,9 +224,10 @@ pub fn run<S: Strategy>(
     }
 }
 
-/// Runs the bundled bot `name` (one of [`BOT_NAMES`]) seeded with `seed` on
-/// the locked standard input and output, until `quit` or end of input. This is
-/// what `arena bot NAME --seed N` and the `endodoi-NAME` binaries do.
+/// Runs the bundled bot `name` (one of [`BOT_NAMES`]) seeded with `seed`,
+/// with its default options ([`strategy_by_name`]), on the locked standard
+/// input and output, until `quit` or end of input. (`arena bot NAME` and the
+/// `endodoi-NAME` binaries take options too: [`bot_main`].)
 ///
 /// # Errors
 /// [`io::ErrorKind::InvalidInput`] for an unknown name, else I/O errors.
@@ -208,8 +244,9 @@ pub fn run_named(name: &str, seed: u64) -> io::Result<()> {
     run(strategy, io::stdin().lock(), io::stdout().lock())
 }
 
-/// Reads the bundled bots' options from `args` (without the program name):
-/// `--seed N` or `--seed=N`, default 0.
+/// Reads a seed alone from `args` (without the program name): `--seed N` or
+/// `--seed=N`, default 0. ([`strategy_from_args`] reads every option of the
+/// bundled bots.)
 ///
 /// # Errors
 /// A message for an unknown option or a seed that is not a whole number.
@@ -231,10 +268,33 @@ pub fn parse_seed(args: impl IntoIterator<Item = String>) -> Result<u64, String>
     Ok(seed)
 }
 
-/// The whole `main` of a bundled bot: parses `args` (without the program
-/// name) with [`parse_seed`], runs [`run_named`] and returns the process exit
-/// code: 0 after `quit` or end of input, 1 on an I/O error, 2 on bad
-/// arguments (messages go to standard error; `--help` prints usage).
+/// The whole `main` of a bundled bot: makes the bot `name` from `args`
+/// (without the program name) with [`strategy_from_args`], runs it on the
+/// locked standard input and output, and returns the process exit code: 0
+/// after `quit` or end of input (or `--help`), 1 on an I/O error, 2 on bad
+/// arguments or an unknown name. `program` names the command in messages.
+/// This is what `arena bot NAME [OPTIONS]` does.
+pub fn bot_main(program: &str, name: &str, args: impl IntoIterator<Item = String>) -> i32 {
+    match strategy_from_args(program, name, args) {
+        Ok(strategy) => match run(strategy, io::stdin().lock(), io::stdout().lock()) {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("{program}: {e}");
+                1
+            }
+        },
+        Err(BotArgsError::Options(e)) => {
+            let _ = e.print();
+            e.exit_code()
+        }
+        Err(e) => {
+            eprintln!("{program}: {e}");
+            2
+        }
+    }
+}
+
+/// [`bot_main`] for the standalone binary `endodoi-NAME`.
 ///
 /// A binary's whole `main` body (`src/bin/endodoi-greedy.rs`):
 ///
@@ -242,33 +302,7 @@ pub fn parse_seed(args: impl IntoIterator<Item = String>) -> Result<u64, String>
 /// std::process::exit(endodoi_bots::main_for("greedy", std::env::args().skip(1)));
 /// ```
 pub fn main_for(name: &str, args: impl IntoIterator<Item = String>) -> i32 {
-    let args: Vec<String> = args.into_iter().collect();
-    let usage = format!(
-        "usage: endodoi-{name} [--seed N]\n\
-         An En Dodoi bot ({name}) speaking the arena protocol on stdin/stdout; see protocol.md."
-    );
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("{usage}");
-        return 0;
-    }
-    let seed = match parse_seed(args) {
-        Ok(seed) => seed,
-        Err(e) => {
-            eprintln!("endodoi-{name}: {e}\n{usage}");
-            return 2;
-        }
-    };
-    match run_named(name, seed) {
-        Ok(()) => 0,
-        Err(e) => {
-            eprintln!("endodoi-{name}: {e}");
-            if e.kind() == io::ErrorKind::InvalidInput {
-                2
-            } else {
-                1
-            }
-        }
-    }
+    bot_main(&format!("endodoi-{name}"), name, args)
 }
 
 #[cfg(test)]
@@ -297,7 +331,54 @@ mod tests {
         }
         assert!(strategy_by_name("alphazero", 0).is_none());
         assert_eq!(main_for("alphazero", args("")), 2);
-        assert_eq!(main_for("greedy", args("--colour red")), 2);
+        assert!(matches!(
+            strategy_from_args("greedy", "greedy", args("--colour red")),
+            Err(BotArgsError::Options(e)) if e.exit_code() == 2
+        ));
+        assert!(matches!(
+            strategy_from_args("mcts", "mcts", args("--rollout smart")),
+            Err(BotArgsError::Options(_))
+        ));
+        let bot = strategy_from_args("alphabeta", "alphabeta", args("--depth 3 --seed 1")).unwrap();
+        assert_eq!(bot.name(), "alphabeta");
+    }
+
+    #[test]
+    fn searching_bots_send_an_info_line_before_their_move() {
+        let input = "hello version=1\n\
+            newgame holes=3 seeds=1 side=south move_time_ms=1000 base_time_ms=5000 increment_ms=10 max_plies=1000 max_laps=100000 series=1 game=1\n\
+            turn mine=1,1,1 theirs=1,1,1 captured=0,0 last=none legal=1,2,3 ply=0 time_ms=1000 clock_ms=5000,5000\n\
+            quit\n";
+        for (name, options) in [("alphabeta", "--depth 4"), ("mcts", "--playouts 300")] {
+            let bot = strategy_from_args(name, name, args(options)).unwrap();
+            let mut output = Vec::new();
+            run(bot, input.as_bytes(), &mut output).unwrap();
+            let out = String::from_utf8(output).unwrap();
+            let lines: Vec<&str> = out.lines().collect();
+            assert_eq!(lines.len(), 4, "{out}");
+            assert_eq!(lines[0], format!("hello version=1 name={name}"));
+            assert_eq!(lines[1], "ready");
+            assert!(lines[2].starts_with("info "), "{out}");
+            // Solved: only hole 1 wins at the start of 2x3 with 1 seed.
+            assert_eq!(lines[3], "move 1", "{out}");
+        }
+    }
+
+    #[test]
+    fn no_time_left_on_the_clock_means_hurry() {
+        // time_ms=0 with a game clock: no time left, so alphabeta (with no
+        // depth limit) starts no iteration after depth 1; without a clock,
+        // time_ms=0 would mean no limit.
+        let input = "hello version=1\n\
+            newgame holes=8 seeds=4 side=south move_time_ms=0 base_time_ms=1000 increment_ms=500 max_plies=1000 max_laps=100000 series=1 game=1\n\
+            turn mine=4,4,4,4,4,4,4,4 theirs=4,4,4,4,4,4,4,4 captured=0,0 last=none legal=1,2,3,4,5,6,7,8 ply=0 time_ms=0 clock_ms=0,1000\n\
+            quit\n";
+        let bot = strategy_from_args("alphabeta", "alphabeta", args("")).unwrap();
+        let mut output = Vec::new();
+        run(bot, input.as_bytes(), &mut output).unwrap();
+        let out = String::from_utf8(output).unwrap();
+        let info = out.lines().nth(2).unwrap();
+        assert!(info.starts_with("info depth 1 "), "{out}");
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! Strategies: what a bot plays in a position. [`Random`] and [`Greedy`] are
-//! the reference bots; [`play_game`] plays two strategies against each other
-//! in-process, through the rules engine, with no processes or protocol.
+//! the simple reference bots; [`play_game`] plays two strategies against each
+//! other in-process, through the rules engine, with no processes or protocol.
+
+use std::time::Instant;
 
 use endodoi::{IllegalMove, Move, MoveSet, Position, Rules, Side};
 use rand::{Rng, SeedableRng};
@@ -9,8 +11,10 @@ use rand_chacha::ChaCha8Rng;
 use crate::protocol::GameSettings;
 
 /// A bot's brain. The protocol loop ([`run`](crate::run)) calls
-/// [`new_game`](Strategy::new_game) at each `newgame` and
-/// [`choose`](Strategy::choose) at each `turn`.
+/// [`new_game`](Strategy::new_game) at each `newgame`, and at each `turn`
+/// [`choose_timed`](Strategy::choose_timed) (which calls
+/// [`choose`](Strategy::choose) unless a strategy manages its time) and then
+/// [`info`](Strategy::info).
 pub trait Strategy {
     /// The name sent in the `hello` reply (`[A-Za-z0-9._-]`, at most 64 characters;
     /// other characters are replaced).
@@ -30,6 +34,52 @@ pub trait Strategy {
     /// moves, which normally equals `pos.legal_moves()`. A move outside `legal`
     /// is replaced by the first legal move.
     fn choose(&mut self, pos: &Position, legal: MoveSet) -> Move;
+
+    /// The move to play in `pos` when the arena says how much time the reply
+    /// may take (the protocol loop calls this, not [`choose`](Strategy::choose)).
+    /// By default the time is ignored and [`choose`](Strategy::choose) answers.
+    fn choose_timed(&mut self, pos: &Position, legal: MoveSet, time: &TimeLeft) -> Move {
+        let _ = time;
+        self.choose(pos, legal)
+    }
+
+    /// A line for the arena's log about the last choice, such as the depth and
+    /// score of a search; the protocol loop sends it as `info TEXT` before the
+    /// move. `None` (nothing) by default.
+    fn info(&mut self) -> Option<String> {
+        None
+    }
+}
+
+/// How long a bot may think about one move: what a `turn` request and the
+/// game's `newgame` say about time (protocol.md, "Timing"). Times in ms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeLeft {
+    /// When the `turn` request was read: the arena's clock for this reply
+    /// started a little earlier, when it wrote the request.
+    pub received: Instant,
+    /// The time the reply may take before the bot loses on time (`time_ms`:
+    /// the per-move limit or the game clock, whichever is less); `None`
+    /// when there is no limit.
+    pub reply_ms: Option<u64>,
+    /// The bot's game clock before this move (the first of `clock_ms`), when
+    /// the game has a clock.
+    pub clock_ms: Option<u64>,
+    /// Added to the bot's clock after each of its moves (`increment_ms`).
+    pub increment_ms: u64,
+}
+
+impl TimeLeft {
+    /// No limit at all, counted from now: for in-process games.
+    #[must_use]
+    pub fn unlimited() -> TimeLeft {
+        TimeLeft {
+            received: Instant::now(),
+            reply_ms: None,
+            clock_ms: None,
+            increment_ms: 0,
+        }
+    }
 }
 
 impl<S: Strategy + ?Sized> Strategy for Box<S> {
@@ -44,10 +94,18 @@ impl<S: Strategy + ?Sized> Strategy for Box<S> {
     fn choose(&mut self, pos: &Position, legal: MoveSet) -> Move {
         (**self).choose(pos, legal)
     }
+
+    fn choose_timed(&mut self, pos: &Position, legal: MoveSet, time: &TimeLeft) -> Move {
+        (**self).choose_timed(pos, legal, time)
+    }
+
+    fn info(&mut self) -> Option<String> {
+        (**self).info()
+    }
 }
 
 /// A uniformly random member of `legal`, or hole 1 if it is empty.
-fn random_move(rng: &mut ChaCha8Rng, legal: MoveSet) -> Move {
+pub(crate) fn random_move(rng: &mut ChaCha8Rng, legal: MoveSet) -> Move {
     if legal.is_empty() {
         return Move::new(1).expect("hole 1 exists");
     }
@@ -77,7 +135,7 @@ impl Random {
 /// The generator for a game: from the bot's seed and, when the arena names
 /// the game, its series and number, so a game plays the same in any process
 /// (a restarted bot, a resumed run, another shard).
-fn game_rng(seed: u64, settings: &GameSettings) -> Option<ChaCha8Rng> {
+pub(crate) fn game_rng(seed: u64, settings: &GameSettings) -> Option<ChaCha8Rng> {
     settings.game.map(|(series, game)| {
         ChaCha8Rng::seed_from_u64(
             seed ^ series.wrapping_mul(0x9E37_79B9_7F4A_7C15)

@@ -1,0 +1,162 @@
+//! The bundled bots' command lines (clap): `--seed` for every bot, and each
+//! bot's own options.
+
+use clap::Parser;
+
+use crate::alphabeta::{AlphaBeta, AlphaBetaOptions, Evaluation, DEFAULT_ROW_WEIGHT, MAX_DEPTH};
+use crate::mcts::{Mcts, MctsOptions, Rollout, DEFAULT_EXPLORATION};
+use crate::strategy::{First, Greedy, Random, Strategy};
+
+/// The options of `random`, `greedy` and `first` (which makes no random
+/// choices and ignores its seed).
+#[derive(Debug, Parser)]
+#[command(about = "An En Dodoi bot speaking the arena protocol (protocol.md) on stdin/stdout.")]
+struct SeedArgs {
+    /// The seed of the bot's random choices (each game is seeded from it and
+    /// the game's series and number).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    seed: u64,
+}
+
+/// The options of `alphabeta`.
+#[derive(Debug, Parser)]
+#[command(
+    about = "Alpha-beta search with iterative deepening and a transposition table, speaking the arena protocol (protocol.md) on stdin/stdout.",
+    long_about = "Alpha-beta search with iterative deepening and a transposition table, speaking the arena protocol (protocol.md) on stdin/stdout.\n\nWithout --depth or --time-ms it takes its share of the time the arena allows (per-move limit, game clock and increment), with a safety margin. With --depth it plays reproducibly, unless the arena's time limit stops a search first."
+)]
+struct AlphaBetaArgs {
+    /// Accepted like every bot's, and unused: alphabeta makes no random choices.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    seed: u64,
+    /// Search exactly D plies deep (1 to 128) for reproducible play; the
+    /// arena's time limit still stops a search.
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH)))]
+    depth: Option<u32>,
+    /// Take at most T ms per move (also within the arena's limits).
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
+    time_ms: Option<u64>,
+    /// The evaluation's weight of the row difference, in quarter seeds per
+    /// seed (for experiments).
+    #[arg(long, value_name = "W", default_value_t = DEFAULT_ROW_WEIGHT, allow_negative_numbers = true, hide = true)]
+    row_weight: i32,
+}
+
+/// The options of `mcts`.
+#[derive(Debug, Parser)]
+#[command(
+    about = "Monte Carlo tree search (UCT) speaking the arena protocol (protocol.md) on stdin/stdout.",
+    long_about = "Monte Carlo tree search (UCT) speaking the arena protocol (protocol.md) on stdin/stdout.\n\nWithout --playouts or --time-ms it takes its share of the time the arena allows. With --playouts it plays reproducibly (seeded per game), unless the arena's time limit stops a search first."
+)]
+struct MctsArgs {
+    /// The seed of the playouts' random choices (each game is seeded from it
+    /// and the game's series and number).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    seed: u64,
+    /// Playouts per move.
+    #[arg(long, value_name = "P", value_parser = clap::value_parser!(u32).range(1..))]
+    playouts: Option<u32>,
+    /// Take at most T ms per move (also within the arena's limits).
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
+    time_ms: Option<u64>,
+    /// How a playout plays the game out.
+    #[arg(long, value_enum, default_value_t = Rollout::Random)]
+    rollout: Rollout,
+    /// The UCB1 exploration constant (rewards are in [0, 1]).
+    #[arg(long, value_name = "C", default_value_t = DEFAULT_EXPLORATION)]
+    exploration: f64,
+}
+
+/// Why a bot could not be made from a command line.
+#[derive(Debug)]
+pub enum BotArgsError {
+    /// No bundled bot has this name.
+    UnknownBot(String),
+    /// A bad option, or `--help` (which clap renders as its "error").
+    Options(clap::Error),
+}
+
+impl std::fmt::Display for BotArgsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BotArgsError::UnknownBot(name) => write!(
+                f,
+                "no bundled bot called '{name}': use one of {}",
+                crate::BOT_NAMES.join(", ")
+            ),
+            BotArgsError::Options(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for BotArgsError {}
+
+fn parse<T: Parser>(program: &str, args: Vec<String>) -> Result<T, BotArgsError> {
+    let mut command = T::command().bin_name(program.to_string());
+    let matches = command
+        .try_get_matches_from_mut(std::iter::once(program.to_string()).chain(args))
+        .map_err(BotArgsError::Options)?;
+    T::from_arg_matches(&matches).map_err(BotArgsError::Options)
+}
+
+/// The bundled bot `name` (one of [`BOT_NAMES`](crate::BOT_NAMES)) with the
+/// options in `args` (without the program name); `program` names it in
+/// usage and error messages (`arena bot alphabeta`, `endodoi-alphabeta`).
+///
+/// - every bot: `--seed N` (default 0);
+/// - `alphabeta`: `--depth D`, `--time-ms T`;
+/// - `mcts`: `--playouts P`, `--time-ms T`, `--rollout random|greedy`,
+///   `--exploration C`.
+///
+/// ```
+/// let bot = endodoi_bots::strategy_from_args("arena bot mcts", "mcts", ["--playouts", "100"])?;
+/// assert_eq!(bot.name(), "mcts");
+/// assert!(endodoi_bots::strategy_from_args("x", "random", ["--depth", "3"]).is_err());
+/// # Ok::<(), endodoi_bots::BotArgsError>(())
+/// ```
+///
+/// # Errors
+/// [`BotArgsError::UnknownBot`] for a name not in `BOT_NAMES`;
+/// [`BotArgsError::Options`] for a bad option, and for `--help` (whose
+/// "error" is the help text; [`clap::Error::exit_code`] is then 0).
+pub fn strategy_from_args<I, S>(
+    program: &str,
+    name: &str,
+    args: I,
+) -> Result<Box<dyn Strategy>, BotArgsError>
+where
+    I: IntoIterator<Item = S>,
+    S: Into<String>,
+{
+    let args: Vec<String> = args.into_iter().map(Into::into).collect();
+    Ok(match name {
+        "random" => Box::new(Random::new(parse::<SeedArgs>(program, args)?.seed)),
+        "greedy" => Box::new(Greedy::new(parse::<SeedArgs>(program, args)?.seed)),
+        "first" => {
+            parse::<SeedArgs>(program, args)?;
+            Box::new(First)
+        }
+        "alphabeta" => {
+            let a = parse::<AlphaBetaArgs>(program, args)?;
+            Box::new(AlphaBeta::new(AlphaBetaOptions {
+                depth: a.depth,
+                time_ms: a.time_ms,
+                eval: Evaluation {
+                    row_weight: a.row_weight,
+                },
+            }))
+        }
+        "mcts" => {
+            let a = parse::<MctsArgs>(program, args)?;
+            Box::new(Mcts::new(
+                MctsOptions {
+                    playouts: a.playouts,
+                    time_ms: a.time_ms,
+                    rollout: a.rollout,
+                    exploration: a.exploration,
+                },
+                a.seed,
+            ))
+        }
+        _ => return Err(BotArgsError::UnknownBot(name.to_string())),
+    })
+}
