@@ -671,9 +671,9 @@ impl Config {
 }
 
 impl Config {
-    /// Checks that every bot's program can be found and that the script
-    /// files its arguments name (`*.py`, `*.js`, ...) exist, without
-    /// starting anything.
+    /// Checks that every bot's program can be found, its command can be
+    /// built (bubblewrap for a sandbox), and the script files its arguments
+    /// name (`*.py`, `*.js`, ...) exist, without starting anything.
     ///
     /// # Errors
     /// One line, `FILE:LINE:COL` of the bot's `command` first, naming the
@@ -682,6 +682,9 @@ impl Config {
         const SCRIPTS: [&str; 9] = ["py", "js", "mjs", "sh", "rb", "pl", "lua", "jl", "php"];
         for (bot, origin) in self.bots.iter().zip(&self.bot_origins) {
             let (_, dir) = crate::bot::spawn::resolve_program(bot)
+                .map_err(|e| ConfigError(format!("{origin}: {e}")))?;
+            // The whole command as it will be built (a sandbox needs bwrap).
+            crate::bot::spawn::command(bot, None)
                 .map_err(|e| ConfigError(format!("{origin}: {e}")))?;
             if let [arena, sub, name, ..] = bot.command.as_slice() {
                 if arena == "arena"

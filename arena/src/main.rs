@@ -135,10 +135,6 @@ fn run(
 ) -> anyhow::Result<ExitCode> {
     let mut config = Config::load(config_path)?;
     config.check_programs()?;
-    for bot in &config.bots {
-        arena::bot::spawn::command(bot, None)
-            .map_err(|e| anyhow::anyhow!("{}: {e}", config_path.display()))?;
-    }
     let out = match (out, &resume) {
         (_, Some(dir)) => dir.clone(),
         (Some(dir), None) => dir,

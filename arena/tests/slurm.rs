@@ -11,7 +11,9 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use common::{arena_bot, assert_success, config, games_without_timing, repo, run_arena};
+use common::{
+    arena_bot, assert_same_files, assert_success, config, games_without_timing, repo, run_arena,
+};
 
 /// A running one-node cluster; dropping it stops every daemon.
 struct Cluster {
@@ -202,20 +204,18 @@ fn a_job_array_with_a_cancelled_shard_reruns_and_merges_to_a_single_run() {
     assert_success(&status);
 
     let merged = t.join("merged");
-    for f in [
-        "series.csv",
-        "standings.csv",
-        "pairwise.csv",
-        "los.csv",
-        "report.html",
-        "standings.svg",
-    ] {
-        assert_eq!(
-            std::fs::read_to_string(single.join(f)).unwrap(),
-            std::fs::read_to_string(merged.join(f)).unwrap(),
-            "{f}"
-        );
-    }
+    assert_same_files(
+        &single,
+        &merged,
+        &[
+            "series.csv",
+            "standings.csv",
+            "pairwise.csv",
+            "los.csv",
+            "report.html",
+            "standings.svg",
+        ],
+    );
     assert_eq!(games_without_timing(&single), games_without_timing(&merged));
 
     // Nothing is left to re-run now.

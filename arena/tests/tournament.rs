@@ -6,8 +6,8 @@ use std::collections::HashMap;
 
 use assert_cmd::Command;
 use common::{
-    arena_bot, assert_success, config, games_without_timing, leftovers, python, repo, rows,
-    run_arena,
+    arena_bot, assert_same_files, assert_success, config, games_without_timing, leftovers, python,
+    repo, rows, run_arena,
 };
 
 #[test]
@@ -362,19 +362,17 @@ fn arena_rate_reproduces_a_run_and_merges_runs() {
         .output()
         .unwrap();
     assert_success(&output);
-    for f in [
-        "standings.csv",
-        "pairwise.csv",
-        "los.csv",
-        "report.html",
-        "standings.svg",
-    ] {
-        assert_eq!(
-            std::fs::read(one.join(f)).unwrap(),
-            std::fs::read(again.join(f)).unwrap(),
-            "{f}"
-        );
-    }
+    assert_same_files(
+        &one,
+        &again,
+        &[
+            "standings.csv",
+            "pairwise.csv",
+            "los.csv",
+            "report.html",
+            "standings.svg",
+        ],
+    );
     // Two runs merged: every game counts once, pairs included.
     let merged = tmp.path().join("merged");
     let output = Command::cargo_bin("arena")
@@ -525,20 +523,18 @@ fn four_shards_merged_equal_one_run() {
         .output()
         .unwrap();
     assert_success(&output);
-    for f in [
-        "series.csv",
-        "standings.csv",
-        "pairwise.csv",
-        "los.csv",
-        "report.html",
-        "standings.svg",
-    ] {
-        assert_eq!(
-            std::fs::read_to_string(single.join(f)).unwrap(),
-            std::fs::read_to_string(merged.join(f)).unwrap(),
-            "{f}"
-        );
-    }
+    assert_same_files(
+        &single,
+        &merged,
+        &[
+            "series.csv",
+            "standings.csv",
+            "pairwise.csv",
+            "los.csv",
+            "report.html",
+            "standings.svg",
+        ],
+    );
     assert_eq!(games_without_timing(&single), games_without_timing(&merged));
     // Shards of another config are refused.
     let other = config(tmp.path(), "[board]\nholes = 7\n", &bots);
@@ -608,20 +604,18 @@ fn one_long_match_splits_by_game_pairs() {
         .unwrap();
     assert_success(&output);
     assert_eq!(rows(&merged.join("games.csv")).len(), 14);
-    for f in [
-        "series.csv",
-        "standings.csv",
-        "pairwise.csv",
-        "los.csv",
-        "report.html",
-        "standings.svg",
-    ] {
-        assert_eq!(
-            std::fs::read_to_string(single.join(f)).unwrap(),
-            std::fs::read_to_string(merged.join(f)).unwrap(),
-            "{f}"
-        );
-    }
+    assert_same_files(
+        &single,
+        &merged,
+        &[
+            "series.csv",
+            "standings.csv",
+            "pairwise.csv",
+            "los.csv",
+            "report.html",
+            "standings.svg",
+        ],
+    );
 }
 
 #[test]

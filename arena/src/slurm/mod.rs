@@ -219,10 +219,6 @@ fn submit(args: &SlurmArgs) -> anyhow::Result<bool> {
     check_extra(&args.job)?;
     let config = Config::load(config_path)?;
     config.check_programs()?;
-    for bot in &config.bots {
-        crate::bot::spawn::command(bot, None)
-            .map_err(|e| anyhow::anyhow!("{}: {e}", config_path.display()))?;
-    }
     // An SPRT match decides game by game: it runs whole, as one task.
     anyhow::ensure!(
         config.sprt.is_none() || n == 1,

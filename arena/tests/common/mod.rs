@@ -119,3 +119,19 @@ pub fn assert_success(output: &std::process::Output) {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+/// Asserts that `files` are byte for byte the same in folders `a` and `b`.
+pub fn assert_same_files(a: &Path, b: &Path, files: &[&str]) {
+    for f in files {
+        let (x, y) = (
+            std::fs::read(a.join(f)).unwrap(),
+            std::fs::read(b.join(f)).unwrap(),
+        );
+        assert!(
+            x == y,
+            "{f} differs between {} and {}",
+            a.display(),
+            b.display()
+        );
+    }
+}
