@@ -1,9 +1,13 @@
 //! The referee allocates nothing per ply: with two bots already started, a
 //! game of 28 plies makes exactly as many heap allocations in the arena as
 //! a game of 8 (a counting global allocator; no timing here).
+//!
+//! The referee runs on a current-thread runtime, so all of its work happens on
+//! the test's thread, and only that thread is counted: the test harness's main
+//! thread may allocate at any moment.
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::cell::Cell;
 
 use arena::bot::BotLog;
 use arena::config::{BotSpec, Limits, TimeControl};
@@ -11,15 +15,26 @@ use arena::referee::{play_game, GameEnd, Seat};
 use endodoi::Rules;
 use tokio_util::sync::CancellationToken;
 
-/// Counts allocations (and reallocations) of every thread.
+/// Counts allocations (and reallocations) of the calling thread.
 struct Counting;
 
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+thread_local! {
+    // A const-initialised Cell has no destructor, so the allocator may use it.
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+fn allocations() -> u64 {
+    ALLOCATIONS.with(Cell::get)
+}
+
+fn count() {
+    let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+}
 
 // SAFETY: every call is passed to the system allocator unchanged.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        count();
         System.alloc(layout)
     }
 
@@ -28,7 +43,7 @@ unsafe impl GlobalAlloc for Counting {
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        count();
         System.realloc(ptr, layout, new_size)
     }
 }
@@ -75,11 +90,11 @@ fn a_longer_game_allocates_no_more() {
         for (game, plies) in [(1, 8), (2, 8), (3, 28), (4, 8)] {
             let rules = Rules::new(8, 4).unwrap().with_max_plies(plies).unwrap();
             let [a, b] = &mut seats;
-            let before = ALLOCATIONS.load(Ordering::Relaxed);
+            let before = allocations();
             let record = play_game(rules, &time, [a, b], &[], (1, game), &cancel)
                 .await
                 .unwrap();
-            counts.push(ALLOCATIONS.load(Ordering::Relaxed) - before);
+            counts.push(allocations() - before);
             assert_eq!(record.end, GameEnd::PlyLimit, "{record:?}");
             assert_eq!(record.plies, plies);
         }
