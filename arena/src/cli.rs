@@ -69,7 +69,7 @@ pub enum Command {
     /// Write a commented starter config that lists every key with its
     /// default, and runs as it is (two bundled bots).
     Init {
-        /// The file to write.
+        /// The file to write; `-` prints the config to standard output.
         #[arg(default_value = "arena.toml")]
         path: PathBuf,
         /// Overwrite the file if it exists.

@@ -483,8 +483,16 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// `arena init`: the starter config, never over a file unless `--force`.
+/// `arena init`: the starter config, never over a file unless `--force`;
+/// `-` prints it to standard output.
 fn init(path: &Path, force: bool) -> anyhow::Result<ExitCode> {
+    use std::io::Write as _;
+    if path == Path::new("-") {
+        std::io::stdout()
+            .write_all(arena::config::STARTER.as_bytes())
+            .context("cannot write the starter config to standard output")?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let mut options = std::fs::OpenOptions::new();
     options.write(true);
     if force {
@@ -499,7 +507,6 @@ fn init(path: &Path, force: bool) -> anyhow::Result<ExitCode> {
         ),
         _ => anyhow::anyhow!("cannot write {}: {e}", path.display()),
     })?;
-    use std::io::Write as _;
     file.write_all(arena::config::STARTER.as_bytes())
         .with_context(|| format!("cannot write {}", path.display()))?;
     err!(
