@@ -96,7 +96,10 @@ fn draw(
         .margin_right(24)
         .x_label_area_size(40)
         .y_label_area_size(label_width)
-        .build_cartesian_2d(lo..hi, (0..n).into_segmented())?;
+        // 0..n - 1 is n segments (the range is inclusive), one a bot, with no
+        // empty one (and its stray tick) on top; plotters draws no segment
+        // for 0..0, so one bot keeps the empty one.
+        .build_cartesian_2d(lo..hi, (0..(n - 1).max(1)).into_segmented())?;
     // Row r (from 0 at the top) is segment n - 1 - r, so rank 1 is on top.
     let row_of = |r: usize| SegmentValue::CenterOf(n - 1 - r as i32);
     let label = |v: &SegmentValue<i32>| match v {

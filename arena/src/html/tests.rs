@@ -407,6 +407,33 @@ fn the_chart_shows_every_bot_in_standings_order() {
     for s in &table {
         assert!(svg.contains(&format!(">\n{}\n</text>", num(s.elo, 0))));
     }
+    assert_eq!(y_ticks(&svg), table.len(), "one tick a bot on the y axis");
+    // One bot: its row is drawn and named.
+    let one = standings_svg(&names, &table[..1]);
+    assert!(one.contains(&format!(">\n{}\n</text>", names[table[0].bot])));
+}
+
+/// The ticks on the y axis: the short horizontal lines that end on the
+/// axis, which is the first vertical polyline plotters draws.
+fn y_ticks(svg: &str) -> usize {
+    let lines: Vec<[i32; 4]> = svg
+        .split("<polyline")
+        .skip(1)
+        .filter_map(|tag| {
+            let points = &tag[tag.find("points=\"")? + 8..];
+            let numbers: Vec<i32> = points[..points.find('"')?]
+                .split([',', ' '])
+                .filter(|s| !s.is_empty())
+                .map(|s| s.parse().ok())
+                .collect::<Option<_>>()?;
+            <[i32; 4]>::try_from(numbers).ok()
+        })
+        .collect();
+    let axis = lines.iter().find(|l| l[0] == l[2]).expect("a y axis")[0];
+    lines
+        .iter()
+        .filter(|l| l[1] == l[3] && l[2] == axis && l[0] < axis)
+        .count()
 }
 
 #[test]
