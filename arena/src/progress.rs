@@ -58,7 +58,7 @@ impl Live {
         let bar = multi.add(ProgressBar::new(bound));
         bar.set_style(
             ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:30}] {pos}/{len} games (at most), {eta} left",
+                "{elapsed_precise} [{wide_bar}] {pos}/{len} games (at most), {eta} left",
             )
             .expect("a valid template")
             .progress_chars("=> "),
@@ -143,8 +143,14 @@ impl Live {
 
     /// Refits the standings and redraws the table lines.
     fn redraw(&mut self) {
+        // Cut at the terminal's width, so a narrow terminal never wraps a
+        // line (a wrapped line breaks the redraw). Not indicatif's
+        // `{wide_msg}`: 0.17 cuts that by bytes, and "±" is two.
+        let columns = console::Term::stderr()
+            .size_checked()
+            .map_or(usize::MAX, |(_, columns)| usize::from(columns));
         for (bar, text) in self.lines.iter().zip(self.table_lines()) {
-            bar.set_message(text);
+            bar.set_message(console::truncate_str(&text, columns, "").into_owned());
         }
         self.refitted = Some(Instant::now());
     }
@@ -153,7 +159,13 @@ impl Live {
     /// most [`MAX_ROWS`]), a line for the rest, and the forfeits by kind.
     #[must_use]
     pub fn table_lines(&self) -> Vec<String> {
-        let width = self.names.iter().map(String::len).max().unwrap_or(3).max(3);
+        let width = self
+            .names
+            .iter()
+            .map(|n| n.chars().count())
+            .max()
+            .unwrap_or(3)
+            .max(3);
         let mut lines = vec![format!(
             "{:>3}  {:<width$}  {:>5}  {:>13}  {:>14}",
             "#", "bot", "games", "score", "Elo"

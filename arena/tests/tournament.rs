@@ -677,6 +677,53 @@ fn a_terminal_gets_the_live_view_and_a_pipe_gets_lines() {
 }
 
 #[test]
+fn a_narrow_terminal_gets_lines_cut_never_wrapped() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bots = [
+        ("a-bot-with-a-rather-long-name", arena_bot("greedy", 1)),
+        ("r", arena_bot("random", 2)),
+    ];
+    let cfg = config(tmp.path(), "[tournament]\nfirst_to = 3\n", &bots);
+    let command = format!(
+        "stty cols 40 rows 30; {} run {} --out {}",
+        env!("CARGO_BIN_EXE_arena"),
+        cfg.display(),
+        tmp.path().join("tty").display()
+    );
+    let output = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .output()
+        .expect("script (util-linux) runs a command on a terminal");
+    let drawn = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{drawn}");
+    assert!(drawn.contains("games (at most)"), "{drawn}");
+    // What the live view draws, without its escape sequences (ESC [ ... letter),
+    // stays within 40 columns; the lines before and after it (the start
+    // line, the final table) are plain output that the terminal may wrap.
+    let view = &drawn[drawn.find('\u{1b}').unwrap()..drawn.rfind('\u{1b}').unwrap()];
+    let mut plain = String::new();
+    let mut chars = view.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            for c in chars.by_ref() {
+                if c.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            plain.push(c);
+        }
+    }
+    // The bar's line is indicatif's own (its bar shrinks to fit).
+    let widest = plain
+        .split(['\r', '\n'])
+        .filter(|l| !l.contains("games (at most)"))
+        .max_by_key(|l| l.chars().count())
+        .unwrap_or_default();
+    assert!(widest.chars().count() <= 40, "{widest:?} in {drawn}");
+}
+
+#[test]
 fn resume_if_exists_starts_a_folder_that_never_got_to_its_first_game() {
     let tmp = tempfile::tempdir().unwrap();
     let bots = [("g", arena_bot("greedy", 1)), ("r", arena_bot("random", 2))];
