@@ -56,6 +56,56 @@ pub struct SprtState {
     pub status: SprtStatus,
 }
 
+/// An SPRT match's test, fed game by game: games 1 and 2, 3 and 4, ... are
+/// pairs (the same start, sides swapped), scored as a pentanomial.
+struct SprtTrack {
+    sprt: Sprt,
+    pentanomial: Pentanomial,
+    first_of_pair: Option<GameScore>,
+}
+
+impl SprtTrack {
+    /// The test of `config`'s `[sprt]`, or `None` without one.
+    fn new(config: &Config) -> Option<SprtTrack> {
+        config.sprt.map(|s| SprtTrack {
+            sprt: Sprt {
+                elo0: s.elo0,
+                elo1: s.elo1,
+                alpha: s.alpha,
+                beta: s.beta,
+                model: match s.model {
+                    SprtModelName::Logistic => SprtModel::Logistic,
+                    SprtModelName::Normalized => SprtModel::Normalized,
+                },
+            },
+            pentanomial: Pentanomial::default(),
+            first_of_pair: None,
+        })
+    }
+
+    /// Counts game `games` (its `score` from the first bot's side; `wdl`
+    /// the match so far): the test's state when it completes a pair.
+    fn add(&mut self, games: u32, wdl: Wdl, score: GameScore) -> Option<SprtState> {
+        let first = match self.first_of_pair.take() {
+            None => {
+                self.first_of_pair = Some(score);
+                return None;
+            }
+            Some(first) => first,
+        };
+        self.pentanomial.add_pair(first, score);
+        let llr = self.sprt.llr_pentanomial(&self.pentanomial);
+        Some(SprtState {
+            games,
+            wdl,
+            pentanomial: self.pentanomial.counts,
+            llr,
+            bounds: self.sprt.bounds(),
+            status: self.sprt.status(llr),
+        })
+    }
+}
+
 impl SprtState {
     /// `continue`, `H0` or `H1`, for the CSV and the log.
     #[must_use]
@@ -102,7 +152,8 @@ pub struct Summary {
 
 impl Summary {
     /// The summary of merged shards: each series' result from its games
-    /// (bots by name), as the run would have counted them.
+    /// (bots by name), and an SPRT match's test after each game pair, as
+    /// the run would have counted them.
     #[must_use]
     pub fn from_series(config: &Config, games: &[crate::rate::MergedGame]) -> Summary {
         let t = &config.tournament;
@@ -125,10 +176,25 @@ impl Summary {
                 })
             })
             .collect();
-        Summary {
-            series,
-            sprt: Vec::new(),
+        // An SPRT match (one series) is tested again over its games, in order.
+        let mut sprt = Vec::new();
+        if let Some(mut track) = SprtTrack::new(config) {
+            let mut wdl = Wdl::default();
+            for g in games.iter().filter(|g| g.series == 1) {
+                let score = match &g.winner {
+                    None => GameScore::Draw,
+                    Some(w) if *w == config.bots[0].name => GameScore::Win,
+                    Some(_) => GameScore::Loss,
+                };
+                match score {
+                    GameScore::Draw => wdl.draws += 1,
+                    GameScore::Win => wdl.wins += 1,
+                    GameScore::Loss => wdl.losses += 1,
+                }
+                sprt.extend(track.add(wdl.games(), wdl, score));
+            }
         }
+        Summary { series, sprt }
     }
 }
 
@@ -421,18 +487,7 @@ async fn run_series(
         pair_shard,
     } = start;
     let t = &config.tournament;
-    let sprt = config.sprt.map(|s| Sprt {
-        elo0: s.elo0,
-        elo1: s.elo1,
-        alpha: s.alpha,
-        beta: s.beta,
-        model: match s.model {
-            SprtModelName::Logistic => SprtModel::Logistic,
-            SprtModelName::Normalized => SprtModel::Normalized,
-        },
-    });
-    let mut pentanomial = Pentanomial::default();
-    let mut first_of_pair = None;
+    let mut sprt = SprtTrack::new(config);
     let mut sprt_decided = false;
     // With a pair shard, game numbers skip the other shards' pairs, and the
     // match plays all its max_games games (first_to cannot be judged by one shard).
@@ -450,7 +505,8 @@ async fn run_series(
         || (first_to_counts && game % 2 == 0 && game > 0 && !going_now(config, &wdl));
     // An SPRT match ends when the test decides (or at max_games), a series
     // when a bot has first_to wins.
-    let going = |wdl: &Wdl| sprt.is_some() || !wdl.takes_series(t.first_to);
+    let is_sprt = sprt.is_some();
+    let going = |wdl: &Wdl| is_sprt || !wdl.takes_series(t.first_to);
     let mut opening = Vec::new();
     // A series stops only at the end of a game pair (or at max_games).
     while !finished && game < t.max_games && (game % 2 == 1 || !first_to_counts || going(&wdl)) {
@@ -506,26 +562,10 @@ async fn run_series(
         if tx.send(Event::Game(record)).await.is_err() {
             break; // The run is being torn down.
         }
-        if let Some(sprt) = &sprt {
-            // Games 1 and 2, 3 and 4, ... are pairs: the same start, sides swapped.
-            match first_of_pair.take() {
-                None => first_of_pair = Some(score),
-                Some(first) => {
-                    pentanomial.add_pair(first, score);
-                    let llr = sprt.llr_pentanomial(&pentanomial);
-                    let state = SprtState {
-                        games: game,
-                        wdl,
-                        pentanomial: pentanomial.counts,
-                        llr,
-                        bounds: sprt.bounds(),
-                        status: sprt.status(llr),
-                    };
-                    sprt_decided = state.status != SprtStatus::Continue;
-                    if tx.send(Event::Sprt(state)).await.is_err() || sprt_decided {
-                        break;
-                    }
-                }
+        if let Some(state) = sprt.as_mut().and_then(|t| t.add(game, wdl, score)) {
+            sprt_decided = state.status != SprtStatus::Continue;
+            if tx.send(Event::Sprt(state)).await.is_err() || sprt_decided {
+                break;
             }
         }
     }

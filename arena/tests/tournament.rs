@@ -458,6 +458,19 @@ fn an_sprt_match_stops_when_the_test_decides() {
     assert!(sprt
         .iter()
         .all(|r| r["llr"].parse::<f64>().unwrap().is_finite()));
+    // Merged (as a Slurm merge job does with the match run as shard 1/1),
+    // its games give the same test, pair by pair.
+    let merged = tmp.path().join("merged");
+    let output = Command::cargo_bin("arena")
+        .unwrap()
+        .arg("merge")
+        .arg(&out)
+        .arg("--out")
+        .arg(&merged)
+        .output()
+        .unwrap();
+    assert_success(&output);
+    assert_same_files(&out, &merged, &["sprt.csv", "standings.csv"]);
 }
 
 #[test]
