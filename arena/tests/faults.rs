@@ -251,6 +251,13 @@ fn a_bot_that_cannot_start_stops_the_tournament_or_is_skipped() {
             err.contains("bot 'bad' did not start") && err.contains("on_start_failure"),
             "{err}"
         );
+        if bad == "fault-exit-start" {
+            // Its last stderr line, which is usually the reason.
+            assert!(
+                err.contains("(its stderr: fault-exit-start: cannot load my weights"),
+                "{err}"
+            );
+        }
         assert_eq!(
             std::fs::read_to_string(out.join("games.csv")).ok(),
             None,

@@ -341,19 +341,8 @@ fn check_bots(config: &Config, config_path: &Path) -> anyhow::Result<()> {
         .iter()
         .zip(&failures)
         .filter_map(|(b, f)| {
-            // The last thing the bot said on stderr is usually the reason.
-            let said = std::fs::read_to_string(dir.bot_log(&b.name))
-                .ok()
-                .and_then(|log| {
-                    log.lines()
-                        .rev()
-                        .find(|l| !l.trim().is_empty())
-                        .map(String::from)
-                })
-                .map(|l| format!(" (its stderr: {})", l.trim()))
-                .unwrap_or_default();
             f.as_ref()
-                .map(|why| format!("bot '{}' did not start: {why}{said}", b.name))
+                .map(|why| format!("bot '{}' did not start: {why}", b.name))
         })
         .collect();
     if config.tournament.on_start_failure == crate::config::OnStartFailure::Skip {
