@@ -160,6 +160,9 @@ fn run(
         })?;
         let dir = RunDir { path: out.clone() };
         let lock = dir.lock()?;
+        // Bot logs are appended to; a folder copied without them still resumes.
+        std::fs::create_dir_all(dir.path.join("logs"))
+            .with_context(|| format!("cannot create {}", dir.path.join("logs").display()))?;
         anyhow::ensure!(
             stored == std::fs::read(config_path)?,
             "{} was run with another config: resume it with its own config.toml, or start a new run",
@@ -172,10 +175,6 @@ fn run(
             "{} was run as shard {}: resume it with the same --shard",
             out.display(),
             stored_shard.trim()
-        );
-        anyhow::ensure!(
-            config.sprt.is_none(),
-            "an SPRT match cannot be resumed yet: start it again"
         );
         (dir, lock)
     } else {

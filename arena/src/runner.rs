@@ -58,6 +58,7 @@ pub struct SprtState {
 
 /// An SPRT match's test, fed game by game: games 1 and 2, 3 and 4, ... are
 /// pairs (the same start, sides swapped), scored as a pentanomial.
+#[derive(Clone, Copy, Debug)]
 struct SprtTrack {
     sprt: Sprt,
     pentanomial: Pentanomial,
@@ -81,6 +82,31 @@ impl SprtTrack {
             pentanomial: Pentanomial::default(),
             first_of_pair: None,
         })
+    }
+
+    /// The test of `config`'s `[sprt]` fed with the match's recorded games
+    /// (series 1, in order), and its state after each of their pairs.
+    fn replay(
+        config: &Config,
+        games: &[crate::rate::MergedGame],
+    ) -> Option<(SprtTrack, Vec<SprtState>)> {
+        let mut track = SprtTrack::new(config)?;
+        let mut wdl = Wdl::default();
+        let mut states = Vec::new();
+        for g in games.iter().filter(|g| g.series == 1) {
+            let score = match &g.winner {
+                None => GameScore::Draw,
+                Some(w) if *w == config.bots[0].name => GameScore::Win,
+                Some(_) => GameScore::Loss,
+            };
+            match score {
+                GameScore::Draw => wdl.draws += 1,
+                GameScore::Win => wdl.wins += 1,
+                GameScore::Loss => wdl.losses += 1,
+            }
+            states.extend(track.add(wdl.games(), wdl, score));
+        }
+        Some((track, states))
     }
 
     /// Counts game `games` (its `score` from the first bot's side; `wdl`
@@ -177,23 +203,7 @@ impl Summary {
             })
             .collect();
         // An SPRT match (one series) is tested again over its games, in order.
-        let mut sprt = Vec::new();
-        if let Some(mut track) = SprtTrack::new(config) {
-            let mut wdl = Wdl::default();
-            for g in games.iter().filter(|g| g.series == 1) {
-                let score = match &g.winner {
-                    None => GameScore::Draw,
-                    Some(w) if *w == config.bots[0].name => GameScore::Win,
-                    Some(_) => GameScore::Loss,
-                };
-                match score {
-                    GameScore::Draw => wdl.draws += 1,
-                    GameScore::Win => wdl.wins += 1,
-                    GameScore::Loss => wdl.losses += 1,
-                }
-                sprt.extend(track.add(wdl.games(), wdl, score));
-            }
-        }
+        let sprt = SprtTrack::replay(config, games).map_or_else(Vec::new, |(_, states)| states);
         Summary { series, sprt }
     }
 }
@@ -302,18 +312,27 @@ pub async fn run(
     mut on_event: impl FnMut(&Event),
 ) -> anyhow::Result<Summary> {
     // A resumed run that stopped before its first game has no games.csv yet.
-    let (mut games, progress) = if options.resume && dir.path.join("games.csv").exists() {
-        let so_far = progress(&config, &dir.path.join("games.csv"))?;
-        (
-            GamesCsv::reopen(dir).context("cannot reopen games.csv")?,
-            so_far,
-        )
-    } else {
-        (
-            GamesCsv::create(dir).context("cannot create games.csv")?,
-            HashMap::new(),
-        )
-    };
+    let (mut games, progress, sprt_so_far) =
+        if options.resume && dir.path.join("games.csv").exists() {
+            let file = dir.path.join("games.csv");
+            let so_far = progress(&config, &file)?;
+            // An SPRT match goes on with its test fed the games already played.
+            let sprt = match config.sprt {
+                Some(_) => SprtTrack::replay(&config, &crate::rate::merge_games(&[&file], None)?),
+                None => None,
+            };
+            (
+                GamesCsv::reopen(dir).context("cannot reopen games.csv")?,
+                so_far,
+                sprt,
+            )
+        } else {
+            (
+                GamesCsv::create(dir).context("cannot create games.csv")?,
+                HashMap::new(),
+                None,
+            )
+        };
     if options.transcripts {
         std::fs::create_dir_all(dir.path.join("transcripts"))
             .context("cannot create transcripts/")?;
@@ -336,6 +355,12 @@ pub async fn run(
         next: AtomicUsize::new(0),
         logs,
         progress,
+        sprt: sprt_so_far.as_ref().map(|(track, states)| SprtStart {
+            track: *track,
+            decided: states
+                .last()
+                .is_some_and(|s| s.status != SprtStatus::Continue),
+        }),
         pair_shard,
         options: options.clone(),
     });
@@ -369,7 +394,8 @@ pub async fn run(
     drop(tx);
 
     let mut results = Vec::new();
-    let mut sprt_rows = Vec::new();
+    // A resumed match's rows start with those of the games played before.
+    let mut sprt_rows = sprt_so_far.map_or_else(Vec::new, |(_, states)| states);
     let mut batch = Vec::with_capacity(EVENTS_IN_FLIGHT);
     // Group commit: the events that came while the last sync ran are
     // handled together, their games written with one write and one sync;
@@ -422,6 +448,8 @@ struct Shared {
     next: AtomicUsize,
     logs: Vec<BotLog>,
     progress: HashMap<usize, (u32, Wdl)>,
+    /// A resumed SPRT match's test so far.
+    sprt: Option<SprtStart>,
     pair_shard: Option<(usize, usize)>,
     options: RunOptions,
 }
@@ -444,6 +472,7 @@ async fn series_worker(shared: &Shared, stop: &CancellationToken, tx: &mpsc::Sen
         let start = SeriesStart {
             played: so_far.0,
             wdl: so_far.1,
+            sprt: shared.sprt,
             pair_shard: shared.pair_shard,
         };
         run_series(
@@ -484,11 +513,14 @@ async fn run_series(
     let SeriesStart {
         played,
         mut wdl,
+        sprt: sprt_start,
         pair_shard,
     } = start;
     let t = &config.tournament;
-    let mut sprt = SprtTrack::new(config);
-    let mut sprt_decided = false;
+    let (mut sprt, mut sprt_decided) = match sprt_start {
+        Some(s) => (Some(s.track), s.decided),
+        None => (SprtTrack::new(config), false),
+    };
     // With a pair shard, game numbers skip the other shards' pairs, and the
     // match plays all its max_games games (first_to cannot be judged by one shard).
     let assigned = |g: u32| pair_shard.is_none_or_in(g.div_ceil(2) as usize);
@@ -502,6 +534,7 @@ async fn run_series(
     let first_to_counts = pair_shard.is_none();
     // A series an interrupted run already finished plays no game.
     let finished = game >= t.max_games
+        || sprt_decided
         || (first_to_counts && game % 2 == 0 && game > 0 && !going_now(config, &wdl));
     // An SPRT match ends when the test decides (or at max_games), a series
     // when a bot has first_to wins.
@@ -599,7 +632,17 @@ async fn run_series(
 struct SeriesStart {
     played: u32,
     wdl: Wdl,
+    /// A resumed SPRT match's test so far.
+    sprt: Option<SprtStart>,
     pair_shard: Option<(usize, usize)>,
+}
+
+/// A resumed SPRT match's test, fed its recorded games, and whether it had
+/// already decided.
+#[derive(Clone, Copy, Debug)]
+struct SprtStart {
+    track: SprtTrack,
+    decided: bool,
 }
 
 /// Whether a series with results `wdl` goes on (SPRT matches always do).

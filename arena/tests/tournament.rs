@@ -474,6 +474,54 @@ fn an_sprt_match_stops_when_the_test_decides() {
 }
 
 #[test]
+fn an_interrupted_sprt_match_resumes_where_it_stopped() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bots = [
+        ("greedy", arena_bot("greedy", 1)),
+        ("random", arena_bot("random", 2)),
+    ];
+    // Bounds wide enough for a few dozen games.
+    let cfg = config(
+        tmp.path(),
+        "[board]\nholes = 6\n[sprt]\nelo0 = 0\nelo1 = 20\nalpha = 0.01\nbeta = 0.01\nmodel = \"logistic\"\n",
+        &bots,
+    );
+    let whole = tmp.path().join("whole");
+    assert_success(&run_arena(&cfg, &whole));
+    let games = std::fs::read_to_string(whole.join("games.csv")).unwrap();
+    let lines: Vec<&str> = games.lines().collect();
+    assert!(lines.len() > 8, "{games}");
+    // Cut after a whole pair, and in the middle of one, as an interrupted
+    // run leaves its folder (no `finished` marker).
+    for kept in [6, 7] {
+        let out = tmp.path().join(format!("cut-{kept}"));
+        std::fs::create_dir_all(&out).unwrap();
+        for f in ["config.toml", "shard"] {
+            std::fs::copy(whole.join(f), out.join(f)).unwrap();
+        }
+        let cut: String = lines[..=kept].iter().map(|l| format!("{l}\n")).collect();
+        std::fs::write(out.join("games.csv"), cut).unwrap();
+        let output = Command::cargo_bin("arena")
+            .unwrap()
+            .arg("run")
+            .arg(out.join("config.toml"))
+            .args(["--quiet", "--resume"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_success(&output);
+        let (resumed, once) = (games_without_timing(&out), games_without_timing(&whole));
+        assert_eq!(
+            resumed.len(),
+            once.len(),
+            "the match stops at the same game"
+        );
+        assert!(resumed == once, "the resumed games differ");
+        assert_same_files(&whole, &out, &["sprt.csv", "standings.csv"]);
+    }
+}
+
+#[test]
 fn concurrency_never_changes_which_games_are_played() {
     let tmp = tempfile::tempdir().unwrap();
     let bots = [
