@@ -3,7 +3,9 @@
 //! (when the cluster keeps accounting), and `scontrol show job` otherwise.
 //! The parsers are pure, so they are tested on the tools' real output.
 
-use std::process::Command;
+use std::io::Read as _;
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
 /// The state of one job, or of some tasks of a job array.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -144,20 +146,78 @@ pub fn parse_scontrol(text: &str) -> Vec<JobState> {
         .collect()
 }
 
-/// Runs one Slurm tool and returns its stdout.
+/// How long a Slurm tool may take: they wait and retry without end when
+/// the controller cannot be reached (a wrong `SLURM_CONF`, say).
+pub const TOOL_TIME_LIMIT: Duration = Duration::from_secs(60);
+
+/// Runs one Slurm tool and returns its stdout, within [`TOOL_TIME_LIMIT`].
 ///
 /// # Errors
-/// One line: the tool is not installed, or what it printed on stderr.
+/// One line: the tool is not installed, it did not finish in time (it is
+/// killed), or what it printed on stderr.
 pub fn tool(program: &str, args: &[String]) -> Result<String, String> {
-    let output = Command::new(program).args(args).output().map_err(|e| {
-        if e.kind() == std::io::ErrorKind::NotFound {
-            format!("{program} not found: run this on a Slurm login node (or use --dry-run)")
-        } else {
-            format!("cannot run {program}: {e}")
+    tool_within(program, args, TOOL_TIME_LIMIT)
+}
+
+/// [`tool`] with a time limit of `limit`.
+fn tool_within(program: &str, args: &[String], limit: Duration) -> Result<String, String> {
+    use wait_timeout::ChildExt as _;
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| {
+            if e.kind() == std::io::ErrorKind::NotFound {
+                format!("{program} not found: run this on a Slurm login node (or use --dry-run)")
+            } else {
+                format!("cannot run {program}: {e}")
+            }
+        })?;
+    // Read both pipes while waiting, so a long answer never blocks the tool.
+    let read_all = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let stdout = read_all(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn std::io::Read + Send>),
+    );
+    let stderr = read_all(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn std::io::Read + Send>),
+    );
+    let status = match child.wait_timeout(limit) {
+        Ok(Some(status)) => status,
+        Ok(None) => {
+            let _ = child.kill();
+            let _ = child.wait();
+            let submitted = if program == "sbatch" {
+                " (it may have submitted the job anyway: look with `squeue --me`)"
+            } else {
+                ""
+            };
+            return Err(format!(
+                "{program} did not finish in {} s and was stopped{submitted}: is the Slurm controller reachable? Try `scontrol ping`, and check SLURM_CONF",
+                limit.as_secs_f64()
+            ));
         }
-    })?;
-    if !output.status.success() {
-        let stderr = String::from_utf8_lossy(&output.stderr);
+        Err(e) => return Err(format!("cannot wait for {program}: {e}")),
+    };
+    let stdout = stdout.join().unwrap_or_default();
+    let stderr = stderr.join().unwrap_or_default();
+    if !status.success() {
+        let stderr = String::from_utf8_lossy(&stderr);
         let why = stderr
             .lines()
             .map(str::trim)
@@ -166,7 +226,7 @@ pub fn tool(program: &str, args: &[String]) -> Result<String, String> {
             .join(" / ");
         return Err(format!("{program} failed: {why}"));
     }
-    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+    Ok(String::from_utf8_lossy(&stdout).into_owned())
 }
 
 fn id_list(jobs: &[u64]) -> String {
@@ -232,6 +292,41 @@ pub fn history(jobs: &[u64]) -> (Vec<JobState>, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn args(words: &[&str]) -> Vec<String> {
+        words.iter().map(|w| (*w).to_string()).collect()
+    }
+
+    #[test]
+    fn a_tool_that_hangs_is_stopped_with_a_hint() {
+        let why = tool_within("sleep", &args(&["30"]), Duration::from_millis(200)).unwrap_err();
+        assert!(why.starts_with("sleep did not finish in 0.2 s"), "{why}");
+        assert!(why.contains("scontrol ping"), "{why}");
+    }
+
+    #[test]
+    fn a_tool_gives_its_whole_output_or_its_stderr() {
+        // More than a pipe holds: the output is read while the tool runs.
+        let big = tool_within(
+            "sh",
+            &args(&["-c", "head -c 1000000 /dev/zero | tr '\\0' x"]),
+            TOOL_TIME_LIMIT,
+        )
+        .unwrap();
+        assert_eq!(big.len(), 1_000_000);
+        let why = tool_within(
+            "sh",
+            &args(&[
+                "-c",
+                "echo out; echo no controller >&2; echo  >&2; echo retry >&2; exit 3",
+            ]),
+            TOOL_TIME_LIMIT,
+        )
+        .unwrap_err();
+        assert_eq!(why, "sh failed: no controller / retry");
+        let missing = tool_within("no-such-slurm-tool", &[], TOOL_TIME_LIMIT).unwrap_err();
+        assert!(missing.contains("not found"), "{missing}");
+    }
 
     #[test]
     fn job_ids_of_arrays_and_plain_jobs() {
