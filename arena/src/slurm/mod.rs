@@ -341,16 +341,11 @@ fn check_bots(config: &Config, config_path: &Path) -> anyhow::Result<()> {
         .iter()
         .zip(&failures)
         .filter_map(|(b, f)| {
-            // The last thing the bot said on stderr is usually the reason.
-            let said = std::fs::read_to_string(dir.bot_log(&b.name))
-                .ok()
-                .and_then(|log| {
-                    log.lines()
-                        .rev()
-                        .find(|l| !l.trim().is_empty())
-                        .map(String::from)
-                })
-                .map(|l| format!(" (its stderr: {})", l.trim()))
+            // The last thing the bot said on stderr is usually the reason
+            // (not the arena's own note of the failure, the log's last line).
+            let said = dir
+                .bot_stderr_tail(&b.name, "check", 3)
+                .map(|s| format!(" (its stderr: {s})"))
                 .unwrap_or_default();
             f.as_ref()
                 .map(|why| format!("bot '{}' did not start: {why}{said}", b.name))
