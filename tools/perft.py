@@ -3,8 +3,9 @@
 checked-in table rules/tests/perft.csv that the Rust engine is tested against.
 
     python3 tools/perft.py HOLES SEEDS DEPTH          print counts for depths 0..DEPTH
-    python3 tools/perft.py --check TABLE [--max-leaves N]
+    python3 tools/perft.py --check [TABLE] [--max-leaves N]
                                                       check every row with at most N leaves
+                                                      (default: rules/tests/perft.csv, 60000)
 
 perft(d) is the number of legal move sequences of exactly d plies (games
 that end sooner count nothing), as chess engines count it.
@@ -49,10 +50,24 @@ def check(table, max_leaves):
     return 1 if failed or not passed else 0
 
 
+# The table the Rust engine is tested against, and the leaves up to which
+# its rows are recounted here (as arena/tests/python_suites.rs does).
+DEFAULT_TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "rules", "tests", "perft.csv")
+DEFAULT_MAX_LEAVES = 60_000
+
+
 def main(argv):
     if argv[:1] == ["--check"]:
-        max_leaves = int(argv[argv.index("--max-leaves") + 1]) if "--max-leaves" in argv else 50_000
-        return check(argv[1], max_leaves)
+        rest = argv[1:]
+        max_leaves = DEFAULT_MAX_LEAVES
+        if "--max-leaves" in rest:
+            i = rest.index("--max-leaves")
+            max_leaves = int(rest[i + 1])
+            del rest[i : i + 2]
+        return check(rest[0] if rest else DEFAULT_TABLE, max_leaves)
+    if len(argv) != 3:
+        sys.stderr.write(__doc__)
+        return 2
     holes, seeds, depth = (int(a) for a in argv)
     for d in range(depth + 1):
         print(f"{holes},{seeds},{d},{perft(Game(holes, seeds), d)}")

@@ -98,7 +98,8 @@ pub enum Command {
     /// `arena replay --games results/demo-.../games.csv --series 3 --game 2`.
     Replay(ReplayArgs),
     /// Recompute every statistic from one or more games.csv files (from
-    /// several runs or machines): standings.csv, pairwise.csv and los.csv.
+    /// several runs or machines): standings.csv, pairwise.csv, los.csv,
+    /// report.html and standings.svg.
     Rate(RateArgs),
     /// Check that a bot speaks the protocol correctly: the handshake, whole
     /// games against the random bot on 2x8 and 2x12, playing North, a single
@@ -127,17 +128,22 @@ pub enum Command {
     ///
     /// The options after NAME are the bot's: `--seed N` for every bot;
     /// `--depth D`, `--time-ms T` for alphabeta; `--playouts P`,
-    /// `--time-ms T`, `--rollout random|greedy` for mcts (bots/README.md
-    /// explains them).
+    /// `--time-ms T`, `--rollout random|greedy`, `--exploration C` for mcts
+    /// (bots/README.md explains them). `arena bot NAME --help` lists them.
+    // No --help of its own: `arena bot mcts --help` goes to the bot, which
+    // lists its options; `arena bot --help` is handled in main.
+    #[command(disable_help_flag = true)]
     Bot {
         /// The bot: random, greedy, first (the first legal move, at once),
         /// alphabeta or mcts.
+        #[arg(allow_hyphen_values = true)]
         name: String,
         /// The bot's options, such as `--seed 3` or `--depth 6`.
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
-    /// Solve small boards exactly (2x2 to 2x4, 1 to 4 seeds): the value of
+    /// Solve small boards exactly (up to 200 million arrangements of the
+    /// seeds: 2x4 with 4 seeds, 2x5 with 2, 2x7 with 1): the value of
     /// the start for South under perfect play to the end of the game, ply
     /// limit and endless moves included, and the work it took. Prints one
     /// table row per board.

@@ -465,9 +465,9 @@ impl Config {
             10_000_000,
             max_games_default,
         )? as u32;
-        // A max_games below 2 * first_to - 1 is allowed on purpose: it makes
-        // a match of fixed length (the leader takes it), which can be split
-        // into shards by game pairs.
+        // A max_games of at most first_to is allowed on purpose: no bot can
+        // take the series early, so it makes a match of fixed length (the
+        // leader takes it), which can be split into shards by game pairs.
         // The CPUs this process may use; in a Slurm task, at most those it
         // was given (SLURM_CPUS_PER_TASK), where no cgroup already says so.
         let slurm_cpus = std::env::var("SLURM_CPUS_PER_TASK")

@@ -102,6 +102,16 @@ fn main() -> ExitCode {
         Command::BenchEcho => arena::bench::echo()
             .map(|()| ExitCode::SUCCESS)
             .context("bench-echo"),
+        Command::Bot { name, .. } if name == "--help" || name == "-h" => {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            cmd.build();
+            let help = cmd
+                .find_subcommand_mut("bot")
+                .map(|bot| bot.render_long_help().to_string())
+                .unwrap_or_default();
+            print!("{help}");
+            return ExitCode::SUCCESS;
+        }
         Command::Bot { name, args } => {
             let code = endodoi_bots::bot_main(&format!("arena bot {name}"), &name, args);
             return ExitCode::from(u8::try_from(code).unwrap_or(1));
@@ -179,6 +189,18 @@ fn run(
         (dir, lock)
     } else {
         // The folder may be new, or an earlier attempt's that never began.
+        let existing = RunDir { path: out.clone() };
+        if out.join("games.csv").exists() {
+            let how = if existing.is_finished() {
+                "choose another --out (`arena rate` re-rates it)"
+            } else {
+                "choose another --out, or go on with it: `arena run CONFIG --resume DIR`"
+            };
+            anyhow::bail!(
+                "cannot create the run folder {0}: {0} already holds a tournament (games.csv): {how}",
+                out.display()
+            );
+        }
         let dir = RunDir::create(&out)
             .with_context(|| format!("cannot create the run folder {}", out.display()))?;
         let lock = dir.lock()?;
@@ -236,11 +258,13 @@ fn run(
     }
     let config = Arc::new(config);
     let bound = runner::games_bound(&config, shard);
+    let series = runner::shard_schedule(config.bots.len(), shard).0.len();
+    // A series plays its games one by one, so no more than one game per
+    // series runs at once (a two-bot match: one game at a time).
     say(format!(
-        "arena: {} bots, {} series, at most {bound} games, {} at once; writing {}",
+        "arena: {} bots, {series} series, at most {bound} games, {} at once; writing {}",
         config.bots.len(),
-        runner::shard_schedule(config.bots.len(), shard).0.len(),
-        config.tournament.concurrency,
+        config.tournament.concurrency.min(series).max(1),
         dir.path.display()
     ));
     // On a terminal, a live view; otherwise (or --quiet) plain lines.

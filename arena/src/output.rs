@@ -168,6 +168,39 @@ impl RunDir {
     pub fn bot_log(&self, name: &str) -> PathBuf {
         self.path.join("logs").join(format!("{name}.stderr.log"))
     }
+
+    /// The last `max` non-empty lines bot `name` itself wrote to stderr
+    /// under the log prefix `tag` (`check` for the start-up check), since
+    /// its latest start under that tag, joined
+    /// with ` | ` and cut to 300 characters; `None` if it wrote none. The
+    /// arena's own notes (`# ...`) and `info` lines are left out: this is
+    /// what to show when the bot failed to start, since its last words
+    /// (a usage error, a traceback) usually say why.
+    #[must_use]
+    pub fn bot_stderr_tail(&self, name: &str, tag: &str, max: usize) -> Option<String> {
+        let log = std::fs::read_to_string(self.bot_log(name)).ok()?;
+        let prefix = format!("{tag} ");
+        // Only the latest start under this tag (a resumed run's log holds
+        // the earlier ones too).
+        let latest = log
+            .rfind(&format!("{prefix}# start:"))
+            .map_or(&log[..], |at| &log[at..]);
+        let mut said: Vec<&str> = latest
+            .lines()
+            .filter_map(|l| l.strip_prefix(&prefix))
+            .filter(|l| !l.starts_with("# ") && !l.starts_with("info: ") && !l.trim().is_empty())
+            .map(str::trim)
+            .collect();
+        if said.is_empty() {
+            return None;
+        }
+        let said = said.split_off(said.len().saturating_sub(max)).join(" | ");
+        Some(if said.chars().count() > 300 {
+            format!("{}...", said.chars().take(300).collect::<String>())
+        } else {
+            said
+        })
+    }
 }
 
 /// A run folder's exclusive lock ([`RunDir::lock`]); dropping it unlocks.
@@ -386,6 +419,37 @@ mod tests {
         dir.mark_finished(7).unwrap();
         assert!(dir.is_finished());
         assert_eq!(dir.shard(), Some((2, 5)));
+    }
+
+    #[test]
+    fn the_stderr_tail_keeps_only_what_the_bot_wrote() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = RunDir::create(tmp.path()).unwrap();
+        assert_eq!(dir.bot_stderr_tail("b", "check", 3), None);
+        std::fs::write(
+            dir.bot_log("b"),
+            "check # start: an earlier attempt\n\
+             check an earlier error, not this start's\n\
+             check # start: arena bot greedy --depth 3\n\
+             check error: unexpected argument '--depth' found\n\
+             check \n\
+             check info: depth 3\n\
+             check For more information, try '--help'.\n\
+             check # handshake failed: closed its output\n\
+             s1 later\n",
+        )
+        .unwrap();
+        assert_eq!(
+            dir.bot_stderr_tail("b", "check", 3).as_deref(),
+            Some(
+                "error: unexpected argument '--depth' found | For more information, try '--help'."
+            )
+        );
+        assert_eq!(
+            dir.bot_stderr_tail("b", "check", 1).as_deref(),
+            Some("For more information, try '--help'.")
+        );
+        assert_eq!(dir.bot_stderr_tail("b", "s2", 3), None);
     }
 
     #[test]

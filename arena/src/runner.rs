@@ -654,7 +654,8 @@ fn going_now(config: &Config, wdl: &Wdl) -> bool {
 /// Starts every bot once, runs its handshake and stops it: the check made
 /// before any game, so a bot that cannot start is reported at once.
 /// Returns, per bot, `None` if it started, or why it did not (with the
-/// last line it wrote to stderr, if any).
+/// last lines it wrote to stderr in this check, if any: a usage error, a
+/// traceback).
 pub async fn check_bots(
     config: &Config,
     dir: &RunDir,
@@ -676,27 +677,11 @@ pub async fn check_bots(
                 p.shutdown(true).await;
                 None
             }
-            Err(f) => Some(format!("{f}{}", last_said(&dir.bot_log(&spec.name)))),
+            Err(f) => Some(match dir.bot_stderr_tail(&spec.name, "check", 3) {
+                Some(said) => format!("{f} (its stderr: {said})"),
+                None => f.to_string(),
+            }),
         }
     });
     futures::future::join_all(checks).await
-}
-
-/// The last line a bot wrote to stderr in its latest check, as
-/// ` (its stderr: LINE)`, or nothing: usually the reason it did not start.
-/// The check's log lines start with `check `; the arena's own notes go on
-/// with `# ` and the bot's `info` lines with `info: `.
-fn last_said(log: &Path) -> String {
-    let Ok(log) = std::fs::read_to_string(log) else {
-        return String::new();
-    };
-    let latest = log
-        .rfind("check # start:")
-        .map_or(&log[..], |at| &log[at..]);
-    latest
-        .lines()
-        .filter_map(|l| l.strip_prefix("check "))
-        .rfind(|l| !l.starts_with("# ") && !l.starts_with("info: ") && !l.trim().is_empty())
-        .map(|l| format!(" (its stderr: {})", l.trim()))
-        .unwrap_or_default()
 }
