@@ -36,10 +36,14 @@ fn the_smoke_run_writes_every_section() {
         let value: f64 = row["value"].parse().unwrap();
         assert!(value.is_finite(), "{row:?}");
         assert!(!row["unit"].is_empty(), "{row:?}");
-        if row["section"] == "arena" && row["unit"] == "us" {
-            // Every time per ply is set beside the floor.
+        if row["section"] == "arena" && row["figure"].contains("time per ply") {
+            // Every time per ply is set beside the floor...
             let x: f64 = row["x_floor"].parse().unwrap();
             assert!(x.is_finite() && x > 0.0, "{row:?}");
+        }
+        if row["figure"].contains("CPU") {
+            // ...and no CPU time: it is a process's share of a round trip.
+            assert_eq!(row["x_floor"], "", "{row:?}");
         }
     }
     // A tournament of 3 bots (3 series) played its games, and the figures
