@@ -174,6 +174,31 @@ pub fn board(pos: &Position) -> String {
     out
 }
 
+/// [`board`] between two lines of hole numbers (each row's own, 1 to n),
+/// for the start of a replay: a move names a hole of the mover's row.
+#[must_use]
+pub fn board_with_holes(pos: &Position) -> String {
+    let width = pos
+        .ring()
+        .iter()
+        .max()
+        .map_or(1, |m| m.to_string().len())
+        .max(2);
+    let numbers = |holes: &mut dyn Iterator<Item = usize>| {
+        holes.fold(String::from("  hole   |"), |mut line, h| {
+            let _ = write!(line, " {h:>width$}");
+            line
+        })
+    };
+    let n = pos.rules().holes();
+    format!(
+        "{}\n{}\n{}",
+        numbers(&mut (1..=n).rev()),
+        board(pos),
+        numbers(&mut (1..=n))
+    )
+}
+
 /// Replays `replay` into a report. Returns the report and whether the game
 /// matched its record (always `true` without one).
 ///
@@ -190,7 +215,7 @@ pub fn run(replay: &Replay) -> anyhow::Result<(String, bool)> {
         replay.rules.max_laps(),
         replay.rules.max_plies()
     );
-    let _ = writeln!(out, "start: {pos}\n{}", board(&pos));
+    let _ = writeln!(out, "start: {pos}\n{}", board_with_holes(&pos));
     for (i, &hole) in replay.moves.iter().enumerate() {
         let mover = pos.to_move();
         let mv = Move::new(hole).expect("parsed as 1..=50");
@@ -329,5 +354,9 @@ mod tests {
     fn the_board_puts_opposite_holes_one_above_the_other() {
         let pos = Position::parse("1,2,3/4,5,6 s 0 0 0", Rules::new(3, 2).unwrap()).unwrap();
         assert_eq!(board(&pos), "  N    0 |  6  5  4\n  S    0 |  1  2  3");
+        assert_eq!(
+            board_with_holes(&pos),
+            "  hole   |  3  2  1\n  N    0 |  6  5  4\n  S    0 |  1  2  3\n  hole   |  1  2  3"
+        );
     }
 }
