@@ -12,6 +12,7 @@ pub mod cli;
 pub mod config;
 pub mod guard;
 pub mod html;
+pub mod lanes;
 pub mod output;
 pub mod play;
 pub mod progress;

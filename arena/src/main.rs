@@ -258,13 +258,18 @@ fn run(
     }
     let config = Arc::new(config);
     let bound = runner::games_bound(&config, shard);
-    let series = runner::shard_schedule(config.bots.len(), shard).0.len();
+    let (schedule, pair_shard) = runner::shard_schedule(config.bots.len(), shard);
+    let series = schedule.len();
     // A series plays its games one by one, so no more than one game per
-    // series runs at once (a two-bot match: one game at a time).
+    // series runs at once, except in a two-bot match, played on lanes.
+    let at_once = if series == 1 && pair_shard.is_none() {
+        config.tournament.concurrency
+    } else {
+        config.tournament.concurrency.min(series).max(1)
+    };
     say(format!(
-        "arena: {} bots, {series} series, at most {bound} games, {} at once; writing {}",
+        "arena: {} bots, {series} series, at most {bound} games, {at_once} at once; writing {}",
         config.bots.len(),
-        config.tournament.concurrency.min(series).max(1),
         dir.path.display()
     ));
     // On a terminal, a live view; otherwise (or --quiet) plain lines.

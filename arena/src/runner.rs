@@ -1,8 +1,9 @@
 //! Runs a tournament on tokio: `concurrency` series workers, each a thread
 //! with its own current-thread runtime (optionally pinned to a core), take
 //! the series in schedule order; a series starts its two bots once and
-//! plays its games one after another. Finished games come back to one
-//! place, which writes and counts them.
+//! plays its games one after another. A two-bot match is played on lanes
+//! instead ([`crate::lanes`]). Finished games come back to one place,
+//! which writes and counts them.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -18,6 +19,7 @@ use tokio_util::sync::CancellationToken;
 use crate::bot::log::LOG_CAP_BYTES;
 use crate::bot::{BotLog, BotProcess, StartOptions};
 use crate::config::{Config, SprtModelName};
+use crate::lanes::{self, Pairs};
 use crate::output::{GamesCsv, RunDir};
 use crate::referee::{play_game, GameRecord, Seat};
 use crate::schedule::{self, round_robin, Series};
@@ -59,7 +61,7 @@ pub struct SprtState {
 /// An SPRT match's test, fed game by game: games 1 and 2, 3 and 4, ... are
 /// pairs (the same start, sides swapped), scored as a pentanomial.
 #[derive(Clone, Copy, Debug)]
-struct SprtTrack {
+pub(crate) struct SprtTrack {
     sprt: Sprt,
     pentanomial: Pentanomial,
     first_of_pair: Option<GameScore>,
@@ -67,7 +69,7 @@ struct SprtTrack {
 
 impl SprtTrack {
     /// The test of `config`'s `[sprt]`, or `None` without one.
-    fn new(config: &Config) -> Option<SprtTrack> {
+    pub(crate) fn new(config: &Config) -> Option<SprtTrack> {
         config.sprt.map(|s| SprtTrack {
             sprt: Sprt {
                 elo0: s.elo0,
@@ -111,7 +113,7 @@ impl SprtTrack {
 
     /// Counts game `games` (its `score` from the first bot's side; `wdl`
     /// the match so far): the test's state when it completes a pair.
-    fn add(&mut self, games: u32, wdl: Wdl, score: GameScore) -> Option<SprtState> {
+    pub(crate) fn add(&mut self, games: u32, wdl: Wdl, score: GameScore) -> Option<SprtState> {
         let first = match self.first_of_pair.take() {
             None => {
                 self.first_of_pair = Some(score);
@@ -369,7 +371,26 @@ pub async fn run(
     } else {
         Vec::new()
     };
-    let workers = config.tournament.concurrency.min(shared.schedule.len());
+    // A two-bot match (one series, not split by pairs) plays `concurrency`
+    // games at once, on lanes; a round robin plays that many series at once.
+    let lanes = match shared.schedule.as_slice() {
+        [series] if config.tournament.concurrency > 1 && shared.pair_shard.is_none() => {
+            let (done_tx, done_rx) = mpsc::channel(EVENTS_IN_FLIGHT);
+            let start = series_start(&shared, series.number);
+            let pairs = Arc::new(Pairs::new(&config, start.played, stop.child_token()));
+            let commit = tokio::spawn({
+                let (config, series, pairs, tx) =
+                    (config.clone(), *series, pairs.clone(), tx.clone());
+                async move { lanes::commit(&config, series, start, &pairs, done_rx, tx).await }
+            });
+            Some((*series, pairs, done_tx, commit))
+        }
+        _ => None,
+    };
+    let workers = match lanes {
+        Some(_) => config.tournament.concurrency,
+        None => config.tournament.concurrency.min(shared.schedule.len()),
+    };
     let mut handles = Vec::with_capacity(workers);
     for k in 0..workers {
         // Built here, so that a failure is an error of the run.
@@ -379,6 +400,9 @@ pub async fn run(
             .context("cannot start a series worker's runtime")?;
         let core = (!cores.is_empty()).then(|| cores[k % cores.len()]);
         let (shared, stop, tx) = (shared.clone(), stop.clone(), tx.clone());
+        let lane = lanes
+            .as_ref()
+            .map(|(series, pairs, done, _)| (*series, pairs.clone(), done.clone()));
         let handle = std::thread::Builder::new()
             .name(format!("series-worker-{k}"))
             .spawn(move || {
@@ -386,12 +410,32 @@ pub async fn run(
                     // Bots started from this thread inherit the pin.
                     let _ = crate::affinity::pin_current_thread(core);
                 }
-                runtime.block_on(series_worker(&shared, &stop, &tx));
+                match lane {
+                    Some((series, pairs, done)) => {
+                        let logs = [shared.logs[series.a].clone(), shared.logs[series.b].clone()];
+                        runtime.block_on(lanes::lane(
+                            k,
+                            &shared.config,
+                            series,
+                            logs,
+                            &pairs,
+                            &shared.options,
+                            done,
+                        ));
+                    }
+                    None => runtime.block_on(series_worker(&shared, &stop, &tx)),
+                }
             })
             .context("cannot start a series worker")?;
         handles.push(handle);
     }
     drop(tx);
+    // The lanes hold the only senders of their pairs now, so the commit
+    // ends once they have all ended.
+    let commit = lanes.map(|(_, _, done, commit)| {
+        drop(done);
+        commit
+    });
 
     let mut results = Vec::new();
     // A resumed match's rows start with those of the games played before.
@@ -433,6 +477,9 @@ pub async fn run(
     .await
     .context("cannot wait for the series workers")?;
     anyhow::ensure!(joined.iter().all(Result::is_ok), "a series worker panicked");
+    if let Some(commit) = commit {
+        commit.await.context("the match's commit task failed")?;
+    }
     results.sort_by_key(|r| r.series.number);
     Ok(Summary {
         series: results,
@@ -454,6 +501,17 @@ struct Shared {
     options: RunOptions,
 }
 
+/// Where series `number` starts: what an interrupted run played of it.
+fn series_start(shared: &Shared, number: usize) -> SeriesStart {
+    let (played, wdl) = shared.progress.get(&number).copied().unwrap_or_default();
+    SeriesStart {
+        played,
+        wdl,
+        sprt: shared.sprt,
+        pair_shard: shared.pair_shard,
+    }
+}
+
 /// One series worker: on its own thread and current-thread runtime (a
 /// game's round trips then never hop between threads), it takes the next
 /// series of the schedule and plays it, until none is left or `stop` fires.
@@ -464,17 +522,7 @@ async fn series_worker(shared: &Shared, stop: &CancellationToken, tx: &mpsc::Sen
             return;
         };
         let logs = [shared.logs[series.a].clone(), shared.logs[series.b].clone()];
-        let so_far = shared
-            .progress
-            .get(&series.number)
-            .copied()
-            .unwrap_or_default();
-        let start = SeriesStart {
-            played: so_far.0,
-            wdl: so_far.1,
-            sprt: shared.sprt,
-            pair_shard: shared.pair_shard,
-        };
+        let start = series_start(shared, series.number);
         run_series(
             &shared.config,
             series,
@@ -550,18 +598,8 @@ async fn run_series(
         if game > t.max_games {
             break;
         }
-        let pair = game.div_ceil(2);
         if game % 2 == 1 || opening.is_empty() {
-            opening = match &config.opening_book {
-                Some(book) => book[(pair as usize - 1) % book.len()].clone(),
-                None => schedule::opening(
-                    &config.rules,
-                    t.seed,
-                    series.number,
-                    pair,
-                    config.opening_plies.clone(),
-                ),
-            };
+            opening = opening_of(config, series, game.div_ceil(2));
         }
         let a_is_south = series.south(game) == series.a;
         let [sa, sb] = &mut seats;
@@ -578,20 +616,7 @@ async fn run_series(
         else {
             break; // Cancelled: the unfinished game is not recorded.
         };
-        let score = match record.winner {
-            None => {
-                wdl.draws += 1;
-                GameScore::Draw
-            }
-            Some(side) if (side == endodoi::Side::South) == a_is_south => {
-                wdl.wins += 1;
-                GameScore::Win
-            }
-            Some(_) => {
-                wdl.losses += 1;
-                GameScore::Loss
-            }
-        };
+        let score = count(&mut wdl, &record, series);
         if tx.send(Event::Game(record)).await.is_err() {
             break; // The run is being torn down.
         }
@@ -626,23 +651,58 @@ async fn run_series(
     }
 }
 
+/// The opening of game pair `pair` (from 1) of `series`: from the book, or
+/// drawn from the seed.
+pub(crate) fn opening_of(config: &Config, series: Series, pair: u32) -> Vec<endodoi::Move> {
+    match &config.opening_book {
+        Some(book) => book[(pair as usize - 1) % book.len()].clone(),
+        None => schedule::opening(
+            &config.rules,
+            config.tournament.seed,
+            series.number,
+            pair,
+            config.opening_plies.clone(),
+        ),
+    }
+}
+
+/// Counts game `record` of `series` into `wdl` (bot `a`'s side) and
+/// returns its score for bot `a`.
+pub(crate) fn count(wdl: &mut Wdl, record: &GameRecord, series: Series) -> GameScore {
+    let a_is_south = series.south(record.game) == series.a;
+    match record.winner {
+        None => {
+            wdl.draws += 1;
+            GameScore::Draw
+        }
+        Some(side) if (side == endodoi::Side::South) == a_is_south => {
+            wdl.wins += 1;
+            GameScore::Win
+        }
+        Some(_) => {
+            wdl.losses += 1;
+            GameScore::Loss
+        }
+    }
+}
+
 /// Where a series starts: the games an interrupted run already played, and
 /// for one long match split into shards, which game pairs are this shard's.
 #[derive(Clone, Copy, Debug, Default)]
-struct SeriesStart {
-    played: u32,
-    wdl: Wdl,
+pub(crate) struct SeriesStart {
+    pub(crate) played: u32,
+    pub(crate) wdl: Wdl,
     /// A resumed SPRT match's test so far.
-    sprt: Option<SprtStart>,
-    pair_shard: Option<(usize, usize)>,
+    pub(crate) sprt: Option<SprtStart>,
+    pub(crate) pair_shard: Option<(usize, usize)>,
 }
 
 /// A resumed SPRT match's test, fed its recorded games, and whether it had
 /// already decided.
 #[derive(Clone, Copy, Debug)]
-struct SprtStart {
-    track: SprtTrack,
-    decided: bool,
+pub(crate) struct SprtStart {
+    pub(crate) track: SprtTrack,
+    pub(crate) decided: bool,
 }
 
 /// Whether a series with results `wdl` goes on (SPRT matches always do).

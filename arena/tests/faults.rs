@@ -392,7 +392,8 @@ fn a_grandchild_dies_with_the_arena_on_kill_9() {
     let bots = [("a", random_bot(1)), ("gc", gc)];
     let cfg = config(
         tmp.path(),
-        "[tournament]\nfirst_to = 100000\nmax_games = 300000\n",
+        // One lane: one bot process, one grandchild.
+        "[tournament]\nfirst_to = 100000\nmax_games = 300000\nconcurrency = 1\n",
         &bots,
     );
     let mut child = arena_command()

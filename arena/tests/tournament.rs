@@ -543,6 +543,57 @@ fn concurrency_never_changes_which_games_are_played() {
 }
 
 #[test]
+fn a_two_bot_match_on_lanes_plays_the_games_of_one_lane() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bots = [
+        ("greedy", arena_bot("greedy", 1)),
+        ("random", arena_bot("random", 2)),
+    ];
+    // A long series (it ends at a pair's end once a bot has 12 wins and the
+    // lead), a series that ends at max_games (an odd number: a half pair),
+    // and an SPRT test that stops when it decides.
+    for (name, settings) in [
+        ("series", "[tournament]\nfirst_to = 12\n"),
+        ("capped", "[tournament]\nfirst_to = 50\nmax_games = 15\n"),
+        (
+            "sprt",
+            "[sprt]\nelo0 = 0\nelo1 = 20\nalpha = 0.01\nbeta = 0.01\nmodel = \"logistic\"\n[tournament]\n",
+        ),
+    ] {
+        let mut outs = Vec::new();
+        for concurrency in [1, 3] {
+            let header = format!("[board]\nholes = 6\n{settings}seed = 3\nconcurrency = {concurrency}\n");
+            let cfg = config(tmp.path(), &header, &bots);
+            let out = tmp.path().join(format!("{name}-{concurrency}"));
+            assert_success(&run_arena(&cfg, &out));
+            outs.push(out);
+        }
+        let [one, three] = &outs[..] else { unreachable!() };
+        assert_eq!(
+            games_without_timing(one),
+            games_without_timing(three),
+            "{name}"
+        );
+        // Written in game order, as one lane writes them.
+        let numbers: Vec<u32> = rows(&three.join("games.csv"))
+            .iter()
+            .map(|g| g["game"].parse().unwrap())
+            .collect();
+        assert!(numbers.windows(2).all(|w| w[1] == w[0] + 1), "{name}: {numbers:?}");
+        let mut files = vec!["series.csv", "standings.csv"];
+        if name == "sprt" {
+            files.push("sprt.csv");
+        }
+        assert_same_files(one, three, &files);
+        // Three lanes, each with its own bots: the log names every lane.
+        let log = std::fs::read_to_string(three.join("logs/greedy.stderr.log")).unwrap();
+        for lane in ["s1l1 ", "s1l2 ", "s1l3 "] {
+            assert!(log.contains(lane), "{name}: no {lane} in {log}");
+        }
+    }
+}
+
+#[test]
 fn four_shards_merged_equal_one_run() {
     let tmp = tempfile::tempdir().unwrap();
     let bots = [

@@ -1,0 +1,203 @@
+//! A two-bot match (an SPRT test, or one long series) played `concurrency`
+//! games at once, as cutechess-cli and fastchess do: each lane is a thread
+//! with its own current-thread runtime and its own two bot processes, and
+//! takes the next game pair; one place, [`commit`], counts the pairs in
+//! order. So the match plays exactly the games it plays on one lane, and
+//! stops at the same pair: a pair that ended early waits for the ones
+//! before it, and the pairs after the deciding one are abandoned, never
+//! recorded.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use crate::bot::BotLog;
+use crate::config::Config;
+use crate::referee::{play_game, GameRecord, Seat};
+use crate::runner::{count, opening_of, Event, RunOptions, SeriesResult, SeriesStart, SprtTrack};
+use crate::schedule::Series;
+use crate::stats::SprtStatus;
+
+/// The game pairs of a match and which is handed out next. Pair `p` is
+/// games `2p - 1` and `2p`, less those already played and any beyond
+/// `max_games`.
+#[derive(Debug)]
+pub(crate) struct Pairs {
+    /// Games an interrupted run already played (a prefix of the match).
+    played: u32,
+    max_games: u32,
+    next: AtomicU32,
+    /// Fired when the match is decided (or the run cancelled): lanes
+    /// abandon their games and stop.
+    pub(crate) stop: CancellationToken,
+}
+
+impl Pairs {
+    /// The pairs of a match with `played` games already played, stopped
+    /// with `stop`.
+    pub(crate) fn new(config: &Config, played: u32, stop: CancellationToken) -> Pairs {
+        Pairs {
+            played,
+            max_games: config.tournament.max_games,
+            next: AtomicU32::new(played / 2 + 1),
+            stop,
+        }
+    }
+
+    /// The first pair with a game left to play.
+    fn first(&self) -> u32 {
+        self.played / 2 + 1
+    }
+
+    /// The games of pair `pair` still to play, in order (none past the end).
+    fn games(&self, pair: u32) -> std::ops::RangeInclusive<u32> {
+        (2 * pair - 1).max(self.played + 1)..=(2 * pair).min(self.max_games)
+    }
+
+    /// Takes the next pair to play, if any is left and the match goes on.
+    fn take(&self) -> Option<u32> {
+        let pair = self.next.fetch_add(1, Ordering::Relaxed);
+        (!self.stop.is_cancelled() && !self.games(pair).is_empty()).then_some(pair)
+    }
+}
+
+/// The games of one pair, as a lane played them.
+#[derive(Debug)]
+pub(crate) struct PairDone {
+    pair: u32,
+    games: Vec<GameRecord>,
+}
+
+/// One lane of `series`: takes pairs from `pairs` and plays them with its
+/// own two bots (started at its first game, stopped at the end), sending
+/// each whole pair to [`commit`]. A pair cut short by `pairs.stop` is
+/// dropped.
+pub(crate) async fn lane(
+    lane: usize,
+    config: &Config,
+    series: Series,
+    logs: [BotLog; 2],
+    pairs: &Pairs,
+    options: &RunOptions,
+    done: mpsc::Sender<PairDone>,
+) {
+    let [log_a, log_b] = logs;
+    let seat = |i: usize, log: BotLog| Seat {
+        spec: config.bots[i].clone(),
+        process: None,
+        log,
+        log_prefix: format!("s{}l{}", series.number, lane + 1),
+        guard: options.guard.clone(),
+        transcripts: options.transcripts,
+    };
+    let mut seats = [seat(series.a, log_a), seat(series.b, log_b)];
+    'pairs: while let Some(pair) = pairs.take() {
+        let opening = opening_of(config, series, pair);
+        let mut games = Vec::with_capacity(2);
+        for game in pairs.games(pair) {
+            let a_is_south = series.south(game) == series.a;
+            let [sa, sb] = &mut seats;
+            let seats_in_order = if a_is_south { [sa, sb] } else { [sb, sa] };
+            let Some(record) = play_game(
+                config.rules,
+                &config.time,
+                seats_in_order,
+                &opening,
+                (series.number, game),
+                &pairs.stop,
+            )
+            .await
+            else {
+                break 'pairs; // Stopped: the unfinished pair is not recorded.
+            };
+            games.push(record);
+        }
+        if done.send(PairDone { pair, games }).await.is_err() {
+            break;
+        }
+    }
+    futures::future::join_all(
+        seats
+            .into_iter()
+            .filter_map(|s| s.process)
+            .map(|p| p.shutdown(true)),
+    )
+    .await;
+}
+
+/// Counts the pairs the lanes send, in pair order, exactly as one lane
+/// playing the match would: each game goes to `tx` (to be written), an SPRT
+/// match's test is fed pair by pair, and once the match is decided (the
+/// test, or a bot with `first_to` wins and the lead at a pair's end)
+/// `pairs.stop` fires and later pairs are dropped. Sends the series result
+/// once every lane has ended.
+pub(crate) async fn commit(
+    config: &Config,
+    series: Series,
+    start: SeriesStart,
+    pairs: &Pairs,
+    mut done: mpsc::Receiver<PairDone>,
+    tx: mpsc::Sender<Event>,
+) {
+    let t = &config.tournament;
+    let mut wdl = start.wdl;
+    let (mut sprt, mut decided) = match start.sprt {
+        Some(s) => (Some(s.track), s.decided),
+        None => (SprtTrack::new(config), false),
+    };
+    if sprt.is_none() && start.played % 2 == 0 && start.played > 0 {
+        decided = wdl.takes_series(t.first_to);
+    }
+    if decided {
+        pairs.stop.cancel();
+    }
+    let mut waiting: BTreeMap<u32, Vec<GameRecord>> = BTreeMap::new();
+    let mut next = pairs.first();
+    while let Some(pair) = done.recv().await {
+        waiting.insert(pair.pair, pair.games);
+        while !decided {
+            let Some(games) = waiting.remove(&next) else {
+                break;
+            };
+            next += 1;
+            let last = games.last().map_or(0, |g| g.game);
+            for record in games {
+                let score = count(&mut wdl, &record, series);
+                let game = record.game;
+                if tx.send(Event::Game(record)).await.is_err() {
+                    pairs.stop.cancel();
+                    return;
+                }
+                if let Some(state) = sprt.as_mut().and_then(|s| s.add(game, wdl, score)) {
+                    decided = state.status != SprtStatus::Continue;
+                    if tx.send(Event::Sprt(state)).await.is_err() {
+                        pairs.stop.cancel();
+                        return;
+                    }
+                }
+            }
+            // A series is judged at the end of a whole pair, as one lane does.
+            if sprt.is_none() && last % 2 == 0 && wdl.takes_series(t.first_to) {
+                decided = true;
+            }
+            if decided {
+                pairs.stop.cancel();
+            }
+        }
+    }
+    if wdl.games() > 0 {
+        let decided = match sprt {
+            Some(_) => decided,
+            None => wdl.takes_series(t.first_to),
+        };
+        let _ = tx
+            .send(Event::Series(SeriesResult {
+                series,
+                wdl,
+                decided,
+            }))
+            .await;
+    }
+}
