@@ -133,7 +133,7 @@ fn run(
     shard: Option<(usize, usize)>,
     resume: Option<PathBuf>,
 ) -> anyhow::Result<ExitCode> {
-    let mut config = Config::load(config_path)?;
+    let config = Config::load(config_path)?;
     config.check_programs()?;
     let out = match (out, &resume) {
         (_, Some(dir)) => dir.clone(),
@@ -199,12 +199,13 @@ fn run(
             err!("{line}");
         }
     };
-    let options = RunOptions {
+    let mut options = RunOptions {
         guard: std::env::current_exe().ok(),
         transcripts,
         // Shard 1 of 1 is the whole tournament (an SPRT match on Slurm).
         shard: shard.filter(|&s| s != (1, 1)),
         resume: resume.is_some(),
+        skipped: Vec::new(),
     };
 
     // Every bot must start before any game is played.
@@ -229,25 +230,40 @@ fn run(
                 for line in &failed {
                     err!("arena: {line}; playing without it");
                 }
-                let mut keep = failures.iter().map(Option::is_none);
-                config.bots.retain(|_| keep.next().unwrap_or(false));
-                anyhow::ensure!(config.bots.len() >= 2, "fewer than two bots started: nothing to play");
+                // The bot stays in the list, so every series keeps its number
+                // (a resume may see another set of bots start).
+                options.skipped = (0..failures.len())
+                    .filter(|&i| failures[i].is_some())
+                    .collect();
+                anyhow::ensure!(config.bots.len() - options.skipped.len() >= 2, "fewer than two bots started: nothing to play");
             }
         }
     }
     let config = Arc::new(config);
-    let bound = runner::games_bound(&config, shard);
+    let bound = runner::games_bound(&config, shard, &options.skipped);
+    let playing = |i: &usize| !options.skipped.contains(i);
     say(format!(
         "arena: {} bots, {} series, at most {bound} games, {} at once; writing {}",
-        config.bots.len(),
-        runner::shard_schedule(config.bots.len(), shard).0.len(),
+        (0..config.bots.len()).filter(playing).count(),
+        runner::shard_schedule(config.bots.len(), shard)
+            .0
+            .iter()
+            .filter(|s| playing(&s.a) && playing(&s.b))
+            .count(),
         config.tournament.concurrency,
         dir.path.display()
     ));
-    // On a terminal, a live view; otherwise (or --quiet) plain lines.
+    // On a terminal, a live view of the bots that play; otherwise (or
+    // --quiet) plain lines.
     let live = std::cell::RefCell::new(
-        (!quiet && std::io::IsTerminal::is_terminal(&std::io::stderr()))
-            .then(|| arena::progress::Live::new(&config, bound)),
+        (!quiet && std::io::IsTerminal::is_terminal(&std::io::stderr())).then(|| {
+            let mut shown = (*config).clone();
+            let mut index = 0..;
+            shown
+                .bots
+                .retain(|_| playing(&index.next().unwrap_or_default()));
+            arena::progress::Live::new(&shown, bound)
+        }),
     );
     let note = |line: &str| match live.borrow().as_ref() {
         Some(l) => l.println(line),

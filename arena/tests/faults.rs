@@ -634,3 +634,64 @@ fn killed_runs_resume_to_exactly_the_uninterrupted_result() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("another config"));
 }
+
+/// `on_start_failure = "skip"` leaves a bot's series unplayed but keeps the
+/// schedule's numbering, so a resume on which the bot starts (or no longer
+/// starts) goes on with the same series: every series keeps its own pair.
+#[test]
+fn a_skipped_bot_that_starts_on_the_resume_plays_its_own_series() {
+    let tmp = tempfile::tempdir().unwrap();
+    let flag = tmp.path().join("fail");
+    std::fs::write(&flag, "").unwrap();
+    let flaky = vec![
+        "sh".to_string(),
+        "-c".to_string(),
+        format!(
+            "test -e '{}' && exit 7; exec '{}' bot random --seed 4",
+            flag.display(),
+            arena().display()
+        ),
+    ];
+    let bots = [
+        ("a", random_bot(1)),
+        ("b", random_bot(2)),
+        ("c", random_bot(3)),
+        ("flaky", flaky),
+    ];
+    let header = "[board]\nholes = 4\nseeds = 2\n[tournament]\nfirst_to = 2\nconcurrency = 1\non_start_failure = \"skip\"\n";
+    let cfg = config(tmp.path(), header, &bots);
+    let run = tmp.path().join("run");
+    assert_success(&run_arena(&cfg, &run));
+    let played = |rows: &[HashMap<String, String>], bot: &str| {
+        rows.iter().any(|g| g["south"] == bot || g["north"] == bot)
+    };
+    assert!(!played(&rows(&run.join("games.csv")), "flaky"));
+
+    std::fs::remove_file(&flag).unwrap();
+    let output = arena_command()
+        .arg("run")
+        .arg("--quiet")
+        .arg(&cfg)
+        .arg("--resume")
+        .arg(&run)
+        .output()
+        .unwrap();
+    assert_success(&output);
+    let games = rows(&run.join("games.csv"));
+    assert!(played(&games, "flaky"));
+    // Each series is one pair of bots, the same in games.csv and series.csv.
+    for s in rows(&run.join("series.csv")) {
+        let mut pair = [s["bot_a"].clone(), s["bot_b"].clone()];
+        pair.sort();
+        let of_series: Vec<_> = games
+            .iter()
+            .filter(|g| g["series"] == s["series"])
+            .collect();
+        assert_eq!(of_series.len().to_string(), s["games"], "{s:?}");
+        for g in of_series {
+            let mut players = [g["south"].clone(), g["north"].clone()];
+            players.sort();
+            assert_eq!(players, pair, "series {}", s["series"]);
+        }
+    }
+}
