@@ -111,6 +111,7 @@ fn half_the_bots_misbehave_and_every_forfeit_is_attributed() {
         ("nonewline", f("fault-nonewline", &[])),
         ("junk", f("fault-junk", &[])),
         ("grandchild", f("fault-grandchild", &[])),
+        ("escaper", f("fault-grandchild", &["--own-group"])),
         ("endless", f("fault-endless", &[])),
         ("unsolicited", f("fault-unsolicited", &[])),
         ("alloc", f("fault-alloc", &[])),
@@ -121,6 +122,7 @@ fn half_the_bots_misbehave_and_every_forfeit_is_attributed() {
         ("nonewline", "timeout"),
         ("junk", "protocol-error"),
         ("grandchild", "crash"),
+        ("escaper", "crash"),
         ("endless", "illegal-move"),
         ("unsolicited", "protocol-error"),
         ("alloc", "crash"),
@@ -152,10 +154,10 @@ fn half_the_bots_misbehave_and_every_forfeit_is_attributed() {
     let games = rows(&out.join("games.csv"));
     assert_eq!(
         games.len(),
-        13 * 12 / 2,
+        14 * 13 / 2,
         "one game per series, every series played"
     );
-    assert_eq!(rows(&out.join("series.csv")).len(), 78);
+    assert_eq!(rows(&out.join("series.csv")).len(), 91);
     for g in &games {
         let (south, north) = (g["south"].as_str(), g["north"].as_str());
         let loser = match g["result"].as_str() {
@@ -376,12 +378,22 @@ fn a_second_ctrl_c_exits_at_once_and_kill_9_takes_every_bot_down() {
 
 #[test]
 fn a_grandchild_dies_with_the_arena_on_kill_9() {
+    // In the bot's process group, and in a group of its own.
+    for own_group in [false, true] {
+        a_grandchild_dies_with_the_arena_on_kill_9_in(own_group);
+    }
+}
+
+fn a_grandchild_dies_with_the_arena_on_kill_9_in(own_group: bool) {
     let tmp = tempfile::tempdir().unwrap();
     let pidfile = tmp.path().join("grandchildren.txt");
-    let gc = vec![
+    let mut gc = vec![
         fault_bot(tmp.path(), "fault-grandchild"),
         "--keep-playing".into(),
     ];
+    if own_group {
+        gc.push("--own-group".into());
+    }
     let bots = [("a", random_bot(1)), ("gc", gc)];
     let cfg = config(
         tmp.path(),
