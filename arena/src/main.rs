@@ -437,6 +437,19 @@ fn merge(dirs: &[PathBuf], out: &Path, partial: bool) -> anyhow::Result<ExitCode
             .collect();
         arena::shards::check_whole(&states)
             .map_err(|e| anyhow::anyhow!("{e}; or pass --partial to merge what there is"))?;
+        // A finished run counted its games: a copy cut short has fewer.
+        for d in &dirs {
+            let counted = std::fs::read_to_string(d.join("finished"))
+                .ok()
+                .and_then(|t| t.split_whitespace().next()?.parse::<usize>().ok());
+            let rows = arena::rate::merge_games(&[d.join("games.csv")], None)?.len();
+            if let Some(counted) = counted.filter(|&c| c != rows) {
+                anyhow::bail!(
+                    "{} finished with {counted} games, but its games.csv holds {rows} whole rows: copy the folder again (a copy cut short?), or pass --partial to merge what there is",
+                    d.display()
+                );
+            }
+        }
     }
     let config = Config::parse(&String::from_utf8_lossy(&first), "config.toml", "merged")?;
     let dir = RunDir::create(out)

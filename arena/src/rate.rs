@@ -162,7 +162,13 @@ pub fn merge_games(
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read {}", path.display()))?;
         let complete = match text.rfind('\n') {
-            Some(end) if end + 1 < text.len() => &text[..=end],
+            Some(end) if end + 1 < text.len() => {
+                eprintln!(
+                    "arena: {}: the last line is incomplete; skipped",
+                    path.display()
+                );
+                &text[..=end]
+            }
             _ => &text[..],
         };
         let mut reader = csv::Reader::from_reader(complete.as_bytes());
