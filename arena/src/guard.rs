@@ -3,13 +3,16 @@
 //!
 //! Why: `PR_SET_PDEATHSIG` reaches only the process that set it, so a bot's
 //! own children would outlive a `kill -9` of the arena. The guard leads the
-//! bot's process group and gets SIGUSR2 when the arena dies; it then
-//! SIGKILLs the whole group, itself included. Otherwise it only waits for
-//! the bot and exits as the bot did (same code, or same signal), so the
-//! arena sees the bot's own exit status. Stdio is inherited: the guard
-//! carries no data and costs nothing per ply. A watchdog thread also checks
-//! every 200 ms that the arena is still its parent, in case the signal is
-//! ever missed.
+//! bot's process group, and is its children's subreaper
+//! (`PR_SET_CHILD_SUBREAPER`): a process the bot started stays the guard's
+//! descendant even if it leaves the group (`setsid`, a daemon's double
+//! fork). When the bot exits, and on SIGUSR2 (the arena's death, or its
+//! request to stop the bot), the guard SIGKILLs its group and every
+//! descendant, then itself. Otherwise it only waits for the bot and exits as
+//! the bot did (same code, or same signal), so the arena sees the bot's own
+//! exit status. Stdio is inherited: the guard carries no data and costs
+//! nothing per ply. A watchdog thread also checks every 200 ms that the
+//! arena is still its parent, in case the signal is ever missed.
 
 use std::ffi::OsString;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -17,11 +20,14 @@ use std::os::unix::process::{CommandExt, ExitStatusExt};
 use nix::sys::signal::{kill, signal, SigHandler, Signal};
 use nix::unistd::Pid;
 
-/// Sends SIGKILL to every process in the guard's group but the guard.
+/// Sends SIGKILL to every process in the guard's group, and to every
+/// descendant of the guard (orphans come back to it, the subreaper), but
+/// the guard; again until none is left, so a child forked meanwhile goes too.
 fn kill_rest_of_group() {
-    let me = nix::unistd::getpid();
+    let me = nix::unistd::getpid().as_raw();
     for _ in 0..10 {
-        let mut found = false;
+        // pid, parent and group of every live process.
+        let mut procs: Vec<(i32, i32, i32)> = Vec::new();
         let Ok(entries) = std::fs::read_dir("/proc") else {
             return;
         };
@@ -29,9 +35,6 @@ fn kill_rest_of_group() {
             let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
                 continue;
             };
-            if pid == me.as_raw() {
-                continue;
-            }
             let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
                 continue;
             };
@@ -41,20 +44,39 @@ fn kill_rest_of_group() {
                 continue;
             };
             let fields: Vec<&str> = rest.split_whitespace().collect();
-            if fields.len() > 2 && fields[0] != "Z" && fields[2] == me.as_raw().to_string() {
-                found = true;
-                let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
+            if fields.len() > 2 && fields[0] != "Z" {
+                let number = |f: &str| f.parse::<i32>().unwrap_or(0);
+                procs.push((pid, number(fields[1]), number(fields[2])));
             }
         }
-        if !found {
+        let mut doomed: Vec<i32> = procs
+            .iter()
+            .filter(|&&(pid, _, pgrp)| pgrp == me && pid != me)
+            .map(|p| p.0)
+            .collect();
+        let mut tree = vec![me];
+        while let Some(parent) = tree.pop() {
+            for &(pid, ppid, _) in &procs {
+                if ppid == parent && pid != me {
+                    tree.push(pid);
+                    doomed.push(pid);
+                }
+            }
+        }
+        if doomed.is_empty() {
             return;
+        }
+        for pid in doomed {
+            let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
         }
     }
 }
 
-extern "C" fn on_arena_death(_: nix::libc::c_int) {
-    // Async-signal-safe: one kill(2) on our own process group (pid 0).
+/// Ends the bot, its group and its descendants, and the guard with them.
+fn kill_all() -> ! {
+    kill_rest_of_group();
     let _ = kill(Pid::from_raw(0), Signal::SIGKILL);
+    std::process::exit(137);
 }
 
 /// Runs the guard: starts `command` and mirrors its exit. Returns the exit
@@ -65,28 +87,42 @@ pub fn run(command: &[OsString], limits: crate::config::Limits) -> i32 {
         eprintln!("guard: no command");
         return 127;
     };
-    // SAFETY: the handler only calls kill(2); SIG_IGN for SIGTERM keeps the
-    // guard alive to report the bot's status when the group gets SIGTERM.
+    // SIG_IGN for SIGTERM keeps the guard alive to report the bot's status
+    // when the group gets SIGTERM. SIGUSR2 (the arena's death, or its
+    // request to end the bot) is taken by a thread of its own, which may
+    // then read /proc: blocked here, before any thread starts, so that every
+    // thread inherits the mask (the bot gets an empty mask from the spawn).
+    let usr2 = nix::sys::signal::SigSet::from(Signal::SIGUSR2);
+    // SAFETY: setting SIGTERM's disposition to SIG_IGN installs no handler.
     unsafe {
-        let _ = signal(Signal::SIGUSR2, SigHandler::Handler(on_arena_death));
         let _ = signal(Signal::SIGTERM, SigHandler::SigIgn);
     }
+    let _ = usr2.thread_block();
+    #[cfg(target_os = "linux")]
+    let _ = nix::sys::prctl::set_child_subreaper(true);
+    std::thread::spawn(move || {
+        let _ = usr2.wait();
+        kill_all();
+    });
     // Belt and braces for the parent-death signal: if the arena is gone
-    // (we were re-parented), end the group all the same.
+    // (we were re-parented), end everything all the same.
     let arena = nix::unistd::getppid();
     std::thread::spawn(move || loop {
         std::thread::sleep(std::time::Duration::from_millis(200));
         if nix::unistd::getppid() != arena {
-            let _ = kill(Pid::from_raw(0), Signal::SIGKILL);
+            kill_all();
         }
     });
     let mut cmd = std::process::Command::new(program);
     cmd.args(args);
-    // SAFETY: restoring a signal disposition and setrlimit are async-signal-safe.
+    // SAFETY: restoring a signal disposition, sigprocmask and setrlimit are
+    // async-signal-safe.
     unsafe {
         cmd.pre_exec(move || {
-            // An ignored signal stays ignored across exec: give the bot SIGTERM back.
+            // An ignored signal stays ignored across exec, and a blocked one
+            // blocked: give the bot SIGTERM and SIGUSR2 back.
             signal(Signal::SIGTERM, SigHandler::SigDfl).map_err(std::io::Error::from)?;
+            usr2.thread_unblock().map_err(std::io::Error::from)?;
             crate::bot::spawn::apply_limits(&limits).map_err(std::io::Error::from)
         });
     }
@@ -116,7 +152,7 @@ pub fn run(command: &[OsString], limits: crate::config::Limits) -> i32 {
             Err(_) => return 1,
         }
     };
-    // The bot is gone: end whatever it left in its group, before we go too.
+    // The bot is gone: end whatever it left, before we go too.
     kill_rest_of_group();
     if let Some(sig) = status.signal() {
         // Die of the same signal, so the arena sees "signal: N".

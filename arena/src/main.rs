@@ -143,7 +143,7 @@ fn run(
     shard: Option<(usize, usize)>,
     resume: Option<PathBuf>,
 ) -> anyhow::Result<ExitCode> {
-    let mut config = Config::load(config_path)?;
+    let config = Config::load(config_path)?;
     config.check_programs()?;
     let out = match (out, &resume) {
         (_, Some(dir)) => dir.clone(),
@@ -220,12 +220,13 @@ fn run(
             err!("{line}");
         }
     };
-    let options = RunOptions {
+    let mut options = RunOptions {
         guard: std::env::current_exe().ok(),
         transcripts,
         // Shard 1 of 1 is the whole tournament (an SPRT match on Slurm).
         shard: shard.filter(|&s| s != (1, 1)),
         resume: resume.is_some(),
+        skipped: Vec::new(),
     };
 
     // Every bot must start before any game is played.
@@ -250,32 +251,46 @@ fn run(
                 for line in &failed {
                     err!("arena: {line}; playing without it");
                 }
-                let mut keep = failures.iter().map(Option::is_none);
-                config.bots.retain(|_| keep.next().unwrap_or(false));
-                anyhow::ensure!(config.bots.len() >= 2, "fewer than two bots started: nothing to play");
+                // The bot stays in the list, so every series keeps its number
+                // (a resume may see another set of bots start).
+                options.skipped = (0..failures.len())
+                    .filter(|&i| failures[i].is_some())
+                    .collect();
+                anyhow::ensure!(config.bots.len() - options.skipped.len() >= 2, "fewer than two bots started: nothing to play");
             }
         }
     }
     let config = Arc::new(config);
-    let bound = runner::games_bound(&config, shard);
+    let bound = runner::games_bound(&config, shard, &options.skipped);
+    let playing = |i: &usize| !options.skipped.contains(i);
     let (schedule, pair_shard) = runner::shard_schedule(config.bots.len(), shard);
-    let series = schedule.len();
+    let series = schedule
+        .iter()
+        .filter(|s| playing(&s.a) && playing(&s.b))
+        .count();
     // A series plays its games one by one, so no more than one game per
     // series runs at once, except in a two-bot match, played on lanes.
-    let at_once = if series == 1 && pair_shard.is_none() {
+    let at_once = if schedule.len() == 1 && pair_shard.is_none() {
         config.tournament.concurrency
     } else {
         config.tournament.concurrency.min(series).max(1)
     };
     say(format!(
         "arena: {} bots, {series} series, at most {bound} games, {at_once} at once; writing {}",
-        config.bots.len(),
+        (0..config.bots.len()).filter(playing).count(),
         dir.path.display()
     ));
-    // On a terminal, a live view; otherwise (or --quiet) plain lines.
+    // On a terminal, a live view of the bots that play; otherwise (or
+    // --quiet) plain lines.
     let live = std::cell::RefCell::new(
-        (!quiet && std::io::IsTerminal::is_terminal(&std::io::stderr()))
-            .then(|| arena::progress::Live::new(&config, bound)),
+        (!quiet && std::io::IsTerminal::is_terminal(&std::io::stderr())).then(|| {
+            let mut shown = (*config).clone();
+            let mut index = 0..;
+            shown
+                .bots
+                .retain(|_| playing(&index.next().unwrap_or_default()));
+            arena::progress::Live::new(&shown, bound)
+        }),
     );
     let note = |line: &str| match live.borrow().as_ref() {
         Some(l) => l.println(line),
@@ -449,6 +464,19 @@ fn merge(dirs: &[PathBuf], out: &Path, partial: bool) -> anyhow::Result<ExitCode
             .collect();
         arena::shards::check_whole(&states)
             .map_err(|e| anyhow::anyhow!("{e}; or pass --partial to merge what there is"))?;
+        // A finished run counted its games: a copy cut short has fewer.
+        for d in &dirs {
+            let counted = std::fs::read_to_string(d.join("finished"))
+                .ok()
+                .and_then(|t| t.split_whitespace().next()?.parse::<usize>().ok());
+            let rows = arena::rate::merge_games(&[d.join("games.csv")], None)?.len();
+            if let Some(counted) = counted.filter(|&c| c != rows) {
+                anyhow::bail!(
+                    "{} finished with {counted} games, but its games.csv holds {rows} whole rows: copy the folder again (a copy cut short?), or pass --partial to merge what there is",
+                    d.display()
+                );
+            }
+        }
     }
     let config = Config::parse(&String::from_utf8_lossy(&first), "config.toml", "merged")?;
     let dir = RunDir::create(out)

@@ -138,6 +138,8 @@ pub fn read_games(files: &[impl AsRef<Path>]) -> anyhow::Result<Rated> {
 pub struct MergedGame {
     /// The series number, the same in every shard.
     pub series: usize,
+    /// The two bots: South, then North.
+    pub bots: [String; 2],
     /// The winning bot's name, or `None` for a draw.
     pub winner: Option<String>,
 }
@@ -160,7 +162,13 @@ pub fn merge_games(
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read {}", path.display()))?;
         let complete = match text.rfind('\n') {
-            Some(end) if end + 1 < text.len() => &text[..=end],
+            Some(end) if end + 1 < text.len() => {
+                eprintln!(
+                    "arena: {}: the last line is incomplete; skipped",
+                    path.display()
+                );
+                &text[..=end]
+            }
             _ => &text[..],
         };
         let mut reader = csv::Reader::from_reader(complete.as_bytes());
@@ -231,8 +239,10 @@ pub fn merge_games(
             Some("north") => r.get(north).map(str::to_string),
             _ => None,
         };
+        let name = |i: usize| r.get(i).unwrap_or_default().to_string();
         games.push(MergedGame {
             series: *series as usize,
+            bots: [name(south), name(north)],
             winner,
         });
     }

@@ -225,6 +225,11 @@ pub struct RunOptions {
     /// Resume an interrupted run: append to its `games.csv`, and go on with
     /// each series from the games it already has.
     pub resume: bool,
+    /// The bots left out (indices into the config's list; `on_start_failure
+    /// = "skip"`): their series are not played, and the others keep their
+    /// numbers, so a resume or a shard with another set of bots left out
+    /// still agrees on which pair each series is.
+    pub skipped: Vec<usize>,
 }
 
 /// What an interrupted run already played: per series, its games so far and
@@ -243,6 +248,17 @@ pub fn progress(config: &Config, games: &Path) -> anyhow::Result<HashMap<usize, 
                 g.series
             )
         })?;
+        let pair = [&config.bots[series.a].name, &config.bots[series.b].name];
+        anyhow::ensure!(
+            pair.contains(&&g.bots[0]) && pair.contains(&&g.bots[1]) && g.bots[0] != g.bots[1],
+            "{} has a game of {} and {} in series {}, which this config plays between {} and {}: resume only the run's own folder",
+            games.display(),
+            g.bots[0],
+            g.bots[1],
+            g.series,
+            pair[0],
+            pair[1]
+        );
         let (played, wdl) = progress.entry(g.series).or_default();
         *played += 1;
         match &g.winner {
@@ -274,8 +290,12 @@ pub fn shard_schedule(
 /// The most games a run can play: `max_games` for each of its series, or a
 /// pair shard's share of them.
 #[must_use]
-pub fn games_bound(config: &Config, shard: Option<(usize, usize)>) -> u64 {
+pub fn games_bound(config: &Config, shard: Option<(usize, usize)>, skipped: &[usize]) -> u64 {
     let (schedule, pair_shard) = shard_schedule(config.bots.len(), shard);
+    let schedule: Vec<Series> = schedule
+        .into_iter()
+        .filter(|s| !skipped.contains(&s.a) && !skipped.contains(&s.b))
+        .collect();
     let per_series = (1..=config.tournament.max_games)
         .filter(|g| pair_shard.is_none_or_in(g.div_ceil(2) as usize))
         .count() as u64;
@@ -580,8 +600,11 @@ async fn run_series(
             .map_or(t.max_games, |g| g - 1),
     };
     let first_to_counts = pair_shard.is_none();
-    // A series an interrupted run already finished plays no game.
-    let finished = game >= t.max_games
+    // A series an interrupted run already finished plays no game, nor one
+    // of a bot left out.
+    let left_out = options.skipped.contains(&series.a) || options.skipped.contains(&series.b);
+    let finished = left_out
+        || game >= t.max_games
         || sprt_decided
         || (first_to_counts && game % 2 == 0 && game > 0 && !going_now(config, &wdl));
     // An SPRT match ends when the test decides (or at max_games), a series

@@ -111,6 +111,7 @@ fn half_the_bots_misbehave_and_every_forfeit_is_attributed() {
         ("nonewline", f("fault-nonewline", &[])),
         ("junk", f("fault-junk", &[])),
         ("grandchild", f("fault-grandchild", &[])),
+        ("escaper", f("fault-grandchild", &["--own-group"])),
         ("endless", f("fault-endless", &[])),
         ("unsolicited", f("fault-unsolicited", &[])),
         ("alloc", f("fault-alloc", &[])),
@@ -121,6 +122,7 @@ fn half_the_bots_misbehave_and_every_forfeit_is_attributed() {
         ("nonewline", "timeout"),
         ("junk", "protocol-error"),
         ("grandchild", "crash"),
+        ("escaper", "crash"),
         ("endless", "illegal-move"),
         ("unsolicited", "protocol-error"),
         ("alloc", "crash"),
@@ -152,10 +154,10 @@ fn half_the_bots_misbehave_and_every_forfeit_is_attributed() {
     let games = rows(&out.join("games.csv"));
     assert_eq!(
         games.len(),
-        13 * 12 / 2,
+        14 * 13 / 2,
         "one game per series, every series played"
     );
-    assert_eq!(rows(&out.join("series.csv")).len(), 78);
+    assert_eq!(rows(&out.join("series.csv")).len(), 91);
     for g in &games {
         let (south, north) = (g["south"].as_str(), g["north"].as_str());
         let loser = match g["result"].as_str() {
@@ -383,12 +385,22 @@ fn a_second_ctrl_c_exits_at_once_and_kill_9_takes_every_bot_down() {
 
 #[test]
 fn a_grandchild_dies_with_the_arena_on_kill_9() {
+    // In the bot's process group, and in a group of its own.
+    for own_group in [false, true] {
+        a_grandchild_dies_with_the_arena_on_kill_9_in(own_group);
+    }
+}
+
+fn a_grandchild_dies_with_the_arena_on_kill_9_in(own_group: bool) {
     let tmp = tempfile::tempdir().unwrap();
     let pidfile = tmp.path().join("grandchildren.txt");
-    let gc = vec![
+    let mut gc = vec![
         fault_bot(tmp.path(), "fault-grandchild"),
         "--keep-playing".into(),
     ];
+    if own_group {
+        gc.push("--own-group".into());
+    }
     let bots = [("a", random_bot(1)), ("gc", gc)];
     let cfg = config(
         tmp.path(),
@@ -641,4 +653,65 @@ fn killed_runs_resume_to_exactly_the_uninterrupted_result() {
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("another config"));
+}
+
+/// `on_start_failure = "skip"` leaves a bot's series unplayed but keeps the
+/// schedule's numbering, so a resume on which the bot starts (or no longer
+/// starts) goes on with the same series: every series keeps its own pair.
+#[test]
+fn a_skipped_bot_that_starts_on_the_resume_plays_its_own_series() {
+    let tmp = tempfile::tempdir().unwrap();
+    let flag = tmp.path().join("fail");
+    std::fs::write(&flag, "").unwrap();
+    let flaky = vec![
+        "sh".to_string(),
+        "-c".to_string(),
+        format!(
+            "test -e '{}' && exit 7; exec '{}' bot random --seed 4",
+            flag.display(),
+            arena().display()
+        ),
+    ];
+    let bots = [
+        ("a", random_bot(1)),
+        ("b", random_bot(2)),
+        ("c", random_bot(3)),
+        ("flaky", flaky),
+    ];
+    let header = "[board]\nholes = 4\nseeds = 2\n[tournament]\nfirst_to = 2\nconcurrency = 1\non_start_failure = \"skip\"\n";
+    let cfg = config(tmp.path(), header, &bots);
+    let run = tmp.path().join("run");
+    assert_success(&run_arena(&cfg, &run));
+    let played = |rows: &[HashMap<String, String>], bot: &str| {
+        rows.iter().any(|g| g["south"] == bot || g["north"] == bot)
+    };
+    assert!(!played(&rows(&run.join("games.csv")), "flaky"));
+
+    std::fs::remove_file(&flag).unwrap();
+    let output = arena_command()
+        .arg("run")
+        .arg("--quiet")
+        .arg(&cfg)
+        .arg("--resume")
+        .arg(&run)
+        .output()
+        .unwrap();
+    assert_success(&output);
+    let games = rows(&run.join("games.csv"));
+    assert!(played(&games, "flaky"));
+    // Each series is one pair of bots, the same in games.csv and series.csv.
+    for s in rows(&run.join("series.csv")) {
+        let mut pair = [s["bot_a"].clone(), s["bot_b"].clone()];
+        pair.sort();
+        let of_series: Vec<_> = games
+            .iter()
+            .filter(|g| g["series"] == s["series"])
+            .collect();
+        assert_eq!(of_series.len().to_string(), s["games"], "{s:?}");
+        for g in of_series {
+            let mut players = [g["south"].clone(), g["north"].clone()];
+            players.sort();
+            assert_eq!(players, pair, "series {}", s["series"]);
+        }
+    }
 }

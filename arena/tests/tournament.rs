@@ -665,6 +665,21 @@ fn four_shards_merged_equal_one_run() {
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("another config"));
+    // A finished shard whose games.csv lost its last row (a copy cut short)
+    // is refused, not merged without that game.
+    let games = std::fs::read_to_string(shards[2].join("games.csv")).unwrap();
+    std::fs::write(shards[2].join("games.csv"), &games[..games.len() - 5]).unwrap();
+    let output = Command::cargo_bin("arena")
+        .unwrap()
+        .arg("merge")
+        .args(&shards)
+        .arg("--out")
+        .arg(tmp.path().join("m3"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(err.contains("shard-3") && err.contains("finished"), "{err}");
 }
 
 #[test]

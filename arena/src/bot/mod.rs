@@ -106,6 +106,9 @@ pub struct StartOptions<'a> {
 pub struct BotProcess {
     child: Child,
     pgid: Pid,
+    /// Whether the group's leader is the guard, which on SIGUSR2 ends the
+    /// bot with every process it started, even those out of its group.
+    guarded: bool,
     stdin: Option<ChildStdin>,
     stdout: BufReader<ChildStdout>,
     line: Vec<u8>,
@@ -188,6 +191,7 @@ impl BotProcess {
         Ok(BotProcess {
             child,
             pgid: Pid::from_raw(pid as i32),
+            guarded: options.guard.is_some(),
             stdin: Some(stdin),
             stdout,
             line: Vec::with_capacity(256),
@@ -409,7 +413,15 @@ impl BotProcess {
                 .await
                 .is_err()
             {
-                let _ = killpg(self.pgid, Signal::SIGKILL);
+                // The guard ends the bot's descendants that left its group too.
+                if !self.guarded
+                    || self.end_by_guard().is_err()
+                    || tokio::time::timeout(GRACE, self.child.wait())
+                        .await
+                        .is_err()
+                {
+                    let _ = killpg(self.pgid, Signal::SIGKILL);
+                }
                 let _ = self.child.wait().await;
             }
         }
@@ -421,6 +433,14 @@ impl BotProcess {
                 self.note("stderr still open after the process group was killed");
             }
         }
+    }
+
+    /// Asks the guard to SIGKILL the bot, its group and its descendants,
+    /// and itself.
+    fn end_by_guard(&self) -> nix::Result<()> {
+        // A stopped guard could not act on it.
+        killpg(self.pgid, Signal::SIGCONT)?;
+        nix::sys::signal::kill(self.pgid, Signal::SIGUSR2)
     }
 
     async fn read_fault(&mut self, e: ReadError) -> Fault {
@@ -460,7 +480,7 @@ impl Drop for BotProcess {
     /// A bot dropped without [`BotProcess::shutdown`] (a cancelled run) is
     /// killed at once, with its whole process group.
     fn drop(&mut self) {
-        if !self.closed {
+        if !self.closed && (!self.guarded || self.end_by_guard().is_err()) {
             let _ = killpg(self.pgid, Signal::SIGKILL);
         }
         if let Some(task) = self.stderr_task.take() {
