@@ -394,8 +394,9 @@ pub struct RateArgs {
     /// [ratings] anchor, if the files come from one run; else mean 0].
     #[arg(long, value_name = "BOT")]
     pub anchor: Option<String>,
-    /// The anchor's rating, Elo points [default: the config's, or 0].
-    #[arg(long, requires = "anchor")]
+    /// The anchor's rating, Elo points, from -10000 to 10000 [default: the
+    /// config's, or 0].
+    #[arg(long, requires = "anchor", value_parser = anchor_elo)]
     pub anchor_elo: Option<f64>,
     /// Virtual draws added to every pair that played (the prior)
     /// [default: the config's [ratings] prior_draws, or 1].
@@ -409,6 +410,38 @@ pub struct RateArgs {
     /// or 1].
     #[arg(long)]
     pub seed: Option<u64>,
+}
+
+/// The largest anchor rating, Elo points either way: far beyond any real
+/// rating list, small enough that the fit stays exact in `f64`.
+pub const MAX_ANCHOR_ELO: f64 = 10_000.0;
+
+/// Parses an anchor rating: a finite number of Elo points within
+/// [`MAX_ANCHOR_ELO`] either way.
+///
+/// # Errors
+/// Not a number, NaN or infinite, or out of range, as one line.
+pub fn anchor_elo(text: &str) -> Result<f64, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .and_then(|x| check_anchor_elo(x).ok())
+        .ok_or_else(|| format!("'{text}' is not an anchor rating: {ANCHOR_ELO_RANGE}"))
+}
+
+/// What an anchor rating must be.
+const ANCHOR_ELO_RANGE: &str = "give Elo points from -10000 to 10000, such as 1500";
+
+/// `x` if it is a finite rating within [`MAX_ANCHOR_ELO`] either way.
+///
+/// # Errors
+/// NaN, infinite or out of range, as one line.
+pub fn check_anchor_elo(x: f64) -> Result<f64, String> {
+    if x.is_finite() && x.abs() <= MAX_ANCHOR_ELO {
+        Ok(x)
+    } else {
+        Err(format!("out of range: {ANCHOR_ELO_RANGE}"))
+    }
 }
 
 /// Parses `K/N` with 1 <= K <= N.

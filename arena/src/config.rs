@@ -234,7 +234,7 @@ struct RawRatings {
     prior_draws: Option<Spanned<f64>>,
     bootstrap: Option<Spanned<i64>>,
     anchor: Option<Spanned<String>>,
-    anchor_elo: Option<f64>,
+    anchor_elo: Option<Spanned<f64>>,
 }
 
 #[derive(Deserialize)]
@@ -584,10 +584,15 @@ impl Config {
             }
         };
         let bootstrap = int(&rr.bootstrap, "ratings.bootstrap", 0, 100_000, 1000)? as u32;
+        let anchor_elo = match &rr.anchor_elo {
+            None => 0.0,
+            Some(e) => crate::cli::check_anchor_elo(*e.get_ref())
+                .map_err(|why| at(Some(e.span()), &format!("ratings.anchor_elo is {why}")))?,
+        };
         let anchor = match &rr.anchor {
             None => None,
             Some(a) if bots.iter().any(|b| &b.name == a.get_ref()) => {
-                Some((a.get_ref().clone(), rr.anchor_elo.unwrap_or(0.0)))
+                Some((a.get_ref().clone(), anchor_elo))
             }
             Some(a) => {
                 return Err(at(
@@ -1037,6 +1042,20 @@ dir = "bots"
             (sprt.elo0, sprt.elo1, sprt.alpha, sprt.model),
             (0.0, 5.0, 0.05, SprtModelName::Logistic)
         );
+        // NaN, infinite or absurd anchors are refused at their line.
+        for bad in ["nan", "inf", "-1e308", "10001"] {
+            let text = format!("[ratings]\nanchor = \"a\"\nanchor_elo = {bad}\n{TWO_BOTS}");
+            let e = Config::parse(&text, "t", "t").unwrap_err().to_string();
+            assert!(
+                e.starts_with("t:3:14: ratings.anchor_elo is out of range"),
+                "{bad}: {e}"
+            );
+        }
+        assert_eq!(crate::cli::anchor_elo("-250.5"), Ok(-250.5));
+        for bad in ["nan", "inf", "1e308", "x"] {
+            let e = crate::cli::anchor_elo(bad).unwrap_err();
+            assert!(e.contains("from -10000 to 10000"), "{bad}: {e}");
+        }
         let text = format!("[ratings]\nanchor = \"zz\"\n{TWO_BOTS}");
         assert!(Config::parse(&text, "t", "t")
             .unwrap_err()
