@@ -83,12 +83,7 @@ pub fn read_games(files: &[impl AsRef<Path>]) -> anyhow::Result<Rated> {
                 anyhow::anyhow!("{}:{line}: bad {what} '{}'", path.display(), field(c))
             };
             let series: u64 = field(0).parse().map_err(|_| bad(0))?;
-            let winner = match field(4) {
-                "south" => Some(Side::South),
-                "north" => Some(Side::North),
-                "draw" => None,
-                _ => return Err(bad(4)),
-            };
+            let winner = row_result(path, line as u64, field(2), field(3), field(4))?;
             rows.push(Row {
                 series: (f as u64) << 40 | series,
                 game: field(1).parse().map_err(|_| bad(1))?,
@@ -131,6 +126,36 @@ pub fn read_games(files: &[impl AsRef<Path>]) -> anyhow::Result<Rated> {
         games: rows.len(),
         skipped,
     })
+}
+
+/// The winner of a `games.csv` row (`None`: a draw), once its bots and
+/// result make sense.
+///
+/// # Errors
+/// An empty bot name, a bot playing itself, or a result other than
+/// `south`, `north` or `draw`, as `FILE:LINE: ...`.
+fn row_result(
+    path: &Path,
+    line: u64,
+    south: &str,
+    north: &str,
+    result: &str,
+) -> anyhow::Result<Option<Side>> {
+    let at = format!("{}:{line}", path.display());
+    anyhow::ensure!(
+        !south.is_empty() && !north.is_empty(),
+        "{at}: a game without a bot's name (south '{south}', north '{north}')"
+    );
+    anyhow::ensure!(
+        south != north,
+        "{at}: '{south}' plays itself: a games.csv row names two bots"
+    );
+    match result {
+        "south" => Ok(Some(Side::South)),
+        "north" => Ok(Some(Side::North)),
+        "draw" => Ok(None),
+        _ => anyhow::bail!("{at}: bad result '{result}' (south, north or draw)"),
+    }
 }
 
 /// One game of a merge: its series and its winner's name (`None`: a draw).
@@ -190,8 +215,12 @@ pub fn merge_games(
                 .with_context(|| format!("{} has no column '{name}'", path.display()))
         };
         let (series, game) = (col("series")?, col("game")?);
+        let (south, north, result) = (col("south")?, col("north")?, col("result")?);
         for record in reader.records() {
             let r = record.with_context(|| format!("{}: not a CSV row", path.display()))?;
+            let line = r.position().map_or(0, csv::Position::line);
+            let field = |i: usize| r.get(i).unwrap_or("");
+            row_result(path, line, field(south), field(north), field(result))?;
             let num = |i: usize| {
                 r.get(i)
                     .unwrap_or("")
@@ -251,4 +280,48 @@ pub fn merge_games(
         w.get_ref().sync_all()?;
     }
     Ok(games)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A games.csv with just the columns these readers use, one row each.
+    fn file(dir: &Path, name: &str, rows: &[&str]) -> std::path::PathBuf {
+        let path = dir.join(name);
+        let mut text = String::from("series,game,south,north,result,termination\n");
+        for r in rows {
+            text.push_str(r);
+            text.push('\n');
+        }
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    #[test]
+    fn rows_that_make_no_sense_are_refused_with_their_line() {
+        let tmp = tempfile::tempdir().unwrap();
+        let good = file(
+            tmp.path(),
+            "good.csv",
+            &["1,1,a,b,south,no-moves", "1,2,b,a,draw,no-moves"],
+        );
+        assert_eq!(read_games(&[&good]).unwrap().games, 2);
+        assert_eq!(
+            merge_games(&[&good], None).unwrap()[0].winner.as_deref(),
+            Some("a")
+        );
+        for (row, why) in [
+            ("1,3,a,a,south,no-moves", "'a' plays itself"),
+            ("1,3,,b,north,no-moves", "a game without a bot's name"),
+            ("1,3,a,b,won,no-moves", "bad result 'won'"),
+        ] {
+            let bad = file(tmp.path(), "bad.csv", &["1,1,a,b,south,no-moves", row]);
+            let want = format!("{}:3: {why}", bad.display());
+            let e = read_games(&[&bad]).unwrap_err().to_string();
+            assert!(e.starts_with(&want), "rate: {e}");
+            let e = merge_games(&[&bad], None).unwrap_err().to_string();
+            assert!(e.starts_with(&want), "merge: {e}");
+        }
+    }
 }
