@@ -151,17 +151,22 @@ pub fn from_games_csv(path: &Path, series: usize, game: u32) -> anyhow::Result<R
     bail!("{} has no game {game} in series {series}", path.display())
 }
 
+/// The width of a hole's cell, characters: the largest count's digits, at
+/// least 2.
+fn cell_width(pos: &Position) -> usize {
+    pos.ring()
+        .iter()
+        .max()
+        .map_or(1, |m| m.to_string().len())
+        .max(2)
+}
+
 /// The two rows as the players see them across the board: North's row on
 /// top, from North's hole n on the left down to hole 1, South's row below
 /// from hole 1 to n, so opposite holes stand one above the other.
 #[must_use]
 pub fn board(pos: &Position) -> String {
-    let width = pos
-        .ring()
-        .iter()
-        .max()
-        .map_or(1, |m| m.to_string().len())
-        .max(2);
+    let width = cell_width(pos);
     let mut out = String::new();
     let _ = write!(out, "  N {:>4} |", pos.captured(Side::North));
     for s in pos.row(Side::North).iter().rev() {
@@ -178,12 +183,7 @@ pub fn board(pos: &Position) -> String {
 /// for the start of a replay: a move names a hole of the mover's row.
 #[must_use]
 pub fn board_with_holes(pos: &Position) -> String {
-    let width = pos
-        .ring()
-        .iter()
-        .max()
-        .map_or(1, |m| m.to_string().len())
-        .max(2);
+    let width = cell_width(pos);
     let numbers = |holes: &mut dyn Iterator<Item = usize>| {
         holes.fold(String::from("  hole   |"), |mut line, h| {
             let _ = write!(line, " {h:>width$}");

@@ -3,6 +3,7 @@
 mod common;
 
 use std::collections::HashMap;
+use std::path::Path;
 
 use assert_cmd::Command;
 use common::{
@@ -764,24 +765,30 @@ fn the_readme_shows_the_demo_table_as_it_is() {
     );
 }
 
-#[test]
-fn a_terminal_gets_the_live_view_and_a_pipe_gets_lines() {
-    let tmp = tempfile::tempdir().unwrap();
-    let bots = [("g", arena_bot("greedy", 1)), ("r", arena_bot("random", 2))];
-    let cfg = config(tmp.path(), "[tournament]\nfirst_to = 3\n", &bots);
-    // `script` runs the arena on a real pseudo-terminal and copies what it draws.
+/// `arena run CFG --out OUT` on a real pseudo-terminal (`script`, after the
+/// shell commands `setup`), to completion: what it drew.
+fn run_on_a_terminal(setup: &str, cfg: &Path, out: &Path) -> String {
     let command = format!(
-        "{} run {} --out {}",
+        "{setup}{} run {} --out {}",
         env!("CARGO_BIN_EXE_arena"),
         cfg.display(),
-        tmp.path().join("tty").display()
+        out.display()
     );
     let output = std::process::Command::new("script")
         .args(["-qec", &command, "/dev/null"])
         .output()
         .expect("script (util-linux) runs a command on a terminal");
-    let drawn = String::from_utf8_lossy(&output.stdout);
+    let drawn = String::from_utf8_lossy(&output.stdout).into_owned();
     assert!(output.status.success(), "{drawn}");
+    drawn
+}
+
+#[test]
+fn a_terminal_gets_the_live_view_and_a_pipe_gets_lines() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bots = [("g", arena_bot("greedy", 1)), ("r", arena_bot("random", 2))];
+    let cfg = config(tmp.path(), "[tournament]\nfirst_to = 3\n", &bots);
+    let drawn = run_on_a_terminal("", &cfg, &tmp.path().join("tty"));
     assert!(drawn.contains("games (at most)"), "{drawn}");
     assert!(drawn.contains("forfeits: none"), "{drawn}");
     assert!(drawn.contains(" ± "), "{drawn}");
@@ -811,18 +818,7 @@ fn a_narrow_terminal_gets_lines_cut_never_wrapped() {
         ("r", arena_bot("random", 2)),
     ];
     let cfg = config(tmp.path(), "[tournament]\nfirst_to = 3\n", &bots);
-    let command = format!(
-        "stty cols 40 rows 30; {} run {} --out {}",
-        env!("CARGO_BIN_EXE_arena"),
-        cfg.display(),
-        tmp.path().join("tty").display()
-    );
-    let output = std::process::Command::new("script")
-        .args(["-qec", &command, "/dev/null"])
-        .output()
-        .expect("script (util-linux) runs a command on a terminal");
-    let drawn = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "{drawn}");
+    let drawn = run_on_a_terminal("stty cols 40 rows 30; ", &cfg, &tmp.path().join("tty"));
     assert!(drawn.contains("games (at most)"), "{drawn}");
     // What the live view draws, without its escape sequences (ESC [ ... letter),
     // stays within 40 columns; the lines before and after it (the start
