@@ -261,9 +261,10 @@ fn run(
         }
     }
     let config = Arc::new(config);
-    let bound = runner::games_bound(&config, shard, &options.skipped);
+    let bound = runner::games_bound(&config, options.shard, &options.skipped);
     let playing = |i: &usize| !options.skipped.contains(i);
-    let (schedule, pair_shard) = runner::shard_schedule(config.bots.len(), shard);
+    // As the runner sees it: shard 1/1 is the whole match, played on lanes.
+    let (schedule, pair_shard) = runner::shard_schedule(config.bots.len(), options.shard);
     let series = schedule
         .iter()
         .filter(|s| playing(&s.a) && playing(&s.b))

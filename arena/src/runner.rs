@@ -185,6 +185,13 @@ impl Summary {
     #[must_use]
     pub fn from_series(config: &Config, games: &[crate::rate::MergedGame]) -> Summary {
         let t = &config.tournament;
+        // An SPRT match (one series) is tested again over its games, in order.
+        let sprt = SprtTrack::replay(config, games).map_or_else(Vec::new, |(_, states)| states);
+        // It is decided when its test is, as the run counts it; first_to is not used.
+        let sprt_decided = config.sprt.map(|_| {
+            sprt.last()
+                .is_some_and(|s| s.status != SprtStatus::Continue)
+        });
         let series = round_robin(config.bots.len())
             .into_iter()
             .filter_map(|s| {
@@ -196,7 +203,7 @@ impl Summary {
                         Some(_) => wdl.losses += 1,
                     }
                 }
-                let decided = wdl.takes_series(t.first_to);
+                let decided = sprt_decided.unwrap_or_else(|| wdl.takes_series(t.first_to));
                 (wdl.games() > 0).then_some(SeriesResult {
                     series: s,
                     wdl,
@@ -204,8 +211,6 @@ impl Summary {
                 })
             })
             .collect();
-        // An SPRT match (one series) is tested again over its games, in order.
-        let sprt = SprtTrack::replay(config, games).map_or_else(Vec::new, |(_, states)| states);
         Summary { series, sprt }
     }
 }

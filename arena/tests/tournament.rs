@@ -594,6 +594,47 @@ fn a_two_bot_match_on_lanes_plays_the_games_of_one_lane() {
 }
 
 #[test]
+fn an_sprt_match_cut_by_max_games_merges_to_the_files_of_its_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bots = [
+        ("greedy", arena_bot("greedy", 1)),
+        ("random", arena_bot("random", 2)),
+    ];
+    // The test cannot decide in 20 games, though greedy has far more than
+    // first_to (5) wins: the match is not decided.
+    let cfg = config(
+        tmp.path(),
+        "[board]\nholes = 6\n[sprt]\nelo0 = 0\nelo1 = 5\nalpha = 0.001\nbeta = 0.001\n[tournament]\nmax_games = 20\nconcurrency = 2\n",
+        &bots,
+    );
+    // As an arena slurm task runs it: shard 1 of 1, on lanes.
+    let out = tmp.path().join("run");
+    let output = Command::cargo_bin("arena")
+        .unwrap()
+        .arg("run")
+        .arg(&cfg)
+        .args(["--shard", "1/1", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_success(&output);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("at most 20 games, 2 at once"), "{stderr}");
+    assert_eq!(rows(&out.join("series.csv"))[0]["decided"], "false");
+    let merged = tmp.path().join("merged");
+    let output = Command::cargo_bin("arena")
+        .unwrap()
+        .arg("merge")
+        .arg(&out)
+        .arg("--out")
+        .arg(&merged)
+        .output()
+        .unwrap();
+    assert_success(&output);
+    assert_same_files(&out, &merged, &["series.csv", "sprt.csv", "standings.csv"]);
+}
+
+#[test]
 fn four_shards_merged_equal_one_run() {
     let tmp = tempfile::tempdir().unwrap();
     let bots = [
