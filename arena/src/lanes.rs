@@ -35,9 +35,14 @@ pub(crate) struct Pairs {
 }
 
 impl Pairs {
-    /// The pairs of a match with `played` games already played, stopped
-    /// with `stop`.
-    pub(crate) fn new(config: &Config, played: u32, stop: CancellationToken) -> Pairs {
+    /// The pairs of a match that starts at `start`, stopped with `stop`;
+    /// none if an interrupted run had already decided it (fired before any
+    /// lane starts, so no lane starts its bots for nothing).
+    pub(crate) fn new(config: &Config, start: &SeriesStart, stop: CancellationToken) -> Pairs {
+        if decided_at(config, start) {
+            stop.cancel();
+        }
+        let played = start.played;
         Pairs {
             played,
             max_games: config.tournament.max_games,
@@ -127,6 +132,21 @@ pub(crate) async fn lane(
     .await;
 }
 
+/// Whether a match that starts at `start` (a resumed one) was already
+/// decided: its test, or a bot with `first_to` wins and the lead at a
+/// pair's end.
+fn decided_at(config: &Config, start: &SeriesStart) -> bool {
+    match start.sprt {
+        Some(s) => s.decided,
+        None => {
+            config.sprt.is_none()
+                && start.played % 2 == 0
+                && start.played > 0
+                && start.wdl.takes_series(config.tournament.first_to)
+        }
+    }
+}
+
 /// Counts the pairs the lanes send, in pair order, exactly as one lane
 /// playing the match would: each game goes to `tx` (to be written), an SPRT
 /// match's test is fed pair by pair, and once the match is decided (the
@@ -143,16 +163,11 @@ pub(crate) async fn commit(
 ) {
     let t = &config.tournament;
     let mut wdl = start.wdl;
-    let (mut sprt, mut decided) = match start.sprt {
-        Some(s) => (Some(s.track), s.decided),
-        None => (SprtTrack::new(config), false),
-    };
-    if sprt.is_none() && start.played % 2 == 0 && start.played > 0 {
-        decided = wdl.takes_series(t.first_to);
-    }
-    if decided {
-        pairs.stop.cancel();
-    }
+    let mut sprt = start
+        .sprt
+        .map(|s| s.track)
+        .or_else(|| SprtTrack::new(config));
+    let mut decided = decided_at(config, &start);
     let mut waiting: BTreeMap<u32, Vec<GameRecord>> = BTreeMap::new();
     let mut next = pairs.first();
     while let Some(pair) = done.recv().await {

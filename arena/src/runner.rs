@@ -402,7 +402,7 @@ pub async fn run(
         [series] if config.tournament.concurrency > 1 && shared.pair_shard.is_none() => {
             let (done_tx, done_rx) = mpsc::channel(EVENTS_IN_FLIGHT);
             let start = series_start(&shared, series.number);
-            let pairs = Arc::new(Pairs::new(&config, start.played, stop.child_token()));
+            let pairs = Arc::new(Pairs::new(&config, &start, stop.child_token()));
             let commit = tokio::spawn({
                 let (config, series, pairs, tx) =
                     (config.clone(), *series, pairs.clone(), tx.clone());

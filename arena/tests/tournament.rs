@@ -635,6 +635,50 @@ fn an_sprt_match_cut_by_max_games_merges_to_the_files_of_its_run() {
 }
 
 #[test]
+fn resuming_a_match_that_was_over_starts_no_bot() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bots = [
+        ("greedy", arena_bot("greedy", 1)),
+        ("random", arena_bot("random", 2)),
+    ];
+    for (name, settings) in [
+        ("series", "[tournament]\nfirst_to = 3\n"),
+        (
+            "sprt",
+            "[sprt]\nelo0 = 0\nelo1 = 50\nmodel = \"logistic\"\n[tournament]\n",
+        ),
+    ] {
+        let header = format!("[board]\nholes = 6\n{settings}concurrency = 3\n");
+        let cfg = config(tmp.path(), &header, &bots);
+        let whole = tmp.path().join(format!("{name}-whole"));
+        assert_success(&run_arena(&cfg, &whole));
+        // Killed after its last game, before it marked the folder finished.
+        let out = tmp.path().join(format!("{name}-over"));
+        std::fs::create_dir_all(&out).unwrap();
+        for f in ["config.toml", "shard", "games.csv"] {
+            std::fs::copy(whole.join(f), out.join(f)).unwrap();
+        }
+        let output = Command::cargo_bin("arena")
+            .unwrap()
+            .arg("run")
+            .arg(&cfg)
+            .args(["--quiet", "--resume"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_success(&output);
+        let mut files = vec!["games.csv", "series.csv", "standings.csv"];
+        if name == "sprt" {
+            files.push("sprt.csv");
+        }
+        assert_same_files(&whole, &out, &files);
+        // The start-up check starts each bot; no lane starts one.
+        let log = std::fs::read_to_string(out.join("logs/greedy.stderr.log")).unwrap();
+        assert!(!log.contains("s1l"), "{name}: a lane started a bot: {log}");
+    }
+}
+
+#[test]
 fn four_shards_merged_equal_one_run() {
     let tmp = tempfile::tempdir().unwrap();
     let bots = [
