@@ -396,10 +396,11 @@ pub async fn run(
     } else {
         Vec::new()
     };
-    // A two-bot match (one series, not split by pairs) plays `concurrency`
-    // games at once, on lanes; a round robin plays that many series at once.
+    // A two-bot match (one series, or a shard of its pairs) plays
+    // `concurrency` games at once, on lanes; a round robin plays that many
+    // series at once.
     let lanes = match shared.schedule.as_slice() {
-        [series] if config.tournament.concurrency > 1 && shared.pair_shard.is_none() => {
+        [series] if config.tournament.concurrency > 1 => {
             let (done_tx, done_rx) = mpsc::channel(EVENTS_IN_FLIGHT);
             let start = series_start(&shared, series.number);
             let pairs = Arc::new(Pairs::new(&config, &start, stop.child_token()));

@@ -771,10 +771,11 @@ fn four_shards_merged_equal_one_run() {
 fn one_long_match_splits_by_game_pairs() {
     let tmp = tempfile::tempdir().unwrap();
     let bots = [("g", arena_bot("greedy", 1)), ("r", arena_bot("random", 2))];
-    // first_to above max_games: the match plays all its games, as shards must.
+    // first_to above max_games: the match plays all its games, as shards
+    // must; each shard plays its pairs on two lanes.
     let cfg = config(
         tmp.path(),
-        "[board]\nholes = 6\n[tournament]\nfirst_to = 100\nmax_games = 14\n",
+        "[board]\nholes = 6\n[tournament]\nfirst_to = 100\nmax_games = 14\nconcurrency = 2\n",
         &bots,
     );
     let single = tmp.path().join("single");
@@ -782,17 +783,17 @@ fn one_long_match_splits_by_game_pairs() {
     let shards: Vec<_> = (1..=3)
         .map(|k| {
             let out = tmp.path().join(format!("shard-{k}"));
-            let ok = Command::cargo_bin("arena")
+            let output = Command::cargo_bin("arena")
                 .unwrap()
                 .arg("run")
                 .arg(&cfg)
-                .args(["--quiet", "--shard", &format!("{k}/3"), "--out"])
+                .args(["--shard", &format!("{k}/3"), "--out"])
                 .arg(&out)
                 .output()
-                .unwrap()
-                .status
-                .success();
-            assert!(ok);
+                .unwrap();
+            assert_success(&output);
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert!(stderr.contains(" 2 at once;"), "{stderr}");
             out
         })
         .collect();
