@@ -271,7 +271,7 @@ fn run(
         .count();
     // A series plays its games one by one, so no more than one game per
     // series runs at once, except in a two-bot match, played on lanes.
-    let at_once = if schedule.len() == 1 {
+    let at_once = if schedule.len() == 1 && series == 1 {
         config.tournament.concurrency
     } else {
         config.tournament.concurrency.min(series).max(1)

@@ -237,6 +237,13 @@ pub struct RunOptions {
     pub skipped: Vec<usize>,
 }
 
+impl RunOptions {
+    /// Whether `series` is not played, since one of its bots is left out.
+    fn leaves_out(&self, series: &Series) -> bool {
+        self.skipped.contains(&series.a) || self.skipped.contains(&series.b)
+    }
+}
+
 /// What an interrupted run already played: per series, its games so far and
 /// their results from bot `a`'s side, rebuilt from `games.csv`.
 ///
@@ -400,7 +407,7 @@ pub async fn run(
     // `concurrency` games at once, on lanes; a round robin plays that many
     // series at once.
     let lanes = match shared.schedule.as_slice() {
-        [series] if config.tournament.concurrency > 1 => {
+        [series] if config.tournament.concurrency > 1 && !options.leaves_out(series) => {
             let (done_tx, done_rx) = mpsc::channel(EVENTS_IN_FLIGHT);
             let start = series_start(&shared, series.number);
             let pairs = Arc::new(Pairs::new(&config, &start, stop.child_token()));
@@ -608,7 +615,7 @@ async fn run_series(
     let first_to_counts = pair_shard.is_none();
     // A series an interrupted run already finished plays no game, nor one
     // of a bot left out.
-    let left_out = options.skipped.contains(&series.a) || options.skipped.contains(&series.b);
+    let left_out = options.leaves_out(&series);
     let finished = left_out
         || game >= t.max_games
         || sprt_decided
