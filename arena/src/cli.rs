@@ -312,7 +312,7 @@ pub struct SlurmJobArgs {
     pub time: Option<String>,
     /// CPUs per task (sbatch --cpus-per-task) [default: the config's
     /// [tournament] concurrency if it sets one, else 1]. A task plays that
-    /// many series at once.
+    /// many series at once (games, in a two-bot match).
     #[arg(long, value_name = "C", value_parser = clap::value_parser!(u32).range(1..=4096))]
     pub cpus: Option<u32>,
     /// At most K tasks of the array run at once (sbatch --array=...%K).

@@ -111,7 +111,8 @@ pub struct TournamentSettings {
     pub first_to: u32,
     /// The most games in one series; the leader then takes it, or it is drawn.
     pub max_games: u32,
-    /// Series played at once (each plays its games one after another).
+    /// Series played at once (each plays its games one after another); a
+    /// two-bot match plays this many games at once instead, on lanes.
     pub concurrency: usize,
     /// The tournament's seed: it fixes the bootstrap of the ratings.
     pub seed: u64,

@@ -1,5 +1,5 @@
-//! A two-bot match (an SPRT test, or one long series) played `concurrency`
-//! games at once, as cutechess-cli and fastchess do: each lane is a thread
+//! A two-bot match (an SPRT test, or one long series, or a shard of its
+//! game pairs) played `concurrency` games at once, as cutechess-cli and fastchess do: each lane is a thread
 //! with its own current-thread runtime and its own two bot processes, and
 //! takes the next game pair; one place, [`commit`], counts the pairs in
 //! order. So the match plays exactly the games it plays on one lane, and
@@ -20,14 +20,17 @@ use crate::runner::{count, opening_of, Event, RunOptions, SeriesResult, SeriesSt
 use crate::schedule::Series;
 use crate::stats::SprtStatus;
 
-/// The game pairs of a match and which is handed out next. Pair `p` is
-/// games `2p - 1` and `2p`, less those already played and any beyond
-/// `max_games`.
+/// The game pairs of a match and which is handed out next: all of them, or
+/// a shard's (pairs `k`, `k + n`, ... of shard `k` of `n`), numbered in
+/// order from 0. Pair `p` is games `2p - 1` and `2p`, less those already
+/// played and any beyond `max_games`.
 #[derive(Debug)]
 pub(crate) struct Pairs {
-    /// Games an interrupted run already played (a prefix of the match).
+    /// Games an interrupted run already played (a prefix of its pairs' games).
     played: u32,
     max_games: u32,
+    shard: Option<(usize, usize)>,
+    /// The index of the next pair to hand out.
     next: AtomicU32,
     /// Fired when the match is decided (or the run cancelled): lanes
     /// abandon their games and stop.
@@ -35,37 +38,59 @@ pub(crate) struct Pairs {
 }
 
 impl Pairs {
-    /// The pairs of a match with `played` games already played, stopped
-    /// with `stop`.
-    pub(crate) fn new(config: &Config, played: u32, stop: CancellationToken) -> Pairs {
+    /// The pairs of a match that starts at `start`, stopped with `stop`;
+    /// none if an interrupted run had already decided it (fired before any
+    /// lane starts, so no lane starts its bots for nothing).
+    pub(crate) fn new(config: &Config, start: &SeriesStart, stop: CancellationToken) -> Pairs {
+        if decided_at(config, start) {
+            stop.cancel();
+        }
+        let played = start.played;
         Pairs {
             played,
             max_games: config.tournament.max_games,
-            next: AtomicU32::new(played / 2 + 1),
+            shard: start.pair_shard,
+            next: AtomicU32::new(played / 2),
             stop,
         }
     }
 
-    /// The first pair with a game left to play.
+    /// The index of the first pair with a game left to play.
     fn first(&self) -> u32 {
-        self.played / 2 + 1
+        self.played / 2
     }
 
-    /// The games of pair `pair` still to play, in order (none past the end).
-    fn games(&self, pair: u32) -> std::ops::RangeInclusive<u32> {
-        (2 * pair - 1).max(self.played + 1)..=(2 * pair).min(self.max_games)
+    /// The number of the pair with index `index`.
+    fn pair(&self, index: u32) -> u64 {
+        let (k, n) = self.shard.unwrap_or((1, 1));
+        u64::from(index) * n as u64 + k as u64
     }
 
-    /// Takes the next pair to play, if any is left and the match goes on.
+    /// The games of the pair with index `index` still to play, in order
+    /// (none past the end).
+    fn games(&self, index: u32) -> std::ops::RangeInclusive<u32> {
+        let pair = self.pair(index);
+        let played_of_it = u64::from(self.played)
+            .saturating_sub(2 * u64::from(index))
+            .min(2);
+        let last = (2 * pair).min(u64::from(self.max_games));
+        // Both fit: a game number beyond max_games makes the range empty.
+        let first = (2 * pair - 1 + played_of_it).min(last + 1);
+        first as u32..=last as u32
+    }
+
+    /// Takes the next pair to play (its index), if any is left and the
+    /// match goes on.
     fn take(&self) -> Option<u32> {
-        let pair = self.next.fetch_add(1, Ordering::Relaxed);
-        (!self.stop.is_cancelled() && !self.games(pair).is_empty()).then_some(pair)
+        let index = self.next.fetch_add(1, Ordering::Relaxed);
+        (!self.stop.is_cancelled() && !self.games(index).is_empty()).then_some(index)
     }
 }
 
 /// The games of one pair, as a lane played them.
 #[derive(Debug)]
 pub(crate) struct PairDone {
+    /// The pair's index in [`Pairs`].
     pair: u32,
     games: Vec<GameRecord>,
 }
@@ -94,7 +119,8 @@ pub(crate) async fn lane(
     };
     let mut seats = [seat(series.a, log_a), seat(series.b, log_b)];
     'pairs: while let Some(pair) = pairs.take() {
-        let opening = opening_of(config, series, pair);
+        // A pair handed out has a game, so its number fits.
+        let opening = opening_of(config, series, pairs.pair(pair) as u32);
         let mut games = Vec::with_capacity(2);
         for game in pairs.games(pair) {
             let a_is_south = series.south(game) == series.a;
@@ -127,6 +153,22 @@ pub(crate) async fn lane(
     .await;
 }
 
+/// Whether a match that starts at `start` (a resumed one) was already
+/// decided: its test, or a bot with `first_to` wins and the lead at a
+/// pair's end (not in a shard, which plays all its pairs).
+fn decided_at(config: &Config, start: &SeriesStart) -> bool {
+    match start.sprt {
+        Some(s) => s.decided,
+        None => {
+            config.sprt.is_none()
+                && start.pair_shard.is_none()
+                && start.played % 2 == 0
+                && start.played > 0
+                && start.wdl.takes_series(config.tournament.first_to)
+        }
+    }
+}
+
 /// Counts the pairs the lanes send, in pair order, exactly as one lane
 /// playing the match would: each game goes to `tx` (to be written), an SPRT
 /// match's test is fed pair by pair, and once the match is decided (the
@@ -143,16 +185,11 @@ pub(crate) async fn commit(
 ) {
     let t = &config.tournament;
     let mut wdl = start.wdl;
-    let (mut sprt, mut decided) = match start.sprt {
-        Some(s) => (Some(s.track), s.decided),
-        None => (SprtTrack::new(config), false),
-    };
-    if sprt.is_none() && start.played % 2 == 0 && start.played > 0 {
-        decided = wdl.takes_series(t.first_to);
-    }
-    if decided {
-        pairs.stop.cancel();
-    }
+    let mut sprt = start
+        .sprt
+        .map(|s| s.track)
+        .or_else(|| SprtTrack::new(config));
+    let mut decided = decided_at(config, &start);
     let mut waiting: BTreeMap<u32, Vec<GameRecord>> = BTreeMap::new();
     let mut next = pairs.first();
     while let Some(pair) = done.recv().await {
@@ -178,8 +215,10 @@ pub(crate) async fn commit(
                     }
                 }
             }
-            // A series is judged at the end of a whole pair, as one lane does.
-            if sprt.is_none() && last % 2 == 0 && wdl.takes_series(t.first_to) {
+            // A series is judged at the end of a whole pair, as one lane
+            // does; a shard's pairs are all played.
+            let first_to_counts = sprt.is_none() && pairs.shard.is_none();
+            if first_to_counts && last % 2 == 0 && wdl.takes_series(t.first_to) {
                 decided = true;
             }
             if decided {

@@ -261,16 +261,17 @@ fn run(
         }
     }
     let config = Arc::new(config);
-    let bound = runner::games_bound(&config, shard, &options.skipped);
+    let bound = runner::games_bound(&config, options.shard, &options.skipped);
     let playing = |i: &usize| !options.skipped.contains(i);
-    let (schedule, pair_shard) = runner::shard_schedule(config.bots.len(), shard);
+    // As the runner sees it: shard 1/1 is the whole match, played on lanes.
+    let (schedule, _) = runner::shard_schedule(config.bots.len(), options.shard);
     let series = schedule
         .iter()
         .filter(|s| playing(&s.a) && playing(&s.b))
         .count();
     // A series plays its games one by one, so no more than one game per
     // series runs at once, except in a two-bot match, played on lanes.
-    let at_once = if schedule.len() == 1 && pair_shard.is_none() {
+    let at_once = if schedule.len() == 1 && series == 1 {
         config.tournament.concurrency
     } else {
         config.tournament.concurrency.min(series).max(1)

@@ -185,6 +185,13 @@ impl Summary {
     #[must_use]
     pub fn from_series(config: &Config, games: &[crate::rate::MergedGame]) -> Summary {
         let t = &config.tournament;
+        // An SPRT match (one series) is tested again over its games, in order.
+        let sprt = SprtTrack::replay(config, games).map_or_else(Vec::new, |(_, states)| states);
+        // It is decided when its test is, as the run counts it; first_to is not used.
+        let sprt_decided = config.sprt.map(|_| {
+            sprt.last()
+                .is_some_and(|s| s.status != SprtStatus::Continue)
+        });
         let series = round_robin(config.bots.len())
             .into_iter()
             .filter_map(|s| {
@@ -196,7 +203,7 @@ impl Summary {
                         Some(_) => wdl.losses += 1,
                     }
                 }
-                let decided = wdl.takes_series(t.first_to);
+                let decided = sprt_decided.unwrap_or_else(|| wdl.takes_series(t.first_to));
                 (wdl.games() > 0).then_some(SeriesResult {
                     series: s,
                     wdl,
@@ -204,8 +211,6 @@ impl Summary {
                 })
             })
             .collect();
-        // An SPRT match (one series) is tested again over its games, in order.
-        let sprt = SprtTrack::replay(config, games).map_or_else(Vec::new, |(_, states)| states);
         Summary { series, sprt }
     }
 }
@@ -230,6 +235,13 @@ pub struct RunOptions {
     /// numbers, so a resume or a shard with another set of bots left out
     /// still agrees on which pair each series is.
     pub skipped: Vec<usize>,
+}
+
+impl RunOptions {
+    /// Whether `series` is not played, since one of its bots is left out.
+    fn leaves_out(&self, series: &Series) -> bool {
+        self.skipped.contains(&series.a) || self.skipped.contains(&series.b)
+    }
 }
 
 /// What an interrupted run already played: per series, its games so far and
@@ -391,13 +403,14 @@ pub async fn run(
     } else {
         Vec::new()
     };
-    // A two-bot match (one series, not split by pairs) plays `concurrency`
-    // games at once, on lanes; a round robin plays that many series at once.
+    // A two-bot match (one series, or a shard of its pairs) plays
+    // `concurrency` games at once, on lanes; a round robin plays that many
+    // series at once.
     let lanes = match shared.schedule.as_slice() {
-        [series] if config.tournament.concurrency > 1 && shared.pair_shard.is_none() => {
+        [series] if config.tournament.concurrency > 1 && !options.leaves_out(series) => {
             let (done_tx, done_rx) = mpsc::channel(EVENTS_IN_FLIGHT);
             let start = series_start(&shared, series.number);
-            let pairs = Arc::new(Pairs::new(&config, start.played, stop.child_token()));
+            let pairs = Arc::new(Pairs::new(&config, &start, stop.child_token()));
             let commit = tokio::spawn({
                 let (config, series, pairs, tx) =
                     (config.clone(), *series, pairs.clone(), tx.clone());
@@ -602,7 +615,7 @@ async fn run_series(
     let first_to_counts = pair_shard.is_none();
     // A series an interrupted run already finished plays no game, nor one
     // of a bot left out.
-    let left_out = options.skipped.contains(&series.a) || options.skipped.contains(&series.b);
+    let left_out = options.leaves_out(&series);
     let finished = left_out
         || game >= t.max_games
         || sprt_decided

@@ -281,6 +281,37 @@ fn a_bot_that_cannot_start_stops_the_tournament_or_is_skipped() {
     }
 }
 
+#[test]
+fn a_shard_of_one_series_with_a_skipped_bot_plays_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bots = [
+        ("a", random_bot(1)),
+        ("b", random_bot(2)),
+        ("bad", vec![fault_bot(tmp.path(), "fault-exit-start")]),
+    ];
+    let header = "[tournament]\nfirst_to = 1\nconcurrency = 2\non_start_failure = \"skip\"\n";
+    let cfg = config(tmp.path(), header, &bots);
+    // Each shard of 3 holds one series; two of them are the bad bot's.
+    for k in 1..=3 {
+        let out = tmp.path().join(format!("shard-{k}"));
+        let output = arena_command()
+            .arg("run")
+            .arg(&cfg)
+            .args(["--shard", &format!("{k}/3"), "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_success(&output);
+        let games = rows(&out.join("games.csv"));
+        assert!(
+            games
+                .iter()
+                .all(|g| g["south"] != "bad" && g["north"] != "bad"),
+            "shard {k}: the skipped bot played: {games:?}"
+        );
+    }
+}
+
 /// Starts a long tournament and returns the arena once its first game is
 /// reported on stderr, with the rest of stderr still to read.
 fn start_long_tournament(

@@ -595,6 +595,91 @@ fn a_two_bot_match_on_lanes_plays_the_games_of_one_lane() {
 }
 
 #[test]
+fn an_sprt_match_cut_by_max_games_merges_to_the_files_of_its_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bots = [
+        ("greedy", arena_bot("greedy", 1)),
+        ("random", arena_bot("random", 2)),
+    ];
+    // The test cannot decide in 20 games, though greedy has far more than
+    // first_to (5) wins: the match is not decided.
+    let cfg = config(
+        tmp.path(),
+        "[board]\nholes = 6\n[sprt]\nelo0 = 0\nelo1 = 5\nalpha = 0.001\nbeta = 0.001\n[tournament]\nmax_games = 20\nconcurrency = 2\n",
+        &bots,
+    );
+    // As an arena slurm task runs it: shard 1 of 1, on lanes.
+    let out = tmp.path().join("run");
+    let output = Command::cargo_bin("arena")
+        .unwrap()
+        .arg("run")
+        .arg(&cfg)
+        .args(["--shard", "1/1", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_success(&output);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("at most 20 games, 2 at once"), "{stderr}");
+    assert_eq!(rows(&out.join("series.csv"))[0]["decided"], "false");
+    let merged = tmp.path().join("merged");
+    let output = Command::cargo_bin("arena")
+        .unwrap()
+        .arg("merge")
+        .arg(&out)
+        .arg("--out")
+        .arg(&merged)
+        .output()
+        .unwrap();
+    assert_success(&output);
+    assert_same_files(&out, &merged, &["series.csv", "sprt.csv", "standings.csv"]);
+}
+
+#[test]
+fn resuming_a_match_that_was_over_starts_no_bot() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bots = [
+        ("greedy", arena_bot("greedy", 1)),
+        ("random", arena_bot("random", 2)),
+    ];
+    for (name, settings) in [
+        ("series", "[tournament]\nfirst_to = 3\n"),
+        (
+            "sprt",
+            "[sprt]\nelo0 = 0\nelo1 = 50\nmodel = \"logistic\"\n[tournament]\n",
+        ),
+    ] {
+        let header = format!("[board]\nholes = 6\n{settings}concurrency = 3\n");
+        let cfg = config(tmp.path(), &header, &bots);
+        let whole = tmp.path().join(format!("{name}-whole"));
+        assert_success(&run_arena(&cfg, &whole));
+        // Killed after its last game, before it marked the folder finished.
+        let out = tmp.path().join(format!("{name}-over"));
+        std::fs::create_dir_all(&out).unwrap();
+        for f in ["config.toml", "shard", "games.csv"] {
+            std::fs::copy(whole.join(f), out.join(f)).unwrap();
+        }
+        let output = Command::cargo_bin("arena")
+            .unwrap()
+            .arg("run")
+            .arg(&cfg)
+            .args(["--quiet", "--resume"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_success(&output);
+        let mut files = vec!["games.csv", "series.csv", "standings.csv"];
+        if name == "sprt" {
+            files.push("sprt.csv");
+        }
+        assert_same_files(&whole, &out, &files);
+        // The start-up check starts each bot; no lane starts one.
+        let log = std::fs::read_to_string(out.join("logs/greedy.stderr.log")).unwrap();
+        assert!(!log.contains("s1l"), "{name}: a lane started a bot: {log}");
+    }
+}
+
+#[test]
 fn four_shards_merged_equal_one_run() {
     let tmp = tempfile::tempdir().unwrap();
     let bots = [
@@ -687,10 +772,11 @@ fn four_shards_merged_equal_one_run() {
 fn one_long_match_splits_by_game_pairs() {
     let tmp = tempfile::tempdir().unwrap();
     let bots = [("g", arena_bot("greedy", 1)), ("r", arena_bot("random", 2))];
-    // first_to above max_games: the match plays all its games, as shards must.
+    // first_to above max_games: the match plays all its games, as shards
+    // must; each shard plays its pairs on two lanes.
     let cfg = config(
         tmp.path(),
-        "[board]\nholes = 6\n[tournament]\nfirst_to = 100\nmax_games = 14\n",
+        "[board]\nholes = 6\n[tournament]\nfirst_to = 100\nmax_games = 14\nconcurrency = 2\n",
         &bots,
     );
     let single = tmp.path().join("single");
@@ -698,17 +784,17 @@ fn one_long_match_splits_by_game_pairs() {
     let shards: Vec<_> = (1..=3)
         .map(|k| {
             let out = tmp.path().join(format!("shard-{k}"));
-            let ok = Command::cargo_bin("arena")
+            let output = Command::cargo_bin("arena")
                 .unwrap()
                 .arg("run")
                 .arg(&cfg)
-                .args(["--quiet", "--shard", &format!("{k}/3"), "--out"])
+                .args(["--shard", &format!("{k}/3"), "--out"])
                 .arg(&out)
                 .output()
-                .unwrap()
-                .status
-                .success();
-            assert!(ok);
+                .unwrap();
+            assert_success(&output);
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert!(stderr.contains(" 2 at once;"), "{stderr}");
             out
         })
         .collect();
