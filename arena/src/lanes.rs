@@ -15,7 +15,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::bot::BotLog;
 use crate::config::Config;
-use crate::referee::{play_game, GameRecord, Seat};
+use crate::referee::{play_game, stop_seats, GameRecord, Seat};
 use crate::runner::{count, opening_of, Event, RunOptions, SeriesResult, SeriesStart, SprtTrack};
 use crate::schedule::Series;
 use crate::stats::SprtStatus;
@@ -144,13 +144,7 @@ pub(crate) async fn lane(
             break;
         }
     }
-    futures::future::join_all(
-        seats
-            .into_iter()
-            .filter_map(|s| s.process)
-            .map(|p| p.shutdown(true)),
-    )
-    .await;
+    stop_seats(seats).await;
 }
 
 /// Whether a match that starts at `start` (a resumed one) was already

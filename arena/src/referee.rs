@@ -177,6 +177,19 @@ impl Transcript {
     }
 }
 
+/// Stops the bots of `seats` that were started (`quit`, then SIGTERM and
+/// SIGKILL after a grace period each), both at once, so stopping them
+/// takes one grace period, not two.
+pub async fn stop_seats(seats: [Seat; 2]) {
+    futures::future::join_all(
+        seats
+            .into_iter()
+            .filter_map(|s| s.process)
+            .map(|p| p.shutdown(true)),
+    )
+    .await;
+}
+
 /// Plays one game between `seats` (`[south, north]`) under `rules` and `time`,
 /// from the position after `opening` (legal plies, played by the referee),
 /// as game `game.1` of series `game.0`, and returns its record; `None` if `cancel` fired first (the game is then not

@@ -21,7 +21,7 @@ use crate::bot::{BotLog, BotProcess, StartOptions};
 use crate::config::{Config, SprtModelName};
 use crate::lanes::{self, Pairs};
 use crate::output::{GamesCsv, RunDir};
-use crate::referee::{play_game, GameRecord, Seat};
+use crate::referee::{play_game, stop_seats, GameRecord, Seat};
 use crate::schedule::{self, round_robin, Series};
 use crate::standings::Wdl;
 use crate::stats::{GameScore, Pentanomial, Sprt, SprtModel, SprtStatus};
@@ -663,14 +663,7 @@ async fn run_series(
             }
         }
     }
-    // Both bots at once, so stopping a series takes one grace period, not two.
-    futures::future::join_all(
-        seats
-            .into_iter()
-            .filter_map(|s| s.process)
-            .map(|p| p.shutdown(true)),
-    )
-    .await;
+    stop_seats(seats).await;
     if wdl.games() > 0 {
         let decided = if sprt.is_some() {
             sprt_decided
