@@ -298,7 +298,15 @@ fn run(
         None => err!("{line}"),
     };
     let cancel = CancellationToken::new();
-    let mut done = 0usize;
+    // A resumed run counts on from the games it already has.
+    let games_csv = dir.path.join("games.csv");
+    let mut done = match live.borrow_mut().as_mut() {
+        Some(l) if options.resume => l.resumed(&games_csv) as usize,
+        None if options.resume => {
+            csv::Reader::from_path(&games_csv).map_or(0, |mut r| r.records().flatten().count())
+        }
+        _ => 0,
+    };
     let outcome = runtime.block_on(async {
         let work = runner::run(config.clone(), &dir, &options, &cancel, |event| {
             let mut live = live.borrow_mut();

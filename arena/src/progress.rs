@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::config::Config;
-use crate::referee::GameRecord;
+use crate::referee::{GameEnd, GameRecord};
 use crate::runner::SeriesResult;
 use crate::standings::{standings, GameResult, Tally};
 use crate::stats::RatingOptions;
@@ -39,7 +39,7 @@ pub struct Live {
     tally: Tally,
     forfeits: BTreeMap<&'static str, u32>,
     max_games: u64,
-    /// Games played by this process, per series.
+    /// Games played, per series (by this process, and before a resume).
     played: HashMap<usize, u64>,
     refitted: Option<Instant>,
 }
@@ -115,6 +115,71 @@ impl Live {
         if self.refitted.is_none_or_elapsed() {
             self.redraw();
         }
+    }
+
+    /// Counts the games an interrupted run already played (`games`, its
+    /// `games.csv`), so that a resumed run's view goes on where it stopped:
+    /// the bar, the standings and the forfeits. Returns how many it counted;
+    /// rows it cannot read are left out (the run's own reader reports them).
+    pub fn resumed(&mut self, games: &std::path::Path) -> u64 {
+        let Ok(mut reader) = csv::Reader::from_path(games) else {
+            return 0;
+        };
+        let Ok(headers) = reader.headers().cloned() else {
+            return 0;
+        };
+        let col = |name: &str| headers.iter().position(|h| h == name);
+        let (Some(series), Some(game), Some(south), Some(north), Some(result), Some(end)) = (
+            col("series"),
+            col("game"),
+            col("south"),
+            col("north"),
+            col("result"),
+            col("termination"),
+        ) else {
+            return 0;
+        };
+        let mut counted = 0;
+        for row in reader.records().flatten() {
+            let field = |i: usize| row.get(i).unwrap_or("");
+            let (Ok(s), Ok(g)) = (field(series).parse::<usize>(), field(game).parse::<u32>())
+            else {
+                continue;
+            };
+            let (Some(&si), Some(&ni)) =
+                (self.index.get(field(south)), self.index.get(field(north)))
+            else {
+                continue;
+            };
+            let winner = match field(result) {
+                "south" => Some(endodoi::Side::South),
+                "north" => Some(endodoi::Side::North),
+                "draw" => None,
+                _ => continue,
+            };
+            let forfeit = GameEnd::ALL
+                .into_iter()
+                .find(|e| e.name() == field(end))
+                .filter(|e| e.is_forfeit());
+            self.tally.add(GameResult {
+                series: s as u64,
+                game: g,
+                south: si,
+                north: ni,
+                winner,
+                forfeit: forfeit.is_some(),
+            });
+            if let Some(kind) = forfeit {
+                *self.forfeits.entry(kind.name()).or_default() += 1;
+            }
+            *self.played.entry(s).or_default() += 1;
+            counted += 1;
+        }
+        self.bar.set_position(counted);
+        // The time left comes from the games this run plays.
+        self.bar.reset_eta();
+        self.redraw();
+        counted
     }
 
     /// A series ended: its share of the bound becomes the games it played.
@@ -294,6 +359,40 @@ mod tests {
         assert!(lines[1].contains("3.0 (100%)"), "{lines:?}");
         assert!(lines[1].contains(" ± "), "{lines:?}");
         assert_eq!(lines.last().unwrap(), "forfeits: crash 1, timeout 1");
+    }
+
+    #[test]
+    fn a_resumed_run_counts_on_from_its_games() {
+        let tmp = tempfile::tempdir().unwrap();
+        let games = tmp.path().join("games.csv");
+        std::fs::write(
+            &games,
+            "series,game,south,north,result,termination,detail\n\
+             1,1,alpha,b,south,no-moves,\n\
+             1,2,b,alpha,north,timeout,\"b: no reply\"\n\
+             2,1,alpha,c,draw,ply-limit,\n\
+             2,2,c,zz,south,no-moves,\n",
+        )
+        .unwrap();
+        let mut live = Live::with_target(&config(), 12, ProgressDrawTarget::hidden());
+        // The row of a bot this config does not have is left out.
+        assert_eq!(live.resumed(&games), 3);
+        assert_eq!(live.bar.position(), 3);
+        let lines = live.table_lines();
+        assert!(lines[1].trim_start().starts_with("1  alpha"), "{lines:?}");
+        assert!(lines[1].contains("2.5 ( 83%)"), "{lines:?}");
+        assert_eq!(lines.last().unwrap(), "forfeits: timeout 1");
+        // The games after the resume add to them.
+        live.game(&game(
+            2,
+            2,
+            ["c", "alpha"],
+            Some(Side::North),
+            GameEnd::NoMoves,
+        ));
+        assert_eq!(live.bar.position(), 4);
+        assert_eq!(live.resumed(&tmp.path().join("none.csv")), 0);
+        live.finish();
     }
 
     #[test]
