@@ -322,8 +322,8 @@ fn run(
                     }
                 }
                 (Event::Series(s), Some(l)) => l.series(s),
-                (Event::Sprt(s), Some(l)) => l.println(&report::sprt_line(s)),
-                (Event::Sprt(s), None) if !quiet => err!("{}", report::sprt_line(s)),
+                (Event::Sprt(s), Some(l)) => l.println(&report::sprt_line(s, &config.bots[0].name)),
+                (Event::Sprt(s), None) if !quiet => err!("{}", report::sprt_line(s, &config.bots[0].name)),
                 _ => {}
             }
         });

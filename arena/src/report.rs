@@ -78,11 +78,12 @@ pub fn game_line(done: usize, g: &GameRecord) -> String {
     line
 }
 
-/// One line about an SPRT match after a game pair, for the log on stderr.
+/// One line about an SPRT match after a game pair, for the log on stderr;
+/// `first` is the bot the results count from (the first `[[bot]]`).
 #[must_use]
-pub fn sprt_line(s: &SprtState) -> String {
+pub fn sprt_line(s: &SprtState, first: &str) -> String {
     format!(
-        "       SPRT after {} games (+{} ={} -{}): LLR {} in [{}, {}]: {}",
+        "       SPRT after {} games ({first}: +{} ={} -{}): LLR {} in [{}, {}]: {}",
         s.games,
         s.wdl.wins,
         s.wdl.draws,

@@ -444,7 +444,7 @@ fn an_sprt_match_stops_when_the_test_decides() {
     let out = tmp.path().join("run");
     let output = run_arena(&cfg, &out);
     assert_success(&output);
-    assert!(String::from_utf8_lossy(&output.stderr).contains("SPRT after"));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("games (greedy: +"));
     let sprt = rows(&out.join("sprt.csv"));
     let last = sprt.last().unwrap();
     assert_eq!(last["status"], "H1", "greedy is far stronger than random");
