@@ -39,7 +39,8 @@ pub enum Command {
         shard: Option<String>,
         /// Go on with the interrupted run in DIR: play exactly the games it
         /// is missing, then write the statistics an uninterrupted run would
-        /// have written. The config (and --shard) must be the run's own.
+        /// have written. The config (and --shard) must be the run's own,
+        /// except for [tournament] concurrency and affinity.
         #[arg(long, value_name = "DIR", conflicts_with = "out")]
         resume: Option<PathBuf>,
         /// With --out DIR: if DIR already holds this run (an earlier

@@ -771,6 +771,26 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
+/// Whether two config files (their bytes) play the same games: equal but
+/// for `[tournament]` `concurrency` and `affinity`, which change only how
+/// many games run at once and where, so a run may be resumed on another
+/// machine. Files that are not TOML are the same only when equal.
+#[must_use]
+pub fn same_games(a: &[u8], b: &[u8]) -> bool {
+    let games = |bytes: &[u8]| {
+        let mut value: toml::Table = toml::from_str(std::str::from_utf8(bytes).ok()?).ok()?;
+        if let Some(toml::Value::Table(t)) = value.get_mut("tournament") {
+            t.remove("concurrency");
+            t.remove("affinity");
+            if t.is_empty() {
+                value.remove("tournament");
+            }
+        }
+        Some(value)
+    };
+    a == b || matches!((games(a), games(b)), (Some(x), Some(y)) if x == y)
+}
+
 /// The starter config `arena init` writes: every key with its default, and
 /// two bundled bots, so that it runs as it is.
 pub const STARTER: &str = include_str!("starter.toml");
@@ -1031,6 +1051,28 @@ dir = "bots"
         std::fs::write(&book, "4 9\n").unwrap();
         let e = Config::parse(&text, "t", "t").unwrap_err().to_string();
         assert!(e.contains("book.txt:1: move 9"), "{e}");
+    }
+
+    #[test]
+    fn only_concurrency_and_affinity_may_change_on_a_resume() {
+        let base = format!("[tournament]\nfirst_to = 3\nconcurrency = 1\n{TWO_BOTS}");
+        let same = |other: &str| same_games(base.as_bytes(), other.as_bytes());
+        assert!(same(&base));
+        assert!(same(
+            &base.replace("concurrency = 1", "concurrency = 8\naffinity = true")
+        ));
+        assert!(same(&base.replace("concurrency = 1\n", "")));
+        let bare = base.replace("[tournament]\nfirst_to = 3\nconcurrency = 1\n", "");
+        assert!(same_games(
+            bare.as_bytes(),
+            format!("{bare}[tournament]\nconcurrency = 4\n").as_bytes()
+        ));
+        assert!(!same(&base.replace("first_to = 3", "first_to = 4")));
+        assert!(!same(
+            &base.replace("[tournament]", "[board]\nholes = 6\n[tournament]")
+        ));
+        assert!(!same("not toml ["));
+        assert!(same_games(b"not toml [", b"not toml ["));
     }
 
     #[test]

@@ -174,8 +174,8 @@ fn run(
         std::fs::create_dir_all(dir.path.join("logs"))
             .with_context(|| format!("cannot create {}", dir.path.join("logs").display()))?;
         anyhow::ensure!(
-            stored == std::fs::read(config_path)?,
-            "{} was run with another config: resume it with its own config.toml, or start a new run",
+            arena::config::same_games(&stored, &std::fs::read(config_path)?),
+            "{} was run with another config: resume it with its own config.toml (only [tournament] concurrency and affinity may differ), or start a new run",
             out.display()
         );
         let stored_shard =
