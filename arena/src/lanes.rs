@@ -15,8 +15,11 @@ use tokio_util::sync::CancellationToken;
 
 use crate::bot::BotLog;
 use crate::config::Config;
-use crate::referee::{play_game, stop_seats, GameRecord, Seat};
-use crate::runner::{count, opening_of, Event, RunOptions, SeriesResult, SeriesStart, SprtTrack};
+use crate::referee::{stop_seats, GameRecord};
+use crate::runner::{
+    count, opening_of, play_series_game, series_seats, Event, RunOptions, SeriesResult,
+    SeriesStart, SprtTrack,
+};
 use crate::schedule::Series;
 use crate::stats::SprtStatus;
 
@@ -108,33 +111,15 @@ pub(crate) async fn lane(
     options: &RunOptions,
     done: mpsc::Sender<PairDone>,
 ) {
-    let [log_a, log_b] = logs;
-    let seat = |i: usize, log: BotLog| Seat {
-        spec: config.bots[i].clone(),
-        process: None,
-        log,
-        log_prefix: format!("s{}l{}", series.number, lane + 1),
-        guard: options.guard.clone(),
-        transcripts: options.transcripts,
-    };
-    let mut seats = [seat(series.a, log_a), seat(series.b, log_b)];
+    let prefix = format!("s{}l{}", series.number, lane + 1);
+    let mut seats = series_seats(config, series, logs, &prefix, options);
     'pairs: while let Some(pair) = pairs.take() {
         // A pair handed out has a game, so its number fits.
         let opening = opening_of(config, series, pairs.pair(pair) as u32);
         let mut games = Vec::with_capacity(2);
         for game in pairs.games(pair) {
-            let a_is_south = series.south(game) == series.a;
-            let [sa, sb] = &mut seats;
-            let seats_in_order = if a_is_south { [sa, sb] } else { [sb, sa] };
-            let Some(record) = play_game(
-                config.rules,
-                &config.time,
-                seats_in_order,
-                &opening,
-                (series.number, game),
-                &pairs.stop,
-            )
-            .await
+            let Some(record) =
+                play_series_game(config, series, &mut seats, &opening, game, &pairs.stop).await
             else {
                 break 'pairs; // Stopped: the unfinished pair is not recorded.
             };

@@ -119,60 +119,34 @@ impl Live {
 
     /// Counts the games an interrupted run already played (`games`, its
     /// `games.csv`), so that a resumed run's view goes on where it stopped:
-    /// the bar, the standings and the forfeits. Returns how many it counted;
-    /// rows it cannot read are left out (the run's own reader reports them).
+    /// the bar, the standings and the forfeits. Returns how many it counted:
+    /// none if the file cannot be read (the run's own reader reports why),
+    /// and no game of a bot this config does not have.
     pub fn resumed(&mut self, games: &std::path::Path) -> u64 {
-        let Ok(mut reader) = csv::Reader::from_path(games) else {
-            return 0;
-        };
-        let Ok(headers) = reader.headers().cloned() else {
-            return 0;
-        };
-        let col = |name: &str| headers.iter().position(|h| h == name);
-        let (Some(series), Some(game), Some(south), Some(north), Some(result), Some(end)) = (
-            col("series"),
-            col("game"),
-            col("south"),
-            col("north"),
-            col("result"),
-            col("termination"),
-        ) else {
+        let Ok((recorded, _)) = crate::rate::recorded_games(games) else {
             return 0;
         };
         let mut counted = 0;
-        for row in reader.records().flatten() {
-            let field = |i: usize| row.get(i).unwrap_or("");
-            let (Ok(s), Ok(g)) = (field(series).parse::<usize>(), field(game).parse::<u32>())
+        for g in recorded {
+            let (Some(&south), Some(&north)) = (self.index.get(&g.south), self.index.get(&g.north))
             else {
                 continue;
             };
-            let (Some(&si), Some(&ni)) =
-                (self.index.get(field(south)), self.index.get(field(north)))
-            else {
-                continue;
-            };
-            let winner = match field(result) {
-                "south" => Some(endodoi::Side::South),
-                "north" => Some(endodoi::Side::North),
-                "draw" => None,
-                _ => continue,
-            };
-            let forfeit = GameEnd::ALL
-                .into_iter()
-                .find(|e| e.name() == field(end))
-                .filter(|e| e.is_forfeit());
             self.tally.add(GameResult {
-                series: s as u64,
-                game: g,
-                south: si,
-                north: ni,
-                winner,
-                forfeit: forfeit.is_some(),
+                series: g.series,
+                game: g.game,
+                south,
+                north,
+                winner: g.winner,
+                forfeit: g.forfeit(),
             });
-            if let Some(kind) = forfeit {
+            if let Some(kind) = GameEnd::ALL
+                .into_iter()
+                .find(|e| e.is_forfeit() && e.name() == g.termination)
+            {
                 *self.forfeits.entry(kind.name()).or_default() += 1;
             }
-            *self.played.entry(s).or_default() += 1;
+            *self.played.entry(g.series as usize).or_default() += 1;
             counted += 1;
         }
         self.bar.set_position(counted);

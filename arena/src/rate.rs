@@ -24,6 +24,82 @@ pub struct Rated {
     pub skipped: usize,
 }
 
+/// One row of a `games.csv`, as far as the statistics need it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordedGame {
+    /// The series number.
+    pub series: u64,
+    /// The game's number in its series, from 1.
+    pub game: u32,
+    /// South's bot name.
+    pub south: String,
+    /// North's bot name.
+    pub north: String,
+    /// The winner, `None` for a draw.
+    pub winner: Option<Side>,
+    /// How the game ended (`termination`: `no-moves`, `timeout`, ...).
+    pub termination: String,
+}
+
+impl RecordedGame {
+    /// Whether the loser lost by a fault.
+    #[must_use]
+    pub fn forfeit(&self) -> bool {
+        !matches!(self.termination.as_str(), "no-moves" | "ply-limit")
+    }
+}
+
+/// The games of one `games.csv`, and whether its last line was incomplete
+/// (a run killed mid-write leaves at most that; it is skipped).
+///
+/// # Errors
+/// The file cannot be read or lacks a column, or a row has a bad value
+/// (named by file and line).
+pub fn recorded_games(path: &Path) -> anyhow::Result<(Vec<RecordedGame>, bool)> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let (complete, cut) = match text.rfind('\n') {
+        Some(end) if end + 1 < text.len() => (&text[..=end], true),
+        _ => (&text[..], false),
+    };
+    let mut reader = csv::Reader::from_reader(complete.as_bytes());
+    let headers = reader
+        .headers()
+        .with_context(|| format!("{} has no header row", path.display()))?
+        .clone();
+    let col = |name: &str| {
+        headers.iter().position(|h| h == name).with_context(|| {
+            format!(
+                "{} has no column '{name}': is it an arena games.csv?",
+                path.display()
+            )
+        })
+    };
+    let cols: Vec<usize> = ["series", "game", "south", "north", "result", "termination"]
+        .iter()
+        .map(|c| col(c))
+        .collect::<anyhow::Result<_>>()?;
+    let mut games = Vec::new();
+    for (i, record) in reader.records().enumerate() {
+        let line = i + 2;
+        let r = record.with_context(|| format!("{}:{line}: not a CSV row", path.display()))?;
+        let field = |c: usize| r.get(cols[c]).unwrap_or("");
+        let bad = |c: usize| {
+            let what = ["series", "game", "south", "north", "result", "termination"][c];
+            anyhow::anyhow!("{}:{line}: bad {what} '{}'", path.display(), field(c))
+        };
+        games.push(RecordedGame {
+            series: field(0).parse().map_err(|_| bad(0))?,
+            game: field(1).parse().map_err(|_| bad(1))?,
+            south: field(2).to_string(),
+            north: field(3).to_string(),
+            winner: row_result(path, line as u64, field(2), field(3), field(4))?,
+            termination: field(5).to_string(),
+        });
+    }
+    Ok((games, cut))
+}
+
 /// Reads and tallies `files`. Series numbers are made unique per file, so
 /// game pairs never straddle two files.
 ///
@@ -31,68 +107,22 @@ pub struct Rated {
 /// A file that cannot be read or lacks a column, or a row with a bad value
 /// (named by file and line); a truncated last line is skipped, not an error.
 pub fn read_games(files: &[impl AsRef<Path>]) -> anyhow::Result<Rated> {
-    struct Row {
-        series: u64,
-        game: u32,
-        south: String,
-        north: String,
-        winner: Option<Side>,
-        forfeit: bool,
-    }
     let mut rows = Vec::new();
     let mut skipped = 0;
     for (f, file) in files.iter().enumerate() {
         let path = file.as_ref();
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        // A run killed mid-write leaves at most its last line incomplete.
-        let complete = match text.rfind('\n') {
-            Some(end) if end + 1 < text.len() => {
-                skipped += 1;
-                eprintln!(
-                    "arena: {}: the last line is incomplete; skipped",
-                    path.display()
-                );
-                &text[..=end]
-            }
-            _ => &text[..],
-        };
-        let mut reader = csv::Reader::from_reader(complete.as_bytes());
-        let headers = reader
-            .headers()
-            .with_context(|| format!("{} has no header row", path.display()))?
-            .clone();
-        let col = |name: &str| {
-            headers.iter().position(|h| h == name).with_context(|| {
-                format!(
-                    "{} has no column '{name}': is it an arena games.csv?",
-                    path.display()
-                )
-            })
-        };
-        let cols: Vec<usize> = ["series", "game", "south", "north", "result", "termination"]
-            .iter()
-            .map(|c| col(c))
-            .collect::<anyhow::Result<_>>()?;
-        for (i, record) in reader.records().enumerate() {
-            let line = i + 2;
-            let r = record.with_context(|| format!("{}:{line}: not a CSV row", path.display()))?;
-            let field = |c: usize| r.get(cols[c]).unwrap_or("");
-            let bad = |c: usize| {
-                let what = ["series", "game", "south", "north", "result", "termination"][c];
-                anyhow::anyhow!("{}:{line}: bad {what} '{}'", path.display(), field(c))
-            };
-            let series: u64 = field(0).parse().map_err(|_| bad(0))?;
-            let winner = row_result(path, line as u64, field(2), field(3), field(4))?;
-            rows.push(Row {
-                series: (f as u64) << 40 | series,
-                game: field(1).parse().map_err(|_| bad(1))?,
-                south: field(2).to_string(),
-                north: field(3).to_string(),
-                winner,
-                forfeit: !matches!(field(5), "no-moves" | "ply-limit"),
-            });
+        let (games, cut) = recorded_games(path)?;
+        if cut {
+            skipped += 1;
+            eprintln!(
+                "arena: {}: the last line is incomplete; skipped",
+                path.display()
+            );
         }
+        rows.extend(games.into_iter().map(|mut g| {
+            g.series |= (f as u64) << 40;
+            g
+        }));
     }
     // Pairs are found by game number within a series, whatever the row order.
     rows.sort_by_key(|r| (r.series, r.game));
@@ -117,7 +147,7 @@ pub fn read_games(files: &[impl AsRef<Path>]) -> anyhow::Result<Rated> {
             south: index[&r.south],
             north: index[&r.north],
             winner: r.winner,
-            forfeit: r.forfeit,
+            forfeit: r.forfeit(),
         });
     }
     Ok(Rated {

@@ -245,14 +245,19 @@ impl RunOptions {
 }
 
 /// What an interrupted run already played: per series, its games so far and
-/// their results from bot `a`'s side, rebuilt from `games.csv`.
+/// their results from bot `a`'s side, rebuilt from `recorded`, the games of
+/// `games` (its `games.csv`, named in errors).
 ///
 /// # Errors
-/// An unreadable `games.csv`, or one whose series do not fit the schedule.
-pub fn progress(config: &Config, games: &Path) -> anyhow::Result<HashMap<usize, (u32, Wdl)>> {
+/// A series that does not fit the schedule, or that holds another pair.
+pub fn progress(
+    config: &Config,
+    games: &Path,
+    recorded: &[crate::rate::MergedGame],
+) -> anyhow::Result<HashMap<usize, (u32, Wdl)>> {
     let schedule = round_robin(config.bots.len());
     let mut progress: HashMap<usize, (u32, Wdl)> = HashMap::new();
-    for g in crate::rate::merge_games(&[games], None)? {
+    for g in recorded {
         let series = schedule.get(g.series.wrapping_sub(1)).with_context(|| {
             format!(
                 "{} has series {}, which this config does not schedule",
@@ -349,12 +354,10 @@ pub async fn run(
     let (mut games, progress, sprt_so_far) =
         if options.resume && dir.path.join("games.csv").exists() {
             let file = dir.path.join("games.csv");
-            let so_far = progress(&config, &file)?;
+            let recorded = crate::rate::merge_games(&[&file], None)?;
+            let so_far = progress(&config, &file, &recorded)?;
             // An SPRT match goes on with its test fed the games already played.
-            let sprt = match config.sprt {
-                Some(_) => SprtTrack::replay(&config, &crate::rate::merge_games(&[&file], None)?),
-                None => None,
-            };
+            let sprt = SprtTrack::replay(&config, &recorded);
             (
                 GamesCsv::reopen(dir).context("cannot reopen games.csv")?,
                 so_far,
@@ -581,16 +584,8 @@ async fn run_series(
     cancel: &CancellationToken,
     tx: &mpsc::Sender<Event>,
 ) {
-    let [log_a, log_b] = logs;
-    let seat = |i: usize, log: BotLog| Seat {
-        spec: config.bots[i].clone(),
-        process: None,
-        log,
-        log_prefix: format!("s{}", series.number),
-        guard: options.guard.clone(),
-        transcripts: options.transcripts,
-    };
-    let mut seats = [seat(series.a, log_a), seat(series.b, log_b)];
+    let prefix = format!("s{}", series.number);
+    let mut seats = series_seats(config, series, logs, &prefix, options);
     let SeriesStart {
         played,
         mut wdl,
@@ -637,18 +632,8 @@ async fn run_series(
         if game % 2 == 1 || opening.is_empty() {
             opening = opening_of(config, series, game.div_ceil(2));
         }
-        let a_is_south = series.south(game) == series.a;
-        let [sa, sb] = &mut seats;
-        let seats_in_order = if a_is_south { [sa, sb] } else { [sb, sa] };
-        let Some(record) = play_game(
-            config.rules,
-            &config.time,
-            seats_in_order,
-            &opening,
-            (series.number, game),
-            cancel,
-        )
-        .await
+        let Some(record) =
+            play_series_game(config, series, &mut seats, &opening, game, cancel).await
         else {
             break; // Cancelled: the unfinished game is not recorded.
         };
@@ -678,6 +663,55 @@ async fn run_series(
             }))
             .await;
     }
+}
+
+/// The two seats of `series`, `[a, b]`, their bots not yet started; their
+/// log lines start with `prefix`.
+pub(crate) fn series_seats(
+    config: &Config,
+    series: Series,
+    logs: [BotLog; 2],
+    prefix: &str,
+    options: &RunOptions,
+) -> [Seat; 2] {
+    let [log_a, log_b] = logs;
+    let seat = |i: usize, log: BotLog| Seat {
+        spec: config.bots[i].clone(),
+        process: None,
+        log,
+        log_prefix: prefix.to_string(),
+        guard: options.guard.clone(),
+        transcripts: options.transcripts,
+    };
+    [seat(series.a, log_a), seat(series.b, log_b)]
+}
+
+/// Plays game `game` of `series` from `opening` between `seats` (`[a, b]`,
+/// as [`series_seats`] gives them), each on its side of that game; `None`
+/// if `cancel` fired first.
+pub(crate) async fn play_series_game(
+    config: &Config,
+    series: Series,
+    seats: &mut [Seat; 2],
+    opening: &[endodoi::Move],
+    game: u32,
+    cancel: &CancellationToken,
+) -> Option<GameRecord> {
+    let [sa, sb] = seats;
+    let in_order = if series.south(game) == series.a {
+        [sa, sb]
+    } else {
+        [sb, sa]
+    };
+    play_game(
+        config.rules,
+        &config.time,
+        in_order,
+        opening,
+        (series.number, game),
+        cancel,
+    )
+    .await
 }
 
 /// The opening of game pair `pair` (from 1) of `series`: from the book, or

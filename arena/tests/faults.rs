@@ -15,7 +15,10 @@ use std::time::{Duration, Instant};
 use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
 
-use common::{assert_success, config, games_without_timing, leftovers, rows, run_arena};
+use common::{
+    assert_same_files, assert_success, config, games_without_timing, leftovers, rows, run_arena,
+    SUMMARY_FILES,
+};
 
 /// The arena, without RUST_BACKTRACE: a bot at its memory limit that
 /// panics would spend its move time printing a backtrace.
@@ -652,20 +655,7 @@ fn killed_runs_resume_to_exactly_the_uninterrupted_result() {
 
     // Every scheduled game exactly once, and the same statistics.
     assert_eq!(games_without_timing(&whole), games_without_timing(&run));
-    for f in [
-        "series.csv",
-        "standings.csv",
-        "pairwise.csv",
-        "los.csv",
-        "report.html",
-        "standings.svg",
-    ] {
-        assert_eq!(
-            std::fs::read_to_string(whole.join(f)).unwrap(),
-            std::fs::read_to_string(run.join(f)).unwrap(),
-            "{f}"
-        );
-    }
+    assert_same_files(&whole, &run, &SUMMARY_FILES);
     // Another config is refused.
     let other = tmp.path().join("other.toml");
     std::fs::write(

@@ -13,6 +13,7 @@ use std::process::{Command, Output, Stdio};
 
 use common::{
     arena_bot, assert_same_files, assert_success, config, games_without_timing, repo, run_arena,
+    SUMMARY_FILES,
 };
 
 /// A running one-node cluster; dropping it stops every daemon.
@@ -204,18 +205,7 @@ fn a_job_array_with_a_cancelled_shard_reruns_and_merges_to_a_single_run() {
     assert_success(&status);
 
     let merged = t.join("merged");
-    assert_same_files(
-        &single,
-        &merged,
-        &[
-            "series.csv",
-            "standings.csv",
-            "pairwise.csv",
-            "los.csv",
-            "report.html",
-            "standings.svg",
-        ],
-    );
+    assert_same_files(&single, &merged, &SUMMARY_FILES);
     assert_eq!(games_without_timing(&single), games_without_timing(&merged));
 
     // Nothing is left to re-run now.

@@ -8,7 +8,7 @@ use std::path::Path;
 use assert_cmd::Command;
 use common::{
     arena_bot, assert_same_files, assert_success, config, games_without_timing, leftovers, python,
-    repo, rows, run_arena,
+    repo, rows, run_arena, SUMMARY_FILES,
 };
 
 #[test]
@@ -730,18 +730,7 @@ fn four_shards_merged_equal_one_run() {
         .output()
         .unwrap();
     assert_success(&output);
-    assert_same_files(
-        &single,
-        &merged,
-        &[
-            "series.csv",
-            "standings.csv",
-            "pairwise.csv",
-            "los.csv",
-            "report.html",
-            "standings.svg",
-        ],
-    );
+    assert_same_files(&single, &merged, &SUMMARY_FILES);
     assert_eq!(games_without_timing(&single), games_without_timing(&merged));
     // Shards of another config are refused.
     let other = config(tmp.path(), "[board]\nholes = 7\n", &bots);
@@ -827,18 +816,7 @@ fn one_long_match_splits_by_game_pairs() {
         .unwrap();
     assert_success(&output);
     assert_eq!(rows(&merged.join("games.csv")).len(), 14);
-    assert_same_files(
-        &single,
-        &merged,
-        &[
-            "series.csv",
-            "standings.csv",
-            "pairwise.csv",
-            "los.csv",
-            "report.html",
-            "standings.svg",
-        ],
-    );
+    assert_same_files(&single, &merged, &SUMMARY_FILES);
 }
 
 #[test]

@@ -111,6 +111,17 @@ pub fn run_arena(cfg: &Path, out: &Path) -> std::process::Output {
         .unwrap()
 }
 
+/// The summary files a run writes from its games, which an equal set of
+/// games must reproduce byte for byte.
+pub const SUMMARY_FILES: [&str; 6] = [
+    "series.csv",
+    "standings.csv",
+    "pairwise.csv",
+    "los.csv",
+    "report.html",
+    "standings.svg",
+];
+
 /// Asserts that a command succeeded, showing its stderr if not.
 pub fn assert_success(output: &std::process::Output) {
     assert!(
