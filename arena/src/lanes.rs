@@ -17,7 +17,7 @@ use crate::bot::BotLog;
 use crate::config::Config;
 use crate::referee::{stop_seats, GameRecord};
 use crate::runner::{
-    count, opening_of, play_series_game, series_seats, Event, RunOptions, SeriesResult,
+    count, opening_of, play_series_game, send_series_result, series_seats, Event, RunOptions,
     SeriesStart, SprtTrack,
 };
 use crate::schedule::Series;
@@ -205,17 +205,5 @@ pub(crate) async fn commit(
             }
         }
     }
-    if wdl.games() > 0 {
-        let decided = match sprt {
-            Some(_) => decided,
-            None => wdl.takes_series(t.first_to),
-        };
-        let _ = tx
-            .send(Event::Series(SeriesResult {
-                series,
-                wdl,
-                decided,
-            }))
-            .await;
-    }
+    send_series_result(&tx, config, series, wdl, sprt.map(|_| decided)).await;
 }

@@ -649,12 +649,21 @@ async fn run_series(
         }
     }
     stop_seats(seats).await;
+    send_series_result(tx, config, series, wdl, sprt.map(|_| sprt_decided)).await;
+}
+
+/// Sends the result of `series` (`wdl` from bot `a`'s side), if it played a
+/// game: decided by its SPRT test (`sprt_decided`, in an SPRT match), or
+/// else by a bot with `first_to` wins and the lead.
+pub(crate) async fn send_series_result(
+    tx: &mpsc::Sender<Event>,
+    config: &Config,
+    series: Series,
+    wdl: Wdl,
+    sprt_decided: Option<bool>,
+) {
     if wdl.games() > 0 {
-        let decided = if sprt.is_some() {
-            sprt_decided
-        } else {
-            wdl.takes_series(t.first_to)
-        };
+        let decided = sprt_decided.unwrap_or_else(|| wdl.takes_series(config.tournament.first_to));
         let _ = tx
             .send(Event::Series(SeriesResult {
                 series,
