@@ -364,7 +364,7 @@ fn first_bot(name: &str) -> BotSpec {
         command: vec!["arena".into(), "bot".into(), "first".into()],
         dir: None,
         limits: Limits::default(),
-        sandbox: false,
+        sandbox: None,
     }
 }
 
@@ -515,36 +515,66 @@ async fn arena_games_async(
     })
 }
 
-/// A bot's start and stop, `n` times each: `arena bot first` under the
-/// guard, from the spawn to its answer to `hello`, and from `quit` to the
+/// Each bot's start and stop, `n` times each, the bots taking turns (so a
+/// change in the machine's load falls on all of them alike): from the spawn
+/// under the guard to its answer to `hello`, and from `quit` to the
 /// process reaped (µs).
-fn bot_lifecycle(exe: &Path, n: u32) -> Result<(Times, Times)> {
+fn bot_lifecycle(exe: &Path, n: u32, specs: &[BotSpec]) -> Result<Vec<(Times, Times)>> {
     let runtime = Flavor::CurrentThread.runtime()?;
     runtime.block_on(async {
-        let spec = first_bot("first");
-        let (mut starts, mut stops) = (Vec::new(), Vec::new());
+        let mut samples = vec![(Vec::new(), Vec::new()); specs.len()];
         for _ in 0..n {
-            let options = StartOptions {
-                startup: Duration::from_millis(crate::config::DEFAULT_STARTUP_MS),
-                guard: Some(exe),
-                log: BotLog::none(),
-                log_prefix: "bench".into(),
-                transcript: false,
-            };
-            let t = Instant::now();
-            let bot = BotProcess::start(&spec, options)
-                .await
-                .map_err(|f| anyhow::anyhow!("arena bot first did not start: {f}"))?;
-            starts.push(t.elapsed().as_secs_f64() * 1e6);
-            let t = Instant::now();
-            bot.shutdown(true).await;
-            stops.push(t.elapsed().as_secs_f64() * 1e6);
+            for (spec, (starts, stops)) in specs.iter().zip(&mut samples) {
+                let options = StartOptions {
+                    startup: Duration::from_millis(crate::config::DEFAULT_STARTUP_MS),
+                    guard: Some(exe),
+                    log: BotLog::none(),
+                    log_prefix: "bench".into(),
+                    transcript: false,
+                };
+                let t = Instant::now();
+                let bot = BotProcess::start(spec, options)
+                    .await
+                    .map_err(|f| anyhow::anyhow!("bot {} did not start: {f}", spec.name))?;
+                starts.push(t.elapsed().as_secs_f64() * 1e6);
+                let t = Instant::now();
+                bot.shutdown(true).await;
+                stops.push(t.elapsed().as_secs_f64() * 1e6);
+            }
         }
-        Ok((
-            Times::new(starts, Duration::ZERO, 1),
-            Times::new(stops, Duration::ZERO, 1),
-        ))
+        Ok(samples
+            .into_iter()
+            .map(|(starts, stops)| {
+                (
+                    Times::new(starts, Duration::ZERO, 1),
+                    Times::new(stops, Duration::ZERO, 1),
+                )
+            })
+            .collect())
     })
+}
+
+/// The instant bot in the sandbox (`sandbox = true`, the defaults), in a
+/// fresh folder of its own that its host user can reach; `None` without
+/// bubblewrap.
+fn sandboxed_first_bot() -> Result<Option<(BotSpec, tempfile::TempDir)>> {
+    if crate::bot::spawn::bubblewrap().is_none() {
+        return Ok(None);
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir()?;
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755))?;
+    let mut spec = first_bot("first-sandboxed");
+    spec.dir = Some(dir.path().to_path_buf());
+    spec.sandbox = Some(crate::config::SandboxSpec {
+        read_only: Vec::new(),
+        writable: Vec::new(),
+        processes: crate::config::DEFAULT_PROCESSES,
+        tmp_mb: crate::config::DEFAULT_TMP_MB,
+        user: crate::config::DEFAULT_SANDBOX_USER.into(),
+    });
+    crate::bot::spawn::check(&spec).map_err(anyhow::Error::msg)?;
+    Ok(Some((spec, dir)))
 }
 
 /// The games replayed with no process: the engine alone (legal moves and
@@ -1051,7 +1081,11 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         }
     }
     if wanted("arena") {
-        let (starts, stops) = bot_lifecycle(&exe, if args.smoke { 5 } else { 40 })?;
+        let sandboxed = sandboxed_first_bot()?;
+        let mut specs = vec![first_bot("first")];
+        specs.extend(sandboxed.as_ref().map(|(spec, _)| spec.clone()));
+        let times = bot_lifecycle(&exe, if args.smoke { 5 } else { 40 }, &specs)?;
+        let (starts, stops) = &times[0];
         let note = "arena bot first under the guard; a series starts and stops two";
         report.add(
             "arena",
@@ -1067,6 +1101,23 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             "ms",
             note,
         );
+        if let Some((sandboxed_starts, _)) = times.get(1) {
+            report.add(
+                "arena",
+                "start a sandboxed bot (spawn to hello answered): median",
+                sandboxed_starts.median() / 1e3,
+                "ms",
+                format!(
+                    "the same bot with sandbox = true (bubblewrap), its starts taking turns with the plain ones: {:.1}x the plain start",
+                    sandboxed_starts.median() / starts.median()
+                ),
+            );
+        } else {
+            println!(
+                "{:<11} start a sandboxed bot: skipped, bubblewrap is not installed",
+                "arena"
+            );
+        }
     }
     if wanted("rules") {
         let budget = Duration::from_millis(if args.smoke { 50 } else { 500 });

@@ -147,7 +147,7 @@ pub fn run(options: &CheckOptions, mut on_line: impl FnMut(&CheckLine)) -> Resul
         command: options.command.clone(),
         dir: None,
         limits: Limits::default(),
-        sandbox: false,
+        sandbox: None,
     };
     let Some(program) = spec.command.first() else {
         return Err(

@@ -89,8 +89,24 @@ pub enum Command {
         /// The bot's open-file limit (0: none).
         #[arg(long, default_value_t = 0)]
         open_files: u64,
+        /// The bot's sandbox, as JSON (see the sandbox module); none: unsandboxed.
+        #[arg(long)]
+        sandbox: Option<String>,
         /// The bot's program and arguments.
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
+        command: Vec<std::ffi::OsString>,
+    },
+    /// Internal: the first step inside a bot's sandbox (see the sandbox module).
+    #[command(hide = true)]
+    Confine {
+        /// Processes and threads the bot may have at once (RLIMIT_NPROC).
+        #[arg(long)]
+        processes: u64,
+        /// The program is this executable (a bundled bot).
+        #[arg(long)]
+        arena: bool,
+        /// The bot's program and arguments; none: check the sandbox and exit.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         command: Vec<std::ffi::OsString>,
     },
     /// Replay one game ply by ply: from a move list, or from a games.csv row.

@@ -175,10 +175,38 @@ pub struct BotSpec {
     pub dir: Option<PathBuf>,
     /// Resource limits for its process.
     pub limits: Limits,
-    /// Whether it runs under bubblewrap: no network, a read-only filesystem
-    /// but for its working directory, its own process namespace.
-    pub sandbox: bool,
+    /// How it is sandboxed; `None` runs it as the arena's user, unconfined.
+    pub sandbox: Option<SandboxSpec>,
 }
+
+/// A sandboxed bot's settings (`sandbox = true`): bubblewrap with a user
+/// namespace, no capabilities, no network, a minimal filesystem; see
+/// `docs/sandbox.md` and [`crate::sandbox`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SandboxSpec {
+    /// Extra paths the bot may read (`sandbox_ro`), as written: a relative
+    /// one is relative to the bot's `dir`. `"."` is the `dir` itself.
+    pub read_only: Vec<PathBuf>,
+    /// Paths the bot may write (`sandbox_rw`), as written; `"."` makes its
+    /// `dir` writable (read-only by default).
+    pub writable: Vec<PathBuf>,
+    /// Processes and threads the bot may have at once inside its sandbox
+    /// (RLIMIT_NPROC, counted in its own user namespace).
+    pub processes: u64,
+    /// The size of each of its private `/tmp`, `/var/tmp`, `/run` and
+    /// `/dev/shm` (tmpfs, counted against the host's memory), MiB.
+    pub tmp_mb: u64,
+    /// The host user it runs as when the arena runs as root (a name or a
+    /// number); an arena run by any other user runs it as that user.
+    pub user: String,
+}
+
+/// The default of `processes`, per sandboxed bot (threads count).
+pub const DEFAULT_PROCESSES: u64 = 256;
+/// The default size of each private tmpfs of a sandboxed bot, MiB.
+pub const DEFAULT_TMP_MB: u64 = 64;
+/// The default host user of sandboxed bots when the arena runs as root.
+pub const DEFAULT_SANDBOX_USER: &str = "nobody";
 
 /// The default holes per row.
 pub const DEFAULT_HOLES: usize = 8;
@@ -255,6 +283,9 @@ struct RawLimits {
     cpu_seconds: Option<Spanned<i64>>,
     open_files: Option<Spanned<i64>>,
     sandbox: Option<bool>,
+    processes: Option<Spanned<i64>>,
+    tmp_mb: Option<Spanned<i64>>,
+    sandbox_user: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -297,6 +328,11 @@ struct RawBot {
     cpu_seconds: Option<Spanned<i64>>,
     open_files: Option<Spanned<i64>>,
     sandbox: Option<bool>,
+    processes: Option<Spanned<i64>>,
+    tmp_mb: Option<Spanned<i64>>,
+    sandbox_user: Option<Spanned<String>>,
+    sandbox_ro: Option<Spanned<Vec<String>>>,
+    sandbox_rw: Option<Spanned<Vec<String>>>,
 }
 
 impl Config {
@@ -509,6 +545,31 @@ impl Config {
             )? as u64,
         };
         let sandbox = l.sandbox.unwrap_or(false);
+        const MAX_PROCESSES: i64 = 1 << 22;
+        const MAX_TMP_MB: i64 = 1 << 20;
+        let processes = int(
+            &l.processes,
+            "limits.processes",
+            1,
+            MAX_PROCESSES,
+            DEFAULT_PROCESSES as i64,
+        )?;
+        let tmp_mb = int(
+            &l.tmp_mb,
+            "limits.tmp_mb",
+            1,
+            MAX_TMP_MB,
+            DEFAULT_TMP_MB as i64,
+        )?;
+        let user_of = |u: &Option<Spanned<String>>, key: &str, default: &str| match u {
+            None => Ok(default.to_string()),
+            Some(u) if !u.get_ref().trim().is_empty() => Ok(u.get_ref().trim().to_string()),
+            Some(u) => Err(at(
+                Some(u.span()),
+                &format!("{key} is empty: name a host user (default \"{DEFAULT_SANDBOX_USER}\")"),
+            )),
+        };
+        let sandbox_user = user_of(&l.sandbox_user, "limits.sandbox_user", DEFAULT_SANDBOX_USER)?;
 
         let mut bots: Vec<BotSpec> = Vec::new();
         let mut bot_origins = Vec::new();
@@ -535,6 +596,41 @@ impl Config {
             }
             let (line, col) = line_col(text, rb.command.span().start);
             bot_origins.push(format!("{origin}:{line}:{col}"));
+            let paths = |p: &Option<Spanned<Vec<String>>>, key: &str| {
+                match p {
+                None => Ok(Vec::new()),
+                Some(p) if p.get_ref().iter().any(|s| s.is_empty()) => Err(at(
+                    Some(p.span()),
+                    &format!("bot '{name}': {key} holds an empty path: remove it, or write \".\" for the bot's dir"),
+                )),
+                Some(p) => Ok(p.get_ref().iter().map(PathBuf::from).collect()),
+            }
+            };
+            let sandboxed = rb.sandbox.unwrap_or(sandbox);
+            let spec = SandboxSpec {
+                read_only: paths(&rb.sandbox_ro, "sandbox_ro")?,
+                writable: paths(&rb.sandbox_rw, "sandbox_rw")?,
+                processes: int(&rb.processes, "bot.processes", 1, MAX_PROCESSES, processes)? as u64,
+                tmp_mb: int(&rb.tmp_mb, "bot.tmp_mb", 1, MAX_TMP_MB, tmp_mb)? as u64,
+                user: user_of(&rb.sandbox_user, "bot.sandbox_user", &sandbox_user)?,
+            };
+            if !sandboxed {
+                // A sandbox setting on a bot that runs unsandboxed is a mistake
+                // that would leave the organiser believing it holds.
+                let given = [
+                    ("sandbox_ro", rb.sandbox_ro.as_ref().map(|s| s.span())),
+                    ("sandbox_rw", rb.sandbox_rw.as_ref().map(|s| s.span())),
+                    ("processes", rb.processes.as_ref().map(|s| s.span())),
+                    ("tmp_mb", rb.tmp_mb.as_ref().map(|s| s.span())),
+                    ("sandbox_user", rb.sandbox_user.as_ref().map(|s| s.span())),
+                ];
+                if let Some((key, span)) = given.into_iter().find(|(_, s)| s.is_some()) {
+                    return Err(at(
+                        span,
+                        &format!("bot '{name}': {key} applies only in the sandbox: set sandbox = true for this bot, or remove {key}"),
+                    ));
+                }
+            }
             bots.push(BotSpec {
                 name: name.clone(),
                 command: rb.command.get_ref().clone(),
@@ -562,7 +658,7 @@ impl Config {
                         limits.open_files as i64,
                     )? as u64,
                 },
-                sandbox: rb.sandbox.unwrap_or(sandbox),
+                sandbox: sandboxed.then_some(spec),
             });
         }
         if bots.len() < 2 {
@@ -689,9 +785,8 @@ impl Config {
         for (bot, origin) in self.bots.iter().zip(&self.bot_origins) {
             let (_, dir) = crate::bot::spawn::resolve_program(bot)
                 .map_err(|e| ConfigError(format!("{origin}: {e}")))?;
-            // The whole command as it will be built (a sandbox needs bwrap).
-            crate::bot::spawn::command(bot, None)
-                .map_err(|e| ConfigError(format!("{origin}: {e}")))?;
+            // The whole start as it will be made (a sandbox is tried for real).
+            crate::bot::spawn::check(bot).map_err(|e| ConfigError(format!("{origin}: {e}")))?;
             if let [arena, sub, name, ..] = bot.command.as_slice() {
                 if arena == "arena"
                     && sub == "bot"

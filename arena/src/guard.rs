@@ -82,7 +82,11 @@ fn kill_all() -> ! {
 /// Runs the guard: starts `command` and mirrors its exit. Returns the exit
 /// code to use when the bot exited normally or could not start.
 #[must_use]
-pub fn run(command: &[OsString], limits: crate::config::Limits) -> i32 {
+pub fn run(
+    command: &[OsString],
+    limits: crate::config::Limits,
+    sandbox: Option<&crate::sandbox::Sandbox>,
+) -> i32 {
     let Some((program, args)) = command.split_first() else {
         eprintln!("guard: no command");
         return 127;
@@ -113,8 +117,23 @@ pub fn run(command: &[OsString], limits: crate::config::Limits) -> i32 {
             kill_all();
         }
     });
-    let mut cmd = std::process::Command::new(program);
-    cmd.args(args);
+    // A sandbox's descriptors stay open until the spawn, then close.
+    let mut prepared = match sandbox.map(|s| s.command(Some(program), args)).transpose() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("guard: cannot set up the sandbox: {e}");
+            return 127;
+        }
+    };
+    let mut plain;
+    let cmd = match &mut prepared {
+        Some(p) => &mut p.command,
+        None => {
+            plain = std::process::Command::new(program);
+            plain.args(args);
+            &mut plain
+        }
+    };
     // SAFETY: restoring a signal disposition, sigprocmask and setrlimit are
     // async-signal-safe.
     unsafe {
@@ -126,7 +145,9 @@ pub fn run(command: &[OsString], limits: crate::config::Limits) -> i32 {
             crate::bot::spawn::apply_limits(&limits).map_err(std::io::Error::from)
         });
     }
-    let mut child = match cmd.spawn() {
+    let spawned = cmd.spawn();
+    drop(prepared);
+    let mut child = match spawned {
         Ok(c) => c,
         Err(e) => {
             eprintln!("guard: cannot start {}: {e}", program.to_string_lossy());

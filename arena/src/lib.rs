@@ -22,6 +22,7 @@ pub mod referee;
 pub mod replay;
 pub mod report;
 pub mod runner;
+pub mod sandbox;
 pub mod schedule;
 pub mod shards;
 pub mod slurm;

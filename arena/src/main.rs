@@ -82,6 +82,7 @@ fn main() -> ExitCode {
             memory_mb,
             cpu_seconds,
             open_files,
+            sandbox,
             command,
         } => {
             let limits = arena::config::Limits {
@@ -89,7 +90,21 @@ fn main() -> ExitCode {
                 cpu_seconds,
                 open_files,
             };
-            return ExitCode::from(arena::guard::run(&command, limits) as u8);
+            let sandbox = match sandbox.map(|s| serde_json::from_str(&s)).transpose() {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!("guard: bad --sandbox: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            return ExitCode::from(arena::guard::run(&command, limits, sandbox.as_ref()) as u8);
+        }
+        Command::Confine {
+            processes,
+            arena,
+            command,
+        } => {
+            return ExitCode::from(arena::sandbox::confine::run(processes, arena, &command) as u8);
         }
         Command::Replay(args) => replay(args),
         Command::Rate(args) => rate(args),
@@ -152,7 +167,7 @@ fn run(
             report::claim_run_dir(&config.name).context("cannot create a folder in results/")?
         }
     };
-    check_sandboxes(&config, &out)
+    arena::sandbox::check_layout(&config.bots, &out)
         .map_err(|e| anyhow::anyhow!("{}: {e}", config_path.display()))?;
     anyhow::ensure!(
         shard.is_none() || shard == Some((1, 1)) || config.sprt.is_none(),
@@ -404,34 +419,6 @@ fn shard_from(
         ),
         None => Ok(None),
     }
-}
-
-/// A sandboxed bot may write to its working directory, so that directory
-/// must hold neither the results nor the arena's own executable (which runs
-/// outside the sandbox as the guard).
-fn check_sandboxes(config: &Config, out: &Path) -> Result<(), String> {
-    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
-    let out = absolute(out);
-    let exe = std::env::current_exe()
-        .map(|e| absolute(&e))
-        .unwrap_or_default();
-    for bot in config.bots.iter().filter(|b| b.sandbox) {
-        let Some(dir) = &bot.dir else {
-            return Err(format!(
-                "bot '{}' is sandboxed but has no dir: give it a working directory of its own (it is the one place it may write)",
-                bot.name
-            ));
-        };
-        let dir = absolute(dir);
-        if out.starts_with(&dir) || exe.starts_with(&dir) {
-            return Err(format!(
-                "bot '{}' is sandboxed in {}, which holds the results or the arena itself: give it a directory of its own",
-                bot.name,
-                dir.display()
-            ));
-        }
-    }
-    Ok(())
 }
 
 /// `arena merge`: the shards' games in one games.csv, and every summary

@@ -219,7 +219,7 @@ fn spec(name: &str, command: &[String]) -> BotSpec {
         command: command.to_vec(),
         dir: None,
         limits: Limits::default(),
-        sandbox: false,
+        sandbox: None,
     }
 }
 

@@ -59,7 +59,7 @@ fn seat(name: &str) -> Seat {
             command: vec![arena.into(), "bot".into(), "first".into()],
             dir: None,
             limits: Limits::default(),
-            sandbox: false,
+            sandbox: None,
         },
         process: None,
         log: BotLog::none(),

@@ -10,11 +10,13 @@ use nix::sys::signal::Signal;
 use tokio::process::Command;
 
 use crate::config::{BotSpec, Limits};
+use crate::sandbox::Sandbox;
 
 /// Where the program of `spec` is, and the working directory it runs in.
 ///
 /// `arena` as the first word means this executable (the bundled bots); a
-/// name without `/` is looked up in `PATH`; a path is relative to the
+/// name without `/` is looked up in `PATH` (for a sandboxed bot, in the
+/// sandbox's, [`crate::sandbox::INSIDE_PATH`]); a path is relative to the
 /// working directory (`dir`, itself relative to the arena's).
 ///
 /// # Errors
@@ -44,7 +46,11 @@ pub fn resolve_program(spec: &BotSpec) -> Result<(PathBuf, PathBuf), String> {
         })?;
         return Ok((exe, dir));
     }
-    let program = which::which_in(first, std::env::var_os("PATH"), &dir).map_err(|_| {
+    let path = match spec.sandbox {
+        Some(_) => Some(crate::sandbox::INSIDE_PATH.into()),
+        None => std::env::var_os("PATH"),
+    };
+    let program = which::which_in(first, path, &dir).map_err(|_| {
         format!(
             "bot '{}': program '{first}' {}: fix its command in the config, or its dir",
             spec.name,
@@ -82,6 +88,47 @@ pub fn bubblewrap() -> Option<PathBuf> {
     which::which("bwrap").ok()
 }
 
+/// The sandbox of a sandboxed `spec`, resolved, with its program checked
+/// to be visible inside; `None` for a bot that runs unsandboxed.
+///
+/// # Errors
+/// As [`resolve_program`] and [`Sandbox::resolve`], or when the program
+/// lies outside what the sandbox shows.
+pub fn sandbox(spec: &BotSpec) -> Result<Option<(Sandbox, PathBuf)>, String> {
+    if spec.sandbox.is_none() {
+        return Ok(None);
+    }
+    let (program, dir) = resolve_program(spec)?;
+    let runs_arena = spec.command[0] == "arena";
+    let sandbox = Sandbox::resolve(spec, &dir, runs_arena)?;
+    if !runs_arena && !sandbox.shows(&program) {
+        return Err(format!(
+            "bot '{}': its program {} is outside the sandbox, which shows /usr, the bot's dir and its sandbox_ro and sandbox_rw paths: add the program's folder to sandbox_ro, or use a program under /usr",
+            spec.name,
+            program.display()
+        ));
+    }
+    Ok(Some((sandbox, program)))
+}
+
+/// Checks, before anything runs, that `spec` can be started as configured:
+/// its program is found and, for a sandboxed bot, visible and reachable in
+/// its sandbox, and the sandbox holds on this host (a real start of it,
+/// with the confine step's check and no bot).
+///
+/// # Errors
+/// One line naming the bot, the problem and the fix.
+pub fn check(spec: &BotSpec) -> Result<(), String> {
+    resolve_program(spec)?;
+    if let Some((sandbox, _)) = sandbox(spec)? {
+        sandbox.check_access(&spec.name)?;
+        sandbox
+            .probe()
+            .map_err(|e| format!("bot '{}' wants a sandbox, but {e}", spec.name))?;
+    }
+    Ok(())
+}
+
 /// The command that starts `spec`. With `guard` (the arena's own
 /// executable), the bot runs under `guard -- ...`, so its whole process
 /// group dies with the arena; without, the bot alone gets the parent-death
@@ -92,32 +139,31 @@ pub fn bubblewrap() -> Option<PathBuf> {
 /// is not installed.
 pub fn command(spec: &BotSpec, guard: Option<&Path>) -> Result<Command, String> {
     let (program, dir) = resolve_program(spec)?;
-    let mut argv: Vec<std::ffi::OsString> = Vec::new();
-    if spec.sandbox {
-        let bwrap = bubblewrap().ok_or_else(|| {
-            format!(
-                "bot '{}' wants a sandbox, but bubblewrap (bwrap) is not installed: install Debian's bubblewrap, or set sandbox = false",
-                spec.name
-            )
-        })?;
-        argv.push(bwrap.into());
-        argv.extend(sandbox_args(&dir).into_iter().map(Into::into));
-    }
-    argv.push(program.into());
+    let sandbox = sandbox(spec)?;
+    let mut argv: Vec<std::ffi::OsString> = vec![program.into()];
     argv.extend(spec.command[1..].iter().map(Into::into));
 
     let mut cmd = match guard {
         Some(exe) => {
             // The guard applies the limits to the bot alone, so tiny limits
-            // cannot break the guard itself.
+            // cannot break the guard itself; it also starts the sandbox.
             let mut c = Command::new(exe);
             c.arg("guard")
                 .arg(format!("--memory-mb={}", spec.limits.memory_mb))
                 .arg(format!("--cpu-seconds={}", spec.limits.cpu_seconds))
-                .arg(format!("--open-files={}", spec.limits.open_files))
-                .arg("--")
-                .args(&argv);
+                .arg(format!("--open-files={}", spec.limits.open_files));
+            if let Some((sandbox, _)) = &sandbox {
+                let json = serde_json::to_string(sandbox).map_err(|e| e.to_string())?;
+                c.arg(format!("--sandbox={json}"));
+            }
+            c.arg("--").args(&argv);
             c
+        }
+        None if sandbox.is_some() => {
+            return Err(format!(
+                "bot '{}': a sandboxed bot is started by the guard",
+                spec.name
+            ))
         }
         None => {
             let mut c = Command::new(&argv[0]);
@@ -191,37 +237,4 @@ pub(crate) fn apply_limits(limits: &Limits) -> nix::Result<()> {
         )?;
     }
     setrlimit(Resource::RLIMIT_CORE, 0, 0)
-}
-
-/// bubblewrap's arguments: no network, its own process, IPC and host-name
-/// namespaces (so it cannot see other bots' processes), the whole
-/// filesystem read-only but for its working directory and a private /tmp,
-/// and death with its parent (the guard).
-fn sandbox_args(dir: &Path) -> Vec<String> {
-    let dir = dir.display().to_string();
-    [
-        "--die-with-parent",
-        "--unshare-net",
-        "--unshare-pid",
-        "--unshare-ipc",
-        "--unshare-uts",
-        "--ro-bind",
-        "/",
-        "/",
-        "--dev",
-        "/dev",
-        "--proc",
-        "/proc",
-        "--tmpfs",
-        "/tmp",
-        "--bind",
-        &dir,
-        &dir,
-        "--chdir",
-        &dir,
-        "--",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect()
 }

@@ -1,0 +1,129 @@
+//! The confine step: the first program in a bot's sandbox (`arena confine`,
+//! run by bubblewrap from an inherited descriptor). It checks that the
+//! isolation promised is there, sets the process limit, which only counts
+//! for the bot inside its own user namespace, closes every descriptor but
+//! stdio, and execs the bot. A sandbox that is not as promised runs nothing.
+
+use std::ffi::OsString;
+use std::os::unix::process::CommandExt;
+
+use nix::sys::resource::{setrlimit, Resource};
+
+/// The exit code when the isolation is not as promised, or the bot cannot
+/// be started.
+pub const REFUSED: i32 = 125;
+
+/// Runs the confine step: checks the sandbox, sets RLIMIT_NPROC to
+/// `processes`, and execs `command` (when `arena` is set, its program is
+/// this executable, run as `/proc/self/exe`: a bundled bot). With an empty `command`
+/// it only checks (the arena's probe). Returns the exit code when it does
+/// not exec: 0 after a probe, [`REFUSED`] on any failure (said on stderr).
+#[must_use]
+pub fn run(processes: u64, arena: bool, command: &[OsString]) -> i32 {
+    use std::os::unix::fs::MetadataExt;
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let me = nix::unistd::getuid().as_raw();
+    let usr_owner = std::fs::metadata("/usr").map_or(me, |m| m.uid());
+    if let Err(why) = check(&status, me, usr_owner) {
+        eprintln!("sandbox: not isolated as promised: {why}; the bot was not started");
+        return REFUSED;
+    }
+    if let Err(e) = setrlimit(Resource::RLIMIT_NPROC, processes, processes) {
+        eprintln!("sandbox: cannot limit processes: {e}");
+        return REFUSED;
+    }
+    let Some((program, args)) = command.split_first() else {
+        return 0;
+    };
+    close_other_descriptors();
+    let mut cmd = if arena {
+        let mut c = std::process::Command::new("/proc/self/exe");
+        c.arg0("arena").args(args);
+        c
+    } else {
+        let mut c = std::process::Command::new(program);
+        c.args(args);
+        c
+    };
+    let e = cmd.exec();
+    eprintln!("sandbox: cannot start {}: {e}", program.to_string_lossy());
+    REFUSED
+}
+
+/// Checks a `/proc/self/status`: no capability in any set,
+/// `no_new_privs`, a seccomp filter; and that the host's root is not the
+/// process's own user: `/usr`, owned by root on the host, must not show as
+/// owned by `me` (it shows as the overflow uid when the user namespace maps
+/// an unprivileged host user, and as `me` when it maps root).
+///
+/// # Errors
+/// What is missing, in words.
+pub fn check(status: &str, me: u32, usr_owner: u32) -> Result<(), String> {
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name)?.strip_prefix(':'))
+            .map(str::trim)
+    };
+    for set in ["CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"] {
+        match field(set) {
+            Some(v) if !v.is_empty() && v.bytes().all(|b| b == b'0') => {}
+            v => return Err(format!("{set} is {}", v.unwrap_or("missing"))),
+        }
+    }
+    if field("NoNewPrivs") != Some("1") {
+        return Err("no_new_privs is not set".into());
+    }
+    if field("Seccomp") != Some("2") {
+        return Err("no seccomp filter".into());
+    }
+    if usr_owner == me {
+        return Err(format!(
+            "uid {me} owns /usr: the user namespace maps the host's root, not an unprivileged user"
+        ));
+    }
+    Ok(())
+}
+
+/// Marks every descriptor but 0, 1 and 2 close-on-exec, so the bot gets
+/// nothing but its stdio (bubblewrap's inherited ones among them).
+fn close_other_descriptors() {
+    use nix::fcntl::{fcntl, FcntlArg, FdFlag};
+    let fds: Vec<i32> = std::fs::read_dir("/proc/self/fd")
+        .map(|d| {
+            d.flatten()
+                .filter_map(|e| e.file_name().to_str()?.parse().ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    for fd in fds.into_iter().filter(|&fd| fd > 2) {
+        let _ = fcntl(fd, FcntlArg::F_SETFD(FdFlag::FD_CLOEXEC));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check;
+
+    const CONFINED: &str = "Name:\tbot\nCapInh:\t0000000000000000\nCapPrm:\t0000000000000000\nCapEff:\t0000000000000000\nCapBnd:\t0000000000000000\nCapAmb:\t0000000000000000\nNoNewPrivs:\t1\nSeccomp:\t2\n";
+
+    #[test]
+    fn a_confined_process_passes() {
+        assert_eq!(check(CONFINED, 1000, 65534), Ok(()));
+    }
+
+    #[test]
+    fn any_capability_or_a_root_mapping_is_refused() {
+        let caps = CONFINED.replace("CapEff:\t0000000000000000", "CapEff:\t000001fffeffffff");
+        assert!(check(&caps, 1000, 65534).unwrap_err().contains("CapEff"));
+        let no_bnd = CONFINED.replace("CapBnd:\t0000000000000000\n", "");
+        assert!(check(&no_bnd, 1000, 65534).unwrap_err().contains("CapBnd"));
+        let nnp = CONFINED.replace("NoNewPrivs:\t1", "NoNewPrivs:\t0");
+        assert!(check(&nnp, 1000, 65534).is_err());
+        let seccomp = CONFINED.replace("Seccomp:\t2", "Seccomp:\t0");
+        assert!(check(&seccomp, 1000, 65534).is_err());
+        assert!(check(CONFINED, 1000, 1000)
+            .unwrap_err()
+            .contains("host's root"));
+    }
+}

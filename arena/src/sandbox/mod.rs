@@ -1,0 +1,678 @@
+//! The sandbox of a bot with `sandbox = true`: bubblewrap (Debian's
+//! `bubblewrap`, <https://github.com/containers/bubblewrap>) started by the
+//! guard, with every isolation it has.
+//!
+//! What the bot gets (`docs/sandbox.md` is the user's page):
+//! - a user namespace in which it is uid 1000 `bot`, mapped to an
+//!   unprivileged host user: the arena's own user, or, when the arena runs
+//!   as root, `sandbox_user` (default `nobody`), to which the guard switches
+//!   before it starts bubblewrap; no capabilities, `no_new_privs`, no
+//!   further user namespaces;
+//! - its own session, and its own network (loopback only), process, IPC,
+//!   host-name and cgroup namespaces;
+//! - a filesystem of its own: `/usr` and the `/bin` and `/lib*` links or
+//!   folders read-only, a few files of `/etc` (see [`ETC`]) and stand-in
+//!   `passwd`, `group` and `hosts`; its `dir` (read-only unless listed in
+//!   `sandbox_rw`) and the paths it lists, at their host paths; fresh
+//!   `/proc` and `/dev`; private tmpfs `/tmp`, `/var/tmp`, `/run` and
+//!   `/dev/shm` of `tmp_mb` each; the rest of `/` read-only and empty;
+//! - a seccomp filter ([`seccomp`]) and an environment of its own
+//!   ([`ENV`]), nothing of the arena's;
+//! - `processes` as RLIMIT_NPROC, set inside its namespace by
+//!   [`confine`], which then checks all of the above before it runs the bot.
+//!
+//! The arena's executable is not in the sandbox's filesystem: bubblewrap
+//! runs it from an inherited descriptor (`/proc/self/fd/N`) as the confine
+//! step, which runs a bundled bot as `/proc/self/exe`.
+
+pub mod confine;
+mod seccomp;
+
+use std::ffi::{OsStr, OsString};
+use std::os::fd::{AsRawFd, OwnedFd, RawFd};
+use std::os::unix::fs::MetadataExt;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::config::BotSpec;
+
+/// The bot's uid and gid inside its sandbox (its host ids are mapped to them).
+pub const INSIDE_ID: u32 = 1000;
+
+/// Where a program named without `/` is looked up in the sandbox: the
+/// bot's `PATH` there.
+pub const INSIDE_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
+
+/// The bot's whole environment in the sandbox; the arena's is not passed on.
+pub const ENV: &[(&str, &str)] = &[
+    ("PATH", INSIDE_PATH),
+    ("HOME", "/tmp"),
+    ("TMPDIR", "/tmp"),
+    ("USER", "bot"),
+    ("LOGNAME", "bot"),
+    ("LANG", "C.UTF-8"),
+];
+
+/// The files and folders of the host's `/etc` that the sandbox shows,
+/// read-only, where they exist: what the dynamic loader, time zones, TLS
+/// certificates and Debian's alternatives links need. Folders whose names
+/// start with `java-` or `python3` (the JVM's and Python's settings) are
+/// shown too.
+pub const ETC: &[&str] = &[
+    "alternatives",
+    "ca-certificates",
+    "ca-certificates.conf",
+    "host.conf",
+    "ld.so.cache",
+    "ld.so.conf",
+    "ld.so.conf.d",
+    "localtime",
+    "mime.types",
+    "nsswitch.conf",
+    "pki",
+    "ssl",
+    "timezone",
+];
+
+/// The top-level links or folders of the host that the sandbox shows
+/// read-only beside `/usr` (as links where they are links).
+const ROOT_LINKS: &[&str] = &["bin", "sbin", "lib", "lib32", "lib64", "libx32"];
+
+const PASSWD: &str = "root:x:0:0:root:/root:/usr/sbin/nologin\n\
+bot:x:1000:1000:En Dodoi bot:/tmp:/usr/sbin/nologin\n\
+nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n";
+const GROUP: &str = "root:x:0:\nbot:x:1000:\nnogroup:x:65534:\n";
+const HOSTS: &str =
+    "127.0.0.1 localhost\n::1 localhost ip6-localhost ip6-loopback\n127.0.1.1 bot\n";
+
+/// One bot's sandbox, resolved: absolute paths and the host user. The
+/// arena builds it and hands it to the guard (as JSON), which starts
+/// bubblewrap with [`Sandbox::command`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sandbox {
+    /// bubblewrap's path.
+    pub bwrap: PathBuf,
+    /// The bot's working directory, absolute.
+    pub dir: PathBuf,
+    /// Paths shown read-only, absolute (the `dir` among them unless writable).
+    pub read_only: Vec<PathBuf>,
+    /// Paths shown writable, absolute.
+    pub writable: Vec<PathBuf>,
+    /// RLIMIT_NPROC inside the sandbox: processes and threads at once.
+    pub processes: u64,
+    /// The size of each private tmpfs, MiB.
+    pub tmp_mb: u64,
+    /// The host uid and gid to switch to before bubblewrap, when the arena
+    /// runs as root; `None` keeps the arena's own (unprivileged) user.
+    pub host_user: Option<(u32, u32)>,
+    /// Whether the program is the arena's own executable (a bundled bot).
+    pub runs_arena: bool,
+}
+
+/// A bubblewrap command ready to spawn, with the descriptors it inherits;
+/// they are closed when this is dropped, so keep it until the spawn.
+pub struct Prepared {
+    /// The command: spawn it (stdio and process group are the caller's).
+    pub command: std::process::Command,
+    _fds: Vec<OwnedFd>,
+}
+
+impl Sandbox {
+    /// Resolves `spec`'s sandbox for a bot whose working directory is `dir`
+    /// (absolute): its paths (relative ones from `dir`, each of which must
+    /// exist) and, when the arena runs as root, its host user.
+    ///
+    /// # Errors
+    /// One line naming the bot and the fix: bubblewrap is missing, a path
+    /// does not exist, the user is unknown or is root.
+    pub fn resolve(spec: &BotSpec, dir: &Path, runs_arena: bool) -> Result<Sandbox, String> {
+        let Some(sandbox) = &spec.sandbox else {
+            return Err(format!("bot '{}' is not sandboxed", spec.name));
+        };
+        let bwrap = which::which("bwrap").map_err(|_| {
+            format!(
+                "bot '{}' wants a sandbox, but bubblewrap (bwrap) is not installed: install Debian's bubblewrap, or set sandbox = false",
+                spec.name
+            )
+        })?;
+        let resolve = |p: &PathBuf, key: &str| -> Result<PathBuf, String> {
+            let path = dir.join(p);
+            std::fs::canonicalize(&path).map_err(|e| {
+                format!(
+                    "bot '{}': {key} path {} cannot be shown in the sandbox: {e}: fix the path (relative ones start in the bot's dir)",
+                    spec.name,
+                    path.display()
+                )
+            })
+        };
+        let dir = std::fs::canonicalize(dir).map_err(|e| {
+            format!(
+                "bot '{}': working directory {}: {e}",
+                spec.name,
+                dir.display()
+            )
+        })?;
+        let writable = sandbox
+            .writable
+            .iter()
+            .map(|p| resolve(p, "sandbox_rw"))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut read_only = sandbox
+            .read_only
+            .iter()
+            .map(|p| resolve(p, "sandbox_ro"))
+            .collect::<Result<Vec<_>, _>>()?;
+        if !writable.contains(&dir) {
+            read_only.push(dir.clone());
+        }
+        read_only.retain(|p| !writable.contains(p));
+        read_only.dedup();
+        let host_user = if nix::unistd::geteuid().is_root() {
+            Some(host_user(&spec.name, &sandbox.user)?)
+        } else {
+            None
+        };
+        Ok(Sandbox {
+            bwrap,
+            dir,
+            read_only,
+            writable,
+            processes: sandbox.processes,
+            tmp_mb: sandbox.tmp_mb,
+            host_user,
+            runs_arena,
+        })
+    }
+
+    /// Whether the host path `path` (absolute) can be seen in the sandbox,
+    /// so that a program there can run.
+    #[must_use]
+    pub fn shows(&self, path: &Path) -> bool {
+        let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        path.starts_with("/usr")
+            || ROOT_LINKS
+                .iter()
+                .any(|l| path.starts_with(Path::new("/").join(l)))
+            || self
+                .read_only
+                .iter()
+                .chain(&self.writable)
+                .any(|p| path.starts_with(p))
+    }
+
+    /// Every path of the host shown in the sandbox that the config chose:
+    /// the `dir`, `sandbox_ro` and `sandbox_rw`, with whether it is writable.
+    pub fn shown(&self) -> impl Iterator<Item = (&Path, bool)> {
+        self.read_only
+            .iter()
+            .map(|p| (p.as_path(), false))
+            .chain(self.writable.iter().map(|p| (p.as_path(), true)))
+    }
+
+    /// bubblewrap's arguments, given the descriptors it inherits. Pure.
+    fn args(&self, fds: &Fds) -> Vec<OsString> {
+        let mut a: Vec<OsString> = Vec::new();
+        let mut push = |words: &[&OsStr]| a.extend(words.iter().map(|w| w.to_os_string()));
+        let s = |x: &'static str| OsStr::new(x);
+        let id = INSIDE_ID.to_string();
+        push(&[
+            s("--unshare-all"),
+            s("--unshare-user"),
+            s("--disable-userns"),
+            s("--uid"),
+            id.as_ref(),
+            s("--gid"),
+            id.as_ref(),
+            s("--hostname"),
+            s("bot"),
+            s("--cap-drop"),
+            s("ALL"),
+            s("--new-session"),
+            s("--die-with-parent"),
+            s("--clearenv"),
+        ]);
+        for (k, v) in ENV {
+            push(&[s("--setenv"), s(k), s(v)]);
+        }
+        push(&[s("--ro-bind"), s("/usr"), s("/usr")]);
+        for name in ROOT_LINKS {
+            let host = Path::new("/").join(name);
+            match std::fs::read_link(&host) {
+                Ok(target) => push(&[s("--symlink"), target.as_os_str(), host.as_os_str()]),
+                Err(_) if host.is_dir() => {
+                    push(&[s("--ro-bind"), host.as_os_str(), host.as_os_str()]);
+                }
+                Err(_) => {}
+            }
+        }
+        push(&[s("--perms"), s("0755"), s("--dir"), s("/etc")]);
+        for path in etc_entries() {
+            push(&[s("--ro-bind"), path.as_os_str(), path.as_os_str()]);
+        }
+        let fd = |n: RawFd| OsString::from(n.to_string());
+        for (n, dest) in [
+            (fds.passwd, "/etc/passwd"),
+            (fds.group, "/etc/group"),
+            (fds.hosts, "/etc/hosts"),
+        ] {
+            push(&[
+                s("--perms"),
+                s("0644"),
+                s("--ro-bind-data"),
+                &fd(n),
+                s(dest),
+            ]);
+        }
+        push(&[s("--proc"), s("/proc"), s("--dev"), s("/dev")]);
+        let size = (self.tmp_mb << 20).to_string();
+        for dest in ["/tmp", "/var/tmp", "/run", "/dev/shm"] {
+            push(&[
+                s("--size"),
+                size.as_ref(),
+                s("--perms"),
+                s("1777"),
+                s("--tmpfs"),
+                s(dest),
+            ]);
+        }
+        // /dev is a tmpfs of bubblewrap's with no size: only its nodes and
+        // /dev/shm (a mount of its own) may be written.
+        push(&[s("--remount-ro"), s("/dev")]);
+        // Shallow paths first, so a path inside another is bound on top of it.
+        let mut shown: Vec<(&Path, bool)> = self.shown().collect();
+        shown.sort_by_key(|(p, _)| p.components().count());
+        for (path, writable) in shown {
+            let how = if writable { "--bind" } else { "--ro-bind" };
+            push(&[s(how), path.as_os_str(), path.as_os_str()]);
+        }
+        push(&[
+            s("--remount-ro"),
+            s("/"),
+            s("--chdir"),
+            self.dir.as_os_str(),
+            s("--seccomp"),
+            &fd(fds.seccomp),
+            s("--"),
+        ]);
+        a.push(format!("/proc/self/fd/{}", fds.exe).into());
+        a.push("confine".into());
+        a.push(format!("--processes={}", self.processes).into());
+        if self.runs_arena {
+            a.push("--arena".into());
+        }
+        a
+    }
+
+    /// The bubblewrap command that runs `program` with `args` in this
+    /// sandbox (with no program: the confine step's check alone). When the
+    /// arena runs as root, the child switches to the host user before it
+    /// execs bubblewrap.
+    ///
+    /// # Errors
+    /// When a pipe, the arena's executable or the seccomp filter cannot be
+    /// made.
+    pub fn command(&self, program: Option<&OsStr>, args: &[OsString]) -> std::io::Result<Prepared> {
+        let data = |text: &[u8]| -> std::io::Result<OwnedFd> {
+            let (read, write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?;
+            nix::unistd::write(&write, text)?;
+            Ok(read)
+        };
+        let filter = seccomp::program().map_err(std::io::Error::other)?;
+        let exe: OwnedFd = std::fs::File::open(std::env::current_exe()?)?.into();
+        let owned = vec![
+            exe,
+            data(&filter)?,
+            data(PASSWD.as_bytes())?,
+            data(GROUP.as_bytes())?,
+            data(HOSTS.as_bytes())?,
+        ];
+        let raw: Vec<RawFd> = owned.iter().map(AsRawFd::as_raw_fd).collect();
+        let fds = Fds {
+            exe: raw[0],
+            seccomp: raw[1],
+            passwd: raw[2],
+            group: raw[3],
+            hosts: raw[4],
+        };
+        let mut command = std::process::Command::new(&self.bwrap);
+        command.args(self.args(&fds));
+        if let Some(program) = program {
+            command.arg("--").arg(program).args(args);
+        }
+        let host_user = self.host_user;
+        // SAFETY: fcntl, setgroups, setresgid, setresuid and prctl are
+        // async-signal-safe system calls; nothing is allocated.
+        unsafe {
+            command.pre_exec(move || {
+                use nix::fcntl::{fcntl, FcntlArg, FdFlag};
+                for &fd in &raw {
+                    fcntl(fd, FcntlArg::F_SETFD(FdFlag::empty()))?;
+                }
+                if let Some((uid, gid)) = host_user {
+                    let (uid, gid) = (
+                        nix::unistd::Uid::from_raw(uid),
+                        nix::unistd::Gid::from_raw(gid),
+                    );
+                    nix::unistd::setgroups(&[])?;
+                    nix::unistd::setresgid(gid, gid, gid)?;
+                    nix::unistd::setresuid(uid, uid, uid)?;
+                }
+                nix::sys::prctl::set_no_new_privs()?;
+                Ok(())
+            });
+        }
+        Ok(Prepared {
+            command,
+            _fds: owned,
+        })
+    }
+
+    /// Starts this sandbox with no bot: the confine step checks the
+    /// isolation it finds and exits. Run before a tournament, so that a
+    /// host that cannot isolate a bot is refused before any game.
+    ///
+    /// # Errors
+    /// One line: what bubblewrap or the check said, and what the host needs.
+    pub fn probe(&self) -> Result<(), String> {
+        let mut prepared = self.command(None, &[]).map_err(|e| e.to_string())?;
+        let output = prepared
+            .command
+            .stdin(std::process::Stdio::null())
+            .output()
+            .map_err(|e| format!("cannot start {}: {e}", self.bwrap.display()))?;
+        if output.status.success() {
+            return Ok(());
+        }
+        let said = String::from_utf8_lossy(&output.stderr);
+        let said = said
+            .lines()
+            .last()
+            .unwrap_or("no message")
+            .trim()
+            .to_string();
+        let hint = if said.starts_with("bwrap")
+            && (said.contains("namespace") || said.contains("uid map"))
+        {
+            "; the host must allow unprivileged user namespaces (sysctl user.max_user_namespaces > 0, and kernel.unprivileged_userns_clone = 1 or kernel.apparmor_restrict_unprivileged_userns = 0 where they exist)"
+        } else {
+            ""
+        };
+        Err(format!(
+            "this host cannot give the sandbox's isolation: {said}{hint}; or set sandbox = false"
+        ))
+    }
+
+    /// Checks, when the arena runs as root, that the host user can reach
+    /// every path shown (bubblewrap binds them as that user) and write the
+    /// writable ones, so the bot does not fail at its first file.
+    ///
+    /// # Errors
+    /// One line naming the path, what is missing, and the fix.
+    pub fn check_access(&self, bot: &str) -> Result<(), String> {
+        let Some((uid, gid)) = self.host_user else {
+            return Ok(());
+        };
+        let may = |meta: &std::fs::Metadata, bits: u32| {
+            let mode = meta.mode();
+            let class = if meta.uid() == uid {
+                mode >> 6
+            } else if meta.gid() == gid {
+                mode >> 3
+            } else {
+                mode
+            };
+            class & bits == bits
+        };
+        let who = format!("the sandbox's host user (uid {uid})");
+        for (path, writable) in self.shown() {
+            for parent in path.ancestors().skip(1) {
+                let Ok(meta) = std::fs::metadata(parent) else {
+                    continue;
+                };
+                if !may(&meta, 0o1) {
+                    return Err(format!(
+                        "bot '{bot}': {who} cannot reach {} ({} is mode {:o}): move it to a folder others can enter (such as /srv or /opt), chmod o+x {}, or set sandbox_user",
+                        path.display(),
+                        parent.display(),
+                        meta.mode() & 0o7777,
+                        parent.display()
+                    ));
+                }
+            }
+            let meta = std::fs::metadata(path)
+                .map_err(|e| format!("bot '{bot}': {}: {e}", path.display()))?;
+            let need = match (meta.is_dir(), writable) {
+                (true, true) => 0o7,
+                (true, false) => 0o5,
+                (false, true) => 0o6,
+                (false, false) => 0o4,
+            };
+            if !may(&meta, need) {
+                let what = if writable { "write" } else { "read" };
+                return Err(format!(
+                    "bot '{bot}': {who} cannot {what} {} (mode {:o}, owner {}): chown {uid}:{gid} it, or set sandbox_user",
+                    path.display(),
+                    meta.mode() & 0o7777,
+                    meta.uid()
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Checks what the sandboxed bots of a tournament writing to `out` would
+/// see: each needs a `dir` of its own; none may see the run folder, nor
+/// another bot's folder (bots that share one `dir`, one program at two
+/// settings, may, if neither writes it); none may write the arena's
+/// executable.
+///
+/// # Errors
+/// One line naming the bot, the path and the fix.
+pub fn check_layout(bots: &[BotSpec], out: &Path) -> Result<(), String> {
+    let absolute = |p: &Path| {
+        std::fs::canonicalize(p)
+            .or_else(|_| std::path::absolute(p))
+            .unwrap_or_else(|_| p.to_path_buf())
+    };
+    let out = absolute(out);
+    let exe = std::env::current_exe()
+        .map(|e| absolute(&e))
+        .unwrap_or_default();
+    let dirs: Vec<(&str, PathBuf)> = bots
+        .iter()
+        .filter_map(|b| Some((b.name.as_str(), absolute(b.dir.as_ref()?))))
+        .collect();
+    for bot in bots.iter().filter(|b| b.sandbox.is_some()) {
+        let Some(dir) = &bot.dir else {
+            return Err(format!(
+                "bot '{}' is sandboxed but has no dir: give it a folder of its own (the arena's working directory would show the bot everything in it)",
+                bot.name
+            ));
+        };
+        let dir = absolute(dir);
+        let Some((sandbox, _)) = crate::bot::spawn::sandbox(bot)? else {
+            continue;
+        };
+        for (path, writable) in sandbox.shown() {
+            if out.starts_with(path) || path.starts_with(&out) {
+                return Err(format!(
+                    "bot '{}' would see the run folder {} through {}: keep results and bots' folders apart",
+                    bot.name,
+                    out.display(),
+                    path.display()
+                ));
+            }
+            if writable && exe.starts_with(path) {
+                return Err(format!(
+                    "bot '{}' could write the arena's executable {} through {}: give it a folder of its own",
+                    bot.name,
+                    exe.display(),
+                    path.display()
+                ));
+            }
+            for (other, other_dir) in dirs.iter().filter(|(n, _)| *n != bot.name) {
+                let shared = *other_dir == dir;
+                if (writable || !shared) && other_dir.starts_with(path) {
+                    return Err(format!(
+                        "bot '{}' would see bot '{other}''s folder {} through {}{}: give each bot a folder of its own",
+                        bot.name,
+                        other_dir.display(),
+                        path.display(),
+                        if shared { ", writable" } else { "" }
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The descriptors bubblewrap inherits, by their numbers.
+struct Fds {
+    exe: RawFd,
+    seccomp: RawFd,
+    passwd: RawFd,
+    group: RawFd,
+    hosts: RawFd,
+}
+
+/// The entries of the host's `/etc` that the sandbox shows (see [`ETC`]).
+fn etc_entries() -> Vec<PathBuf> {
+    let etc = Path::new("/etc");
+    let mut entries: Vec<PathBuf> = ETC
+        .iter()
+        .map(|name| etc.join(name))
+        .filter(|p| p.symlink_metadata().is_ok())
+        .collect();
+    if let Ok(dir) = std::fs::read_dir(etc) {
+        for entry in dir.flatten() {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if name.starts_with("java-") || name.starts_with("python3") {
+                entries.push(entry.path());
+            }
+        }
+    }
+    entries.sort();
+    entries
+}
+
+/// The uid and gid of host user `user` (a name or a number), which must
+/// not be root.
+fn host_user(bot: &str, user: &str) -> Result<(u32, u32), String> {
+    let found = match user.parse::<u32>() {
+        Ok(uid) => nix::unistd::User::from_uid(nix::unistd::Uid::from_raw(uid))
+            .ok()
+            .flatten()
+            .map_or((uid, uid), |u| (uid, u.gid.as_raw())),
+        Err(_) => match nix::unistd::User::from_name(user) {
+            Ok(Some(u)) => (u.uid.as_raw(), u.gid.as_raw()),
+            _ => {
+                return Err(format!(
+                    "bot '{bot}': sandbox_user '{user}' is not a user of this host: name one (default \"nobody\"), or give a uid"
+                ))
+            }
+        },
+    };
+    if found.0 == 0 {
+        return Err(format!(
+            "bot '{bot}': sandbox_user '{user}' is root: a sandboxed bot must run as an unprivileged user (default \"nobody\")"
+        ));
+    }
+    Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sandbox() -> Sandbox {
+        Sandbox {
+            bwrap: "/usr/bin/bwrap".into(),
+            dir: "/srv/bots/a".into(),
+            read_only: vec!["/srv/bots/a".into(), "/opt/venv".into()],
+            writable: vec!["/srv/bots/a/state".into()],
+            processes: 64,
+            tmp_mb: 8,
+            host_user: None,
+            runs_arena: false,
+        }
+    }
+
+    fn args() -> Vec<String> {
+        let fds = Fds {
+            exe: 3,
+            seccomp: 4,
+            passwd: 5,
+            group: 6,
+            hosts: 7,
+        };
+        sandbox()
+            .args(&fds)
+            .into_iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect()
+    }
+
+    fn has(args: &[String], words: &[&str]) -> bool {
+        args.windows(words.len()).any(|w| w == words)
+    }
+
+    #[test]
+    fn every_namespace_is_new_and_no_capability_is_kept() {
+        let a = args();
+        for flag in [
+            "--unshare-all",
+            "--unshare-user",
+            "--disable-userns",
+            "--new-session",
+            "--clearenv",
+            "--die-with-parent",
+        ] {
+            assert!(a.contains(&flag.to_string()), "{flag} missing");
+        }
+        assert!(has(&a, &["--cap-drop", "ALL"]));
+        assert!(!a.iter().any(|w| w == "--share-net" || w == "--cap-add"));
+        assert!(has(&a, &["--seccomp", "4"]));
+    }
+
+    #[test]
+    fn the_bot_sees_its_paths_nested_binds_last_and_the_root_read_only() {
+        let a = args();
+        let at = |words: &[&str]| a.windows(words.len()).position(|w| w == words).unwrap();
+        let dir = at(&["--ro-bind", "/srv/bots/a", "/srv/bots/a"]);
+        let state = at(&["--bind", "/srv/bots/a/state", "/srv/bots/a/state"]);
+        assert!(dir < state, "a path inside the dir must be bound after it");
+        assert!(has(&a, &["--ro-bind", "/opt/venv", "/opt/venv"]));
+        assert!(at(&["--remount-ro", "/"]) > state);
+        for tmp in ["/tmp", "/var/tmp", "/run", "/dev/shm"] {
+            assert!(
+                has(
+                    &a,
+                    &["--size", "8388608", "--perms", "1777", "--tmpfs", tmp]
+                ),
+                "{tmp}"
+            );
+        }
+        // Nothing of the host's root but /usr, its links and /etc's few files.
+        assert!(!has(&a, &["--ro-bind", "/", "/"]) && !has(&a, &["--bind", "/", "/"]));
+        assert!(!a
+            .iter()
+            .any(|w| w == "/etc/shadow" || w == "/root" || w == "/home"));
+        // The confine step comes last, from the inherited executable.
+        let tail: Vec<&str> = a[a.len() - 3..].iter().map(String::as_str).collect();
+        assert_eq!(tail, ["/proc/self/fd/3", "confine", "--processes=64"]);
+    }
+
+    #[test]
+    fn a_program_is_shown_only_where_the_sandbox_shows_it() {
+        let s = sandbox();
+        assert!(s.shows(Path::new("/usr/bin/python3-does-not-matter")));
+        assert!(s.shows(Path::new("/opt/venv/bin/python")));
+        assert!(!s.shows(Path::new("/opt/other/bin/python")));
+        assert!(!s.shows(Path::new("/root/.pyenv/shims/python3")));
+    }
+}

@@ -1,0 +1,164 @@
+//! The seccomp filter of a sandboxed bot: a short deny list, compiled to
+//! classic BPF with `seccompiler` and handed to bubblewrap (`--seccomp FD`).
+//!
+//! Why these calls: each is a way out of a namespace sandbox or a large
+//! kernel attack surface that no bot needs (the lists of Docker's and
+//! Flatpak's default profiles block the same families). A blocked call fails
+//! with EPERM; every other call is allowed. A call made through another
+//! architecture's ABI (`int 0x80` on x86_64) kills the process, and x32
+//! calls fail, so the list cannot be bypassed by number.
+
+use std::collections::BTreeMap;
+
+use nix::libc;
+use seccompiler::{
+    sock_filter, BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition,
+    SeccompFilter, SeccompRule, TargetArch,
+};
+
+/// The calls that fail with EPERM whatever their arguments, with why.
+const DENIED: &[(i64, &str)] = &[
+    (libc::SYS_ptrace, "tracing another process"),
+    (
+        libc::SYS_process_vm_readv,
+        "reading another process's memory",
+    ),
+    (
+        libc::SYS_process_vm_writev,
+        "writing another process's memory",
+    ),
+    (libc::SYS_kcmp, "comparing other processes' kernel state"),
+    (libc::SYS_mount, "mounting"),
+    (libc::SYS_umount2, "unmounting"),
+    (libc::SYS_pivot_root, "changing the root"),
+    (libc::SYS_chroot, "changing the root"),
+    (libc::SYS_open_tree, "the new mount API"),
+    (libc::SYS_move_mount, "the new mount API"),
+    (libc::SYS_fsopen, "the new mount API"),
+    (libc::SYS_fsconfig, "the new mount API"),
+    (libc::SYS_fsmount, "the new mount API"),
+    (libc::SYS_fspick, "the new mount API"),
+    (libc::SYS_mount_setattr, "the new mount API"),
+    (libc::SYS_unshare, "new namespaces"),
+    (libc::SYS_setns, "joining namespaces"),
+    (libc::SYS_keyctl, "the kernel keyring"),
+    (libc::SYS_add_key, "the kernel keyring"),
+    (libc::SYS_request_key, "the kernel keyring"),
+    (libc::SYS_bpf, "eBPF programs"),
+    (libc::SYS_perf_event_open, "performance counters"),
+    (libc::SYS_userfaultfd, "user fault handling (exploit aid)"),
+    (libc::SYS_io_uring_setup, "io_uring"),
+    (libc::SYS_io_uring_enter, "io_uring"),
+    (libc::SYS_io_uring_register, "io_uring"),
+    (libc::SYS_open_by_handle_at, "opening files by handle"),
+    (libc::SYS_kexec_load, "loading a kernel"),
+    (libc::SYS_kexec_file_load, "loading a kernel"),
+    (libc::SYS_init_module, "kernel modules"),
+    (libc::SYS_finit_module, "kernel modules"),
+    (libc::SYS_delete_module, "kernel modules"),
+    (libc::SYS_reboot, "rebooting"),
+    (libc::SYS_swapon, "swap"),
+    (libc::SYS_swapoff, "swap"),
+    (libc::SYS_acct, "process accounting"),
+    (libc::SYS_quotactl, "disk quotas"),
+    (libc::SYS_syslog, "the kernel log"),
+];
+
+/// The socket family that no network namespace covers: a VM's vsock
+/// reaches its host.
+const AF_VSOCK: u64 = 40;
+
+/// The filter as bubblewrap reads it: the BPF instructions, 8 bytes each,
+/// in native byte order.
+///
+/// # Errors
+/// When this processor's architecture has no seccomp support in
+/// `seccompiler` (it has x86_64, aarch64 and riscv64).
+pub fn program() -> Result<Vec<u8>, String> {
+    let arch = TargetArch::try_from(std::env::consts::ARCH).map_err(|_| {
+        format!(
+            "the sandbox's seccomp filter has no support for {}",
+            std::env::consts::ARCH
+        )
+    })?;
+    let mut rules: BTreeMap<i64, Vec<SeccompRule>> =
+        DENIED.iter().map(|&(nr, _)| (nr, Vec::new())).collect();
+    let rule = |arg: u8, value: u64| {
+        SeccompCondition::new(arg, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, value)
+            .and_then(|c| SeccompRule::new(vec![c]))
+            .map_err(|e| e.to_string())
+    };
+    // Pushing keystrokes into a terminal (TIOCSTI) or the console (TIOCLINUX).
+    rules.insert(
+        libc::SYS_ioctl,
+        vec![rule(1, libc::TIOCSTI)?, rule(1, libc::TIOCLINUX)?],
+    );
+    rules.insert(libc::SYS_socket, vec![rule(0, AF_VSOCK)?]);
+    let filter = SeccompFilter::new(
+        rules,
+        SeccompAction::Allow,
+        SeccompAction::Errno(libc::EPERM as u32),
+        arch,
+    )
+    .map_err(|e| e.to_string())?;
+    let mut bpf: BpfProgram = filter.try_into().map_err(|e| format!("{e}"))?;
+    if arch == TargetArch::x86_64 {
+        deny_x32(&mut bpf)?;
+    }
+    Ok(bpf
+        .iter()
+        .flat_map(|i| {
+            let mut bytes = [0u8; 8];
+            bytes[..2].copy_from_slice(&i.code.to_ne_bytes());
+            bytes[2] = i.jt;
+            bytes[3] = i.jf;
+            bytes[4..].copy_from_slice(&i.k.to_ne_bytes());
+            bytes
+        })
+        .collect())
+}
+
+// Classic BPF opcodes (linux/bpf_common.h).
+const BPF_LD_W_ABS: u16 = 0x20;
+const BPF_JMP_JGE_K: u16 = 0x35;
+const BPF_RET_K: u16 = 0x06;
+/// Where `seccomp_data` holds the call's number.
+const NR_OFFSET: u32 = 0;
+/// The bit that marks an x32 call on x86_64.
+const X32_SYSCALL_BIT: u32 = 0x4000_0000;
+
+/// Makes every x32 call fail. seccompiler matches call numbers exactly, and
+/// an x32 call has the same architecture as an x86_64 one but another
+/// number, so a denied call could be made through x32. The check goes right
+/// after the architecture check (three instructions that jump only among
+/// themselves), before the program loads the number itself.
+fn deny_x32(bpf: &mut BpfProgram) -> Result<(), String> {
+    let at = 3;
+    let load_nr = |i: &sock_filter| i.code == BPF_LD_W_ABS && i.k == NR_OFFSET;
+    if !bpf.get(at).is_some_and(load_nr) {
+        return Err("seccompiler's program has an unexpected shape".into());
+    }
+    let ins = |code, jt, jf, k| sock_filter { code, jt, jf, k };
+    let guard = [
+        ins(BPF_LD_W_ABS, 0, 0, NR_OFFSET),
+        ins(BPF_JMP_JGE_K, 0, 1, X32_SYSCALL_BIT),
+        ins(
+            BPF_RET_K,
+            0,
+            0,
+            libc::SECCOMP_RET_ERRNO | libc::EPERM as u32,
+        ),
+    ];
+    bpf.splice(at..at, guard);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_program_is_whole_instructions_and_blocks_x32() {
+        let bytes = super::program().unwrap();
+        assert_eq!(bytes.len() % 8, 0);
+        assert!(bytes.len() / 8 > super::DENIED.len());
+    }
+}

@@ -1,0 +1,570 @@
+//! The sandbox (`sandbox = true`) tried as an attacker would: real
+//! sandboxed bots (`test-bots/src/bin/escape.rs`) each try one escape per
+//! argument and log what they could do, then play their games. Every
+//! promise of `docs/sandbox.md` has an attempt here, and a few attempts
+//! that must work (the bot's own `/tmp` and writable folder) show that the
+//! bot really ran them.
+//!
+//! These tests need bubblewrap (Debian's `bubblewrap`) and user namespaces.
+//! Without bubblewrap they say SKIPPED, unless `ENDODOI_REQUIRE_BWRAP=1`
+//! (as `.ci/run` sets), which makes a skip a failure. The run as an
+//! ordinary user needs root to switch to one; as any other user, the first
+//! run already is one.
+
+mod common;
+
+use std::os::unix::fs::{chown, PermissionsExt};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::rows;
+
+/// Whether bubblewrap is here; `false` after saying SKIPPED, or a panic
+/// when `ENDODOI_REQUIRE_BWRAP=1`.
+fn bubblewrap() -> bool {
+    if arena::bot::spawn::bubblewrap().is_some() {
+        return true;
+    }
+    assert_ne!(
+        std::env::var("ENDODOI_REQUIRE_BWRAP").as_deref(),
+        Ok("1"),
+        "bubblewrap (bwrap) is not installed, and ENDODOI_REQUIRE_BWRAP=1 requires the sandbox tests"
+    );
+    eprintln!("SKIPPED: bubblewrap (bwrap) is not installed; .ci/run installs Debian's bubblewrap");
+    false
+}
+
+fn is_root() -> bool {
+    nix::unistd::geteuid().is_root()
+}
+
+/// The uid the sandboxed bots run as on the host when the arena runs as
+/// root: `sandbox_user`'s default, nobody.
+const NOBODY: u32 = 65534;
+/// The ordinary user the arena runs as in the second run (no such user
+/// needs to exist).
+const ORDINARY: u32 = 4242;
+
+fn built(name: &str) -> PathBuf {
+    let path = Path::new(env!("CARGO_BIN_EXE_arena"))
+        .parent()
+        .unwrap()
+        .join(name);
+    assert!(
+        path.exists(),
+        "{} is missing: run cargo build -p endodoi-test-bots",
+        path.display()
+    );
+    path
+}
+
+/// Makes `path` (a folder or file) and what is in it owned by `uid` and
+/// open to others (0755 / 0644, executables 0755), as an organiser's
+/// deployed bots would be.
+fn hand_over(path: &Path, uid: Option<u32>) {
+    let meta = std::fs::metadata(path).unwrap();
+    let mode = if meta.is_dir() || meta.permissions().mode() & 0o100 != 0 {
+        0o755
+    } else {
+        0o644
+    };
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+    if let Some(uid) = uid {
+        chown(path, Some(uid), Some(uid)).unwrap();
+    }
+    if meta.is_dir() {
+        for entry in std::fs::read_dir(path).unwrap() {
+            hand_over(&entry.unwrap().path(), uid);
+        }
+    }
+}
+
+/// One attempt and whether it must work (a control) or fail.
+struct Attempt {
+    arg: String,
+    must_work: bool,
+}
+
+fn fails(arg: impl Into<String>) -> Attempt {
+    Attempt {
+        arg: arg.into(),
+        must_work: false,
+    }
+}
+
+fn works(arg: impl Into<String>) -> Attempt {
+    Attempt {
+        arg: arg.into(),
+        must_work: true,
+    }
+}
+
+/// The tournament of two escaping bots, laid out under `root`, as the
+/// organiser `as_user` (`None`: the test's own user) would run it.
+struct EscapeRun {
+    root: PathBuf,
+    config: PathBuf,
+    out: PathBuf,
+    attempts: Vec<(&'static str, Vec<Attempt>)>,
+    listener: std::net::TcpListener,
+    _unix: std::os::unix::net::UnixListener,
+}
+
+const SECRET_VAR: &str = "ENDODOI_SANDBOX_TEST_SECRET";
+
+impl EscapeRun {
+    fn new(root: &Path, bots_owner: Option<u32>) -> EscapeRun {
+        let root = root.to_path_buf();
+        let home = root.join("home");
+        std::fs::create_dir_all(&home).unwrap();
+        // Readable by anyone on the host: only the sandbox's view hides it.
+        std::fs::write(home.join("secret.txt"), "organiser's secret\n").unwrap();
+        let out = root.join("run");
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.set_nonblocking(true).unwrap();
+        let port = listener.local_addr().unwrap().port();
+        static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let unix_name = format!(
+            "endodoi-sandbox-test-{}-{}",
+            std::process::id(),
+            RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        );
+        let unix = {
+            use std::os::linux::net::SocketAddrExt;
+            let addr = std::os::unix::net::SocketAddr::from_abstract_name(&unix_name).unwrap();
+            std::os::unix::net::UnixListener::bind_addr(&addr).unwrap()
+        };
+        let test_pid = std::process::id();
+        let p = |rel: &str| root.join(rel).display().to_string();
+        let a = vec![
+            fails("read=/etc/shadow"),
+            fails(format!("read={}", p("home/secret.txt"))),
+            fails("list=/root"),
+            fails("list=/home"),
+            fails(format!("list={}", p("bots/b"))),
+            fails(format!("list={}", p("run"))),
+            fails(format!("write={}", p("home/escaped-a"))),
+            fails(format!("write={}", p("bots/b/escaped-a"))),
+            fails(format!("write={}", p("run/escaped-a"))),
+            fails("write=/usr/escaped-a"),
+            fails("write=/etc/escaped-a"),
+            fails("write=/escaped-a"),
+            fails("write=/dev/escaped-a"),
+            fails("mount"),
+            fails("caps"),
+            fails("seccomp"),
+            fails("userns"),
+            fails("setuid"),
+            fails(format!("connect=127.0.0.1:{port}")),
+            fails(format!("unix={unix_name}")),
+            fails(format!("signal={test_pid}")),
+            fails(format!("ptrace={test_pid}")),
+            fails("ptrace=1"),
+            fails("procs"),
+            fails("forks=500"),
+            fails("tty"),
+            fails(format!("env={SECRET_VAR}")),
+            fails("fill=/tmp/fill:40"),
+            fails("fill=/dev/shm/fill:40"),
+            // Controls: what the bot may do, so a refusal for a trivial
+            // reason (the bot never ran) cannot pass as a sandbox.
+            works("write=/tmp/control"),
+            works("fill=/tmp/fill:8"),
+            works(format!("write={}", p("bots/a/control-a"))),
+            works(format!("read={}", p("bots/a/escape"))),
+            works("whoami"),
+        ];
+        let b = vec![
+            fails(format!("write={}", p("bots/b/control-b"))),
+            fails(format!("list={}", p("bots/a"))),
+            fails(format!("read={}", p("bots/a/escape"))),
+            fails("read=/etc/shadow"),
+            fails("caps"),
+            works(format!("read={}", p("bots/b/escape"))),
+        ];
+        let mut text = String::from(
+            "[time]\nstartup_ms = 30000\n\n[tournament]\nfirst_to = 1\nconcurrency = 1\n\n[limits]\nsandbox = true\nprocesses = 64\ntmp_mb = 16\n",
+        );
+        for (name, attempts) in [("a", &a), ("b", &b)] {
+            let dir = root.join("bots").join(name);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::copy(built("escape"), dir.join("escape")).unwrap();
+            let mut command = vec!["./escape".to_string()];
+            command.extend(attempts.iter().map(|t| t.arg.clone()));
+            let command: Vec<String> = command.iter().map(|c| format!("{c:?}")).collect();
+            text.push_str(&format!(
+                "\n[[bot]]\nname = \"{name}\"\ncommand = [{}]\ndir = {:?}\n",
+                command.join(", "),
+                dir.display().to_string()
+            ));
+            if name == "a" {
+                text.push_str("sandbox_rw = [\".\"]\n");
+            }
+        }
+        let config = root.join("t.toml");
+        std::fs::write(&config, text).unwrap();
+        hand_over(&root.join("bots"), bots_owner);
+        hand_over(&home, None);
+        std::fs::set_permissions(&root, std::fs::Permissions::from_mode(0o755)).unwrap();
+        EscapeRun {
+            root,
+            config,
+            out,
+            attempts: vec![("a", a), ("b", b)],
+            listener,
+            _unix: unix,
+        }
+    }
+
+    /// Runs the tournament on a terminal (so that the bots have one to try),
+    /// with a secret in the arena's environment, as `user` if given.
+    fn run(&self, arena: &Path, user: Option<u32>) {
+        let command = format!(
+            "{} run {} --out {}",
+            arena.display(),
+            self.config.display(),
+            self.out.display()
+        );
+        let mut script = Command::new("script");
+        script
+            .args(["-qec", &command, "/dev/null"])
+            .env(SECRET_VAR, "hunter2")
+            .env("HOME", self.root.join("home"))
+            .current_dir(&self.root);
+        if let Some(uid) = user {
+            script.uid(uid).gid(uid);
+        }
+        let output = script
+            .output()
+            .expect("script (util-linux) runs a command on a terminal");
+        assert!(
+            output.status.success(),
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+
+    /// Checks every attempt's line in each bot's log, the host's files, the
+    /// listeners, and that the games were played to their end.
+    fn check(&self) {
+        for (bot, attempts) in &self.attempts {
+            let log =
+                std::fs::read_to_string(self.out.join(format!("logs/{bot}.stderr.log"))).unwrap();
+            for attempt in attempts {
+                let prefix = format!("attempt {}: ", attempt.arg);
+                let lines: Vec<&str> = log
+                    .lines()
+                    .filter_map(|l| l.split_once(' ').map(|(_, rest)| rest))
+                    .filter(|l| l.starts_with(&prefix))
+                    .collect();
+                assert!(
+                    !lines.is_empty(),
+                    "bot {bot}: no line for {}\n{log}",
+                    attempt.arg
+                );
+                for line in lines {
+                    let escaped = line[prefix.len()..].starts_with("ESCAPED");
+                    if attempt.must_work {
+                        assert!(
+                            escaped || attempt.arg == "whoami",
+                            "bot {bot}: the control {} failed, so the bot did not run as it should: {line}",
+                            attempt.arg
+                        );
+                    } else {
+                        assert!(!escaped, "bot {bot} escaped: {line}");
+                        assert!(line[prefix.len()..].starts_with("refused"), "{line}");
+                    }
+                }
+            }
+        }
+        for stray in [
+            "home/escaped-a",
+            "bots/b/escaped-a",
+            "run/escaped-a",
+            "bots/b/control-b",
+        ] {
+            assert!(!self.root.join(stray).exists(), "{stray} was written");
+        }
+        for stray in [
+            "/usr/escaped-a",
+            "/etc/escaped-a",
+            "/escaped-a",
+            "/dev/escaped-a",
+        ] {
+            assert!(!Path::new(stray).exists(), "{stray} was written");
+        }
+        // The control really wrote the writable folder of the host.
+        assert!(self.root.join("bots/a/control-a").exists());
+        assert!(
+            self.listener.accept().is_err(),
+            "a bot reached the test's TCP listener"
+        );
+        let games = rows(&self.out.join("games.csv"));
+        assert!(!games.is_empty());
+        for game in &games {
+            assert!(
+                ["no-moves", "ply-limit"].contains(&game["termination"].as_str()),
+                "a sandboxed bot could not play: {game:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_escape_fails_and_the_bots_still_play() {
+    if !bubblewrap() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    // As root the bots run as nobody, who must own the writable folder.
+    let owner = is_root().then_some(NOBODY);
+    let run = EscapeRun::new(tmp.path(), owner);
+    run.run(Path::new(env!("CARGO_BIN_EXE_arena")), None);
+    run.check();
+    // The bots' ids: uid 1000 in the sandbox; on the host, nobody (as root)
+    // or the arena's own user, as the file the control wrote shows.
+    let log = std::fs::read_to_string(run.out.join("logs/a.stderr.log")).unwrap();
+    assert!(
+        log.contains("attempt whoami: refused (uid 1000 gid 1000"),
+        "{log}"
+    );
+    let wrote = std::fs::metadata(run.root.join("bots/a/control-a")).unwrap();
+    use std::os::unix::fs::MetadataExt;
+    let expected = owner.unwrap_or_else(|| nix::unistd::geteuid().as_raw());
+    assert_eq!(wrote.uid(), expected);
+}
+
+#[test]
+fn every_escape_fails_for_an_arena_run_by_an_ordinary_user() {
+    if !bubblewrap() {
+        return;
+    }
+    if !is_root() {
+        eprintln!("SKIPPED: this user is already an ordinary one (the other test is this run)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("organiser");
+    std::fs::create_dir(&root).unwrap();
+    let run = EscapeRun::new(&root, Some(ORDINARY));
+    // The organiser's own copy of the arena, and a home it owns.
+    let arena = root.join("arena");
+    std::fs::copy(env!("CARGO_BIN_EXE_arena"), &arena).unwrap();
+    std::fs::set_permissions(&arena, std::fs::Permissions::from_mode(0o755)).unwrap();
+    for owned in [&root, &root.join("home")] {
+        chown(owned, Some(ORDINARY), Some(ORDINARY)).unwrap();
+    }
+    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    run.run(&arena, Some(ORDINARY));
+    run.check();
+    use std::os::unix::fs::MetadataExt;
+    let wrote = std::fs::metadata(run.root.join("bots/a/control-a")).unwrap();
+    assert_eq!(wrote.uid(), ORDINARY);
+}
+
+/// A copy of the repository's file `from` in a folder of its own under
+/// `root`, deployed for the sandbox's host user.
+fn deploy(root: &Path, name: &str, files: &[PathBuf]) -> PathBuf {
+    let dir = root.join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    for file in files {
+        std::fs::copy(file, dir.join(file.file_name().unwrap())).unwrap();
+    }
+    hand_over(&dir, is_root().then_some(NOBODY));
+    dir
+}
+
+#[test]
+fn python_node_compiled_and_bundled_bots_play_a_tournament_in_the_sandbox() {
+    if !bubblewrap() {
+        return;
+    }
+    let node = which::which("node").is_ok();
+    if !node {
+        assert_ne!(
+            std::env::var("ENDODOI_REQUIRE_NODE").as_deref(),
+            Ok("1"),
+            "node is not on PATH, and ENDODOI_REQUIRE_NODE=1 requires the sandboxed Node bot"
+        );
+        eprintln!("SKIPPED (the Node bot only): node is not on PATH");
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let repo = common::repo();
+    let mut bots: Vec<(&str, Vec<&str>, PathBuf)> = vec![
+        (
+            "python",
+            vec!["python3", "greedy.py"],
+            deploy(tmp.path(), "py", &[repo.join("bots/python/greedy.py")]),
+        ),
+        (
+            "compiled",
+            vec!["./escape"],
+            deploy(tmp.path(), "c", &[built("escape")]),
+        ),
+        (
+            "bundled",
+            vec!["arena", "bot", "random", "--seed", "3"],
+            deploy(tmp.path(), "r", &[]),
+        ),
+    ];
+    if node {
+        bots.push((
+            "node",
+            vec!["node", "greedy.js"],
+            deploy(tmp.path(), "js", &[repo.join("bots/js/greedy.js")]),
+        ));
+    }
+    let mut text = String::from("[tournament]\nfirst_to = 2\n\n[limits]\nsandbox = true\n");
+    for (name, command, dir) in &bots {
+        let command: Vec<String> = command.iter().map(|c| format!("{c:?}")).collect();
+        text.push_str(&format!(
+            "\n[[bot]]\nname = \"{name}\"\ncommand = [{}]\ndir = {:?}\n",
+            command.join(", "),
+            dir.display().to_string()
+        ));
+    }
+    let cfg = tmp.path().join("t.toml");
+    std::fs::write(&cfg, text).unwrap();
+    let out = tmp.path().join("run");
+    let output = common::run_arena(&cfg, &out);
+    common::assert_success(&output);
+    let games = rows(&out.join("games.csv"));
+    let series = rows(&out.join("series.csv"));
+    assert_eq!(series.len(), bots.len() * (bots.len() - 1) / 2);
+    for game in &games {
+        assert!(
+            ["no-moves", "ply-limit"].contains(&game["termination"].as_str()),
+            "{game:?}"
+        );
+    }
+    for (name, _, _) in &bots {
+        assert!(
+            games
+                .iter()
+                .any(|g| g["south"] == *name || g["north"] == *name),
+            "{name} played no game"
+        );
+    }
+}
+
+/// `arena run` of `config` (a header and bots) in `tmp`: its stderr, after
+/// checking that it refused with exit code 2.
+fn refused(tmp: &Path, config: &str) -> String {
+    let cfg = tmp.join("t.toml");
+    std::fs::write(&cfg, config).unwrap();
+    let output = common::run_arena(&cfg, &tmp.join("run"));
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    assert!(!tmp.join("run/games.csv").exists());
+    stderr
+}
+
+#[test]
+fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
+    if !bubblewrap() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    std::fs::set_permissions(t, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let escape = built("escape");
+    let a = deploy(t, "a", std::slice::from_ref(&escape));
+    let other = deploy(t, "other", &[escape]);
+    let bot = |name: &str, dir: &Path, extra: &str| {
+        format!(
+            "\n[[bot]]\nname = \"{name}\"\ncommand = [\"./escape\"]\ndir = {:?}\n{extra}",
+            dir.display().to_string()
+        )
+    };
+    let head = "[limits]\nsandbox = true\n";
+    let random =
+        "\n[[bot]]\nname = \"r\"\ncommand = [\"arena\", \"bot\", \"random\"]\nsandbox = false\n";
+
+    // A program the sandbox does not show.
+    let outside = format!(
+        "{head}\n[[bot]]\nname = \"o\"\ncommand = [{:?}]\ndir = {:?}\n{random}",
+        other.join("escape").display().to_string(),
+        a.display().to_string()
+    );
+    assert!(refused(t, &outside).contains("is outside the sandbox"));
+
+    // Two bots in one folder, one of which may write it.
+    let shared = format!(
+        "{head}{}{}",
+        bot("x", &a, "sandbox_rw = [\".\"]\n"),
+        bot("y", &a, "")
+    );
+    assert!(refused(t, &shared).contains("would see bot"));
+
+    // A bot whose view holds another bot's folder.
+    let parent = format!(
+        "{head}{}{}",
+        bot(
+            "x",
+            &a,
+            &format!("sandbox_ro = [{:?}]\n", t.display().to_string())
+        ),
+        bot("y", &other, "")
+    );
+    let e = refused(t, &parent);
+    assert!(
+        e.contains("run folder") || e.contains("would see bot"),
+        "{e}"
+    );
+
+    // A sandbox setting on a bot that is not sandboxed.
+    let unsandboxed = format!(
+        "{}{random}",
+        bot("x", &a, "sandbox = false\nsandbox_ro = [\"/opt\"]\n")
+    );
+    assert!(refused(t, &unsandboxed).contains("applies only in the sandbox"));
+
+    // A sandboxed bot without a folder of its own.
+    let no_dir = format!(
+        "{head}\n[[bot]]\nname = \"x\"\ncommand = [\"arena\", \"bot\", \"random\"]\n{random}"
+    );
+    assert!(refused(t, &no_dir).contains("has no dir"));
+
+    if is_root() {
+        // A writable folder that nobody, as whom the bot runs, cannot write.
+        let locked = t.join("locked");
+        std::fs::create_dir(&locked).unwrap();
+        std::fs::copy(built("escape"), locked.join("escape")).unwrap();
+        let e = refused(
+            t,
+            &format!(
+                "{head}{}{random}",
+                bot("x", &locked, "sandbox_rw = [\".\"]\n")
+            ),
+        );
+        assert!(e.contains("cannot write"), "{e}");
+        // A folder nobody cannot reach.
+        let hidden = t.join("hidden");
+        std::fs::create_dir(&hidden).unwrap();
+        let inner = deploy(&hidden, "bot", &[built("escape")]);
+        std::fs::set_permissions(&hidden, std::fs::Permissions::from_mode(0o700)).unwrap();
+        let e = refused(t, &format!("{head}{}{random}", bot("x", &inner, "")));
+        assert!(e.contains("cannot reach"), "{e}");
+        // A host user that is root, or unknown.
+        let e = refused(
+            t,
+            &format!(
+                "{head}sandbox_user = \"root\"\n{}{random}",
+                bot("x", &a, "")
+            ),
+        );
+        assert!(e.contains("is root"), "{e}");
+        let e = refused(
+            t,
+            &format!(
+                "{head}sandbox_user = \"no-such-user-here\"\n{}{random}",
+                bot("x", &a, "")
+            ),
+        );
+        assert!(e.contains("not a user"), "{e}");
+    }
+}
