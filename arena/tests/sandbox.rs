@@ -568,3 +568,66 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
         assert!(e.contains("not a user"), "{e}");
     }
 }
+
+/// A `bwrap` first on `PATH` that runs `script` (a shell body; `"$@"` is
+/// what the arena asked bubblewrap to run).
+fn fake_bubblewrap(dir: &Path, script: &str) -> std::ffi::OsString {
+    let bin = dir.join("fake-bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let path = bin.join("bwrap");
+    std::fs::write(&path, format!("#!/bin/sh\n{script}\n")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    hand_over(&bin, None);
+    let mut search = bin.into_os_string();
+    search.push(":");
+    search.push(std::env::var_os("PATH").unwrap_or_default());
+    search
+}
+
+#[test]
+fn a_host_that_cannot_isolate_is_refused_before_any_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    std::fs::set_permissions(t, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let a = deploy(t, "a", &[built("escape")]);
+    let cfg = t.join("t.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "[[bot]]\nname = \"x\"\ncommand = [\"./escape\"]\ndir = {:?}\nsandbox = true\n\n[[bot]]\nname = \"r\"\ncommand = [\"arena\", \"bot\", \"random\"]\n",
+            a.display().to_string()
+        ),
+    )
+    .unwrap();
+    let run = |path: &std::ffi::OsStr| {
+        let output = Command::new(env!("CARGO_BIN_EXE_arena"))
+            .args(["run", "t.toml", "--out", "run"])
+            .current_dir(t)
+            .env("PATH", path)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+        assert!(!t.join("run/games.csv").exists());
+        stderr
+    };
+    // A kernel without unprivileged user namespaces, as bubblewrap says it.
+    let no_userns = fake_bubblewrap(
+        t,
+        "echo 'bwrap: No permissions to create new namespace, likely because the kernel does not allow non-privileged user namespaces.' >&2; exit 1",
+    );
+    let e = run(&no_userns);
+    assert!(e.contains("cannot give the sandbox's isolation"), "{e}");
+    assert!(e.contains("unprivileged user namespaces"), "{e}");
+    // A bubblewrap that isolates nothing, running the confine step on the
+    // host: the step's own check refuses to start the bot.
+    let t2 = t.join("second");
+    std::fs::create_dir(&t2).unwrap();
+    let none = fake_bubblewrap(
+        &t2,
+        "while [ \"$1\" != \"--\" ]; do shift; done; shift; exec \"$@\"",
+    );
+    let e = run(&none);
+    assert!(e.contains("not isolated as promised"), "{e}");
+}
