@@ -566,13 +566,7 @@ fn sandboxed_first_bot() -> Result<Option<(BotSpec, tempfile::TempDir)>> {
     std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755))?;
     let mut spec = first_bot("first-sandboxed");
     spec.dir = Some(dir.path().to_path_buf());
-    spec.sandbox = Some(crate::config::SandboxSpec {
-        read_only: Vec::new(),
-        writable: Vec::new(),
-        processes: crate::config::DEFAULT_PROCESSES,
-        tmp_mb: crate::config::DEFAULT_TMP_MB,
-        user: crate::config::DEFAULT_SANDBOX_USER.into(),
-    });
+    spec.sandbox = Some(crate::config::SandboxSpec::default());
     crate::bot::spawn::check(&spec).map_err(anyhow::Error::msg)?;
     Ok(Some((spec, dir)))
 }

@@ -49,6 +49,9 @@ pub struct CheckOptions {
     /// Where the bot's stderr and `info` lines go (the file is replaced);
     /// `None` drops them.
     pub log: Option<PathBuf>,
+    /// Run the bot in the sandbox with the default settings, its `dir` the
+    /// current directory (needs `guard`).
+    pub sandbox: bool,
 }
 
 /// The verdict of one check.
@@ -142,12 +145,13 @@ impl Report {
 /// is not found or not executable, the log cannot be created, or the async
 /// runtime cannot start. Everything the bot does is a [`CheckLine`].
 pub fn run(options: &CheckOptions, mut on_line: impl FnMut(&CheckLine)) -> Result<Report, String> {
+    let sandbox = options.sandbox.then(crate::config::SandboxSpec::default);
     let spec = BotSpec {
         name: "bot".into(),
         command: options.command.clone(),
-        dir: None,
+        dir: options.sandbox.then(|| ".".into()),
         limits: Limits::default(),
-        sandbox: None,
+        sandbox,
     };
     let Some(program) = spec.command.first() else {
         return Err(
@@ -161,6 +165,9 @@ pub fn run(options: &CheckOptions, mut on_line: impl FnMut(&CheckLine)) -> Resul
             crate::bot::spawn::why_not_found(program, &here)
         )
     })?;
+    if options.sandbox {
+        crate::bot::spawn::check(&spec)?;
+    }
     let log = match &options.log {
         Some(path) => std::fs::File::create(path)
             .and_then(|_| BotLog::open(path, LOG_CAP_BYTES))

@@ -203,6 +203,11 @@ pub struct CheckArgs {
     /// they are dropped.
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
+    /// Run the bot in the sandbox, as `sandbox = true` with the default
+    /// settings does, its dir the current directory (read-only): see
+    /// docs/sandbox.md.
+    #[arg(long)]
+    pub sandbox: bool,
     /// The bot's program and arguments, run without a shell, best after
     /// `--`; a first word `arena` means this executable (`arena bot greedy`).
     #[arg(

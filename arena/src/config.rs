@@ -201,6 +201,19 @@ pub struct SandboxSpec {
     pub user: String,
 }
 
+impl Default for SandboxSpec {
+    /// `sandbox = true` with no other sandbox setting.
+    fn default() -> SandboxSpec {
+        SandboxSpec {
+            read_only: Vec::new(),
+            writable: Vec::new(),
+            processes: DEFAULT_PROCESSES,
+            tmp_mb: DEFAULT_TMP_MB,
+            user: DEFAULT_SANDBOX_USER.into(),
+        }
+    }
+}
+
 /// The default of `processes`, per sandboxed bot (threads count).
 pub const DEFAULT_PROCESSES: u64 = 256;
 /// The default size of each private tmpfs of a sandboxed bot, MiB.

@@ -505,6 +505,7 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
         startup_ms: args.startup_ms,
         guard: std::env::current_exe().ok(),
         log: args.log,
+        sandbox: args.sandbox,
     };
     let mut header = Some(format!(
         "arena check: {} (move time {} ms, start-up {} ms)",

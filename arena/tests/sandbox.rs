@@ -631,3 +631,46 @@ fn a_host_that_cannot_isolate_is_refused_before_any_game() {
     let e = run(&none);
     assert!(e.contains("not isolated as promised"), "{e}");
 }
+
+#[test]
+fn a_bot_author_checks_a_bot_in_the_sandbox() {
+    if !bubblewrap() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let dir = deploy(
+        tmp.path(),
+        "py",
+        &[common::repo().join("bots/python/greedy.py")],
+    );
+    let log = tmp.path().join("check.log");
+    let output = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["check", "--sandbox", "--log"])
+        .arg(&log)
+        .args(["--", "python3", "greedy.py"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("all 9 checks passed"), "{stdout}");
+    // The same bot, told to write its folder, cannot: it is read-only.
+    std::fs::write(
+        dir.join("writer.py"),
+        "open('mine.txt', 'w').write('x')\nexec(open('greedy.py').read())\n",
+    )
+    .unwrap();
+    hand_over(&dir, is_root().then_some(NOBODY));
+    let output = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["check", "--sandbox", "--", "python3", "writer.py"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    assert!(!dir.join("mine.txt").exists());
+}

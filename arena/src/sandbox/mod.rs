@@ -450,9 +450,18 @@ impl Sandbox {
                 (false, false) => 0o4,
             };
             if !may(&meta, need) {
-                let what = if writable { "write" } else { "read" };
+                let fix = if writable {
+                    format!("chown -R {uid}:{gid} {}", path.display())
+                } else {
+                    format!(
+                        "chmod o+r{} {}, or move it to a folder others can read (such as /srv or /opt)",
+                        if meta.is_dir() { "x" } else { "" },
+                        path.display()
+                    )
+                };
                 return Err(format!(
-                    "bot '{bot}': {who} cannot {what} {} (mode {:o}, owner {}): chown {uid}:{gid} it, or set sandbox_user",
+                    "bot '{bot}': {who} cannot {} {} (mode {:o}, owner uid {}): {fix}, or set sandbox_user",
+                    if writable { "write" } else { "read" },
                     path.display(),
                     meta.mode() & 0o7777,
                     meta.uid()
