@@ -165,6 +165,8 @@ impl EscapeRun {
             fails("forks=500"),
             fails("tty"),
             fails(format!("env={SECRET_VAR}")),
+            fails("int80"),
+            fails("x32"),
             fails("fill=/tmp/fill:40"),
             fails("fill=/dev/shm/fill:40"),
             // Controls: what the bot may do, so a refusal for a trivial
@@ -295,6 +297,14 @@ impl EscapeRun {
         ] {
             assert!(!Path::new(stray).exists(), "{stray} was written");
         }
+        // x32 calls fail by the filter (EPERM), not only where the kernel
+        // has no x32 (ENOSYS); i386 calls kill the process.
+        let log = std::fs::read_to_string(self.out.join("logs/a.stderr.log")).unwrap();
+        assert!(log.contains("attempt x32: refused (EPERM"), "{log}");
+        assert!(
+            log.contains("attempt int80: refused (child ended as Signaled"),
+            "{log}"
+        );
         // The control really wrote the writable folder of the host.
         assert!(self.root.join("bots/a/control-a").exists());
         assert!(

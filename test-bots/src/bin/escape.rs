@@ -35,6 +35,9 @@
 //! - `userns`: `unshare(CLONE_NEWUSER)`, in a forked child.
 //! - `setuid`: `setuid(0)`, in a forked child.
 //! - `whoami`: never escapes; logs the uid, gid and `/proc/self/uid_map`.
+//! - `int80`: an i386 `getpid` through `int 0x80` (another ABI, which a
+//!   filter that checks call numbers only would let through), in a child.
+//! - `x32`: an x32 `getpid` (number with bit 30 set), in a child.
 
 use endodoi_test_bots::{run, Bot};
 use nix::errno::Errno;
@@ -117,6 +120,8 @@ fn try_attempt(name: &str, arg: Option<&str>) -> Outcome {
         ),
         "setuid" => in_child(|| nix::unistd::setuid(Uid::from_raw(0)), "became uid 0"),
         "whoami" => whoami(),
+        "int80" => in_child(int80, "made an i386 system call (int 0x80)"),
+        "x32" => in_child(x32, "made an x32 system call"),
         _ => Outcome::Unknown,
     }
 }
@@ -495,6 +500,38 @@ fn in_child(action: impl FnOnce() -> nix::Result<()>, success: &str) -> Outcome 
         },
         Err(errno) => Refused(format!("fork: {errno}")),
     }
+}
+
+/// An i386 `getpid` (call 20) through `int 0x80`.
+fn int80() -> nix::Result<()> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let result: i64;
+        // SAFETY: int 0x80 with eax = 20 is i386 getpid: it reads nothing
+        // of ours and returns the pid or -errno in eax.
+        unsafe {
+            std::arch::asm!("int 0x80", inlateout("rax") 20i64 => result, options(nostack));
+        }
+        if result > 0 {
+            Ok(())
+        } else {
+            Err(Errno::from_raw((-result) as i32))
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    Err(Errno::ENOSYS)
+}
+
+/// An x32 `getpid` (39 with the x32 bit).
+fn x32() -> nix::Result<()> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: getpid takes no argument.
+        let pid = unsafe { nix::libc::syscall(0x4000_0000 | 39) };
+        Errno::result(pid).map(drop)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    Err(Errno::ENOSYS)
 }
 
 fn whoami() -> Outcome {
