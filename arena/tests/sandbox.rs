@@ -412,7 +412,13 @@ fn python_node_compiled_and_bundled_bots_play_a_tournament_in_the_sandbox() {
         (
             "compiled",
             vec!["./escape"],
-            deploy(tmp.path(), "c", &[built("escape")]),
+            // Its dir given through a link, as /srv/bots -> /data/bots.
+            {
+                let real = deploy(tmp.path(), "c", &[built("escape")]);
+                let link = tmp.path().join("c-link");
+                std::os::unix::fs::symlink(&real, &link).unwrap();
+                link
+            },
         ),
         (
             "bundled",
@@ -525,6 +531,18 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
         e.contains("run folder") || e.contains("would see bot"),
         "{e}"
     );
+
+    // A link the bot could have made in its writable folder, to the host.
+    let planted = deploy(t, "planted", &[built("escape")]);
+    std::os::unix::fs::symlink(t.join("other"), planted.join("state")).unwrap();
+    let e = refused(
+        t,
+        &format!(
+            "{head}{}{random}",
+            bot("x", &planted, "sandbox_rw = [\".\", \"state\"]\n")
+        ),
+    );
+    assert!(e.contains("goes through a link"), "{e}");
 
     // A sandbox setting on a bot that is not sandboxed.
     let unsandboxed = format!(

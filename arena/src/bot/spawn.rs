@@ -140,6 +140,10 @@ pub fn check(spec: &BotSpec) -> Result<(), String> {
 pub fn command(spec: &BotSpec, guard: Option<&Path>) -> Result<Command, String> {
     let (program, dir) = resolve_program(spec)?;
     let sandbox = sandbox(spec)?;
+    let program = match &sandbox {
+        Some(_) => Sandbox::inside_path(&program),
+        None => program,
+    };
     let mut argv: Vec<std::ffi::OsString> = vec![program.into()];
     argv.extend(spec.command[1..].iter().map(Into::into));
 

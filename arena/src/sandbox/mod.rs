@@ -164,6 +164,26 @@ impl Sandbox {
             .iter()
             .map(|p| resolve(p, "sandbox_ro"))
             .collect::<Result<Vec<_>, _>>()?;
+        // A link in a folder the bot may write could be the bot's own work
+        // (made in an earlier series), pointing anywhere on the host.
+        for (given, key) in sandbox
+            .read_only
+            .iter()
+            .map(|p| (p, "sandbox_ro"))
+            .chain(sandbox.writable.iter().map(|p| (p, "sandbox_rw")))
+        {
+            let path = lexical(&dir.join(given));
+            let real = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+            let through_link = real != path;
+            let planted = writable.iter().any(|w| path.starts_with(w));
+            if through_link && planted {
+                return Err(format!(
+                    "bot '{}': {key} path {} goes through a link inside a folder the bot may write, so the bot could have made it: name the real path",
+                    spec.name,
+                    path.display()
+                ));
+            }
+        }
         if !writable.contains(&dir) {
             read_only.push(dir.clone());
         }
@@ -186,20 +206,36 @@ impl Sandbox {
         })
     }
 
-    /// Whether the host path `path` (absolute) can be seen in the sandbox,
-    /// so that a program there can run.
+    /// Whether the host program `path` (absolute) can run in the sandbox:
+    /// its path there ([`Sandbox::inside_path`]) and the file it links to
+    /// are both in what the sandbox shows.
     #[must_use]
     pub fn shows(&self, path: &Path) -> bool {
-        let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-        path.starts_with("/usr")
-            || ROOT_LINKS
-                .iter()
-                .any(|l| path.starts_with(Path::new("/").join(l)))
-            || self
-                .read_only
-                .iter()
-                .chain(&self.writable)
-                .any(|p| path.starts_with(p))
+        let shown = |path: &Path| {
+            path.starts_with("/usr")
+                || ROOT_LINKS
+                    .iter()
+                    .any(|l| path.starts_with(Path::new("/").join(l)))
+                || self
+                    .read_only
+                    .iter()
+                    .chain(&self.writable)
+                    .any(|p| path.starts_with(p))
+        };
+        let target = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        shown(&Sandbox::inside_path(path)) && shown(&target)
+    }
+
+    /// The path of host program `path` in the sandbox, where folders are
+    /// shown at their real paths (links resolved): its folder resolved, its
+    /// name kept, so that a virtual environment's `bin/python` link stays
+    /// itself (Python finds its environment from that path).
+    #[must_use]
+    pub fn inside_path(path: &Path) -> PathBuf {
+        match (path.parent().map(std::fs::canonicalize), path.file_name()) {
+            (Some(Ok(folder)), Some(name)) => folder.join(name),
+            _ => path.to_path_buf(),
+        }
     }
 
     /// Every path of the host shown in the sandbox that the config chose:
@@ -546,6 +582,21 @@ struct Fds {
     passwd: RawFd,
     group: RawFd,
     hosts: RawFd,
+}
+
+/// `path` with `.` and `..` taken out by its words alone (no link is read).
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// The entries of the host's `/etc` that the sandbox shows (see [`ETC`]).
