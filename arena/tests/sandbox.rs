@@ -702,3 +702,61 @@ fn a_bot_author_checks_a_bot_in_the_sandbox() {
     assert!(!output.status.success());
     assert!(!dir.join("mine.txt").exists());
 }
+
+#[test]
+fn kill_9_of_the_arena_takes_every_sandbox_down() {
+    if !bubblewrap() {
+        return;
+    }
+    use std::io::BufRead;
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let marker = tmp.path().display().to_string();
+    let mut text = String::from(
+        "[tournament]\nfirst_to = 100000\nmax_games = 300000\nconcurrency = 2\n\n[limits]\nsandbox = true\n",
+    );
+    // Each bot leaves a child behind in its sandbox before it plays.
+    for name in ["a", "b"] {
+        let dir = deploy(tmp.path(), name, &[built("fault-grandchild")]);
+        text.push_str(&format!(
+            "\n[[bot]]\nname = \"{name}\"\ncommand = [\"./fault-grandchild\", \"--keep-playing\"]\ndir = {:?}\n",
+            dir.display().to_string()
+        ));
+    }
+    let cfg = tmp.path().join("t.toml");
+    std::fs::write(&cfg, text).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .arg("run")
+        .arg(&cfg)
+        .arg("--out")
+        .arg(tmp.path().join("run"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    while !line.starts_with('[') {
+        line.clear();
+        assert!(
+            stderr.read_line(&mut line).unwrap() > 0,
+            "the arena ended before a game"
+        );
+    }
+    assert!(
+        !common::leftovers(&marker, &[]).is_empty(),
+        "no sandbox to take down"
+    );
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGKILL,
+    )
+    .unwrap();
+    child.wait().unwrap();
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while !common::leftovers(&marker, &[]).is_empty() && std::time::Instant::now() < end {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let left = common::leftovers(&marker, &[]);
+    assert!(left.is_empty(), "processes left behind: {left:?}");
+}
