@@ -659,3 +659,32 @@ fn a_skipped_bot_that_starts_on_the_resume_plays_its_own_series() {
         }
     }
 }
+
+#[test]
+fn a_bot_cannot_send_escape_sequences_to_the_organisers_terminal() {
+    let tmp = tempfile::tempdir().unwrap();
+    // It sets the window title and the clipboard (OSC 0 and 52), erases the
+    // line and writes a fake verdict, then fails its start.
+    let script =
+        "printf '\\033]0;owned\\007\\033]52;c;aGk=\\007\\033[2K\\rall bots passed\\n' >&2; exit 1";
+    let bots = [
+        ("a", random_bot(1)),
+        ("evil", vec!["sh".into(), "-c".into(), script.into()]),
+    ];
+    let cfg = config(tmp.path(), "", &bots);
+    let out = tmp.path().join("run");
+    let output = run_arena(&cfg, &out);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("all bots passed"),
+        "its words are quoted: {stderr}"
+    );
+    assert!(
+        !stderr.contains('\u{1b}') && !stderr.contains('\u{7}'),
+        "{stderr:?}"
+    );
+    let log = std::fs::read_to_string(out.join("logs/evil.stderr.log")).unwrap();
+    assert!(log.contains("\\u{1b}]52;c;aGk="), "{log:?}");
+    assert!(!log.contains('\u{1b}') && !log.contains('\u{7}'), "{log:?}");
+}

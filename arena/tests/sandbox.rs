@@ -165,6 +165,9 @@ impl EscapeRun {
             fails("forks=500"),
             fails("tty"),
             fails(format!("env={SECRET_VAR}")),
+            // bubblewrap's own init runs as the bot's user: its environment
+            // must not be the arena's either.
+            fails("read=/proc/1/environ"),
             fails("int80"),
             fails("x32"),
             fails("fill=/tmp/fill:40"),
@@ -543,6 +546,76 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
         ),
     );
     assert!(e.contains("goes through a link"), "{e}");
+
+    // A link the bot's author put in its folder, named in sandbox_ro: to
+    // another bot's folder, or to the host's /proc.
+    let author = deploy(t, "author", &[built("escape")]);
+    std::os::unix::fs::symlink(other.join("escape"), author.join("weights")).unwrap();
+    std::os::unix::fs::symlink("/proc", author.join("hostproc")).unwrap();
+    for link in ["weights", "hostproc"] {
+        let e = refused(
+            t,
+            &format!(
+                "{head}{}{}",
+                bot("x", &author, &format!("sandbox_ro = [\"{link}\"]\n")),
+                bot("y", &other, "")
+            ),
+        );
+        assert!(e.contains("goes through a link in the bot's folder"), "{e}");
+    }
+    // The host's /proc, /sys, /dev or /run, named outright.
+    let e = refused(
+        t,
+        &format!(
+            "{head}{}{random}",
+            bot("x", &a, "sandbox_ro = [\"/proc\"]\n")
+        ),
+    );
+    assert!(e.contains("system folder"), "{e}");
+    // A path inside another bot's folder.
+    let e = refused(
+        t,
+        &format!(
+            "{head}{}{}",
+            bot(
+                "x",
+                &a,
+                &format!(
+                    "sandbox_ro = [{:?}]\n",
+                    other.join("escape").display().to_string()
+                )
+            ),
+            bot("y", &other, "")
+        ),
+    );
+    assert!(e.contains("would see bot 'y'"), "{e}");
+    // A path shown on top of a folder the bot may write (it could rename
+    // what is there and put a link in its place).
+    std::fs::create_dir_all(planted.join("models")).unwrap();
+    let e = refused(
+        t,
+        &format!(
+            "{head}{}{random}",
+            bot(
+                "x",
+                &planted,
+                "sandbox_rw = [\".\"]\nsandbox_ro = [\"models\"]\n"
+            )
+        ),
+    );
+    assert!(e.contains("which the bot may write"), "{e}");
+    // A run folder that does not exist yet, inside a bot's folder: through
+    // `..`, or through a link.
+    std::os::unix::fs::symlink(&a, t.join("a-link")).unwrap();
+    let cfg = t.join("t.toml");
+    std::fs::write(&cfg, format!("{head}{}{random}", bot("x", &a, ""))).unwrap();
+    for out in [t.join("nowhere/../a/run"), t.join("a-link/run")] {
+        let output = common::run_arena(&cfg, &out);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("would see the run folder"), "{stderr}");
+        assert!(!a.join("run/games.csv").exists());
+    }
 
     // A sandbox setting on a bot that is not sandboxed.
     let unsandboxed = format!(

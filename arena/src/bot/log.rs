@@ -6,6 +6,21 @@ use std::io::Write as _;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
+/// `bytes` as text, invalid UTF-8 replaced and control characters but tab
+/// escaped.
+fn printable(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() && c != '\t' {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// The default cap of one bot's log, bytes.
 pub const LOG_CAP_BYTES: u64 = 4 << 20;
 
@@ -52,8 +67,13 @@ impl BotLog {
     }
 
     /// Appends `prefix` and `line` and a newline, unless the cap is reached;
-    /// the first line past the cap is replaced by a note saying so.
+    /// the first line past the cap is replaced by a note saying so. The
+    /// line is stored as text with its control characters escaped (`\u{1b}`):
+    /// a bot cannot send escape sequences to whoever reads its log on a
+    /// terminal, nor through the error that quotes its last lines.
     pub fn line(&self, prefix: &str, line: &[u8]) {
+        let line = printable(line);
+        let line = line.as_bytes();
         let mut log = self.0.lock().unwrap_or_else(|e| e.into_inner());
         let Capped {
             file,
@@ -78,5 +98,21 @@ impl BotLog {
                 "# the log was cut here: it reached its cap of {cap} bytes"
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn control_characters_are_escaped_and_text_kept() {
+        assert_eq!(
+            super::printable(b"plain \xc2\xb1 text\tok"),
+            "plain \u{b1} text\tok"
+        );
+        assert_eq!(
+            super::printable(b"\x1b]52;c;aGk=\x07\x1b[2K\r"),
+            "\\u{1b}]52;c;aGk=\\u{7}\\u{1b}[2K\\r"
+        );
+        assert_eq!(super::printable("\u{9b}x".as_bytes()), "\\u{9b}x");
     }
 }

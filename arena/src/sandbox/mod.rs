@@ -76,6 +76,10 @@ pub const ETC: &[&str] = &[
     "timezone",
 ];
 
+/// The host's folders no sandbox path may be or lie in: the sandbox has
+/// its own, and the host's hold its processes, devices and sockets.
+const SYSTEM: &[&str] = &["/proc", "/sys", "/dev", "/run"];
+
 /// The top-level links or folders of the host that the sandbox shows
 /// read-only beside `/usr` (as links where they are links).
 const ROOT_LINKS: &[&str] = &["bin", "sbin", "lib", "lib32", "lib64", "libx32"];
@@ -137,16 +141,6 @@ impl Sandbox {
                 spec.name
             )
         })?;
-        let resolve = |p: &PathBuf, key: &str| -> Result<PathBuf, String> {
-            let path = dir.join(p);
-            std::fs::canonicalize(&path).map_err(|e| {
-                format!(
-                    "bot '{}': {key} path {} cannot be shown in the sandbox: {e}: fix the path (relative ones start in the bot's dir)",
-                    spec.name,
-                    path.display()
-                )
-            })
-        };
         let dir = std::fs::canonicalize(dir).map_err(|e| {
             format!(
                 "bot '{}': working directory {}: {e}",
@@ -154,41 +148,53 @@ impl Sandbox {
                 dir.display()
             )
         })?;
-        let writable = sandbox
-            .writable
-            .iter()
-            .map(|p| resolve(p, "sandbox_rw"))
-            .collect::<Result<Vec<_>, _>>()?;
-        let mut read_only = sandbox
+        let refuse =
+            |path: &Path, why: &str| format!("bot '{}': {} {why}", spec.name, path.display());
+        let system =
+            |real: &Path| real == Path::new("/") || SYSTEM.iter().any(|f| real.starts_with(f));
+        if system(&dir) {
+            return Err(refuse(
+                &dir,
+                "is the host's root or a system folder: give the bot a folder of its own",
+            ));
+        }
+        let (mut read_only, mut writable) = (Vec::new(), Vec::new());
+        let given = sandbox
             .read_only
             .iter()
-            .map(|p| resolve(p, "sandbox_ro"))
-            .collect::<Result<Vec<_>, _>>()?;
-        // A link in a folder the bot may write could be the bot's own work
-        // (made in an earlier series), pointing anywhere on the host.
-        for (given, key) in sandbox
-            .read_only
-            .iter()
-            .map(|p| (p, "sandbox_ro"))
-            .chain(sandbox.writable.iter().map(|p| (p, "sandbox_rw")))
-        {
+            .map(|p| (p, "sandbox_ro", false))
+            .chain(sandbox.writable.iter().map(|p| (p, "sandbox_rw", true)));
+        for (given, key, rw) in given {
             let path = lexical(&dir.join(given));
-            let real = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
-            let through_link = real != path;
-            let planted = writable.iter().any(|w| path.starts_with(w));
-            if through_link && planted {
-                return Err(format!(
-                    "bot '{}': {key} path {} goes through a link inside a folder the bot may write, so the bot could have made it: name the real path",
-                    spec.name,
-                    path.display()
-                ));
+            let real = std::fs::canonicalize(&path).map_err(|e| {
+                refuse(&path, &format!("({key}) cannot be shown in the sandbox: {e}: fix the path (relative ones start in the bot's dir)"))
+            })?;
+            // The bot's author made its folder: a link there may point anywhere.
+            if path.starts_with(&dir) && real != path {
+                return Err(refuse(&path, &format!("({key}) goes through a link in the bot's folder, which its author made: name the real path")));
+            }
+            if system(&real) {
+                return Err(refuse(&real, &format!("({key}) is the host's root or a system folder ({}): a bot has its own /proc, /dev and /run", SYSTEM.join(", "))));
+            }
+            if rw {
+                writable.push(real)
+            } else {
+                read_only.push(real)
             }
         }
         if !writable.contains(&dir) {
             read_only.push(dir.clone());
         }
         read_only.retain(|p| !writable.contains(p));
+        read_only.sort();
         read_only.dedup();
+        // The bot may rename what is in a folder it may write, and put a link
+        // in its place: no path may be shown on top of one.
+        for path in read_only.iter().chain(&writable) {
+            if let Some(w) = writable.iter().find(|w| *w != path && path.starts_with(w)) {
+                return Err(refuse(path, &format!("lies inside {}, which the bot may write (it could swap it for a link): keep writable folders apart from the other paths", w.display())));
+            }
+        }
         let host_user = if nix::unistd::geteuid().is_root() {
             Some(host_user(&spec.name, &sandbox.user)?)
         } else {
@@ -373,7 +379,9 @@ impl Sandbox {
             hosts: raw[4],
         };
         let mut command = std::process::Command::new(&self.bwrap);
-        command.args(self.args(&fds));
+        // Nothing of the arena's environment, not even in bubblewrap's own
+        // processes, whose /proc/1/environ the bot can read.
+        command.env_clear().args(self.args(&fds));
         if let Some(program) = program {
             command.arg("--").arg(program).args(args);
         }
@@ -517,11 +525,7 @@ impl Sandbox {
 /// # Errors
 /// One line naming the bot, the path and the fix.
 pub fn check_layout(bots: &[BotSpec], out: &Path) -> Result<(), String> {
-    let absolute = |p: &Path| {
-        std::fs::canonicalize(p)
-            .or_else(|_| std::path::absolute(p))
-            .unwrap_or_else(|_| p.to_path_buf())
-    };
+    let absolute = |p: &Path| real_path(p);
     let out = absolute(out);
     let exe = std::env::current_exe()
         .map(|e| absolute(&e))
@@ -560,7 +564,8 @@ pub fn check_layout(bots: &[BotSpec], out: &Path) -> Result<(), String> {
             }
             for (other, other_dir) in dirs.iter().filter(|(n, _)| *n != bot.name) {
                 let shared = *other_dir == dir;
-                if (writable || !shared) && other_dir.starts_with(path) {
+                let overlap = other_dir.starts_with(path) || path.starts_with(other_dir);
+                if (writable || !shared) && overlap {
                     return Err(format!(
                         "bot '{}' would see bot '{other}''s folder {} through {}{}: give each bot a folder of its own",
                         bot.name,
@@ -582,6 +587,22 @@ struct Fds {
     passwd: RawFd,
     group: RawFd,
     hosts: RawFd,
+}
+
+/// Where `path` is or would be: its longest part that exists with every
+/// link resolved, and the rest of it, `..` taken out (a run folder is
+/// checked before the arena makes it).
+fn real_path(path: &Path) -> PathBuf {
+    let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let parts: Vec<std::path::Component> = path.components().collect();
+    for known in (1..=parts.len()).rev() {
+        let head: PathBuf = parts[..known].iter().collect();
+        if let Ok(real) = std::fs::canonicalize(&head) {
+            let tail: PathBuf = parts[known..].iter().collect();
+            return lexical(&real.join(tail));
+        }
+    }
+    lexical(&path)
 }
 
 /// `path` with `.` and `..` taken out by its words alone (no link is read).

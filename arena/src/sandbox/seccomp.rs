@@ -28,6 +28,14 @@ const DENIED: &[(i64, &str)] = &[
         "writing another process's memory",
     ),
     (libc::SYS_kcmp, "comparing other processes' kernel state"),
+    (
+        libc::SYS_pidfd_getfd,
+        "taking another process's descriptors",
+    ),
+    (
+        libc::SYS_process_madvise,
+        "advising on another process's memory",
+    ),
     (libc::SYS_mount, "mounting"),
     (libc::SYS_umount2, "unmounting"),
     (libc::SYS_pivot_root, "changing the root"),
