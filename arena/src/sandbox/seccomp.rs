@@ -164,9 +164,18 @@ fn deny_x32(bpf: &mut BpfProgram) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     #[test]
-    fn the_program_is_whole_instructions_and_blocks_x32() {
+    fn the_program_has_a_rule_per_call_and_the_x32_guard_after_the_arch_check() {
         let bytes = super::program().unwrap();
         assert_eq!(bytes.len() % 8, 0);
         assert!(bytes.len() / 8 > super::DENIED.len());
+        if cfg!(target_arch = "x86_64") {
+            let code = |i: usize| u16::from_ne_bytes([bytes[8 * i], bytes[8 * i + 1]]);
+            let k = |i: usize| u32::from_ne_bytes(bytes[8 * i + 4..8 * i + 8].try_into().unwrap());
+            assert_eq!(
+                (code(4), k(4)),
+                (super::BPF_JMP_JGE_K, super::X32_SYSCALL_BIT)
+            );
+            assert_eq!(code(5), super::BPF_RET_K);
+        }
     }
 }
