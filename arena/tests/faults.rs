@@ -688,3 +688,50 @@ fn a_bot_cannot_send_escape_sequences_to_the_organisers_terminal() {
     assert!(log.contains("\\u{1b}]52;c;aGk="), "{log:?}");
     assert!(!log.contains('\u{1b}') && !log.contains('\u{7}'), "{log:?}");
 }
+
+#[test]
+fn a_bot_that_floods_its_output_loses_and_the_tournament_goes_on() {
+    let tmp = tempfile::tempdir().unwrap();
+    // After its first move, children write blank lines faster than anyone
+    // reads them (the arena used to read them for ever, before a request).
+    let script = r#"
+import os, sys
+flooding = False
+for line in sys.stdin:
+    w = line.split()
+    if not w: continue
+    if w[0] == "hello": print("hello version=1 name=flood", flush=True)
+    elif w[0] == "newgame": print("ready", flush=True)
+    elif w[0] == "turn":
+        legal = dict(x.split("=", 1) for x in w[1:] if "=" in x)["legal"]
+        print("move " + legal.split(",")[0], flush=True)
+        if not flooding:
+            flooding = True
+            for _ in range(2):
+                if os.fork() == 0:
+                    while True:
+                        os.write(1, b"\n" * 65536)
+    elif w[0] == "quit": break
+"#;
+    let bots = [
+        ("a", random_bot(1)),
+        ("flood", vec!["python3".into(), "-c".into(), script.into()]),
+    ];
+    let cfg = config(tmp.path(), "[tournament]\nfirst_to = 2\n", &bots);
+    let out = tmp.path().join("run");
+    let output = run_arena(&cfg, &out);
+    assert_success(&output);
+    let games = rows(&out.join("games.csv"));
+    assert!(!games.is_empty());
+    let flooded: Vec<_> = games
+        .iter()
+        .filter(|g| g["termination"] == "protocol-error")
+        .collect();
+    assert!(!flooded.is_empty(), "{games:?}");
+    assert!(
+        flooded
+            .iter()
+            .all(|g| g["detail"].contains("before it was asked")),
+        "{flooded:?}"
+    );
+}

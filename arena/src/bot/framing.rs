@@ -11,6 +11,9 @@ pub(crate) enum ReadError {
     Eof,
     /// A line longer than [`MAX_LINE_BYTES`].
     TooLong,
+    /// More than [`MAX_WAITING_BYTES`] or [`MAX_WAITING_LINES`] sent
+    /// before a request.
+    Flood,
     /// The pipe failed.
     Io(std::io::Error),
 }
@@ -62,7 +65,13 @@ pub(crate) async fn waiting_lines<R: AsyncRead + Unpin>(
     arrived: impl Fn(&R) -> bool,
 ) -> Result<Vec<Vec<u8>>, ReadError> {
     let mut lines = Vec::new();
+    let mut bytes = 0;
     loop {
+        // A bot that writes faster than it is read would keep this loop
+        // (and the arena's memory) going for ever.
+        if bytes > MAX_WAITING_BYTES || lines.len() > MAX_WAITING_LINES {
+            return Err(ReadError::Flood);
+        }
         if reader.buffer().is_empty() && !arrived(reader.get_ref()) {
             return Ok(lines);
         }
@@ -79,6 +88,7 @@ pub(crate) async fn waiting_lines<R: AsyncRead + Unpin>(
         };
         let mut line = available[..end].to_vec();
         reader.consume(end + 1);
+        bytes += end + 1;
         if line.last() == Some(&b'\r') {
             line.pop();
         }
@@ -88,6 +98,12 @@ pub(crate) async fn waiting_lines<R: AsyncRead + Unpin>(
         lines.push(line);
     }
 }
+
+/// The most a bot may send between two requests (info and blank lines),
+/// bytes; more is a protocol fault.
+pub const MAX_WAITING_BYTES: usize = 1 << 20;
+/// The most lines a bot may send between two requests.
+pub const MAX_WAITING_LINES: usize = 10_000;
 
 /// Whether `fd` (a pipe) has bytes to read, or its end, right now: one
 /// `poll(2)` with a zero timeout, which asks the kernel, not the runtime's
@@ -124,6 +140,23 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_flood_ends_the_look_at_once() {
+        let blank = vec![b'\n'; MAX_WAITING_LINES + 2];
+        // Lines that fill the reader's buffer exactly, so none is left
+        // partial (which would end the look until the rest arrives).
+        let long = b"info xy\n".repeat(MAX_WAITING_BYTES / 8 + 2);
+        for flood in [blank, long] {
+            let mut input = BufReader::new(&flood[..]);
+            let got = waiting_lines(&mut input, |_| true).await;
+            assert!(
+                matches!(got, Err(ReadError::Flood)),
+                "{:?}",
+                got.map(|l| l.len())
+            );
+        }
+    }
+
+    #[tokio::test]
     async fn waiting_lines_leave_a_partial_line() {
         let mut input = BufReader::new(&b"info a\nmove 1\nmov"[..]);
         let lines = waiting_lines(&mut input, |_| true).await.unwrap();
@@ -141,6 +174,7 @@ mod tests {
             waiting_lines(&mut input, unread).await.unwrap(),
             [b"move 2".to_vec()]
         );
+        // A flood, faster than it is read, ends the look at once.
         // The end of the output is the bot's to explain, at the request.
         assert!(matches!(
             waiting_lines(&mut input, |_| true).await,

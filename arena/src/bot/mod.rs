@@ -450,6 +450,11 @@ impl BotProcess {
             ReadError::TooLong => {
                 Fault::Protocol(format!("sent a line longer than {MAX_LINE_BYTES} bytes"))
             }
+            ReadError::Flood => Fault::Protocol(format!(
+                "sent over {} KiB or {} lines before it was asked for anything",
+                framing::MAX_WAITING_BYTES >> 10,
+                framing::MAX_WAITING_LINES
+            )),
         }
     }
 
