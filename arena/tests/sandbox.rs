@@ -545,7 +545,10 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
             bot("x", &planted, "sandbox_rw = [\".\", \"state\"]\n")
         ),
     );
-    assert!(e.contains("goes through a link"), "{e}");
+    assert!(
+        e.contains("in the bot's folder, which its author made"),
+        "{e}"
+    );
 
     // A link the bot's author put in its folder, named in sandbox_ro: to
     // another bot's folder, or to the host's /proc.
@@ -561,7 +564,10 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
                 bot("y", &other, "")
             ),
         );
-        assert!(e.contains("goes through a link in the bot's folder"), "{e}");
+        assert!(
+            e.contains("in the bot's folder, which its author made"),
+            "{e}"
+        );
     }
     // The host's /proc, /sys, /dev or /run, named outright.
     let e = refused(
@@ -615,6 +621,35 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
         assert_eq!(output.status.code(), Some(2), "{stderr}");
         assert!(stderr.contains("would see the run folder"), "{stderr}");
         assert!(!a.join("run/games.csv").exists());
+    }
+
+    // One bot's writable folder on the way to what another sees: it could
+    // swap what is there for a link between the other's starts.
+    let shared = t.join("shared");
+    std::fs::create_dir_all(shared.join("model")).unwrap();
+    hand_over(&shared, is_root().then_some(NOBODY));
+    std::os::unix::fs::symlink(&other, shared.join("other-link")).unwrap();
+    let writer = format!("sandbox_rw = [{:?}]\n", shared.display().to_string());
+    for (victim_dir, victim_extra) in [
+        (shared.join("other-link"), String::new()),
+        (
+            other.clone(),
+            format!(
+                "sandbox_ro = [{:?}]\n",
+                shared.join("model").display().to_string()
+            ),
+        ),
+        (other.clone(), writer.clone()),
+    ] {
+        let e = refused(
+            t,
+            &format!(
+                "{head}{}{}",
+                bot("x", &a, &writer),
+                bot("y", &victim_dir, &victim_extra)
+            ),
+        );
+        assert!(e.contains("which bot 'x' may write"), "{e}");
     }
 
     // A sandbox setting on a bot that is not sandboxed.

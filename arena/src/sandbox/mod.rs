@@ -104,6 +104,9 @@ pub struct Sandbox {
     pub read_only: Vec<PathBuf>,
     /// Paths shown writable, absolute.
     pub writable: Vec<PathBuf>,
+    /// The `dir`, `sandbox_ro` and `sandbox_rw` paths as the config names
+    /// them (absolute, links not resolved): what [`trace`] follows.
+    pub named: Vec<PathBuf>,
     /// RLIMIT_NPROC inside the sandbox: processes and threads at once.
     pub processes: u64,
     /// The size of each private tmpfs, MiB.
@@ -141,6 +144,7 @@ impl Sandbox {
                 spec.name
             )
         })?;
+        let mut named = vec![lexical(dir)];
         let dir = std::fs::canonicalize(dir).map_err(|e| {
             format!(
                 "bot '{}': working directory {}: {e}",
@@ -158,7 +162,7 @@ impl Sandbox {
                 "is the host's root or a system folder: give the bot a folder of its own",
             ));
         }
-        let (mut read_only, mut writable) = (Vec::new(), Vec::new());
+        let (mut read_only, mut writable, mut reals) = (Vec::new(), Vec::new(), Vec::new());
         let given = sandbox
             .read_only
             .iter()
@@ -169,18 +173,32 @@ impl Sandbox {
             let real = std::fs::canonicalize(&path).map_err(|e| {
                 refuse(&path, &format!("({key}) cannot be shown in the sandbox: {e}: fix the path (relative ones start in the bot's dir)"))
             })?;
-            // The bot's author made its folder: a link there may point anywhere.
-            if path.starts_with(&dir) && real != path {
-                return Err(refuse(&path, &format!("({key}) goes through a link in the bot's folder, which its author made: name the real path")));
-            }
-            if system(&real) {
-                return Err(refuse(&real, &format!("({key}) is the host's root or a system folder ({}): a bot has its own /proc, /dev and /run", SYSTEM.join(", "))));
-            }
+            reals.push((real.clone(), key));
+            named.push(path);
             if rw {
                 writable.push(real)
             } else {
                 read_only.push(real)
             }
+        }
+        for path in &named {
+            for (point, link) in trace(path) {
+                // The bot's author made its folder: a link there may point anywhere.
+                if link && point.starts_with(&dir) {
+                    return Err(refuse(path, &format!("goes through the link {}, in the bot's folder, which its author made: name the real path", point.display())));
+                }
+                // The bot may rename what is in a folder it may write and
+                // put a link in its place, for its next start.
+                if let Some(w) = writable
+                    .iter()
+                    .find(|w| point != **w && point.starts_with(w))
+                {
+                    return Err(refuse(path, &format!("goes through {}, inside {}, which the bot may write (it could swap it for a link): keep writable folders apart from the other paths", point.display(), w.display())));
+                }
+            }
+        }
+        if let Some((real, key)) = reals.iter().find(|(real, _)| system(real)) {
+            return Err(refuse(real, &format!("({key}) is the host's root or a system folder ({}): name the folder of the bot's own files instead", SYSTEM.join(", "))));
         }
         if !writable.contains(&dir) {
             read_only.push(dir.clone());
@@ -188,13 +206,6 @@ impl Sandbox {
         read_only.retain(|p| !writable.contains(p));
         read_only.sort();
         read_only.dedup();
-        // The bot may rename what is in a folder it may write, and put a link
-        // in its place: no path may be shown on top of one.
-        for path in read_only.iter().chain(&writable) {
-            if let Some(w) = writable.iter().find(|w| *w != path && path.starts_with(w)) {
-                return Err(refuse(path, &format!("lies inside {}, which the bot may write (it could swap it for a link): keep writable folders apart from the other paths", w.display())));
-            }
-        }
         let host_user = if nix::unistd::geteuid().is_root() {
             Some(host_user(&spec.name, &sandbox.user)?)
         } else {
@@ -205,6 +216,7 @@ impl Sandbox {
             dir,
             read_only,
             writable,
+            named,
             processes: sandbox.processes,
             tmp_mb: sandbox.tmp_mb,
             host_user,
@@ -534,6 +546,7 @@ pub fn check_layout(bots: &[BotSpec], out: &Path) -> Result<(), String> {
         .iter()
         .filter_map(|b| Some((b.name.as_str(), absolute(b.dir.as_ref()?))))
         .collect();
+    let mut sandboxes = Vec::new();
     for bot in bots.iter().filter(|b| b.sandbox.is_some()) {
         let Some(dir) = &bot.dir else {
             return Err(format!(
@@ -545,6 +558,7 @@ pub fn check_layout(bots: &[BotSpec], out: &Path) -> Result<(), String> {
         let Some((sandbox, _)) = crate::bot::spawn::sandbox(bot)? else {
             continue;
         };
+        sandboxes.push((bot.name.as_str(), sandbox.clone()));
         for (path, writable) in sandbox.shown() {
             if out.starts_with(path) || path.starts_with(&out) {
                 return Err(format!(
@@ -577,6 +591,33 @@ pub fn check_layout(bots: &[BotSpec], out: &Path) -> Result<(), String> {
             }
         }
     }
+    // What one bot may write, no other may see, nor reach its paths through.
+    for (writer, theirs) in &sandboxes {
+        for w in &theirs.writable {
+            for (bot, sandbox) in sandboxes.iter().filter(|(n, _)| n != writer) {
+                for (shown, _) in sandbox.shown() {
+                    if w.starts_with(shown) {
+                        return Err(format!(
+                            "bot '{bot}' would see {}, which bot '{writer}' may write: give each bot a folder of its own",
+                            w.display()
+                        ));
+                    }
+                }
+                for named in &sandbox.named {
+                    if let Some((point, _)) =
+                        trace(named).into_iter().find(|(p, _)| p.starts_with(w))
+                    {
+                        return Err(format!(
+                            "bot '{bot}': {} goes through {}, inside {}, which bot '{writer}' may write (it could change what '{bot}' sees): give each bot a folder of its own",
+                            named.display(),
+                            point.display(),
+                            w.display()
+                        ));
+                    }
+                }
+            }
+        }
+    }
     Ok(())
 }
 
@@ -603,6 +644,52 @@ fn real_path(path: &Path) -> PathBuf {
         }
     }
     lexical(&path)
+}
+
+/// Every place the kernel passes through to find `path`: each folder and
+/// file on the way, each link (`true`) and then where it points, in order
+/// (at most 40 links, as the kernel). Whoever may change one of these
+/// places may change what `path` is.
+#[must_use]
+pub fn trace(path: &Path) -> Vec<(PathBuf, bool)> {
+    use std::path::Component;
+    let push_parts = |todo: &mut Vec<Option<OsString>>, path: &Path| {
+        for part in path.components().rev() {
+            match part {
+                Component::Normal(name) => todo.push(Some(name.to_os_string())),
+                Component::ParentDir => todo.push(None),
+                _ => {}
+            }
+        }
+    };
+    let mut points = Vec::new();
+    let mut at = PathBuf::from("/");
+    // `None` is `..`.
+    let mut todo = Vec::new();
+    push_parts(&mut todo, &lexical(path));
+    let mut links = 0;
+    while let Some(part) = todo.pop() {
+        let Some(name) = part else {
+            at.pop();
+            continue;
+        };
+        let next = at.join(&name);
+        match std::fs::read_link(&next) {
+            Ok(target) if links < 40 => {
+                links += 1;
+                points.push((next, true));
+                if target.is_absolute() {
+                    at = PathBuf::from("/");
+                }
+                push_parts(&mut todo, &target);
+            }
+            _ => {
+                points.push((next.clone(), false));
+                at = next;
+            }
+        }
+    }
+    points
 }
 
 /// `path` with `.` and `..` taken out by its words alone (no link is read).
@@ -676,6 +763,7 @@ mod tests {
             dir: "/srv/bots/a".into(),
             read_only: vec!["/srv/bots/a".into(), "/opt/venv".into()],
             writable: vec!["/srv/bots/a/state".into()],
+            named: Vec::new(),
             processes: 64,
             tmp_mb: 8,
             host_user: None,
@@ -746,6 +834,22 @@ mod tests {
         // The confine step comes last, from the inherited executable.
         let tail: Vec<&str> = a[a.len() - 3..].iter().map(String::as_str).collect();
         assert_eq!(tail, ["/proc/self/fd/3", "confine", "--processes=64"]);
+    }
+
+    #[test]
+    fn a_trace_names_every_link_on_the_way_and_where_it_leads() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(tmp.path()).unwrap();
+        std::fs::create_dir_all(root.join("real/inner")).unwrap();
+        std::os::unix::fs::symlink("real", root.join("rel")).unwrap();
+        std::os::unix::fs::symlink(root.join("rel"), root.join("abs")).unwrap();
+        let points = trace(&root.join("abs/inner"));
+        let links: Vec<_> = points.iter().filter(|(_, l)| *l).map(|(p, _)| p.clone()).collect();
+        assert_eq!(links, [root.join("abs"), root.join("rel")]);
+        assert_eq!(points.last().unwrap(), &(root.join("real/inner"), false));
+        // `..` is taken out by its words first, as for the config's paths.
+        let up = trace(&root.join("abs/inner/../inner"));
+        assert_eq!(up.last().unwrap().0, root.join("real/inner"));
     }
 
     #[test]
