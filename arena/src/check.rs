@@ -49,9 +49,9 @@ pub struct CheckOptions {
     /// Where the bot's stderr and `info` lines go (the file is replaced);
     /// `None` drops them.
     pub log: Option<PathBuf>,
-    /// Run the bot in the sandbox with the default settings, its `dir` the
-    /// current directory (needs `guard`).
-    pub sandbox: bool,
+    /// Run the bot in this sandbox, its `dir` the current directory (needs
+    /// `guard`); `None` runs it unsandboxed.
+    pub sandbox: Option<crate::config::SandboxSpec>,
 }
 
 /// The verdict of one check.
@@ -145,19 +145,21 @@ impl Report {
 /// is not found or not executable, the log cannot be created, or the async
 /// runtime cannot start. Everything the bot does is a [`CheckLine`].
 pub fn run(options: &CheckOptions, mut on_line: impl FnMut(&CheckLine)) -> Result<Report, String> {
-    let sandbox = options.sandbox.then(crate::config::SandboxSpec::default);
     let spec = BotSpec {
         name: "bot".into(),
         command: options.command.clone(),
-        dir: options.sandbox.then(|| ".".into()),
+        dir: options.sandbox.as_ref().map(|_| ".".into()),
         limits: Limits::default(),
-        sandbox,
+        sandbox: options.sandbox.clone(),
     };
     let Some(program) = spec.command.first() else {
         return Err(
             "no bot command: write it after --, e.g. arena check -- python3 my_bot.py".into(),
         );
     };
+    if options.sandbox.is_some() {
+        crate::bot::spawn::check(&spec)?;
+    }
     crate::bot::resolve_program(&spec).map_err(|_| {
         let here = std::env::current_dir().unwrap_or_default();
         format!(
@@ -165,9 +167,7 @@ pub fn run(options: &CheckOptions, mut on_line: impl FnMut(&CheckLine)) -> Resul
             crate::bot::spawn::why_not_found(program, &here)
         )
     })?;
-    if options.sandbox {
-        crate::bot::spawn::check(&spec)?;
-    }
+
     let log = match &options.log {
         Some(path) => std::fs::File::create(path)
             .and_then(|_| BotLog::open(path, LOG_CAP_BYTES))

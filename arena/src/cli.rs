@@ -208,6 +208,14 @@ pub struct CheckArgs {
     /// docs/sandbox.md.
     #[arg(long)]
     pub sandbox: bool,
+    /// With --sandbox: a path the bot may also read, as `sandbox_ro` in a
+    /// config (relative to the current directory); repeatable.
+    #[arg(long, value_name = "PATH", requires = "sandbox")]
+    pub sandbox_ro: Vec<PathBuf>,
+    /// With --sandbox: a path the bot may write, as `sandbox_rw` (`.` for
+    /// the current directory); repeatable.
+    #[arg(long, value_name = "PATH", requires = "sandbox")]
+    pub sandbox_rw: Vec<PathBuf>,
     /// The bot's program and arguments, run without a shell, best after
     /// `--`; a first word `arena` means this executable (`arena bot greedy`).
     #[arg(

@@ -387,16 +387,31 @@ impl Config {
         let raw: RawConfig = toml::from_str(text).map_err(|e| {
             let mut msg = e.message().trim().replace('\n', " ");
             msg = msg.replace("expected i64", "expected a whole number");
-            msg.push_str(&hint(&msg));
+            let line_of = |span: Range<usize>| {
+                let start = text[..span.start.min(text.len())]
+                    .rfind('\n')
+                    .map_or(0, |i| i + 1);
+                text[start..]
+                    .lines()
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .to_string()
+            };
+            let paths = e
+                .span()
+                .is_some_and(|s| line_of(s).starts_with("sandbox_r"));
+            if paths && msg.contains("expected a sequence") {
+                msg.push_str("; write a list of paths, e.g. sandbox_rw = [\"state\"]");
+            } else {
+                msg.push_str(&hint(&msg));
+            }
             if msg.contains("number too large") {
                 msg.push_str(": use a smaller whole number");
             }
             // Name the place: the line TOML stumbled on, as written.
             if let Some(span) = e.span() {
-                let start = text[..span.start.min(text.len())]
-                    .rfind('\n')
-                    .map_or(0, |i| i + 1);
-                let line = text[start..].lines().next().unwrap_or("").trim();
+                let line = line_of(span);
                 if line.starts_with("[bot]") {
                     msg.push_str(": write [[bot]], one table per bot");
                 }

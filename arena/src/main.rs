@@ -159,7 +159,7 @@ fn run(
     resume: Option<PathBuf>,
 ) -> anyhow::Result<ExitCode> {
     let config = Config::load(config_path)?;
-    config.check_programs()?;
+    let claimed = out.is_none() && resume.is_none();
     let out = match (out, &resume) {
         (_, Some(dir)) => dir.clone(),
         (Some(dir), None) => dir,
@@ -167,8 +167,18 @@ fn run(
             report::claim_run_dir(&config.name).context("cannot create a folder in results/")?
         }
     };
-    arena::sandbox::check_layout(&config.bots, &out)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", config_path.display()))?;
+    // What sandboxed bots would see first (a writable folder that holds
+    // the results is refused as that, not as one to chown), then each start.
+    let checked = arena::sandbox::check_layout(&config.bots, &out)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", config.bot_origins[e.bot]))
+        .and_then(|()| Ok(config.check_programs()?));
+    if let Err(e) = checked {
+        if claimed {
+            // The folder just made for this run is still empty: take it back.
+            let _ = std::fs::remove_dir(&out);
+        }
+        return Err(e);
+    }
     anyhow::ensure!(
         shard.is_none() || shard == Some((1, 1)) || config.sprt.is_none(),
         "an SPRT match decides game by game and cannot be split into shards: run it whole (or as shard 1/1)"
@@ -505,7 +515,11 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
         startup_ms: args.startup_ms,
         guard: std::env::current_exe().ok(),
         log: args.log,
-        sandbox: args.sandbox,
+        sandbox: args.sandbox.then(|| arena::config::SandboxSpec {
+            read_only: args.sandbox_ro,
+            writable: args.sandbox_rw,
+            ..arena::config::SandboxSpec::default()
+        }),
     };
     let mut header = Some(format!(
         "arena check: {} (move time {} ms, start-up {} ms)",

@@ -168,6 +168,7 @@ impl EscapeRun {
             // bubblewrap's own init runs as the bot's user: its environment
             // must not be the arena's either.
             fails("read=/proc/1/environ"),
+            fails(format!("setid={}", p("bots/a/setid"))),
             fails("int80"),
             fails("x32"),
             fails("fill=/tmp/fill:40"),
@@ -663,7 +664,22 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
     let no_dir = format!(
         "{head}\n[[bot]]\nname = \"x\"\ncommand = [\"arena\", \"bot\", \"random\"]\n{random}"
     );
-    assert!(refused(t, &no_dir).contains("has no dir"));
+    let e = refused(t, &no_dir);
+    assert!(
+        e.contains("t.toml:") && e.contains("has no dir"),
+        "the bot's line is named: {e}"
+    );
+    // Without --out, the folder made for the run is taken back.
+    let output = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["run", "t.toml"])
+        .current_dir(t)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let left: Vec<_> = std::fs::read_dir(t.join("results"))
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    assert!(left.is_empty(), "{left:?}");
 
     if is_root() {
         // A writable folder that nobody, as whom the bot runs, cannot write.

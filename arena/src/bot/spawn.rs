@@ -51,10 +51,17 @@ pub fn resolve_program(spec: &BotSpec) -> Result<(PathBuf, PathBuf), String> {
         None => std::env::var_os("PATH"),
     };
     let program = which::which_in(first, path, &dir).map_err(|_| {
-        format!(
-            "bot '{}': program '{first}' {}: fix its command in the config, or its dir",
-            spec.name,
+        let why = if spec.sandbox.is_some() && !first.contains('/') {
+            format!(
+                "is not found in the sandbox's PATH ({}), where a program named without / is looked up",
+                crate::sandbox::INSIDE_PATH
+            )
+        } else {
             why_not_found(first, &dir)
+        };
+        format!(
+            "bot '{}': program '{first}' {why}: fix its command in the config, or its dir",
+            spec.name
         )
     })?;
     Ok((program, dir))
@@ -102,8 +109,14 @@ pub fn sandbox(spec: &BotSpec) -> Result<Option<(Sandbox, PathBuf)>, String> {
     let runs_arena = spec.command[0] == "arena";
     let sandbox = Sandbox::resolve(spec, &dir, runs_arena)?;
     if !runs_arena && !sandbox.shows(&program) {
+        let real = std::fs::canonicalize(&program).unwrap_or_else(|_| program.clone());
+        let link = if real == program {
+            String::new()
+        } else {
+            format!(" (a link to {})", real.display())
+        };
         return Err(format!(
-            "bot '{}': its program {} is outside the sandbox, which shows /usr, the bot's dir and its sandbox_ro and sandbox_rw paths: add the program's folder to sandbox_ro, or use a program under /usr",
+            "bot '{}': its program {}{link} is outside the sandbox, which shows /usr, the bot's dir and its sandbox_ro and sandbox_rw paths: add the folder that holds it to sandbox_ro, or use a program under /usr (make a Python virtual environment with /usr/bin/python3 -m venv)",
             spec.name,
             program.display()
         ));

@@ -140,7 +140,7 @@ impl Sandbox {
         };
         let bwrap = which::which("bwrap").map_err(|_| {
             format!(
-                "bot '{}' wants a sandbox, but bubblewrap (bwrap) is not installed: install Debian's bubblewrap, or set sandbox = false",
+                "bot '{}' wants a sandbox, but bubblewrap (bwrap) is not on PATH: install Debian's bubblewrap, or set sandbox = false",
                 spec.name
             )
         })?;
@@ -535,8 +535,8 @@ impl Sandbox {
 /// executable.
 ///
 /// # Errors
-/// One line naming the bot, the path and the fix.
-pub fn check_layout(bots: &[BotSpec], out: &Path) -> Result<(), String> {
+/// [`LayoutError`]: the bot, the path and the fix.
+pub fn check_layout(bots: &[BotSpec], out: &Path) -> Result<(), LayoutError> {
     let absolute = |p: &Path| real_path(p);
     let out = absolute(out);
     let exe = std::env::current_exe()
@@ -547,78 +547,98 @@ pub fn check_layout(bots: &[BotSpec], out: &Path) -> Result<(), String> {
         .filter_map(|b| Some((b.name.as_str(), absolute(b.dir.as_ref()?))))
         .collect();
     let mut sandboxes = Vec::new();
-    for bot in bots.iter().filter(|b| b.sandbox.is_some()) {
+    for (index, bot) in bots.iter().enumerate().filter(|(_, b)| b.sandbox.is_some()) {
         let Some(dir) = &bot.dir else {
-            return Err(format!(
+            return Err(LayoutError::new(index, format!(
                 "bot '{}' is sandboxed but has no dir: give it a folder of its own (the arena's working directory would show the bot everything in it)",
                 bot.name
-            ));
+            )));
         };
         let dir = absolute(dir);
-        let Some((sandbox, _)) = crate::bot::spawn::sandbox(bot)? else {
+        let Some((sandbox, _)) =
+            crate::bot::spawn::sandbox(bot).map_err(|e| LayoutError::new(index, e))?
+        else {
             continue;
         };
-        sandboxes.push((bot.name.as_str(), sandbox.clone()));
+        sandboxes.push((index, bot.name.as_str(), sandbox.clone()));
         for (path, writable) in sandbox.shown() {
             if out.starts_with(path) || path.starts_with(&out) {
-                return Err(format!(
+                return Err(LayoutError::new(index, format!(
                     "bot '{}' would see the run folder {} through {}: keep results and bots' folders apart",
                     bot.name,
                     out.display(),
                     path.display()
-                ));
+                )));
             }
             if writable && exe.starts_with(path) {
-                return Err(format!(
+                return Err(LayoutError::new(index, format!(
                     "bot '{}' could write the arena's executable {} through {}: give it a folder of its own",
                     bot.name,
                     exe.display(),
                     path.display()
-                ));
+                )));
             }
             for (other, other_dir) in dirs.iter().filter(|(n, _)| *n != bot.name) {
                 let shared = *other_dir == dir;
                 let overlap = other_dir.starts_with(path) || path.starts_with(other_dir);
                 if (writable || !shared) && overlap {
-                    return Err(format!(
+                    return Err(LayoutError::new(index, format!(
                         "bot '{}' would see bot '{other}''s folder {} through {}{}: give each bot a folder of its own",
                         bot.name,
                         other_dir.display(),
                         path.display(),
                         if shared { ", writable" } else { "" }
-                    ));
+                    )));
                 }
             }
         }
     }
     // What one bot may write, no other may see, nor reach its paths through.
-    for (writer, theirs) in &sandboxes {
+    for (_, writer, theirs) in &sandboxes {
         for w in &theirs.writable {
-            for (bot, sandbox) in sandboxes.iter().filter(|(n, _)| n != writer) {
+            for (index, bot, sandbox) in sandboxes.iter().filter(|(_, n, _)| n != writer) {
+                let index = *index;
                 for (shown, _) in sandbox.shown() {
                     if w.starts_with(shown) {
-                        return Err(format!(
+                        return Err(LayoutError::new(index, format!(
                             "bot '{bot}' would see {}, which bot '{writer}' may write: give each bot a folder of its own",
                             w.display()
-                        ));
+                        )));
                     }
                 }
                 for named in &sandbox.named {
                     if let Some((point, _)) =
                         trace(named).into_iter().find(|(p, _)| p.starts_with(w))
                     {
-                        return Err(format!(
+                        return Err(LayoutError::new(index, format!(
                             "bot '{bot}': {} goes through {}, inside {}, which bot '{writer}' may write (it could change what '{bot}' sees): give each bot a folder of its own",
                             named.display(),
                             point.display(),
                             w.display()
-                        ));
+                        )));
                     }
                 }
             }
         }
     }
     Ok(())
+}
+
+/// A layout of sandboxed bots that would not hold ([`check_layout`]):
+/// which bot (its index in the config's list) and why, in one line.
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+pub struct LayoutError {
+    /// The bot the message is about, as an index into the bots given.
+    pub bot: usize,
+    /// What is wrong and the fix.
+    pub message: String,
+}
+
+impl LayoutError {
+    fn new(bot: usize, message: String) -> LayoutError {
+        LayoutError { bot, message }
+    }
 }
 
 /// The descriptors bubblewrap inherits, by their numbers.
@@ -844,7 +864,11 @@ mod tests {
         std::os::unix::fs::symlink("real", root.join("rel")).unwrap();
         std::os::unix::fs::symlink(root.join("rel"), root.join("abs")).unwrap();
         let points = trace(&root.join("abs/inner"));
-        let links: Vec<_> = points.iter().filter(|(_, l)| *l).map(|(p, _)| p.clone()).collect();
+        let links: Vec<_> = points
+            .iter()
+            .filter(|(_, l)| *l)
+            .map(|(p, _)| p.clone())
+            .collect();
         assert_eq!(links, [root.join("abs"), root.join("rel")]);
         assert_eq!(points.last().unwrap(), &(root.join("real/inner"), false));
         // `..` is taken out by its words first, as for the config's paths.

@@ -102,6 +102,42 @@ pub fn program() -> Result<Vec<u8>, String> {
         vec![rule(1, libc::TIOCSTI)?, rule(1, libc::TIOCLINUX)?],
     );
     rules.insert(libc::SYS_socket, vec![rule(0, AF_VSOCK)?]);
+    // No set-uid or set-gid file: the bot's host user owns what it writes,
+    // and such a file left in a writable folder would hand that user to
+    // anyone on the host (as systemd's RestrictSUIDSGID).
+    let bits = |arg: u8, bit: u64| {
+        SeccompCondition::new(
+            arg,
+            SeccompCmpArgLen::Dword,
+            SeccompCmpOp::MaskedEq(bit),
+            bit,
+        )
+        .map_err(|e| e.to_string())
+    };
+    let set_id = |mode_arg: u8, creating: Option<u8>| -> Result<Vec<SeccompRule>, String> {
+        [libc::S_ISUID as u64, libc::S_ISGID as u64]
+            .into_iter()
+            .map(|bit| {
+                let mut when = vec![bits(mode_arg, bit)?];
+                if let Some(flags) = creating {
+                    when.push(bits(flags, libc::O_CREAT as u64)?);
+                }
+                SeccompRule::new(when).map_err(|e| e.to_string())
+            })
+            .collect()
+    };
+    rules.insert(libc::SYS_fchmod, set_id(1, None)?);
+    rules.insert(libc::SYS_fchmodat, set_id(2, None)?);
+    rules.insert(libc::SYS_fchmodat2, set_id(2, None)?);
+    rules.insert(libc::SYS_openat, set_id(3, Some(2))?);
+    rules.insert(libc::SYS_mknodat, set_id(2, None)?);
+    #[cfg(target_arch = "x86_64")]
+    {
+        rules.insert(libc::SYS_chmod, set_id(1, None)?);
+        rules.insert(libc::SYS_open, set_id(2, Some(1))?);
+        rules.insert(libc::SYS_creat, set_id(1, None)?);
+        rules.insert(libc::SYS_mknod, set_id(1, None)?);
+    }
     let filter = SeccompFilter::new(
         rules,
         SeccompAction::Allow,

@@ -35,6 +35,9 @@
 //! - `userns`: `unshare(CLONE_NEWUSER)`, in a forked child.
 //! - `setuid`: `setuid(0)`, in a forked child.
 //! - `whoami`: never escapes; logs the uid, gid and `/proc/self/uid_map`.
+//! - `setid=PATH`: a set-uid or set-gid file at PATH (and PATH.2, PATH.3),
+//!   made by chmod, by open with O_CREAT and by mknod; escaped if one of
+//!   them has the bit.
 //! - `int80`: an i386 `getpid` through `int 0x80` (another ABI, which a
 //!   filter that checks call numbers only would let through), in a child.
 //! - `x32`: an x32 `getpid` (number with bit 30 set), in a child.
@@ -121,6 +124,7 @@ fn try_attempt(name: &str, arg: Option<&str>) -> Outcome {
         "setuid" => in_child(|| nix::unistd::setuid(Uid::from_raw(0)), "became uid 0"),
         "whoami" => whoami(),
         "int80" => in_child(int80, "made an i386 system call (int 0x80)"),
+        "setid" => arg.map_or_else(|| needs("PATH"), setid),
         "x32" => in_child(x32, "made an x32 system call"),
         _ => Outcome::Unknown,
     }
@@ -499,6 +503,40 @@ fn in_child(action: impl FnOnce() -> nix::Result<()>, success: &str) -> Outcome 
             Err(errno) => Refused(format!("waitpid: {errno}")),
         },
         Err(errno) => Refused(format!("fork: {errno}")),
+    }
+}
+
+fn setid(path: &str) -> Outcome {
+    use nix::sys::stat::{fchmodat, mknod, FchmodatFlags, Mode, SFlag};
+    use std::os::unix::fs::PermissionsExt;
+    let suid = Mode::from_bits_truncate(0o4755);
+    let sgid = Mode::from_bits_truncate(0o2755);
+    let mut said = Vec::new();
+    let chmod = File::create(path).map_err(|e| e.to_string()).and_then(|_| {
+        fchmodat(None, path, suid, FchmodatFlags::FollowSymlink).map_err(|e| e.to_string())
+    });
+    said.push(format!("chmod: {chmod:?}"));
+    let second = format!("{path}.2");
+    let open = OpenOptions::new()
+        .write(true)
+        .create(true)
+        .mode(0o2755)
+        .open(&second)
+        .map(drop)
+        .map_err(|e| e.to_string());
+    said.push(format!("open: {open:?}"));
+    let third = format!("{path}.3");
+    let node = mknod(third.as_str(), SFlag::S_IFREG, sgid, 0).map_err(|e| e.to_string());
+    said.push(format!("mknod: {node:?}"));
+    let marked: Vec<String> = [path, second.as_str(), third.as_str()]
+        .iter()
+        .filter(|p| fs::metadata(p).is_ok_and(|m| m.permissions().mode() & 0o6000 != 0))
+        .map(|p| p.to_string())
+        .collect();
+    if marked.is_empty() {
+        Refused(said.join("; "))
+    } else {
+        Escaped(format!("set-id files: {}", marked.join(", ")))
     }
 }
 
