@@ -520,6 +520,7 @@ fn setid(path: &str) -> Outcome {
     let open = OpenOptions::new()
         .write(true)
         .create(true)
+        .truncate(true)
         .mode(0o2755)
         .open(&second)
         .map(drop)
