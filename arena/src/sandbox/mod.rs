@@ -509,11 +509,11 @@ impl Sandbox {
                 let fix = if writable {
                     format!("chown -R {uid}:{gid} {}", path.display())
                 } else {
-                    format!(
-                        "chmod o+r{} {}, or move it to a folder others can read (such as /srv or /opt)",
-                        if meta.is_dir() { "x" } else { "" },
-                        path.display()
-                    )
+                    if meta.is_dir() {
+                        format!("chmod o+rx {}, or move it to a folder others can read (such as /srv or /opt)", path.display())
+                    } else {
+                        format!("chmod o+r {}", path.display())
+                    }
                 };
                 return Err(format!(
                     "bot '{bot}': {who} cannot {} {} (mode {:o}, owner uid {}): {fix}, or set sandbox_user",
