@@ -3,7 +3,7 @@
 
 Run from anywhere:  python3 tools/test_replay_check.py
 The expected values below are derived by hand from RULES.md or copied from
-../shared/vectors/rules.csv, never produced by replay_check itself, so a
+rules/tests/vectors.csv (the project's ../shared/vectors/rules.csv), never produced by replay_check itself, so a
 rules bug in the checker makes these tests fail.
 """
 
@@ -20,7 +20,7 @@ from unittest import mock
 TOOLS = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(TOOLS)
 SCRIPT = os.path.join(TOOLS, "replay_check.py")
-VECTORS = os.path.normpath(os.path.join(REPO, "..", "shared", "vectors", "rules.csv"))
+VECTORS = os.path.join(REPO, "rules", "tests", "vectors.csv")
 
 sys.path.insert(0, TOOLS)
 import replay_check as rc  # noqa: E402

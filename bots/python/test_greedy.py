@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Tests for greedy.py (standard library only): python3 bots/python/test_greedy.py
 
-- its sowing simulator against the rule vectors, <repo>/../shared/vectors/rules.csv,
+- its sowing simulator against the rule vectors, <repo>/rules/tests/vectors.csv (a copy of ../shared/vectors/rules.csv),
   and the examples of RULES.md;
 - its strength against a uniformly random player, in-process;
 - its speed, and one short exchange over the protocol as a subprocess.
@@ -18,7 +18,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import greedy  # noqa: E402
 
-VECTORS = os.path.join(HERE, "..", "..", "..", "shared", "vectors", "rules.csv")
+VECTORS = os.path.join(HERE, "..", "..", "rules", "tests", "vectors.csv")
 MAX_LAPS = 100000
 
 
