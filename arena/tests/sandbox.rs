@@ -570,6 +570,24 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
             "{e}"
         );
     }
+    // A link in another bot's folder, named by this one: that bot's author
+    // points it where they like.
+    let e = refused(
+        t,
+        &format!(
+            "{head}{}{}",
+            bot(
+                "x",
+                &a,
+                &format!(
+                    "sandbox_ro = [{:?}]\n",
+                    author.join("weights").display().to_string()
+                )
+            ),
+            bot("y", &author, "")
+        ),
+    );
+    assert!(e.contains("in bot 'y''s folder"), "{e}");
     // The host's /proc, /sys, /dev or /run, named outright.
     let e = refused(
         t,
@@ -595,7 +613,7 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
             bot("y", &other, "")
         ),
     );
-    assert!(e.contains("would see bot 'y'"), "{e}");
+    assert!(e.contains("in bot 'y''s folder"), "{e}");
     // A path shown on top of a folder the bot may write (it could rename
     // what is there and put a link in its place).
     std::fs::create_dir_all(planted.join("models")).unwrap();

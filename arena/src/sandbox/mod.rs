@@ -561,6 +561,24 @@ pub fn check_layout(bots: &[BotSpec], out: &Path) -> Result<(), LayoutError> {
             continue;
         };
         sandboxes.push((index, bot.name.as_str(), sandbox.clone()));
+        // A link in another bot's folder is that bot's author's to point
+        // anywhere: no path may go through one.
+        for named in &sandbox.named {
+            for (point, _) in trace(named) {
+                let other = dirs
+                    .iter()
+                    .find(|(n, d)| *n != bot.name && *d != dir && point.starts_with(d));
+                if let Some((other, other_dir)) = other {
+                    return Err(LayoutError::new(index, format!(
+                        "bot '{}': {} goes through {}, in bot '{other}''s folder {}: give each bot a folder of its own",
+                        bot.name,
+                        named.display(),
+                        point.display(),
+                        other_dir.display()
+                    )));
+                }
+            }
+        }
         for (path, writable) in sandbox.shown() {
             if out.starts_with(path) || path.starts_with(&out) {
                 return Err(LayoutError::new(index, format!(

@@ -146,9 +146,7 @@ pub fn program() -> Result<Vec<u8>, String> {
     )
     .map_err(|e| e.to_string())?;
     let mut bpf: BpfProgram = filter.try_into().map_err(|e| format!("{e}"))?;
-    if arch == TargetArch::x86_64 {
-        deny_x32(&mut bpf)?;
-    }
+    prelude(&mut bpf, arch == TargetArch::x86_64)?;
     Ok(bpf
         .iter()
         .flat_map(|i| {
@@ -165,42 +163,45 @@ pub fn program() -> Result<Vec<u8>, String> {
 // Classic BPF opcodes (linux/bpf_common.h).
 const BPF_LD_W_ABS: u16 = 0x20;
 const BPF_JMP_JGE_K: u16 = 0x35;
+const BPF_JMP_JEQ_K: u16 = 0x15;
 const BPF_RET_K: u16 = 0x06;
 /// Where `seccomp_data` holds the call's number.
 const NR_OFFSET: u32 = 0;
 /// The bit that marks an x32 call on x86_64.
 const X32_SYSCALL_BIT: u32 = 0x4000_0000;
 
-/// Makes every x32 call fail. seccompiler matches call numbers exactly, and
-/// an x32 call has the same architecture as an x86_64 one but another
-/// number, so a denied call could be made through x32. The check goes right
-/// after the architecture check (three instructions that jump only among
-/// themselves), before the program loads the number itself.
-fn deny_x32(bpf: &mut BpfProgram) -> Result<(), String> {
+/// Checks that seccompiler's rules cannot make, put right after the
+/// architecture check (three instructions that jump only among themselves),
+/// before the program loads the call's number itself:
+/// - on x86_64, every x32 call fails: seccompiler matches numbers exactly,
+///   and an x32 call has the x86_64 architecture but another number, so a
+///   denied call could be made through x32;
+/// - `openat2` fails with ENOSYS, as on a kernel without it (libc then uses
+///   `openat`): it takes its mode in a structure no filter can read, so it
+///   could make a set-uid file.
+fn prelude(bpf: &mut BpfProgram, x32: bool) -> Result<(), String> {
     let at = 3;
     let load_nr = |i: &sock_filter| i.code == BPF_LD_W_ABS && i.k == NR_OFFSET;
     if !bpf.get(at).is_some_and(load_nr) {
         return Err("seccompiler's program has an unexpected shape".into());
     }
     let ins = |code, jt, jf, k| sock_filter { code, jt, jf, k };
-    let guard = [
-        ins(BPF_LD_W_ABS, 0, 0, NR_OFFSET),
-        ins(BPF_JMP_JGE_K, 0, 1, X32_SYSCALL_BIT),
-        ins(
-            BPF_RET_K,
-            0,
-            0,
-            libc::SECCOMP_RET_ERRNO | libc::EPERM as u32,
-        ),
-    ];
-    bpf.splice(at..at, guard);
+    let fail = |errno: i32| ins(BPF_RET_K, 0, 0, libc::SECCOMP_RET_ERRNO | errno as u32);
+    let mut checks = vec![ins(BPF_LD_W_ABS, 0, 0, NR_OFFSET)];
+    if x32 {
+        checks.push(ins(BPF_JMP_JGE_K, 0, 1, X32_SYSCALL_BIT));
+        checks.push(fail(libc::EPERM));
+    }
+    checks.push(ins(BPF_JMP_JEQ_K, 0, 1, libc::SYS_openat2 as u32));
+    checks.push(fail(libc::ENOSYS));
+    bpf.splice(at..at, checks);
     Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     #[test]
-    fn the_program_has_a_rule_per_call_and_the_x32_guard_after_the_arch_check() {
+    fn the_program_has_a_rule_per_call_and_its_prelude_after_the_arch_check() {
         let bytes = super::program().unwrap();
         assert_eq!(bytes.len() % 8, 0);
         assert!(bytes.len() / 8 > super::DENIED.len());
@@ -212,6 +213,10 @@ mod tests {
                 (super::BPF_JMP_JGE_K, super::X32_SYSCALL_BIT)
             );
             assert_eq!(code(5), super::BPF_RET_K);
+            assert_eq!(
+                (code(6), k(6)),
+                (super::BPF_JMP_JEQ_K, nix::libc::SYS_openat2 as u32)
+            );
         }
     }
 }

@@ -35,9 +35,9 @@
 //! - `userns`: `unshare(CLONE_NEWUSER)`, in a forked child.
 //! - `setuid`: `setuid(0)`, in a forked child.
 //! - `whoami`: never escapes; logs the uid, gid and `/proc/self/uid_map`.
-//! - `setid=PATH`: a set-uid or set-gid file at PATH (and PATH.2, PATH.3),
-//!   made by chmod, by open with O_CREAT and by mknod; escaped if one of
-//!   them has the bit.
+//! - `setid=PATH`: a set-uid or set-gid file at PATH (and PATH.2 to PATH.4),
+//!   made by chmod, by open with O_CREAT, by mknod and by openat2; escaped
+//!   if one of them has the bit.
 //! - `int80`: an i386 `getpid` through `int 0x80` (another ABI, which a
 //!   filter that checks call numbers only would let through), in a child.
 //! - `x32`: an x32 `getpid` (number with bit 30 set), in a child.
@@ -529,7 +529,35 @@ fn setid(path: &str) -> Outcome {
     let third = format!("{path}.3");
     let node = mknod(third.as_str(), SFlag::S_IFREG, sgid, 0).map_err(|e| e.to_string());
     said.push(format!("mknod: {node:?}"));
-    let marked: Vec<String> = [path, second.as_str(), third.as_str()]
+    // openat2 takes its mode in a structure (struct open_how).
+    #[repr(C)]
+    struct OpenHow {
+        flags: u64,
+        mode: u64,
+        resolve: u64,
+    }
+    let fourth = format!("{path}.4");
+    let how = OpenHow {
+        flags: (nix::libc::O_CREAT | nix::libc::O_WRONLY) as u64,
+        mode: 0o6755,
+        resolve: 0,
+    };
+    let name = std::ffi::CString::new(fourth.as_str()).unwrap_or_default();
+    // SAFETY: openat2 reads the path and the structure, both alive here.
+    let fd = unsafe {
+        nix::libc::syscall(
+            nix::libc::SYS_openat2,
+            nix::libc::AT_FDCWD,
+            name.as_ptr(),
+            &how as *const OpenHow,
+            std::mem::size_of::<OpenHow>(),
+        )
+    };
+    said.push(format!("openat2: {:?}", Errno::result(fd).map(drop)));
+    if fd >= 0 {
+        let _ = nix::unistd::close(fd as i32);
+    }
+    let marked: Vec<String> = [path, second.as_str(), third.as_str(), fourth.as_str()]
         .iter()
         .filter(|p| fs::metadata(p).is_ok_and(|m| m.permissions().mode() & 0o6000 != 0))
         .map(|p| p.to_string())
