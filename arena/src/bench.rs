@@ -566,7 +566,7 @@ fn sandboxed_first_bot() -> Result<Option<(BotSpec, tempfile::TempDir)>> {
     std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755))?;
     let mut spec = first_bot("first-sandboxed");
     spec.dir = Some(dir.path().to_path_buf());
-    spec.sandbox = Some(crate::config::SandboxSpec::default());
+    spec.sandbox = Some(crate::sandbox::SandboxSpec::default());
     crate::bot::spawn::check(&spec).map_err(anyhow::Error::msg)?;
     Ok(Some((spec, dir)))
 }

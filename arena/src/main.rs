@@ -169,7 +169,7 @@ fn run(
     };
     // What sandboxed bots would see first (a writable folder that holds
     // the results is refused as that, not as one to chown), then each start.
-    let checked = arena::sandbox::check_layout(&config.bots, &out)
+    let checked = arena::bot::layout::check_layout(&config.bots, &out)
         .map_err(|e| anyhow::anyhow!("{}: {e}", config.bot_origins[e.bot]))
         .and_then(|()| Ok(config.check_programs()?));
     if let Err(e) = checked {
@@ -515,10 +515,10 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
         startup_ms: args.startup_ms,
         guard: std::env::current_exe().ok(),
         log: args.log,
-        sandbox: args.sandbox.then(|| arena::config::SandboxSpec {
+        sandbox: args.sandbox.then(|| arena::sandbox::SandboxSpec {
             read_only: args.sandbox_ro,
             writable: args.sandbox_rw,
-            ..arena::config::SandboxSpec::default()
+            ..arena::sandbox::SandboxSpec::default()
         }),
     };
     let mut header = Some(format!(

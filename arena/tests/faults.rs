@@ -336,15 +336,7 @@ fn start_long_tournament(
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut stderr = BufReader::new(child.stderr.take().unwrap());
-    let mut line = String::new();
-    while !line.starts_with("[") {
-        line.clear();
-        assert!(
-            stderr.read_line(&mut line).unwrap() > 0,
-            "the arena ended before a game"
-        );
-    }
+    let stderr = common::after_first_game(&mut child);
     (child, stderr)
 }
 

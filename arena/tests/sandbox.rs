@@ -470,6 +470,11 @@ fn python_node_compiled_and_bundled_bots_play_a_tournament_in_the_sandbox() {
     }
 }
 
+/// A `sandbox_ro` line naming `path`.
+fn ro(path: &Path) -> String {
+    format!("sandbox_ro = [{:?}]\n", path.display().to_string())
+}
+
 /// `arena run` of `config` (a header and bots) in `tmp`: its stderr, after
 /// checking that it refused with exit code 2.
 fn refused(tmp: &Path, config: &str) -> String {
@@ -521,15 +526,7 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
     assert!(refused(t, &shared).contains("would see bot"));
 
     // A bot whose view holds another bot's folder.
-    let parent = format!(
-        "{head}{}{}",
-        bot(
-            "x",
-            &a,
-            &format!("sandbox_ro = [{:?}]\n", t.display().to_string())
-        ),
-        bot("y", &other, "")
-    );
+    let parent = format!("{head}{}{}", bot("x", &a, &ro(t)), bot("y", &other, ""));
     let e = refused(t, &parent);
     assert!(
         e.contains("run folder") || e.contains("would see bot"),
@@ -576,14 +573,7 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
         t,
         &format!(
             "{head}{}{}",
-            bot(
-                "x",
-                &a,
-                &format!(
-                    "sandbox_ro = [{:?}]\n",
-                    author.join("weights").display().to_string()
-                )
-            ),
+            bot("x", &a, &ro(&author.join("weights"))),
             bot("y", &author, "")
         ),
     );
@@ -602,14 +592,7 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
         t,
         &format!(
             "{head}{}{}",
-            bot(
-                "x",
-                &a,
-                &format!(
-                    "sandbox_ro = [{:?}]\n",
-                    other.join("escape").display().to_string()
-                )
-            ),
+            bot("x", &a, &ro(&other.join("escape"))),
             bot("y", &other, "")
         ),
     );
@@ -651,13 +634,7 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
     let writer = format!("sandbox_rw = [{:?}]\n", shared.display().to_string());
     for (victim_dir, victim_extra) in [
         (shared.join("other-link"), String::new()),
-        (
-            other.clone(),
-            format!(
-                "sandbox_ro = [{:?}]\n",
-                shared.join("model").display().to_string()
-            ),
-        ),
+        (other.clone(), ro(&shared.join("model"))),
         (other.clone(), writer.clone()),
     ] {
         let e = refused(
@@ -822,12 +799,8 @@ fn a_bot_author_checks_a_bot_in_the_sandbox() {
         .current_dir(&dir)
         .output()
         .unwrap();
+    common::assert_success(&output);
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
     assert!(stdout.contains("all 9 checks passed"), "{stdout}");
     // The same bot, told to write its folder, cannot: it is read-only.
     std::fs::write(
@@ -850,7 +823,6 @@ fn kill_9_of_the_arena_takes_every_sandbox_down() {
     if !bubblewrap() {
         return;
     }
-    use std::io::BufRead;
     let tmp = tempfile::tempdir().unwrap();
     std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
     let marker = tmp.path().display().to_string();
@@ -876,15 +848,7 @@ fn kill_9_of_the_arena_takes_every_sandbox_down() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
-    let mut line = String::new();
-    while !line.starts_with('[') {
-        line.clear();
-        assert!(
-            stderr.read_line(&mut line).unwrap() > 0,
-            "the arena ended before a game"
-        );
-    }
+    let _stderr = common::after_first_game(&mut child);
     assert!(
         !common::leftovers(&marker, &[]).is_empty(),
         "no sandbox to take down"

@@ -7,6 +7,7 @@
 //! lost game. Modelled on how cargo-nextest runs test processes.
 
 mod framing;
+pub mod layout;
 pub mod log;
 pub mod spawn;
 

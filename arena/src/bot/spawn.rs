@@ -101,15 +101,23 @@ pub fn bubblewrap() -> Option<PathBuf> {
 /// # Errors
 /// As [`resolve_program`] and [`Sandbox::resolve`], or when the program
 /// lies outside what the sandbox shows.
-pub fn sandbox(spec: &BotSpec) -> Result<Option<(Sandbox, PathBuf)>, String> {
+pub fn sandbox(spec: &BotSpec) -> Result<Option<Sandbox>, String> {
     if spec.sandbox.is_none() {
         return Ok(None);
     }
     let (program, dir) = resolve_program(spec)?;
+    sandbox_of(spec, &program, &dir)
+}
+
+/// As [`sandbox`], for a program and folder already resolved.
+fn sandbox_of(spec: &BotSpec, program: &Path, dir: &Path) -> Result<Option<Sandbox>, String> {
+    let Some(settings) = &spec.sandbox else {
+        return Ok(None);
+    };
     let runs_arena = spec.command[0] == "arena";
-    let sandbox = Sandbox::resolve(spec, &dir, runs_arena)?;
-    if !runs_arena && !sandbox.shows(&program) {
-        let real = std::fs::canonicalize(&program).unwrap_or_else(|_| program.clone());
+    let sandbox = Sandbox::resolve(&spec.name, settings, dir, runs_arena)?;
+    if !runs_arena && !sandbox.shows(program) {
+        let real = std::fs::canonicalize(program).unwrap_or_else(|_| program.to_path_buf());
         let link = if real == program {
             String::new()
         } else {
@@ -121,7 +129,7 @@ pub fn sandbox(spec: &BotSpec) -> Result<Option<(Sandbox, PathBuf)>, String> {
             program.display()
         ));
     }
-    Ok(Some((sandbox, program)))
+    Ok(Some(sandbox))
 }
 
 /// Checks, before anything runs, that `spec` can be started as configured:
@@ -132,8 +140,8 @@ pub fn sandbox(spec: &BotSpec) -> Result<Option<(Sandbox, PathBuf)>, String> {
 /// # Errors
 /// One line naming the bot, the problem and the fix.
 pub fn check(spec: &BotSpec) -> Result<(), String> {
-    resolve_program(spec)?;
-    if let Some((sandbox, _)) = sandbox(spec)? {
+    let (program, dir) = resolve_program(spec)?;
+    if let Some(sandbox) = sandbox_of(spec, &program, &dir)? {
         sandbox.check_access(&spec.name)?;
         sandbox
             .probe()
@@ -152,7 +160,7 @@ pub fn check(spec: &BotSpec) -> Result<(), String> {
 /// is not installed.
 pub fn command(spec: &BotSpec, guard: Option<&Path>) -> Result<Command, String> {
     let (program, dir) = resolve_program(spec)?;
-    let sandbox = sandbox(spec)?;
+    let sandbox = sandbox_of(spec, &program, &dir)?;
     let program = match &sandbox {
         Some(_) => Sandbox::inside_path(&program),
         None => program,
@@ -169,7 +177,7 @@ pub fn command(spec: &BotSpec, guard: Option<&Path>) -> Result<Command, String> 
                 .arg(format!("--memory-mb={}", spec.limits.memory_mb))
                 .arg(format!("--cpu-seconds={}", spec.limits.cpu_seconds))
                 .arg(format!("--open-files={}", spec.limits.open_files));
-            if let Some((sandbox, _)) = &sandbox {
+            if let Some(sandbox) = &sandbox {
                 let json = serde_json::to_string(sandbox).map_err(|e| e.to_string())?;
                 c.arg(format!("--sandbox={json}"));
             }

@@ -36,7 +36,47 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::config::BotSpec;
+/// A sandboxed bot's settings (`sandbox = true`): bubblewrap with a user
+/// namespace, no capabilities, no network, a minimal filesystem; see
+/// `docs/sandbox.md` and [`Sandbox`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SandboxSpec {
+    /// Extra paths the bot may read (`sandbox_ro`), as written: a relative
+    /// one is relative to the bot's `dir`. `"."` is the `dir` itself.
+    pub read_only: Vec<PathBuf>,
+    /// Paths the bot may write (`sandbox_rw`), as written; `"."` makes its
+    /// `dir` writable (read-only by default).
+    pub writable: Vec<PathBuf>,
+    /// Processes and threads the bot may have at once inside its sandbox
+    /// (RLIMIT_NPROC, counted in its own user namespace).
+    pub processes: u64,
+    /// The size of each of its private `/tmp`, `/var/tmp`, `/run` and
+    /// `/dev/shm` (tmpfs, counted against the host's memory), MiB.
+    pub tmp_mb: u64,
+    /// The host user it runs as when the arena runs as root (a name or a
+    /// number); an arena run by any other user runs it as that user.
+    pub user: String,
+}
+
+impl Default for SandboxSpec {
+    /// `sandbox = true` with no other sandbox setting.
+    fn default() -> SandboxSpec {
+        SandboxSpec {
+            read_only: Vec::new(),
+            writable: Vec::new(),
+            processes: DEFAULT_PROCESSES,
+            tmp_mb: DEFAULT_TMP_MB,
+            user: DEFAULT_SANDBOX_USER.into(),
+        }
+    }
+}
+
+/// The default of `processes`, per sandboxed bot (threads count).
+pub const DEFAULT_PROCESSES: u64 = 256;
+/// The default size of each private tmpfs of a sandboxed bot, MiB.
+pub const DEFAULT_TMP_MB: u64 = 64;
+/// The default host user of sandboxed bots when the arena runs as root.
+pub const DEFAULT_SANDBOX_USER: &str = "nobody";
 
 /// The bot's uid and gid inside its sandbox (its host ids are mapped to them).
 pub const INSIDE_ID: u32 = 1000;
@@ -127,33 +167,29 @@ pub struct Prepared {
 }
 
 impl Sandbox {
-    /// Resolves `spec`'s sandbox for a bot whose working directory is `dir`
-    /// (absolute): its paths (relative ones from `dir`, each of which must
-    /// exist) and, when the arena runs as root, its host user.
+    /// Resolves the sandbox `sandbox` of bot `name`, whose working directory
+    /// is `dir` (absolute): its paths (relative ones from `dir`, each of
+    /// which must exist) and, when the arena runs as root, its host user.
     ///
     /// # Errors
     /// One line naming the bot and the fix: bubblewrap is missing, a path
     /// does not exist, the user is unknown or is root.
-    pub fn resolve(spec: &BotSpec, dir: &Path, runs_arena: bool) -> Result<Sandbox, String> {
-        let Some(sandbox) = &spec.sandbox else {
-            return Err(format!("bot '{}' is not sandboxed", spec.name));
-        };
+    pub fn resolve(
+        name: &str,
+        sandbox: &SandboxSpec,
+        dir: &Path,
+        runs_arena: bool,
+    ) -> Result<Sandbox, String> {
         let bwrap = which::which("bwrap").map_err(|_| {
             format!(
                 "bot '{}' wants a sandbox, but bubblewrap (bwrap) is not on PATH: install Debian's bubblewrap, or set sandbox = false",
-                spec.name
+                name
             )
         })?;
         let mut named = vec![lexical(dir)];
-        let dir = std::fs::canonicalize(dir).map_err(|e| {
-            format!(
-                "bot '{}': working directory {}: {e}",
-                spec.name,
-                dir.display()
-            )
-        })?;
-        let refuse =
-            |path: &Path, why: &str| format!("bot '{}': {} {why}", spec.name, path.display());
+        let dir = std::fs::canonicalize(dir)
+            .map_err(|e| format!("bot '{}': working directory {}: {e}", name, dir.display()))?;
+        let refuse = |path: &Path, why: &str| format!("bot '{}': {} {why}", name, path.display());
         let system =
             |real: &Path| real == Path::new("/") || SYSTEM.iter().any(|f| real.starts_with(f));
         if system(&dir) {
@@ -207,7 +243,7 @@ impl Sandbox {
         read_only.sort();
         read_only.dedup();
         let host_user = if nix::unistd::geteuid().is_root() {
-            Some(host_user(&spec.name, &sandbox.user)?)
+            Some(host_user(name, &sandbox.user)?)
         } else {
             None
         };
@@ -528,137 +564,6 @@ impl Sandbox {
     }
 }
 
-/// Checks what the sandboxed bots of a tournament writing to `out` would
-/// see: each needs a `dir` of its own; none may see the run folder, nor
-/// another bot's folder (bots that share one `dir`, one program at two
-/// settings, may, if neither writes it); none may write the arena's
-/// executable.
-///
-/// # Errors
-/// [`LayoutError`]: the bot, the path and the fix.
-pub fn check_layout(bots: &[BotSpec], out: &Path) -> Result<(), LayoutError> {
-    let absolute = |p: &Path| real_path(p);
-    let out = absolute(out);
-    let exe = std::env::current_exe()
-        .map(|e| absolute(&e))
-        .unwrap_or_default();
-    let dirs: Vec<(&str, PathBuf)> = bots
-        .iter()
-        .filter_map(|b| Some((b.name.as_str(), absolute(b.dir.as_ref()?))))
-        .collect();
-    let mut sandboxes = Vec::new();
-    for (index, bot) in bots.iter().enumerate().filter(|(_, b)| b.sandbox.is_some()) {
-        let Some(dir) = &bot.dir else {
-            return Err(LayoutError::new(index, format!(
-                "bot '{}' is sandboxed but has no dir: give it a folder of its own (the arena's working directory would show the bot everything in it)",
-                bot.name
-            )));
-        };
-        let dir = absolute(dir);
-        let Some((sandbox, _)) =
-            crate::bot::spawn::sandbox(bot).map_err(|e| LayoutError::new(index, e))?
-        else {
-            continue;
-        };
-        sandboxes.push((index, bot.name.as_str(), sandbox.clone()));
-        // A link in another bot's folder is that bot's author's to point
-        // anywhere: no path may go through one.
-        for named in &sandbox.named {
-            for (point, _) in trace(named) {
-                let other = dirs
-                    .iter()
-                    .find(|(n, d)| *n != bot.name && *d != dir && point.starts_with(d));
-                if let Some((other, other_dir)) = other {
-                    return Err(LayoutError::new(index, format!(
-                        "bot '{}': {} goes through {}, in bot '{other}''s folder {}: give each bot a folder of its own",
-                        bot.name,
-                        named.display(),
-                        point.display(),
-                        other_dir.display()
-                    )));
-                }
-            }
-        }
-        for (path, writable) in sandbox.shown() {
-            if out.starts_with(path) || path.starts_with(&out) {
-                return Err(LayoutError::new(index, format!(
-                    "bot '{}' would see the run folder {} through {}: keep results and bots' folders apart",
-                    bot.name,
-                    out.display(),
-                    path.display()
-                )));
-            }
-            if writable && exe.starts_with(path) {
-                return Err(LayoutError::new(index, format!(
-                    "bot '{}' could write the arena's executable {} through {}: give it a folder of its own",
-                    bot.name,
-                    exe.display(),
-                    path.display()
-                )));
-            }
-            for (other, other_dir) in dirs.iter().filter(|(n, _)| *n != bot.name) {
-                let shared = *other_dir == dir;
-                let overlap = other_dir.starts_with(path) || path.starts_with(other_dir);
-                if (writable || !shared) && overlap {
-                    return Err(LayoutError::new(index, format!(
-                        "bot '{}' would see bot '{other}''s folder {} through {}{}: give each bot a folder of its own",
-                        bot.name,
-                        other_dir.display(),
-                        path.display(),
-                        if shared { ", writable" } else { "" }
-                    )));
-                }
-            }
-        }
-    }
-    // What one bot may write, no other may see, nor reach its paths through.
-    for (_, writer, theirs) in &sandboxes {
-        for w in &theirs.writable {
-            for (index, bot, sandbox) in sandboxes.iter().filter(|(_, n, _)| n != writer) {
-                let index = *index;
-                for (shown, _) in sandbox.shown() {
-                    if w.starts_with(shown) {
-                        return Err(LayoutError::new(index, format!(
-                            "bot '{bot}' would see {}, which bot '{writer}' may write: give each bot a folder of its own",
-                            w.display()
-                        )));
-                    }
-                }
-                for named in &sandbox.named {
-                    if let Some((point, _)) =
-                        trace(named).into_iter().find(|(p, _)| p.starts_with(w))
-                    {
-                        return Err(LayoutError::new(index, format!(
-                            "bot '{bot}': {} goes through {}, inside {}, which bot '{writer}' may write (it could change what '{bot}' sees): give each bot a folder of its own",
-                            named.display(),
-                            point.display(),
-                            w.display()
-                        )));
-                    }
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
-/// A layout of sandboxed bots that would not hold ([`check_layout`]):
-/// which bot (its index in the config's list) and why, in one line.
-#[derive(Debug, thiserror::Error)]
-#[error("{message}")]
-pub struct LayoutError {
-    /// The bot the message is about, as an index into the bots given.
-    pub bot: usize,
-    /// What is wrong and the fix.
-    pub message: String,
-}
-
-impl LayoutError {
-    fn new(bot: usize, message: String) -> LayoutError {
-        LayoutError { bot, message }
-    }
-}
-
 /// The descriptors bubblewrap inherits, by their numbers.
 struct Fds {
     exe: RawFd,
@@ -671,7 +576,7 @@ struct Fds {
 /// Where `path` is or would be: its longest part that exists with every
 /// link resolved, and the rest of it, `..` taken out (a run folder is
 /// checked before the arena makes it).
-fn real_path(path: &Path) -> PathBuf {
+pub fn real_path(path: &Path) -> PathBuf {
     let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     let parts: Vec<std::path::Component> = path.components().collect();
     for known in (1..=parts.len()).rev() {

@@ -100,6 +100,24 @@ pub fn games_without_timing(dir: &Path) -> Vec<String> {
     games
 }
 
+/// Reads a running arena's stderr (piped) until its first game's line,
+/// and hands it back for the rest.
+pub fn after_first_game(
+    child: &mut std::process::Child,
+) -> std::io::BufReader<std::process::ChildStderr> {
+    use std::io::BufRead;
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    while !line.starts_with('[') {
+        line.clear();
+        assert!(
+            stderr.read_line(&mut line).unwrap() > 0,
+            "the arena ended before a game"
+        );
+    }
+    stderr
+}
+
 /// `arena run CFG --out OUT`, to completion.
 pub fn run_arena(cfg: &Path, out: &Path) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
