@@ -18,50 +18,10 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run the round-robin tournament described by a TOML config.
-    Run {
-        /// The tournament config (see configs/demo.toml).
-        config: PathBuf,
-        /// The run folder for the CSV files and logs
-        /// [default: results/NAME-TIMESTAMP, NAME from the config, TIMESTAMP in UTC].
-        #[arg(long, value_name = "DIR")]
-        out: Option<PathBuf>,
-        /// Print only the final table, not a line per game.
-        #[arg(long, short)]
-        quiet: bool,
-        /// Keep every game's protocol transcript in DIR/transcripts/.
-        #[arg(long)]
-        transcripts: bool,
-        /// Play only shard K of N (1 <= K <= N): every N-th series of the
-        /// schedule, whole; `arena merge` puts the shards together. K may be
-        /// `auto`: SLURM_ARRAY_TASK_ID (an array numbered 1-N), or
-        /// JOB_COMPLETION_INDEX + 1 (Kubernetes, numbered from 0).
-        #[arg(long, value_name = "K/N")]
-        shard: Option<String>,
-        /// Go on with the interrupted run in DIR: play exactly the games it
-        /// is missing, then write the statistics an uninterrupted run would
-        /// have written. The config (and --shard) must be the run's own,
-        /// except for [tournament] concurrency and affinity.
-        #[arg(long, value_name = "DIR", conflicts_with = "out")]
-        resume: Option<PathBuf>,
-        /// With --out DIR: if DIR already holds this run (an earlier
-        /// attempt of a job array task, say), resume it instead of refusing.
-        #[arg(long, requires = "out")]
-        resume_if_exists: bool,
-    },
+    Run(RunArgs),
     /// Merge the run folders of the shards of one tournament into one, with
     /// exactly the files a single run would have written.
-    Merge {
-        /// The shard folders (each holds games.csv and config.toml).
-        #[arg(required = true)]
-        dirs: Vec<PathBuf>,
-        /// The merged run folder (new, or without a games.csv).
-        #[arg(long, value_name = "DIR")]
-        out: PathBuf,
-        /// Merge what there is, even if shards are missing or unfinished
-        /// (by default every shard 1..N must be there and finished).
-        #[arg(long)]
-        partial: bool,
-    },
+    Merge(MergeArgs),
     /// Run a tournament on a Slurm cluster as a job array, one task per
     /// shard, with a dependent job that merges them (see `arena slurm
     /// status` and `arena slurm rerun`).
@@ -69,46 +29,13 @@ pub enum Command {
     Slurm(SlurmArgs),
     /// Write a commented starter config that lists every key with its
     /// default, and runs as it is (two bundled bots).
-    Init {
-        /// The file to write; `-` prints the config to standard output.
-        #[arg(default_value = "arena.toml")]
-        path: PathBuf,
-        /// Overwrite the file if it exists.
-        #[arg(long)]
-        force: bool,
-    },
+    Init(InitArgs),
     /// Internal: supervise one bot process (see the guard module).
     #[command(hide = true)]
-    Guard {
-        /// The bot's memory limit, MiB (0: none).
-        #[arg(long, default_value_t = 0)]
-        memory_mb: u64,
-        /// The bot's CPU-time limit, s (0: none).
-        #[arg(long, default_value_t = 0)]
-        cpu_seconds: u64,
-        /// The bot's open-file limit (0: none).
-        #[arg(long, default_value_t = 0)]
-        open_files: u64,
-        /// The bot's sandbox, as JSON (see the sandbox module); none: unsandboxed.
-        #[arg(long)]
-        sandbox: Option<String>,
-        /// The bot's program and arguments.
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
-        command: Vec<std::ffi::OsString>,
-    },
+    Guard(GuardArgs),
     /// Internal: the first step inside a bot's sandbox (see the sandbox module).
     #[command(hide = true)]
-    Confine {
-        /// Processes and threads the bot may have at once (RLIMIT_NPROC).
-        #[arg(long)]
-        processes: u64,
-        /// The program is this executable (a bundled bot).
-        #[arg(long)]
-        arena: bool,
-        /// The bot's program and arguments; none: check the sandbox and exit.
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-        command: Vec<std::ffi::OsString>,
-    },
+    Confine(ConfineArgs),
     /// Replay one game ply by ply: from a move list, or from a games.csv row.
     ///
     /// Examples: `arena replay --holes 8 4 7 2 5`, or
@@ -166,24 +93,121 @@ pub enum Command {
     /// table row per board.
     ///
     /// Example: `arena solve --holes 2,3,4 --seeds 1,2,3,4`.
-    Solve {
-        /// Holes per row (a comma-separated list solves each).
-        #[arg(long, value_delimiter = ',', required = true,
-              value_parser = clap::value_parser!(u8).range(2..=50))]
-        holes: Vec<u8>,
-        /// Seeds per hole at the start (a comma-separated list solves each).
-        #[arg(long, value_delimiter = ',', required = true,
-              value_parser = clap::value_parser!(u32).range(1..))]
-        seeds: Vec<u32>,
-        /// The ply limit (RULES.md: each player then takes their own row).
-        #[arg(long, default_value_t = endodoi::DEFAULT_MAX_PLIES,
-              value_parser = clap::value_parser!(u32).range(1..))]
-        max_plies: u32,
-        /// The lap limit that makes a sowing endless.
-        #[arg(long, default_value_t = endodoi::DEFAULT_MAX_LAPS,
-              value_parser = clap::value_parser!(u32).range(1..))]
-        max_laps: u32,
-    },
+    Solve(SolveArgs),
+}
+
+/// The arguments of `arena run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// The tournament config (see configs/demo.toml).
+    pub config: PathBuf,
+    /// The run folder for the CSV files and logs
+    /// [default: results/NAME-TIMESTAMP, NAME from the config, TIMESTAMP in UTC].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Print only the final table, not a line per game.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Keep every game's protocol transcript in DIR/transcripts/.
+    #[arg(long)]
+    pub transcripts: bool,
+    /// Play only shard K of N (1 <= K <= N): every N-th series of the
+    /// schedule, whole; `arena merge` puts the shards together. K may be
+    /// `auto`: SLURM_ARRAY_TASK_ID (an array numbered 1-N), or
+    /// JOB_COMPLETION_INDEX + 1 (Kubernetes, numbered from 0).
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// Go on with the interrupted run in DIR: play exactly the games it
+    /// is missing, then write the statistics an uninterrupted run would
+    /// have written. The config (and --shard) must be the run's own,
+    /// except for [tournament] concurrency and affinity.
+    #[arg(long, value_name = "DIR", conflicts_with = "out")]
+    pub resume: Option<PathBuf>,
+    /// With --out DIR: if DIR already holds this run (an earlier
+    /// attempt of a job array task, say), resume it instead of refusing.
+    #[arg(long, requires = "out")]
+    pub resume_if_exists: bool,
+}
+
+/// The arguments of `arena merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The shard folders (each holds games.csv and config.toml).
+    #[arg(required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// The merged run folder (new, or without a games.csv).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Merge what there is, even if shards are missing or unfinished
+    /// (by default every shard 1..N must be there and finished).
+    #[arg(long)]
+    pub partial: bool,
+}
+
+/// The arguments of `arena init`.
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// The file to write; `-` prints the config to standard output.
+    #[arg(default_value = "arena.toml")]
+    pub path: PathBuf,
+    /// Overwrite the file if it exists.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// The arguments of `arena guard`.
+#[derive(Debug, Args)]
+pub struct GuardArgs {
+    /// The bot's memory limit, MiB (0: none).
+    #[arg(long, default_value_t = 0)]
+    pub memory_mb: u64,
+    /// The bot's CPU-time limit, s (0: none).
+    #[arg(long, default_value_t = 0)]
+    pub cpu_seconds: u64,
+    /// The bot's open-file limit (0: none).
+    #[arg(long, default_value_t = 0)]
+    pub open_files: u64,
+    /// The bot's sandbox, as JSON (see the sandbox module); none: unsandboxed.
+    #[arg(long)]
+    pub sandbox: Option<String>,
+    /// The bot's program and arguments.
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
+    pub command: Vec<std::ffi::OsString>,
+}
+
+/// The arguments of `arena confine`.
+#[derive(Debug, Args)]
+pub struct ConfineArgs {
+    /// Processes and threads the bot may have at once (RLIMIT_NPROC).
+    #[arg(long)]
+    pub processes: u64,
+    /// The program is this executable (a bundled bot).
+    #[arg(long)]
+    pub arena: bool,
+    /// The bot's program and arguments; none: check the sandbox and exit.
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+    pub command: Vec<std::ffi::OsString>,
+}
+
+/// The arguments of `arena solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// Holes per row (a comma-separated list solves each).
+    #[arg(long, value_delimiter = ',', required = true,
+          value_parser = clap::value_parser!(u8).range(2..=50))]
+    pub holes: Vec<u8>,
+    /// Seeds per hole at the start (a comma-separated list solves each).
+    #[arg(long, value_delimiter = ',', required = true,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub seeds: Vec<u32>,
+    /// The ply limit (RULES.md: each player then takes their own row).
+    #[arg(long, default_value_t = endodoi::DEFAULT_MAX_PLIES,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_plies: u32,
+    /// The lap limit that makes a sowing endless.
+    #[arg(long, default_value_t = endodoi::DEFAULT_MAX_LAPS,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_laps: u32,
 }
 
 /// The arguments of `arena check`.
@@ -426,7 +450,7 @@ pub struct RateArgs {
     pub anchor: Option<String>,
     /// The anchor's rating, Elo points, from -10000 to 10000 [default: the
     /// config's, or 0].
-    #[arg(long, requires = "anchor", value_parser = anchor_elo)]
+    #[arg(long, requires = "anchor", value_parser = crate::config::anchor_elo)]
     pub anchor_elo: Option<f64>,
     /// Virtual draws added to every pair that played (the prior)
     /// [default: the config's [ratings] prior_draws, or 1].
@@ -442,48 +466,132 @@ pub struct RateArgs {
     pub seed: Option<u64>,
 }
 
-/// The largest anchor rating, Elo points either way: far beyond any real
-/// rating list, small enough that the fit stays exact in `f64`.
-pub const MAX_ANCHOR_ELO: f64 = 10_000.0;
-
-/// Parses an anchor rating: a finite number of Elo points within
-/// [`MAX_ANCHOR_ELO`] either way.
-///
-/// # Errors
-/// Not a number, NaN or infinite, or out of range, as one line.
-pub fn anchor_elo(text: &str) -> Result<f64, String> {
-    text.trim()
-        .parse::<f64>()
-        .ok()
-        .and_then(|x| check_anchor_elo(x).ok())
-        .ok_or_else(|| format!("'{text}' is not an anchor rating: {ANCHOR_ELO_RANGE}"))
+/// `arena bot --help`: the long help of the `bot` subcommand (the bot's
+/// own `--help` goes to the bot).
+#[must_use]
+pub fn bot_help() -> String {
+    let mut cmd = <Cli as clap::CommandFactory>::command();
+    cmd.build();
+    cmd.find_subcommand_mut("bot")
+        .map(|bot| bot.render_long_help().to_string())
+        .unwrap_or_default()
 }
 
-/// What an anchor rating must be.
-const ANCHOR_ELO_RANGE: &str = "give Elo points from -10000 to 10000, such as 1500";
-
-/// `x` if it is a finite rating within [`MAX_ANCHOR_ELO`] either way.
-///
-/// # Errors
-/// NaN, infinite or out of range, as one line.
-pub fn check_anchor_elo(x: f64) -> Result<f64, String> {
-    if x.is_finite() && x.abs() <= MAX_ANCHOR_ELO {
-        Ok(x)
-    } else {
-        Err(format!("out of range: {ANCHOR_ELO_RANGE}"))
+impl RunArgs {
+    /// The command's options, with the shard and the view the binary chose.
+    #[must_use]
+    pub fn into_options(
+        self,
+        shard: Option<(usize, usize)>,
+        view: crate::commands::run::View,
+        guard: Option<PathBuf>,
+    ) -> crate::commands::run::Options {
+        crate::commands::run::Options {
+            config: self.config,
+            out: self.out,
+            view,
+            transcripts: self.transcripts,
+            shard,
+            resume: self.resume,
+            resume_if_exists: self.resume_if_exists,
+            guard,
+        }
     }
 }
 
-/// Parses `K/N` with 1 <= K <= N.
-///
-/// # Errors
-/// One line saying how to write it.
-pub fn parse_shard(text: &str) -> Result<(usize, usize), String> {
-    let bad = || format!("'{text}' is not a shard: write K/N with 1 <= K <= N, e.g. 2/4");
-    let (k, n) = text.split_once('/').ok_or_else(bad)?;
-    let (k, n): (usize, usize) = (k.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
-    if k == 0 || k > n {
-        return Err(bad());
+impl From<MergeArgs> for crate::commands::merge::Options {
+    fn from(a: MergeArgs) -> Self {
+        Self {
+            dirs: a.dirs,
+            out: a.out,
+            partial: a.partial,
+        }
     }
-    Ok((k, n))
+}
+
+impl From<InitArgs> for crate::commands::init::Options {
+    fn from(a: InitArgs) -> Self {
+        Self {
+            path: a.path,
+            force: a.force,
+        }
+    }
+}
+
+impl From<ReplayArgs> for crate::commands::replay::Source {
+    fn from(a: ReplayArgs) -> Self {
+        match (a.games, a.series.zip(a.game)) {
+            (Some(games), Some((series, game))) => Self::Recorded {
+                games,
+                series,
+                game,
+            },
+            _ => Self::Moves {
+                holes: a.holes,
+                seeds: a.seeds,
+                max_laps: a.max_laps,
+                max_plies: a.max_plies,
+                moves: a.moves,
+            },
+        }
+    }
+}
+
+impl From<RateArgs> for crate::commands::rate::Options {
+    fn from(a: RateArgs) -> Self {
+        Self {
+            games: a.games,
+            out: a.out,
+            anchor: a.anchor,
+            anchor_elo: a.anchor_elo,
+            prior_draws: a.prior_draws,
+            bootstrap: a.bootstrap,
+            seed: a.seed,
+        }
+    }
+}
+
+impl CheckArgs {
+    /// The checker's options; `guard` is this executable.
+    #[must_use]
+    pub fn into_options(self, guard: Option<PathBuf>) -> crate::check::CheckOptions {
+        crate::check::CheckOptions {
+            command: self.command,
+            move_time_ms: self.move_time_ms,
+            startup_ms: self.startup_ms,
+            guard,
+            log: self.log,
+            sandbox: self.sandbox.then(|| crate::sandbox::SandboxSpec {
+                read_only: self.sandbox_ro,
+                writable: self.sandbox_rw,
+                ..crate::sandbox::SandboxSpec::default()
+            }),
+        }
+    }
+}
+
+impl GuardArgs {
+    /// The bot's command, limits and sandbox; `None` (after saying why on
+    /// stderr, the bot's log) when the sandbox's JSON is bad.
+    #[must_use]
+    pub fn into_parts(
+        self,
+    ) -> Option<(
+        Vec<std::ffi::OsString>,
+        crate::config::Limits,
+        Option<crate::sandbox::Sandbox>,
+    )> {
+        let limits = crate::config::Limits {
+            memory_mb: self.memory_mb,
+            cpu_seconds: self.cpu_seconds,
+            open_files: self.open_files,
+        };
+        match self.sandbox.map(|s| serde_json::from_str(&s)).transpose() {
+            Ok(sandbox) => Some((self.command, limits, sandbox)),
+            Err(e) => {
+                eprintln!("guard: bad --sandbox: {e}");
+                None
+            }
+        }
+    }
 }

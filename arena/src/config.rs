@@ -670,7 +670,7 @@ impl Config {
         let bootstrap = int(&rr.bootstrap, "ratings.bootstrap", 0, 100_000, 1000)? as u32;
         let anchor_elo = match &rr.anchor_elo {
             None => 0.0,
-            Some(e) => crate::cli::check_anchor_elo(*e.get_ref())
+            Some(e) => check_anchor_elo(*e.get_ref())
                 .map_err(|why| at(Some(e.span()), &format!("ratings.anchor_elo is {why}")))?,
         };
         let anchor = match &rr.anchor {
@@ -931,6 +931,38 @@ fn sanitize(stem: &str) -> String {
     }
 }
 
+/// The largest anchor rating, Elo points either way: far beyond any real
+/// rating list, small enough that the fit stays exact in `f64`.
+pub const MAX_ANCHOR_ELO: f64 = 10_000.0;
+
+/// Parses an anchor rating: a finite number of Elo points within
+/// [`MAX_ANCHOR_ELO`] either way.
+///
+/// # Errors
+/// Not a number, NaN or infinite, or out of range, as one line.
+pub fn anchor_elo(text: &str) -> Result<f64, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .and_then(|x| check_anchor_elo(x).ok())
+        .ok_or_else(|| format!("'{text}' is not an anchor rating: {ANCHOR_ELO_RANGE}"))
+}
+
+/// What an anchor rating must be.
+const ANCHOR_ELO_RANGE: &str = "give Elo points from -10000 to 10000, such as 1500";
+
+/// `x` if it is a finite rating within [`MAX_ANCHOR_ELO`] either way.
+///
+/// # Errors
+/// NaN, infinite or out of range, as one line.
+pub fn check_anchor_elo(x: f64) -> Result<f64, String> {
+    if x.is_finite() && x.abs() <= MAX_ANCHOR_ELO {
+        Ok(x)
+    } else {
+        Err(format!("out of range: {ANCHOR_ELO_RANGE}"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1176,9 +1208,9 @@ dir = "bots"
                 "{bad}: {e}"
             );
         }
-        assert_eq!(crate::cli::anchor_elo("-250.5"), Ok(-250.5));
+        assert_eq!(super::anchor_elo("-250.5"), Ok(-250.5));
         for bad in ["nan", "inf", "1e308", "x"] {
-            let e = crate::cli::anchor_elo(bad).unwrap_err();
+            let e = super::anchor_elo(bad).unwrap_err();
             assert!(e.contains("from -10000 to 10000"), "{bad}: {e}");
         }
         let text = format!("[ratings]\nanchor = \"zz\"\n{TWO_BOTS}");

@@ -142,7 +142,7 @@ impl RunDir {
     #[must_use]
     pub fn shard(&self) -> Option<(usize, usize)> {
         let text = std::fs::read_to_string(self.path.join("shard")).ok()?;
-        crate::cli::parse_shard(text.trim()).ok()
+        parse_shard(text.trim()).ok()
     }
 
     /// Marks the run finished: every game it was to play is in `games.csv`
@@ -390,6 +390,20 @@ pub fn num(x: f64, decimals: usize) -> String {
     } else {
         s
     }
+}
+
+/// Parses `K/N` with 1 <= K <= N.
+///
+/// # Errors
+/// One line saying how to write it.
+pub fn parse_shard(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("'{text}' is not a shard: write K/N with 1 <= K <= N, e.g. 2/4");
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let (k, n): (usize, usize) = (k.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
+    if k == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
 }
 
 #[cfg(test)]

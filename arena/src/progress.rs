@@ -170,8 +170,8 @@ impl Live {
         let _ = self.multi.println(line);
     }
 
-    /// Clears the view (the binary then prints the final table).
-    pub fn finish(mut self) {
+    /// Clears the view (the final table is then printed under it).
+    pub fn finish(&mut self) {
         self.redraw();
         self.bar.finish_and_clear();
         for line in &self.lines {
@@ -254,6 +254,32 @@ trait Due {
 impl Due for Option<Instant> {
     fn is_none_or_elapsed(&self) -> bool {
         self.map_or(true, |t| t.elapsed() >= REFIT_EVERY)
+    }
+}
+
+impl crate::reporter::Reporter for Live {
+    fn resumed(&mut self, games_csv: &std::path::Path) -> u64 {
+        Live::resumed(self, games_csv)
+    }
+
+    fn event(&mut self, event: &crate::runner::Event) {
+        use crate::runner::Event;
+        match event {
+            Event::Game(g) => self.game(g),
+            Event::Series(s) => self.series(s),
+            Event::Sprt(s) => {
+                let first = self.names.first().cloned().unwrap_or_default();
+                self.println(&crate::report::sprt_line(s, &first));
+            }
+        }
+    }
+
+    fn note(&mut self, line: &str) {
+        self.println(line);
+    }
+
+    fn finish(&mut self) {
+        Live::finish(self);
     }
 }
 

@@ -319,6 +319,31 @@ pub fn games_bound(config: &Config, shard: Option<(usize, usize)>, skipped: &[us
     schedule.len() as u64 * per_series
 }
 
+/// The series a run plays between bots that started (`skipped` are the
+/// indices of those that did not).
+#[must_use]
+pub fn series_count(bots: usize, shard: Option<(usize, usize)>, skipped: &[usize]) -> usize {
+    let (schedule, _) = shard_schedule(bots, shard);
+    schedule
+        .iter()
+        .filter(|s| !skipped.contains(&s.a) && !skipped.contains(&s.b))
+        .count()
+}
+
+/// The most games a run plays at once: a series plays its games one by
+/// one, so no more than one game per series, except in a two-bot match,
+/// played `concurrency` games at once on lanes.
+#[must_use]
+pub fn games_at_once(config: &Config, shard: Option<(usize, usize)>, skipped: &[usize]) -> usize {
+    let (schedule, _) = shard_schedule(config.bots.len(), shard);
+    let series = series_count(config.bots.len(), shard, skipped);
+    if schedule.len() == 1 && series == 1 {
+        config.tournament.concurrency
+    } else {
+        config.tournament.concurrency.min(series).max(1)
+    }
+}
+
 /// Whether a series belongs to a shard.
 trait ShardFilter {
     fn is_none_or_in(&self, series: usize) -> bool;

@@ -1,0 +1,104 @@
+//! `arena merge`: the shards' run folders as one.
+
+use std::path::PathBuf;
+
+use anyhow::Context as _;
+
+use super::{Console, Outcome};
+use crate::config::Config;
+use crate::output::RunDir;
+use crate::{report, runner};
+
+/// What `arena merge` was asked.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The shard folders (each holds games.csv and config.toml).
+    pub dirs: Vec<PathBuf>,
+    /// The merged run folder (new, or without a games.csv).
+    pub out: PathBuf,
+    /// Merge what there is, even if shards are missing or unfinished.
+    pub partial: bool,
+}
+
+/// The shards' games in one games.csv, and every summary computed from it,
+/// as a single run would have written them; prints the final table.
+///
+/// # Errors
+/// A missing, unfinished or cut-short shard (without `partial`), shards of
+/// different configs, unreadable or unwritable files.
+pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outcome> {
+    let (partial, out) = (options.partial, &options.out);
+    // A shard that never ran has no folder (or an empty one).
+    let (dirs, absent): (Vec<PathBuf>, Vec<PathBuf>) = options
+        .dirs
+        .iter()
+        .cloned()
+        .partition(|d| d.join("config.toml").exists());
+    let list = |ds: &[PathBuf]| {
+        ds.iter()
+            .map(|d| d.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if !absent.is_empty() {
+        anyhow::ensure!(
+            partial && !dirs.is_empty(),
+            "{} hold(s) no run (no config.toml): a shard that never ran? Run it (`arena slurm rerun DIR`, or `arena run CONFIG --shard K/N --out DIR`), or pass --partial to merge what there is",
+            list(&absent)
+        );
+        console.note(format_args!(
+            "arena: --partial: leaving out {}",
+            list(&absent)
+        ));
+    }
+    let config_text = |d: &PathBuf| std::fs::read(d.join("config.toml"));
+    let first = config_text(&dirs[0])?;
+    for d in &dirs[1..] {
+        anyhow::ensure!(
+            config_text(d)? == first,
+            "{} comes from another config than {}: merge only the shards of one tournament",
+            d.display(),
+            dirs[0].display()
+        );
+    }
+    if !partial {
+        let states: Vec<_> = dirs
+            .iter()
+            .map(|d| crate::shards::ShardState::read(d))
+            .collect();
+        crate::shards::check_whole(&states)
+            .map_err(|e| anyhow::anyhow!("{e}; or pass --partial to merge what there is"))?;
+        // A finished run counted its games: a copy cut short has fewer.
+        for d in &dirs {
+            let counted = std::fs::read_to_string(d.join("finished"))
+                .ok()
+                .and_then(|t| t.split_whitespace().next()?.parse::<usize>().ok());
+            let rows = crate::rate::merge_games(&[d.join("games.csv")], None)?.len();
+            if let Some(counted) = counted.filter(|&c| c != rows) {
+                anyhow::bail!(
+                    "{} finished with {counted} games, but its games.csv holds {rows} whole rows: copy the folder again (a copy cut short?), or pass --partial to merge what there is",
+                    d.display()
+                );
+            }
+        }
+    }
+    let config = Config::parse(&String::from_utf8_lossy(&first), "config.toml", "merged")?;
+    let dir = RunDir::create(out)
+        .with_context(|| format!("cannot create the run folder {}", out.display()))?;
+    std::fs::write(dir.path.join("config.toml"), &first)?;
+    let files: Vec<PathBuf> = dirs.iter().map(|d| d.join("games.csv")).collect();
+    let series = crate::rate::merge_games(&files, Some(&dir.path.join("games.csv")))?;
+    let summary = runner::Summary::from_series(&config, &series);
+    if !partial {
+        dir.mark_finished(series.len())
+            .context("cannot mark the merge finished")?;
+    }
+    let table = report::write_summaries(&config, &dir, &summary)?;
+    console.print(table);
+    console.note(format_args!(
+        "arena: {} shard folder(s) merged into {}",
+        dirs.len(),
+        dir.path.display()
+    ));
+    Ok(Outcome::Success)
+}

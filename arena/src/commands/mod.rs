@@ -1,0 +1,94 @@
+//! The commands a user runs (`arena run`, `merge`, `rate`, `replay`,
+//! `check`, `init`): each takes a plain options struct, writes what a user
+//! reads through a [`Console`] it is handed, and returns a typed outcome that
+//! the binary turns into an exit code. The binary does nothing else: it parses
+//! arguments into these options (clap stays there) and handles signals.
+//!
+//! The commands sit on top of the library: they may use every layer below
+//! (plan, formats, execution, reporting), and nothing below uses them.
+//! Their errors are `anyhow` chains of the typed errors below, each shown to
+//! the user as one line.
+
+pub mod check;
+pub mod init;
+pub mod merge;
+pub mod rate;
+pub mod replay;
+pub mod run;
+
+use std::fmt::Display;
+use std::io::Write;
+
+/// Where a command writes: `out` for its result (the final table, a
+/// checklist, a replay), `err` for status lines (`arena: ...`). A closed
+/// sink (say, a pipe into `head`) is ignored rather than stopping the
+/// command, which may be in the middle of a tournament.
+pub struct Console<'a> {
+    out: Box<dyn Write + 'a>,
+    err: Box<dyn Write + 'a>,
+}
+
+impl<'a> Console<'a> {
+    /// A console writing results to `out` and status lines to `err`.
+    pub fn new(out: impl Write + 'a, err: impl Write + 'a) -> Console<'a> {
+        Console {
+            out: Box::new(out),
+            err: Box::new(err),
+        }
+    }
+
+    /// Writes `text` and a newline to the results.
+    pub fn print(&mut self, text: impl Display) {
+        let _ = writeln!(self.out, "{text}");
+    }
+
+    /// Writes `text` as it is (no newline added) to the results.
+    pub fn write(&mut self, text: impl Display) {
+        let _ = write!(self.out, "{text}");
+    }
+
+    /// Writes `line` and a newline to the status lines.
+    pub fn note(&mut self, line: impl Display) {
+        let _ = writeln!(self.err, "{line}");
+    }
+
+    /// The status lines' sink, for a reporter to write on.
+    pub fn status_sink(&mut self) -> &mut (dyn Write + 'a) {
+        &mut *self.err
+    }
+
+    /// Writes raw bytes to the results.
+    ///
+    /// # Errors
+    /// The results' sink failed (the caller says what was being written).
+    pub fn write_bytes(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.out.write_all(bytes)?;
+        self.out.flush()
+    }
+}
+
+/// How a command ended, beyond success: the binary maps it to an exit code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// It did what was asked (exit 0).
+    Success,
+    /// It ran, and found a failure it reports: a check that failed, a replay
+    /// that differs from the record, a cluster run whose merge did not
+    /// finish (exit 1).
+    Failed,
+    /// The user interrupted it (Ctrl-C or SIGTERM) and it wound down,
+    /// keeping what was done (exit 130).
+    Interrupted,
+}
+
+impl Outcome {
+    /// `Success` if `ok`, else `Failed`.
+    #[must_use]
+    pub fn from_passed(ok: bool) -> Outcome {
+        if ok {
+            Outcome::Success
+        } else {
+            Outcome::Failed
+        }
+    }
+}

@@ -1,0 +1,122 @@
+//! `arena rate`: every statistic again, from one or more games.csv files.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context as _;
+
+use super::{Console, Outcome};
+use crate::config::{Config, RatingSettings, DEFAULT_SEED};
+use crate::report;
+
+/// What `arena rate` was asked; `None` takes the run's own setting (from
+/// the config.toml beside the files, when they share one), else the default.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The games.csv files to rate together.
+    pub games: Vec<PathBuf>,
+    /// Where to write the files [default: the folder of a single games.csv].
+    pub out: Option<PathBuf>,
+    /// The bot whose rating is fixed.
+    pub anchor: Option<String>,
+    /// The anchor's rating, Elo points (logistic scale).
+    pub anchor_elo: Option<f64>,
+    /// Virtual draws added to every pair that played (the prior).
+    pub prior_draws: Option<f64>,
+    /// Bootstrap replicates for the intervals and LOS.
+    pub bootstrap: Option<u32>,
+    /// The seed of the bootstrap.
+    pub seed: Option<u64>,
+}
+
+/// Rates the games, writes standings.csv, pairwise.csv, los.csv,
+/// report.html and standings.svg, and prints the table.
+///
+/// # Errors
+/// Several files without `out`; settings that would overwrite a run's own
+/// statistics; no games; an anchor that played no game; unreadable files.
+pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outcome> {
+    let out = match (&options.out, options.games.as_slice()) {
+        (Some(dir), _) => dir.clone(),
+        (None, [one]) => one
+            .parent()
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf),
+        (None, _) => {
+            anyhow::bail!("several games.csv files need --out DIR for the merged statistics")
+        }
+    };
+    // The settings of the run the files come from (its config.toml beside
+    // them, the same for all), so that rating a run gives the run's files.
+    let run_config = {
+        let texts: Vec<Option<String>> = options
+            .games
+            .iter()
+            .map(|g| {
+                let dir = g.parent().unwrap_or(Path::new("."));
+                std::fs::read_to_string(dir.join("config.toml")).ok()
+            })
+            .collect();
+        match texts.first() {
+            Some(Some(first)) if texts.iter().all(|t| t.as_ref() == Some(first)) => {
+                Config::parse(first, "config.toml", "rated").ok()
+            }
+            _ => None,
+        }
+    };
+    let given = options.prior_draws.is_some()
+        || options.bootstrap.is_some()
+        || options.seed.is_some()
+        || options.anchor.is_some();
+    anyhow::ensure!(
+        options.out.is_some() || !given || !out.join("config.toml").exists(),
+        "{} is a run folder: rating it with other settings would overwrite its own statistics; give --out DIR for the new files",
+        out.display()
+    );
+    let (ratings, seed) = run_config.map_or_else(
+        || (RatingSettings::default(), DEFAULT_SEED),
+        |c| (c.ratings, c.tournament.seed),
+    );
+    let prior_draws = options.prior_draws.unwrap_or(ratings.prior_draws);
+    anyhow::ensure!(
+        prior_draws.is_finite() && prior_draws >= 0.0,
+        "--prior-draws must be 0 or more"
+    );
+    let rated = crate::rate::read_games(&options.games)?;
+    anyhow::ensure!(
+        rated.games > 0,
+        "no games in {}",
+        options
+            .games
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let anchor = match &options.anchor {
+        Some(a) => Some((a.clone(), options.anchor_elo.unwrap_or(0.0))),
+        None => ratings.anchor,
+    };
+    if let Some((anchor, _)) = &anchor {
+        anyhow::ensure!(
+            rated.names.contains(anchor),
+            "--anchor {anchor} played no game here; the bots are {}",
+            rated.names.join(", ")
+        );
+    }
+    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
+    let settings = RatingSettings {
+        prior_draws,
+        bootstrap: options.bootstrap.unwrap_or(ratings.bootstrap),
+        anchor,
+    };
+    let seed = options.seed.unwrap_or(seed);
+    let rating = report::rating_options(&settings, seed, &rated.names);
+    let table = report::write_ratings(&rated.names, &rated.tally, &rating, &out, &options.games)?;
+    console.print(table);
+    console.note(format_args!(
+        "arena: {} games from {} file(s); standings.csv, pairwise.csv, los.csv, report.html and standings.svg in {}",
+        rated.games,
+        options.games.len(),
+        out.display()
+    ));
+    Ok(Outcome::Success)
+}

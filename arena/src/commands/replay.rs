@@ -1,0 +1,63 @@
+//! `arena replay`: one game ply by ply.
+
+use std::path::PathBuf;
+
+use super::{Console, Outcome};
+
+/// Where the game comes from.
+#[derive(Clone, Debug)]
+pub enum Source {
+    /// A move list on the board these rules give.
+    Moves {
+        /// Holes per row.
+        holes: usize,
+        /// Seeds per hole at the start.
+        seeds: u32,
+        /// The lap limit for endless sowing.
+        max_laps: u32,
+        /// The ply limit.
+        max_plies: u32,
+        /// The moves, own-perspective hole numbers, South first (words).
+        moves: Vec<String>,
+    },
+    /// A row of a games.csv.
+    Recorded {
+        /// The games.csv file.
+        games: PathBuf,
+        /// The series number.
+        series: usize,
+        /// The game number within the series.
+        game: u32,
+    },
+}
+
+/// Replays the game, writing the report to the console's results.
+/// [`Outcome::Failed`] when a recorded game's replay differs from its record.
+///
+/// # Errors
+/// Bad rules or moves, or an unreadable games.csv or row.
+pub fn run(source: &Source, console: &mut Console<'_>) -> anyhow::Result<Outcome> {
+    let game = match source {
+        Source::Recorded {
+            games,
+            series,
+            game,
+        } => crate::replay::from_games_csv(games, *series, *game)?,
+        Source::Moves {
+            holes,
+            seeds,
+            max_laps,
+            max_plies,
+            moves,
+        } => crate::replay::Replay {
+            rules: endodoi::Rules::new(*holes, *seeds)?
+                .with_max_laps(*max_laps)?
+                .with_max_plies(*max_plies)?,
+            moves: crate::replay::parse_moves(moves)?,
+            recorded: None,
+        },
+    };
+    let (report, matches) = crate::replay::run(&game)?;
+    console.write(report);
+    Ok(Outcome::from_passed(matches))
+}
