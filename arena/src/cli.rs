@@ -595,3 +595,38 @@ impl GuardArgs {
         }
     }
 }
+
+impl From<SlurmJobArgs> for crate::commands::slurm::JobOptions {
+    fn from(a: SlurmJobArgs) -> Self {
+        Self {
+            partition: a.partition,
+            time: a.time,
+            cpus: a.cpus,
+            max_running: a.max_running,
+            sbatch: a.sbatch,
+        }
+    }
+}
+
+impl From<SlurmArgs> for crate::commands::slurm::Options {
+    fn from(a: SlurmArgs) -> Self {
+        use crate::commands::slurm::{Options, Submit};
+        match a.command {
+            Some(SlurmCommand::Status { dir, wait }) => Options::Status { dir, wait },
+            Some(SlurmCommand::Rerun { dir, job, dry_run }) => Options::Rerun {
+                dir,
+                job: job.into(),
+                dry_run,
+            },
+            // clap requires both without a subcommand.
+            None => Options::Submit(Submit {
+                config: a.config.unwrap_or_default(),
+                shards: a.shards.unwrap_or_default(),
+                out: a.out,
+                job: a.job.into(),
+                dry_run: a.dry_run,
+                no_check: a.no_check,
+            }),
+        }
+    }
+}

@@ -27,6 +27,5 @@ pub mod runner;
 pub mod sandbox;
 pub mod schedule;
 pub mod shards;
-pub mod slurm;
 pub mod standings;
 pub mod stats;

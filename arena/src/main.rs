@@ -64,7 +64,7 @@ fn main() -> ExitCode {
             .map_err(anyhow::Error::msg)
             .and_then(arena::play::run)
             .map(|ending| return_code(ending.exit_code())),
-        Command::Slurm(args) => arena::slurm::main(args).map(Outcome::from_passed),
+        Command::Slurm(args) => commands::slurm::run(&args.into(), &mut console),
         Command::Bench(args) => arena::bench::run(&args).map(|()| Outcome::Success),
         Command::BenchEcho => arena::bench::echo()
             .map(|()| Outcome::Success)

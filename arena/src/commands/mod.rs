@@ -15,6 +15,7 @@ pub mod merge;
 pub mod rate;
 pub mod replay;
 pub mod run;
+pub mod slurm;
 
 use std::fmt::Display;
 use std::io::Write;

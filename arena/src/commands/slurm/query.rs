@@ -150,17 +150,37 @@ pub fn parse_scontrol(text: &str) -> Vec<JobState> {
 /// the controller cannot be reached (a wrong `SLURM_CONF`, say).
 pub const TOOL_TIME_LIMIT: Duration = Duration::from_secs(60);
 
+/// Why a Slurm tool gave no answer.
+#[derive(Debug, thiserror::Error)]
+pub enum ToolError {
+    /// The tool is not installed here.
+    #[error("{0} not found: run this on a Slurm login node (or use --dry-run)")]
+    NotFound(String),
+    /// It could not be started.
+    #[error("cannot run {0}: {1}")]
+    Start(String, #[source] std::io::Error),
+    /// It did not finish within the limit, and was killed.
+    #[error("{0} did not finish in {} s and was stopped{}: is the Slurm controller reachable? Try `scontrol ping`, and check SLURM_CONF", .1.as_secs_f64(), if .0 == "sbatch" { " (it may have submitted the job anyway: look with `squeue --me`)" } else { "" })]
+    TimedOut(String, Duration),
+    /// Waiting for it failed.
+    #[error("cannot wait for {0}: {1}")]
+    Wait(String, #[source] std::io::Error),
+    /// It exited with a failure; its stderr's lines joined by ` / `.
+    #[error("{0} failed: {1}")]
+    Failed(String, String),
+}
+
 /// Runs one Slurm tool and returns its stdout, within [`TOOL_TIME_LIMIT`].
 ///
 /// # Errors
 /// One line: the tool is not installed, it did not finish in time (it is
 /// killed), or what it printed on stderr.
-pub fn tool(program: &str, args: &[String]) -> Result<String, String> {
+pub fn tool(program: &str, args: &[String]) -> Result<String, ToolError> {
     tool_within(program, args, TOOL_TIME_LIMIT)
 }
 
 /// [`tool`] with a time limit of `limit`.
-fn tool_within(program: &str, args: &[String], limit: Duration) -> Result<String, String> {
+fn tool_within(program: &str, args: &[String], limit: Duration) -> Result<String, ToolError> {
     use wait_timeout::ChildExt as _;
     let mut child = Command::new(program)
         .args(args)
@@ -170,9 +190,9 @@ fn tool_within(program: &str, args: &[String], limit: Duration) -> Result<String
         .spawn()
         .map_err(|e| {
             if e.kind() == std::io::ErrorKind::NotFound {
-                format!("{program} not found: run this on a Slurm login node (or use --dry-run)")
+                ToolError::NotFound(program.to_string())
             } else {
-                format!("cannot run {program}: {e}")
+                ToolError::Start(program.to_string(), e)
             }
         })?;
     // Read both pipes while waiting, so a long answer never blocks the tool.
@@ -202,17 +222,9 @@ fn tool_within(program: &str, args: &[String], limit: Duration) -> Result<String
         Ok(None) => {
             let _ = child.kill();
             let _ = child.wait();
-            let submitted = if program == "sbatch" {
-                " (it may have submitted the job anyway: look with `squeue --me`)"
-            } else {
-                ""
-            };
-            return Err(format!(
-                "{program} did not finish in {} s and was stopped{submitted}: is the Slurm controller reachable? Try `scontrol ping`, and check SLURM_CONF",
-                limit.as_secs_f64()
-            ));
+            return Err(ToolError::TimedOut(program.to_string(), limit));
         }
-        Err(e) => return Err(format!("cannot wait for {program}: {e}")),
+        Err(e) => return Err(ToolError::Wait(program.to_string(), e)),
     };
     let stdout = stdout.join().unwrap_or_default();
     let stderr = stderr.join().unwrap_or_default();
@@ -224,7 +236,7 @@ fn tool_within(program: &str, args: &[String], limit: Duration) -> Result<String
             .filter(|l| !l.is_empty())
             .collect::<Vec<_>>()
             .join(" / ");
-        return Err(format!("{program} failed: {why}"));
+        return Err(ToolError::Failed(program.to_string(), why));
     }
     Ok(String::from_utf8_lossy(&stdout).into_owned())
 }
@@ -240,7 +252,7 @@ fn id_list(jobs: &[u64]) -> String {
 ///
 /// # Errors
 /// squeue is missing or fails (the controller is down, say).
-pub fn queued(jobs: &[u64]) -> Result<Vec<JobState>, String> {
+pub fn queued(jobs: &[u64]) -> Result<Vec<JobState>, ToolError> {
     let text = tool(
         "squeue",
         &["--me", "--noheader", "--format=%i|%T|%r"].map(String::from),
@@ -299,7 +311,9 @@ mod tests {
 
     #[test]
     fn a_tool_that_hangs_is_stopped_with_a_hint() {
-        let why = tool_within("sleep", &args(&["30"]), Duration::from_millis(200)).unwrap_err();
+        let why = tool_within("sleep", &args(&["30"]), Duration::from_millis(200))
+            .unwrap_err()
+            .to_string();
         assert!(why.starts_with("sleep did not finish in 0.2 s"), "{why}");
         assert!(why.contains("scontrol ping"), "{why}");
     }
@@ -322,9 +336,12 @@ mod tests {
             ]),
             TOOL_TIME_LIMIT,
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert_eq!(why, "sh failed: no controller / retry");
-        let missing = tool_within("no-such-slurm-tool", &[], TOOL_TIME_LIMIT).unwrap_err();
+        let missing = tool_within("no-such-slurm-tool", &[], TOOL_TIME_LIMIT)
+            .unwrap_err()
+            .to_string();
         assert!(missing.contains("not found"), "{missing}");
     }
 

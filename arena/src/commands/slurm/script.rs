@@ -32,25 +32,31 @@ fn quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
 }
 
+/// A path that cannot go on a `#SBATCH` line.
+#[derive(Debug, thiserror::Error)]
+pub enum PathError {
+    /// Not UTF-8.
+    #[error("{} is not UTF-8: choose a folder with a plain name", .0.display())]
+    NotUtf8(PathBuf),
+    /// Whitespace, a quote or `%`, which Slurm splits at or expands.
+    #[error("{0}: #SBATCH lines cannot hold spaces, quotes or %: choose a folder without them")]
+    Unquotable(String),
+}
+
 /// A path as text for a `#SBATCH` line, which Slurm splits at whitespace
 /// and in which it expands `%` patterns.
 ///
 /// # Errors
 /// One line naming the path, when it holds whitespace, a quote or `%`.
-pub fn sbatch_path(path: &Path) -> Result<String, String> {
-    let text = path.to_str().ok_or_else(|| {
-        format!(
-            "{} is not UTF-8: choose a folder with a plain name",
-            path.display()
-        )
-    })?;
+pub fn sbatch_path(path: &Path) -> Result<String, PathError> {
+    let text = path
+        .to_str()
+        .ok_or_else(|| PathError::NotUtf8(path.to_path_buf()))?;
     if text
         .chars()
         .any(|c| c.is_whitespace() || matches!(c, '%' | '\'' | '"'))
     {
-        return Err(format!(
-            "{text}: #SBATCH lines cannot hold spaces, quotes or %: choose a folder without them"
-        ));
+        return Err(PathError::Unquotable(text.to_string()));
     }
     Ok(text.to_string())
 }
@@ -63,7 +69,7 @@ impl Scripts {
     }
 
     /// The `#SBATCH` lines both jobs share.
-    fn common(&self, lines: &mut Vec<String>) -> Result<(), String> {
+    fn common(&self, lines: &mut Vec<String>) -> Result<(), PathError> {
         if let Some(p) = &self.partition {
             lines.push(format!("#SBATCH --partition={p}"));
         }
@@ -80,7 +86,7 @@ impl Scripts {
     ///
     /// # Errors
     /// A path that cannot go on a `#SBATCH` line ([`sbatch_path`]).
-    pub fn shards_script(&self) -> Result<String, String> {
+    pub fn shards_script(&self) -> Result<String, PathError> {
         let dir = sbatch_path(&self.dir)?;
         let n = self.shards;
         let mut lines = vec![
@@ -123,7 +129,7 @@ impl Scripts {
     ///
     /// # Errors
     /// A path that cannot go on a `#SBATCH` line ([`sbatch_path`]).
-    pub fn merge_script(&self) -> Result<String, String> {
+    pub fn merge_script(&self) -> Result<String, PathError> {
         let dir = sbatch_path(&self.dir)?;
         let mut lines = vec![
             "#!/bin/sh".to_string(),
@@ -199,6 +205,7 @@ mod tests {
         assert!(s
             .shards_script()
             .unwrap_err()
+            .to_string()
             .contains("cannot hold spaces"));
         s.dir = "/scratch/100%".into();
         assert!(s.merge_script().is_err());

@@ -16,34 +16,89 @@
 pub mod query;
 pub mod script;
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::Context as _;
 use serde::{Deserialize, Serialize};
 
-use crate::cli::{SlurmArgs, SlurmCommand, SlurmJobArgs};
+use super::{Console, Outcome};
 use crate::config::Config;
 use crate::output::RunDir;
 use query::JobState;
 use script::Scripts;
 
-/// `arena slurm`: submits a tournament, or shows or re-runs one. Returns
-/// whether it succeeded in the user's terms (for `status`, whether the
-/// merge finished), for the exit code.
+/// What `arena slurm` was asked.
+#[derive(Clone, Debug)]
+pub enum Options {
+    /// Write the scripts and submit the array and its merge.
+    Submit(Submit),
+    /// Show each shard's progress and Slurm state.
+    Status {
+        /// The tournament folder.
+        dir: PathBuf,
+        /// Wait until no job of the tournament is pending or running.
+        wait: bool,
+    },
+    /// Submit again the shards that did not finish, and a new merge.
+    Rerun {
+        /// The tournament folder.
+        dir: PathBuf,
+        /// Options over the scripts' own.
+        job: JobOptions,
+        /// Print the sbatch commands; submit nothing.
+        dry_run: bool,
+    },
+}
+
+/// A first submission.
+#[derive(Clone, Debug)]
+pub struct Submit {
+    /// The tournament config.
+    pub config: PathBuf,
+    /// The number of shards (array tasks).
+    pub shards: usize,
+    /// The tournament folder [default: results/NAME-TIMESTAMP].
+    pub out: Option<PathBuf>,
+    /// The jobs' Slurm options.
+    pub job: JobOptions,
+    /// Print the scripts and the sbatch commands; write and submit nothing.
+    pub dry_run: bool,
+    /// Do not start each bot here once before submitting.
+    pub no_check: bool,
+}
+
+/// The Slurm options of a tournament's jobs (`None`: the cluster's or the
+/// scripts' own).
+#[derive(Clone, Debug, Default)]
+pub struct JobOptions {
+    /// The partition (sbatch --partition).
+    pub partition: Option<String>,
+    /// The time limit of each job (sbatch --time).
+    pub time: Option<String>,
+    /// CPUs per task (sbatch --cpus-per-task).
+    pub cpus: Option<u32>,
+    /// At most this many tasks of the array at once (--array=...%K).
+    pub max_running: Option<u32>,
+    /// More sbatch options for both jobs.
+    pub sbatch: Vec<String>,
+}
+
+/// `arena slurm`: submits a tournament, or shows or re-runs one.
+/// [`Outcome::Failed`] for a `status --wait` whose merge did not finish.
 ///
 /// # Errors
 /// A bad config or folder, or a Slurm tool that is missing or fails, as
 /// one line.
-pub fn main(args: SlurmArgs) -> anyhow::Result<bool> {
-    match args.command {
-        Some(SlurmCommand::Status { dir, wait }) => status(&Tournament::open(&dir)?, wait),
-        Some(SlurmCommand::Rerun { dir, job, dry_run }) => {
-            rerun(&Tournament::open(&dir)?, &job, dry_run)
+pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outcome> {
+    let ok = match options {
+        Options::Status { dir, wait } => status(&Tournament::open(dir)?, *wait, console),
+        Options::Rerun { dir, job, dry_run } => {
+            rerun(&Tournament::open(dir)?, job, *dry_run, console)
         }
-        None => submit(&args),
-    }
+        Options::Submit(submission) => submit(submission, console),
+    }?;
+    Ok(Outcome::from_passed(ok))
 }
 
 /// One `sbatch` call, as `slurm/jobs.csv` keeps it.
@@ -142,7 +197,7 @@ impl Tournament {
         let mut args = vec!["--parsable".to_string()];
         args.extend(options.iter().cloned());
         args.push(self.slurm().join(script).display().to_string());
-        let text = query::tool("sbatch", &args).map_err(anyhow::Error::msg)?;
+        let text = query::tool("sbatch", &args)?;
         // --parsable prints "ID" or "ID;CLUSTER".
         let job: u64 = text
             .trim()
@@ -199,7 +254,7 @@ fn default_cpus(config_path: &Path) -> u32 {
 }
 
 /// Refuses sbatch options that would undo what `arena slurm` sets.
-fn check_extra(job: &SlurmJobArgs) -> anyhow::Result<()> {
+fn check_extra(job: &JobOptions) -> anyhow::Result<()> {
     for option in &job.sbatch {
         let name = option.split('=').next().unwrap_or_default();
         anyhow::ensure!(
@@ -212,10 +267,8 @@ fn check_extra(job: &SlurmJobArgs) -> anyhow::Result<()> {
 
 /// `arena slurm CONFIG --shards N`: writes the scripts and submits the
 /// array and its merge.
-fn submit(args: &SlurmArgs) -> anyhow::Result<bool> {
-    let (Some(config_path), Some(n)) = (&args.config, args.shards) else {
-        anyhow::bail!("arena slurm needs CONFIG and --shards N");
-    };
+fn submit(args: &Submit, console: &mut Console<'_>) -> anyhow::Result<bool> {
+    let (config_path, n) = (&args.config, args.shards);
     check_extra(&args.job)?;
     let config = Config::load(config_path)?;
     config.check_programs()?;
@@ -233,10 +286,10 @@ fn submit(args: &SlurmArgs) -> anyhow::Result<bool> {
     if config.bots.len() == 2 && n > 1 && config.sprt.is_none() {
         let t = &config.tournament;
         if t.first_to <= t.max_games {
-            eprintln!(
+            console.note(format_args!(
                 "arena: note: a two-bot match split into shards plays all its {} games (no shard can see when a bot reaches first_to = {}); a single run would stop there",
                 t.max_games, t.first_to
-            );
+            ));
         }
     }
     let workdir = std::env::current_dir().context("cannot read the current folder")?;
@@ -273,10 +326,10 @@ fn submit(args: &SlurmArgs) -> anyhow::Result<bool> {
         time: args.job.time.clone(),
     };
     if !args.no_check {
-        check_bots(&config, config_path)?;
+        check_bots(&config, config_path, console)?;
     }
-    let shards_text = scripts.shards_script().map_err(anyhow::Error::msg)?;
-    let merge_text = scripts.merge_script().map_err(anyhow::Error::msg)?;
+    let shards_text = scripts.shards_script()?;
+    let merge_text = scripts.merge_script()?;
     let t = Tournament { dir };
     let jobs = Jobs {
         tasks: None,
@@ -289,8 +342,9 @@ fn submit(args: &SlurmArgs) -> anyhow::Result<bool> {
                 ("shards.sbatch", &shards_text),
                 ("merge.sbatch", &merge_text),
             ],
+            console,
         );
-        print_commands(&t, &jobs, true);
+        print_commands(&t, &jobs, true, console);
         return Ok(true);
     }
     let written = (|| -> anyhow::Result<()> {
@@ -310,7 +364,7 @@ fn submit(args: &SlurmArgs) -> anyhow::Result<bool> {
     })();
     // If sbatch refuses the array (a wrong partition, say), nothing runs:
     // take back what was written, so the same --out can be used again.
-    let submitted = written.and_then(|()| submit_jobs(&t, &jobs, true));
+    let submitted = written.and_then(|()| submit_jobs(&t, &jobs, true, console));
     if let Err(e) = submitted {
         if t.submissions().map_or(true, |s| s.is_empty()) {
             if created {
@@ -327,7 +381,11 @@ fn submit(args: &SlurmArgs) -> anyhow::Result<bool> {
 
 /// Starts every bot here once, as `arena run` does before its first game,
 /// so a bot that cannot start is found before a hundred tasks fail on it.
-fn check_bots(config: &Config, config_path: &Path) -> anyhow::Result<()> {
+fn check_bots(
+    config: &Config,
+    config_path: &Path,
+    console: &mut Console<'_>,
+) -> anyhow::Result<()> {
     let logs = tempfile::tempdir().context("cannot create a folder for the check's logs")?;
     let dir = RunDir::create(logs.path())?;
     let options = crate::runner::RunOptions {
@@ -347,9 +405,9 @@ fn check_bots(config: &Config, config_path: &Path) -> anyhow::Result<()> {
         .collect();
     if config.tournament.on_start_failure == crate::config::OnStartFailure::Skip {
         for line in &failed {
-            eprintln!(
+            console.note(format_args!(
                 "arena: {line}; the tasks will play without it (on_start_failure = \"skip\")"
-            );
+            ));
         }
         return Ok(());
     }
@@ -370,10 +428,9 @@ fn write_script(path: &Path, text: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn print_dry_run(t: &Tournament, scripts: &[(&str, &String)]) {
-    let mut out = std::io::stdout().lock();
+fn print_dry_run(t: &Tournament, scripts: &[(&str, &String)], console: &mut Console<'_>) {
     for (name, text) in scripts {
-        let _ = writeln!(out, "# {}\n{text}", t.slurm().join(name).display());
+        console.print(format_args!("# {}\n{text}", t.slurm().join(name).display()));
     }
 }
 
@@ -381,7 +438,7 @@ fn print_dry_run(t: &Tournament, scripts: &[(&str, &String)]) {
 /// a re-run), and options over the scripts'.
 struct Jobs<'a> {
     tasks: Option<String>,
-    overrides: &'a SlurmJobArgs,
+    overrides: &'a JobOptions,
 }
 
 impl Jobs<'_> {
@@ -415,7 +472,7 @@ impl Jobs<'_> {
     }
 }
 
-fn print_commands(t: &Tournament, jobs: &Jobs, with_array: bool) {
+fn print_commands(t: &Tournament, jobs: &Jobs, with_array: bool, console: &mut Console<'_>) {
     let [shards, merge] = jobs.options(
         jobs.tasks.is_none() && with_array,
         with_array.then_some("ARRAY_JOB_ID"),
@@ -426,17 +483,21 @@ fn print_commands(t: &Tournament, jobs: &Jobs, with_array: bool) {
         words.push(t.slurm().join(script).display().to_string());
         words.join(" ")
     };
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "# would run:");
+    console.print(format_args!("# would run:"));
     if with_array {
-        let _ = writeln!(out, "{}", line(&shards, "shards.sbatch"));
+        console.print(format_args!("{}", line(&shards, "shards.sbatch")));
     }
-    let _ = writeln!(out, "{}", line(&merge, "merge.sbatch"));
+    console.print(format_args!("{}", line(&merge, "merge.sbatch")));
 }
 
 /// Submits the array (if `with_array`) and a merge after it; prints the
 /// job ids.
-fn submit_jobs(t: &Tournament, jobs: &Jobs, with_array: bool) -> anyhow::Result<()> {
+fn submit_jobs(
+    t: &Tournament,
+    jobs: &Jobs,
+    with_array: bool,
+    console: &mut Console<'_>,
+) -> anyhow::Result<()> {
     // A first submission has no task list: the script's own --array.
     let first = jobs.tasks.is_none();
     let array = if with_array {
@@ -457,16 +518,15 @@ fn submit_jobs(t: &Tournament, jobs: &Jobs, with_array: bool) -> anyhow::Result<
             t.dir.display()
         )
     })?;
-    let mut out = std::io::stdout().lock();
     if let Some((job, tasks)) = array {
-        let _ = writeln!(out, "shards: job {job} (array tasks {tasks})");
+        console.print(format_args!("shards: job {job} (array tasks {tasks})"));
     }
-    let _ = writeln!(out, "merge: job {merge_job}");
-    eprintln!(
+    console.print(format_args!("merge: job {merge_job}"));
+    console.note(format_args!(
         "arena: follow it with `arena slurm status {0}` (--wait to wait); the result will be in {1}",
         t.dir.display(),
         t.merged().path.display()
-    );
+    ));
     Ok(())
 }
 
@@ -558,24 +618,21 @@ fn rows(t: &Tournament, subs: &[Submission], states: &[JobState]) -> anyhow::Res
     Ok(rows)
 }
 
-fn print_rows(rows: &[Row], source: &str) {
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(
-        out,
+fn print_rows(rows: &[Row], source: &str, console: &mut Console<'_>) {
+    console.print(format_args!(
         "{:<6} {:>7}  {:<9} slurm ({source})",
         "shard", "games", "files"
-    );
+    ));
     for r in rows {
-        let _ = writeln!(
-            out,
+        console.print(format_args!(
             "{:<6} {:>7}  {:<9} {}",
             r.what, r.games, r.files, r.slurm
-        );
+        ));
     }
 }
 
 /// `arena slurm status DIR [--wait]`.
-fn status(t: &Tournament, wait: bool) -> anyhow::Result<bool> {
+fn status(t: &Tournament, wait: bool, console: &mut Console<'_>) -> anyhow::Result<bool> {
     let subs = t.submissions()?;
     let jobs: Vec<u64> = subs.iter().map(|s| s.job).collect();
     let shards = t.shards()?;
@@ -584,7 +641,7 @@ fn status(t: &Tournament, wait: bool) -> anyhow::Result<bool> {
         let mut pause = Duration::from_millis(1000);
         let mut last = String::new();
         loop {
-            let queued = query::queued(&jobs).map_err(anyhow::Error::msg)?;
+            let queued = query::queued(&jobs)?;
             if queued.is_empty() {
                 break;
             }
@@ -612,7 +669,7 @@ fn status(t: &Tournament, wait: bool) -> anyhow::Result<bool> {
                     .join(", ")
             );
             if line != last {
-                eprintln!("{line}");
+                console.note(format_args!("{line}"));
                 last = line;
             }
             std::thread::sleep(pause);
@@ -626,31 +683,39 @@ fn status(t: &Tournament, wait: bool) -> anyhow::Result<bool> {
         source
     };
     let rows = rows(t, &subs, &states)?;
-    print_rows(&rows, &source);
+    print_rows(&rows, &source, console);
     let done = t.merged().is_finished();
     let unfinished = (1..=shards).filter(|&k| !t.shard(k).is_finished()).count();
     if done {
-        eprintln!("arena: merged results in {}", t.merged().path.display());
+        console.note(format_args!(
+            "arena: merged results in {}",
+            t.merged().path.display()
+        ));
     } else if wait && unfinished == 0 {
-        eprintln!(
+        console.note(format_args!(
             "arena: every shard finished, but the merge did not: `arena slurm rerun {}` merges again",
             t.dir.display()
-        );
+        ));
     } else if wait {
-        eprintln!(
+        console.note(format_args!(
             "arena: {unfinished} of {shards} shards did not finish: `arena slurm rerun {}` runs them again, each from where it stopped",
             t.dir.display()
-        );
+        ));
     }
     Ok(done || !wait)
 }
 
 /// `arena slurm rerun DIR`: the shards that did not finish, and a merge.
-fn rerun(t: &Tournament, job: &SlurmJobArgs, dry_run: bool) -> anyhow::Result<bool> {
+fn rerun(
+    t: &Tournament,
+    job: &JobOptions,
+    dry_run: bool,
+    console: &mut Console<'_>,
+) -> anyhow::Result<bool> {
     check_extra(job)?;
     let subs = t.submissions()?;
     let jobs: Vec<u64> = subs.iter().map(|s| s.job).collect();
-    let queued = query::queued(&jobs).map_err(anyhow::Error::msg)?;
+    let queued = query::queued(&jobs)?;
     if let Some(s) = queued.first() {
         anyhow::bail!(
             "job {} of this tournament is still {}: wait for it (`arena slurm status {} --wait`) or cancel it (scancel {}) first",
@@ -665,10 +730,10 @@ fn rerun(t: &Tournament, job: &SlurmJobArgs, dry_run: bool) -> anyhow::Result<bo
         .map(|k| k.to_string())
         .collect();
     if unfinished.is_empty() && t.merged().is_finished() {
-        eprintln!(
+        console.note(format_args!(
             "arena: every shard and the merge finished: nothing to re-run (results in {})",
             t.merged().path.display()
-        );
+        ));
         return Ok(true);
     }
     let with_array = !unfinished.is_empty();
@@ -677,7 +742,7 @@ fn rerun(t: &Tournament, job: &SlurmJobArgs, dry_run: bool) -> anyhow::Result<bo
         overrides: job,
     };
     if dry_run {
-        print_commands(t, &jobs, with_array);
+        print_commands(t, &jobs, with_array, console);
         return Ok(true);
     }
     // A merge that died half-way is set aside, so the new one starts clean.
@@ -688,12 +753,12 @@ fn rerun(t: &Tournament, job: &SlurmJobArgs, dry_run: bool) -> anyhow::Result<bo
             .join(format!("merged-incomplete-{}", now().replace(':', "")));
         std::fs::rename(&merged.path, &aside)
             .with_context(|| format!("cannot move {} aside", merged.path.display()))?;
-        eprintln!(
+        console.note(format_args!(
             "arena: an incomplete merge was moved to {}",
             aside.display()
-        );
+        ));
     }
-    submit_jobs(t, &jobs, with_array)?;
+    submit_jobs(t, &jobs, with_array, console)?;
     Ok(true)
 }
 
@@ -725,7 +790,7 @@ mod tests {
 
     #[test]
     fn the_merge_waits_for_the_array_it_follows() {
-        let overrides = SlurmJobArgs {
+        let overrides = JobOptions {
             time: Some("4:00:00".into()),
             cpus: Some(2),
             max_running: Some(1),
@@ -769,13 +834,13 @@ mod tests {
     #[test]
     fn options_arena_slurm_sets_itself_are_refused() {
         for option in ["--array=1-3%1", "--dependency=afterok:5", "-d"] {
-            let job = SlurmJobArgs {
+            let job = JobOptions {
                 sbatch: vec![option.into()],
                 ..Default::default()
             };
             assert!(check_extra(&job).is_err(), "{option}");
         }
-        let job = SlurmJobArgs {
+        let job = JobOptions {
             sbatch: vec!["--qos=low".into()],
             ..Default::default()
         };
