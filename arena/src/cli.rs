@@ -63,7 +63,7 @@ pub enum Command {
     /// Measure the arena's overhead per ply against the floor of a pipe
     /// round trip, its throughput, and (--scale) how it scales; see
     /// README.md, "Performance".
-    Bench(crate::bench::BenchArgs),
+    Bench(BenchArgs),
     /// Internal: answer every line with `move 1` (the floor of `arena bench`).
     #[command(hide = true)]
     BenchEcho,
@@ -208,6 +208,46 @@ pub struct SolveArgs {
     #[arg(long, default_value_t = endodoi::DEFAULT_MAX_LAPS,
           value_parser = clap::value_parser!(u32).range(1..))]
     pub max_laps: u32,
+}
+
+/// The arguments of `arena bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Write every figure to FILE as CSV (columns: section, figure, value,
+    /// unit, x_floor, note).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// A run of a few seconds for CI: every measurement with small counts
+    /// (with --scale, the smallest tournament only). Its figures are noisy;
+    /// nothing about time is asserted either way.
+    #[arg(long, alias = "quick")]
+    pub smoke: bool,
+    /// Also play the scaling tournaments: N instant bots for each N of
+    /// --scale-bots, first to 3, at concurrency = cores.
+    #[arg(long)]
+    pub scale: bool,
+    /// The bot counts of --scale.
+    #[arg(long, value_name = "N,...", value_delimiter = ',', default_values_t = [4, 8, 16, 32])]
+    pub scale_bots: Vec<usize>,
+    /// Games between the two instant bots, per arena measurement.
+    #[arg(long, value_name = "N", default_value_t = 300)]
+    pub games: u32,
+    /// Line round trips per floor measurement.
+    #[arg(long, value_name = "N", default_value_t = 20_000)]
+    pub round_trips: u32,
+    /// Run only these sections (comma separated: floor, arena, rules,
+    /// throughput, scale), e.g. to profile one of them; the floor always
+    /// runs, as the figures' yardstick. `scale` here implies --scale.
+    #[arg(long, value_name = "SECTION,...", value_delimiter = ',')]
+    pub only: Vec<String>,
+    /// Internal: play the tournament of this config in this process and
+    /// print its figures on one line (how --scale and the throughput runs
+    /// measure a tournament's own peak RSS).
+    #[arg(long, hide = true, value_name = "CONFIG", requires = "tournament_dir")]
+    pub tournament: Option<PathBuf>,
+    /// Internal: the run folder of --tournament.
+    #[arg(long, hide = true, value_name = "DIR")]
+    pub tournament_dir: Option<PathBuf>,
 }
 
 /// The arguments of `arena check`.
@@ -627,6 +667,22 @@ impl From<SlurmArgs> for crate::commands::slurm::Options {
                 dry_run: a.dry_run,
                 no_check: a.no_check,
             }),
+        }
+    }
+}
+
+impl From<BenchArgs> for crate::commands::bench::Options {
+    fn from(a: BenchArgs) -> Self {
+        Self {
+            out: a.out,
+            smoke: a.smoke,
+            scale: a.scale,
+            scale_bots: a.scale_bots,
+            games: a.games,
+            round_trips: a.round_trips,
+            only: a.only,
+            tournament: a.tournament,
+            tournament_dir: a.tournament_dir,
         }
     }
 }

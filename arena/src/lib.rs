@@ -5,7 +5,6 @@
 #![warn(missing_docs)]
 
 pub mod affinity;
-pub mod bench;
 pub mod bot;
 pub mod check;
 pub mod cli;

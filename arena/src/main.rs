@@ -65,10 +65,12 @@ fn main() -> ExitCode {
             .and_then(arena::play::run)
             .map(|ending| return_code(ending.exit_code())),
         Command::Slurm(args) => commands::slurm::run(&args.into(), &mut console),
-        Command::Bench(args) => arena::bench::run(&args).map(|()| Outcome::Success),
-        Command::BenchEcho => arena::bench::echo()
-            .map(|()| Outcome::Success)
-            .map_err(|e| anyhow::anyhow!("bench-echo: {e}")),
+        Command::Bench(args) => commands::bench::run(&args.into(), &mut console),
+        Command::BenchEcho => {
+            commands::bench::echo(std::io::stdin().lock(), std::io::stdout().lock())
+                .map(|()| Outcome::Success)
+                .map_err(|e| anyhow::anyhow!("bench-echo: {e}"))
+        }
         Command::Guard(args) => {
             let Some((command, limits, sandbox)) = args.into_parts() else {
                 return ExitCode::from(ERROR);

@@ -9,6 +9,7 @@
 //! Their errors are `anyhow` chains of the typed errors below, each shown to
 //! the user as one line.
 
+pub mod bench;
 pub mod check;
 pub mod init;
 pub mod merge;

@@ -37,7 +37,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context as _, Result};
-use clap::Args;
 use endodoi::{Move, Rules};
 use nix::sched::sched_setaffinity;
 use nix::sys::resource::{getrusage, Usage, UsageWho};
@@ -45,6 +44,7 @@ use nix::unistd::Pid;
 use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _};
 use tokio_util::sync::CancellationToken;
 
+use super::{Console, Outcome};
 use crate::affinity::{allowed_cores, one_core, pinned};
 use crate::bot::{BotLog, BotProcess, StartOptions};
 use crate::config::{BotSpec, Config, Limits, TimeControl};
@@ -52,43 +52,34 @@ use crate::output::RunDir;
 use crate::referee::{play_game, Seat};
 use crate::runner::{self, Event, RunOptions};
 
-/// The arguments of `arena bench`.
-#[derive(Debug, Args)]
-pub struct BenchArgs {
+/// What `arena bench` was asked (the defaults are the command line's).
+#[derive(Clone, Debug, Default)]
+pub struct Options {
     /// Write every figure to FILE as CSV (columns: section, figure, value,
     /// unit, x_floor, note).
-    #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// A run of a few seconds for CI: every measurement with small counts
     /// (with --scale, the smallest tournament only). Its figures are noisy;
     /// nothing about time is asserted either way.
-    #[arg(long, alias = "quick")]
     pub smoke: bool,
     /// Also play the scaling tournaments: N instant bots for each N of
     /// --scale-bots, first to 3, at concurrency = cores.
-    #[arg(long)]
     pub scale: bool,
     /// The bot counts of --scale.
-    #[arg(long, value_name = "N,...", value_delimiter = ',', default_values_t = [4, 8, 16, 32])]
     pub scale_bots: Vec<usize>,
     /// Games between the two instant bots, per arena measurement.
-    #[arg(long, value_name = "N", default_value_t = 300)]
     pub games: u32,
     /// Line round trips per floor measurement.
-    #[arg(long, value_name = "N", default_value_t = 20_000)]
     pub round_trips: u32,
     /// Run only these sections (comma separated: floor, arena, rules,
     /// throughput, scale), e.g. to profile one of them; the floor always
     /// runs, as the figures' yardstick. `scale` here implies --scale.
-    #[arg(long, value_name = "SECTION,...", value_delimiter = ',')]
     pub only: Vec<String>,
     /// Internal: play the tournament of this config in this process and
     /// print its figures on one line (how --scale and the throughput runs
     /// measure a tournament's own peak RSS).
-    #[arg(long, hide = true, value_name = "CONFIG", requires = "tournament_dir")]
     pub tournament: Option<PathBuf>,
     /// Internal: the run folder of --tournament.
-    #[arg(long, hide = true, value_name = "DIR")]
     pub tournament_dir: Option<PathBuf>,
 }
 
@@ -98,9 +89,10 @@ pub struct BenchArgs {
 ///
 /// # Errors
 /// An I/O error on standard input or output.
-pub fn echo() -> std::io::Result<()> {
-    let mut input = std::io::stdin().lock();
-    let mut output = std::io::stdout().lock();
+pub fn echo(
+    mut input: impl std::io::BufRead,
+    mut output: impl std::io::Write,
+) -> std::io::Result<()> {
     let mut line = Vec::with_capacity(256);
     loop {
         line.clear();
@@ -734,7 +726,7 @@ impl TournamentFigures {
 ///
 /// # Errors
 /// A config that does not load, or the runner's own failures.
-pub fn tournament(config: &Path, dir: &Path) -> Result<()> {
+pub fn tournament(config: &Path, dir: &Path, console: &mut Console<'_>) -> Result<()> {
     let config = Arc::new(Config::load(config)?);
     let dir = RunDir::create(dir).context("cannot create the run folder")?;
     let options = RunOptions {
@@ -776,7 +768,7 @@ pub fn tournament(config: &Path, dir: &Path) -> Result<()> {
     f.summary_s = t.elapsed().as_secs_f64();
     f.rss_end_kib = max_rss_kib();
     f.cpu_s = cpu(UsageWho::RUSAGE_SELF).as_secs_f64();
-    println!("{}", f.to_line());
+    console.print(f.to_line());
     Ok(())
 }
 
@@ -815,9 +807,10 @@ fn tournament_child(
 }
 
 /// Collects the figures and prints each as it comes.
-struct Report {
+struct Report<'c, 'o> {
     figures: Vec<Figure>,
     floor_us: Option<f64>,
+    console: &'c mut Console<'o>,
 }
 
 /// The figure column of the printed table, characters: the longest name
@@ -825,7 +818,7 @@ struct Report {
 /// (affinity = true)`) fits.
 const FIGURE_WIDTH: usize = 84;
 
-impl Report {
+impl Report<'_, '_> {
     fn add(
         &mut self,
         section: &'static str,
@@ -846,7 +839,9 @@ impl Report {
             _ => None,
         };
         let ratio = x_floor.map_or_else(String::new, |x| format!("{x:6.2}x"));
-        println!("{section:<11} {figure:<FIGURE_WIDTH$} {value:>10.3} {unit:<8} {ratio}");
+        self.console.print(format_args!(
+            "{section:<11} {figure:<FIGURE_WIDTH$} {value:>10.3} {unit:<8} {ratio}"
+        ));
         self.figures.push(Figure {
             section,
             figure,
@@ -908,9 +903,10 @@ pub const SECTIONS: [&str; 5] = ["floor", "arena", "rules", "throughput", "scale
 /// # Errors
 /// A measurement that cannot run (the arena's own executable or a bot
 /// cannot start, a game ends by a fault), or a CSV that cannot be written.
-pub fn run(args: &BenchArgs) -> Result<()> {
+pub fn run(args: &Options, console: &mut Console<'_>) -> Result<Outcome> {
     if let (Some(config), Some(dir)) = (&args.tournament, &args.tournament_dir) {
-        return tournament(config, dir);
+        tournament(config, dir, console)?;
+        return Ok(Outcome::Success);
     }
     if let Some(bad) = args.only.iter().find(|s| !SECTIONS.contains(&s.as_str())) {
         bail!("--only {bad}: the sections are {}", SECTIONS.join(", "));
@@ -927,16 +923,17 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     let mut report = Report {
         figures: Vec::new(),
         floor_us: None,
+        console,
     };
     let (load, load_text) = load_now();
-    println!(
+    report.console.print(format_args!(
         "arena bench{}: 2x8, {round_trips} round trips per floor, {games} games per arena figure; {cores} cores, load average {load_text}",
         if args.smoke { " --smoke" } else { "" },
-    );
-    println!(
+    ));
+    report.console.print(format_args!(
         "{:<11} {:<FIGURE_WIDTH$} {:>10} {:<8} x floor",
         "section", "figure", "value", "unit"
-    );
+    ));
     report.add(
         "context",
         "cores",
@@ -1107,10 +1104,10 @@ pub fn run(args: &BenchArgs) -> Result<()> {
                 ),
             );
         } else {
-            println!(
+            report.console.print(format_args!(
                 "{:<11} start a sandboxed bot: skipped, bubblewrap is not installed",
                 "arena"
-            );
+            ));
         }
     }
     if wanted("rules") {
@@ -1200,15 +1197,17 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     );
     if let Some(path) = &args.out {
         report.write_csv(path)?;
-        println!("figures written to {}", path.display());
+        report
+            .console
+            .print(format_args!("figures written to {}", path.display()));
     }
-    Ok(())
+    Ok(Outcome::Success)
 }
 
 /// One row of the scaling table: a tournament of `bots` instant bots,
 /// first to 3, at concurrency `cores`, pinned to cores or not.
 fn scale_point(
-    report: &mut Report,
+    report: &mut Report<'_, '_>,
     exe: &Path,
     bots: usize,
     cores: usize,
