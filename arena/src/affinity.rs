@@ -50,3 +50,16 @@ pub fn pinned<T>(core: Option<usize>, f: impl FnOnce() -> T) -> T {
     }
     out
 }
+/// The CPUs this process may use: those the kernel allows it
+/// (`available_parallelism`, which reads cgroups and the affinity mask) and,
+/// in a Slurm task, at most those it was given (`SLURM_CPUS_PER_TASK`).
+#[must_use]
+pub fn usable_cores() -> usize {
+    let slurm_cpus = std::env::var("SLURM_CPUS_PER_TASK")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|&c| c > 0);
+    std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(slurm_cpus.unwrap_or(usize::MAX))
+}

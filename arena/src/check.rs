@@ -158,7 +158,7 @@ pub fn run(options: &CheckOptions, mut on_line: impl FnMut(&CheckLine)) -> Resul
         );
     };
     if options.sandbox.is_some() {
-        crate::bot::spawn::check(&spec)?;
+        crate::bot::spawn::check(&spec).map_err(|e| e.to_string())?;
     }
     crate::bot::resolve_program(&spec).map_err(|_| {
         let here = std::env::current_dir().unwrap_or_default();

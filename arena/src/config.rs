@@ -195,10 +195,58 @@ pub const DEFAULT_FIRST_TO: u32 = 5;
 /// The default tournament seed.
 pub const DEFAULT_SEED: u64 = 1;
 
-/// An error in a config file, ready to print on one line.
+/// An error in a config file, shown on one line: where, what, and the fix.
 #[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct ConfigError(String);
+pub enum ConfigError {
+    /// The config file cannot be read.
+    #[error("cannot read config {}: {source}; check the path", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A problem at a place in the file.
+    #[error("{origin}:{line}:{column}: {message}")]
+    At {
+        /// The file, as named to the user.
+        origin: String,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column (characters).
+        column: usize,
+        /// The problem and its fix.
+        message: String,
+    },
+    /// A problem of the whole file (no one place).
+    #[error("{origin}: {message}")]
+    File {
+        /// The file, as named to the user.
+        origin: String,
+        /// The problem and its fix.
+        message: String,
+    },
+    /// A bot whose program or script cannot be found or started.
+    #[error("{origin}: {message}")]
+    Bot {
+        /// Where the bot's `command` is, `FILE:LINE:COL`.
+        origin: String,
+        /// The problem and its fix.
+        message: String,
+    },
+}
+
+/// What a config is read against, passed in so that reading one does no
+/// I/O of its own and its defaults can be tested: the machine's CPUs and
+/// the files the config names.
+#[derive(Clone, Copy)]
+pub struct Host<'a> {
+    /// The CPUs the arena may use, which is the default `concurrency`.
+    pub cores: usize,
+    /// Reads a file by its path as the config writes it (relative to where
+    /// the arena runs): the config itself, its openings file.
+    pub read: &'a dyn Fn(&Path) -> std::io::Result<String>,
+}
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -314,18 +362,16 @@ impl Config {
     /// [`ConfigError`], one line: the file cannot be read, is not TOML, has an
     /// unknown key or a value of the wrong type or range, or names fewer than
     /// two bots or a bot twice.
-    pub fn load(path: &Path) -> Result<Config, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            ConfigError(format!(
-                "cannot read config {}: {e}; check the path",
-                path.display()
-            ))
+    pub fn load(path: &Path, host: &Host<'_>) -> Result<Config, ConfigError> {
+        let text = (host.read)(path).map_err(|source| ConfigError::Read {
+            path: path.to_path_buf(),
+            source,
         })?;
         let stem = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "tournament".into());
-        Config::parse(&text, &path.display().to_string(), &stem)
+        Config::parse(&text, &path.display().to_string(), &stem, host)
     }
 
     /// Validates config `text`; `origin` names it in errors and `default_name`
@@ -333,14 +379,27 @@ impl Config {
     ///
     /// # Errors
     /// As [`Config::load`].
-    pub fn parse(text: &str, origin: &str, default_name: &str) -> Result<Config, ConfigError> {
+    pub fn parse(
+        text: &str,
+        origin: &str,
+        default_name: &str,
+        host: &Host<'_>,
+    ) -> Result<Config, ConfigError> {
         let at = |span: Option<Range<usize>>, msg: &str| -> ConfigError {
             match span {
                 Some(span) => {
-                    let (line, col) = line_col(text, span.start);
-                    ConfigError(format!("{origin}:{line}:{col}: {msg}"))
+                    let (line, column) = line_col(text, span.start);
+                    ConfigError::At {
+                        origin: origin.to_string(),
+                        line,
+                        column,
+                        message: msg.to_string(),
+                    }
                 }
-                None => ConfigError(format!("{origin}: {msg}")),
+                None => ConfigError::File {
+                    origin: origin.to_string(),
+                    message: msg.to_string(),
+                },
             }
         };
         let raw: RawConfig = toml::from_str(text).map_err(|e| {
@@ -492,15 +551,7 @@ impl Config {
         // A max_games of at most first_to is allowed on purpose: no bot can
         // take the series early, so it makes a match of fixed length (the
         // leader takes it), which can be split into shards by game pairs.
-        // The CPUs this process may use; in a Slurm task, at most those it
-        // was given (SLURM_CPUS_PER_TASK), where no cgroup already says so.
-        let slurm_cpus = std::env::var("SLURM_CPUS_PER_TASK")
-            .ok()
-            .and_then(|v| v.trim().parse::<usize>().ok())
-            .filter(|&c| c > 0);
-        let cores = std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .min(slurm_cpus.unwrap_or(usize::MAX)) as i64;
+        let cores = host.cores.clamp(1, 1024) as i64;
         let concurrency = int(&r.concurrency, "tournament.concurrency", 1, 1024, cores)? as usize;
         let seed = int(&r.seed, "tournament.seed", 0, i64::MAX, DEFAULT_SEED as i64)? as u64;
 
@@ -730,7 +781,8 @@ impl Config {
         let opening_book = match &o.file {
             None => None,
             Some(f) => Some(
-                read_openings(Path::new(f.get_ref()), rules).map_err(|e| at(Some(f.span()), &e))?,
+                read_openings(Path::new(f.get_ref()), rules, host)
+                    .map_err(|e| at(Some(f.span()), &e.to_string()))?,
             ),
         };
         Ok(Config {
@@ -759,62 +811,43 @@ impl Config {
     }
 }
 
-impl Config {
-    /// Checks that every bot's program can be found, its command can be
-    /// built (bubblewrap for a sandbox), and the script files its arguments
-    /// name (`*.py`, `*.js`, ...) exist, without starting anything.
-    ///
-    /// # Errors
-    /// One line, `FILE:LINE:COL` of the bot's `command` first, naming the
-    /// program or script and where it was looked for.
-    pub fn check_programs(&self) -> Result<(), ConfigError> {
-        const SCRIPTS: [&str; 9] = ["py", "js", "mjs", "sh", "rb", "pl", "lua", "jl", "php"];
-        for (bot, origin) in self.bots.iter().zip(&self.bot_origins) {
-            let (_, dir) = crate::bot::spawn::resolve_program(bot)
-                .map_err(|e| ConfigError(format!("{origin}: {e}")))?;
-            // The whole start as it will be made (a sandbox is tried for real).
-            crate::bot::spawn::check(bot).map_err(|e| ConfigError(format!("{origin}: {e}")))?;
-            if let [arena, sub, name, ..] = bot.command.as_slice() {
-                if arena == "arena"
-                    && sub == "bot"
-                    && !endodoi_bots::BOT_NAMES.contains(&name.as_str())
-                {
-                    return Err(ConfigError(format!(
-                        "{origin}: bot '{}': there is no bundled bot '{name}': the bundled bots are {}",
-                        bot.name,
-                        endodoi_bots::BOT_NAMES.join(", ")
-                    )));
-                }
-            }
-            let missing = bot.command[1..].iter().find(|arg| {
-                let path = Path::new(arg.as_str());
-                !arg.starts_with('-')
-                    && path
-                        .extension()
-                        .is_some_and(|e| SCRIPTS.contains(&e.to_string_lossy().as_ref()))
-                    && !dir.join(path).exists()
-            });
-            if let Some(script) = missing {
-                return Err(ConfigError(format!(
-                    "{origin}: bot '{}': script '{script}' does not exist (looked in {}): fix its command in the config; relative paths start in the bot's dir, or where the arena runs",
-                    bot.name,
-                    dir.display()
-                )));
-            }
-        }
-        Ok(())
-    }
+/// What is wrong with an openings file.
+#[derive(Debug, thiserror::Error)]
+pub enum OpeningsError {
+    /// It cannot be read.
+    #[error("openings.file {}: {source}; check the path (relative to where the arena runs)", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A line is not a legal opening that leaves the game on.
+    #[error("openings.file {}:{line}: {why}", path.display())]
+    Bad {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// What is wrong, and the fix.
+        why: String,
+    },
+    /// It holds no opening.
+    #[error("openings.file {} holds no opening", .0.display())]
+    Empty(PathBuf),
 }
 
 /// Reads an openings file: one opening per line, own-perspective hole
 /// numbers separated by spaces, South first; blank lines and lines starting
 /// with `#` are skipped. Every opening must be legal and leave the game on.
-fn read_openings(path: &Path, rules: Rules) -> Result<Vec<Vec<endodoi::Move>>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        format!(
-            "openings.file {}: {e}; check the path (relative to where the arena runs)",
-            path.display()
-        )
+fn read_openings(
+    path: &Path,
+    rules: Rules,
+    host: &Host<'_>,
+) -> Result<Vec<Vec<endodoi::Move>>, OpeningsError> {
+    let text = (host.read)(path).map_err(|source| OpeningsError::Read {
+        path: path.to_path_buf(),
+        source,
     })?;
     let mut book = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -822,7 +855,11 @@ fn read_openings(path: &Path, rules: Rules) -> Result<Vec<Vec<endodoi::Move>>, S
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let at = |why: String| format!("openings.file {}:{}: {why}", path.display(), i + 1);
+        let at = |why: String| OpeningsError::Bad {
+            path: path.to_path_buf(),
+            line: i + 1,
+            why,
+        };
         let mut pos = rules.start();
         let mut moves = Vec::new();
         for word in line.split_whitespace() {
@@ -840,7 +877,7 @@ fn read_openings(path: &Path, rules: Rules) -> Result<Vec<Vec<endodoi::Move>>, S
         book.push(moves);
     }
     if book.is_empty() {
-        return Err(format!("openings.file {} holds no opening", path.display()));
+        return Err(OpeningsError::Empty(path.to_path_buf()));
     }
     Ok(book)
 }
@@ -935,31 +972,39 @@ fn sanitize(stem: &str) -> String {
 /// rating list, small enough that the fit stays exact in `f64`.
 pub const MAX_ANCHOR_ELO: f64 = 10_000.0;
 
+/// An anchor rating that is not one.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AnchorEloError {
+    /// The text is not a number, or is NaN, infinite or out of range.
+    #[error("'{0}' is not an anchor rating: give Elo points from -10000 to 10000, such as 1500")]
+    NotARating(String),
+    /// The number is NaN, infinite or out of range.
+    #[error("out of range: give Elo points from -10000 to 10000, such as 1500")]
+    OutOfRange,
+}
+
 /// Parses an anchor rating: a finite number of Elo points within
 /// [`MAX_ANCHOR_ELO`] either way.
 ///
 /// # Errors
-/// Not a number, NaN or infinite, or out of range, as one line.
-pub fn anchor_elo(text: &str) -> Result<f64, String> {
+/// [`AnchorEloError::NotARating`]: not a number, NaN or infinite, or out of range.
+pub fn anchor_elo(text: &str) -> Result<f64, AnchorEloError> {
     text.trim()
         .parse::<f64>()
         .ok()
         .and_then(|x| check_anchor_elo(x).ok())
-        .ok_or_else(|| format!("'{text}' is not an anchor rating: {ANCHOR_ELO_RANGE}"))
+        .ok_or_else(|| AnchorEloError::NotARating(text.to_string()))
 }
-
-/// What an anchor rating must be.
-const ANCHOR_ELO_RANGE: &str = "give Elo points from -10000 to 10000, such as 1500";
 
 /// `x` if it is a finite rating within [`MAX_ANCHOR_ELO`] either way.
 ///
 /// # Errors
-/// NaN, infinite or out of range, as one line.
-pub fn check_anchor_elo(x: f64) -> Result<f64, String> {
+/// [`AnchorEloError::OutOfRange`]: NaN, infinite or out of range.
+pub fn check_anchor_elo(x: f64) -> Result<f64, AnchorEloError> {
     if x.is_finite() && x.abs() <= MAX_ANCHOR_ELO {
         Ok(x)
     } else {
-        Err(format!("out of range: {ANCHOR_ELO_RANGE}"))
+        Err(AnchorEloError::OutOfRange)
     }
 }
 
@@ -979,7 +1024,7 @@ dir = "bots"
 
     #[test]
     fn defaults_fill_missing_keys() {
-        let c = Config::parse(TWO_BOTS, "t.toml", "t").unwrap();
+        let c = Config::parse(TWO_BOTS, "t.toml", "t", &crate::commands::host()).unwrap();
         assert_eq!(c.name, "t");
         assert_eq!((c.rules.holes(), c.rules.seeds()), (8, 4));
         assert_eq!(c.rules.max_plies(), 1000);
@@ -993,9 +1038,14 @@ dir = "bots"
     #[test]
     fn errors_teach_the_fix() {
         let error = |text: &str| {
-            Config::parse(&format!("{text}\n{TWO_BOTS}"), "t.toml", "t")
-                .unwrap_err()
-                .to_string()
+            Config::parse(
+                &format!("{text}\n{TWO_BOTS}"),
+                "t.toml",
+                "t",
+                &crate::commands::host(),
+            )
+            .unwrap_err()
+            .to_string()
         };
         let e = error("[tournament]\nconcurency = 2");
         assert!(
@@ -1012,9 +1062,14 @@ dir = "bots"
         assert!(e.contains("write the number without quotes"), "{e}");
         let e = error("[limits]\nsandbox = \"yes\"");
         assert!(e.contains("write true or false"), "{e}");
-        let e = Config::parse("[[bot]]\nname = \"a\"\ncommand = \"x y\"\n", "t.toml", "t")
-            .unwrap_err()
-            .to_string();
+        let e = Config::parse(
+            "[[bot]]\nname = \"a\"\ncommand = \"x y\"\n",
+            "t.toml",
+            "t",
+            &crate::commands::host(),
+        )
+        .unwrap_err()
+        .to_string();
         assert!(
             e.starts_with("t.toml:3:11:") && e.contains("list of words"),
             "{e}"
@@ -1022,40 +1077,10 @@ dir = "bots"
     }
 
     #[test]
-    fn a_missing_program_or_script_is_named_with_its_line() {
-        let tmp = tempfile::tempdir().unwrap();
-        let text = format!(
-            "[[bot]]\nname = \"a\"\ncommand = [\"arena\", \"bot\", \"random\"]\n[[bot]]\nname = \"b\"\ndir = \"{0}\"\ncommand = [\"no-such-program-here\"]\n",
-            tmp.path().display()
-        );
-        let c = Config::parse(&text, "t.toml", "t").unwrap();
-        let e = c.check_programs().unwrap_err().to_string();
-        assert!(
-            e.starts_with("t.toml:7:11: bot 'b': program 'no-such-program-here'"),
-            "{e}"
-        );
-        let text = text.replace("[\"no-such-program-here\"]", "[\"sh\", \"-e\", \"bot.sh\"]");
-        let c = Config::parse(&text, "t.toml", "t").unwrap();
-        let e = c.check_programs().unwrap_err().to_string();
-        assert!(
-            e.starts_with("t.toml:7:11: bot 'b': script 'bot.sh' does not exist"),
-            "{e}"
-        );
-        std::fs::write(tmp.path().join("bot.sh"), "").unwrap();
-        assert!(c.check_programs().is_ok());
-        let text = text.replace("\"random\"", "\"nosuch\"");
-        let c = Config::parse(&text, "t.toml", "t").unwrap();
-        let e = c.check_programs().unwrap_err().to_string();
-        assert!(
-            e.starts_with("t.toml:3:11: bot 'a': there is no bundled bot 'nosuch'"),
-            "{e}"
-        );
-    }
-
-    #[test]
     fn the_starter_config_runs_as_it_is_and_shows_the_defaults() {
-        let starter = Config::parse(STARTER, "arena.toml", "arena").unwrap();
-        let defaults = Config::parse(TWO_BOTS, "t.toml", "t").unwrap();
+        let starter =
+            Config::parse(STARTER, "arena.toml", "arena", &crate::commands::host()).unwrap();
+        let defaults = Config::parse(TWO_BOTS, "t.toml", "t", &crate::commands::host()).unwrap();
         assert_eq!(starter.rules, defaults.rules);
         assert_eq!(starter.time, defaults.time);
         assert_eq!(starter.tournament, defaults.tournament);
@@ -1079,9 +1104,14 @@ dir = "bots"
             "[sprt]\nelo0 = 0\nelo1 = 5",
             "[[bot]]\nname = \"z\"\ncommand = [\"z\"]",
         ] {
-            let e = Config::parse(&format!("{table}\nzzz = 1\n"), "t", "t")
-                .unwrap_err()
-                .to_string();
+            let e = Config::parse(
+                &format!("{table}\nzzz = 1\n"),
+                "t",
+                "t",
+                &crate::commands::host(),
+            )
+            .unwrap_err()
+            .to_string();
             let keys: Vec<&str> = e
                 .split("expected one of ")
                 .nth(1)
@@ -1108,7 +1138,9 @@ dir = "bots"
     #[test]
     fn errors_point_at_the_line() {
         let text = format!("[board]\nholes = 60\n{TWO_BOTS}");
-        let e = Config::parse(&text, "t.toml", "t").unwrap_err().to_string();
+        let e = Config::parse(&text, "t.toml", "t", &crate::commands::host())
+            .unwrap_err()
+            .to_string();
         assert!(
             e.starts_with("t.toml:2:9: board.holes = 60 is out of range"),
             "{e}"
@@ -1116,7 +1148,9 @@ dir = "bots"
         assert!(!e.contains('\n'));
 
         let text = format!("[board]\nholse = 6\n{TWO_BOTS}");
-        let e = Config::parse(&text, "t.toml", "t").unwrap_err().to_string();
+        let e = Config::parse(&text, "t.toml", "t", &crate::commands::host())
+            .unwrap_err()
+            .to_string();
         assert!(e.starts_with("t.toml:2:1: unknown field `holse`"), "{e}");
         assert!(!e.contains('\n'));
     }
@@ -1124,19 +1158,28 @@ dir = "bots"
     #[test]
     fn type_errors_name_the_line() {
         let text = format!("[board]\nholes = \"8\"\n{TWO_BOTS}");
-        let e = Config::parse(&text, "t", "t").unwrap_err().to_string();
+        let e = Config::parse(&text, "t", "t", &crate::commands::host())
+            .unwrap_err()
+            .to_string();
         assert!(
             e.starts_with(
                 "t:2:9: invalid type: string \"8\", expected a whole number; write the number without quotes (in `holes = \"8\"`)"
             ),
             "{e}"
         );
-        let e = Config::parse("[bot]\nname = \"a\"\ncommand = [\"x\"]\n", "t", "t")
-            .unwrap_err()
-            .to_string();
+        let e = Config::parse(
+            "[bot]\nname = \"a\"\ncommand = [\"x\"]\n",
+            "t",
+            "t",
+            &crate::commands::host(),
+        )
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("write [[bot]]"), "{e}");
         let text = format!("[board]\nmax_laps = 2\n{TWO_BOTS}");
-        let e = Config::parse(&text, "t", "t").unwrap_err().to_string();
+        let e = Config::parse(&text, "t", "t", &crate::commands::host())
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("every first move endless"), "{e}");
     }
 
@@ -1149,7 +1192,7 @@ dir = "bots"
             "[openings]\nfile = {:?}\n{TWO_BOTS}",
             book.display().to_string()
         );
-        let c = Config::parse(&text, "t", "t").unwrap();
+        let c = Config::parse(&text, "t", "t", &crate::commands::host()).unwrap();
         let book_moves: Vec<String> = c
             .opening_book
             .unwrap()
@@ -1163,7 +1206,9 @@ dir = "bots"
             .collect();
         assert_eq!(book_moves, ["4 3", "1 2"]);
         std::fs::write(&book, "4 9\n").unwrap();
-        let e = Config::parse(&text, "t", "t").unwrap_err().to_string();
+        let e = Config::parse(&text, "t", "t", &crate::commands::host())
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("book.txt:1: move 9"), "{e}");
     }
 
@@ -1192,7 +1237,7 @@ dir = "bots"
     #[test]
     fn ratings_and_sprt_settings() {
         let text = format!("[ratings]\nanchor = \"a\"\nanchor_elo = 1500\n[sprt]\nelo0 = 0\nelo1 = 5\nmodel = \"logistic\"\n{TWO_BOTS}");
-        let c = Config::parse(&text, "t", "t").unwrap();
+        let c = Config::parse(&text, "t", "t", &crate::commands::host()).unwrap();
         assert_eq!(c.ratings.anchor, Some(("a".to_string(), 1500.0)));
         let sprt = c.sprt.unwrap();
         assert_eq!(
@@ -1202,7 +1247,9 @@ dir = "bots"
         // NaN, infinite or absurd anchors are refused at their line.
         for bad in ["nan", "inf", "-1e308", "10001"] {
             let text = format!("[ratings]\nanchor = \"a\"\nanchor_elo = {bad}\n{TWO_BOTS}");
-            let e = Config::parse(&text, "t", "t").unwrap_err().to_string();
+            let e = Config::parse(&text, "t", "t", &crate::commands::host())
+                .unwrap_err()
+                .to_string();
             assert!(
                 e.starts_with("t:3:14: ratings.anchor_elo is out of range"),
                 "{bad}: {e}"
@@ -1210,23 +1257,23 @@ dir = "bots"
         }
         assert_eq!(super::anchor_elo("-250.5"), Ok(-250.5));
         for bad in ["nan", "inf", "1e308", "x"] {
-            let e = super::anchor_elo(bad).unwrap_err();
+            let e = super::anchor_elo(bad).unwrap_err().to_string();
             assert!(e.contains("from -10000 to 10000"), "{bad}: {e}");
         }
         let text = format!("[ratings]\nanchor = \"zz\"\n{TWO_BOTS}");
-        assert!(Config::parse(&text, "t", "t")
+        assert!(Config::parse(&text, "t", "t", &crate::commands::host())
             .unwrap_err()
             .to_string()
             .contains("is not a bot"));
         let text = format!("[sprt]\nelo0 = 5\nelo1 = 0\n{TWO_BOTS}");
-        assert!(Config::parse(&text, "t", "t")
+        assert!(Config::parse(&text, "t", "t", &crate::commands::host())
             .unwrap_err()
             .to_string()
             .contains("elo0 < elo1"));
         let three = format!(
             "[sprt]\nelo0 = 0\nelo1 = 5\n{TWO_BOTS}[[bot]]\nname = \"c\"\ncommand = [\"z\"]\n"
         );
-        assert!(Config::parse(&three, "t", "t")
+        assert!(Config::parse(&three, "t", "t", &crate::commands::host())
             .unwrap_err()
             .to_string()
             .contains("two bots"));
@@ -1235,15 +1282,17 @@ dir = "bots"
     #[test]
     fn bad_bots_are_refused() {
         let one = "[[bot]]\nname = \"a\"\ncommand = [\"x\"]\n";
-        assert!(Config::parse(one, "t", "t")
+        assert!(Config::parse(one, "t", "t", &crate::commands::host())
             .unwrap_err()
             .to_string()
             .contains("at least two"));
         let dup = format!("{one}{one}");
-        let e = Config::parse(&dup, "t", "t").unwrap_err().to_string();
+        let e = Config::parse(&dup, "t", "t", &crate::commands::host())
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("used twice") && e.starts_with("t:5:"), "{e}");
         let empty = format!("{one}[[bot]]\nname = \"b\"\ncommand = []\n");
-        assert!(Config::parse(&empty, "t", "t")
+        assert!(Config::parse(&empty, "t", "t", &crate::commands::host())
             .unwrap_err()
             .to_string()
             .contains("empty command"));
@@ -1253,10 +1302,13 @@ dir = "bots"
     fn unlimited_moves_are_refused_and_fixed_length_matches_allowed() {
         let text = format!("[tournament]\nfirst_to = 100\nmax_games = 8\n{TWO_BOTS}");
         assert_eq!(
-            Config::parse(&text, "t", "t").unwrap().tournament.max_games,
+            Config::parse(&text, "t", "t", &crate::commands::host())
+                .unwrap()
+                .tournament
+                .max_games,
             8
         );
         let text = format!("[time]\nmove_time_ms = 0\n{TWO_BOTS}");
-        assert!(Config::parse(&text, "t", "t").is_err());
+        assert!(Config::parse(&text, "t", "t", &crate::commands::host()).is_err());
     }
 }

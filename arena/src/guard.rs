@@ -79,17 +79,41 @@ fn kill_all() -> ! {
     std::process::exit(137);
 }
 
+/// The exit code of a guard whose bot could not start (as a shell's).
+pub const NOT_STARTED: i32 = 127;
+
+/// Why the guard could not start the bot; the caller says it on stderr,
+/// which is the bot's log, and exits with [`NOT_STARTED`].
+#[derive(Debug, thiserror::Error)]
+pub enum GuardError {
+    /// No program was given.
+    #[error("no command")]
+    NoCommand,
+    /// The sandbox's command could not be prepared.
+    #[error("cannot set up the sandbox: {0}")]
+    Sandbox(std::io::Error),
+    /// The program could not be started.
+    #[error("cannot start {program}: {source}")]
+    Start {
+        /// The program.
+        program: String,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
 /// Runs the guard: starts `command` and mirrors its exit. Returns the exit
-/// code to use when the bot exited normally or could not start.
-#[must_use]
+/// code to use when the bot exited normally.
+///
+/// # Errors
+/// [`GuardError`]: the bot could not start.
 pub fn run(
     command: &[OsString],
     limits: crate::config::Limits,
     sandbox: Option<&crate::sandbox::Sandbox>,
-) -> i32 {
+) -> Result<i32, GuardError> {
     let Some((program, args)) = command.split_first() else {
-        eprintln!("guard: no command");
-        return 127;
+        return Err(GuardError::NoCommand);
     };
     // SIG_IGN for SIGTERM keeps the guard alive to report the bot's status
     // when the group gets SIGTERM. SIGUSR2 (the arena's death, or its
@@ -120,10 +144,7 @@ pub fn run(
     // A sandbox's descriptors stay open until the spawn, then close.
     let mut prepared = match sandbox.map(|s| s.command(Some(program), args)).transpose() {
         Ok(p) => p,
-        Err(e) => {
-            eprintln!("guard: cannot set up the sandbox: {e}");
-            return 127;
-        }
+        Err(e) => return Err(GuardError::Sandbox(e)),
     };
     let mut plain;
     let cmd = match &mut prepared {
@@ -149,9 +170,11 @@ pub fn run(
     drop(prepared);
     let mut child = match spawned {
         Ok(c) => c,
-        Err(e) => {
-            eprintln!("guard: cannot start {}: {e}", program.to_string_lossy());
-            return 127;
+        Err(source) => {
+            return Err(GuardError::Start {
+                program: program.to_string_lossy().into_owned(),
+                source,
+            })
         }
     };
     // The bot has its own copies of the pipes: drop ours, so the arena sees
@@ -170,7 +193,7 @@ pub fn run(
         match child.wait() {
             Ok(s) => break s,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(_) => return 1,
+            Err(_) => return Ok(1),
         }
     };
     // The bot is gone: end whatever it left, before we go too.
@@ -184,7 +207,7 @@ pub fn run(
             }
             let _ = nix::sys::signal::raise(sig);
         }
-        return 128 + sig;
+        return Ok(128 + sig);
     }
-    status.code().unwrap_or(1)
+    Ok(status.code().unwrap_or(1))
 }

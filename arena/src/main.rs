@@ -75,12 +75,21 @@ fn main() -> ExitCode {
             let Some((command, limits, sandbox)) = args.into_parts() else {
                 return ExitCode::from(ERROR);
             };
-            let code = arena::guard::run(&command, limits, sandbox.as_ref());
+            // The guard's stderr is the bot's log.
+            let code = arena::guard::run(&command, limits, sandbox.as_ref()).unwrap_or_else(|e| {
+                eprintln!("guard: {e}");
+                arena::guard::NOT_STARTED
+            });
             return ExitCode::from(code as u8);
         }
         Command::Confine(args) => {
-            let code = arena::sandbox::confine::run(args.processes, args.arena, &args.command);
-            return ExitCode::from(code as u8);
+            return match arena::sandbox::confine::run(args.processes, args.arena, &args.command) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("sandbox: {e}");
+                    ExitCode::from(arena::sandbox::confine::REFUSED as u8)
+                }
+            };
         }
         Command::Bot { name, .. } if name == "--help" || name == "-h" => {
             print!("{}", arena::cli::bot_help());

@@ -295,8 +295,7 @@ mod tests {
         Config::parse(
             "[tournament]\nfirst_to = 2\nmax_games = 4\n[[bot]]\nname = \"alpha\"\ncommand = [\"x\"]\n[[bot]]\nname = \"b\"\ncommand = [\"x\"]\n[[bot]]\nname = \"c\"\ncommand = [\"x\"]\n",
             "t.toml",
-            "t",
-        )
+            "t", &crate::commands::host())
         .unwrap()
     }
 

@@ -34,7 +34,8 @@ pub fn check_layout(bots: &[BotSpec], out: &Path) -> Result<(), LayoutError> {
             )));
         };
         let dir = real_path(dir);
-        let Some(sandbox) = super::spawn::sandbox(bot).map_err(|e| LayoutError::new(index, e))?
+        let Some(sandbox) =
+            super::spawn::sandbox(bot).map_err(|e| LayoutError::new(index, e.to_string()))?
         else {
             continue;
         };

@@ -170,7 +170,8 @@ impl BotProcess {
     /// # Panics
     /// Outside a tokio runtime (its stderr is drained by a task).
     pub fn spawn(spec: &BotSpec, options: StartOptions<'_>) -> Result<BotProcess, Fault> {
-        let mut cmd = spawn::command(spec, options.guard).map_err(Fault::Start)?;
+        let mut cmd =
+            spawn::command(spec, options.guard).map_err(|e| Fault::Start(e.to_string()))?;
         options.log.line(
             &format!("{} ", options.log_prefix),
             format!("# start: {}", spec.command.join(" ")).as_bytes(),

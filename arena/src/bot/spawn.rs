@@ -1,4 +1,4 @@
-//! How a bot process is started: through the guard (see [`crate::guard`]),
+//! How a bot process is started: through the guard (`arena guard`),
 //! optionally inside bubblewrap, in its own process group, with resource
 //! limits set before exec.
 
@@ -9,8 +9,72 @@ use nix::sys::resource::{setrlimit, Resource};
 use nix::sys::signal::Signal;
 use tokio::process::Command;
 
-use crate::config::{BotSpec, Limits};
-use crate::sandbox::Sandbox;
+use crate::config::{BotSpec, Config, ConfigError, Limits};
+use crate::sandbox::{Sandbox, SandboxError};
+
+/// Why a bot cannot be started as configured; each names the bot and the fix.
+#[derive(Debug, thiserror::Error)]
+pub enum SpawnError {
+    /// The arena's working directory cannot be read.
+    #[error("cannot read the working directory: {0}")]
+    Cwd(std::io::Error),
+    /// The bot's `dir` does not exist.
+    #[error("bot '{bot}': working directory '{}' does not exist: fix its dir in the config", dir.display())]
+    NoDir {
+        /// The bot.
+        bot: String,
+        /// The folder.
+        dir: PathBuf,
+    },
+    /// The arena's own executable (for `arena ...` commands) cannot be found.
+    #[error("bot '{bot}': cannot find the arena's own executable: {source}")]
+    NoArena {
+        /// The bot.
+        bot: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The program is not found, or not executable.
+    #[error("bot '{bot}': program '{program}' {why}: fix its command in the config, or its dir")]
+    NotFound {
+        /// The bot.
+        bot: String,
+        /// The program as configured.
+        program: String,
+        /// Where it was looked for and what was found.
+        why: String,
+    },
+    /// A sandboxed bot's program lies outside what its sandbox shows.
+    #[error("bot '{bot}': its program {}{link} is outside the sandbox, which shows /usr, the bot's dir and its sandbox_ro and sandbox_rw paths: add the folder that holds it to sandbox_ro, or use a program under /usr (make a Python virtual environment with /usr/bin/python3 -m venv)", program.display())]
+    OutsideSandbox {
+        /// The bot.
+        bot: String,
+        /// The program's path.
+        program: PathBuf,
+        /// ` (a link to ...)` when it is a link, else empty.
+        link: String,
+    },
+    /// The sandbox cannot be set up.
+    #[error(transparent)]
+    Sandbox(#[from] SandboxError),
+    /// The sandbox does not hold on this host (the probe).
+    #[error("bot '{bot}' wants a sandbox, but {source}")]
+    Probe {
+        /// The bot.
+        bot: String,
+        /// What the probe found.
+        source: SandboxError,
+    },
+    /// A sandboxed bot was to start without the guard.
+    #[error("bot '{bot}': a sandboxed bot is started by the guard")]
+    NoGuard {
+        /// The bot.
+        bot: String,
+    },
+    /// The sandbox cannot be written for the guard.
+    #[error("cannot pass the sandbox to the guard: {0}")]
+    Json(#[from] serde_json::Error),
+}
 
 /// Where the program of `spec` is, and the working directory it runs in.
 ///
@@ -22,27 +86,23 @@ use crate::sandbox::Sandbox;
 /// # Errors
 /// One line naming the bot, the program and the fix, when the working
 /// directory or the program does not exist or is not executable.
-pub fn resolve_program(spec: &BotSpec) -> Result<(PathBuf, PathBuf), String> {
-    let cwd =
-        std::env::current_dir().map_err(|e| format!("cannot read the working directory: {e}"))?;
+pub fn resolve_program(spec: &BotSpec) -> Result<(PathBuf, PathBuf), SpawnError> {
+    let cwd = std::env::current_dir().map_err(SpawnError::Cwd)?;
     let dir = match &spec.dir {
         Some(d) => cwd.join(d),
         None => cwd,
     };
     if !dir.is_dir() {
-        return Err(format!(
-            "bot '{}': working directory '{}' does not exist: fix its dir in the config",
-            spec.name,
-            dir.display()
-        ));
+        return Err(SpawnError::NoDir {
+            bot: spec.name.clone(),
+            dir,
+        });
     }
     let first = &spec.command[0];
     if first == "arena" {
-        let exe = std::env::current_exe().map_err(|e| {
-            format!(
-                "bot '{}': cannot find the arena's own executable: {e}",
-                spec.name
-            )
+        let exe = std::env::current_exe().map_err(|source| SpawnError::NoArena {
+            bot: spec.name.clone(),
+            source,
         })?;
         return Ok((exe, dir));
     }
@@ -59,10 +119,11 @@ pub fn resolve_program(spec: &BotSpec) -> Result<(PathBuf, PathBuf), String> {
         } else {
             why_not_found(first, &dir)
         };
-        format!(
-            "bot '{}': program '{first}' {why}: fix its command in the config, or its dir",
-            spec.name
-        )
+        SpawnError::NotFound {
+            bot: spec.name.clone(),
+            program: first.clone(),
+            why,
+        }
     })?;
     Ok((program, dir))
 }
@@ -89,6 +150,61 @@ pub fn why_not_found(program: &str, dir: &Path) -> String {
     }
 }
 
+/// Checks that every bot's program can be found, its command can be
+/// built (bubblewrap for a sandbox), and the script files its arguments
+/// name (`*.py`, `*.js`, ...) exist, without starting anything.
+///
+/// # Errors
+/// One line, `FILE:LINE:COL` of the bot's `command` first, naming the
+/// program or script and where it was looked for.
+pub fn check_programs(config: &Config) -> Result<(), ConfigError> {
+    const SCRIPTS: [&str; 9] = ["py", "js", "mjs", "sh", "rb", "pl", "lua", "jl", "php"];
+    for (bot, origin) in config.bots.iter().zip(&config.bot_origins) {
+        let (_, dir) = resolve_program(bot).map_err(|e| bot_error(origin, e))?;
+        // The whole start as it will be made (a sandbox is tried for real).
+        check(bot).map_err(|e| bot_error(origin, e))?;
+        if let [arena, sub, name, ..] = bot.command.as_slice() {
+            if arena == "arena" && sub == "bot" && !endodoi_bots::BOT_NAMES.contains(&name.as_str())
+            {
+                return Err(bot_error(
+                    origin,
+                    format!(
+                        "bot '{}': there is no bundled bot '{name}': the bundled bots are {}",
+                        bot.name,
+                        endodoi_bots::BOT_NAMES.join(", ")
+                    ),
+                ));
+            }
+        }
+        let missing = bot.command[1..].iter().find(|arg| {
+            let path = Path::new(arg.as_str());
+            !arg.starts_with('-')
+                && path
+                    .extension()
+                    .is_some_and(|e| SCRIPTS.contains(&e.to_string_lossy().as_ref()))
+                && !dir.join(path).exists()
+        });
+        if let Some(script) = missing {
+            return Err(bot_error(
+                origin,
+                format!(
+                    "bot '{}': script '{script}' does not exist (looked in {}): fix its command in the config; relative paths start in the bot's dir, or where the arena runs",
+                    bot.name,
+                    dir.display()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+/// A problem of the bot whose `command` is at `origin` (`FILE:LINE:COL`).
+fn bot_error(origin: &str, message: impl std::fmt::Display) -> ConfigError {
+    ConfigError::Bot {
+        origin: origin.to_string(),
+        message: message.to_string(),
+    }
+}
+
 /// bubblewrap's path, if it is installed.
 #[must_use]
 pub fn bubblewrap() -> Option<PathBuf> {
@@ -101,7 +217,7 @@ pub fn bubblewrap() -> Option<PathBuf> {
 /// # Errors
 /// As [`resolve_program`] and [`Sandbox::resolve`], or when the program
 /// lies outside what the sandbox shows.
-pub fn sandbox(spec: &BotSpec) -> Result<Option<Sandbox>, String> {
+pub fn sandbox(spec: &BotSpec) -> Result<Option<Sandbox>, SpawnError> {
     if spec.sandbox.is_none() {
         return Ok(None);
     }
@@ -110,7 +226,7 @@ pub fn sandbox(spec: &BotSpec) -> Result<Option<Sandbox>, String> {
 }
 
 /// As [`sandbox`], for a program and folder already resolved.
-fn sandbox_of(spec: &BotSpec, program: &Path, dir: &Path) -> Result<Option<Sandbox>, String> {
+fn sandbox_of(spec: &BotSpec, program: &Path, dir: &Path) -> Result<Option<Sandbox>, SpawnError> {
     let Some(settings) = &spec.sandbox else {
         return Ok(None);
     };
@@ -123,11 +239,11 @@ fn sandbox_of(spec: &BotSpec, program: &Path, dir: &Path) -> Result<Option<Sandb
         } else {
             format!(" (a link to {})", real.display())
         };
-        return Err(format!(
-            "bot '{}': its program {}{link} is outside the sandbox, which shows /usr, the bot's dir and its sandbox_ro and sandbox_rw paths: add the folder that holds it to sandbox_ro, or use a program under /usr (make a Python virtual environment with /usr/bin/python3 -m venv)",
-            spec.name,
-            program.display()
-        ));
+        return Err(SpawnError::OutsideSandbox {
+            bot: spec.name.clone(),
+            program: program.to_path_buf(),
+            link,
+        });
     }
     Ok(Some(sandbox))
 }
@@ -139,13 +255,14 @@ fn sandbox_of(spec: &BotSpec, program: &Path, dir: &Path) -> Result<Option<Sandb
 ///
 /// # Errors
 /// One line naming the bot, the problem and the fix.
-pub fn check(spec: &BotSpec) -> Result<(), String> {
+pub fn check(spec: &BotSpec) -> Result<(), SpawnError> {
     let (program, dir) = resolve_program(spec)?;
     if let Some(sandbox) = sandbox_of(spec, &program, &dir)? {
         sandbox.check_access(&spec.name)?;
-        sandbox
-            .probe()
-            .map_err(|e| format!("bot '{}' wants a sandbox, but {e}", spec.name))?;
+        sandbox.probe().map_err(|source| SpawnError::Probe {
+            bot: spec.name.clone(),
+            source,
+        })?;
     }
     Ok(())
 }
@@ -158,7 +275,7 @@ pub fn check(spec: &BotSpec) -> Result<(), String> {
 /// # Errors
 /// As [`resolve_program`], or when the bot wants a sandbox and bubblewrap
 /// is not installed.
-pub fn command(spec: &BotSpec, guard: Option<&Path>) -> Result<Command, String> {
+pub fn command(spec: &BotSpec, guard: Option<&Path>) -> Result<Command, SpawnError> {
     let (program, dir) = resolve_program(spec)?;
     let sandbox = sandbox_of(spec, &program, &dir)?;
     let program = match &sandbox {
@@ -178,17 +295,16 @@ pub fn command(spec: &BotSpec, guard: Option<&Path>) -> Result<Command, String> 
                 .arg(format!("--cpu-seconds={}", spec.limits.cpu_seconds))
                 .arg(format!("--open-files={}", spec.limits.open_files));
             if let Some(sandbox) = &sandbox {
-                let json = serde_json::to_string(sandbox).map_err(|e| e.to_string())?;
+                let json = serde_json::to_string(sandbox)?;
                 c.arg(format!("--sandbox={json}"));
             }
             c.arg("--").args(&argv);
             c
         }
         None if sandbox.is_some() => {
-            return Err(format!(
-                "bot '{}': a sandboxed bot is started by the guard",
-                spec.name
-            ))
+            return Err(SpawnError::NoGuard {
+                bot: spec.name.clone(),
+            })
         }
         None => {
             let mut c = Command::new(&argv[0]);
@@ -262,4 +378,41 @@ pub(crate) fn apply_limits(limits: &Limits) -> nix::Result<()> {
         )?;
     }
     setrlimit(Resource::RLIMIT_CORE, 0, 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_programs;
+    use crate::config::Config;
+
+    #[test]
+    fn a_missing_program_or_script_is_named_with_its_line() {
+        let tmp = tempfile::tempdir().unwrap();
+        let text = format!(
+            "[[bot]]\nname = \"a\"\ncommand = [\"arena\", \"bot\", \"random\"]\n[[bot]]\nname = \"b\"\ndir = \"{0}\"\ncommand = [\"no-such-program-here\"]\n",
+            tmp.path().display()
+        );
+        let c = Config::parse(&text, "t.toml", "t", &crate::commands::host()).unwrap();
+        let e = check_programs(&c).unwrap_err().to_string();
+        assert!(
+            e.starts_with("t.toml:7:11: bot 'b': program 'no-such-program-here'"),
+            "{e}"
+        );
+        let text = text.replace("[\"no-such-program-here\"]", "[\"sh\", \"-e\", \"bot.sh\"]");
+        let c = Config::parse(&text, "t.toml", "t", &crate::commands::host()).unwrap();
+        let e = check_programs(&c).unwrap_err().to_string();
+        assert!(
+            e.starts_with("t.toml:7:11: bot 'b': script 'bot.sh' does not exist"),
+            "{e}"
+        );
+        std::fs::write(tmp.path().join("bot.sh"), "").unwrap();
+        assert!(check_programs(&c).is_ok());
+        let text = text.replace("\"random\"", "\"nosuch\"");
+        let c = Config::parse(&text, "t.toml", "t", &crate::commands::host()).unwrap();
+        let e = check_programs(&c).unwrap_err().to_string();
+        assert!(
+            e.starts_with("t.toml:3:11: bot 'a': there is no bundled bot 'nosuch'"),
+            "{e}"
+        );
+    }
 }

@@ -559,7 +559,7 @@ fn sandboxed_first_bot() -> Result<Option<(BotSpec, tempfile::TempDir)>> {
     let mut spec = first_bot("first-sandboxed");
     spec.dir = Some(dir.path().to_path_buf());
     spec.sandbox = Some(crate::sandbox::SandboxSpec::default());
-    crate::bot::spawn::check(&spec).map_err(anyhow::Error::msg)?;
+    crate::bot::spawn::check(&spec)?;
     Ok(Some((spec, dir)))
 }
 
@@ -727,7 +727,7 @@ impl TournamentFigures {
 /// # Errors
 /// A config that does not load, or the runner's own failures.
 pub fn tournament(config: &Path, dir: &Path, console: &mut Console<'_>) -> Result<()> {
-    let config = Arc::new(Config::load(config)?);
+    let config = Arc::new(Config::load(config, &super::host())?);
     let dir = RunDir::create(dir).context("cannot create the run folder")?;
     let options = RunOptions {
         guard: std::env::current_exe().ok(),
@@ -1285,7 +1285,7 @@ mod tests {
     #[test]
     fn generated_configs_load() {
         let text = tournament_config(5, 3, 2, true);
-        let config = Config::parse(&text, "bench.toml", "bench").unwrap();
+        let config = Config::parse(&text, "bench.toml", "bench", &crate::commands::host()).unwrap();
         assert_eq!(config.bots.len(), 5);
         assert_eq!(config.tournament.first_to, 3);
         assert_eq!(config.tournament.concurrency, 2);

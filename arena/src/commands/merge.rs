@@ -82,7 +82,12 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
             }
         }
     }
-    let config = Config::parse(&String::from_utf8_lossy(&first), "config.toml", "merged")?;
+    let config = Config::parse(
+        &String::from_utf8_lossy(&first),
+        "config.toml",
+        "merged",
+        &super::host(),
+    )?;
     let dir = RunDir::create(out)
         .with_context(|| format!("cannot create the run folder {}", out.display()))?;
     std::fs::write(dir.path.join("config.toml"), &first)?;

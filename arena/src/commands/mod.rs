@@ -69,6 +69,19 @@ impl<'a> Console<'a> {
     }
 }
 
+/// This machine as a config is read against: its usable CPUs
+/// ([`crate::affinity::usable_cores`]) and its files.
+#[must_use]
+pub fn host() -> crate::config::Host<'static> {
+    fn read(path: &std::path::Path) -> std::io::Result<String> {
+        std::fs::read_to_string(path)
+    }
+    crate::config::Host {
+        cores: crate::affinity::usable_cores(),
+        read: &read,
+    }
+}
+
 /// How a command ended, beyond success: the binary maps it to an exit code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {

@@ -57,7 +57,7 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
             .collect();
         match texts.first() {
             Some(Some(first)) if texts.iter().all(|t| t.as_ref() == Some(first)) => {
-                Config::parse(first, "config.toml", "rated").ok()
+                Config::parse(first, "config.toml", "rated", &super::host()).ok()
             }
             _ => None,
         }

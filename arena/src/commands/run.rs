@@ -69,7 +69,7 @@ pub fn run<F: Future<Output = ()>>(
         }
         (_, resume) => resume.clone(),
     };
-    let config = Config::load(config_path)?;
+    let config = Config::load(config_path, &super::host())?;
     let claimed = options.out.is_none() && resume.is_none();
     let out = match (&options.out, &resume) {
         (_, Some(dir)) => dir.clone(),
@@ -82,7 +82,7 @@ pub fn run<F: Future<Output = ()>>(
     // the results is refused as that, not as one to chown), then each start.
     let checked = crate::bot::layout::check_layout(&config.bots, &out)
         .map_err(|e| anyhow::anyhow!("{}: {e}", config.bot_origins[e.bot]))
-        .and_then(|()| Ok(config.check_programs()?));
+        .and_then(|()| Ok(crate::bot::spawn::check_programs(&config)?));
     if let Err(e) = checked {
         if claimed {
             // The folder just made for this run is still empty: take it back.

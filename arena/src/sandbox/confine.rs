@@ -13,27 +13,66 @@ use nix::sys::resource::{setrlimit, Resource};
 /// be started.
 pub const REFUSED: i32 = 125;
 
+/// Why the confine step ran no bot; the caller says it on stderr (the
+/// bot's log, or the probe's answer) and exits with [`REFUSED`].
+#[derive(Debug, thiserror::Error)]
+pub enum ConfineError {
+    /// The isolation is not as promised.
+    #[error("not isolated as promised: {0}; the bot was not started")]
+    NotIsolated(#[from] Leak),
+    /// RLIMIT_NPROC cannot be set.
+    #[error("cannot limit processes: {0}")]
+    Limit(nix::Error),
+    /// The bot's program cannot be started.
+    #[error("cannot start {program}: {source}")]
+    Start {
+        /// The program.
+        program: String,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+/// What is missing from the isolation a sandbox promises.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Leak {
+    /// A capability set is not empty (or not shown).
+    #[error("{set} is {value}")]
+    Capabilities {
+        /// The set (`CapEff`, ...).
+        set: &'static str,
+        /// What `/proc/self/status` shows, or `missing`.
+        value: String,
+    },
+    /// `no_new_privs` is not set.
+    #[error("no_new_privs is not set")]
+    NewPrivileges,
+    /// No seccomp filter is loaded.
+    #[error("no seccomp filter")]
+    NoSeccomp,
+    /// The user namespace maps the host's root.
+    #[error(
+        "uid {0} owns /usr: the user namespace maps the host's root, not an unprivileged user"
+    )]
+    HostRoot(u32),
+}
+
 /// Runs the confine step: checks the sandbox, sets RLIMIT_NPROC to
 /// `processes`, and execs `command` (when `arena` is set, its program is
 /// this executable, run as `/proc/self/exe`: a bundled bot). With an empty `command`
-/// it only checks (the arena's probe). Returns the exit code when it does
-/// not exec: 0 after a probe, [`REFUSED`] on any failure (said on stderr).
-#[must_use]
-pub fn run(processes: u64, arena: bool, command: &[OsString]) -> i32 {
+/// it only checks (the arena's probe) and returns.
+///
+/// # Errors
+/// [`ConfineError`]: the sandbox is not as promised, or the bot cannot start.
+pub fn run(processes: u64, arena: bool, command: &[OsString]) -> Result<(), ConfineError> {
     use std::os::unix::fs::MetadataExt;
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     let me = nix::unistd::getuid().as_raw();
     let usr_owner = std::fs::metadata("/usr").map_or(me, |m| m.uid());
-    if let Err(why) = check(&status, me, usr_owner) {
-        eprintln!("sandbox: not isolated as promised: {why}; the bot was not started");
-        return REFUSED;
-    }
-    if let Err(e) = setrlimit(Resource::RLIMIT_NPROC, processes, processes) {
-        eprintln!("sandbox: cannot limit processes: {e}");
-        return REFUSED;
-    }
+    check(&status, me, usr_owner)?;
+    setrlimit(Resource::RLIMIT_NPROC, processes, processes).map_err(ConfineError::Limit)?;
     let Some((program, args)) = command.split_first() else {
-        return 0;
+        return Ok(());
     };
     close_other_descriptors();
     let mut cmd = if arena {
@@ -45,9 +84,11 @@ pub fn run(processes: u64, arena: bool, command: &[OsString]) -> i32 {
         c.args(args);
         c
     };
-    let e = cmd.exec();
-    eprintln!("sandbox: cannot start {}: {e}", program.to_string_lossy());
-    REFUSED
+    let source = cmd.exec();
+    Err(ConfineError::Start {
+        program: program.to_string_lossy().into_owned(),
+        source,
+    })
 }
 
 /// Checks a `/proc/self/status`: no capability in any set,
@@ -57,8 +98,8 @@ pub fn run(processes: u64, arena: bool, command: &[OsString]) -> i32 {
 /// an unprivileged host user, and as `me` when it maps root).
 ///
 /// # Errors
-/// What is missing, in words.
-pub fn check(status: &str, me: u32, usr_owner: u32) -> Result<(), String> {
+/// [`Leak`]: what is missing.
+pub fn check(status: &str, me: u32, usr_owner: u32) -> Result<(), Leak> {
     let field = |name: &str| {
         status
             .lines()
@@ -68,19 +109,22 @@ pub fn check(status: &str, me: u32, usr_owner: u32) -> Result<(), String> {
     for set in ["CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"] {
         match field(set) {
             Some(v) if !v.is_empty() && v.bytes().all(|b| b == b'0') => {}
-            v => return Err(format!("{set} is {}", v.unwrap_or("missing"))),
+            v => {
+                return Err(Leak::Capabilities {
+                    set,
+                    value: v.unwrap_or("missing").to_string(),
+                })
+            }
         }
     }
     if field("NoNewPrivs") != Some("1") {
-        return Err("no_new_privs is not set".into());
+        return Err(Leak::NewPrivileges);
     }
     if field("Seccomp") != Some("2") {
-        return Err("no seccomp filter".into());
+        return Err(Leak::NoSeccomp);
     }
     if usr_owner == me {
-        return Err(format!(
-            "uid {me} owns /usr: the user namespace maps the host's root, not an unprivileged user"
-        ));
+        return Err(Leak::HostRoot(me));
     }
     Ok(())
 }
@@ -103,7 +147,7 @@ fn close_other_descriptors() {
 
 #[cfg(test)]
 mod tests {
-    use super::check;
+    use super::{check, Leak};
 
     const CONFINED: &str = "Name:\tbot\nCapInh:\t0000000000000000\nCapPrm:\t0000000000000000\nCapEff:\t0000000000000000\nCapBnd:\t0000000000000000\nCapAmb:\t0000000000000000\nNoNewPrivs:\t1\nSeccomp:\t2\n";
 
@@ -115,15 +159,25 @@ mod tests {
     #[test]
     fn any_capability_or_a_root_mapping_is_refused() {
         let caps = CONFINED.replace("CapEff:\t0000000000000000", "CapEff:\t000001fffeffffff");
-        assert!(check(&caps, 1000, 65534).unwrap_err().contains("CapEff"));
+        assert_eq!(
+            check(&caps, 1000, 65534),
+            Err(Leak::Capabilities {
+                set: "CapEff",
+                value: "000001fffeffffff".into()
+            })
+        );
         let no_bnd = CONFINED.replace("CapBnd:\t0000000000000000\n", "");
-        assert!(check(&no_bnd, 1000, 65534).unwrap_err().contains("CapBnd"));
+        let missing = check(&no_bnd, 1000, 65534).unwrap_err();
+        assert!(
+            missing.to_string().contains("CapBnd is missing"),
+            "{missing}"
+        );
         let nnp = CONFINED.replace("NoNewPrivs:\t1", "NoNewPrivs:\t0");
-        assert!(check(&nnp, 1000, 65534).is_err());
+        assert_eq!(check(&nnp, 1000, 65534), Err(Leak::NewPrivileges));
         let seccomp = CONFINED.replace("Seccomp:\t2", "Seccomp:\t0");
-        assert!(check(&seccomp, 1000, 65534).is_err());
-        assert!(check(CONFINED, 1000, 1000)
-            .unwrap_err()
-            .contains("host's root"));
+        assert_eq!(check(&seccomp, 1000, 65534), Err(Leak::NoSeccomp));
+        let root = check(CONFINED, 1000, 1000).unwrap_err();
+        assert_eq!(root, Leak::HostRoot(1000));
+        assert!(root.to_string().contains("host's root"));
     }
 }

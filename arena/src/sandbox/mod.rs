@@ -131,6 +131,75 @@ const GROUP: &str = "root:x:0:\nbot:x:1000:\nnogroup:x:65534:\n";
 const HOSTS: &str =
     "127.0.0.1 localhost\n::1 localhost ip6-localhost ip6-loopback\n127.0.1.1 bot\n";
 
+/// Why a bot's sandbox cannot be set up, or does not hold on this host;
+/// each names the bot and the fix.
+#[derive(Debug, thiserror::Error)]
+pub enum SandboxError {
+    /// bubblewrap is not installed.
+    #[error("bot '{bot}' wants a sandbox, but bubblewrap (bwrap) is not on PATH: install Debian's bubblewrap, or set sandbox = false")]
+    NoBubblewrap {
+        /// The bot.
+        bot: String,
+    },
+    /// The bot's working directory cannot be resolved.
+    #[error("bot '{bot}': working directory {}: {source}", dir.display())]
+    Dir {
+        /// The bot.
+        bot: String,
+        /// The folder.
+        dir: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A path the sandbox would show is refused; `why` says why, and the fix.
+    #[error("bot '{bot}': {} {why}", path.display())]
+    Path {
+        /// The bot.
+        bot: String,
+        /// The path.
+        path: PathBuf,
+        /// Why, and the fix.
+        why: String,
+    },
+    /// The sandbox's host user cannot reach, read or write a path shown.
+    #[error("bot '{bot}': {why}")]
+    Access {
+        /// The bot.
+        bot: String,
+        /// What it cannot do, and the fix.
+        why: String,
+    },
+    /// `sandbox_user` is not a user of this host, or is root.
+    #[error("bot '{bot}': sandbox_user '{user}' {why}")]
+    User {
+        /// The bot.
+        bot: String,
+        /// The user as configured.
+        user: String,
+        /// What is wrong, and the fix.
+        why: &'static str,
+    },
+    /// The sandbox's command cannot be prepared (its descriptors, the filter).
+    #[error("{0}")]
+    Prepare(std::io::Error),
+    /// bubblewrap cannot be started.
+    #[error("cannot start {}: {source}", bwrap.display())]
+    Start {
+        /// bubblewrap's path.
+        bwrap: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The probe: bubblewrap, or the confine step's check, refused.
+    #[error("this host cannot give the sandbox's isolation: {said}{hint}; or set sandbox = false")]
+    NotIsolated {
+        /// The last line they said.
+        said: String,
+        /// What the host needs, when the line names namespaces.
+        hint: &'static str,
+    },
+}
+
 /// One bot's sandbox, resolved: absolute paths and the host user. The
 /// arena builds it and hands it to the guard (as JSON), which starts
 /// bubblewrap with [`Sandbox::command`].
@@ -179,17 +248,21 @@ impl Sandbox {
         sandbox: &SandboxSpec,
         dir: &Path,
         runs_arena: bool,
-    ) -> Result<Sandbox, String> {
-        let bwrap = which::which("bwrap").map_err(|_| {
-            format!(
-                "bot '{}' wants a sandbox, but bubblewrap (bwrap) is not on PATH: install Debian's bubblewrap, or set sandbox = false",
-                name
-            )
+    ) -> Result<Sandbox, SandboxError> {
+        let bwrap = which::which("bwrap").map_err(|_| SandboxError::NoBubblewrap {
+            bot: name.to_string(),
         })?;
         let mut named = vec![lexical(dir)];
-        let dir = std::fs::canonicalize(dir)
-            .map_err(|e| format!("bot '{}': working directory {}: {e}", name, dir.display()))?;
-        let refuse = |path: &Path, why: &str| format!("bot '{}': {} {why}", name, path.display());
+        let dir = std::fs::canonicalize(dir).map_err(|source| SandboxError::Dir {
+            bot: name.to_string(),
+            dir: dir.to_path_buf(),
+            source,
+        })?;
+        let refuse = |path: &Path, why: &str| SandboxError::Path {
+            bot: name.to_string(),
+            path: path.to_path_buf(),
+            why: why.to_string(),
+        };
         let system =
             |real: &Path| real == Path::new("/") || SYSTEM.iter().any(|f| real.starts_with(f));
         if system(&dir) {
@@ -467,13 +540,16 @@ impl Sandbox {
     ///
     /// # Errors
     /// One line: what bubblewrap or the check said, and what the host needs.
-    pub fn probe(&self) -> Result<(), String> {
-        let mut prepared = self.command(None, &[]).map_err(|e| e.to_string())?;
+    pub fn probe(&self) -> Result<(), SandboxError> {
+        let mut prepared = self.command(None, &[]).map_err(SandboxError::Prepare)?;
         let output = prepared
             .command
             .stdin(std::process::Stdio::null())
             .output()
-            .map_err(|e| format!("cannot start {}: {e}", self.bwrap.display()))?;
+            .map_err(|source| SandboxError::Start {
+                bwrap: self.bwrap.clone(),
+                source,
+            })?;
         if output.status.success() {
             return Ok(());
         }
@@ -491,9 +567,7 @@ impl Sandbox {
         } else {
             ""
         };
-        Err(format!(
-            "this host cannot give the sandbox's isolation: {said}{hint}; or set sandbox = false"
-        ))
+        Err(SandboxError::NotIsolated { said, hint })
     }
 
     /// Checks, when the arena runs as root, that the host user can reach
@@ -502,7 +576,7 @@ impl Sandbox {
     ///
     /// # Errors
     /// One line naming the path, what is missing, and the fix.
-    pub fn check_access(&self, bot: &str) -> Result<(), String> {
+    pub fn check_access(&self, bot: &str) -> Result<(), SandboxError> {
         let Some((uid, gid)) = self.host_user else {
             return Ok(());
         };
@@ -518,23 +592,27 @@ impl Sandbox {
             class & bits == bits
         };
         let who = format!("the sandbox's host user (uid {uid})");
+        let access = |why: String| SandboxError::Access {
+            bot: bot.to_string(),
+            why,
+        };
         for (path, writable) in self.shown() {
             for parent in path.ancestors().skip(1) {
                 let Ok(meta) = std::fs::metadata(parent) else {
                     continue;
                 };
                 if !may(&meta, 0o1) {
-                    return Err(format!(
-                        "bot '{bot}': {who} cannot reach {} ({} is mode {:o}): move it to a folder others can enter (such as /srv or /opt), chmod o+x {}, or set sandbox_user",
+                    return Err(access(format!(
+                        "{who} cannot reach {} ({} is mode {:o}): move it to a folder others can enter (such as /srv or /opt), chmod o+x {}, or set sandbox_user",
                         path.display(),
                         parent.display(),
                         meta.mode() & 0o7777,
                         parent.display()
-                    ));
+                    )));
                 }
             }
-            let meta = std::fs::metadata(path)
-                .map_err(|e| format!("bot '{bot}': {}: {e}", path.display()))?;
+            let meta =
+                std::fs::metadata(path).map_err(|e| access(format!("{}: {e}", path.display())))?;
             let need = match (meta.is_dir(), writable) {
                 (true, true) => 0o7,
                 (true, false) => 0o5,
@@ -551,13 +629,13 @@ impl Sandbox {
                         format!("chmod o+r {}", path.display())
                     }
                 };
-                return Err(format!(
-                    "bot '{bot}': {who} cannot {} {} (mode {:o}, owner uid {}): {fix}, or set sandbox_user",
+                return Err(access(format!(
+                    "{who} cannot {} {} (mode {:o}, owner uid {}): {fix}, or set sandbox_user",
                     if writable { "write" } else { "read" },
                     path.display(),
                     meta.mode() & 0o7777,
                     meta.uid()
-                ));
+                )));
             }
         }
         Ok(())
@@ -673,25 +751,28 @@ fn etc_entries() -> Vec<PathBuf> {
 
 /// The uid and gid of host user `user` (a name or a number), which must
 /// not be root.
-fn host_user(bot: &str, user: &str) -> Result<(u32, u32), String> {
-    let found = match user.parse::<u32>() {
-        Ok(uid) => nix::unistd::User::from_uid(nix::unistd::Uid::from_raw(uid))
-            .ok()
-            .flatten()
-            .map_or((uid, uid), |u| (uid, u.gid.as_raw())),
-        Err(_) => match nix::unistd::User::from_name(user) {
-            Ok(Some(u)) => (u.uid.as_raw(), u.gid.as_raw()),
-            _ => {
-                return Err(format!(
-                    "bot '{bot}': sandbox_user '{user}' is not a user of this host: name one (default \"nobody\"), or give a uid"
-                ))
-            }
-        },
-    };
+fn host_user(bot: &str, user: &str) -> Result<(u32, u32), SandboxError> {
+    let found =
+        match user.parse::<u32>() {
+            Ok(uid) => nix::unistd::User::from_uid(nix::unistd::Uid::from_raw(uid))
+                .ok()
+                .flatten()
+                .map_or((uid, uid), |u| (uid, u.gid.as_raw())),
+            Err(_) => match nix::unistd::User::from_name(user) {
+                Ok(Some(u)) => (u.uid.as_raw(), u.gid.as_raw()),
+                _ => return Err(SandboxError::User {
+                    bot: bot.to_string(),
+                    user: user.to_string(),
+                    why: "is not a user of this host: name one (default \"nobody\"), or give a uid",
+                }),
+            },
+        };
     if found.0 == 0 {
-        return Err(format!(
-            "bot '{bot}': sandbox_user '{user}' is root: a sandboxed bot must run as an unprivileged user (default \"nobody\")"
-        ));
+        return Err(SandboxError::User {
+            bot: bot.to_string(),
+            user: user.to_string(),
+            why: "is root: a sandboxed bot must run as an unprivileged user (default \"nobody\")",
+        });
     }
     Ok(found)
 }

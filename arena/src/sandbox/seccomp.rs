@@ -76,25 +76,35 @@ const DENIED: &[(i64, &str)] = &[
 /// reaches its host.
 const AF_VSOCK: u64 = 40;
 
+/// Why the seccomp filter cannot be built.
+#[derive(Debug, thiserror::Error)]
+pub enum SeccompError {
+    /// seccompiler has no support for this processor.
+    #[error("the sandbox's seccomp filter has no support for {0}")]
+    Arch(&'static str),
+    /// seccompiler refused a rule or the filter (its own words).
+    #[error("the sandbox's seccomp filter cannot be built: {0}")]
+    Build(String),
+    /// seccompiler's program does not start as the prelude expects.
+    #[error("seccompiler's program has an unexpected shape")]
+    Shape,
+}
+
 /// The filter as bubblewrap reads it: the BPF instructions, 8 bytes each,
 /// in native byte order.
 ///
 /// # Errors
 /// When this processor's architecture has no seccomp support in
 /// `seccompiler` (it has x86_64, aarch64 and riscv64).
-pub fn program() -> Result<Vec<u8>, String> {
-    let arch = TargetArch::try_from(std::env::consts::ARCH).map_err(|_| {
-        format!(
-            "the sandbox's seccomp filter has no support for {}",
-            std::env::consts::ARCH
-        )
-    })?;
+pub fn program() -> Result<Vec<u8>, SeccompError> {
+    let arch = TargetArch::try_from(std::env::consts::ARCH)
+        .map_err(|_| SeccompError::Arch(std::env::consts::ARCH))?;
     let mut rules: BTreeMap<i64, Vec<SeccompRule>> =
         DENIED.iter().map(|&(nr, _)| (nr, Vec::new())).collect();
     let rule = |arg: u8, value: u64| {
         SeccompCondition::new(arg, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, value)
             .and_then(|c| SeccompRule::new(vec![c]))
-            .map_err(|e| e.to_string())
+            .map_err(|e| SeccompError::Build(e.to_string()))
     };
     // Pushing keystrokes into a terminal (TIOCSTI) or the console (TIOCLINUX).
     rules.insert(
@@ -112,9 +122,9 @@ pub fn program() -> Result<Vec<u8>, String> {
             SeccompCmpOp::MaskedEq(bit),
             bit,
         )
-        .map_err(|e| e.to_string())
+        .map_err(|e| SeccompError::Build(e.to_string()))
     };
-    let set_id = |mode_arg: u8, creating: Option<u8>| -> Result<Vec<SeccompRule>, String> {
+    let set_id = |mode_arg: u8, creating: Option<u8>| -> Result<Vec<SeccompRule>, SeccompError> {
         [libc::S_ISUID as u64, libc::S_ISGID as u64]
             .into_iter()
             .map(|bit| {
@@ -122,7 +132,7 @@ pub fn program() -> Result<Vec<u8>, String> {
                 if let Some(flags) = creating {
                     when.push(bits(flags, libc::O_CREAT as u64)?);
                 }
-                SeccompRule::new(when).map_err(|e| e.to_string())
+                SeccompRule::new(when).map_err(|e| SeccompError::Build(e.to_string()))
             })
             .collect()
     };
@@ -144,8 +154,10 @@ pub fn program() -> Result<Vec<u8>, String> {
         SeccompAction::Errno(libc::EPERM as u32),
         arch,
     )
-    .map_err(|e| e.to_string())?;
-    let mut bpf: BpfProgram = filter.try_into().map_err(|e| format!("{e}"))?;
+    .map_err(|e| SeccompError::Build(e.to_string()))?;
+    let mut bpf: BpfProgram = filter
+        .try_into()
+        .map_err(|e: seccompiler::BackendError| SeccompError::Build(e.to_string()))?;
     prelude(&mut bpf, arch == TargetArch::x86_64)?;
     Ok(bpf
         .iter()
@@ -179,11 +191,11 @@ const X32_SYSCALL_BIT: u32 = 0x4000_0000;
 /// - `openat2` fails with ENOSYS, as on a kernel without it (libc then uses
 ///   `openat`): it takes its mode in a structure no filter can read, so it
 ///   could make a set-uid file.
-fn prelude(bpf: &mut BpfProgram, x32: bool) -> Result<(), String> {
+fn prelude(bpf: &mut BpfProgram, x32: bool) -> Result<(), SeccompError> {
     let at = 3;
     let load_nr = |i: &sock_filter| i.code == BPF_LD_W_ABS && i.k == NR_OFFSET;
     if !bpf.get(at).is_some_and(load_nr) {
-        return Err("seccompiler's program has an unexpected shape".into());
+        return Err(SeccompError::Shape);
     }
     let ins = |code, jt, jf, k| sock_filter { code, jt, jf, k };
     let fail = |errno: i32| ins(BPF_RET_K, 0, 0, libc::SECCOMP_RET_ERRNO | errno as u32);

@@ -270,8 +270,8 @@ fn check_extra(job: &JobOptions) -> anyhow::Result<()> {
 fn submit(args: &Submit, console: &mut Console<'_>) -> anyhow::Result<bool> {
     let (config_path, n) = (&args.config, args.shards);
     check_extra(&args.job)?;
-    let config = Config::load(config_path)?;
-    config.check_programs()?;
+    let config = Config::load(config_path, &super::host())?;
+    crate::bot::spawn::check_programs(&config)?;
     // An SPRT match decides game by game: it runs whole, as one task.
     anyhow::ensure!(
         config.sprt.is_none() || n == 1,
