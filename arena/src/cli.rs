@@ -62,7 +62,7 @@ pub enum Command {
     Play(PlayArgs),
     /// Measure the arena's overhead per ply against the floor of a pipe
     /// round trip, its throughput, and (--scale) how it scales; see
-    /// README.md, "Performance".
+    /// docs/performance.md.
     Bench(BenchArgs),
     /// Internal: answer every line with `move 1` (the floor of `arena bench`).
     #[command(hide = true)]
