@@ -51,7 +51,7 @@ pub struct CheckOptions {
     pub log: Option<PathBuf>,
     /// Run the bot in this sandbox, its `dir` the current directory (needs
     /// `guard`); `None` runs it unsandboxed.
-    pub sandbox: Option<crate::sandbox::SandboxSpec>,
+    pub sandbox: Option<crate::config::SandboxSpec>,
 }
 
 /// The verdict of one check.

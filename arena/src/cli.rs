@@ -601,10 +601,10 @@ impl CheckArgs {
             startup_ms: self.startup_ms,
             guard,
             log: self.log,
-            sandbox: self.sandbox.then(|| crate::sandbox::SandboxSpec {
+            sandbox: self.sandbox.then(|| crate::config::SandboxSpec {
                 read_only: self.sandbox_ro,
                 writable: self.sandbox_rw,
-                ..crate::sandbox::SandboxSpec::default()
+                ..crate::config::SandboxSpec::default()
             }),
         }
     }

@@ -12,7 +12,6 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::protocol::valid_name;
-use crate::sandbox::{SandboxSpec, DEFAULT_PROCESSES, DEFAULT_SANDBOX_USER, DEFAULT_TMP_MB};
 
 /// A validated tournament configuration.
 #[derive(Clone, Debug)]
@@ -194,6 +193,48 @@ pub const DEFAULT_STARTUP_MS: u64 = 5000;
 pub const DEFAULT_FIRST_TO: u32 = 5;
 /// The default tournament seed.
 pub const DEFAULT_SEED: u64 = 1;
+
+/// A sandboxed bot's settings (`sandbox = true`): bubblewrap with a user
+/// namespace, no capabilities, no network, a minimal filesystem; see
+/// `docs/sandbox.md` and `sandbox::Sandbox`, which runs it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SandboxSpec {
+    /// Extra paths the bot may read (`sandbox_ro`), as written: a relative
+    /// one is relative to the bot's `dir`. `"."` is the `dir` itself.
+    pub read_only: Vec<PathBuf>,
+    /// Paths the bot may write (`sandbox_rw`), as written; `"."` makes its
+    /// `dir` writable (read-only by default).
+    pub writable: Vec<PathBuf>,
+    /// Processes and threads the bot may have at once inside its sandbox
+    /// (RLIMIT_NPROC, counted in its own user namespace).
+    pub processes: u64,
+    /// The size of each of its private `/tmp`, `/var/tmp`, `/run` and
+    /// `/dev/shm` (tmpfs, counted against the host's memory), MiB.
+    pub tmp_mb: u64,
+    /// The host user it runs as when the arena runs as root (a name or a
+    /// number); an arena run by any other user runs it as that user.
+    pub user: String,
+}
+
+impl Default for SandboxSpec {
+    /// `sandbox = true` with no other sandbox setting.
+    fn default() -> SandboxSpec {
+        SandboxSpec {
+            read_only: Vec::new(),
+            writable: Vec::new(),
+            processes: DEFAULT_PROCESSES,
+            tmp_mb: DEFAULT_TMP_MB,
+            user: DEFAULT_SANDBOX_USER.into(),
+        }
+    }
+}
+
+/// The default of `processes`, per sandboxed bot (threads count).
+pub const DEFAULT_PROCESSES: u64 = 256;
+/// The default size of each private tmpfs of a sandboxed bot, MiB.
+pub const DEFAULT_TMP_MB: u64 = 64;
+/// The default host user of sandboxed bots when the arena runs as root.
+pub const DEFAULT_SANDBOX_USER: &str = "nobody";
 
 /// An error in a config file, shown on one line: where, what, and the fix.
 #[derive(Debug, thiserror::Error)]

@@ -1,6 +1,6 @@
 //! What a person watching a run sees, fed by the runner's events: the
 //! [`Reporter`] trait and its plain-lines implementation, [`Lines`]. The
-//! live terminal view, [`crate::progress::Live`], is the other one.
+//! live terminal view, `progress::Live`, is the other one.
 //!
 //! The runner never prints: it emits [`Event`]s, and the `run` command hands
 //! each to its reporter along with its own status lines.

@@ -558,7 +558,7 @@ fn sandboxed_first_bot() -> Result<Option<(BotSpec, tempfile::TempDir)>> {
     std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755))?;
     let mut spec = first_bot("first-sandboxed");
     spec.dir = Some(dir.path().to_path_buf());
-    spec.sandbox = Some(crate::sandbox::SandboxSpec::default());
+    spec.sandbox = Some(crate::config::SandboxSpec::default());
     crate::bot::spawn::check(&spec)?;
     Ok(Some((spec, dir)))
 }

@@ -5,7 +5,7 @@
 //! the standings with the chart of their Elo intervals, the cross table of
 //! series results, forfeits by kind, and a game viewer that steps through
 //! any game of the tournament ply by ply. `standings.svg` is the chart alone.
-//! Both are written with the summary files ([`crate::report::write_ratings`]),
+//! Both are written with the summary files (by `report::write_ratings`),
 //! whole and atomically (temp file and rename).
 //!
 //! **The viewer's positions come from the rules engine.** Every game shown is

@@ -36,47 +36,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-/// A sandboxed bot's settings (`sandbox = true`): bubblewrap with a user
-/// namespace, no capabilities, no network, a minimal filesystem; see
-/// `docs/sandbox.md` and [`Sandbox`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SandboxSpec {
-    /// Extra paths the bot may read (`sandbox_ro`), as written: a relative
-    /// one is relative to the bot's `dir`. `"."` is the `dir` itself.
-    pub read_only: Vec<PathBuf>,
-    /// Paths the bot may write (`sandbox_rw`), as written; `"."` makes its
-    /// `dir` writable (read-only by default).
-    pub writable: Vec<PathBuf>,
-    /// Processes and threads the bot may have at once inside its sandbox
-    /// (RLIMIT_NPROC, counted in its own user namespace).
-    pub processes: u64,
-    /// The size of each of its private `/tmp`, `/var/tmp`, `/run` and
-    /// `/dev/shm` (tmpfs, counted against the host's memory), MiB.
-    pub tmp_mb: u64,
-    /// The host user it runs as when the arena runs as root (a name or a
-    /// number); an arena run by any other user runs it as that user.
-    pub user: String,
-}
-
-impl Default for SandboxSpec {
-    /// `sandbox = true` with no other sandbox setting.
-    fn default() -> SandboxSpec {
-        SandboxSpec {
-            read_only: Vec::new(),
-            writable: Vec::new(),
-            processes: DEFAULT_PROCESSES,
-            tmp_mb: DEFAULT_TMP_MB,
-            user: DEFAULT_SANDBOX_USER.into(),
-        }
-    }
-}
-
-/// The default of `processes`, per sandboxed bot (threads count).
-pub const DEFAULT_PROCESSES: u64 = 256;
-/// The default size of each private tmpfs of a sandboxed bot, MiB.
-pub const DEFAULT_TMP_MB: u64 = 64;
-/// The default host user of sandboxed bots when the arena runs as root.
-pub const DEFAULT_SANDBOX_USER: &str = "nobody";
+use crate::config::SandboxSpec;
 
 /// The bot's uid and gid inside its sandbox (its host ids are mapped to them).
 pub const INSIDE_ID: u32 = 1000;

@@ -1,0 +1,68 @@
+"""Tests of tools/layers.py on small workspaces made here, and on this one."""
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOOL = os.path.join(HERE, "layers.py")
+
+
+def workspace(files):
+    root = tempfile.mkdtemp()
+    for path, text in files.items():
+        full = os.path.join(root, path)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        with open(full, "w") as f:
+            f.write(text)
+    return root
+
+
+def run(root):
+    return subprocess.run([sys.executable, TOOL, root], capture_output=True, text=True)
+
+
+CARGO = '[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n'
+
+
+class Layers(unittest.TestCase):
+    def test_a_cycle_between_nested_modules_is_found(self):
+        root = workspace({
+            "Cargo.toml": CARGO,
+            "src/lib.rs": "pub mod a;\n",
+            "src/a/mod.rs": "pub mod b;\npub mod c;\n",
+            "src/a/b.rs": "use super::c::C;\npub struct B;\n",
+            "src/a/c.rs": "/// See [`crate::a::b::B`].\npub struct C;\n",
+        })
+        out = run(root)
+        self.assertEqual(out.returncode, 1, out.stdout + out.stderr)
+        self.assertIn("a module cycle in a: b -> c", out.stdout)
+
+    def test_tests_may_use_anything(self):
+        root = workspace({
+            "Cargo.toml": CARGO,
+            "src/lib.rs": "pub mod b;\npub mod c;\n",
+            "src/b.rs": "use crate::c::C;\npub struct B;\n",
+            "src/c.rs": "pub struct C;\n#[cfg(test)]\nmod tests {\n    use crate::b::B;\n}\n",
+        })
+        out = run(root)
+        self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+
+    def test_a_use_list_counts(self):
+        root = workspace({
+            "Cargo.toml": CARGO,
+            "src/lib.rs": "pub mod b;\npub mod c;\n",
+            "src/b.rs": "use crate::{c::C, c};\npub struct B;\n",
+            "src/c.rs": "use crate::{b::{self}};\npub struct C;\n",
+        })
+        out = run(root)
+        self.assertIn("b -> c", out.stdout)
+
+    def test_this_workspace_has_its_shape(self):
+        out = run(os.path.dirname(HERE))
+        self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
