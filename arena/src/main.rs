@@ -99,14 +99,15 @@ fn main() -> ExitCode {
             let code = endodoi_bots::bot_main(&format!("arena bot {name}"), &name, args);
             return ExitCode::from(u8::try_from(code).unwrap_or(FAILED));
         }
-        Command::Solve(args) => endodoi_bots::solve::print_table(
+        Command::Solve(args) => endodoi_bots::solve::write_table(
             &args.holes,
             &args.seeds,
             args.max_plies,
             args.max_laps,
+            &mut std::io::stdout().lock(),
         )
         .map(|()| Outcome::Success)
-        .map_err(anyhow::Error::msg),
+        .map_err(anyhow::Error::new),
     };
     match outcome {
         Ok(Outcome::Success) => ExitCode::from(SUCCESS),

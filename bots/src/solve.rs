@@ -608,38 +608,99 @@ pub fn table_row(report: &SolveReport, elapsed: std::time::Duration) -> String {
     )
 }
 
+/// Why a table of boards cannot be solved: the board, and why.
+#[derive(Debug)]
+pub enum TableError {
+    /// Bad rules for a board.
+    Rules {
+        /// Holes per row.
+        holes: u8,
+        /// Seeds per hole.
+        seeds: u32,
+        /// Why.
+        error: endodoi::RulesError,
+    },
+    /// A board this solver does not take.
+    Solve {
+        /// Holes per row.
+        holes: u8,
+        /// Seeds per hole.
+        seeds: u32,
+        /// Why.
+        error: SolveError,
+    },
+    /// The table could not be written.
+    Write(std::io::Error),
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TableError::Rules {
+                holes,
+                seeds,
+                error,
+            } => {
+                write!(f, "2x{holes} with {seeds} seeds: {error}")
+            }
+            TableError::Solve {
+                holes,
+                seeds,
+                error,
+            } => {
+                write!(f, "2x{holes} with {seeds} seeds: {error}")
+            }
+            TableError::Write(e) => write!(f, "cannot write the table: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for TableError {}
+
 /// Solves every board of `holes` x `seeds` under the given ply and lap
-/// limits and prints the table (header, then a row per board as soon as it
-/// is solved) on standard output: what `arena solve` does.
+/// limits and writes the table to `out` (header, then a row per board as
+/// soon as it is solved, flushed): what `arena solve` does.
 ///
 /// # Errors
-/// A message naming the first board that cannot be solved (bad rules, or
-/// [`check`] fails), before any work is done.
-pub fn print_table(
+/// [`TableError`]: the first board that cannot be solved (bad rules, or
+/// [`check`] fails), before any work is done; or `out` fails.
+pub fn write_table(
     holes: &[u8],
     seeds: &[u32],
     max_plies: u32,
     max_laps: u32,
-) -> Result<(), String> {
-    use std::io::Write as _;
+    out: &mut dyn std::io::Write,
+) -> Result<(), TableError> {
     let mut boards = Vec::new();
     for &h in holes {
         for &s in seeds {
             let rules = Rules::new(usize::from(h), s)
                 .and_then(|r| r.with_max_plies(max_plies))
                 .and_then(|r| r.with_max_laps(max_laps))
-                .map_err(|e| format!("2x{h} with {s} seeds: {e}"))?;
-            check(&rules).map_err(|e| format!("2x{h} with {s} seeds: {e}"))?;
-            boards.push(rules);
+                .map_err(|error| TableError::Rules {
+                    holes: h,
+                    seeds: s,
+                    error,
+                })?;
+            check(&rules).map_err(|error| TableError::Solve {
+                holes: h,
+                seeds: s,
+                error,
+            })?;
+            boards.push((h, s, rules));
         }
     }
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{TABLE_HEADER}");
-    for rules in boards {
+    writeln!(out, "{TABLE_HEADER}").map_err(TableError::Write)?;
+    for (h, s, rules) in boards {
         let start = std::time::Instant::now();
-        let solution = solve(rules).map_err(|e| e.to_string())?;
-        let _ = writeln!(out, "{}", table_row(solution.report(), start.elapsed()));
-        let _ = out.flush();
+        let solution = solve(rules).map_err(|error| TableError::Solve {
+            holes: h,
+            seeds: s,
+            error,
+        })?;
+        writeln!(out, "{}", table_row(solution.report(), start.elapsed()))
+            .and_then(|()| out.flush())
+            .map_err(TableError::Write)?;
     }
     Ok(())
 }
