@@ -116,7 +116,7 @@ pub struct RunArgs {
     /// `auto`: SLURM_ARRAY_TASK_ID (an array numbered 1-N), or
     /// JOB_COMPLETION_INDEX + 1 (Kubernetes, numbered from 0).
     #[arg(long, value_name = "K/N")]
-    pub shard: Option<String>,
+    pub shard: Option<crate::shard::ShardSpec>,
     /// Go on with the interrupted run in DIR: play exactly the games it
     /// is missing, then write the statistics an uninterrupted run would
     /// have written. The config (and --shard) must be the run's own,
@@ -522,7 +522,7 @@ impl RunArgs {
     #[must_use]
     pub fn into_options(
         self,
-        shard: Option<(usize, usize)>,
+        shard: Option<crate::shard::Shard>,
         view: crate::commands::run::View,
         guard: Option<PathBuf>,
     ) -> crate::commands::run::Options {

@@ -25,6 +25,7 @@ pub mod reporter;
 pub mod runner;
 pub mod sandbox;
 pub mod schedule;
+pub mod shard;
 pub mod shards;
 pub mod standings;
 pub mod stats;

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use arena::cli::{Cli, Command};
 use arena::commands::{self, run::View, Console, Outcome};
+use arena::shard::ShardSpec;
 use clap::error::ErrorKind;
 use clap::Parser as _;
 
@@ -38,20 +39,19 @@ fn main() -> ExitCode {
     };
     let mut console = Console::new(std::io::stdout(), std::io::stderr());
     let outcome = match cli.command {
-        Command::Run(args) => {
-            arena::commands::run::shard_from(args.shard.as_deref(), |k| std::env::var(k).ok())
-                .and_then(|shard| {
-                    let view = if args.quiet {
-                        View::Quiet
-                    } else if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-                        View::Live
-                    } else {
-                        View::Lines
-                    };
-                    let options = args.into_options(shard, view, std::env::current_exe().ok());
-                    commands::run::run(&options, &mut console, interrupted)
-                })
-        }
+        Command::Run(args) => ShardSpec::resolve(args.shard.as_ref(), |k| std::env::var(k).ok())
+            .map_err(anyhow::Error::from)
+            .and_then(|shard| {
+                let view = if args.quiet {
+                    View::Quiet
+                } else if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+                    View::Live
+                } else {
+                    View::Lines
+                };
+                let options = args.into_options(shard, view, std::env::current_exe().ok());
+                commands::run::run(&options, &mut console, interrupted)
+            }),
         Command::Merge(args) => commands::merge::run(&args.into(), &mut console),
         Command::Init(args) => commands::init::run(&args.into(), &mut console),
         Command::Replay(args) => commands::replay::run(&args.into(), &mut console),

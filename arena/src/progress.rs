@@ -123,11 +123,11 @@ impl Live {
     /// none if the file cannot be read (the run's own reader reports why),
     /// and no game of a bot this config does not have.
     pub fn resumed(&mut self, games: &std::path::Path) -> u64 {
-        let Ok((recorded, _)) = crate::rate::recorded_games(games) else {
+        let Ok(read) = crate::output::read_games(games) else {
             return 0;
         };
         let mut counted = 0;
-        for g in recorded {
+        for g in read.rows {
             let (Some(&south), Some(&north)) = (self.index.get(&g.south), self.index.get(&g.north))
             else {
                 continue;
@@ -137,8 +137,8 @@ impl Live {
                 game: g.game,
                 south,
                 north,
-                winner: g.winner,
-                forfeit: g.forfeit(),
+                winner: g.winner(),
+                forfeit: g.is_forfeit(),
             });
             if let Some(kind) = GameEnd::ALL
                 .into_iter()

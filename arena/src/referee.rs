@@ -117,6 +117,33 @@ pub struct GameRecord {
     pub opening: String,
 }
 
+impl From<&GameRecord> for crate::output::GameRow {
+    /// The game's row of `games.csv`.
+    fn from(g: &GameRecord) -> crate::output::GameRow {
+        crate::output::GameRow {
+            series: g.series as u64,
+            game: g.game,
+            pair: g.game.div_ceil(2),
+            opening: g.opening.clone(),
+            south: g.bots[0].clone(),
+            north: g.bots[1].clone(),
+            holes: g.rules.holes().to_string(),
+            seeds: g.rules.seeds().to_string(),
+            max_laps: g.rules.max_laps().to_string(),
+            max_plies: g.rules.max_plies().to_string(),
+            moves: g.moves.clone(),
+            plies: g.plies,
+            south_seeds: g.seeds[0].to_string(),
+            north_seeds: g.seeds[1].to_string(),
+            result: g.winner.map_or("draw", Side::name).to_string(),
+            termination: g.end.name().to_string(),
+            detail: g.detail.clone(),
+            duration_ms: g.duration_ms,
+            file: 0,
+        }
+    }
+}
+
 /// One side of a game: the bot's spec, its process (kept across the games of
 /// a series; `None` until started or after a fault), and how to start it.
 pub struct Seat {

@@ -5,8 +5,60 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use anyhow::{bail, Context as _};
 use endodoi::{Move, Position, Rules, Side};
+
+use crate::output::rows::RowRulesError;
+use crate::output::GamesError;
+
+/// Why a game cannot be replayed.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    /// A move that is not a hole number.
+    #[error("'{0}' is not a hole number: use 1 to 50")]
+    NotAHole(String),
+    /// The `games.csv` cannot be read.
+    #[error(transparent)]
+    Games(#[from] GamesError),
+    /// The `games.csv` has no such game.
+    #[error("{} has no game {game} in series {series}", path.display())]
+    NoSuchGame {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The series asked for.
+        series: usize,
+        /// The game asked for.
+        game: u32,
+    },
+    /// The game's row has rules that are not numbers or not playable.
+    #[error("{}: series {series} game {game}: {source}", path.display())]
+    BadRules {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The series.
+        series: usize,
+        /// The game.
+        game: u32,
+        /// What is wrong.
+        #[source]
+        source: RowRulesError,
+    },
+    /// A move that is illegal where it was played.
+    #[error("{so_far}ply {ply}: {mover} cannot play {hole}: {reason} (legal: {legal})")]
+    Illegal {
+        /// The report up to the move.
+        so_far: String,
+        /// The ply, from 1.
+        ply: usize,
+        /// The side that moved.
+        mover: Side,
+        /// The hole it played.
+        hole: u8,
+        /// The engine's reason.
+        reason: String,
+        /// The legal moves there.
+        legal: String,
+    },
+}
 
 /// A game to replay: its rules and moves, and, from a `games.csv` row, what
 /// was recorded (`south_seeds`, `north_seeds`, `result`, `termination`).
@@ -64,7 +116,7 @@ impl Recorded {
 ///
 /// # Errors
 /// A word that is not a hole number from 1 to 50.
-pub fn parse_moves<S: AsRef<str>>(words: &[S]) -> anyhow::Result<Vec<u8>> {
+pub fn parse_moves<S: AsRef<str>>(words: &[S]) -> Result<Vec<u8>, ReplayError> {
     words
         .iter()
         .flat_map(|w| {
@@ -77,78 +129,78 @@ pub fn parse_moves<S: AsRef<str>>(words: &[S]) -> anyhow::Result<Vec<u8>> {
             w.parse::<u8>()
                 .ok()
                 .filter(|h| Move::new(*h).is_some())
-                .with_context(|| format!("'{w}' is not a hole number: use 1 to 50"))
+                .ok_or_else(|| ReplayError::NotAHole(w.clone()))
         })
         .collect()
 }
 
-/// Reads game `game` of series `series` from a `games.csv` file.
+/// The columns a replay needs of a `games.csv`.
+const REPLAY_COLUMNS: [&str; 11] = [
+    "series",
+    "game",
+    "holes",
+    "seeds",
+    "max_laps",
+    "max_plies",
+    "moves",
+    "south_seeds",
+    "north_seeds",
+    "result",
+    "termination",
+];
+
+/// Reads game `game` of series `series` from a `games.csv` file (with
+/// [`crate::output::read_games`]).
 ///
 /// # Errors
-/// The file cannot be read, lacks a column, or has no such game.
-pub fn from_games_csv(path: &Path, series: usize, game: u32) -> anyhow::Result<Replay> {
-    let mut reader =
-        csv::Reader::from_path(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let headers = reader
-        .headers()
-        .with_context(|| format!("cannot read {}", path.display()))?
-        .clone();
-    let col = |name: &str| {
-        headers.iter().position(|h| h == name).with_context(|| {
-            format!(
-                "{} has no column '{name}': is it an arena games.csv?",
-                path.display()
-            )
+/// The file cannot be read, lacks a column, or has no such game; or the
+/// game's rules or moves are not numbers.
+pub fn from_games_csv(path: &Path, series: usize, game: u32) -> Result<Replay, ReplayError> {
+    let read = crate::output::read_games(path)?;
+    if let Some(column) = REPLAY_COLUMNS.iter().find(|c| !read.has_column(c)) {
+        return Err(GamesError::MissingColumn {
+            path: path.to_path_buf(),
+            column: (*column).to_string(),
+        }
+        .into());
+    }
+    let row = read
+        .rows
+        .iter()
+        .find(|r| r.series == series as u64 && r.game == game)
+        .ok_or_else(|| ReplayError::NoSuchGame {
+            path: path.to_path_buf(),
+            series,
+            game,
+        })?;
+    let bad = |source: RowRulesError| ReplayError::BadRules {
+        path: path.to_path_buf(),
+        series,
+        game,
+        source,
+    };
+    let rules = row.rules().map_err(bad)?;
+    let seeds = |column: &'static str, text: &str| {
+        text.parse::<u32>().map_err(|_| {
+            bad(RowRulesError::NotANumber {
+                column,
+                text: text.to_string(),
+            })
         })
     };
-    let idx: Vec<usize> = [
-        "series",
-        "game",
-        "holes",
-        "seeds",
-        "max_laps",
-        "max_plies",
-        "moves",
-        "south_seeds",
-        "north_seeds",
-        "result",
-        "termination",
-    ]
-    .iter()
-    .map(|c| col(c))
-    .collect::<anyhow::Result<_>>()?;
-    for record in reader.records() {
-        let Ok(r) = record else { continue };
-        let field = |i: usize| r.get(idx[i]).unwrap_or("");
-        if field(0) != series.to_string() || field(1) != game.to_string() {
-            continue;
-        }
-        let num = |i: usize| -> anyhow::Result<u64> {
-            field(i)
-                .parse()
-                .with_context(|| format!("bad number '{}' in {}", field(i), path.display()))
-        };
-        let rules = Rules::new(num(2)? as usize, num(3)? as u32)?
-            .with_max_laps(num(4)? as u32)?
-            .with_max_plies(num(5)? as u32)?;
-        let detail = headers
-            .iter()
-            .position(|h| h == "detail")
-            .and_then(|i| r.get(i))
-            .unwrap_or("")
-            .to_string();
-        return Ok(Replay {
-            rules,
-            moves: parse_moves(&[field(6)])?,
-            recorded: Some(Recorded {
-                seeds: [num(7)? as u32, num(8)? as u32],
-                result: field(9).to_string(),
-                termination: field(10).to_string(),
-                detail,
-            }),
-        });
-    }
-    bail!("{} has no game {game} in series {series}", path.display())
+    Ok(Replay {
+        rules,
+        moves: parse_moves(&[row.moves.as_str()])?,
+        recorded: Some(Recorded {
+            seeds: [
+                seeds("south_seeds", &row.south_seeds)?,
+                seeds("north_seeds", &row.north_seeds)?,
+            ],
+            result: row.result.clone(),
+            termination: row.termination.clone(),
+            detail: row.detail.clone(),
+        }),
+    })
 }
 
 /// The width of a hole's cell, characters: the largest count's digits, at
@@ -204,7 +256,7 @@ pub fn board_with_holes(pos: &Position) -> String {
 ///
 /// # Errors
 /// A move that is illegal where it was played; the report so far is in the message.
-pub fn run(replay: &Replay) -> anyhow::Result<(String, bool)> {
+pub fn run(replay: &Replay) -> Result<(String, bool), ReplayError> {
     let mut pos = replay.rules.start();
     let mut out = String::new();
     let _ = writeln!(
@@ -221,11 +273,16 @@ pub fn run(replay: &Replay) -> anyhow::Result<(String, bool)> {
         let mv = Move::new(hole).expect("parsed as 1..=50");
         let details = match pos.play(mv) {
             Ok(d) => d,
-            Err(e) => bail!(
-                "{out}ply {}: {mover} cannot play {hole}: {e} (legal: {})",
-                i + 1,
-                pos.legal_moves()
-            ),
+            Err(e) => {
+                return Err(ReplayError::Illegal {
+                    so_far: out,
+                    ply: i + 1,
+                    mover,
+                    hole,
+                    reason: e.to_string(),
+                    legal: pos.legal_moves().to_string(),
+                })
+            }
         };
         let capture = details.capture.map_or_else(String::new, |c| {
             format!(

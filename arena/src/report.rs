@@ -9,8 +9,10 @@ use endodoi::Side;
 use std::path::Path;
 
 use crate::config::{Config, RatingSettings};
+pub use crate::html::ReportError;
+use crate::output::rows::{LOS_COLUMNS, LOS_FILE};
 use crate::output::{
-    num, write_atomic, RunDir, PAIRWISE_COLUMNS, SERIES_COLUMNS, STANDINGS_COLUMNS,
+    num, write_atomic, write_rows, PairwiseRow, RunFolder, SeriesRow, SprtRow, StandingRow,
 };
 use crate::referee::GameRecord;
 use crate::runner::{SprtState, Summary};
@@ -99,11 +101,7 @@ pub fn sprt_line(s: &SprtState, first: &str) -> String {
     )
 }
 
-/// The columns of `sprt.csv`, one row per game pair of an SPRT match.
-pub const SPRT_COLUMNS: [&str; 13] = [
-    "games", "wins", "draws", "losses", "penta_0", "penta_1", "penta_2", "penta_3", "penta_4",
-    "llr", "lower", "upper", "status",
-];
+pub use crate::output::SPRT_COLUMNS;
 
 /// Writes `series.csv`, `standings.csv`, `pairwise.csv`, `los.csv`,
 /// `report.html` and `standings.svg` for a finished (or interrupted) run and
@@ -113,57 +111,53 @@ pub const SPRT_COLUMNS: [&str; 13] = [
 /// An I/O error writing a file.
 pub fn write_summaries(
     config: &Config,
-    dir: &RunDir,
+    dir: &RunFolder,
     summary: &Summary,
-) -> std::io::Result<String> {
+) -> Result<String, ReportError> {
     let name = |i: usize| config.bots[i].name.clone();
-    let series_rows: Vec<Vec<String>> = summary
+    let series_rows: Vec<SeriesRow> = summary
         .series
         .iter()
-        .map(|s| {
-            vec![
-                s.series.number.to_string(),
-                name(s.series.a),
-                name(s.series.b),
-                s.wdl.games().to_string(),
-                s.wdl.wins.to_string(),
-                s.wdl.draws.to_string(),
-                s.wdl.losses.to_string(),
-                s.winner().map_or_else(|| "draw".to_string(), name),
-                s.decided.to_string(),
-            ]
+        .map(|s| SeriesRow {
+            series: s.series.number,
+            bot_a: name(s.series.a),
+            bot_b: name(s.series.b),
+            games: s.wdl.games(),
+            wins_a: s.wdl.wins,
+            draws: s.wdl.draws,
+            wins_b: s.wdl.losses,
+            winner: s.winner().map_or_else(|| "draw".to_string(), name),
+            decided: s.decided,
         })
         .collect();
-    write_atomic(&dir.path.join("series.csv"), &SERIES_COLUMNS, &series_rows)?;
+    write_rows(&dir.path, &series_rows)?;
     if !summary.sprt.is_empty() {
-        let rows: Vec<Vec<String>> = summary
+        let rows: Vec<SprtRow> = summary
             .sprt
             .iter()
-            .map(|s| {
-                let mut row = vec![
-                    s.games.to_string(),
-                    s.wdl.wins.to_string(),
-                    s.wdl.draws.to_string(),
-                    s.wdl.losses.to_string(),
-                ];
-                row.extend(s.pentanomial.iter().map(u32::to_string));
-                row.extend([
-                    num(s.llr, 4),
-                    num(s.bounds.0, 4),
-                    num(s.bounds.1, 4),
-                    s.verdict().to_string(),
-                ]);
-                row
+            .map(|s| SprtRow {
+                games: s.games,
+                wins: s.wdl.wins,
+                draws: s.wdl.draws,
+                losses: s.wdl.losses,
+                penta_0: s.pentanomial[0],
+                penta_1: s.pentanomial[1],
+                penta_2: s.pentanomial[2],
+                penta_3: s.pentanomial[3],
+                penta_4: s.pentanomial[4],
+                llr: num(s.llr, 4),
+                lower: num(s.bounds.0, 4),
+                upper: num(s.bounds.1, 4),
+                status: s.verdict().to_string(),
             })
             .collect();
-        write_atomic(&dir.path.join("sprt.csv"), &SPRT_COLUMNS, &rows)?;
+        write_rows(&dir.path, &rows)?;
     }
     // The ratings come from games.csv itself, exactly as `arena rate` would
     // compute them, so the two can never disagree.
-    let rated =
-        crate::rate::read_games(&[dir.path.join("games.csv")]).map_err(std::io::Error::other)?;
+    let games = [dir.games()];
+    let rated = crate::rate::read_games(&games)?;
     let options = rating_options(&config.ratings, config.tournament.seed, &rated.names);
-    let games = [dir.path.join("games.csv")];
     write_ratings(&rated.names, &rated.tally, &options, &dir.path, &games)
 }
 
@@ -195,18 +189,14 @@ pub fn write_ratings(
     options: &RatingOptions,
     dir: &Path,
     games: &[impl AsRef<Path>],
-) -> std::io::Result<String> {
+) -> Result<String, ReportError> {
     let (table, ratings) = standings(tally, options);
-    let rows: Vec<Vec<String>> = table.iter().map(|s| standing_row(names, s)).collect();
-    write_atomic(&dir.join("standings.csv"), &STANDINGS_COLUMNS, &rows)?;
-    write_atomic(
-        &dir.join("pairwise.csv"),
-        &PAIRWISE_COLUMNS,
-        &pairwise_rows(names, tally),
-    )?;
+    let rows: Vec<StandingRow> = table.iter().map(|s| standing_row(names, s)).collect();
+    write_rows(dir, &rows)?;
+    write_rows(dir, &pairwise_rows(names, tally))?;
     // The LOS matrix, bots in standings order: row bot over column bot.
     let order: Vec<usize> = table.iter().map(|s| s.bot).collect();
-    let mut header = vec!["bot".to_string()];
+    let mut header: Vec<String> = LOS_COLUMNS.iter().map(|c| c.to_string()).collect();
     header.extend(order.iter().map(|&i| names[i].clone()));
     let matrix: Vec<Vec<String>> = order
         .iter()
@@ -223,13 +213,13 @@ pub fn write_ratings(
         })
         .collect();
     let header: Vec<&str> = header.iter().map(String::as_str).collect();
-    write_atomic(&dir.join("los.csv"), &header, &matrix)?;
+    write_atomic(&dir.join(LOS_FILE), &header, &matrix)?;
     crate::html::write_report(dir, names, &table, games)?;
     Ok(render_table(names, &table))
 }
 
 /// One row of `pairwise.csv` per pair that played, from the first bot's side.
-fn pairwise_rows(names: &[String], tally: &Tally) -> Vec<Vec<String>> {
+fn pairwise_rows(names: &[String], tally: &Tally) -> Vec<PairwiseRow> {
     let mut rows = Vec::new();
     for a in 0..tally.bots() {
         for b in a + 1..tally.bots() {
@@ -248,35 +238,36 @@ fn pairwise_rows(names: &[String], tally: &Tally) -> Vec<Vec<String>> {
                 .filter(|&&c| c > 0)
                 .count()
                 <= 1;
-            let mut row = vec![
-                names[a].clone(),
-                names[b].clone(),
-                wdl.games().to_string(),
-                wdl.wins.to_string(),
-                wdl.draws.to_string(),
-                wdl.losses.to_string(),
-                num(100.0 * tri.score, 1),
-                num(tri.elo, 1),
-                spread(tri.error_95, one_result),
-                num(tri.los, 4),
-                spread(tri.nelo, one_result),
-                spread(tri.nelo_error_95, one_result),
-            ];
             let pentanomial = stats::Pentanomial { counts: penta };
-            row.push(pentanomial.pairs().to_string());
-            row.extend(penta.iter().map(u32::to_string));
+            let mut row = PairwiseRow {
+                bot_a: names[a].clone(),
+                bot_b: names[b].clone(),
+                games: wdl.games(),
+                wins_a: wdl.wins,
+                draws: wdl.draws,
+                wins_b: wdl.losses,
+                score_pct: num(100.0 * tri.score, 1),
+                elo: num(tri.elo, 1),
+                elo_error_95: spread(tri.error_95, one_result),
+                los: num(tri.los, 4),
+                nelo: spread(tri.nelo, one_result),
+                nelo_error_95: spread(tri.nelo_error_95, one_result),
+                pairs: pentanomial.pairs(),
+                penta_0: penta[0],
+                penta_1: penta[1],
+                penta_2: penta[2],
+                penta_3: penta[3],
+                penta_4: penta[4],
+                ..PairwiseRow::default()
+            };
             if pentanomial.pairs() > 0 {
                 let p = stats::penta_elo(&pentanomial);
                 let one_kind = penta.iter().filter(|&&c| c > 0).count() <= 1;
-                row.extend([
-                    num(p.elo, 1),
-                    spread(p.error_95, one_kind),
-                    num(p.los, 4),
-                    spread(p.nelo, one_kind),
-                    spread(p.nelo_error_95, one_kind),
-                ]);
-            } else {
-                row.extend(vec![String::new(); 5]);
+                row.penta_elo = num(p.elo, 1);
+                row.penta_elo_error_95 = spread(p.error_95, one_kind);
+                row.penta_los = num(p.los, 4);
+                row.penta_nelo = spread(p.nelo, one_kind);
+                row.penta_nelo_error_95 = spread(p.nelo_error_95, one_kind);
             }
             rows.push(row);
         }
@@ -296,19 +287,24 @@ fn count_cells(names: &[String], s: &Standing) -> Vec<String> {
     ]
 }
 
-fn standing_row(names: &[String], s: &Standing) -> Vec<String> {
-    let mut row = count_cells(names, s);
-    row.extend([
-        num(s.wdl.score(), 1),
-        num(s.wdl.score_pct(), 1),
-        num(s.elo, 1),
-        num(s.elo_lower, 1),
-        num(s.elo_upper, 1),
-        s.los_next.map_or_else(String::new, |l| num(l, 4)),
-        s.forfeits.to_string(),
-        s.group.to_string(),
-    ]);
-    row
+/// The row of `standings.csv` of standing `s`.
+fn standing_row(names: &[String], s: &Standing) -> StandingRow {
+    StandingRow {
+        rank: s.rank,
+        bot: names[s.bot].clone(),
+        games: s.wdl.games(),
+        wins: s.wdl.wins,
+        draws: s.wdl.draws,
+        losses: s.wdl.losses,
+        score: num(s.wdl.score(), 1),
+        score_pct: num(s.wdl.score_pct(), 1),
+        elo: num(s.elo, 1),
+        elo_lower: num(s.elo_lower, 1),
+        elo_upper: num(s.elo_upper, 1),
+        los_next: s.los_next.map_or_else(String::new, |l| num(l, 4)),
+        forfeits: s.forfeits,
+        group: s.group,
+    }
 }
 
 /// The standings as an aligned text table.
@@ -378,6 +374,21 @@ mod tests {
     /// `pairwise.csv`'s row of a pair that played `winners` (South first
     /// in odd games, as a series does).
     fn row(winners: &[Option<Side>]) -> Vec<String> {
+        let row = pairwise_row(winners);
+        let mut w = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(Vec::new());
+        w.serialize(row).unwrap();
+        let bytes = w.into_inner().unwrap();
+        let mut r = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_reader(bytes.as_slice());
+        let record = r.records().next().unwrap().unwrap();
+        record.iter().map(str::to_string).collect()
+    }
+
+    /// The `PairwiseRow` of a pair that played `winners`.
+    fn pairwise_row(winners: &[Option<Side>]) -> PairwiseRow {
         let mut tally = Tally::new(2);
         for (i, &winner) in winners.iter().enumerate() {
             let game = i as u32 + 1;
@@ -395,7 +406,10 @@ mod tests {
     }
 
     fn cell(row: &[String], column: &str) -> String {
-        let i = PAIRWISE_COLUMNS.iter().position(|c| *c == column).unwrap();
+        let i = crate::output::PAIRWISE_COLUMNS
+            .iter()
+            .position(|c| *c == column)
+            .unwrap();
         row[i].clone()
     }
 

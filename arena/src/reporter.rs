@@ -54,8 +54,7 @@ impl<W: Write> Lines<W> {
 
 impl<W: Write> Reporter for Lines<W> {
     fn resumed(&mut self, games_csv: &Path) -> u64 {
-        self.done = csv::Reader::from_path(games_csv)
-            .map_or(0, |mut r| r.records().flatten().count() as u64);
+        self.done = crate::output::read_games(games_csv).map_or(0, |r| r.rows.len() as u64);
         self.done
     }
 

@@ -90,7 +90,7 @@ impl SprtTrack {
     /// (series 1, in order), and its state after each of their pairs.
     fn replay(
         config: &Config,
-        games: &[crate::rate::MergedGame],
+        games: &[crate::output::MergedGame],
     ) -> Option<(SprtTrack, Vec<SprtState>)> {
         let mut track = SprtTrack::new(config)?;
         let mut wdl = Wdl::default();
@@ -183,7 +183,7 @@ impl Summary {
     /// (bots by name), and an SPRT match's test after each game pair, as
     /// the run would have counted them.
     #[must_use]
-    pub fn from_series(config: &Config, games: &[crate::rate::MergedGame]) -> Summary {
+    pub fn from_series(config: &Config, games: &[crate::output::MergedGame]) -> Summary {
         let t = &config.tournament;
         // An SPRT match (one series) is tested again over its games, in order.
         let sprt = SprtTrack::replay(config, games).map_or_else(Vec::new, |(_, states)| states);
@@ -253,7 +253,7 @@ impl RunOptions {
 pub fn progress(
     config: &Config,
     games: &Path,
-    recorded: &[crate::rate::MergedGame],
+    recorded: &[crate::output::MergedGame],
 ) -> anyhow::Result<HashMap<usize, (u32, Wdl)>> {
     let schedule = round_robin(config.bots.len());
     let mut progress: HashMap<usize, (u32, Wdl)> = HashMap::new();
@@ -379,7 +379,7 @@ pub async fn run(
     let (mut games, progress, sprt_so_far) =
         if options.resume && dir.path.join("games.csv").exists() {
             let file = dir.path.join("games.csv");
-            let recorded = crate::rate::merge_games(&[&file], None)?;
+            let recorded = crate::output::merge_games(&[&file], None)?.games;
             let so_far = progress(&config, &file, &recorded)?;
             // An SPRT match goes on with its test fed the games already played.
             let sprt = SprtTrack::replay(&config, &recorded);

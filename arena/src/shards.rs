@@ -5,15 +5,16 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::output::RunDir;
+use crate::output::RunFolder;
+use crate::shard::Shard;
 
 /// What a run folder says of itself.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ShardState {
     /// The folder.
     pub dir: PathBuf,
-    /// Shard `(k, n)`, or `None` for a whole tournament.
-    pub shard: Option<(usize, usize)>,
+    /// The shard, or `None` for a whole tournament.
+    pub shard: Option<Shard>,
     /// Whether the run finished (its `finished` marker is there).
     pub finished: bool,
 }
@@ -22,9 +23,7 @@ impl ShardState {
     /// Reads the `shard` file and the `finished` marker of `dir`.
     #[must_use]
     pub fn read(dir: &Path) -> ShardState {
-        let run = RunDir {
-            path: dir.to_path_buf(),
-        };
+        let run = RunFolder::at(dir);
         ShardState {
             dir: dir.to_path_buf(),
             shard: run.shard(),
@@ -33,17 +32,26 @@ impl ShardState {
     }
 }
 
+/// Folders that are not the whole of one tournament: every problem, one
+/// line each (shown joined with "; ").
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}", problems.join("; "))]
+pub struct NotWhole {
+    /// One line per problem, each with its fix.
+    pub problems: Vec<String>,
+}
+
 /// Checks that `folders` are the whole of one tournament: one unsharded
 /// run, or shards 1..=N of the same N, each once; and that each finished.
 ///
 /// # Errors
-/// One line per problem, joined with "; ": a shard missing or given twice,
+/// [`NotWhole`], one line per problem: a shard missing or given twice,
 /// shards of different splits, a run that did not finish (with how to
 /// resume it).
-pub fn check_whole(folders: &[ShardState]) -> Result<(), String> {
+pub fn check_whole(folders: &[ShardState]) -> Result<(), NotWhole> {
     let mut problems = Vec::new();
     let name = |s: &ShardState| match s.shard {
-        Some((k, n)) => format!("{} (shard {k}/{n})", s.dir.display()),
+        Some(shard) => format!("{} (shard {shard})", s.dir.display()),
         None => format!("{} (a whole run)", s.dir.display()),
     };
     let whole = folders.iter().filter(|s| s.shard.is_none()).count();
@@ -56,7 +64,7 @@ pub fn check_whole(folders: &[ShardState]) -> Result<(), String> {
     }
     let splits: std::collections::BTreeSet<usize> = folders
         .iter()
-        .filter_map(|s| s.shard.map(|(_, n)| n))
+        .filter_map(|s| s.shard.map(Shard::n))
         .collect();
     if splits.len() > 1 {
         problems.push(format!(
@@ -69,8 +77,10 @@ pub fn check_whole(folders: &[ShardState]) -> Result<(), String> {
         ));
     } else if let Some(&n) = splits.first() {
         for k in 1..=n {
-            let with_k: Vec<&ShardState> =
-                folders.iter().filter(|s| s.shard == Some((k, n))).collect();
+            let with_k: Vec<&ShardState> = folders
+                .iter()
+                .filter(|s| s.shard.map(Shard::pair) == Some((k, n)))
+                .collect();
             match with_k.as_slice() {
                 [] => problems.push(format!("shard {k}/{n} is missing: add its folder")),
                 [_] => {}
@@ -84,8 +94,8 @@ pub fn check_whole(folders: &[ShardState]) -> Result<(), String> {
     }
     for s in folders.iter().filter(|s| !s.finished) {
         let how = match s.shard {
-            Some((k, n)) => format!(
-                "arena run CONFIG --shard {k}/{n} --resume {}",
+            Some(shard) => format!(
+                "arena run CONFIG --shard {shard} --resume {}",
                 s.dir.display()
             ),
             None => format!("arena run CONFIG --resume {}", s.dir.display()),
@@ -98,7 +108,7 @@ pub fn check_whole(folders: &[ShardState]) -> Result<(), String> {
     if problems.is_empty() {
         Ok(())
     } else {
-        Err(problems.join("; "))
+        Err(NotWhole { problems })
     }
 }
 
@@ -109,7 +119,7 @@ mod tests {
     fn state(dir: &str, shard: Option<(usize, usize)>, finished: bool) -> ShardState {
         ShardState {
             dir: dir.into(),
-            shard,
+            shard: shard.map(|(k, n)| Shard::new(k, n).unwrap()),
             finished,
         }
     }
@@ -131,28 +141,36 @@ mod tests {
         ];
         assert!(check_whole(&missing)
             .unwrap_err()
+            .to_string()
             .contains("shard 2/3 is missing"));
         let twice = [
             state("a", Some((1, 2)), true),
             state("b", Some((1, 2)), true),
             state("c", Some((2, 2)), true),
         ];
-        assert!(check_whole(&twice).unwrap_err().contains("same shard"));
+        assert!(check_whole(&twice)
+            .unwrap_err()
+            .to_string()
+            .contains("same shard"));
         let mixed = [
             state("a", Some((1, 2)), true),
             state("b", Some((2, 3)), true),
         ];
-        assert!(check_whole(&mixed).unwrap_err().contains("2 and 3 shards"));
+        assert!(check_whole(&mixed)
+            .unwrap_err()
+            .to_string()
+            .contains("2 and 3 shards"));
         let unfinished = [
             state("a", Some((1, 2)), true),
             state("b", Some((2, 2)), false),
         ];
-        let e = check_whole(&unfinished).unwrap_err();
+        let e = check_whole(&unfinished).unwrap_err().to_string();
         assert!(e.contains("b (shard 2/2) did not finish"), "{e}");
         assert!(e.contains("--shard 2/2 --resume b"), "{e}");
         let whole_and_shard = [state("w", None, true), state("a", Some((1, 1)), true)];
         assert!(check_whole(&whole_and_shard)
             .unwrap_err()
+            .to_string()
             .contains("whole run"));
     }
 }

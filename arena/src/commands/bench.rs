@@ -728,7 +728,7 @@ impl TournamentFigures {
 /// A config that does not load, or the runner's own failures.
 pub fn tournament(config: &Path, dir: &Path, console: &mut Console<'_>) -> Result<()> {
     let config = Arc::new(Config::load(config, &super::host())?);
-    let dir = RunDir::create(dir).context("cannot create the run folder")?;
+    let dir = RunDir::create(dir)?;
     let options = RunOptions {
         guard: std::env::current_exe().ok(),
         ..RunOptions::default()

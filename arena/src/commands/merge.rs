@@ -6,7 +6,7 @@ use anyhow::Context as _;
 
 use super::{Console, Outcome};
 use crate::config::Config;
-use crate::output::RunDir;
+use crate::output::{merge_games, read_games, RunFolder};
 use crate::{report, runner};
 
 /// What `arena merge` was asked.
@@ -33,7 +33,7 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         .dirs
         .iter()
         .cloned()
-        .partition(|d| d.join("config.toml").exists());
+        .partition(|d| RunFolder::at(d).is_run());
     let list = |ds: &[PathBuf]| {
         ds.iter()
             .map(|d| d.display().to_string())
@@ -51,7 +51,11 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
             list(&absent)
         ));
     }
-    let config_text = |d: &PathBuf| std::fs::read(d.join("config.toml"));
+    let config_text = |d: &PathBuf| {
+        RunFolder::at(d)
+            .config()
+            .with_context(|| format!("cannot read {}", d.join("config.toml").display()))
+    };
     let first = config_text(&dirs[0])?;
     for d in &dirs[1..] {
         anyhow::ensure!(
@@ -70,10 +74,9 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
             .map_err(|e| anyhow::anyhow!("{e}; or pass --partial to merge what there is"))?;
         // A finished run counted its games: a copy cut short has fewer.
         for d in &dirs {
-            let counted = std::fs::read_to_string(d.join("finished"))
-                .ok()
-                .and_then(|t| t.split_whitespace().next()?.parse::<usize>().ok());
-            let rows = crate::rate::merge_games(&[d.join("games.csv")], None)?.len();
+            let folder = RunFolder::at(d);
+            let counted = folder.finished_games();
+            let rows = read_games(&folder.games())?.rows.len();
             if let Some(counted) = counted.filter(|&c| c != rows) {
                 anyhow::bail!(
                     "{} finished with {counted} games, but its games.csv holds {rows} whole rows: copy the folder again (a copy cut short?), or pass --partial to merge what there is",
@@ -88,11 +91,14 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         "merged",
         &super::host(),
     )?;
-    let dir = RunDir::create(out)
-        .with_context(|| format!("cannot create the run folder {}", out.display()))?;
-    std::fs::write(dir.path.join("config.toml"), &first)?;
-    let files: Vec<PathBuf> = dirs.iter().map(|d| d.join("games.csv")).collect();
-    let series = crate::rate::merge_games(&files, Some(&dir.path.join("games.csv")))?;
+    let dir = RunFolder::create(out)?;
+    dir.write_config(&first)?;
+    let files: Vec<PathBuf> = dirs.iter().map(|d| RunFolder::at(d).games()).collect();
+    let merged = merge_games(&files, Some(&dir.games()))?;
+    for torn in &merged.torn {
+        console.note(format_args!("arena: {torn}"));
+    }
+    let series = merged.games;
     let summary = runner::Summary::from_series(&config, &series);
     if !partial {
         dir.mark_finished(series.len())

@@ -81,6 +81,9 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         "--prior-draws must be 0 or more"
     );
     let rated = crate::rate::read_games(&options.games)?;
+    for torn in &rated.torn {
+        console.note(format_args!("arena: {torn}"));
+    }
     anyhow::ensure!(
         rated.games > 0,
         "no games in {}",

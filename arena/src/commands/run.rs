@@ -9,9 +9,10 @@ use tokio_util::sync::CancellationToken;
 
 use super::{Console, Outcome};
 use crate::config::{Config, OnStartFailure};
-use crate::output::RunDir;
+use crate::output::RunFolder;
 use crate::reporter::{Lines, Reporter};
 use crate::runner::{self, RunOptions};
+use crate::shard::Shard;
 use crate::{progress, report};
 
 /// How the run is shown as it goes.
@@ -36,8 +37,8 @@ pub struct Options {
     pub view: View,
     /// Keep every game's protocol transcript.
     pub transcripts: bool,
-    /// Play only shard K of N, `(K, N)`.
-    pub shard: Option<(usize, usize)>,
+    /// Play only this shard.
+    pub shard: Option<Shard>,
     /// Go on with the interrupted run in this folder.
     pub resume: Option<PathBuf>,
     /// With `out`: resume it if it already holds this run.
@@ -64,7 +65,7 @@ pub fn run<F: Future<Output = ()>>(
     let shard = options.shard;
     // An earlier attempt's folder (it has the config copied in) is resumed.
     let resume = match (&options.out, &options.resume) {
-        (Some(dir), None) if options.resume_if_exists && dir.join("config.toml").exists() => {
+        (Some(dir), None) if options.resume_if_exists && RunFolder::at(dir).is_run() => {
             Some(dir.clone())
         }
         (_, resume) => resume.clone(),
@@ -91,71 +92,31 @@ pub fn run<F: Future<Output = ()>>(
         return Err(e);
     }
     anyhow::ensure!(
-        shard.is_none() || shard == Some((1, 1)) || config.sprt.is_none(),
+        shard.map_or(true, Shard::is_whole) || config.sprt.is_none(),
         "an SPRT match decides game by game and cannot be split into shards: run it whole (or as shard 1/1)"
     );
-    let shard_text = shard.map_or_else(|| "all".to_string(), |(k, n)| format!("{k}/{n}"));
-    // Each branch takes the folder's lock before it writes anything there.
+    // Each way takes the folder's lock before it writes anything there;
+    // only the same config (and shard) may go on where a run stopped.
+    let config_text = std::fs::read(config_path)
+        .with_context(|| format!("cannot read {}", config_path.display()))?;
     let (dir, _lock) = if resume.is_some() {
-        // Only the same config (and shard) may go on where a run stopped.
-        let stored = std::fs::read(out.join("config.toml")).with_context(|| {
-            format!(
-                "{} holds no config.toml: is it a run folder?",
-                out.display()
-            )
-        })?;
-        let dir = RunDir { path: out.clone() };
-        let lock = dir.lock()?;
-        // Bot logs are appended to; a folder copied without them still resumes.
-        std::fs::create_dir_all(dir.path.join("logs"))
-            .with_context(|| format!("cannot create {}", dir.path.join("logs").display()))?;
-        anyhow::ensure!(
-            crate::config::same_games(&stored, &std::fs::read(config_path)?),
-            "{} was run with another config: resume it with its own config.toml (only [tournament] concurrency and affinity may differ), or start a new run",
-            out.display()
-        );
-        let stored_shard =
-            std::fs::read_to_string(out.join("shard")).unwrap_or_else(|_| "all".into());
-        anyhow::ensure!(
-            stored_shard.trim() == shard_text,
-            "{} was run as shard {}: resume it with the same --shard",
-            out.display(),
-            stored_shard.trim()
-        );
-        (dir, lock)
+        RunFolder::resume(&out, &config_text, shard)?
     } else {
         // The folder may be new, or an earlier attempt's that never began.
-        let existing = RunDir { path: out.clone() };
-        if out.join("games.csv").exists() {
-            let how = if existing.is_finished() {
-                "choose another --out (`arena rate` re-rates it)"
-            } else {
-                "choose another --out, or go on with it: `arena run CONFIG --resume DIR`"
-            };
-            anyhow::bail!(
-                "cannot create the run folder {0}: {0} already holds a tournament (games.csv): {how}",
-                out.display()
-            );
-        }
-        let dir = RunDir::create(&out)
-            .with_context(|| format!("cannot create the run folder {}", out.display()))?;
-        let lock = dir.lock()?;
-        // Whole or not at all, since a resume compares it byte for byte.
-        std::fs::read(config_path)
-            .and_then(|text| {
-                crate::output::write_bytes_atomic(&dir.path.join("config.toml"), &text)
-            })
-            .context("cannot copy the config into the run folder")?;
-        std::fs::write(dir.path.join("shard"), &shard_text)
-            .context("cannot write the run folder")?;
-        (dir, lock)
+        RunFolder::begin(&out, &config_text, shard)?
     };
+    // A game cut short by a kill as it was written is played again.
+    if resume.is_some() {
+        if let Some(torn) = dir.read_games()?.and_then(|read| read.torn) {
+            console.note(format_args!("arena: {torn}"));
+        }
+    }
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     let mut run_options = RunOptions {
         guard: options.guard.clone(),
         transcripts: options.transcripts,
         // Shard 1 of 1 is the whole tournament (an SPRT match on Slurm).
-        shard: shard.filter(|&s| s != (1, 1)),
+        shard: shard.filter(|s| !s.is_whole()).map(Shard::pair),
         resume: resume.is_some(),
         skipped: Vec::new(),
     };
@@ -226,7 +187,7 @@ pub fn run<F: Future<Output = ()>>(
     let cancel = CancellationToken::new();
     // A resumed run counts on from the games it already has.
     let mut done = if run_options.resume {
-        reporter.resumed(&dir.path.join("games.csv"))
+        reporter.resumed(&dir.games())
     } else {
         0
     };
@@ -260,7 +221,7 @@ pub fn run<F: Future<Output = ()>>(
     let Some(summary) = outcome else {
         reporter.note(&format!(
             "arena: interrupted; the games already played are in {}",
-            dir.path.join("games.csv").display()
+            dir.games().display()
         ));
         return Ok(Outcome::Interrupted);
     };
@@ -285,69 +246,4 @@ pub fn run<F: Future<Output = ()>>(
         console.note(format_args!("arena: results in {}", dir.path.display()));
     }
     Ok(Outcome::Success)
-}
-
-/// The shard to play: `--shard K/N`, or `--shard auto/N` with K from the
-/// job array's index: Slurm's SLURM_ARRAY_TASK_ID as it is (arrays numbered
-/// 1-N, so that a task re-run alone with `--array=K` keeps its K), or
-/// Kubernetes' JOB_COMPLETION_INDEX + 1 (numbered from 0). A Slurm array
-/// task without `--shard` is refused: it would play the whole tournament.
-/// `env` gives the environment's variables.
-///
-/// # Errors
-/// A malformed shard, or `auto` without (or with a bad) job array index.
-pub fn shard_from(
-    arg: Option<&str>,
-    env: impl Fn(&str) -> Option<String>,
-) -> anyhow::Result<Option<(usize, usize)>> {
-    let number = |k: &str| env(k).and_then(|v| v.trim().parse::<usize>().ok());
-    match arg {
-        Some(text) => match text.strip_prefix("auto/") {
-            Some(n) => {
-                let k = match (number("SLURM_ARRAY_TASK_ID"), number("JOB_COMPLETION_INDEX")) {
-                    (Some(0), _) => anyhow::bail!("--shard auto/N: SLURM_ARRAY_TASK_ID is 0; number the array 1-N (sbatch --array=1-N)"),
-                    (Some(id), _) => id,
-                    (None, Some(i)) => i + 1,
-                    (None, None) => anyhow::bail!("--shard auto/N needs SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX in the environment"),
-                };
-                crate::output::parse_shard(&format!("{k}/{n}")).map(Some).map_err(|e| {
-                    anyhow::anyhow!("{e} (K from SLURM_ARRAY_TASK_ID, or JOB_COMPLETION_INDEX + 1: is N the number of tasks?)")
-                })
-            }
-            None => crate::output::parse_shard(text).map(Some).map_err(anyhow::Error::msg),
-        },
-        None if env("SLURM_ARRAY_TASK_ID").is_some() => anyhow::bail!(
-            "this is a Slurm array task: pass --shard auto/N (N shards, array 1-N), or let `arena slurm` write the job"
-        ),
-        None => Ok(None),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::shard_from;
-
-    #[test]
-    fn shards_come_from_the_flag_or_the_job_array() {
-        let env = |pairs: &'static [(&'static str, &'static str)]| {
-            move |k: &str| {
-                pairs
-                    .iter()
-                    .find(|(n, _)| *n == k)
-                    .map(|(_, v)| v.to_string())
-            }
-        };
-        assert_eq!(shard_from(Some("2/4"), env(&[])).unwrap(), Some((2, 4)));
-        assert_eq!(shard_from(None, env(&[])).unwrap(), None);
-        assert_eq!(
-            shard_from(Some("auto/4"), env(&[("JOB_COMPLETION_INDEX", "0")])).unwrap(),
-            Some((1, 4))
-        );
-        let slurm = env(&[("SLURM_ARRAY_TASK_ID", "3"), ("SLURM_ARRAY_TASK_MIN", "3")]);
-        assert_eq!(shard_from(Some("auto/4"), slurm).unwrap(), Some((3, 4)));
-        assert!(shard_from(None, slurm).is_err());
-        assert!(shard_from(Some("auto/4"), env(&[("SLURM_ARRAY_TASK_ID", "0")])).is_err());
-        assert!(shard_from(Some("auto/4"), env(&[])).is_err());
-        assert!(shard_from(Some("5/4"), env(&[])).is_err());
-    }
 }

@@ -36,14 +36,15 @@ mod tests;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
-use anyhow::Context as _;
-use endodoi::{Move, Position, Rules, Side};
+use endodoi::{Move, Position, Side};
 use maud::{html, Markup, PreEscaped, DOCTYPE};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 pub use chart::{standings_svg, CHART_WIDTH};
 
-use crate::output::{num, write_bytes_atomic};
+use crate::output::rows::RULE_ENDS;
+pub use crate::output::GameRow;
+use crate::output::{num, write_bytes_atomic, GamesError, RunFolder};
 use crate::replay::Recorded;
 use crate::standings::{Standing, Wdl};
 
@@ -61,9 +62,6 @@ pub const VIEWER_BUDGET_BYTES: usize = 8 << 20;
 /// The most forfeited games listed one by one (all are counted).
 const FORFEIT_LIST_MAX: usize = 200;
 
-/// The terminations the rules end a game with; every other one is a forfeit.
-const RULE_ENDS: [&str; 2] = ["no-moves", "ply-limit"];
-
 /// The forfeit kinds protocol.md lists, in the order the page shows them;
 /// any other kind found in a file follows them.
 const FORFEIT_KINDS: [&str; 5] = [
@@ -77,141 +75,47 @@ const FORFEIT_KINDS: [&str; 5] = [
 const CSS: &str = include_str!("page.css");
 const SCRIPT: &str = include_str!("viewer.js");
 
-/// One row of a `games.csv` file, as the report reads it (the columns are
-/// README.md's "games.csv"). Only `series`, `game`, `south`, `north`,
-/// `result` and `termination` are required; the others default to empty, so
-/// an older file still gives a report, with its games listed but not
-/// replayable.
-#[derive(Clone, Debug, Default, Deserialize)]
-pub struct GameRow {
-    /// The series number in its file.
-    pub series: u64,
-    /// The game's number in its series, from 1.
-    pub game: u32,
-    /// The opening plies the referee played (the start of `moves`).
-    #[serde(default)]
-    pub opening: String,
-    /// South's bot.
-    pub south: String,
-    /// North's bot.
-    pub north: String,
-    /// Holes per row (a number; kept as text until the replay).
-    #[serde(default)]
-    pub holes: String,
-    /// Seeds per hole at the start.
-    #[serde(default)]
-    pub seeds: String,
-    /// The rules' lap limit.
-    #[serde(default)]
-    pub max_laps: String,
-    /// The rules' ply limit.
-    #[serde(default)]
-    pub max_plies: String,
-    /// Own-perspective hole numbers, South first, separated by spaces.
-    #[serde(default)]
-    pub moves: String,
-    /// South's final seeds (for a forfeit, those captured so far).
-    #[serde(default)]
-    pub south_seeds: String,
-    /// North's final seeds.
-    #[serde(default)]
-    pub north_seeds: String,
-    /// `south`, `north` or `draw`.
-    pub result: String,
-    /// `no-moves`, `ply-limit`, or the fault that lost the game.
-    pub termination: String,
-    /// For a forfeit: the side and bot at fault, and what happened.
-    #[serde(default)]
-    pub detail: String,
-    /// The index of the file the row came from, from 0 (not a column).
-    #[serde(skip)]
-    pub file: usize,
+/// What a row recorded of the game's end, if its seeds are numbers.
+fn recorded(row: &GameRow) -> Option<Recorded> {
+    Some(Recorded {
+        seeds: [row.south_seeds.parse().ok()?, row.north_seeds.parse().ok()?],
+        result: row.result.clone(),
+        termination: row.termination.clone(),
+        detail: row.detail.clone(),
+    })
 }
 
-impl GameRow {
-    /// Whether a bot lost this game by a fault.
-    #[must_use]
-    pub fn is_forfeit(&self) -> bool {
-        !RULE_ENDS.contains(&self.termination.as_str())
-    }
-
-    /// The side that lost by a fault: the side that did not win, or, in a
-    /// row without a winner, the side the detail names first.
-    #[must_use]
-    pub fn forfeit_side(&self) -> Option<Side> {
-        if !self.is_forfeit() {
-            return None;
-        }
-        match self.result.as_str() {
-            "south" => Some(Side::North),
-            "north" => Some(Side::South),
-            _ => self.detail.split(' ').next()?.parse().ok(),
-        }
-    }
-
-    /// The rules of the game, from its `holes`, `seeds`, `max_laps` and
-    /// `max_plies`.
-    ///
-    /// # Errors
-    /// A column that is missing or not a number, or rules the engine refuses
-    /// (see [`Rules::new`]); the message names the column.
-    pub fn rules(&self) -> Result<Rules, String> {
-        let number = |name: &str, text: &str| {
-            text.parse::<u32>()
-                .map_err(|_| format!("bad {name} '{text}'"))
-        };
-        let holes = number("holes", &self.holes)?;
-        let seeds = number("seeds", &self.seeds)?;
-        let max_laps = number("max_laps", &self.max_laps)?;
-        let max_plies = number("max_plies", &self.max_plies)?;
-        Rules::new(holes as usize, seeds)
-            .and_then(|r| r.with_max_laps(max_laps))
-            .and_then(|r| r.with_max_plies(max_plies))
-            .map_err(|e| e.to_string())
-    }
-
-    /// What the row recorded of the game's end, if its seeds are numbers.
-    fn recorded(&self) -> Option<Recorded> {
-        Some(Recorded {
-            seeds: [
-                self.south_seeds.parse().ok()?,
-                self.north_seeds.parse().ok()?,
-            ],
-            result: self.result.clone(),
-            termination: self.termination.clone(),
-            detail: self.detail.clone(),
-        })
-    }
-}
-
-/// Reads every game of `files` (`games.csv` files) for the report, ordered
-/// by file, series and game. A last line cut short (a run killed while
-/// writing) is skipped, as `arena rate` skips it.
+/// Reads every game of `files` (`games.csv` files, each with
+/// [`crate::output::read_games`]) for the report, ordered by file, series
+/// and game, with [`GameRow::file`] set to the file's index. A last line
+/// cut short (a run killed while writing) is skipped, as `arena rate`
+/// skips it.
 ///
 /// # Errors
 /// A file that cannot be read, lacks one of the required columns (see
-/// [`GameRow`]), or has a row that is not CSV or whose `series` or `game` is
-/// not a number; the message names the file and line.
-pub fn read_games(files: &[impl AsRef<Path>]) -> anyhow::Result<Vec<GameRow>> {
+/// [`GameRow`]), or has a bad row; the message names the file and line.
+pub fn read_games(files: &[impl AsRef<Path>]) -> Result<Vec<GameRow>, GamesError> {
     let mut games = Vec::new();
     for (f, file) in files.iter().enumerate() {
-        let path = file.as_ref();
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        let complete = match text.rfind('\n') {
-            Some(end) if end + 1 < text.len() => &text[..=end],
-            _ => &text[..],
-        };
-        let mut reader = csv::Reader::from_reader(complete.as_bytes());
-        for (i, row) in reader.deserialize::<GameRow>().enumerate() {
-            let mut row =
-                row.with_context(|| format!("{}:{}: not a games.csv row", path.display(), i + 2))?;
+        let read = crate::output::read_games(file.as_ref())?;
+        games.extend(read.rows.into_iter().map(|mut row| {
             row.file = f;
-            games.push(row);
-        }
+            row
+        }));
     }
     games.sort_by_key(|g| (g.file, g.series, g.game));
     Ok(games)
+}
+
+/// Why the report cannot be written.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    /// A games file that cannot be read.
+    #[error(transparent)]
+    Games(#[from] GamesError),
+    /// A file that cannot be written.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
 }
 
 /// The alphabet of hole counts 0 to 61 in [`encode_position`].
@@ -315,7 +219,7 @@ fn replay(row: &GameRow) -> Replayed {
         let after = [pos.captured(Side::South), pos.captured(Side::North)];
         encode_position(&pos, after != before, &mut out.positions);
     }
-    out.agrees = row.recorded().map(|rec| rec.agrees(&pos));
+    out.agrees = recorded(row).map(|rec| rec.agrees(&pos));
     out
 }
 
@@ -896,14 +800,15 @@ pub fn write_report(
     names: &[String],
     table: &[Standing],
     files: &[impl AsRef<Path>],
-) -> std::io::Result<()> {
-    let games = read_games(files).map_err(std::io::Error::other)?;
+) -> Result<(), ReportError> {
+    let games = read_games(files)?;
     let file_names: Vec<String> = files
         .iter()
         .map(|f| f.as_ref().display().to_string())
         .collect();
     // A run folder without its `finished` marker was interrupted.
-    let interrupted = dir.join("config.toml").exists() && !dir.join("finished").exists();
+    let folder = RunFolder::at(dir);
+    let interrupted = folder.is_run() && !folder.is_finished();
     let rendered = render(&ReportInput {
         names,
         table,
@@ -915,5 +820,6 @@ pub fn write_report(
         ),
     });
     write_bytes_atomic(&dir.join(CHART_FILE), rendered.svg.as_bytes())?;
-    write_bytes_atomic(&dir.join(REPORT_FILE), rendered.html.as_bytes())
+    write_bytes_atomic(&dir.join(REPORT_FILE), rendered.html.as_bytes())?;
+    Ok(())
 }

@@ -57,6 +57,7 @@ fn row(series: u64, game: u32, bots: [&str; 2], rules: Rules, seed: u64) -> Game
         termination: outcome.termination.name().into(),
         detail: String::new(),
         file: 0,
+        ..GameRow::default()
     }
 }
 

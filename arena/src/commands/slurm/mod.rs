@@ -556,22 +556,16 @@ pub struct Row {
     pub slurm: String,
 }
 
-/// Rows of a finished line count of `games.csv` (its rows but the header
-/// and a torn last line).
+/// The whole rows of `games.csv` (a torn last line left out), 0 if it
+/// cannot be read.
 fn games_in(dir: &RunDir) -> usize {
-    std::fs::read(dir.path.join("games.csv")).map_or(0, |bytes| {
-        bytes
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count()
-            .saturating_sub(1)
-    })
+    dir.read_games().ok().flatten().map_or(0, |r| r.rows.len())
 }
 
 fn files_state(dir: &RunDir) -> &'static str {
     if dir.is_finished() {
         "finished"
-    } else if dir.path.join("games.csv").exists() {
+    } else if dir.games().exists() {
         "partial"
     } else {
         "none"

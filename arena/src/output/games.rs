@@ -1,0 +1,599 @@
+//! `games.csv`: its one writer ([`GamesCsv`], appended and synced game by
+//! game, with group commit) and its one reader ([`read_games`]), which
+//! every reader of the file uses: `arena rate`, `arena replay`, the report,
+//! the live view and the resume of a run, and `arena merge`
+//! ([`merge_games`]).
+//!
+//! **A torn last line.** A run killed while it wrote a row leaves at most
+//! its last line incomplete (no newline at its end). The reader leaves that
+//! line out and says so ([`GamesRead::torn`]); the caller decides whether to
+//! tell the user. The writer, reopening such a file to resume, cuts the line
+//! off, so the game it held is simply played again.
+
+use std::fmt;
+use std::fs::{File, OpenOptions};
+use std::io;
+use std::path::{Path, PathBuf};
+
+use endodoi::Side;
+
+use super::rows::{CsvRow, GameRow, GAMES_REQUIRED};
+use super::RunFolder;
+
+/// A last line cut short, left out by the reader.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TornLine {
+    /// The file.
+    pub path: PathBuf,
+    /// Its line number, from 1.
+    pub line: u64,
+    /// Bytes on it.
+    pub bytes: usize,
+}
+
+impl fmt::Display for TornLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: the last line is incomplete; skipped",
+            self.path.display()
+        )
+    }
+}
+
+/// The games of one `games.csv`, as [`read_games`] read them.
+#[derive(Clone, Debug, Default)]
+pub struct GamesRead {
+    /// Every whole row, in file order.
+    pub rows: Vec<GameRow>,
+    /// The header row's columns, in order.
+    pub columns: Vec<String>,
+    /// The last line, if it was cut short (and so left out).
+    pub torn: Option<TornLine>,
+}
+
+impl GamesRead {
+    /// Whether the file has column `name`.
+    #[must_use]
+    pub fn has_column(&self, name: &str) -> bool {
+        self.columns.iter().any(|c| c == name)
+    }
+}
+
+/// Why a `games.csv` cannot be read, merged or written. Each names the
+/// file, and a row's error its line, as `FILE:LINE: ...`.
+#[derive(Debug, thiserror::Error)]
+pub enum GamesError {
+    /// The file cannot be read.
+    #[error("cannot read {}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: io::Error,
+    },
+    /// The file has no header row.
+    #[error("{} has no header row", path.display())]
+    NoHeader {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A column a reader needs is missing.
+    #[error("{} has no column '{column}': is it an arena games.csv?", path.display())]
+    MissingColumn {
+        /// The file.
+        path: PathBuf,
+        /// The column.
+        column: String,
+    },
+    /// A row that is not CSV (say, not UTF-8), or has more fields than
+    /// the header.
+    #[error("{}:{line}: not a CSV row", path.display())]
+    NotCsv {
+        /// The file.
+        path: PathBuf,
+        /// The line, from 1.
+        line: u64,
+        /// What the CSV reader said.
+        #[source]
+        source: csv::Error,
+    },
+    /// A field that is not what its column holds (a number, say).
+    #[error("{}:{line}: bad {column} '{value}'", path.display())]
+    BadValue {
+        /// The file.
+        path: PathBuf,
+        /// The line, from 1.
+        line: u64,
+        /// The column.
+        column: String,
+        /// The field's text.
+        value: String,
+    },
+    /// A row without a bot's name.
+    #[error("{}:{line}: a game without a bot's name (south '{south}', north '{north}')", path.display())]
+    NoBotName {
+        /// The file.
+        path: PathBuf,
+        /// The line, from 1.
+        line: u64,
+        /// South's name.
+        south: String,
+        /// North's name.
+        north: String,
+    },
+    /// A row with one bot on both sides.
+    #[error("{}:{line}: '{bot}' plays itself: a games.csv row names two bots", path.display())]
+    PlaysItself {
+        /// The file.
+        path: PathBuf,
+        /// The line, from 1.
+        line: u64,
+        /// The bot.
+        bot: String,
+    },
+    /// A result other than `south`, `north` or `draw`.
+    #[error("{}:{line}: bad result '{result}' (south, north or draw)", path.display())]
+    BadResult {
+        /// The file.
+        path: PathBuf,
+        /// The line, from 1.
+        line: u64,
+        /// The result.
+        result: String,
+    },
+    /// Files to merge whose headers differ.
+    #[error("{} has other columns than the first file", path.display())]
+    OtherColumns {
+        /// The file that differs from the first.
+        path: PathBuf,
+    },
+    /// A game in two of the files merged.
+    #[error("series {series} game {game} is in two shards: merge each shard once")]
+    InTwoShards {
+        /// The series.
+        series: u64,
+        /// The game.
+        game: u32,
+    },
+    /// A merge of no file.
+    #[error("no games.csv to merge")]
+    NothingToMerge,
+    /// The merged file cannot be written.
+    #[error("cannot write {}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: io::Error,
+    },
+}
+
+/// Reads every whole row of the `games.csv` at `path`, checked: the
+/// columns of [`GAMES_REQUIRED`] present, every field of the right kind,
+/// two bot names per row, and a result of `south`, `north` or `draw`. A
+/// torn last line is left out and reported in [`GamesRead::torn`].
+///
+/// # Errors
+/// A [`GamesError`] naming the file (and the line, for a bad row).
+pub fn read_games(path: &Path) -> Result<GamesRead, GamesError> {
+    let bytes = std::fs::read(path).map_err(|source| GamesError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let (complete, torn) = match bytes.iter().rposition(|&b| b == b'\n') {
+        Some(end) if end + 1 < bytes.len() => (
+            &bytes[..=end],
+            Some(TornLine {
+                path: path.to_path_buf(),
+                line: bytes.iter().filter(|&&b| b == b'\n').count() as u64 + 1,
+                bytes: bytes.len() - end - 1,
+            }),
+        ),
+        _ => (&bytes[..], None),
+    };
+    let mut reader = csv::Reader::from_reader(complete);
+    let headers = reader
+        .headers()
+        .map_err(|_| GamesError::NoHeader {
+            path: path.to_path_buf(),
+        })?
+        .clone();
+    for column in GAMES_REQUIRED {
+        if !headers.iter().any(|h| h == column) {
+            return Err(GamesError::MissingColumn {
+                path: path.to_path_buf(),
+                column: column.to_string(),
+            });
+        }
+    }
+    let mut rows = Vec::new();
+    let mut record = csv::StringRecord::new();
+    loop {
+        let line = reader.position().line();
+        match reader.read_record(&mut record) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(source) => {
+                return Err(GamesError::NotCsv {
+                    path: path.to_path_buf(),
+                    line,
+                    source,
+                })
+            }
+        }
+        let line = record.position().map_or(line, csv::Position::line);
+        let row: GameRow = record.deserialize(Some(&headers)).map_err(|e| {
+            let field = match e.kind() {
+                csv::ErrorKind::Deserialize { err, .. } => err.field(),
+                _ => None,
+            };
+            match field.and_then(|i| usize::try_from(i).ok()) {
+                Some(i) => GamesError::BadValue {
+                    path: path.to_path_buf(),
+                    line,
+                    column: headers.get(i).unwrap_or("").to_string(),
+                    value: record.get(i).unwrap_or("").to_string(),
+                },
+                None => GamesError::NotCsv {
+                    path: path.to_path_buf(),
+                    line,
+                    source: e,
+                },
+            }
+        })?;
+        check_row(path, line, &row)?;
+        rows.push(row);
+    }
+    Ok(GamesRead {
+        rows,
+        columns: headers.iter().map(str::to_string).collect(),
+        torn,
+    })
+}
+
+/// Whether a row's bots and result make sense.
+fn check_row(path: &Path, line: u64, row: &GameRow) -> Result<(), GamesError> {
+    let path = || path.to_path_buf();
+    if row.south.is_empty() || row.north.is_empty() {
+        return Err(GamesError::NoBotName {
+            path: path(),
+            line,
+            south: row.south.clone(),
+            north: row.north.clone(),
+        });
+    }
+    if row.south == row.north {
+        return Err(GamesError::PlaysItself {
+            path: path(),
+            line,
+            bot: row.south.clone(),
+        });
+    }
+    if !matches!(row.result.as_str(), "south" | "north" | "draw") {
+        return Err(GamesError::BadResult {
+            path: path(),
+            line,
+            result: row.result.clone(),
+        });
+    }
+    Ok(())
+}
+
+/// One game of a merge (or of a resumed run): its series, bots and winner.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MergedGame {
+    /// The series number, the same in every shard.
+    pub series: usize,
+    /// The two bots: South, then North.
+    pub bots: [String; 2],
+    /// The winning bot's name, or `None` for a draw.
+    pub winner: Option<String>,
+}
+
+impl From<&GameRow> for MergedGame {
+    fn from(row: &GameRow) -> MergedGame {
+        MergedGame {
+            series: row.series as usize,
+            winner: match row.winner() {
+                Some(Side::South) => Some(row.south.clone()),
+                Some(Side::North) => Some(row.north.clone()),
+                None => None,
+            },
+            bots: [row.south.clone(), row.north.clone()],
+        }
+    }
+}
+
+/// The games of a merge, in schedule order (series, then game).
+#[derive(Clone, Debug, Default)]
+pub struct Merged {
+    /// Every game.
+    pub games: Vec<MergedGame>,
+    /// The torn last lines left out, one per file that had one.
+    pub torn: Vec<TornLine>,
+}
+
+/// Reads the rows of every file in `files` ([`read_games`]) in schedule
+/// order (series, then game) and, with `out`, writes them into a new
+/// `games.csv` there, with one header, synced.
+///
+/// # Errors
+/// A file that cannot be read, has other columns than the first, or repeats
+/// a game another file has; or the output cannot be written.
+pub fn merge_games(files: &[impl AsRef<Path>], out: Option<&Path>) -> Result<Merged, GamesError> {
+    let mut columns: Option<Vec<String>> = None;
+    let mut rows = Vec::new();
+    let mut torn = Vec::new();
+    for file in files {
+        let path = file.as_ref();
+        let read = read_games(path)?;
+        match &columns {
+            None => columns = Some(read.columns),
+            Some(first) if *first != read.columns => {
+                return Err(GamesError::OtherColumns {
+                    path: path.to_path_buf(),
+                })
+            }
+            Some(_) => {}
+        }
+        torn.extend(read.torn);
+        rows.extend(read.rows);
+    }
+    if columns.is_none() {
+        return Err(GamesError::NothingToMerge);
+    }
+    rows.sort_by_key(|r| (r.series, r.game));
+    if let Some(w) = rows
+        .windows(2)
+        .find(|w| (w[0].series, w[0].game) == (w[1].series, w[1].game))
+    {
+        return Err(GamesError::InTwoShards {
+            series: w[0].series,
+            game: w[0].game,
+        });
+    }
+    if let Some(out) = out {
+        let write = || -> io::Result<()> {
+            let mut bytes = csv::Writer::from_writer(Vec::new());
+            for row in &rows {
+                bytes.serialize(row)?;
+            }
+            let mut bytes = bytes.into_inner().map_err(|e| e.into_error())?;
+            if rows.is_empty() {
+                bytes = header_bytes()?;
+            }
+            use std::io::Write as _;
+            let mut file = File::create(out)?;
+            file.write_all(&bytes)?;
+            file.sync_all()
+        };
+        write().map_err(|source| GamesError::Write {
+            path: out.to_path_buf(),
+            source,
+        })?;
+    }
+    Ok(Merged {
+        games: rows.iter().map(MergedGame::from).collect(),
+        torn,
+    })
+}
+
+/// The header row of `games.csv`, as bytes.
+fn header_bytes() -> io::Result<Vec<u8>> {
+    let mut rows = csv::Writer::from_writer(Vec::new());
+    rows.write_record(GameRow::COLUMNS)?;
+    rows.into_inner().map_err(|e| e.into_error())
+}
+
+/// `games.csv`, open for appending.
+pub struct GamesCsv {
+    file: File,
+    /// The length of the file's whole rows.
+    len: u64,
+    /// The rows of the next write, reused.
+    buf: Vec<u8>,
+}
+
+impl GamesCsv {
+    /// Creates `games.csv` in `dir` with its header row.
+    ///
+    /// # Errors
+    /// Any I/O error creating or writing the file.
+    pub fn create(dir: &RunFolder) -> io::Result<GamesCsv> {
+        let file = OpenOptions::new()
+            .create_new(true)
+            .append(true)
+            .open(dir.games())?;
+        let mut games = GamesCsv {
+            file,
+            len: 0,
+            buf: Vec::new(),
+        };
+        let header = header_bytes()?;
+        games.write_synced(&header)?;
+        Ok(games)
+    }
+
+    /// Opens the `games.csv` of an interrupted run in `dir` for appending.
+    /// A last line cut short by a crash is removed first, so the game it
+    /// held is simply played again.
+    ///
+    /// # Errors
+    /// Any I/O error; a file without its header row.
+    pub fn reopen(dir: &RunFolder) -> io::Result<GamesCsv> {
+        let path = dir.games();
+        let text = std::fs::read(&path)?;
+        let whole = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        if whole == 0 {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("{} has no header row", path.display()),
+            ));
+        }
+        let file = OpenOptions::new().append(true).open(&path)?;
+        file.set_len(whole as u64)?;
+        file.sync_data()?;
+        Ok(GamesCsv {
+            file,
+            len: whole as u64,
+            buf: Vec::new(),
+        })
+    }
+
+    /// Writes whole rows with a single write, then syncs them. If the write
+    /// fails (a full disk), the file is cut back to its last whole row, so
+    /// it never ends in half a row.
+    fn write_synced(&mut self, bytes: &[u8]) -> io::Result<()> {
+        use std::io::Write as _;
+        let written = self
+            .file
+            .write_all(bytes)
+            .and_then(|()| self.file.sync_data());
+        if let Err(e) = written {
+            let _ = self.file.set_len(self.len);
+            return Err(e);
+        }
+        self.len += bytes.len() as u64;
+        Ok(())
+    }
+
+    /// Appends one game as one complete row, then flushes and syncs it to
+    /// disk, so a game reported finished survives a crash of the arena.
+    ///
+    /// # Errors
+    /// Any I/O error (a full disk, say); the caller stops the tournament.
+    pub fn append(&mut self, g: impl Into<GameRow>) -> io::Result<()> {
+        self.append_all([g])
+    }
+
+    /// Appends several games, a complete row each, with one write and one
+    /// sync for them all (group commit: the games that ended while the last
+    /// sync ran share the next one). None of them is on disk before all are.
+    ///
+    /// # Errors
+    /// Any I/O error (a full disk, say); the file then ends in its last
+    /// whole row from before, and the caller stops the tournament.
+    pub fn append_all(
+        &mut self,
+        games: impl IntoIterator<Item = impl Into<GameRow>>,
+    ) -> io::Result<()> {
+        let mut buf = std::mem::take(&mut self.buf);
+        buf.clear();
+        let mut rows = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(buf);
+        for g in games {
+            rows.serialize(g.into())?;
+        }
+        let buf = rows.into_inner().map_err(|e| e.into_error())?;
+        let written = if buf.is_empty() {
+            Ok(())
+        } else {
+            self.write_synced(&buf)
+        };
+        self.buf = buf;
+        written
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(dir: &Path, name: &str, text: &str) -> PathBuf {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    #[test]
+    fn a_torn_last_line_is_left_out_and_reported() {
+        let tmp = tempfile::tempdir().unwrap();
+        let whole = "series,game,south,north,result,termination\n1,1,a,b,south,no-moves\n";
+        let path = file(tmp.path(), "g.csv", &format!("{whole}1,2,b,a,dr"));
+        let read = read_games(&path).unwrap();
+        assert_eq!(read.rows.len(), 1);
+        assert_eq!(read.rows[0].winner(), Some(Side::South));
+        let torn = read.torn.unwrap();
+        assert_eq!((torn.line, torn.bytes), (3, 10));
+        assert_eq!(
+            torn.to_string(),
+            format!("{}: the last line is incomplete; skipped", path.display())
+        );
+        let path = file(tmp.path(), "h.csv", whole);
+        assert_eq!(read_games(&path).unwrap().torn, None);
+    }
+
+    #[test]
+    fn bad_files_and_rows_are_named_with_their_line() {
+        let tmp = tempfile::tempdir().unwrap();
+        let e = read_games(&tmp.path().join("none.csv")).unwrap_err();
+        assert!(e.to_string().starts_with("cannot read "), "{e}");
+        let p = file(tmp.path(), "cols.csv", "series,game,south,north,result\n");
+        assert_eq!(
+            read_games(&p).unwrap_err().to_string(),
+            format!(
+                "{} has no column 'termination': is it an arena games.csv?",
+                p.display()
+            )
+        );
+        let head = "series,game,south,north,result,termination\n";
+        for (row, why) in [
+            ("x,1,a,b,south,no-moves", "bad series 'x'"),
+            ("1,-1,a,b,south,no-moves", "bad game '-1'"),
+            ("1,1,a,a,south,no-moves", "'a' plays itself"),
+            ("1,1,,b,north,no-moves", "a game without a bot's name"),
+            ("1,1,a,b,won,no-moves", "bad result 'won'"),
+        ] {
+            let p = file(
+                tmp.path(),
+                "bad.csv",
+                &format!("{head}1,1,a,b,draw,no-moves\n{row}\n"),
+            );
+            let e = read_games(&p).unwrap_err().to_string();
+            assert!(e.starts_with(&format!("{}:3: {why}", p.display())), "{e}");
+        }
+    }
+
+    #[test]
+    fn a_merge_orders_rows_and_refuses_a_game_twice() {
+        let tmp = tempfile::tempdir().unwrap();
+        let head = "series,game,south,north,result,termination\n";
+        let a = file(
+            tmp.path(),
+            "a.csv",
+            &format!("{head}2,1,a,b,north,no-moves\n"),
+        );
+        let b = file(
+            tmp.path(),
+            "b.csv",
+            &format!("{head}1,1,b,c,draw,no-moves\n1,2,c,b,south,timeout"),
+        );
+        let out = tmp.path().join("m.csv");
+        let merged = merge_games(&[&a, &b], Some(&out)).unwrap();
+        assert_eq!(merged.games.len(), 2);
+        assert_eq!(merged.games[0].series, 1);
+        assert_eq!(merged.games[1].winner.as_deref(), Some("b"));
+        assert_eq!(merged.torn.len(), 1);
+        let back = read_games(&out).unwrap();
+        assert_eq!(back.columns, GameRow::COLUMNS);
+        assert_eq!(back.rows.len(), 2);
+        let e = merge_games(&[&a, &a], None).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "series 2 game 1 is in two shards: merge each shard once"
+        );
+        let other = file(
+            tmp.path(),
+            "o.csv",
+            "series,game,south,north,result,termination,x\n",
+        );
+        assert!(matches!(
+            merge_games(&[&a, &other], None),
+            Err(GamesError::OtherColumns { .. })
+        ));
+    }
+}

@@ -1,0 +1,152 @@
+//! The formats of a run folder: the row types of its CSV files
+//! ([`rows`]), `games.csv`'s one reader and one writer ([`games`]), and
+//! the folder itself with its lifecycle ([`folder`]). `games.csv` is
+//! appended and synced game by game; `series.csv`, `standings.csv` and the
+//! other summaries are written whole to a temporary file and renamed over
+//! the old one, so a reader never sees half a file.
+
+pub mod folder;
+pub mod games;
+pub mod rows;
+
+use std::fs::File;
+use std::io;
+use std::path::{Path, PathBuf};
+
+pub use folder::{FolderError, RunDir, RunFolder, RunLock};
+pub use games::{
+    merge_games, read_games, GamesCsv, GamesError, GamesRead, Merged, MergedGame, TornLine,
+};
+pub use rows::{
+    CsvRow, GameRow, PairwiseRow, SeriesRow, SprtRow, StandingRow, GAMES_COLUMNS, PAIRWISE_COLUMNS,
+    SERIES_COLUMNS, SPRT_COLUMNS, STANDINGS_COLUMNS,
+};
+
+/// Writes the CSV file of row type `R` whole into `dir` (as
+/// [`CsvRow::FILE`]): its header, then `rows`, through a temporary file
+/// renamed over the old one ([`write_bytes_atomic`]).
+///
+/// # Errors
+/// Any I/O error; the file is then unchanged.
+pub fn write_rows<R: CsvRow>(dir: &Path, rows: &[R]) -> io::Result<()> {
+    let mut writer = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(Vec::new());
+    writer.write_record(R::COLUMNS)?;
+    for row in rows {
+        writer.serialize(row)?;
+    }
+    let bytes = writer.into_inner().map_err(|e| e.into_error())?;
+    write_bytes_atomic(&dir.join(R::FILE), &bytes)
+}
+
+/// Writes a CSV file whole from plain records (`los.csv`, whose columns
+/// depend on the bots): rows go to `NAME.tmp`, which is synced and then
+/// renamed over `path`, so readers see the old file or the new one, never half.
+///
+/// # Errors
+/// Any I/O error; `path` is then unchanged.
+pub fn write_atomic(path: &Path, header: &[&str], rows: &[Vec<String>]) -> io::Result<()> {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    writer.write_record(header)?;
+    for row in rows {
+        writer.write_record(row)?;
+    }
+    let bytes = writer.into_inner().map_err(|e| e.into_error())?;
+    write_bytes_atomic(path, &bytes)
+}
+
+/// Writes `bytes` as the whole of `path`: they go to `path` with `.tmp`
+/// added to its extension (`report.html.tmp`), which is synced and then
+/// renamed over `path`, so readers see the old file or the new one, never
+/// half of one.
+///
+/// # Errors
+/// Any I/O error; `path` is then unchanged (a stray `.tmp` file may remain).
+pub fn write_bytes_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    {
+        use std::io::Write as _;
+        let mut file = File::create(&tmp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+    }
+    std::fs::rename(&tmp, path)?;
+    if let Some(dir) = path.parent() {
+        // Make the rename itself durable.
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+    }
+    Ok(())
+}
+
+/// A finite number with `decimals` decimals; the CSV never holds NaN or inf.
+#[must_use]
+pub fn num(x: f64, decimals: usize) -> String {
+    let x = if x.is_finite() { x } else { 0.0 };
+    let s = format!("{x:.decimals$}");
+    // "-0.0" reads oddly in a table.
+    if s.trim_start_matches('-')
+        .chars()
+        .all(|c| c == '0' || c == '.')
+    {
+        s.trim_start_matches('-').to_string()
+    } else {
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_always_finite() {
+        assert_eq!(num(f64::NAN, 1), "0.0");
+        assert_eq!(num(f64::INFINITY, 2), "0.00");
+        assert_eq!(num(-0.01, 1), "0.0");
+        assert_eq!(num(-12.345, 1), "-12.3");
+        assert_eq!(num(40.704, 2), "40.70");
+    }
+
+    #[test]
+    fn atomic_write_replaces_whole_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.csv");
+        write_atomic(&path, &["a", "b"], &[vec!["1".into(), "2".into()]]).unwrap();
+        write_atomic(&path, &["a", "b"], &[vec!["3".into(), "4,5".into()]]).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "a,b\n3,\"4,5\"\n");
+        assert!(!dir.path().join("x.csv.tmp").exists());
+    }
+
+    #[test]
+    fn rows_are_written_whole_with_their_header() {
+        let dir = tempfile::tempdir().unwrap();
+        write_rows::<SeriesRow>(dir.path(), &[]).unwrap();
+        let path = dir.path().join("series.csv");
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "series,bot_a,bot_b,games,wins_a,draws,wins_b,winner,decided\n"
+        );
+        let row = SeriesRow {
+            series: 3,
+            bot_a: "a".into(),
+            bot_b: "b,c".into(),
+            games: 2,
+            wins_a: 1,
+            draws: 1,
+            wins_b: 0,
+            winner: "a".into(),
+            decided: true,
+        };
+        write_rows(dir.path(), &[row]).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "series,bot_a,bot_b,games,wins_a,draws,wins_b,winner,decided\n3,a,\"b,c\",2,1,1,0,a,true\n"
+        );
+        assert!(!dir.path().join("series.csv.tmp").exists());
+    }
+}

@@ -1,0 +1,468 @@
+//! The row types of the CSV files of a run folder, one per file, with their
+//! columns in order. Every writer serializes these (csv + serde), and the
+//! readers deserialize them, so a column's name and place are written once.
+//! `docs/output-files.md` documents every column (a test checks it).
+
+use endodoi::{Rules, Side};
+use serde::{Deserialize, Serialize};
+
+/// A row type of one CSV file of a run folder.
+pub trait CsvRow: Serialize {
+    /// The file's name in the run folder, e.g. `games.csv`.
+    const FILE: &'static str;
+    /// Its columns, in order: the header row. Equal to the names serde
+    /// writes for the row's fields (a unit test checks it), and given here
+    /// so that a file without rows still gets its header.
+    const COLUMNS: &'static [&'static str];
+}
+
+/// The columns of `games.csv`, in order.
+pub const GAMES_COLUMNS: [&str; 18] = [
+    "series",
+    "game",
+    "pair",
+    "opening",
+    "south",
+    "north",
+    "holes",
+    "seeds",
+    "max_laps",
+    "max_plies",
+    "moves",
+    "plies",
+    "south_seeds",
+    "north_seeds",
+    "result",
+    "termination",
+    "detail",
+    "duration_ms",
+];
+
+/// The columns `games.csv` must have for its games to be counted; the
+/// others default when absent (an older file still reads).
+pub const GAMES_REQUIRED: [&str; 6] = ["series", "game", "south", "north", "result", "termination"];
+
+/// The terminations the rules end a game with; every other one is a fault.
+pub const RULE_ENDS: [&str; 2] = ["no-moves", "ply-limit"];
+
+/// One row of `games.csv`: one game. The numbers a count needs (`series`,
+/// `game`, `pair`, `plies`, `duration_ms`) are numbers; the rules and the
+/// seeds are kept as the text written until a replay reads them, so a row
+/// with a bad one is still counted (and shown as not replayable). Only the
+/// columns of [`GAMES_REQUIRED`] must be in a file; the others default to
+/// empty (or 0).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRow {
+    /// The series number, from 1.
+    pub series: u64,
+    /// The game's number in its series, from 1.
+    pub game: u32,
+    /// The game pair it belongs to: `ceil(game / 2)` (games 2k-1 and 2k
+    /// share an opening, colours swapped).
+    #[serde(default)]
+    pub pair: u32,
+    /// The opening plies the referee played (the start of `moves`).
+    #[serde(default)]
+    pub opening: String,
+    /// South's bot.
+    pub south: String,
+    /// North's bot.
+    pub north: String,
+    /// Holes per row (a number).
+    #[serde(default)]
+    pub holes: String,
+    /// Seeds per hole at the start (a number).
+    #[serde(default)]
+    pub seeds: String,
+    /// The rules' lap limit (a number).
+    #[serde(default)]
+    pub max_laps: String,
+    /// The rules' ply limit (a number).
+    #[serde(default)]
+    pub max_plies: String,
+    /// Own-perspective hole numbers, South first, separated by spaces.
+    #[serde(default)]
+    pub moves: String,
+    /// Plies played.
+    #[serde(default)]
+    pub plies: u32,
+    /// South's final seeds (for a forfeit, those captured so far).
+    #[serde(default)]
+    pub south_seeds: String,
+    /// North's final seeds.
+    #[serde(default)]
+    pub north_seeds: String,
+    /// `south`, `north` or `draw`.
+    pub result: String,
+    /// `no-moves`, `ply-limit`, or the fault that lost the game.
+    pub termination: String,
+    /// For a forfeit: the side and bot at fault, and what happened.
+    #[serde(default)]
+    pub detail: String,
+    /// The game's wall time, milliseconds.
+    #[serde(default)]
+    pub duration_ms: u64,
+    /// The index of the file the row came from, from 0, for readers of
+    /// several files (not a column: never written, 0 when read).
+    #[serde(skip)]
+    pub file: usize,
+}
+
+impl CsvRow for GameRow {
+    const FILE: &'static str = "games.csv";
+    const COLUMNS: &'static [&'static str] = &GAMES_COLUMNS;
+}
+
+/// A rules column of a [`GameRow`] that does not make rules.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RowRulesError {
+    /// A column that is missing or not a number.
+    #[error("bad {column} '{text}'")]
+    NotANumber {
+        /// The column.
+        column: &'static str,
+        /// Its text.
+        text: String,
+    },
+    /// Numbers the rules engine refuses.
+    #[error(transparent)]
+    Rules(#[from] endodoi::RulesError),
+}
+
+impl GameRow {
+    /// Whether a bot lost this game by a fault.
+    #[must_use]
+    pub fn is_forfeit(&self) -> bool {
+        !RULE_ENDS.contains(&self.termination.as_str())
+    }
+
+    /// The winner, `None` for a draw (or a result that is none of `south`,
+    /// `north`, `draw`: the reader refuses those).
+    #[must_use]
+    pub fn winner(&self) -> Option<Side> {
+        match self.result.as_str() {
+            "south" => Some(Side::South),
+            "north" => Some(Side::North),
+            _ => None,
+        }
+    }
+
+    /// The side that lost by a fault: the side that did not win, or, in a
+    /// row without a winner, the side the detail names first.
+    #[must_use]
+    pub fn forfeit_side(&self) -> Option<Side> {
+        if !self.is_forfeit() {
+            return None;
+        }
+        match self.result.as_str() {
+            "south" => Some(Side::North),
+            "north" => Some(Side::South),
+            _ => self.detail.split(' ').next()?.parse().ok(),
+        }
+    }
+
+    /// The rules of the game, from its `holes`, `seeds`, `max_laps` and
+    /// `max_plies`.
+    ///
+    /// # Errors
+    /// A column that is missing or not a number, or rules the engine refuses
+    /// (see [`Rules::new`]); the message names the column.
+    pub fn rules(&self) -> Result<Rules, RowRulesError> {
+        let number = |column: &'static str, text: &str| {
+            text.parse::<u32>().map_err(|_| RowRulesError::NotANumber {
+                column,
+                text: text.to_string(),
+            })
+        };
+        let holes = number("holes", &self.holes)?;
+        let seeds = number("seeds", &self.seeds)?;
+        let max_laps = number("max_laps", &self.max_laps)?;
+        let max_plies = number("max_plies", &self.max_plies)?;
+        Ok(Rules::new(holes as usize, seeds)?
+            .with_max_laps(max_laps)?
+            .with_max_plies(max_plies)?)
+    }
+}
+
+/// One row of `series.csv`: a series, from its first bot's side.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeriesRow {
+    /// The series number, from 1.
+    pub series: usize,
+    /// The first bot (South in game 1).
+    pub bot_a: String,
+    /// The second bot.
+    pub bot_b: String,
+    /// Games played.
+    pub games: u32,
+    /// Games `bot_a` won.
+    pub wins_a: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Games `bot_b` won.
+    pub wins_b: u32,
+    /// The winning bot, or `draw`.
+    pub winner: String,
+    /// Whether the series ended by its rule (first to N, SPRT) rather than
+    /// by `max_games`.
+    pub decided: bool,
+}
+
+impl CsvRow for SeriesRow {
+    const FILE: &'static str = "series.csv";
+    const COLUMNS: &'static [&'static str] = &SERIES_COLUMNS;
+}
+
+/// The columns of `series.csv`, in order.
+pub const SERIES_COLUMNS: [&str; 9] = [
+    "series", "bot_a", "bot_b", "games", "wins_a", "draws", "wins_b", "winner", "decided",
+];
+
+/// One row of `sprt.csv`: an SPRT match after a game pair. The decimals
+/// are text as written (4 decimals).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SprtRow {
+    /// Games played so far.
+    pub games: u32,
+    /// Wins of the first bot.
+    pub wins: u32,
+    /// Draws.
+    pub draws: u32,
+    /// Losses of the first bot.
+    pub losses: u32,
+    /// Game pairs the first bot scored 0 points in.
+    pub penta_0: u32,
+    /// Pairs it scored 0.5 in.
+    pub penta_1: u32,
+    /// Pairs it scored 1 in.
+    pub penta_2: u32,
+    /// Pairs it scored 1.5 in.
+    pub penta_3: u32,
+    /// Pairs it scored 2 in.
+    pub penta_4: u32,
+    /// The log-likelihood ratio.
+    pub llr: String,
+    /// The lower bound (H0 accepted at or below it).
+    pub lower: String,
+    /// The upper bound (H1 accepted at or above it).
+    pub upper: String,
+    /// `continue`, `H0` or `H1`.
+    pub status: String,
+}
+
+impl CsvRow for SprtRow {
+    const FILE: &'static str = "sprt.csv";
+    const COLUMNS: &'static [&'static str] = &SPRT_COLUMNS;
+}
+
+/// The columns of `sprt.csv`, one row per game pair of an SPRT match.
+pub const SPRT_COLUMNS: [&str; 13] = [
+    "games", "wins", "draws", "losses", "penta_0", "penta_1", "penta_2", "penta_3", "penta_4",
+    "llr", "lower", "upper", "status",
+];
+
+/// One row of `standings.csv`: a bot's standing. The decimals are text as
+/// written (1 decimal; `los_next` 4, empty for the last bot).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StandingRow {
+    /// The rank, from 1 (tied bots share one).
+    pub rank: usize,
+    /// The bot.
+    pub bot: String,
+    /// Games played.
+    pub games: u32,
+    /// Games won.
+    pub wins: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Games lost.
+    pub losses: u32,
+    /// Points: a win 1, a draw 0.5.
+    pub score: String,
+    /// Points per game, percent.
+    pub score_pct: String,
+    /// The rating, Elo.
+    pub elo: String,
+    /// The lower end of its 95% interval, Elo.
+    pub elo_lower: String,
+    /// The upper end of its 95% interval, Elo.
+    pub elo_upper: String,
+    /// The likelihood of superiority over the next bot down (0 to 1).
+    pub los_next: String,
+    /// Games it lost by a fault.
+    pub forfeits: u32,
+    /// Its group of bots not told apart, from 1.
+    pub group: usize,
+}
+
+impl CsvRow for StandingRow {
+    const FILE: &'static str = "standings.csv";
+    const COLUMNS: &'static [&'static str] = &STANDINGS_COLUMNS;
+}
+
+/// The columns of `standings.csv`, in order.
+pub const STANDINGS_COLUMNS: [&str; 14] = [
+    "rank",
+    "bot",
+    "games",
+    "wins",
+    "draws",
+    "losses",
+    "score",
+    "score_pct",
+    "elo",
+    "elo_lower",
+    "elo_upper",
+    "los_next",
+    "forfeits",
+    "group",
+];
+
+/// One row of `pairwise.csv`: a pair that played, from the first bot's
+/// side. The decimals are text as written; an error or nElo that cannot be
+/// given (every game, or pair, had one result) is empty, and so are the
+/// pentanomial figures of a pair without a whole game pair.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairwiseRow {
+    /// The first bot.
+    pub bot_a: String,
+    /// The second bot.
+    pub bot_b: String,
+    /// Games played.
+    pub games: u32,
+    /// Games `bot_a` won.
+    pub wins_a: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Games `bot_b` won.
+    pub wins_b: u32,
+    /// `bot_a`'s points per game, percent.
+    pub score_pct: String,
+    /// The Elo difference from the trinomial score.
+    pub elo: String,
+    /// Its 95% error, Elo.
+    pub elo_error_95: String,
+    /// The likelihood that `bot_a` is the stronger (0 to 1).
+    pub los: String,
+    /// The normalized Elo difference.
+    pub nelo: String,
+    /// Its 95% error.
+    pub nelo_error_95: String,
+    /// Whole game pairs played.
+    pub pairs: u64,
+    /// Pairs `bot_a` scored 0 points in.
+    pub penta_0: u32,
+    /// Pairs it scored 0.5 in.
+    pub penta_1: u32,
+    /// Pairs it scored 1 in.
+    pub penta_2: u32,
+    /// Pairs it scored 1.5 in.
+    pub penta_3: u32,
+    /// Pairs it scored 2 in.
+    pub penta_4: u32,
+    /// The Elo difference from the pentanomial of pairs.
+    pub penta_elo: String,
+    /// Its 95% error, Elo.
+    pub penta_elo_error_95: String,
+    /// The likelihood of superiority from the pairs.
+    pub penta_los: String,
+    /// The normalized Elo difference from the pairs.
+    pub penta_nelo: String,
+    /// Its 95% error.
+    pub penta_nelo_error_95: String,
+}
+
+impl CsvRow for PairwiseRow {
+    const FILE: &'static str = "pairwise.csv";
+    const COLUMNS: &'static [&'static str] = &PAIRWISE_COLUMNS;
+}
+
+/// The columns of `pairwise.csv`, in order.
+pub const PAIRWISE_COLUMNS: [&str; 23] = [
+    "bot_a",
+    "bot_b",
+    "games",
+    "wins_a",
+    "draws",
+    "wins_b",
+    "score_pct",
+    "elo",
+    "elo_error_95",
+    "los",
+    "nelo",
+    "nelo_error_95",
+    "pairs",
+    "penta_0",
+    "penta_1",
+    "penta_2",
+    "penta_3",
+    "penta_4",
+    "penta_elo",
+    "penta_elo_error_95",
+    "penta_los",
+    "penta_nelo",
+    "penta_nelo_error_95",
+];
+
+/// The file of the LOS matrix: a column `bot`, then one per bot, in
+/// standings order; cell (row bot, column bot) is the likelihood that the
+/// row's bot is the stronger (4 decimals; empty on the diagonal). Its
+/// columns depend on the bots, so it has no fixed row type: [`LOS_COLUMNS`]
+/// are its fixed columns.
+pub const LOS_FILE: &str = "los.csv";
+
+/// The fixed columns of `los.csv`: the first (the bots' names follow).
+pub const LOS_COLUMNS: [&str; 1] = ["bot"];
+
+/// Every CSV file of a run folder with its fixed columns in order, for
+/// checks (the docs test): the row types' files, then `los.csv`.
+pub const ALL_FILES: [(&str, &[&str]); 6] = [
+    (GameRow::FILE, GameRow::COLUMNS),
+    (SeriesRow::FILE, SeriesRow::COLUMNS),
+    (SprtRow::FILE, SprtRow::COLUMNS),
+    (StandingRow::FILE, StandingRow::COLUMNS),
+    (PairwiseRow::FILE, PairwiseRow::COLUMNS),
+    (LOS_FILE, &LOS_COLUMNS),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The header serde writes for a default `R`.
+    fn serialized_header<R: CsvRow + Default>() -> Vec<String> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.serialize(R::default()).unwrap();
+        let bytes = w.into_inner().unwrap();
+        let mut r = csv::Reader::from_reader(bytes.as_slice());
+        r.headers().unwrap().iter().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn each_row_type_serializes_its_columns_in_order() {
+        fn check<R: CsvRow + Default>() {
+            assert_eq!(serialized_header::<R>(), R::COLUMNS, "{}", R::FILE);
+        }
+        check::<GameRow>();
+        check::<SeriesRow>();
+        check::<SprtRow>();
+        check::<StandingRow>();
+        check::<PairwiseRow>();
+    }
+
+    #[test]
+    fn the_rules_of_a_row_name_a_bad_column() {
+        let mut row = GameRow {
+            holes: "2".into(),
+            seeds: "3".into(),
+            max_laps: "4".into(),
+            max_plies: "5".into(),
+            ..GameRow::default()
+        };
+        assert_eq!(row.rules().unwrap().max_plies(), 5);
+        row.seeds = "x".into();
+        assert_eq!(row.rules().unwrap_err().to_string(), "bad seeds 'x'");
+        row.seeds = "0".into();
+        assert!(matches!(row.rules(), Err(RowRulesError::Rules(_))));
+    }
+}
