@@ -48,7 +48,7 @@ use super::{Console, Outcome};
 use crate::affinity::{allowed_cores, one_core, pinned};
 use crate::bot::{BotLog, BotProcess, StartOptions};
 use crate::config::{BotSpec, Config, Limits, TimeControl};
-use crate::output::RunDir;
+use crate::output::RunFolder;
 use crate::referee::{play_game, Seat};
 use crate::runner::{self, Event, RunOptions};
 
@@ -728,7 +728,7 @@ impl TournamentFigures {
 /// A config that does not load, or the runner's own failures.
 pub fn tournament(config: &Path, dir: &Path, console: &mut Console<'_>) -> Result<()> {
     let config = Arc::new(Config::load(config, &super::host())?);
-    let dir = RunDir::create(dir)?;
+    let dir = RunFolder::create(dir)?;
     let options = RunOptions {
         guard: std::env::current_exe().ok(),
         ..RunOptions::default()

@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Console, Outcome};
 use crate::config::Config;
-use crate::output::RunDir;
+use crate::output::RunFolder;
 use query::JobState;
 use script::Scripts;
 
@@ -157,16 +157,16 @@ impl Tournament {
 
     /// The run folder of shard `k`.
     #[must_use]
-    pub fn shard(&self, k: usize) -> RunDir {
-        RunDir {
+    pub fn shard(&self, k: usize) -> RunFolder {
+        RunFolder {
             path: self.dir.join(format!("shard-{k}")),
         }
     }
 
     /// The merged run folder.
     #[must_use]
-    pub fn merged(&self) -> RunDir {
-        RunDir {
+    pub fn merged(&self) -> RunFolder {
+        RunFolder {
             path: self.dir.join("merged"),
         }
     }
@@ -387,7 +387,7 @@ fn check_bots(
     console: &mut Console<'_>,
 ) -> anyhow::Result<()> {
     let logs = tempfile::tempdir().context("cannot create a folder for the check's logs")?;
-    let dir = RunDir::create(logs.path())?;
+    let dir = RunFolder::create(logs.path())?;
     let options = crate::runner::RunOptions {
         guard: std::env::current_exe().ok(),
         ..Default::default()
@@ -558,11 +558,11 @@ pub struct Row {
 
 /// The whole rows of `games.csv` (a torn last line left out), 0 if it
 /// cannot be read.
-fn games_in(dir: &RunDir) -> usize {
+fn games_in(dir: &RunFolder) -> usize {
     dir.read_games().ok().flatten().map_or(0, |r| r.rows.len())
 }
 
-fn files_state(dir: &RunDir) -> &'static str {
+fn files_state(dir: &RunFolder) -> &'static str {
     if dir.is_finished() {
         "finished"
     } else if dir.games().exists() {
