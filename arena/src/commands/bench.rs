@@ -865,18 +865,21 @@ impl Report<'_, '_> {
     }
 
     fn write_csv(&self, path: &Path) -> Result<()> {
-        let mut w = csv::Writer::from_path(path)
+        use crate::output::rows::{BenchRow, CsvRow as _};
+        let mut w = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_path(path)
             .with_context(|| format!("cannot write {}", path.display()))?;
-        w.write_record(["section", "figure", "value", "unit", "x_floor", "note"])?;
+        w.write_record(BenchRow::COLUMNS)?;
         for f in &self.figures {
-            w.write_record([
-                f.section.to_string(),
-                f.figure.clone(),
-                format!("{:.3}", f.value),
-                f.unit.to_string(),
-                f.x_floor.map_or_else(String::new, |x| format!("{x:.3}")),
-                f.note.clone(),
-            ])?;
+            w.serialize(BenchRow {
+                section: f.section.to_string(),
+                figure: f.figure.clone(),
+                value: format!("{:.3}", f.value),
+                unit: f.unit.to_string(),
+                x_floor: f.x_floor.map_or_else(String::new, |x| format!("{x:.3}")),
+                note: f.note.clone(),
+            })?;
         }
         w.flush()?;
         Ok(())

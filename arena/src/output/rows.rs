@@ -425,6 +425,31 @@ pub const ALL_FILES: [(&str, &[&str]); 6] = [
     (LOS_FILE, &LOS_COLUMNS),
 ];
 
+/// One row of the CSV file `arena bench --out FILE` writes (called
+/// `bench.csv` in docs/performance.md, which documents it): one figure.
+/// The numbers are text as written (3 decimals).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BenchRow {
+    /// The section that measured it (`floor`, `arena`, ...).
+    pub section: String,
+    /// What was measured.
+    pub figure: String,
+    /// Its value, in `unit`.
+    pub value: String,
+    /// The unit of `value`.
+    pub unit: String,
+    /// For a time per ply: its ratio to the floor's round trip; else empty.
+    pub x_floor: String,
+    /// How it was measured.
+    pub note: String,
+}
+
+impl CsvRow for BenchRow {
+    const FILE: &'static str = "bench.csv";
+    const COLUMNS: &'static [&'static str] =
+        &["section", "figure", "value", "unit", "x_floor", "note"];
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -448,6 +473,7 @@ mod tests {
         check::<SprtRow>();
         check::<StandingRow>();
         check::<PairwiseRow>();
+        check::<BenchRow>();
     }
 
     #[test]
