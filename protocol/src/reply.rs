@@ -1,0 +1,353 @@
+//! A bot's messages to the arena: `hello`, `ready`, `move N` and `info`.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::str::FromStr;
+
+use endodoi::Move;
+
+use crate::{shown, valid_name, write_valid_name, VERSION};
+
+/// Why a bot's line is not a valid message.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReplyError {
+    /// The line is not one of the messages of protocol.md.
+    #[error("not a protocol message")]
+    Unknown,
+    /// `move` without a whole number from 0 to 4294967295.
+    #[error("not a hole number: reply 'move N' with N from the legal list")]
+    BadMove,
+    /// `hello` without `version=` or `name=`, with a bad value, or with a
+    /// word that is not `key=value`.
+    #[error("bad handshake: reply 'hello version=1 name=NAME'")]
+    BadHello,
+}
+
+/// A bot's answer to `hello`: `hello version=V name=NAME [author=AUTHOR]`.
+///
+/// Encoding makes the name valid ([`to_valid_name`](crate::to_valid_name))
+/// and replaces characters of the author that are not printable ASCII with
+/// `_` (an empty author is left out); decoding requires a valid name.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct HelloReply<'a> {
+    /// The version the bot speaks.
+    pub version: u32,
+    /// The bot's own name ([`valid_name`]).
+    pub name: Cow<'a, str>,
+    /// The author, if given (no spaces).
+    pub author: Option<Cow<'a, str>>,
+}
+
+impl<'a> HelloReply<'a> {
+    /// The answer of a bot called `name` speaking this version.
+    #[must_use]
+    pub fn new(name: impl Into<Cow<'a, str>>, author: Option<Cow<'a, str>>) -> HelloReply<'a> {
+        HelloReply {
+            version: VERSION,
+            name: name.into(),
+            author,
+        }
+    }
+
+    /// The same reply, owning its text.
+    #[must_use]
+    pub fn into_owned(self) -> HelloReply<'static> {
+        HelloReply {
+            version: self.version,
+            name: Cow::Owned(self.name.into_owned()),
+            author: self.author.map(|a| Cow::Owned(a.into_owned())),
+        }
+    }
+}
+
+impl fmt::Display for HelloReply<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "hello version={} name=", self.version)?;
+        write_valid_name(f, &self.name)?;
+        if let Some(author) = self.author.as_deref().filter(|a| !a.is_empty()) {
+            f.write_str(" author=")?;
+            for c in author.chars() {
+                fmt::Write::write_char(f, if c.is_ascii_graphic() { c } else { '_' })?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for HelloReply<'static> {
+    type Err = ReplyError;
+
+    /// # Errors
+    /// [`ReplyError::BadHello`], or [`ReplyError::Unknown`] for a line that
+    /// is not a `hello`.
+    fn from_str(line: &str) -> Result<HelloReply<'static>, ReplyError> {
+        match Reply::parse(line)? {
+            Reply::Hello(h) => Ok(h.into_owned()),
+            _ => Err(ReplyError::Unknown),
+        }
+    }
+}
+
+/// One line from a bot, decoded: a message, or a blank line. Borrows from
+/// the line ([`Reply::parse`]), so decoding a `move` or an `info` line
+/// allocates nothing; [`FromStr`] gives an owned one.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Reply<'a> {
+    /// `hello version=V name=NAME ...`: the answer to `hello`.
+    Hello(HelloReply<'a>),
+    /// `ready`: the answer to `newgame`.
+    Ready,
+    /// `move N`: the answer to `turn`; the number is not yet checked
+    /// against the board.
+    Move(u32),
+    /// `info TEXT`: a log line, never a reply. Holds the text after `info`;
+    /// encoding writes line breaks in it as spaces.
+    Info(Cow<'a, str>),
+    /// An empty line (or one of only whitespace); ignored. Encoded as an
+    /// empty line.
+    Blank,
+}
+
+impl<'a> Reply<'a> {
+    /// Decodes one line from a bot (without its `\n`); a trailing `\r` and
+    /// surrounding whitespace are ignored. Allocates nothing.
+    ///
+    /// # Errors
+    /// [`ReplyError`] when the line is not a message of protocol.md.
+    pub fn parse(line: &'a str) -> Result<Reply<'a>, ReplyError> {
+        let line = line.trim();
+        let (command, rest) = line.split_once(' ').unwrap_or((line, ""));
+        match command {
+            "" => Ok(Reply::Blank),
+            "info" => Ok(Reply::Info(Cow::Borrowed(rest.trim_start()))),
+            "ready" if rest.trim().is_empty() => Ok(Reply::Ready),
+            "move" => {
+                let arg = rest.trim();
+                // Only plain digits: "+3" or "3 4" is not a hole number.
+                if arg.is_empty() || !arg.bytes().all(|b| b.is_ascii_digit()) {
+                    return Err(ReplyError::BadMove);
+                }
+                arg.parse()
+                    .map(Reply::Move)
+                    .map_err(|_| ReplyError::BadMove)
+            }
+            "hello" => {
+                let mut version = None;
+                let mut name = None;
+                let mut author = None;
+                for word in rest.split_whitespace() {
+                    match word.split_once('=') {
+                        Some(("version", v)) => version = v.parse().ok(),
+                        Some(("name", n)) if valid_name(n) => name = Some(n),
+                        Some(("author", a)) => author = Some(Cow::Borrowed(a)),
+                        Some(_) => {} // keys of later versions
+                        // A name with a space (`name=my bot`) leaves a bare word.
+                        None => return Err(ReplyError::BadHello),
+                    }
+                }
+                match (version, name) {
+                    (Some(version), Some(name)) => Ok(Reply::Hello(HelloReply {
+                        version,
+                        name: Cow::Borrowed(name),
+                        author,
+                    })),
+                    _ => Err(ReplyError::BadHello),
+                }
+            }
+            _ => Err(ReplyError::Unknown),
+        }
+    }
+
+    /// The same reply, owning its text.
+    #[must_use]
+    pub fn into_owned(self) -> Reply<'static> {
+        match self {
+            Reply::Hello(h) => Reply::Hello(h.into_owned()),
+            Reply::Ready => Reply::Ready,
+            Reply::Move(n) => Reply::Move(n),
+            Reply::Info(t) => Reply::Info(Cow::Owned(t.into_owned())),
+            Reply::Blank => Reply::Blank,
+        }
+    }
+}
+
+impl From<Move> for Reply<'_> {
+    /// `move N` for `mv`.
+    fn from(mv: Move) -> Self {
+        Reply::Move(u32::from(mv.hole()))
+    }
+}
+
+impl fmt::Display for Reply<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reply::Hello(h) => h.fmt(f),
+            Reply::Ready => f.write_str("ready"),
+            Reply::Move(n) => write!(f, "move {n}"),
+            Reply::Info(text) => {
+                f.write_str("info")?;
+                if !text.is_empty() {
+                    f.write_str(" ")?;
+                    for c in text.chars() {
+                        let c = if c == '\n' || c == '\r' { ' ' } else { c };
+                        fmt::Write::write_char(f, c)?;
+                    }
+                }
+                Ok(())
+            }
+            Reply::Blank => Ok(()),
+        }
+    }
+}
+
+impl FromStr for Reply<'static> {
+    type Err = ReplyError;
+
+    /// [`Reply::parse`], owning the text.
+    fn from_str(line: &str) -> Result<Reply<'static>, ReplyError> {
+        Reply::parse(line).map(Reply::into_owned)
+    }
+}
+
+/// Why a bot's answer to `hello` is not a good handshake.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum HandshakeError {
+    /// A well-formed `hello` with another version.
+    #[error("speaks protocol version {version}, the arena speaks {VERSION}")]
+    OtherVersion {
+        /// The version the bot speaks.
+        version: u32,
+    },
+    /// Not a well-formed `hello`.
+    #[error("answered hello with '{}': reply 'hello version=1 name=NAME', every word key=value", shown(.line))]
+    Malformed {
+        /// The line as sent (shown escaped).
+        line: String,
+        /// Why it does not decode, if it is not a `hello` at all.
+        error: Option<ReplyError>,
+    },
+}
+
+/// The bot's name from its answer to `hello` (`line`, as read): it must be
+/// `hello version=1 name=NAME`, with a valid name and this version.
+///
+/// ```
+/// use endodoi_protocol::{hello_name, HandshakeError};
+/// assert_eq!(hello_name("hello version=1 name=me author=x"), Ok("me"));
+/// assert_eq!(hello_name("hello version=2 name=me"), Err(HandshakeError::OtherVersion { version: 2 }));
+/// ```
+///
+/// # Errors
+/// [`HandshakeError`]: another version, or a line that is not a good `hello`.
+pub fn hello_name(line: &str) -> Result<&str, HandshakeError> {
+    match Reply::parse(line) {
+        Ok(Reply::Hello(HelloReply {
+            version,
+            name: Cow::Borrowed(name),
+            ..
+        })) if version == VERSION => Ok(name),
+        Ok(Reply::Hello(HelloReply { version, .. })) if version != VERSION => {
+            Err(HandshakeError::OtherVersion { version })
+        }
+        other => Err(HandshakeError::Malformed {
+            line: line.to_string(),
+            error: other.err(),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replies_parse_with_tolerance() {
+        assert_eq!(Reply::parse("move 3"), Ok(Reply::Move(3)));
+        assert_eq!(Reply::parse("  move 12 \r"), Ok(Reply::Move(12)));
+        assert_eq!(Reply::parse("ready\r"), Ok(Reply::Ready));
+        assert_eq!(Reply::parse(""), Ok(Reply::Blank));
+        assert_eq!(
+            Reply::parse("info depth 3"),
+            Ok(Reply::Info("depth 3".into()))
+        );
+        assert_eq!(
+            Reply::parse("hello version=1 name=greedy-py author=x extra=1"),
+            Ok(Reply::Hello(HelloReply {
+                version: 1,
+                name: "greedy-py".into(),
+                author: Some("x".into())
+            }))
+        );
+        let owned: Reply<'static> = "move 7".parse().unwrap();
+        assert_eq!(owned, Reply::Move(7));
+    }
+
+    #[test]
+    fn bad_replies_are_errors() {
+        for bad in [
+            "move",
+            "move x",
+            "move -1",
+            "move +3",
+            "move 3 4",
+            "move 99999999999",
+        ] {
+            assert_eq!(Reply::parse(bad), Err(ReplyError::BadMove), "{bad}");
+        }
+        for bad in [
+            "hello",
+            "hello version=1",
+            "hello name=x",
+            "hello version=one name=x",
+            "hello version=1 name=a/b",
+            "hello version=1 name=cap bot",
+        ] {
+            assert_eq!(Reply::parse(bad), Err(ReplyError::BadHello), "{bad}");
+        }
+        for bad in ["3", "ready now", "MOVE 3", "quit"] {
+            assert_eq!(Reply::parse(bad), Err(ReplyError::Unknown), "{bad}");
+        }
+        assert!(Reply::parse("hello there").is_err());
+        assert_eq!("ready".parse::<HelloReply>(), Err(ReplyError::Unknown));
+    }
+
+    #[test]
+    fn replies_are_written() {
+        let hello = Reply::Hello(HelloReply::new("greedy", Some("a b".into())));
+        assert_eq!(hello.to_string(), "hello version=1 name=greedy author=a_b");
+        let odd = HelloReply::new("my bot", Some("".into()));
+        assert_eq!(odd.to_string(), "hello version=1 name=my-bot");
+        assert_eq!(Reply::Ready.to_string(), "ready");
+        assert_eq!(Reply::from(Move::new(12).unwrap()).to_string(), "move 12");
+        assert_eq!(Reply::Info("a\nb".into()).to_string(), "info a b");
+        assert_eq!(Reply::Info("".into()).to_string(), "info");
+    }
+
+    #[test]
+    fn hello_answers() {
+        assert_eq!(hello_name("hello version=1 name=me author=x"), Ok("me"));
+        let old = hello_name("hello version=2 name=me").unwrap_err();
+        assert!(old.to_string().contains("version 2"), "{old}");
+        let bad = hello_name("hi\u{1b}").unwrap_err();
+        assert!(bad.to_string().contains("'hi\\u{1b}'"), "{bad}");
+        assert!(matches!(
+            bad,
+            HandshakeError::Malformed {
+                error: Some(ReplyError::Unknown),
+                ..
+            }
+        ));
+        // A name with a space is not silently cut to its first word.
+        let spaced = hello_name("hello version=1 name=cap bot").unwrap_err();
+        assert!(
+            spaced.to_string().contains("every word key=value"),
+            "{spaced}"
+        );
+        assert_eq!(hello_name("hello version=1 name=me future=1"), Ok("me"));
+        // A well-formed reply to another request is no handshake either.
+        assert!(matches!(
+            hello_name("ready"),
+            Err(HandshakeError::Malformed { error: None, .. })
+        ));
+    }
+}
