@@ -2,7 +2,8 @@
 //!
 //! The bot runs as a real process, started and spoken to by the same code
 //! as in a tournament ([`crate::bot`]: the guard, the line framing, the
-//! deadlines and the margin), and the same codec ([`crate::protocol`]). It
+//! deadlines and the margin), with the same codec ([`endodoi_protocol`])
+//! and the same per-ply step ([`crate::referee::ply`]). It
 //! goes through the handshake, whole games against the bundled random bot
 //! (played in-process), positions that catch common mistakes (playing
 //! North, a single legal move, an endless move left out of `legal`, a small
@@ -25,7 +26,10 @@ use tokio::time::Instant;
 use crate::bot::log::LOG_CAP_BYTES;
 use crate::bot::{BotLog, BotProcess, Fault, StartOptions, GRACE};
 use crate::config::{BotSpec, Limits, DEFAULT_MARGIN_MS};
-use crate::protocol::{self, GameOver, NewGame, Reply};
+use crate::referee::ply::{self, NewGameFault, PlyClock, PlyFault};
+use endodoi_protocol::{
+    hello_name, shown, write_line, GameOver, Hello, NewGame, Quit, Reply, ReplyError, VERSION,
+};
 
 /// The default per-move limit of `arena check`, ms.
 pub const DEFAULT_MOVE_TIME_MS: u64 = 1000;
@@ -135,16 +139,50 @@ impl Report {
     }
 }
 
+/// Why a check cannot run at all (everything the bot does is a
+/// [`CheckLine`] instead).
+#[derive(Debug, thiserror::Error)]
+pub enum CheckError {
+    /// No bot command was given.
+    #[error("no bot command: write it after --, e.g. arena check -- python3 my_bot.py")]
+    NoCommand,
+    /// The sandbox cannot run the bot.
+    #[error("{0}")]
+    Sandbox(#[from] crate::bot::spawn::SpawnError),
+    /// The program is not found or not executable.
+    #[error("program '{program}' {why}")]
+    NotFound {
+        /// The program, as given.
+        program: String,
+        /// Where it was looked for, and what to do.
+        why: String,
+    },
+    /// The log file cannot be created.
+    #[error("cannot create the log {}: {source}", .path.display())]
+    Log {
+        /// The log's path.
+        path: PathBuf,
+        /// What failed.
+        source: std::io::Error,
+    },
+    /// The async runtime cannot start.
+    #[error("cannot start the async runtime: {0}")]
+    Runtime(std::io::Error),
+}
+
 /// Runs every check on the bot of `options`, calling `on_line` with each
 /// line as soon as its check is done, and returns them all. Takes a few
 /// seconds for a quick bot; each timeout costs the move limit plus the
 /// margin, and each restart up to the start-up limit.
 ///
 /// # Errors
-/// One line, before anything runs, when the command is empty, its program
-/// is not found or not executable, the log cannot be created, or the async
-/// runtime cannot start. Everything the bot does is a [`CheckLine`].
-pub fn run(options: &CheckOptions, mut on_line: impl FnMut(&CheckLine)) -> Result<Report, String> {
+/// [`CheckError`], before anything runs, when the command is empty, its
+/// program is not found or not executable, the log cannot be created, or the
+/// async runtime cannot start. Everything the bot does is a [`CheckLine`].
+pub fn run(
+    options: &CheckOptions,
+    mut on_line: impl FnMut(&CheckLine),
+) -> Result<Report, CheckError> {
     let spec = BotSpec {
         name: "bot".into(),
         command: options.command.clone(),
@@ -153,31 +191,32 @@ pub fn run(options: &CheckOptions, mut on_line: impl FnMut(&CheckLine)) -> Resul
         sandbox: options.sandbox.clone(),
     };
     let Some(program) = spec.command.first() else {
-        return Err(
-            "no bot command: write it after --, e.g. arena check -- python3 my_bot.py".into(),
-        );
+        return Err(CheckError::NoCommand);
     };
     if options.sandbox.is_some() {
-        crate::bot::spawn::check(&spec).map_err(|e| e.to_string())?;
+        crate::bot::spawn::check(&spec).map_err(CheckError::Sandbox)?;
     }
     crate::bot::resolve_program(&spec).map_err(|_| {
         let here = std::env::current_dir().unwrap_or_default();
-        format!(
-            "program '{program}' {}",
-            crate::bot::spawn::why_not_found(program, &here)
-        )
+        CheckError::NotFound {
+            program: program.clone(),
+            why: crate::bot::spawn::why_not_found(program, &here),
+        }
     })?;
 
     let log = match &options.log {
         Some(path) => std::fs::File::create(path)
             .and_then(|_| BotLog::open(path, LOG_CAP_BYTES))
-            .map_err(|e| format!("cannot create the log {}: {e}", path.display()))?,
+            .map_err(|source| CheckError::Log {
+                path: path.clone(),
+                source,
+            })?,
         None => BotLog::none(),
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+        .map_err(CheckError::Runtime)?;
     let mut checker = Checker {
         spec,
         guard: options.guard.clone(),
@@ -323,7 +362,7 @@ impl Failure {
     fn detail(&self) -> String {
         let mut text = format!("at {}: {}", self.at, self.why);
         if let Some(line) = &self.sent {
-            let _ = write!(text, "; sent '{}'", protocol::shown(line));
+            let _ = write!(text, "; sent '{}'", shown(line));
         }
         let _ = write!(text, "; expected {}", self.expected);
         text
@@ -384,12 +423,12 @@ impl Checker {
             }
         };
         let mut buf = String::new();
-        protocol::hello(&mut buf);
+        write_line(&mut buf, &Hello::CURRENT);
         let failure = match bot.request(&buf, self.startup, Duration::ZERO).await {
-            Ok((reply, elapsed)) => match protocol::hello_name(reply) {
+            Ok((reply, elapsed)) => match hello_name(reply) {
                 Ok(_) => {
                     line.status = Status::Pass;
-                    line.detail = format!("'{}' in {}", protocol::shown(reply), ms(elapsed));
+                    line.detail = format!("'{}' in {}", shown(reply), ms(elapsed));
                     None
                 }
                 Err(_) => Some(Failure {
@@ -487,9 +526,8 @@ impl Checker {
                 last = Some(mv);
                 continue;
             }
-            match self.turn(&pos, last).await {
+            match self.turn(&mut pos, last).await {
                 Ok(mv) => {
-                    pos.play(mv).expect("a checked move");
                     first.get_or_insert(mv);
                     moves += 1;
                     last = Some(mv);
@@ -510,12 +548,7 @@ impl Checker {
         };
         let seeds = [pos.captured(Side::South), pos.captured(Side::North)];
         let mut buf = String::new();
-        let over = GameOver {
-            winner,
-            seeds,
-            reason,
-        };
-        protocol::gameover(&mut buf, s.side, &over);
+        write_line(&mut buf, &GameOver::new(s.side, winner, seeds, reason));
         let bot = self.bot.as_mut().expect("started");
         if bot.notify(&buf, GRACE).await.is_err() {
             self.stop().await;
@@ -548,27 +581,23 @@ impl Checker {
         let rules = s.position.rules();
         let mut buf = String::new();
         let game = NewGame {
+            rules: *rules,
             side: s.side,
-            holes: rules.holes(),
-            seeds: rules.seeds(),
             move_time_ms: self.move_time_ms,
             base_time_ms: 0,
             increment_ms: 0,
-            max_plies: rules.max_plies(),
-            max_laps: rules.max_laps(),
-            series: 1,
-            game: self.games,
+            game: Some((1, u64::from(self.games))),
         };
-        protocol::newgame(&mut buf, &game);
         let bot = self.bot.as_mut().expect("started");
-        let asked = bot.request(&buf, self.startup, Duration::ZERO).await;
-        let (why, sent) = match asked.map(|(reply, _)| reply.to_string()) {
-            Ok(reply) if protocol::parse_reply(&reply) == Ok(Reply::Ready) => return Ok(()),
-            Ok(reply) => {
-                let hint = bot.after_notification_hint();
-                (format!("{}{hint}", why_not(&reply, "newgame")), Some(reply))
+        let (why, sent) = match ply::new_game(bot, &mut buf, &game, self.startup).await {
+            Ok(()) => return Ok(()),
+            Err(NewGameFault::NotReady { line, after }) => {
+                let hint = after
+                    .map(|n| format!(" (after {n}, which takes no reply)"))
+                    .unwrap_or_default();
+                (format!("{}{hint}", why_not(&line, "newgame")), Some(line))
             }
-            Err(f) => (start_limit(&f, self.startup), None),
+            Err(NewGameFault::Fault(f)) => (start_limit(&f, self.startup), None),
         };
         self.stop().await;
         Err(Failure {
@@ -579,48 +608,56 @@ impl Checker {
         })
     }
 
-    /// Asks the bot for its move in `pos` (its turn) with the move limit
-    /// and the arena's margin, and times the reply. An illegal move keeps
-    /// the bot; after any other failure it is stopped.
-    async fn turn(&mut self, pos: &Position, last: Option<Move>) -> Result<Move, Foul> {
+    /// Plays the bot's ply in `pos` (its turn) with the move limit and the
+    /// arena's margin ([`ply::ply`], as a tournament does), and times the
+    /// reply. An illegal move keeps the bot (and leaves `pos` as it was);
+    /// after any other failure it is stopped.
+    async fn turn(&mut self, pos: &mut Position, last: Option<Move>) -> Result<Move, Foul> {
+        let at = format!("ply {}", pos.ply());
         let legal = pos.legal_moves();
-        let mut buf = String::new();
-        protocol::turn(&mut buf, pos, last, legal, self.move_time_ms, None);
         let failure = |why: String, sent: Option<String>| Failure {
-            at: format!("ply {}", pos.ply()),
+            at,
             why,
             sent,
             expected: format!("'move N' with N in legal={}", list(legal)),
         };
         let bot = self.bot.as_mut().expect("started");
-        let limit = Duration::from_millis(self.move_time_ms);
-        let margin = Duration::from_millis(DEFAULT_MARGIN_MS);
-        let (reply, elapsed) = match bot.request(&buf, limit, margin).await {
-            Ok((reply, elapsed)) => (reply.to_string(), elapsed),
-            Err(f) => {
+        let clock = PlyClock {
+            limit_ms: self.move_time_ms,
+            margin: Duration::from_millis(DEFAULT_MARGIN_MS),
+            clocks: None,
+        };
+        let mut buf = String::new();
+        match ply::ply(bot, &mut buf, pos, last, clock).await {
+            Ok(played) => {
+                self.times.push(played.elapsed);
+                Ok(played.details.mv)
+            }
+            Err(PlyFault::Fault(f)) => {
                 if matches!(f, Fault::Timeout { .. }) {
                     self.timeouts += 1;
                 }
                 self.stop().await;
-                return Err(Foul::Fault(failure(f.to_string(), None)));
+                Err(Foul::Fault(failure(f.to_string(), None)))
             }
-        };
-        self.times.push(elapsed);
-        let Ok(Reply::Move(hole)) = protocol::parse_reply(&reply) else {
-            self.stop().await;
-            return Err(Foul::Fault(failure(why_not(&reply, "turn"), Some(reply))));
-        };
-        let why = match u8::try_from(hole).ok().and_then(Move::new) {
-            None => format!("hole {hole} does not exist: holes are 1 to {}", pos.holes()),
-            Some(mv) => match pos.check(mv) {
-                Ok(()) => return Ok(mv),
-                Err(e) => e.to_string(),
-            },
-        };
-        Err(Foul::Illegal(failure(
-            format!("illegal move: {why}"),
-            Some(reply),
-        )))
+            Err(PlyFault::NotAMove { line, elapsed, .. }) => {
+                self.times.push(elapsed);
+                self.stop().await;
+                Err(Foul::Fault(failure(why_not(&line, "turn"), Some(line))))
+            }
+            Err(PlyFault::Illegal {
+                line,
+                illegal,
+                elapsed,
+                ..
+            }) => {
+                self.times.push(elapsed);
+                Err(Foul::Illegal(failure(
+                    format!("illegal move: {illegal}"),
+                    Some(line),
+                )))
+            }
+        }
     }
 
     /// The reply-time check, from every reply to `turn` so far.
@@ -682,7 +719,9 @@ impl Checker {
             Err(line) => return line,
         };
         let grace = GRACE.as_millis();
-        let (status, detail) = match bot.notify(protocol::QUIT, GRACE).await {
+        let mut quit = String::new();
+        write_line(&mut quit, &Quit);
+        let (status, detail) = match bot.notify(&quit, GRACE).await {
             Err(f) => (
                 Status::Fail,
                 format!("quit could not be sent: {f}; expected it to read quit and exit within {grace} ms"),
@@ -748,11 +787,10 @@ fn ms(d: Duration) -> String {
 
 /// Why `reply` is not the answer to `request` (`hello`, `newgame`, `turn`).
 fn why_not(reply: &str, request: &str) -> String {
-    use protocol::ReplyError;
-    match (protocol::parse_reply(reply), request) {
-        (Ok(Reply::Hello { version, .. }), "hello") => format!(
-            "speaks protocol version {version}, the arena speaks {}",
-            protocol::VERSION
+    match (Reply::parse(reply), request) {
+        (Ok(Reply::Hello(hello)), "hello") => format!(
+            "speaks protocol version {}, the arena speaks {VERSION}",
+            hello.version
         ),
         (Err(ReplyError::BadHello), "hello") => {
             "a bad hello: every word key=value, with version= and a valid name=".into()

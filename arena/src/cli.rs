@@ -344,6 +344,26 @@ pub struct PlayArgs {
     pub command: Vec<String>,
 }
 
+impl From<PlayArgs> for crate::play::PlaySettings {
+    /// The settings of `arena play`, as given; [`crate::play::PlayOptions::new`] checks them.
+    fn from(args: PlayArgs) -> Self {
+        crate::play::PlaySettings {
+            holes: args.holes,
+            seeds: args.seeds,
+            max_laps: args.max_laps,
+            max_plies: args.max_plies,
+            opening: args.opening,
+            side: args.side.into(),
+            bots: args.bots,
+            step: args.step,
+            command: args.command,
+            move_time_ms: args.move_time_ms,
+            laps: args.laps,
+            log: args.log,
+        }
+    }
+}
+
 /// A side on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum SideArg {

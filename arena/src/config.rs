@@ -11,7 +11,7 @@ use endodoi::Rules;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::protocol::valid_name;
+use endodoi_protocol::valid_name;
 
 /// A validated tournament configuration.
 #[derive(Clone, Debug)]

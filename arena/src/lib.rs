@@ -16,7 +16,6 @@ pub mod lanes;
 pub mod output;
 pub mod play;
 pub mod progress;
-pub mod protocol;
 pub mod rate;
 pub mod referee;
 pub mod replay;

@@ -60,7 +60,7 @@ fn main() -> ExitCode {
             let options = args.into_options(std::env::current_exe().ok());
             commands::check::run(&options, &mut console)
         }
-        Command::Play(args) => arena::play::PlayOptions::from_args(args)
+        Command::Play(args) => arena::play::PlayOptions::new(args.into())
             .map_err(anyhow::Error::msg)
             .and_then(arena::play::run)
             .map(|ending| return_code(ending.exit_code())),

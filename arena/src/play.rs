@@ -20,14 +20,17 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anstyle::{AnsiColor, Style};
-use endodoi::{IllegalMove, Move, MoveDetails, Position, Rules, Side, Termination};
+use endodoi::{
+    IllegalMove, Move, MoveDetails, MoveSet, Position, Rules, RulesError, Side, Termination,
+};
+use endodoi_protocol::{shown, write_line, GameOver, NewGame};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use crate::bot::log::LOG_CAP_BYTES;
 use crate::bot::{BotLog, BotProcess, StartOptions};
 use crate::config::{BotSpec, Limits, DEFAULT_MARGIN_MS, DEFAULT_STARTUP_MS};
-use crate::protocol::{self, GameOver, NewGame, Reply};
+use crate::referee::ply::{self, NewGameFault, PlyClock, PlyFault};
 
 /// The most laps of one move shown one by one with `laps` on; the rest of a
 /// longer sowing is summed up in a line.
@@ -74,7 +77,7 @@ pub struct PlayOptions {
     /// Whether moves are shown lap by lap from the start (the human can
     /// toggle it with `laps`).
     pub laps: bool,
-    /// Whether to colour the board (ANSI escapes); [`PlayOptions::from_args`]
+    /// Whether to colour the board (ANSI escapes); [`PlayOptions::new`]
     /// sets it when standard output is a terminal and `NO_COLOR` is unset
     /// (anstream's rules, which also honour `CLICOLOR_FORCE` and `TERM=dumb`).
     pub colour: bool,
@@ -112,20 +115,101 @@ impl Ending {
     }
 }
 
+/// What `arena play` is asked for, as plain values (the binary fills them
+/// from its arguments), not yet checked: [`PlayOptions::new`] checks them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlaySettings {
+    /// Holes per row (2 to 50).
+    pub holes: usize,
+    /// Seeds per hole at the start.
+    pub seeds: u32,
+    /// The lap limit.
+    pub max_laps: u32,
+    /// The ply limit.
+    pub max_plies: u32,
+    /// The opening's plies as hole numbers separated by spaces (`"4 3 2"`),
+    /// South first; `None` for none.
+    pub opening: Option<String>,
+    /// The human's side (without `bots`).
+    pub side: Side,
+    /// Whether two bots play each other (`command` then holds South's
+    /// command, `--`, and North's).
+    pub bots: bool,
+    /// With `bots`: wait for Enter before each ply.
+    pub step: bool,
+    /// The bot's program and arguments; with `bots`, both bots' split by `--`.
+    pub command: Vec<String>,
+    /// The per-move limit told to the bots, ms.
+    pub move_time_ms: u64,
+    /// Whether moves are shown lap by lap from the start.
+    pub laps: bool,
+    /// Where the bots' stderr and `info` lines go; `None` drops them.
+    pub log: Option<PathBuf>,
+}
+
+/// Why `arena play` cannot start: its settings do not make a game.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlayOptionsError {
+    /// The board or the limits are not valid rules.
+    #[error("{0}")]
+    Rules(#[from] RulesError),
+    /// The opening is unreadable, illegal, or ends the game.
+    #[error(transparent)]
+    Opening(#[from] OpeningError),
+    /// `--bots` without two commands.
+    #[error(
+        "--bots needs two bot commands: arena play --bots -- SOUTH_COMMAND... -- NORTH_COMMAND..."
+    )]
+    TwoCommandsNeeded,
+    /// No bot command at all.
+    #[error("no bot command: write it after --, e.g. arena play -- arena bot greedy")]
+    NoCommand,
+    /// A bot's program cannot be found or run.
+    #[error("program '{program}' not found or not executable: give a path (./my_bot) or a program in PATH")]
+    ProgramNotFound {
+        /// The program, as given.
+        program: String,
+    },
+}
+
+/// Why the moves of `--opening` cannot open the game.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OpeningError {
+    /// The text is not a list of hole numbers (the reader's message).
+    #[error("--opening: {0}")]
+    Unreadable(String),
+    /// A ply the rules forbid.
+    #[error("--opening: ply {ply} ({side} to move) cannot be {hole}: {error}; legal: {legal}")]
+    Illegal {
+        /// The ply, from 1.
+        ply: usize,
+        /// The side to move then.
+        side: Side,
+        /// The hole asked for.
+        hole: u8,
+        /// Why it cannot be played.
+        error: IllegalMove,
+        /// The legal moves then.
+        legal: MoveSet,
+    },
+    /// The plies end the game.
+    #[error("--opening: the game is over after these plies: leave some for the players")]
+    GameOver,
+}
+
 impl PlayOptions {
-    /// The options of `arena play` from its arguments, checked: the rules,
+    /// The options of `arena play` from its settings, checked: the rules,
     /// the opening and the players. Colour and echo follow this process's
     /// standard output and input (see [`PlayOptions::colour`]), and the
     /// bots run under this executable's guard.
     ///
     /// # Errors
-    /// One line for bad rules, an illegal or game-ending opening, a missing
-    /// bot command, or a program that cannot be found.
-    pub fn from_args(args: crate::cli::PlayArgs) -> Result<PlayOptions, String> {
+    /// [`PlayOptionsError`] for bad rules, an illegal or game-ending
+    /// opening, a missing bot command, or a program that cannot be found.
+    pub fn new(args: PlaySettings) -> Result<PlayOptions, PlayOptionsError> {
         let rules = Rules::new(args.holes, args.seeds)
             .and_then(|r| r.with_max_laps(args.max_laps))
-            .and_then(|r| r.with_max_plies(args.max_plies))
-            .map_err(|e| e.to_string())?;
+            .and_then(|r| r.with_max_plies(args.max_plies))?;
         let opening = match &args.opening {
             Some(text) => parse_opening(text, rules)?,
             None => Vec::new(),
@@ -137,7 +221,7 @@ impl PlayOptions {
                 None => (&args.command[..], &[][..]),
             };
             if south.is_empty() || north.is_empty() {
-                return Err("--bots needs two bot commands: arena play --bots -- SOUTH_COMMAND... -- NORTH_COMMAND...".into());
+                return Err(PlayOptionsError::TwoCommandsNeeded);
             }
             Players::Bots {
                 commands: [south.to_vec(), north.to_vec()],
@@ -145,12 +229,10 @@ impl PlayOptions {
             }
         } else {
             if args.command.is_empty() {
-                return Err(
-                    "no bot command: write it after --, e.g. arena play -- arena bot greedy".into(),
-                );
+                return Err(PlayOptionsError::NoCommand);
             }
             Players::Human {
-                human: args.side.into(),
+                human: args.side,
                 bot: args.command.clone(),
             }
         };
@@ -160,11 +242,8 @@ impl PlayOptions {
         };
         for command in commands {
             let spec = spec("bot", command);
-            crate::bot::resolve_program(&spec).map_err(|_| {
-                format!(
-                    "program '{}' not found or not executable: give a path (./my_bot) or a program in PATH",
-                    command[0]
-                )
+            crate::bot::resolve_program(&spec).map_err(|_| PlayOptionsError::ProgramNotFound {
+                program: command[0].clone(),
             })?;
         }
         Ok(PlayOptions {
@@ -189,26 +268,26 @@ fn colour_wanted() -> bool {
 }
 
 /// The moves of `--opening`, checked by playing them.
-fn parse_opening(text: &str, rules: Rules) -> Result<Vec<Move>, String> {
-    let holes = crate::replay::parse_moves(&[text]).map_err(|e| format!("--opening: {e}"))?;
+fn parse_opening(text: &str, rules: Rules) -> Result<Vec<Move>, OpeningError> {
+    let holes =
+        crate::replay::parse_moves(&[text]).map_err(|e| OpeningError::Unreadable(e.to_string()))?;
     let mut pos = rules.start();
     let mut moves = Vec::with_capacity(holes.len());
     for (i, hole) in holes.into_iter().enumerate() {
         let mv = Move::new(hole).expect("parse_moves gives 1..=50");
-        if let Err(e) = pos.play(mv) {
-            return Err(format!(
-                "--opening: ply {} ({} to move) cannot be {hole}: {e}; legal: {}",
-                i + 1,
-                pos.to_move(),
-                pos.legal_moves()
-            ));
+        if let Err(error) = pos.play(mv) {
+            return Err(OpeningError::Illegal {
+                ply: i + 1,
+                side: pos.to_move(),
+                hole,
+                error,
+                legal: pos.legal_moves(),
+            });
         }
         moves.push(mv);
     }
     if pos.is_over() {
-        return Err(
-            "--opening: the game is over after these plies: leave some for the players".into(),
-        );
+        return Err(OpeningError::GameOver);
     }
     Ok(moves)
 }
@@ -367,7 +446,7 @@ pub async fn session<W: Write>(
                 .await
                 .map(Some)
                 .map_err(|f| {
-                    let shown: Vec<String> = command.iter().map(|w| protocol::shown(w)).collect();
+                    let shown: Vec<String> = command.iter().map(|w| shown(w)).collect();
                     let hint = if has_log {
                         ""
                     } else {
@@ -790,7 +869,7 @@ pub fn read_input(line: &str, pos: &Position) -> Input {
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Input::Bad(format!(
             "'{}' is not a hole number: type one of your holes ({legal_text}), or help",
-            protocol::shown(word)
+            shown(word)
         ));
     }
     let hole = word
@@ -800,7 +879,7 @@ pub fn read_input(line: &str, pos: &Position) -> Input {
     let Some(mv) = hole.and_then(|h| u8::try_from(h).ok()).and_then(Move::new) else {
         return Input::Bad(format!(
             "there is no hole {}: your holes are 1 to {n}, numbered from your left under your row ({legal_text})",
-            protocol::shown(word)
+            shown(word)
         ));
     };
     match pos.check(mv) {
@@ -916,9 +995,10 @@ impl<W: Write> Game<W> {
                 return Ok(Stop::Over);
             }
             let side = self.pos.to_move();
-            let mv = if self.human == Some(side) {
+            let before = self.pos.clone();
+            let details = if self.human == Some(side) {
                 match self.human_move().await? {
-                    Ok(mv) => mv,
+                    Ok(mv) => self.pos.play(mv).expect("a legal move"),
                     Err(stop) => return Ok(stop),
                 }
             } else {
@@ -928,11 +1008,11 @@ impl<W: Write> Game<W> {
                     }
                 }
                 match self.bot_move(side).await {
-                    Ok(mv) => mv,
+                    Ok(details) => details,
                     Err(stop) => return Ok(stop),
                 }
             };
-            self.show_move(mv)?;
+            self.show_move(&before, &details)?;
         }
     }
 
@@ -1006,34 +1086,29 @@ impl<W: Write> Game<W> {
                 continue;
             };
             let game = NewGame {
+                rules,
                 side,
-                holes: rules.holes(),
-                seeds: rules.seeds(),
                 move_time_ms: self.move_time_ms,
                 base_time_ms: 0,
                 increment_ms: 0,
-                max_plies: rules.max_plies(),
-                max_laps: rules.max_laps(),
-                series: 1,
-                game: 1,
+                game: Some((1, 1)),
             };
-            protocol::newgame(&mut self.buf, &game);
-            let asked = bot.request(&self.buf, self.startup, Duration::ZERO);
+            let asked = ply::new_game(bot, &mut self.buf, &game, self.startup);
             let answer = tokio::select! {
                 biased;
                 () = self.cancel.cancelled() => return Some(Stop::Interrupted),
                 answer = asked => answer,
             };
             let why = match answer {
-                Ok((line, _)) if protocol::parse_reply(line) == Ok(Reply::Ready) => None,
-                Ok((line, _)) => Some((
+                Ok(()) => None,
+                Err(NewGameFault::NotReady { line, .. }) => Some((
                     format!(
                         "protocol-error: answered newgame without 'ready'; it sent '{}'",
-                        protocol::shown(line)
+                        shown(&line)
                     ),
                     "protocol-error",
                 )),
-                Err(f) => Some((
+                Err(NewGameFault::Fault(f)) => Some((
                     format!("{}: did not answer newgame: {f}", f.termination()),
                     f.termination(),
                 )),
@@ -1138,91 +1213,63 @@ impl<W: Write> Game<W> {
                 other => writeln!(
                     self.out,
                     "'{}': press Enter for the next ply, or type laps or quit",
-                    protocol::shown(other)
+                    shown(other)
                 )?,
             }
         }
     }
 
-    /// Asks `side`'s bot for its move, as a tournament does; a fault or an
-    /// illegal move loses the game.
-    async fn bot_move(&mut self, side: Side) -> Result<Move, Stop> {
-        let legal = self.pos.legal_moves();
-        protocol::turn(
-            &mut self.buf,
-            &self.pos,
-            self.last,
-            legal,
-            self.move_time_ms,
-            None,
-        );
+    /// Plays `side`'s bot's ply, as a tournament does ([`ply::ply`]); a
+    /// fault or an illegal move loses the game.
+    async fn bot_move(&mut self, side: Side) -> Result<MoveDetails, Stop> {
         let bot = self.bots[side.index()]
             .as_mut()
             .expect("a bot plays this side");
-        let limit = Duration::from_millis(self.move_time_ms);
-        let margin = Duration::from_millis(DEFAULT_MARGIN_MS);
-        let asked = bot.request(&self.buf, limit, margin);
+        let clock = PlyClock {
+            limit_ms: self.move_time_ms,
+            margin: Duration::from_millis(DEFAULT_MARGIN_MS),
+            clocks: None,
+        };
+        let asked = ply::ply(bot, &mut self.buf, &mut self.pos, self.last, clock);
         let answer = tokio::select! {
             biased;
             () = self.cancel.cancelled() => return Err(Stop::Interrupted),
-            answer = asked => answer.map(|(line, _)| line.to_string()),
+            answer = asked => answer,
         };
-        let line = match answer {
-            Ok(line) => line,
-            Err(f) => {
-                let why = format!("{}: {f}", f.termination());
-                self.stop_bot(side, &why).await;
-                return Err(Stop::Forfeit {
-                    side,
-                    why,
-                    reason: f.termination(),
-                });
+        let fault = match answer {
+            Ok(played) => return Ok(played.details),
+            Err(fault) => fault,
+        };
+        let reason = fault.termination();
+        let why = match &fault {
+            PlyFault::Fault(f) => format!("{reason}: {f}"),
+            PlyFault::NotAMove { line, .. } => {
+                format!("{reason}: {fault}; it sent '{}'", shown(line))
             }
-        };
-        let hole = match protocol::parse_reply(&line) {
-            Ok(Reply::Move(hole)) => hole,
-            other => {
-                let why = match other {
-                    Err(e) => e.to_string(),
-                    Ok(_) => "expected 'move N'".into(),
-                };
-                let why = format!(
-                    "protocol-error: {why}; it sent '{}'",
-                    protocol::shown(&line)
-                );
-                self.stop_bot(side, &why).await;
-                return Err(Stop::Forfeit {
-                    side,
-                    why,
-                    reason: "protocol-error",
-                });
-            }
-        };
-        let checked = match u8::try_from(hole).ok().and_then(Move::new) {
-            Some(mv) => self.pos.check(mv).map(|()| mv).map_err(|e| e.to_string()),
-            None => Err(format!(
-                "hole {hole} does not exist: holes are 1 to {}",
-                self.pos.holes()
-            )),
-        };
-        checked.map_err(|e| Stop::Forfeit {
-            side,
-            why: format!(
-                "illegal-move: {e}; legal were {legal}; it sent '{}'",
-                protocol::shown(&line)
+            PlyFault::Illegal {
+                line,
+                illegal,
+                legal,
+                ..
+            } => format!(
+                "{reason}: {illegal}; legal were {legal}; it sent '{}'",
+                shown(line)
             ),
-            reason: "illegal-move",
-        })
+        };
+        // After an illegal move the bot is still in step: it hears of the end.
+        if !matches!(fault, PlyFault::Illegal { .. }) {
+            self.stop_bot(side, &why).await;
+        }
+        Err(Stop::Forfeit { side, why, reason })
     }
 
-    /// Plays `mv` (legal) and shows it: the move line, the laps if asked
-    /// for, and the board after it.
-    fn show_move(&mut self, mv: Move) -> std::io::Result<()> {
-        let mover = self.pos.to_move();
-        let holes = self.pos.holes();
-        let before = self.pos.clone();
-        let laps = self.laps.then(|| self.pos.laps(mv).expect("a legal move"));
-        let details = self.pos.play(mv).expect("a legal move");
+    /// Shows the move of `details`, just played from `before`: the move
+    /// line, the laps if asked for, and the board after it.
+    fn show_move(&mut self, before: &Position, details: &MoveDetails) -> std::io::Result<()> {
+        let mv = details.mv;
+        let mover = before.to_move();
+        let holes = before.holes();
+        let laps = self.laps.then(|| before.laps(mv).expect("a legal move"));
         self.last = Some(mv);
         if details.outcome.is_some() {
             let capture = details.capture.map_or(0, |c| c.seeds);
@@ -1235,10 +1282,10 @@ impl<W: Write> Game<W> {
             self.out,
             "Ply {}: {}",
             self.pos.ply(),
-            move_line(&details, &self.names)
+            move_line(details, &self.names)
         )?;
         if let (Some(laps), true) = (laps, details.laps > 1) {
-            self.show_laps(laps, &before, mover, details.laps)?;
+            self.show_laps(laps, before, mover, details.laps)?;
         }
         let start = holes * mover.index() + usize::from(mv.hole()) - 1;
         self.show_board(&[start, details.last])
@@ -1310,12 +1357,7 @@ impl<W: Write> Game<W> {
                 continue;
             };
             if let (Some((winner, reason)), true) = (over, self.in_game[side.index()]) {
-                let over = GameOver {
-                    winner,
-                    seeds,
-                    reason,
-                };
-                protocol::gameover(&mut self.buf, side, &over);
+                write_line(&mut self.buf, &GameOver::new(side, winner, seeds, reason));
                 let _ = bot.notify(&self.buf, crate::bot::GRACE).await;
             }
         }
@@ -1622,11 +1664,12 @@ mod tests {
     fn openings_are_checked() {
         let r = rules(4, 4);
         assert_eq!(parse_opening("4 3 2 4 1", r).unwrap().len(), 5);
-        let err = parse_opening("4 3 2 4 1 1", r).unwrap_err();
+        let err = parse_opening("4 3 2 4 1 1", r).unwrap_err().to_string();
         assert!(err.contains("ply 6 (north to move) cannot be 1"), "{err}");
         assert!(err.contains("endless"), "{err}");
         assert!(parse_opening("x", r)
             .unwrap_err()
+            .to_string()
             .starts_with("--opening: 'x'"));
     }
 }

@@ -2,7 +2,11 @@
 //!
 //! Faults are data: a bot that crashes, times out, or sends a bad or illegal
 //! reply loses the game, and the [`GameRecord`] says why. The referee asks one
-//! question per ply (`turn`, answered by `move`): one protocol round trip.
+//! question per ply (`turn`, answered by `move`): one protocol round trip,
+//! through [`ply::ply`], the per-ply step `arena play` and `arena check` use
+//! too.
+
+pub mod ply;
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -12,9 +16,11 @@ use endodoi::{Move, Rules, Side};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+use endodoi_protocol::{shown, write_line, GameOver, NewGame};
+
 use crate::bot::{BotLog, BotProcess, Fault, StartOptions};
 use crate::config::{BotSpec, TimeControl};
-use crate::protocol::{self, GameOver, NewGame, Reply};
+use ply::{NewGameFault, PlyClock, PlyFault};
 
 /// How a game ended: by the rules, or by a bot's fault.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -279,32 +285,21 @@ async fn play(
                 break 'game Some((side, Foul::Fault(f), String::new()));
             }
             let new_game = NewGame {
+                rules,
                 side,
-                holes: rules.holes(),
-                seeds: rules.seeds(),
                 move_time_ms: time.move_time_ms,
                 base_time_ms: time.base_time_ms,
                 increment_ms: time.increment_ms,
-                max_plies: rules.max_plies(),
-                max_laps: rules.max_laps(),
-                series,
-                game,
+                game: Some((series as u64, u64::from(game))),
             };
-            protocol::newgame(&mut buf, &new_game);
             let bot = seat.process.as_mut().expect("started");
-            let asked = bot.request(&buf, startup, Duration::ZERO).await;
-            let answer = match asked.map(|(line, _)| line.to_string()) {
-                Ok(line) => match protocol::parse_reply(&line) {
-                    Ok(Reply::Ready) => None,
-                    _ => Some((
-                        Foul::Fault(Fault::Protocol(format!(
-                            "answered newgame without 'ready'{}",
-                            bot.after_notification_hint()
-                        ))),
-                        line,
-                    )),
-                },
-                Err(f) => Some((Foul::Fault(f), String::new())),
+            let answer = match ply::new_game(bot, &mut buf, &new_game, startup).await {
+                Ok(()) => None,
+                Err(NewGameFault::Fault(f)) => Some((Foul::Fault(f), String::new())),
+                Err(e @ NewGameFault::NotReady { .. }) => {
+                    let line = e.line().unwrap_or_default().to_string();
+                    Some((Foul::Fault(Fault::Protocol(e.to_string())), line))
+                }
             };
             transcript.collect(side, seat);
             match answer {
@@ -319,7 +314,6 @@ async fn play(
         let mut last: Option<Move> = opening.last().copied();
         while !pos.is_over() {
             let side = pos.to_move();
-            let legal = pos.legal_moves();
             let mine = clock[side.index()];
             let limit = turn_limit(time, mine.max(0) as u64);
             let grace = if time.base_time_ms > 0 {
@@ -333,60 +327,35 @@ async fn play(
                     clock[side.opponent().index()].max(0) as u64,
                 ]
             });
-            protocol::turn(&mut buf, &pos, last, legal, limit, clocks);
+            let clock_now = PlyClock {
+                limit_ms: limit,
+                margin: grace,
+                clocks,
+            };
             let seat = &mut *seats[side.index()];
             let bot = seat.process.as_mut().expect("started");
-            let reply = match bot.request(&buf, Duration::from_millis(limit), grace).await {
-                Ok((line, elapsed)) => match protocol::parse_reply(line) {
-                    Ok(Reply::Move(hole)) => Ok((hole, elapsed)),
-                    // A `hello ...` line that is not a good handshake is
-                    // still no move: say what a turn wants.
-                    Ok(_) | Err(protocol::ReplyError::BadHello) => Err((
-                        Foul::Fault(Fault::Protocol("expected 'move N'".into())),
-                        line.to_string(),
-                    )),
-                    Err(e) => Err((
-                        Foul::Fault(Fault::Protocol(e.to_string())),
-                        line.to_string(),
-                    )),
-                },
-                Err(f) => Err((Foul::Fault(f), String::new())),
-            };
+            let played = ply::ply(bot, &mut buf, &mut pos, last, clock_now).await;
             transcript.collect(side, seat);
-            let (hole, elapsed) = match reply {
-                Ok(r) => r,
-                Err((foul, line)) => break 'game Some((side, foul, line)),
-            };
-            let played = u8::try_from(hole)
-                .ok()
-                .and_then(Move::new)
-                .ok_or(endodoi::IllegalMove::NoSuchHole {
-                    hole: 0,
-                    holes: rules.holes() as u8,
-                })
-                .and_then(|mv| pos.play(mv).map(|_| mv));
-            match played {
-                Ok(mv) => {
+            let elapsed = match played {
+                Ok(played) => {
+                    let mv = played.details.mv;
                     if !moves.is_empty() {
                         moves.push(' ');
                     }
                     let _ = write!(moves, "{mv}");
                     last = Some(mv);
+                    played.elapsed
                 }
-                Err(e) => {
-                    let why = match e {
-                        endodoi::IllegalMove::NoSuchHole { .. } => {
-                            format!(
-                                "hole {hole} does not exist: holes are 1 to {}",
-                                rules.holes()
-                            )
-                        }
-                        other => other.to_string(),
-                    };
-                    let foul = Foul::Illegal(format!("illegal move: {why}; legal were {legal}"));
-                    break 'game Some((side, foul, format!("move {hole}")));
+                Err(PlyFault::Fault(f)) => break 'game Some((side, Foul::Fault(f), String::new())),
+                Err(e @ PlyFault::NotAMove { .. }) => {
+                    let line = e.line().unwrap_or_default().to_string();
+                    break 'game Some((side, Foul::Fault(Fault::Protocol(e.to_string())), line));
                 }
-            }
+                Err(e @ PlyFault::Illegal { hole, .. }) => {
+                    // The move as the engine reads it, whatever the spacing.
+                    break 'game Some((side, Foul::Illegal(e.to_string()), format!("move {hole}")));
+                }
+            };
             if time.base_time_ms > 0 {
                 let c = &mut clock[side.index()];
                 *c = *c - elapsed.as_millis() as i64 + time.increment_ms as i64;
@@ -415,7 +384,7 @@ async fn play(
             let seat = &mut *seats[side.index()];
             let mut detail = format!("{side} ({}) {why}", seat.spec.name);
             if !line.is_empty() {
-                let _ = write!(detail, "; it sent '{}'", protocol::shown(&line));
+                let _ = write!(detail, "; it sent '{}'", shown(&line));
             }
             if end != GameEnd::IllegalMove {
                 seat.restart_later(&detail).await;
@@ -424,15 +393,10 @@ async fn play(
         }
     };
 
-    let over = GameOver {
-        winner,
-        seeds,
-        reason: end.name(),
-    };
     for side in Side::ALL {
         let seat = &mut *seats[side.index()];
         if let (Some(bot), true) = (seat.process.as_mut(), in_game[side.index()]) {
-            protocol::gameover(&mut buf, side, &over);
+            write_line(&mut buf, &GameOver::new(side, winner, seeds, end.name()));
             let sent = bot.notify(&buf, crate::bot::GRACE).await;
             transcript.collect(side, seat);
             if let Err(f) = sent {

@@ -2,9 +2,8 @@
 //! same position: the arena writes `turn`, the bot side (endodoi-bots) reads
 //! it, and swapping North's view back restores the board.
 
-use arena::protocol;
 use endodoi::{Position, Rules, Side};
-use endodoi_bots::protocol::{parse_request, Request};
+use endodoi_protocol::{write_line, Request, Turn};
 use proptest::prelude::*;
 
 /// Plays `picks` (indices into the legal moves) from the start.
@@ -27,8 +26,8 @@ proptest! {
         let pos = position(holes, seeds, &picks);
         prop_assume!(!pos.is_over());
         let mut line = String::new();
-        protocol::turn(&mut line, &pos, None, pos.legal_moves(), 1000, None);
-        let Ok(Request::Turn(turn)) = parse_request(line.trim_end()) else {
+        write_line(&mut line, &Turn::new(&pos, None, pos.legal_moves(), 1000, None));
+        let Ok(Request::Turn(turn)) = Request::parse(line.trim_end()) else {
             return Err(TestCaseError::fail(format!("not a turn: {line}")));
         };
         let view = endodoi_bots::turn_position(&turn, Some(*pos.rules())).unwrap();

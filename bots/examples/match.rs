@@ -6,8 +6,8 @@
 use std::time::{Duration, Instant};
 
 use endodoi::{Position, Rules, Side};
-use endodoi_bots::protocol::GameSettings;
 use endodoi_bots::{own_view, strategy_from_args, Strategy, TimeLeft};
+use endodoi_protocol::NewGame;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -48,7 +48,7 @@ fn main() {
         for swap in 0..2 {
             let south = swap; // bot index playing South
             for (i, bot) in bots.iter_mut().enumerate() {
-                bot.new_game(&GameSettings {
+                bot.new_game(&NewGame {
                     rules,
                     side: if i == south { Side::South } else { Side::North },
                     move_time_ms: 0,

@@ -18,14 +18,14 @@
 //! run prints the same tables.
 
 use endodoi::{Move, Position, Rules, Side};
-use endodoi_bots::protocol::GameSettings;
 use endodoi_bots::{own_view, AlphaBeta, AlphaBetaOptions, Strategy, TimeLeft};
+use endodoi_protocol::NewGame;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// Plays `pos` out with `bot` on both sides; returns South's final margin.
 fn play_out(bot: &mut AlphaBeta, mut pos: Position) -> i32 {
-    bot.new_game(&GameSettings {
+    bot.new_game(&NewGame {
         rules: *pos.rules(),
         side: Side::South,
         move_time_ms: 0,

@@ -32,8 +32,8 @@ use std::time::{Duration, Instant};
 
 use endodoi::{Move, MoveSet, Position, MAX_HOLES};
 
-use crate::protocol::GameSettings;
 use crate::strategy::{Strategy, TimeLeft};
+use endodoi_protocol::NewGame;
 
 /// Score units per seed: scores are in quarter seeds, so that
 /// [`Evaluation::row_weight`] can weigh a seed in a row at a fraction of a
@@ -662,7 +662,7 @@ impl Strategy for AlphaBeta {
         "alphabeta"
     }
 
-    fn new_game(&mut self, settings: &GameSettings) {
+    fn new_game(&mut self, settings: &NewGame) {
         let _ = settings;
         self.searcher.clear();
     }

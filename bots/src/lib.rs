@@ -1,6 +1,8 @@
 //! # endodoi-bots: reference bots and the bot side of the arena protocol
 //!
-//! - [`protocol`]: parse the arena's requests, format replies (`protocol.md`, version 1);
+//! - [`protocol`]: the protocol codec (`protocol.md`, version 1), the
+//!   `endodoi-protocol` crate re-exported: the arena's requests decoded, the
+//!   replies encoded;
 //! - [`Strategy`]: what a bot plays; [`Random`], [`Greedy`], [`First`],
 //!   [`AlphaBeta`] ([`alphabeta`]: alpha-beta search) and [`Mcts`]
 //!   ([`mcts`]: Monte Carlo tree search) are bundled;
@@ -41,7 +43,8 @@
 pub mod alphabeta;
 mod args;
 pub mod mcts;
-pub mod protocol;
+/// The protocol codec: the `endodoi-protocol` crate, re-exported.
+pub use endodoi_protocol as protocol;
 pub mod solve;
 mod strategy;
 
@@ -52,8 +55,8 @@ use endodoi::{Move, Position, Rules, Side};
 
 pub use alphabeta::{AlphaBeta, AlphaBetaOptions};
 pub use args::{strategy_from_args, BotArgsError};
+use endodoi_protocol::{Command, HelloReply, NewGame, Reply, Request, Turn};
 pub use mcts::{Mcts, MctsOptions};
-use protocol::{parse_request, GameSettings, Reply, Request, Turn};
 pub use strategy::{own_view, play_game, First, Greedy, Random, Strategy, TimeLeft};
 
 /// The names of the bundled bots, for [`run_named`], [`strategy_by_name`]
@@ -82,22 +85,19 @@ pub fn strategy_by_name(name: &str, seed: u64) -> Option<Box<dyn Strategy>> {
 /// the other parameters from `rules` or the defaults.
 ///
 /// # Errors
-/// The rules engine's message when the rows cannot make a position (for
-/// example more than 50 holes).
-pub fn turn_position(turn: &Turn, rules: Option<Rules>) -> Result<Position, String> {
+/// [`TurnPositionError`], with the rules engine's message, when the rows
+/// cannot make a position (for example fewer than 2 holes).
+pub fn turn_position(turn: &Turn, rules: Option<Rules>) -> Result<Position, TurnPositionError> {
     let n = turn.mine.len();
     let rules = match rules {
         Some(r) if r.holes() == n => r,
         other => {
             let seeds = other.map_or(1, |r| r.seeds());
-            let fresh = Rules::new(n, seeds)
-                .or_else(|_| Rules::new(n, 1))
-                .map_err(|e| e.to_string())?;
+            let fresh = Rules::new(n, seeds).or_else(|_| Rules::new(n, 1))?;
             match other {
                 Some(r) => fresh
                     .with_max_laps(r.max_laps())
-                    .and_then(|f| f.with_max_plies(r.max_plies()))
-                    .map_err(|e| e.to_string())?,
+                    .and_then(|f| f.with_max_plies(r.max_plies()))?,
                 None => fresh,
             }
         }
@@ -110,14 +110,39 @@ pub fn turn_position(turn: &Turn, rules: Option<Rules>) -> Result<Position, Stri
         turn.captured,
         turn.ply,
     )
-    .map_err(|e| e.to_string())
+    .map_err(TurnPositionError::Position)
+}
+
+/// Why a `turn` does not make a position ([`turn_position`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TurnPositionError {
+    /// No rules fit the rows (the engine's message).
+    #[error("{0}")]
+    Rules(#[from] endodoi::RulesError),
+    /// The rows and counts do not make a position (the engine's message).
+    #[error("{0}")]
+    Position(endodoi::ParsePositionError),
+}
+
+/// Why [`parse_seed`] refused its arguments.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SeedError {
+    /// `--seed` was the last argument.
+    #[error("--seed needs a value")]
+    MissingValue,
+    /// An argument other than `--seed`.
+    #[error("unknown argument '{0}'")]
+    UnknownArgument(String),
+    /// A value that is not a whole number from 0 to 2^64-1.
+    #[error("--seed {0}: not a whole number from 0 to 2^64-1")]
+    NotANumber(String),
 }
 
 /// Asks `strategy` for its move in `turn`, keeping the answer within `legal`.
 fn answer_turn<S: Strategy>(
     strategy: &mut S,
     turn: &Turn,
-    settings: Option<&GameSettings>,
+    settings: Option<&NewGame>,
     received: Instant,
 ) -> Move {
     let rules = settings.map(|s| s.rules);
@@ -176,7 +201,7 @@ pub fn run<S: Strategy>(
     mut input: impl BufRead,
     mut output: impl Write,
 ) -> io::Result<()> {
-    let mut settings: Option<GameSettings> = None;
+    let mut settings: Option<NewGame> = None;
     let mut buf = Vec::new();
     loop {
         buf.clear();
@@ -185,11 +210,8 @@ pub fn run<S: Strategy>(
         }
         let received = Instant::now();
         let line = String::from_utf8_lossy(&buf);
-        let reply = match parse_request(&line) {
-            Ok(Request::Hello { .. }) => Reply::Hello {
-                name: strategy.name().to_string(),
-                author: None,
-            },
+        let reply = match Request::parse(&line) {
+            Ok(Request::Hello(_)) => Reply::Hello(HelloReply::new(strategy.name(), None)),
             Ok(Request::NewGame(s)) => {
                 strategy.new_game(&s);
                 settings = Some(s);
@@ -198,20 +220,20 @@ pub fn run<S: Strategy>(
             Ok(Request::Turn(turn)) => {
                 let mv = answer_turn(&mut strategy, &turn, settings.as_ref(), received);
                 if let Some(info) = strategy.info() {
-                    send(&mut output, &Reply::Info(info))?;
+                    send(&mut output, &Reply::Info(info.into()))?;
                 }
-                Reply::Move(mv)
+                Reply::from(mv)
             }
             Ok(Request::Quit) => return Ok(()),
             Ok(Request::GameOver(_) | Request::Empty | Request::Unknown(_)) => continue,
             Err(err) => {
-                send(&mut output, &Reply::Info(err.to_string()))?;
-                match err.command.as_str() {
-                    "newgame" => {
+                send(&mut output, &Reply::Info(err.to_string().into()))?;
+                match err.command {
+                    Command::NewGame => {
                         settings = None;
                         Reply::Ready
                     }
-                    "turn" => Reply::Move(
+                    Command::Turn => Reply::from(
                         protocol::legal_of_turn(&line)
                             .and_then(|l| l.first())
                             .unwrap_or_else(|| Move::new(1).expect("hole 1 exists")),
@@ -249,21 +271,20 @@ pub fn run_named(name: &str, seed: u64) -> io::Result<()> {
 /// bundled bots.)
 ///
 /// # Errors
-/// A message for an unknown option or a seed that is not a whole number.
-pub fn parse_seed(args: impl IntoIterator<Item = String>) -> Result<u64, String> {
+/// [`SeedError`] for an unknown option, a missing value, or a seed that is
+/// not a whole number.
+pub fn parse_seed(args: impl IntoIterator<Item = String>) -> Result<u64, SeedError> {
     let mut seed = 0;
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         let value = match arg.strip_prefix("--seed") {
-            Some("") => args
-                .next()
-                .ok_or_else(|| "--seed needs a value".to_string())?,
+            Some("") => args.next().ok_or(SeedError::MissingValue)?,
             Some(rest) if rest.starts_with('=') => rest[1..].to_string(),
-            _ => return Err(format!("unknown argument '{arg}'")),
+            _ => return Err(SeedError::UnknownArgument(arg)),
         };
         seed = value
             .parse()
-            .map_err(|_| format!("--seed {value}: not a whole number from 0 to 2^64-1"))?;
+            .map_err(|_| SeedError::NotANumber(value.clone()))?;
     }
     Ok(seed)
 }
@@ -384,8 +405,8 @@ mod tests {
     #[test]
     fn turn_position_without_newgame() {
         let turn = Turn {
-            mine: vec![1, 1],
-            theirs: vec![1, 1],
+            mine: endodoi_protocol::Row::new(&[1, 1]).unwrap(),
+            theirs: endodoi_protocol::Row::new(&[1, 1]).unwrap(),
             captured: [0, 0],
             last: None,
             legal: endodoi::MoveSet::EMPTY,

@@ -27,8 +27,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::alphabeta::TimePlan;
-use crate::protocol::GameSettings;
 use crate::strategy::{game_rng, random_move, Strategy, TimeLeft};
+use endodoi_protocol::NewGame;
 
 /// The UCB1 exploration constant `c` in `mean + c * sqrt(ln N / n)`, for
 /// rewards in [0, 1]. Auer et al. and Kocsis & Szepesvári use sqrt(2); here
@@ -361,7 +361,7 @@ impl Strategy for Mcts {
         "mcts"
     }
 
-    fn new_game(&mut self, settings: &GameSettings) {
+    fn new_game(&mut self, settings: &NewGame) {
         if let Some(rng) = game_rng(self.seed, settings) {
             self.rng = rng;
         }
@@ -440,7 +440,7 @@ mod tests {
     #[test]
     fn seeded_per_game() {
         let rules = Rules::new(8, 4).unwrap();
-        let settings = GameSettings {
+        let settings = NewGame {
             rules,
             side: Side::South,
             move_time_ms: 0,

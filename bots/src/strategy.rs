@@ -8,7 +8,7 @@ use endodoi::{IllegalMove, Move, MoveSet, Position, Rules, Side};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::protocol::GameSettings;
+use endodoi_protocol::NewGame;
 
 /// A bot's brain. The protocol loop ([`run`](crate::run)) calls
 /// [`new_game`](Strategy::new_game) at each `newgame`, and at each `turn`
@@ -21,7 +21,7 @@ pub trait Strategy {
     fn name(&self) -> &str;
 
     /// A game starts with these settings. Does nothing by default.
-    fn new_game(&mut self, settings: &GameSettings) {
+    fn new_game(&mut self, settings: &NewGame) {
         let _ = settings;
     }
 
@@ -87,7 +87,7 @@ impl<S: Strategy + ?Sized> Strategy for Box<S> {
         (**self).name()
     }
 
-    fn new_game(&mut self, settings: &GameSettings) {
+    fn new_game(&mut self, settings: &NewGame) {
         (**self).new_game(settings);
     }
 
@@ -135,7 +135,7 @@ impl Random {
 /// The generator for a game: from the bot's seed and, when the arena names
 /// the game, its series and number, so a game plays the same in any process
 /// (a restarted bot, a resumed run, another shard).
-pub(crate) fn game_rng(seed: u64, settings: &GameSettings) -> Option<ChaCha8Rng> {
+pub(crate) fn game_rng(seed: u64, settings: &NewGame) -> Option<ChaCha8Rng> {
     settings.game.map(|(series, game)| {
         ChaCha8Rng::seed_from_u64(
             seed ^ series.wrapping_mul(0x9E37_79B9_7F4A_7C15)
@@ -149,7 +149,7 @@ impl Strategy for Random {
         "random"
     }
 
-    fn new_game(&mut self, settings: &GameSettings) {
+    fn new_game(&mut self, settings: &NewGame) {
         if let Some(rng) = game_rng(self.seed, settings) {
             self.rng = rng;
         }
@@ -232,7 +232,7 @@ impl Strategy for Greedy {
         "greedy"
     }
 
-    fn new_game(&mut self, settings: &GameSettings) {
+    fn new_game(&mut self, settings: &NewGame) {
         if let Some(rng) = game_rng(self.seed, settings) {
             self.rng = rng;
         }
@@ -287,7 +287,7 @@ pub fn play_game(
     south: &mut dyn Strategy,
     north: &mut dyn Strategy,
 ) -> Result<Position, IllegalMove> {
-    let settings = |side| GameSettings {
+    let settings = |side| NewGame {
         rules,
         side,
         move_time_ms: 0,

@@ -521,7 +521,11 @@ impl fmt::Display for Turn {
         write_list(f, self.mine.iter())?;
         f.write_str(" theirs=")?;
         write_list(f, self.theirs.iter())?;
-        write!(f, " captured={},{} last=", self.captured[0], self.captured[1])?;
+        write!(
+            f,
+            " captured={},{} last=",
+            self.captured[0], self.captured[1]
+        )?;
         match self.last {
             Some(mv) => write!(f, "{mv}")?,
             None => f.write_str("none")?,
@@ -876,7 +880,10 @@ mod tests {
             assert!(matches!(err.kind, RequestErrorKind::Rules(_)), "{bad}");
         }
         let err = Request::parse("newgame holes=8 seeds=4 side=east").unwrap_err();
-        assert!(matches!(err.kind, RequestErrorKind::BadSide { .. }), "{err}");
+        assert!(
+            matches!(err.kind, RequestErrorKind::BadSide { .. }),
+            "{err}"
+        );
         assert_eq!(
             Request::parse("newgame seeds=4 side=south")
                 .unwrap_err()

@@ -2,7 +2,7 @@
 
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, BufReader};
 
-use crate::protocol::MAX_LINE_BYTES;
+use endodoi_protocol::{MAX_LINE_BYTES, MAX_UNASKED_BYTES, MAX_UNASKED_LINES};
 
 /// Why no line could be read.
 #[derive(Debug)]
@@ -11,7 +11,7 @@ pub(crate) enum ReadError {
     Eof,
     /// A line longer than [`MAX_LINE_BYTES`].
     TooLong,
-    /// More than [`MAX_WAITING_BYTES`] or [`MAX_WAITING_LINES`] sent
+    /// More than [`MAX_UNASKED_BYTES`] or [`MAX_UNASKED_LINES`] sent
     /// before a request.
     Flood,
     /// The pipe failed.
@@ -69,7 +69,7 @@ pub(crate) async fn waiting_lines<R: AsyncRead + Unpin>(
     loop {
         // A bot that writes faster than it is read would keep this loop
         // (and the arena's memory) going for ever.
-        if bytes > MAX_WAITING_BYTES || lines.len() > MAX_WAITING_LINES {
+        if bytes > MAX_UNASKED_BYTES || lines.len() > MAX_UNASKED_LINES {
             return Err(ReadError::Flood);
         }
         if reader.buffer().is_empty() && !arrived(reader.get_ref()) {
@@ -98,12 +98,6 @@ pub(crate) async fn waiting_lines<R: AsyncRead + Unpin>(
         lines.push(line);
     }
 }
-
-/// The most a bot may send between two requests (info and blank lines),
-/// bytes; more is a protocol fault.
-pub const MAX_WAITING_BYTES: usize = 1 << 20;
-/// The most lines a bot may send between two requests.
-pub const MAX_WAITING_LINES: usize = 10_000;
 
 /// Whether `fd` (a pipe) has bytes to read, or its end, right now: one
 /// `poll(2)` with a zero timeout, which asks the kernel, not the runtime's
@@ -141,10 +135,10 @@ mod tests {
 
     #[tokio::test]
     async fn a_flood_ends_the_look_at_once() {
-        let blank = vec![b'\n'; MAX_WAITING_LINES + 2];
+        let blank = vec![b'\n'; MAX_UNASKED_LINES + 2];
         // Lines that fill the reader's buffer exactly, so none is left
         // partial (which would end the look until the rest arrives).
-        let long = b"info xy\n".repeat(MAX_WAITING_BYTES / 8 + 2);
+        let long = b"info xy\n".repeat(MAX_UNASKED_BYTES / 8 + 2);
         for flood in [blank, long] {
             let mut input = BufReader::new(&flood[..]);
             let got = waiting_lines(&mut input, |_| true).await;

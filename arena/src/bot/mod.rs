@@ -22,18 +22,19 @@ use tokio::process::{Child, ChildStdin, ChildStdout};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
+use endodoi_protocol::{
+    hello_name, shown, Hello, Quit, Reply, MAX_LINE_BYTES, MAX_REPLY_BYTES, MAX_UNASKED_BYTES,
+    MAX_UNASKED_LINES, QUIT_GRACE_MS,
+};
+
 use crate::config::BotSpec;
-use crate::protocol::{self, Reply, MAX_LINE_BYTES};
 use framing::{read_line_capped, waiting_lines, ReadError};
 pub use log::BotLog;
 pub use spawn::resolve_program;
 
-/// How long a bot may take to exit after `quit`, and after SIGTERM.
-pub const GRACE: Duration = Duration::from_millis(500);
-
-/// Bytes a bot may send while answering one request, `info` lines
-/// included; past this it forfeits with `protocol-error`.
-pub const TURN_CAP_BYTES: usize = 1 << 20;
+/// How long a bot may take to exit after `quit`, and after SIGTERM
+/// ([`QUIT_GRACE_MS`]).
+pub const GRACE: Duration = Duration::from_millis(QUIT_GRACE_MS);
 
 /// How a bot failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -138,9 +139,11 @@ impl BotProcess {
         let startup = options.startup;
         let mut bot = BotProcess::spawn(spec, options)?;
         let mut buf = String::new();
-        protocol::hello(&mut buf);
+        endodoi_protocol::write_line(&mut buf, &Hello::CURRENT);
         let result = match bot.request(&buf, startup, Duration::ZERO).await {
-            Ok((line, _)) => protocol::hello_name(line).map(str::to_string),
+            Ok((line, _)) => hello_name(line)
+                .map(str::to_string)
+                .map_err(|e| e.to_string()),
             Err(f @ Fault::Timeout { .. }) => Err(format!(
                 "handshake failed: {f} to hello (if it wrote a reply, it may not have flushed its standard output)"
             )),
@@ -161,7 +164,7 @@ impl BotProcess {
 
     /// Starts `spec` without the handshake: the caller sends `hello` at once
     /// (its `startup` limit runs from the start of the process) and checks
-    /// the reply with [`protocol::hello_name`]. `self_name` stays empty.
+    /// the reply with [`endodoi_protocol::hello_name`]. `self_name` stays empty.
     /// [`BotProcess::start`] is this and the handshake.
     ///
     /// # Errors
@@ -254,26 +257,22 @@ impl BotProcess {
             }
             let elapsed = sent.elapsed();
             received += self.line.len() + 1;
-            if received > TURN_CAP_BYTES {
+            if received > MAX_REPLY_BYTES {
                 return Err(Fault::Protocol(format!(
-                    "sent more than {TURN_CAP_BYTES} bytes for one request"
+                    "sent more than {MAX_REPLY_BYTES} bytes for one request"
                 )));
             }
             if let Some(t) = &mut self.transcript {
-                let _ = writeln!(
-                    t,
-                    "< {}",
-                    protocol::shown(&String::from_utf8_lossy(&self.line))
-                );
+                let _ = writeln!(t, "< {}", shown(&String::from_utf8_lossy(&self.line)));
             }
             if !self.line.is_ascii() {
                 return Err(Fault::Protocol(format!(
                     "sent a line that is not ASCII: '{}'",
-                    protocol::shown(&String::from_utf8_lossy(&self.line))
+                    shown(&String::from_utf8_lossy(&self.line))
                 )));
             }
             let text = std::str::from_utf8(&self.line).expect("ASCII");
-            let is_reply = match protocol::parse_reply(text) {
+            let is_reply = match Reply::parse(text) {
                 Ok(Reply::Info(info)) => {
                     self.log
                         .line(&format!("{} info: ", self.prefix), info.as_bytes());
@@ -321,9 +320,9 @@ impl BotProcess {
         for line in lines {
             let text = String::from_utf8_lossy(&line);
             if let Some(t) = &mut self.transcript {
-                let _ = writeln!(t, "< {}", protocol::shown(&text));
+                let _ = writeln!(t, "< {}", shown(&text));
             }
-            match protocol::parse_reply(&text) {
+            match Reply::parse(&text) {
                 Ok(Reply::Info(info)) if line.is_ascii() => {
                     self.log
                         .line(&format!("{} info: ", self.prefix), info.as_bytes());
@@ -336,7 +335,7 @@ impl BotProcess {
                     };
                     return Err(Fault::Protocol(format!(
                         "sent '{}' before it was asked for anything{hint}",
-                        protocol::shown(&text)
+                        shown(&text)
                     )));
                 }
             }
@@ -402,7 +401,9 @@ impl BotProcess {
     /// SIGKILL to the group, so no child the bot started outlives it.
     pub async fn shutdown(mut self, polite: bool) {
         if polite {
-            let _ = self.notify(protocol::QUIT, GRACE).await;
+            let mut quit = String::new();
+            endodoi_protocol::write_line(&mut quit, &Quit);
+            let _ = self.notify(&quit, GRACE).await;
         }
         // Closing stdin lets a bot that reads to EOF exit on its own.
         drop(self.stdin.take());
@@ -453,9 +454,8 @@ impl BotProcess {
                 Fault::Protocol(format!("sent a line longer than {MAX_LINE_BYTES} bytes"))
             }
             ReadError::Flood => Fault::Protocol(format!(
-                "sent over {} KiB or {} lines before it was asked for anything",
-                framing::MAX_WAITING_BYTES >> 10,
-                framing::MAX_WAITING_LINES
+                "sent over {} KiB or {MAX_UNASKED_LINES} lines before it was asked for anything",
+                MAX_UNASKED_BYTES >> 10,
             )),
         }
     }

@@ -226,7 +226,10 @@ fn turn_line(rules: Rules) -> String {
         }
     }
     let mut buf = String::new();
-    crate::protocol::turn(&mut buf, &pos, last, pos.legal_moves(), 1000, None);
+    endodoi_protocol::write_line(
+        &mut buf,
+        &endodoi_protocol::Turn::new(&pos, last, pos.legal_moves(), 1000, None),
+    );
     buf
 }
 
@@ -587,9 +590,12 @@ fn rules_only(rules: Rules, played: &[Played], budget: Duration) -> (f64, f64) {
                         let legal = pos.legal_moves();
                         std::hint::black_box(legal);
                         if referee {
-                            crate::protocol::turn(&mut buf, &pos, last, legal, 1000, None);
+                            endodoi_protocol::write_line(
+                                &mut buf,
+                                &endodoi_protocol::Turn::new(&pos, last, legal, 1000, None),
+                            );
                             let reply = &replies[usize::from(mv.hole())];
-                            std::hint::black_box(crate::protocol::parse_reply(reply).ok());
+                            std::hint::black_box(endodoi_protocol::Reply::parse(reply).ok());
                         }
                     }
                     pos.play(mv).expect("a recorded move replays");
@@ -622,7 +628,10 @@ fn bot_only(rules: Rules, played: &[Played], budget: Duration) -> f64 {
         let mut last = None;
         for (i, &mv) in g.moves.iter().enumerate() {
             if i >= g.opening {
-                crate::protocol::turn(&mut buf, &pos, last, pos.legal_moves(), 1000, None);
+                endodoi_protocol::write_line(
+                    &mut buf,
+                    &endodoi_protocol::Turn::new(&pos, last, pos.legal_moves(), 1000, None),
+                );
                 input.push_str(&buf);
                 turns += 1;
             }

@@ -14,7 +14,7 @@ pub fn run(options: &CheckOptions, console: &mut Console<'_>) -> anyhow::Result<
         options
             .command
             .iter()
-            .map(|word| crate::protocol::shown(word))
+            .map(|word| endodoi_protocol::shown(word))
             .collect::<Vec<_>>()
             .join(" "),
         options.move_time_ms,

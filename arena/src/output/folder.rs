@@ -324,7 +324,7 @@ impl RunFolder {
     }
 
     /// The log file of bot `name`: `logs/<name>.stderr.log`. Bot names are
-    /// checked ([`crate::protocol::valid_name`]), so this stays in `logs/`.
+    /// checked ([`endodoi_protocol::valid_name`]), so this stays in `logs/`.
     #[must_use]
     pub fn bot_log(&self, name: &str) -> PathBuf {
         self.path.join("logs").join(format!("{name}.stderr.log"))
