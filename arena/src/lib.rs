@@ -7,7 +7,6 @@
 pub mod affinity;
 pub mod bot;
 pub mod check;
-pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod guard;

@@ -3,11 +3,13 @@
 
 use std::process::ExitCode;
 
-use arena::cli::{Cli, Command};
+mod cli;
+
 use arena::commands::{self, run::View, Console, Outcome};
 use arena::shard::ShardSpec;
 use clap::error::ErrorKind;
 use clap::Parser as _;
+use cli::{Cli, Command};
 
 /// Exit codes: the command did what was asked.
 const SUCCESS: u8 = 0;
@@ -92,7 +94,7 @@ fn main() -> ExitCode {
             };
         }
         Command::Bot { name, .. } if name == "--help" || name == "-h" => {
-            print!("{}", arena::cli::bot_help());
+            print!("{}", cli::bot_help());
             return ExitCode::SUCCESS;
         }
         Command::Bot { name, args } => {

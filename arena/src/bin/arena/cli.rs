@@ -1,4 +1,5 @@
-//! The command line (clap).
+//! The command line (clap): the arguments of every subcommand, and their
+//! conversion into the library's plain options.
 
 use std::path::PathBuf;
 
@@ -116,7 +117,7 @@ pub struct RunArgs {
     /// `auto`: SLURM_ARRAY_TASK_ID (an array numbered 1-N), or
     /// JOB_COMPLETION_INDEX + 1 (Kubernetes, numbered from 0).
     #[arg(long, value_name = "K/N")]
-    pub shard: Option<crate::shard::ShardSpec>,
+    pub shard: Option<arena::shard::ShardSpec>,
     /// Go on with the interrupted run in DIR: play exactly the games it
     /// is missing, then write the statistics an uninterrupted run would
     /// have written. The config (and --shard) must be the run's own,
@@ -255,12 +256,12 @@ pub struct BenchArgs {
 pub struct CheckArgs {
     /// The per-move limit told to the bot, ms (1 to 86400000, as in a
     /// config); a reply over it fails the reply-time check.
-    #[arg(long, value_name = "MS", default_value_t = crate::check::DEFAULT_MOVE_TIME_MS,
+    #[arg(long, value_name = "MS", default_value_t = arena::check::DEFAULT_MOVE_TIME_MS,
           value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     pub move_time_ms: u64,
     /// The limit for the bot's answers to hello and newgame, ms (1 to
     /// 600000, as in a config).
-    #[arg(long, value_name = "MS", default_value_t = crate::config::DEFAULT_STARTUP_MS,
+    #[arg(long, value_name = "MS", default_value_t = arena::config::DEFAULT_STARTUP_MS,
           value_parser = clap::value_parser!(u64).range(1..=600_000))]
     pub startup_ms: u64,
     /// Write the bot's stderr and info lines to FILE (replaced); by default
@@ -295,17 +296,17 @@ pub struct CheckArgs {
 #[derive(Debug, Args)]
 pub struct PlayArgs {
     /// Holes per row (2 to 50).
-    #[arg(long, default_value_t = crate::config::DEFAULT_HOLES)]
+    #[arg(long, default_value_t = arena::config::DEFAULT_HOLES)]
     pub holes: usize,
     /// Seeds per hole at the start.
-    #[arg(long, default_value_t = crate::config::DEFAULT_SEEDS)]
+    #[arg(long, default_value_t = arena::config::DEFAULT_SEEDS)]
     pub seeds: u32,
     /// Your side; South moves first.
     #[arg(long, value_enum, default_value_t = SideArg::South, conflicts_with = "bots")]
     pub side: SideArg,
     /// The per-move limit told to the bot, ms (1 to 86400000); a bot that
     /// takes longer (plus a 50 ms margin) loses, as in a tournament.
-    #[arg(long, value_name = "MS", default_value_t = crate::config::DEFAULT_MOVE_TIME_MS,
+    #[arg(long, value_name = "MS", default_value_t = arena::config::DEFAULT_MOVE_TIME_MS,
           value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     pub move_time_ms: u64,
     /// The lap limit: a move still sowing at this lap is endless, and not
@@ -344,10 +345,10 @@ pub struct PlayArgs {
     pub command: Vec<String>,
 }
 
-impl From<PlayArgs> for crate::play::PlaySettings {
-    /// The settings of `arena play`, as given; [`crate::play::PlayOptions::new`] checks them.
+impl From<PlayArgs> for arena::play::PlaySettings {
+    /// The settings of `arena play`, as given; [`arena::play::PlayOptions::new`] checks them.
     fn from(args: PlayArgs) -> Self {
-        crate::play::PlaySettings {
+        arena::play::PlaySettings {
             holes: args.holes,
             seeds: args.seeds,
             max_laps: args.max_laps,
@@ -510,7 +511,7 @@ pub struct RateArgs {
     pub anchor: Option<String>,
     /// The anchor's rating, Elo points, from -10000 to 10000 [default: the
     /// config's, or 0].
-    #[arg(long, requires = "anchor", value_parser = crate::config::anchor_elo)]
+    #[arg(long, requires = "anchor", value_parser = arena::config::anchor_elo)]
     pub anchor_elo: Option<f64>,
     /// Virtual draws added to every pair that played (the prior)
     /// [default: the config's [ratings] prior_draws, or 1].
@@ -542,11 +543,11 @@ impl RunArgs {
     #[must_use]
     pub fn into_options(
         self,
-        shard: Option<crate::shard::Shard>,
-        view: crate::commands::run::View,
+        shard: Option<arena::shard::Shard>,
+        view: arena::commands::run::View,
         guard: Option<PathBuf>,
-    ) -> crate::commands::run::Options {
-        crate::commands::run::Options {
+    ) -> arena::commands::run::Options {
+        arena::commands::run::Options {
             config: self.config,
             out: self.out,
             view,
@@ -559,7 +560,7 @@ impl RunArgs {
     }
 }
 
-impl From<MergeArgs> for crate::commands::merge::Options {
+impl From<MergeArgs> for arena::commands::merge::Options {
     fn from(a: MergeArgs) -> Self {
         Self {
             dirs: a.dirs,
@@ -569,7 +570,7 @@ impl From<MergeArgs> for crate::commands::merge::Options {
     }
 }
 
-impl From<InitArgs> for crate::commands::init::Options {
+impl From<InitArgs> for arena::commands::init::Options {
     fn from(a: InitArgs) -> Self {
         Self {
             path: a.path,
@@ -578,7 +579,7 @@ impl From<InitArgs> for crate::commands::init::Options {
     }
 }
 
-impl From<ReplayArgs> for crate::commands::replay::Source {
+impl From<ReplayArgs> for arena::commands::replay::Source {
     fn from(a: ReplayArgs) -> Self {
         match (a.games, a.series.zip(a.game)) {
             (Some(games), Some((series, game))) => Self::Recorded {
@@ -597,7 +598,7 @@ impl From<ReplayArgs> for crate::commands::replay::Source {
     }
 }
 
-impl From<RateArgs> for crate::commands::rate::Options {
+impl From<RateArgs> for arena::commands::rate::Options {
     fn from(a: RateArgs) -> Self {
         Self {
             games: a.games,
@@ -614,17 +615,17 @@ impl From<RateArgs> for crate::commands::rate::Options {
 impl CheckArgs {
     /// The checker's options; `guard` is this executable.
     #[must_use]
-    pub fn into_options(self, guard: Option<PathBuf>) -> crate::check::CheckOptions {
-        crate::check::CheckOptions {
+    pub fn into_options(self, guard: Option<PathBuf>) -> arena::check::CheckOptions {
+        arena::check::CheckOptions {
             command: self.command,
             move_time_ms: self.move_time_ms,
             startup_ms: self.startup_ms,
             guard,
             log: self.log,
-            sandbox: self.sandbox.then(|| crate::config::SandboxSpec {
+            sandbox: self.sandbox.then(|| arena::config::SandboxSpec {
                 read_only: self.sandbox_ro,
                 writable: self.sandbox_rw,
-                ..crate::config::SandboxSpec::default()
+                ..arena::config::SandboxSpec::default()
             }),
         }
     }
@@ -638,10 +639,10 @@ impl GuardArgs {
         self,
     ) -> Option<(
         Vec<std::ffi::OsString>,
-        crate::config::Limits,
-        Option<crate::sandbox::Sandbox>,
+        arena::config::Limits,
+        Option<arena::sandbox::Sandbox>,
     )> {
-        let limits = crate::config::Limits {
+        let limits = arena::config::Limits {
             memory_mb: self.memory_mb,
             cpu_seconds: self.cpu_seconds,
             open_files: self.open_files,
@@ -656,7 +657,7 @@ impl GuardArgs {
     }
 }
 
-impl From<SlurmJobArgs> for crate::commands::slurm::JobOptions {
+impl From<SlurmJobArgs> for arena::commands::slurm::JobOptions {
     fn from(a: SlurmJobArgs) -> Self {
         Self {
             partition: a.partition,
@@ -668,9 +669,9 @@ impl From<SlurmJobArgs> for crate::commands::slurm::JobOptions {
     }
 }
 
-impl From<SlurmArgs> for crate::commands::slurm::Options {
+impl From<SlurmArgs> for arena::commands::slurm::Options {
     fn from(a: SlurmArgs) -> Self {
-        use crate::commands::slurm::{Options, Submit};
+        use arena::commands::slurm::{Options, Submit};
         match a.command {
             Some(SlurmCommand::Status { dir, wait }) => Options::Status { dir, wait },
             Some(SlurmCommand::Rerun { dir, job, dry_run }) => Options::Rerun {
@@ -691,7 +692,7 @@ impl From<SlurmArgs> for crate::commands::slurm::Options {
     }
 }
 
-impl From<BenchArgs> for crate::commands::bench::Options {
+impl From<BenchArgs> for arena::commands::bench::Options {
     fn from(a: BenchArgs) -> Self {
         Self {
             out: a.out,
