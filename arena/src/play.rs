@@ -15,7 +15,7 @@
 //! SIGKILL to their process groups) before the arena exits.
 
 use std::fmt::Write as _;
-use std::io::{BufRead, IsTerminal as _, Write};
+use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -38,7 +38,7 @@ pub const LAPS_SHOWN: u32 = 100;
 
 /// The longest input line read from the human, in bytes; the rest of a
 /// longer line is dropped.
-const MAX_INPUT_BYTES: usize = 1024;
+pub const MAX_INPUT_BYTES: usize = 1024;
 
 /// Who plays: a human against one bot, or two bots.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -145,6 +145,13 @@ pub struct PlaySettings {
     pub laps: bool,
     /// Where the bots' stderr and `info` lines go; `None` drops them.
     pub log: Option<PathBuf>,
+    /// Whether the output takes colour (a terminal, and no `NO_COLOR`).
+    pub colour: bool,
+    /// Whether to echo each input line after its prompt (an input that is
+    /// not a terminal, which would echo it itself).
+    pub echo: bool,
+    /// The arena's own executable, to run the bots under its guard.
+    pub guard: Option<PathBuf>,
 }
 
 /// Why `arena play` cannot start: its settings do not make a game.
@@ -199,9 +206,7 @@ pub enum OpeningError {
 
 impl PlayOptions {
     /// The options of `arena play` from its settings, checked: the rules,
-    /// the opening and the players. Colour and echo follow this process's
-    /// standard output and input (see [`PlayOptions::colour`]), and the
-    /// bots run under this executable's guard.
+    /// the opening and the players.
     ///
     /// # Errors
     /// [`PlayOptionsError`] for bad rules, an illegal or game-ending
@@ -253,18 +258,12 @@ impl PlayOptions {
             move_time_ms: args.move_time_ms,
             startup_ms: DEFAULT_STARTUP_MS,
             laps: args.laps,
-            colour: colour_wanted(),
-            echo: !std::io::stdin().is_terminal(),
-            guard: std::env::current_exe().ok(),
+            colour: args.colour,
+            echo: args.echo,
+            guard: args.guard,
             log: args.log,
         })
     }
-}
-
-/// Whether standard output takes colour: a terminal, and neither `NO_COLOR`
-/// nor `TERM=dumb` (anstream's rules, which also honour `CLICOLOR_FORCE`).
-fn colour_wanted() -> bool {
-    anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never
 }
 
 /// The moves of `--opening`, checked by playing them.
@@ -302,58 +301,12 @@ fn spec(name: &str, command: &[String]) -> BotSpec {
     }
 }
 
-/// Plays the session of `options` on this process's standard input and
-/// output, and says how it ended.
-///
-/// # Errors
-/// One line when a bot cannot be started (or fails its handshake), the log
-/// cannot be created, the async runtime cannot start, or standard output
-/// fails. The bots are stopped in every case.
-pub fn run(options: PlayOptions) -> anyhow::Result<Ending> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| anyhow::anyhow!("cannot start the async runtime: {e}"))?;
-    let needs_input = match &options.players {
-        Players::Human { .. } => true,
-        Players::Bots { step, .. } => *step,
-    };
-    // The reader thread blocks on stdin; it is never joined, so a session
-    // that ends (Ctrl-C, the bot's last move) does not wait for a line.
-    let input = needs_input.then(stdin_lines);
-    let stdout = std::io::stdout();
-    runtime.block_on(async {
-        let cancel = CancellationToken::new();
-        let listener = tokio::spawn(cancel_on_signal(cancel.clone()));
-        let result = session(options, input, stdout.lock(), cancel).await;
-        listener.abort();
-        result
-    })
-}
-
-/// The lines of standard input, read on a thread of their own; the channel
-/// closes at the end of the input. Bytes that are not UTF-8 are replaced,
-/// and a line is cut at [`MAX_INPUT_BYTES`].
-fn stdin_lines() -> mpsc::Receiver<String> {
-    let (tx, rx) = mpsc::channel(16);
-    std::thread::spawn(move || {
-        let mut stdin = std::io::stdin().lock();
-        let mut line = Vec::new();
-        while let Ok(Some(())) = read_capped_line(&mut stdin, &mut line) {
-            if tx
-                .blocking_send(String::from_utf8_lossy(&line).into_owned())
-                .is_err()
-            {
-                break;
-            }
-        }
-    });
-    rx
-}
-
 /// Reads one line into `line` (without its `\n`), keeping at most
 /// [`MAX_INPUT_BYTES`] of it; `None` at the end of the input.
-fn read_capped_line(reader: &mut impl BufRead, line: &mut Vec<u8>) -> std::io::Result<Option<()>> {
+pub fn read_capped_line(
+    reader: &mut impl BufRead,
+    line: &mut Vec<u8>,
+) -> std::io::Result<Option<()>> {
     line.clear();
     let mut any = false;
     loop {
@@ -375,35 +328,12 @@ fn read_capped_line(reader: &mut impl BufRead, line: &mut Vec<u8>) -> std::io::R
     }
 }
 
-/// Cancels `cancel` on Ctrl-C, SIGTERM or SIGHUP (a closed terminal).
-async fn cancel_on_signal(cancel: CancellationToken) {
-    use tokio::signal::unix::{signal, SignalKind};
-    let mut term = signal(SignalKind::terminate()).ok();
-    let mut hangup = signal(SignalKind::hangup()).ok();
-    let recv = |s: &mut Option<tokio::signal::unix::Signal>| {
-        let s = s.take();
-        async move {
-            match s {
-                Some(mut s) => {
-                    s.recv().await;
-                }
-                None => std::future::pending().await,
-            }
-        }
-    };
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => {}
-        () = recv(&mut term) => {}
-        () = recv(&mut hangup) => {}
-    }
-    cancel.cancel();
-}
-
 /// The whole session: starts the bots, plays, tells them the end, stops
 /// them. `input` gives the human's lines (`None` when nobody types).
 ///
 /// # Errors
-/// As [`run`].
+/// One line when a bot cannot be started (or fails its handshake), the log
+/// cannot be created, or `out` fails. The bots are stopped in every case.
 pub async fn session<W: Write>(
     options: PlayOptions,
     input: Option<mpsc::Receiver<String>>,

@@ -361,6 +361,12 @@ impl From<PlayArgs> for arena::play::PlaySettings {
             move_time_ms: args.move_time_ms,
             laps: args.laps,
             log: args.log,
+            // Colour on a terminal, without NO_COLOR or TERM=dumb (anstream's rules).
+            colour: anstream::AutoStream::choice(&std::io::stdout())
+                != anstream::ColorChoice::Never,
+            // A terminal echoes what is typed; a pipe does not.
+            echo: !std::io::IsTerminal::is_terminal(&std::io::stdin()),
+            guard: std::env::current_exe().ok(),
         }
     }
 }

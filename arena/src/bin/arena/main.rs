@@ -4,6 +4,7 @@
 use std::process::ExitCode;
 
 mod cli;
+mod signals;
 
 use arena::commands::{self, run::View, Console, Outcome};
 use arena::shard::ShardSpec;
@@ -52,7 +53,7 @@ fn main() -> ExitCode {
                     View::Lines
                 };
                 let options = args.into_options(shard, view, std::env::current_exe().ok());
-                commands::run::run(&options, &mut console, interrupted)
+                commands::run::run(&options, &mut console, || signals::stopped(false))
             }),
         Command::Merge(args) => commands::merge::run(&args.into(), &mut console),
         Command::Init(args) => commands::init::run(&args.into(), &mut console),
@@ -63,9 +64,11 @@ fn main() -> ExitCode {
             commands::check::run(&options, &mut console)
         }
         Command::Play(args) => arena::play::PlayOptions::new(args.into())
-            .map_err(anyhow::Error::msg)
-            .and_then(arena::play::run)
-            .map(|ending| return_code(ending.exit_code())),
+            .map_err(anyhow::Error::new)
+            .and_then(|options| {
+                let (input, out) = (std::io::stdin(), std::io::stdout().lock());
+                commands::play::run(options, input, out, signals::stopped(true))
+            }),
         Command::Slurm(args) => commands::slurm::run(&args.into(), &mut console),
         Command::Bench(args) => commands::bench::run(&args.into(), &mut console),
         Command::BenchEcho => {
@@ -120,24 +123,5 @@ fn main() -> ExitCode {
             console.note(format_args!("error: {e:#}"));
             ExitCode::from(ERROR)
         }
-    }
-}
-
-/// `arena play`'s own exit codes (0 a finished game, 1 a fault, 130 a stop).
-fn return_code(code: u8) -> Outcome {
-    match code {
-        SUCCESS => Outcome::Success,
-        INTERRUPTED => Outcome::Interrupted,
-        _ => Outcome::Failed,
-    }
-}
-
-/// Resolves on Ctrl-C or SIGTERM.
-async fn interrupted() {
-    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-        .expect("SIGTERM handler");
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => {}
-        _ = term.recv() => {}
     }
 }
