@@ -111,6 +111,27 @@ pub fn round_robin(bots: usize) -> Vec<Series> {
     out
 }
 
+/// The series a run plays: all of the round robin of `bots` bots, or shard
+/// `k` of `n`'s share (`shard`, 1-based: the series whose number `s` has
+/// `(s - 1) % n == k - 1`). One long match (a single series) is split by
+/// game pairs instead, and then the shard is returned as the pair shard.
+#[must_use]
+pub fn shard_schedule(
+    bots: usize,
+    shard: Option<(usize, usize)>,
+) -> (Vec<Series>, Option<(usize, usize)>) {
+    let full = round_robin(bots);
+    let pair_shard = shard.filter(|_| full.len() == 1);
+    let schedule = full
+        .into_iter()
+        .filter(|s| match shard {
+            Some((k, n)) if pair_shard.is_none() => (s.number - 1) % n == k - 1,
+            _ => true,
+        })
+        .collect();
+    (schedule, pair_shard)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -99,7 +99,7 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         console.note(format_args!("arena: {torn}"));
     }
     let series = merged.games;
-    let summary = runner::Summary::from_series(&config, &series);
+    let summary = runner::merged_summary(&config, &series);
     if !partial {
         dir.mark_finished(series.len())
             .context("cannot mark the merge finished")?;
