@@ -247,13 +247,13 @@ pub fn run<S: Strategy>(
 }
 
 /// Runs the bundled bot `name` (one of [`BOT_NAMES`]) seeded with `seed`,
-/// with its default options ([`strategy_by_name`]), on the locked standard
-/// input and output, until `quit` or end of input. (`arena bot NAME` and the
+/// with its default options ([`strategy_by_name`]), on `input` and
+/// `output`, until `quit` or end of input. (`arena bot NAME` and the
 /// `endodoi-NAME` binaries take options too: [`bot_main`].)
 ///
 /// # Errors
 /// [`io::ErrorKind::InvalidInput`] for an unknown name, else I/O errors.
-pub fn run_named(name: &str, seed: u64) -> io::Result<()> {
+pub fn run_named(name: &str, seed: u64, input: impl BufRead, output: impl Write) -> io::Result<()> {
     let strategy = strategy_by_name(name, seed).ok_or_else(|| {
         io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -263,7 +263,7 @@ pub fn run_named(name: &str, seed: u64) -> io::Result<()> {
             ),
         )
     })?;
-    run(strategy, io::stdin().lock(), io::stdout().lock())
+    run(strategy, input, output)
 }
 
 /// Reads a seed alone from `args` (without the program name): `--seed N` or
@@ -289,27 +289,54 @@ pub fn parse_seed(args: impl IntoIterator<Item = String>) -> Result<u64, SeedErr
     Ok(seed)
 }
 
+/// The standard streams of a bot process: the protocol's input and output,
+/// and the stream for its complaints (a terminal, or the arena's log).
+pub struct Stdio<I, O, E> {
+    /// The arena's lines.
+    pub input: I,
+    /// The bot's replies (and `--help`).
+    pub output: O,
+    /// Errors, for a person.
+    pub errors: E,
+}
+
 /// The whole `main` of a bundled bot: makes the bot `name` from `args`
-/// (without the program name) with [`strategy_from_args`], runs it on the
-/// locked standard input and output, and returns the process exit code: 0
-/// after `quit` or end of input (or `--help`), 1 on an I/O error, 2 on bad
-/// arguments or an unknown name. `program` names the command in messages.
-/// This is what `arena bot NAME [OPTIONS]` does.
-pub fn bot_main(program: &str, name: &str, args: impl IntoIterator<Item = String>) -> i32 {
+/// (without the program name) with [`strategy_from_args`], runs it on
+/// `stdio`, and returns the process exit code: 0 after `quit` or end of
+/// input (or `--help`), 1 on an I/O error, 2 on bad arguments or an unknown
+/// name. `program` names the command in messages. This is what
+/// `arena bot NAME [OPTIONS]` does.
+pub fn bot_main(
+    program: &str,
+    name: &str,
+    args: impl IntoIterator<Item = String>,
+    stdio: Stdio<impl BufRead, impl Write, impl Write>,
+) -> i32 {
+    let Stdio {
+        input,
+        mut output,
+        mut errors,
+    } = stdio;
     match strategy_from_args(program, name, args) {
-        Ok(strategy) => match run(strategy, io::stdin().lock(), io::stdout().lock()) {
+        Ok(strategy) => match run(strategy, input, &mut output) {
             Ok(()) => 0,
             Err(e) => {
-                eprintln!("{program}: {e}");
+                let _ = writeln!(errors, "{program}: {e}");
                 1
             }
         },
         Err(BotArgsError::Options(e)) => {
-            let _ = e.print();
+            // --help and --version go to the output, mistakes to the errors.
+            let text = e.render().to_string();
+            let _ = if e.use_stderr() {
+                write!(errors, "{text}")
+            } else {
+                write!(output, "{text}")
+            };
             e.exit_code()
         }
         Err(e) => {
-            eprintln!("{program}: {e}");
+            let _ = writeln!(errors, "{program}: {e}");
             2
         }
     }
@@ -320,10 +347,19 @@ pub fn bot_main(program: &str, name: &str, args: impl IntoIterator<Item = String
 /// A binary's whole `main` body (`src/bin/endodoi-greedy.rs`):
 ///
 /// ```no_run
-/// std::process::exit(endodoi_bots::main_for("greedy", std::env::args().skip(1)));
+/// let stdio = endodoi_bots::Stdio {
+///     input: std::io::stdin().lock(),
+///     output: std::io::stdout().lock(),
+///     errors: std::io::stderr(),
+/// };
+/// std::process::exit(endodoi_bots::main_for("greedy", std::env::args().skip(1), stdio));
 /// ```
-pub fn main_for(name: &str, args: impl IntoIterator<Item = String>) -> i32 {
-    bot_main(&format!("endodoi-{name}"), name, args)
+pub fn main_for(
+    name: &str,
+    args: impl IntoIterator<Item = String>,
+    stdio: Stdio<impl BufRead, impl Write, impl Write>,
+) -> i32 {
+    bot_main(&format!("endodoi-{name}"), name, args, stdio)
 }
 
 #[cfg(test)]
@@ -351,7 +387,24 @@ mod tests {
             assert_eq!(strategy_by_name(name, 0).unwrap().name(), *name);
         }
         assert!(strategy_by_name("alphazero", 0).is_none());
-        assert_eq!(main_for("alphazero", args("")), 2);
+        let mut errors = Vec::new();
+        let stdio = Stdio {
+            input: &b""[..],
+            output: Vec::new(),
+            errors: &mut errors,
+        };
+        assert_eq!(main_for("alphazero", args(""), stdio), 2);
+        let said = String::from_utf8(errors).unwrap();
+        assert!(said.starts_with("endodoi-alphazero: "), "{said}");
+        let (mut output, mut errors) = (Vec::new(), Vec::new());
+        let stdio = Stdio {
+            input: &b"hello 1\nquit\n"[..],
+            output: &mut output,
+            errors: &mut errors,
+        };
+        assert_eq!(main_for("greedy", args("--help"), stdio), 0);
+        assert!(String::from_utf8_lossy(&output).contains("--seed"));
+        assert!(errors.is_empty());
         assert!(matches!(
             strategy_from_args("greedy", "greedy", args("--colour red")),
             Err(BotArgsError::Options(e)) if e.exit_code() == 2

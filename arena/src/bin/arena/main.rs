@@ -101,7 +101,12 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Command::Bot { name, args } => {
-            let code = endodoi_bots::bot_main(&format!("arena bot {name}"), &name, args);
+            let stdio = endodoi_bots::Stdio {
+                input: std::io::stdin().lock(),
+                output: std::io::stdout().lock(),
+                errors: std::io::stderr(),
+            };
+            let code = endodoi_bots::bot_main(&format!("arena bot {name}"), &name, args, stdio);
             return ExitCode::from(u8::try_from(code).unwrap_or(FAILED));
         }
         Command::Solve(args) => endodoi_bots::solve::write_table(
