@@ -154,6 +154,32 @@ pub struct PlaySettings {
     pub guard: Option<PathBuf>,
 }
 
+/// Why a session of `arena play` stopped short.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayError {
+    /// The log cannot be created.
+    #[error("cannot create the log {}: {source}", path.display())]
+    Log {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A bot did not start (or failed its handshake).
+    #[error("the bot '{command}' did not start: {why}{hint}")]
+    Start {
+        /// Its command, as shown.
+        command: String,
+        /// Why (the bot's fault).
+        why: String,
+        /// How to see more, when its stderr is not kept.
+        hint: &'static str,
+    },
+    /// The output cannot be written.
+    #[error("cannot write the game: {0}")]
+    Output(#[from] std::io::Error),
+}
+
 /// Why `arena play` cannot start: its settings do not make a game.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PlayOptionsError {
@@ -339,11 +365,14 @@ pub async fn session<W: Write>(
     input: Option<mpsc::Receiver<String>>,
     out: W,
     cancel: CancellationToken,
-) -> anyhow::Result<Ending> {
+) -> Result<Ending, PlayError> {
     let log = match &options.log {
         Some(path) => std::fs::File::create(path)
             .and_then(|_| BotLog::open(path, LOG_CAP_BYTES))
-            .map_err(|e| anyhow::anyhow!("cannot create the log {}: {e}", path.display()))?,
+            .map_err(|source| PlayError::Log {
+                path: path.clone(),
+                source,
+            })?,
         None => BotLog::none(),
     };
     let (human, commands): (Option<Side>, [Option<&Vec<String>>; 2]) = match &options.players {
@@ -382,7 +411,11 @@ pub async fn session<W: Write>(
                     } else {
                         " (--log FILE keeps its stderr)"
                     };
-                    anyhow::anyhow!("the bot '{}' did not start: {f}{hint}", shown.join(" "))
+                    PlayError::Start {
+                        command: shown.join(" "),
+                        why: f.to_string(),
+                        hint,
+                    }
                 })
         }
     };
@@ -914,7 +947,7 @@ struct Game<W: Write> {
 impl<W: Write> Game<W> {
     /// Plays until the game stops; the `Stop` is then reported by
     /// [`Game::report`], and the bots told and stopped by [`Game::stop_bots`].
-    async fn play(&mut self, options: &PlayOptions) -> anyhow::Result<Stop> {
+    async fn play(&mut self, options: &PlayOptions) -> Result<Stop, PlayError> {
         self.intro(options)?;
         self.show_board(&[])?;
         if let Some(stop) = self.newgames().await {
@@ -1073,7 +1106,7 @@ impl<W: Write> Game<W> {
 
     /// Prompts until the human types a legal move (`Ok(Ok)`), quits or the
     /// game is interrupted (`Ok(Err)`).
-    async fn human_move(&mut self) -> anyhow::Result<Result<Move, Stop>> {
+    async fn human_move(&mut self) -> Result<Result<Move, Stop>, PlayError> {
         loop {
             write!(
                 self.out,
@@ -1123,7 +1156,7 @@ impl<W: Write> Game<W> {
     }
 
     /// With `--step`: waits for Enter before the next ply.
-    async fn wait_for_enter(&mut self) -> anyhow::Result<Option<Stop>> {
+    async fn wait_for_enter(&mut self) -> Result<Option<Stop>, PlayError> {
         loop {
             write!(
                 self.out,
@@ -1310,7 +1343,7 @@ impl<W: Write> Game<W> {
     }
 
     /// Writes how the game ended and the score.
-    fn report(&mut self, stop: &Stop) -> anyhow::Result<Ending> {
+    fn report(&mut self, stop: &Stop) -> Result<Ending, PlayError> {
         let names = self.names.clone();
         let seeds = [
             self.pos.captured(Side::South),

@@ -1,5 +1,5 @@
 //! The Python test suites (the independent replay checker, the Python bot,
-//! the misbehaving test bots), run by `cargo test` so one command runs all.
+//! the misbehaving test bots, the module-layers check), run by `cargo test` so one command runs all.
 
 use std::path::Path;
 
@@ -26,6 +26,12 @@ fn replay_checker_suite() {
 #[test]
 fn python_greedy_bot_suite() {
     unittest("bots/python/test_greedy.py");
+}
+
+/// The shape of the code: no module cycle, the arena's layers (tools/layers.py).
+#[test]
+fn module_layers_suite() {
+    unittest("tools/test_layers.py");
 }
 
 #[test]
