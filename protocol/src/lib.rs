@@ -28,7 +28,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-use std::fmt::{self, Write as _};
+use std::fmt;
 
 mod reply;
 mod request;
@@ -146,6 +146,18 @@ pub fn shown(text: &str) -> String {
     out
 }
 
+/// A request's encoding, written into any [`fmt::Write`]: its `Display`
+/// is this into the formatter, and [`write_line`] this into a `String`
+/// directly (no formatter in between, so a `turn` is written as fast as by
+/// hand).
+pub trait Encode {
+    /// Writes the message, without its `\n`, into `out`.
+    ///
+    /// # Errors
+    /// Only `out`'s (a `String` never fails).
+    fn encode<W: fmt::Write + ?Sized>(&self, out: &mut W) -> fmt::Result;
+}
+
 /// Writes `message` and its `\n` into `buf`, cleared first: how the arena
 /// encodes a request into one reused buffer, so a ply allocates nothing
 /// once the buffer has grown to a line's length.
@@ -155,21 +167,38 @@ pub fn shown(text: &str) -> String {
 /// endodoi_protocol::write_line(&mut buf, &endodoi_protocol::Quit);
 /// assert_eq!(buf, "quit\n");
 /// ```
-pub fn write_line(buf: &mut String, message: &impl fmt::Display) {
+pub fn write_line(buf: &mut String, message: &impl Encode) {
     buf.clear();
-    let _ = writeln!(buf, "{message}");
+    let _ = message.encode(buf);
+    buf.push('\n');
+}
+
+/// Writes `n` in decimal, without the formatting machinery.
+fn write_num<W: fmt::Write + ?Sized>(out: &mut W, n: u64) -> fmt::Result {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.write_str(std::str::from_utf8(&digits[i..]).expect("ASCII digits"))
 }
 
 /// Writes `items` comma separated.
-fn write_list<T: fmt::Display>(
-    f: &mut fmt::Formatter<'_>,
-    items: impl IntoIterator<Item = T>,
+fn write_list<W: fmt::Write + ?Sized>(
+    out: &mut W,
+    items: impl IntoIterator<Item = u64>,
 ) -> fmt::Result {
     for (i, x) in items.into_iter().enumerate() {
         if i > 0 {
-            f.write_char(',')?;
+            out.write_char(',')?;
         }
-        write!(f, "{x}")?;
+        write_num(out, x)?;
     }
     Ok(())
 }
@@ -202,6 +231,15 @@ mod tests {
         assert_eq!(to_valid_name(&format!("-{}", "x".repeat(100))).len(), 64);
         for name in ["", "a b", "-", "..", "é", "x\u{1b}y", &"y".repeat(70)] {
             assert!(valid_name(&to_valid_name(name)), "{name:?}");
+        }
+    }
+
+    #[test]
+    fn numbers_are_written_in_decimal() {
+        for n in [0, 1, 9, 10, 99, 100, 4_294_967_295, u64::MAX] {
+            let mut s = String::new();
+            write_num(&mut s, n).unwrap();
+            assert_eq!(s, n.to_string());
         }
     }
 

@@ -10,7 +10,7 @@ use endodoi::{
     DEFAULT_MAX_PLIES, MAX_HOLES,
 };
 
-use crate::{write_list, VERSION};
+use crate::{write_list, write_num, Encode, VERSION};
 
 /// The command word of a request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -147,14 +147,42 @@ pub enum RequestErrorKind {
     },
 }
 
-/// The `key=value` arguments of a request, read without allocating: the
-/// first occurrence of a key wins, words without `=` are ignored.
+/// The most `key=value` words of a request split up front; a line with
+/// more (keys of later versions) is searched word by word past them.
+const SPLIT_PAIRS: usize = 16;
+
+/// The `key=value` arguments of a request, split in one pass and without
+/// allocating: the first occurrence of a key wins, words without `=` are
+/// ignored.
 struct Args<'a> {
     command: Command,
     rest: &'a str,
+    pairs: [(&'a str, &'a str); SPLIT_PAIRS],
+    len: usize,
+    /// Whether there are more pairs than `pairs` holds.
+    more: bool,
 }
 
 impl<'a> Args<'a> {
+    fn new(command: Command, rest: &'a str) -> Args<'a> {
+        let mut args = Args {
+            command,
+            rest,
+            pairs: [("", ""); SPLIT_PAIRS],
+            len: 0,
+            more: false,
+        };
+        for pair in rest.split_whitespace().filter_map(|w| w.split_once('=')) {
+            if args.len == SPLIT_PAIRS {
+                args.more = true;
+                break;
+            }
+            args.pairs[args.len] = pair;
+            args.len += 1;
+        }
+        args
+    }
+
     fn error(&self, kind: RequestErrorKind) -> RequestError {
         RequestError {
             command: self.command,
@@ -163,11 +191,17 @@ impl<'a> Args<'a> {
     }
 
     fn get(&self, key: &str) -> Option<&'a str> {
-        self.rest
-            .split_whitespace()
-            .filter_map(|w| w.split_once('='))
-            .find(|(k, _)| *k == key)
-            .map(|(_, v)| v)
+        let found = self.pairs[..self.len].iter().find(|(k, _)| *k == key);
+        match found {
+            Some(&(_, v)) => Some(v),
+            None if self.more => self
+                .rest
+                .split_whitespace()
+                .filter_map(|w| w.split_once('='))
+                .find(|(k, _)| *k == key)
+                .map(|(_, v)| v),
+            None => None,
+        }
     }
 
     fn require(&self, key: &'static str) -> Result<&'a str, RequestError> {
@@ -258,7 +292,7 @@ fn args_for(line: &str, command: Command) -> Result<Args<'_>, RequestError> {
     let line = line.trim();
     let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
     if word == command.as_str() {
-        Ok(Args { command, rest })
+        Ok(Args::new(command, rest))
     } else {
         Err(RequestError {
             command,
@@ -290,13 +324,19 @@ impl Hello {
     };
 }
 
-impl fmt::Display for Hello {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Encode for Hello {
+    fn encode<W: fmt::Write + ?Sized>(&self, f: &mut W) -> fmt::Result {
         f.write_str("hello")?;
         if let Some(v) = self.version {
             write!(f, " version={v}")?;
         }
         Ok(())
+    }
+}
+
+impl fmt::Display for Hello {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.encode(f)
     }
 }
 
@@ -337,8 +377,8 @@ pub struct NewGame {
     pub game: Option<(u64, u64)>,
 }
 
-impl fmt::Display for NewGame {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Encode for NewGame {
+    fn encode<W: fmt::Write + ?Sized>(&self, f: &mut W) -> fmt::Result {
         let r = &self.rules;
         write!(
             f,
@@ -356,6 +396,12 @@ impl fmt::Display for NewGame {
             write!(f, " series={series} game={game}")?;
         }
         Ok(())
+    }
+}
+
+impl fmt::Display for NewGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.encode(f)
     }
 }
 
@@ -423,9 +469,8 @@ impl Row {
     #[must_use]
     pub fn new(seeds: &[u32]) -> Option<Row> {
         let mut row = Row::EMPTY;
-        for &s in seeds {
-            row.push(s)?;
-        }
+        row.seeds.get_mut(..seeds.len())?.copy_from_slice(seeds);
+        row.len = seeds.len() as u8;
         Some(row)
     }
 
@@ -515,31 +560,38 @@ impl Turn {
     }
 }
 
-impl fmt::Display for Turn {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Encode for Turn {
+    fn encode<W: fmt::Write + ?Sized>(&self, f: &mut W) -> fmt::Result {
         f.write_str("turn mine=")?;
-        write_list(f, self.mine.iter())?;
+        write_list(f, self.mine.iter().map(|&x| u64::from(x)))?;
         f.write_str(" theirs=")?;
-        write_list(f, self.theirs.iter())?;
-        write!(
-            f,
-            " captured={},{} last=",
-            self.captured[0], self.captured[1]
-        )?;
+        write_list(f, self.theirs.iter().map(|&x| u64::from(x)))?;
+        f.write_str(" captured=")?;
+        write_list(f, self.captured.map(u64::from))?;
+        f.write_str(" last=")?;
         match self.last {
-            Some(mv) => write!(f, "{mv}")?,
+            Some(mv) => write_num(f, u64::from(mv.hole()))?,
             None => f.write_str("none")?,
         }
         f.write_str(" legal=")?;
-        write_list(f, self.legal)?;
-        write!(f, " ply={}", self.ply)?;
+        write_list(f, self.legal.into_iter().map(|m| u64::from(m.hole())))?;
+        f.write_str(" ply=")?;
+        write_num(f, u64::from(self.ply))?;
         if let Some(t) = self.time_ms {
-            write!(f, " time_ms={t}")?;
+            f.write_str(" time_ms=")?;
+            write_num(f, t)?;
         }
-        if let Some([mine, theirs]) = self.clock_ms {
-            write!(f, " clock_ms={mine},{theirs}")?;
+        if let Some(clocks) = self.clock_ms {
+            f.write_str(" clock_ms=")?;
+            write_list(f, clocks)?;
         }
         Ok(())
+    }
+}
+
+impl fmt::Display for Turn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.encode(f)
     }
 }
 
@@ -674,8 +726,8 @@ impl GameOver {
     }
 }
 
-impl fmt::Display for GameOver {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Encode for GameOver {
+    fn encode<W: fmt::Write + ?Sized>(&self, f: &mut W) -> fmt::Result {
         f.write_str("gameover")?;
         if let Some(r) = self.result {
             write!(f, " result={}", r.as_str())?;
@@ -690,6 +742,12 @@ impl fmt::Display for GameOver {
             write!(f, " reason={r}")?;
         }
         Ok(())
+    }
+}
+
+impl fmt::Display for GameOver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.encode(f)
     }
 }
 
@@ -722,9 +780,15 @@ fn parse_gameover(args: &Args<'_>) -> GameOver {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Quit;
 
+impl Encode for Quit {
+    fn encode<W: fmt::Write + ?Sized>(&self, f: &mut W) -> fmt::Result {
+        f.write_str("quit")
+    }
+}
+
 impl fmt::Display for Quit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("quit")
+        self.encode(f)
     }
 }
 
@@ -775,7 +839,7 @@ impl Request {
         let Some(command) = Command::from_word(word) else {
             return Ok(Request::Unknown(word.to_string()));
         };
-        let args = Args { command, rest };
+        let args = Args::new(command, rest);
         Ok(match command {
             Command::Hello => Request::Hello(Hello {
                 version: args.number("version").ok().flatten(),
@@ -788,17 +852,23 @@ impl Request {
     }
 }
 
-impl fmt::Display for Request {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Encode for Request {
+    fn encode<W: fmt::Write + ?Sized>(&self, f: &mut W) -> fmt::Result {
         match self {
-            Request::Hello(m) => m.fmt(f),
-            Request::NewGame(m) => m.fmt(f),
-            Request::Turn(m) => m.fmt(f),
-            Request::GameOver(m) => m.fmt(f),
-            Request::Quit => Quit.fmt(f),
+            Request::Hello(m) => m.encode(f),
+            Request::NewGame(m) => m.encode(f),
+            Request::Turn(m) => m.encode(f),
+            Request::GameOver(m) => m.encode(f),
+            Request::Quit => Quit.encode(f),
             Request::Empty => Ok(()),
             Request::Unknown(word) => f.write_str(word),
         }
+    }
+}
+
+impl fmt::Display for Request {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.encode(f)
     }
 }
 
