@@ -72,8 +72,6 @@ impl BotLog {
     /// a bot cannot send escape sequences to whoever reads its log on a
     /// terminal, nor through the error that quotes its last lines.
     pub fn line(&self, prefix: &str, line: &[u8]) {
-        let line = printable(line);
-        let line = line.as_bytes();
         let mut log = self.0.lock().unwrap_or_else(|e| e.into_inner());
         let Capped {
             file,
@@ -81,7 +79,13 @@ impl BotLog {
             cap,
             cut,
         } = &mut *log;
-        let Some(file) = file.as_mut() else { return };
+        // A full log drops lines unread: a bot flooding its stderr costs
+        // the arena no more than the reads (and never its time limit).
+        let Some(file) = file.as_mut().filter(|_| !*cut) else {
+            return;
+        };
+        let line = printable(line);
+        let line = line.as_bytes();
         let size = (prefix.len() + line.len() + 1) as u64;
         if *written + size <= *cap {
             let mut buf = Vec::with_capacity(size as usize);
