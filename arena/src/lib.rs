@@ -1,6 +1,7 @@
 //! # arena: round-robin tournaments of external En Dodoi bots
 //!
-//! The library behind the `arena` binary. See README.md for the user's view.
+//! The library behind the `arena` binary. See README.md and docs/ for the
+//! user's view, and docs/architecture.md for its layers.
 
 #![warn(missing_docs)]
 
