@@ -83,6 +83,18 @@ pub fn host() -> crate::config::Host<'static> {
     }
 }
 
+/// One line per bot that did not start (`failures`, from
+/// [`crate::runner::check_bots`], in the order of `bots`), saying why.
+fn not_started(bots: &[crate::config::BotSpec], failures: &[Option<String>]) -> Vec<String> {
+    bots.iter()
+        .zip(failures)
+        .filter_map(|(b, f)| {
+            f.as_ref()
+                .map(|why| format!("bot '{}' did not start: {why}", b.name))
+        })
+        .collect()
+}
+
 /// How a command ended, beyond success: the binary maps it to an exit code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {

@@ -123,15 +123,7 @@ pub fn run<F: Future<Output = ()>>(
 
     // Every bot must start before any game is played.
     let failures = runtime.block_on(runner::check_bots(&config, &dir, &run_options));
-    let failed: Vec<String> = config
-        .bots
-        .iter()
-        .zip(&failures)
-        .filter_map(|(b, f)| {
-            f.as_ref()
-                .map(|why| format!("bot '{}' did not start: {why}", b.name))
-        })
-        .collect();
+    let failed = super::not_started(&config.bots, &failures);
     if !failed.is_empty() {
         match config.tournament.on_start_failure {
             OnStartFailure::Stop => anyhow::bail!(

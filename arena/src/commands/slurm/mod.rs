@@ -394,15 +394,7 @@ fn check_bots(
     };
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     let failures = runtime.block_on(crate::runner::check_bots(config, &dir, &options));
-    let failed: Vec<String> = config
-        .bots
-        .iter()
-        .zip(&failures)
-        .filter_map(|(b, f)| {
-            f.as_ref()
-                .map(|why| format!("bot '{}' did not start: {why}", b.name))
-        })
-        .collect();
+    let failed = super::not_started(&config.bots, &failures);
     if config.tournament.on_start_failure == crate::config::OnStartFailure::Skip {
         for line in &failed {
             console.note(format_args!(
