@@ -22,10 +22,11 @@ use tokio_util::sync::CancellationToken;
 use crate::bot::log::LOG_CAP_BYTES;
 use crate::bot::{BotLog, BotProcess, StartOptions};
 use crate::config::{Config, SprtModelName};
-use crate::output::{GamesCsv, RunDir};
+use crate::output::{GamesCsv, RunFolder};
 use crate::referee::{play_game, stop_seats, GameRecord, Seat};
 use crate::schedule::{self, round_robin, Series};
 use crate::series::{self, InOrder, SeriesRule, SeriesState};
+use crate::shard::Shard;
 use crate::stats::{GameScore, Sprt, SprtModel};
 
 pub use crate::schedule::shard_schedule;
@@ -130,7 +131,7 @@ pub struct RunOptions {
     pub transcripts: bool,
     /// Play only shard `k` of `n` (1-based): the series whose number `s`
     /// has `(s - 1) % n == k - 1`. `None` plays them all.
-    pub shard: Option<(usize, usize)>,
+    pub shard: Option<Shard>,
     /// Resume an interrupted run: append to its `games.csv`, and go on with
     /// each series from the games it already has.
     pub resume: bool,
@@ -165,7 +166,7 @@ fn sprt_of(config: &Config) -> Option<Sprt> {
 /// The rule that ends each series of `config`: `first_to`, `max_games`,
 /// the SPRT test; for one long match split by game pairs, `pair_shard`.
 #[must_use]
-pub fn series_rule(config: &Config, pair_shard: Option<(usize, usize)>) -> SeriesRule {
+pub fn series_rule(config: &Config, pair_shard: Option<Shard>) -> SeriesRule {
     SeriesRule {
         first_to: config.tournament.first_to,
         max_games: config.tournament.max_games,
@@ -237,7 +238,7 @@ pub fn progress(
 /// The most games a run can play: `max_games` for each of its series, or a
 /// pair shard's share of them.
 #[must_use]
-pub fn games_bound(config: &Config, shard: Option<(usize, usize)>, skipped: &[usize]) -> u64 {
+pub fn games_bound(config: &Config, shard: Option<Shard>, skipped: &[usize]) -> u64 {
     let (_, pair_shard) = shard_schedule(config.bots.len(), shard);
     let series = series_count(config.bots.len(), shard, skipped) as u64;
     series * u64::from(series_rule(config, pair_shard).bound())
@@ -246,7 +247,7 @@ pub fn games_bound(config: &Config, shard: Option<(usize, usize)>, skipped: &[us
 /// The series a run plays between bots that started (`skipped` are the
 /// indices of those that did not).
 #[must_use]
-pub fn series_count(bots: usize, shard: Option<(usize, usize)>, skipped: &[usize]) -> usize {
+pub fn series_count(bots: usize, shard: Option<Shard>, skipped: &[usize]) -> usize {
     let (schedule, _) = shard_schedule(bots, shard);
     schedule
         .iter()
@@ -258,7 +259,7 @@ pub fn series_count(bots: usize, shard: Option<(usize, usize)>, skipped: &[usize
 /// one lane), except in a two-bot match, played `concurrency` games at once
 /// on as many lanes.
 #[must_use]
-pub fn games_at_once(config: &Config, shard: Option<(usize, usize)>, skipped: &[usize]) -> usize {
+pub fn games_at_once(config: &Config, shard: Option<Shard>, skipped: &[usize]) -> usize {
     let (schedule, _) = shard_schedule(config.bots.len(), shard);
     let series = series_count(config.bots.len(), shard, skipped);
     if schedule.len() == 1 && series == 1 {
@@ -280,7 +281,7 @@ pub fn games_at_once(config: &Config, shard: Option<(usize, usize)>, skipped: &[
 /// that cannot start or panicked); bot faults are recorded as lost games.
 pub async fn run(
     config: Arc<Config>,
-    dir: &RunDir,
+    dir: &RunFolder,
     options: &RunOptions,
     cancel: &CancellationToken,
     mut on_event: impl FnMut(&Event),
@@ -659,7 +660,7 @@ fn opening_of(config: &Config, series: Series, pair: u32) -> Vec<endodoi::Move> 
 /// traceback).
 pub async fn check_bots(
     config: &Config,
-    dir: &RunDir,
+    dir: &RunFolder,
     options: &RunOptions,
 ) -> Vec<Option<String>> {
     let startup = std::time::Duration::from_millis(config.time.startup_ms);

@@ -2,6 +2,7 @@
 //! and the openings. Pure: a function of the number of bots, the rules and
 //! the seed.
 
+use crate::shard::Shard;
 use std::ops::RangeInclusive;
 
 use endodoi::{Move, Rules};
@@ -116,16 +117,13 @@ pub fn round_robin(bots: usize) -> Vec<Series> {
 /// `(s - 1) % n == k - 1`). One long match (a single series) is split by
 /// game pairs instead, and then the shard is returned as the pair shard.
 #[must_use]
-pub fn shard_schedule(
-    bots: usize,
-    shard: Option<(usize, usize)>,
-) -> (Vec<Series>, Option<(usize, usize)>) {
+pub fn shard_schedule(bots: usize, shard: Option<Shard>) -> (Vec<Series>, Option<Shard>) {
     let full = round_robin(bots);
     let pair_shard = shard.filter(|_| full.len() == 1);
     let schedule = full
         .into_iter()
         .filter(|s| match shard {
-            Some((k, n)) if pair_shard.is_none() => (s.number - 1) % n == k - 1,
+            Some(shard) if pair_shard.is_none() => (s.number - 1) % shard.n() == shard.k() - 1,
             _ => true,
         })
         .collect();

@@ -15,6 +15,7 @@
 //! that ended early until every game before them is committed, so a match
 //! played on many lanes is counted as one lane counts it.
 
+use crate::shard::Shard;
 use std::collections::BTreeMap;
 
 use crate::schedule::{round_robin, Series};
@@ -34,7 +35,7 @@ pub struct SeriesRule {
     pub sprt: Option<Sprt>,
     /// For one long match split by game pairs: shard `k` of `n` (1-based)
     /// plays pairs `k`, `k + n`, `k + 2n`, ... and all of them.
-    pub pair_shard: Option<(usize, usize)>,
+    pub pair_shard: Option<Shard>,
 }
 
 impl SeriesRule {
@@ -42,7 +43,7 @@ impl SeriesRule {
     /// 0, counting only this shard's pairs) is.
     #[must_use]
     pub fn pair(&self, index: u32) -> u64 {
-        let (k, n) = self.pair_shard.unwrap_or((1, 1));
+        let (k, n) = self.pair_shard.map_or((1, 1), Shard::pair);
         u64::from(index) * n as u64 + k as u64
     }
 
@@ -58,7 +59,7 @@ impl SeriesRule {
     /// of `max_games`.
     #[must_use]
     pub fn bound(&self) -> u32 {
-        let (k, n) = self.pair_shard.unwrap_or((1, 1));
+        let (k, n) = self.pair_shard.map_or((1, 1), Shard::pair);
         let pairs = self.max_games.div_ceil(2) as usize;
         // Pairs k, k + n, ... up to `pairs`, less a last pair cut to one game.
         let mine = if pairs >= k { (pairs - k) / n + 1 } else { 0 };
@@ -490,7 +491,7 @@ mod tests {
     #[test]
     fn a_pair_shard_plays_its_own_pairs_to_the_end() {
         let shard = SeriesRule {
-            pair_shard: Some((2, 3)),
+            pair_shard: Some(Shard::new(2, 3).unwrap()),
             ..rule(1, 14)
         };
         // Pairs 2 and 5 (games 3, 4, 9, 10); pair 8 would be games 15, 16.
@@ -588,7 +589,7 @@ mod tests {
             with_sprt in any::<bool>(),
             scores in proptest::collection::vec(any_score(), 1..20),
         ) {
-            let shard = shard.map(|(k, n)| (k.min(n), n));
+            let shard = shard.map(|(k, n)| Shard::new(k.min(n), n).unwrap());
             let r = SeriesRule {
                 first_to,
                 max_games,
@@ -599,7 +600,7 @@ mod tests {
             prop_assert!(games.len() as u32 <= r.bound());
             prop_assert!(games.iter().all(|&g| (1..=max_games).contains(&g)));
             prop_assert!(games.windows(2).all(|w| w[0] < w[1]));
-            if let Some((k, n)) = shard {
+            if let Some((k, n)) = shard.map(Shard::pair) {
                 prop_assert!(games.iter().all(|g| (g.div_ceil(2) as usize - 1) % n == k - 1));
                 if !with_sprt {
                     prop_assert_eq!(games.len() as u32, r.bound(), "a shard plays all its games");

@@ -116,7 +116,7 @@ pub fn run<F: Future<Output = ()>>(
         guard: options.guard.clone(),
         transcripts: options.transcripts,
         // Shard 1 of 1 is the whole tournament (an SPRT match on Slurm).
-        shard: shard.filter(|s| !s.is_whole()).map(Shard::pair),
+        shard: shard.filter(|s| !s.is_whole()),
         resume: resume.is_some(),
         skipped: Vec::new(),
     };

@@ -19,9 +19,6 @@ pub struct RunFolder {
     pub path: PathBuf,
 }
 
-/// The former name of [`RunFolder`].
-pub type RunDir = RunFolder;
-
 /// A run folder's exclusive lock ([`RunFolder::lock`]); dropping it unlocks.
 #[derive(Debug)]
 pub struct RunLock(#[allow(dead_code)] nix::fcntl::Flock<File>);

@@ -13,7 +13,7 @@ use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
 
-pub use folder::{FolderError, RunDir, RunFolder, RunLock};
+pub use folder::{FolderError, RunFolder, RunLock};
 pub use games::{
     merge_games, read_games, GamesCsv, GamesError, GamesRead, Merged, MergedGame, TornLine,
 };
