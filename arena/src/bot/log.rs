@@ -8,7 +8,14 @@ use std::sync::{Arc, Mutex};
 
 /// `bytes` as text, invalid UTF-8 replaced and control characters but tab
 /// escaped.
-fn printable(bytes: &[u8]) -> String {
+fn printable(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    // Plain printable ASCII, by far the common case, is kept as it is.
+    if bytes
+        .iter()
+        .all(|&b| b == b'\t' || (0x20..0x7f).contains(&b))
+    {
+        return String::from_utf8_lossy(bytes);
+    }
     let text = String::from_utf8_lossy(bytes);
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -18,7 +25,7 @@ fn printable(bytes: &[u8]) -> String {
             out.push(c);
         }
     }
-    out
+    std::borrow::Cow::Owned(out)
 }
 
 /// The default cap of one bot's log, bytes.
@@ -72,6 +79,12 @@ impl BotLog {
     /// a bot cannot send escape sequences to whoever reads its log on a
     /// terminal, nor through the error that quotes its last lines.
     pub fn line(&self, prefix: &str, line: &[u8]) {
+        self.lines(prefix, [line]);
+    }
+
+    /// [`BotLog::line`] for each of `lines`, written at once (one write for
+    /// a whole read of a chatty bot's stderr, not one per line).
+    pub fn lines<'a>(&self, prefix: &str, lines: impl IntoIterator<Item = &'a [u8]>) {
         let mut log = self.0.lock().unwrap_or_else(|e| e.into_inner());
         let Capped {
             file,
@@ -84,19 +97,22 @@ impl BotLog {
         let Some(file) = file.as_mut().filter(|_| !*cut) else {
             return;
         };
-        let line = printable(line);
-        let line = line.as_bytes();
-        let size = (prefix.len() + line.len() + 1) as u64;
-        if *written + size <= *cap {
-            let mut buf = Vec::with_capacity(size as usize);
-            buf.extend_from_slice(prefix.as_bytes());
-            buf.extend_from_slice(line);
-            buf.push(b'\n');
-            if file.write_all(&buf).is_ok() {
-                *written += size;
+        let mut buf = Vec::new();
+        for line in lines {
+            let line = printable(line);
+            let size = (prefix.len() + line.len() + 1) as u64;
+            if *written + buf.len() as u64 + size > *cap {
+                *cut = true;
+                break;
             }
-        } else if !*cut {
-            *cut = true;
+            buf.extend_from_slice(prefix.as_bytes());
+            buf.extend_from_slice(line.as_bytes());
+            buf.push(b'\n');
+        }
+        if file.write_all(&buf).is_ok() {
+            *written += buf.len() as u64;
+        }
+        if *cut {
             let _ = writeln!(
                 file,
                 "# the log was cut here: it reached its cap of {cap} bytes"
@@ -107,6 +123,21 @@ impl BotLog {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn lines_stop_at_the_cap_with_one_note() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("bot.log");
+        let log = super::BotLog::open(&path, 20).unwrap();
+        log.lines("b ", [&b"one"[..], b"two", b"three", b"four"]);
+        log.lines("b ", [&b"five"[..]]);
+        log.line("b ", b"six");
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(
+            text,
+            "b one\nb two\nb three\n# the log was cut here: it reached its cap of 20 bytes\n"
+        );
+    }
+
     #[test]
     fn control_characters_are_escaped_and_text_kept() {
         assert_eq!(

@@ -515,12 +515,15 @@ async fn drain_stderr(mut stderr: tokio::process::ChildStderr, log: BotLog, pref
             Ok(n) => n,
         };
         pending.extend_from_slice(&buf[..n]);
-        let mut start = 0;
-        while let Some(i) = pending[start..].iter().position(|&b| b == b'\n') {
-            log.line(&prefix, &pending[start..start + i]);
-            start += i + 1;
+        // The whole lines of this read, logged at once.
+        let whole = pending
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        if whole > 0 {
+            log.lines(&prefix, pending[..whole - 1].split(|&b| b == b'\n'));
+            pending.drain(..whole);
         }
-        pending.drain(..start);
         if pending.len() > MAX_LINE_BYTES {
             log.line(&prefix, &pending);
             pending.clear();
