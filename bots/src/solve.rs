@@ -663,7 +663,8 @@ impl std::error::Error for TableError {}
 ///
 /// # Errors
 /// [`TableError`]: the first board that cannot be solved (bad rules, or
-/// [`check`] fails), before any work is done; or `out` fails.
+/// [`check`] fails), before any work is done; or `out` fails (a closed
+/// pipe only ends the table).
 pub fn write_table(
     holes: &[u8],
     seeds: &[u32],
@@ -690,7 +691,12 @@ pub fn write_table(
             boards.push((h, s, rules));
         }
     }
-    writeln!(out, "{TABLE_HEADER}").map_err(TableError::Write)?;
+    // A reader that went away (`arena solve | head`) ends the table.
+    let closed = |e: &std::io::Error| e.kind() == std::io::ErrorKind::BrokenPipe;
+    match writeln!(out, "{TABLE_HEADER}") {
+        Err(e) if closed(&e) => return Ok(()),
+        r => r.map_err(TableError::Write)?,
+    }
     for (h, s, rules) in boards {
         let start = std::time::Instant::now();
         let solution = solve(rules).map_err(|error| TableError::Solve {
@@ -698,9 +704,12 @@ pub fn write_table(
             seeds: s,
             error,
         })?;
-        writeln!(out, "{}", table_row(solution.report(), start.elapsed()))
+        match writeln!(out, "{}", table_row(solution.report(), start.elapsed()))
             .and_then(|()| out.flush())
-            .map_err(TableError::Write)?;
+        {
+            Err(e) if closed(&e) => return Ok(()),
+            r => r.map_err(TableError::Write)?,
+        }
     }
     Ok(())
 }
