@@ -8,7 +8,8 @@ problem on one line and exit 1.
 
 An edge a -> b: code of module a names b by a path (`crate::b`, `super::b`,
 `use crate::{b, ...}`), comments included, since a doc link ties them too.
-Code from a file's first `#[cfg(test)]` on is left out: tests may use anything.
+Test code is left out (a `#[cfg(test)] mod x;` line, and a file from its first
+inline `#[cfg(test)]` on): tests may use anything.
 Between modules of the same parent, edges form the graph that must be acyclic.
 """
 import json
@@ -56,6 +57,10 @@ def read(file):
 
 
 def strip_tests(text):
+    """`text` without its test code: a `#[cfg(test)] mod NAME;` line goes
+    (its file is the test module), and an inline `#[cfg(test)]` item is cut
+    from there to the end of the file, where Rust's tests modules sit."""
+    text = re.sub(r"#\[cfg\(test\)\]\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+" + IDENT + r"\s*;", "", text)
     return text.split("#[cfg(test)]")[0]
 
 

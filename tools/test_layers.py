@@ -49,6 +49,18 @@ class Layers(unittest.TestCase):
         out = run(root)
         self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
 
+    def test_code_after_a_test_module_declaration_is_checked(self):
+        root = workspace({
+            "Cargo.toml": CARGO,
+            "src/lib.rs": "pub mod b;\npub mod c;\n",
+            "src/b.rs": "use crate::c::C;\npub struct B;\n",
+            "src/c.rs": "#[cfg(test)]\nmod tests;\n\npub struct C;\nuse crate::b::B;\n",
+            "src/c/tests.rs": "",
+        })
+        out = run(root)
+        self.assertEqual(out.returncode, 1, out.stdout + out.stderr)
+        self.assertIn("b -> c", out.stdout)
+
     def test_a_use_list_counts(self):
         root = workspace({
             "Cargo.toml": CARGO,

@@ -244,6 +244,17 @@ pub fn games_bound(config: &Config, shard: Option<Shard>, skipped: &[usize]) -> 
     series * u64::from(series_rule(config, pair_shard).bound())
 }
 
+/// How many shards a tournament splits into at most: one per series of
+/// the round robin, or, for a two-bot match, one per game pair.
+#[must_use]
+pub fn split_units(config: &Config) -> usize {
+    let bots = config.bots.len();
+    match bots * (bots - 1) / 2 {
+        1 => config.tournament.max_games.div_ceil(2) as usize,
+        series => series,
+    }
+}
+
 /// The series a run plays between bots that started (`skipped` are the
 /// indices of those that did not).
 #[must_use]

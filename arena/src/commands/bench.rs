@@ -920,6 +920,15 @@ pub fn run(args: &Options, console: &mut Console<'_>) -> Result<Outcome> {
         tournament(config, dir, console)?;
         return Ok(Outcome::Success);
     }
+    // Before minutes of measuring, not after.
+    if let Some(folder) = args.out.as_deref().and_then(Path::parent) {
+        anyhow::ensure!(
+            folder.as_os_str().is_empty() || folder.is_dir(),
+            "--out {}: the folder {} does not exist: create it, or write the CSV elsewhere",
+            args.out.as_deref().unwrap_or(folder).display(),
+            folder.display()
+        );
+    }
     if let Some(bad) = args.only.iter().find(|s| !SECTIONS.contains(&s.as_str())) {
         bail!("--only {bad}: the sections are {}", SECTIONS.join(", "));
     }

@@ -71,6 +71,14 @@ pub fn run<F: Future<Output = ()>>(
         (_, resume) => resume.clone(),
     };
     let config = Config::load(config_path, &super::host())?;
+    if let Some(s) = shard {
+        let units = runner::split_units(&config);
+        anyhow::ensure!(
+            s.n() <= units,
+            "--shard {s}: this tournament splits into at most {units} shards (one per {}), so shard {s} would play nothing: choose N from 1 to {units}",
+            if config.bots.len() == 2 { "game pair" } else { "series" }
+        );
+    }
     let claimed = options.out.is_none() && resume.is_none();
     let out = match (&options.out, &resume) {
         (_, Some(dir)) => dir.clone(),

@@ -39,7 +39,7 @@ pub enum Command {
     Confine(ConfineArgs),
     /// Replay one game ply by ply: from a move list, or from a games.csv row.
     ///
-    /// Examples: `arena replay --holes 8 4 7 2 5`, or
+    /// Examples: `arena replay --holes 3 --seeds 2 1 2 2 2 1 1`, or
     /// `arena replay --games results/demo-.../games.csv --series 3 --game 2`.
     Replay(ReplayArgs),
     /// Recompute every statistic from one or more games.csv files (from
@@ -712,4 +712,37 @@ impl From<BenchArgs> for arena::commands::bench::Options {
             tournament_dir: a.tournament_dir,
         }
     }
+}
+
+/// The cause chain on one line, each cause once: a typed error that already
+/// says its cause (`cannot read config F: ENOENT; check the path`) is not
+/// followed by that cause again.
+pub fn one_line(e: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in e.chain().map(ToString::to_string) {
+        if !line.contains(&cause) {
+            if !line.is_empty() {
+                line.push_str(": ");
+            }
+            line.push_str(&cause);
+        }
+    }
+    line
+}
+
+/// A bad command line as one line: clap's message up to its first blank
+/// line, and the help to read (the subcommand's, when one was named).
+pub fn usage_error(e: &clap::Error) -> String {
+    let text = e.to_string();
+    let message: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    let command = <Cli as clap::CommandFactory>::command();
+    let help = match std::env::args().nth(1) {
+        Some(sub) if command.find_subcommand(&sub).is_some() => format!("arena {sub} --help"),
+        _ => "arena --help".to_string(),
+    };
+    format!("{}; see '{help}'", message.join(" "))
 }

@@ -28,14 +28,7 @@ fn main() -> ExitCode {
             if e.use_stderr()
                 && e.kind() != ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand =>
         {
-            // One line: clap's message up to its first blank line, and where to look.
-            let text = e.to_string();
-            let message: Vec<&str> = text
-                .lines()
-                .take_while(|l| !l.trim().is_empty())
-                .map(str::trim)
-                .collect();
-            eprintln!("{}; see 'arena --help'", message.join(" "));
+            eprintln!("{}", cli::usage_error(&e));
             return ExitCode::from(ERROR);
         }
         Err(e) => e.exit(), // --help and --version
@@ -124,8 +117,7 @@ fn main() -> ExitCode {
         Ok(Outcome::Failed) => ExitCode::from(FAILED),
         Ok(Outcome::Interrupted) => ExitCode::from(INTERRUPTED),
         Err(e) => {
-            // One line: the cause chain joined, as the user must see it.
-            console.note(format_args!("error: {e:#}"));
+            console.note(format_args!("error: {}", cli::one_line(&e)));
             ExitCode::from(ERROR)
         }
     }

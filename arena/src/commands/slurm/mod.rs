@@ -230,16 +230,6 @@ fn now() -> String {
         .unwrap_or_default()
 }
 
-/// The units a tournament splits into: its series, or, for a two-bot
-/// match, its game pairs.
-fn split_units(config: &Config) -> usize {
-    let bots = config.bots.len();
-    match bots * (bots - 1) / 2 {
-        1 => config.tournament.max_games.div_ceil(2) as usize,
-        series => series,
-    }
-}
-
 /// The CPUs a task asks for by default: the config's own `concurrency`
 /// if it sets one (the default, this machine's cores, says nothing of a
 /// compute node's), else 1.
@@ -277,7 +267,7 @@ fn submit(args: &Submit, console: &mut Console<'_>) -> anyhow::Result<bool> {
         config.sprt.is_none() || n == 1,
         "an SPRT match decides game by game and cannot be split: use --shards 1"
     );
-    let units = split_units(&config);
+    let units = crate::runner::split_units(&config);
     anyhow::ensure!(
         (1..=units).contains(&n),
         "--shards {n}: this tournament splits into at most {units} shards (one per {}); choose 1 to {units}",
