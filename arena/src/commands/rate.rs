@@ -35,6 +35,18 @@ pub struct Options {
 /// Several files without `out`; settings that would overwrite a run's own
 /// statistics; no games; an anchor that played no game; unreadable files.
 pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outcome> {
+    // The same file twice would count its games twice.
+    for (i, file) in options.games.iter().enumerate() {
+        let same = |other: &PathBuf| match (file.canonicalize(), other.canonicalize()) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => file == other,
+        };
+        anyhow::ensure!(
+            !options.games[..i].iter().any(same),
+            "{} is given twice: give each games.csv once (its games would count twice)",
+            file.display()
+        );
+    }
     let out = match (&options.out, options.games.as_slice()) {
         (Some(dir), _) => dir.clone(),
         (None, [one]) => one

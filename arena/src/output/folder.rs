@@ -75,7 +75,7 @@ pub enum FolderError {
         path: PathBuf,
     },
     /// A folder to resume that was run as another shard.
-    #[error("{} was run as shard {stored}: resume it with the same --shard", path.display())]
+    #[error("{} was run as shard {stored}: resume it {}", path.display(), if stored == "all" { "without --shard" } else { "with the same --shard" })]
     OtherShard {
         /// The folder.
         path: PathBuf,
