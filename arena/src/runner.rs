@@ -364,10 +364,8 @@ pub async fn run(
         }
         _ => None,
     };
-    let workers = match one_match {
-        Some(_) => config.tournament.concurrency,
-        None => config.tournament.concurrency.min(shared.schedule.len()),
-    };
+    // The one count of what plays at once (the start line says it too).
+    let workers = games_at_once(&config, options.shard, &options.skipped);
     let mut handles = Vec::with_capacity(workers);
     for k in 0..workers {
         // Built here, so that a failure is an error of the run.
