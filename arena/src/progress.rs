@@ -117,17 +117,13 @@ impl Live {
         }
     }
 
-    /// Counts the games an interrupted run already played (`games`, its
-    /// `games.csv`), so that a resumed run's view goes on where it stopped:
-    /// the bar, the standings and the forfeits. Returns how many it counted:
-    /// none if the file cannot be read (the run's own reader reports why),
-    /// and no game of a bot this config does not have.
-    pub fn resumed(&mut self, games: &std::path::Path) -> u64 {
-        let Ok(read) = crate::output::read_games(games) else {
-            return 0;
-        };
+    /// Counts the games an interrupted run already played (`games`, the
+    /// rows of its `games.csv`), so that a resumed run's view goes on where
+    /// it stopped: the bar, the standings and the forfeits. Returns how many
+    /// it counted: no game of a bot this config does not have.
+    pub fn resumed(&mut self, games: &[crate::output::GameRow]) -> u64 {
         let mut counted = 0;
-        for g in read.rows {
+        for g in games {
             let (Some(&south), Some(&north)) = (self.index.get(&g.south), self.index.get(&g.north))
             else {
                 continue;
@@ -258,8 +254,8 @@ impl Due for Option<Instant> {
 }
 
 impl crate::reporter::Reporter for Live {
-    fn resumed(&mut self, games_csv: &std::path::Path) -> u64 {
-        Live::resumed(self, games_csv)
+    fn resumed(&mut self, games: &[crate::output::GameRow]) -> u64 {
+        Live::resumed(self, games)
     }
 
     fn event(&mut self, event: &crate::runner::Event) {
@@ -375,7 +371,8 @@ mod tests {
         .unwrap();
         let mut live = Live::with_target(&config(), 12, ProgressDrawTarget::hidden());
         // The row of a bot this config does not have is left out.
-        assert_eq!(live.resumed(&games), 3);
+        let rows = crate::output::read_games(&games).unwrap().rows;
+        assert_eq!(live.resumed(&rows), 3);
         assert_eq!(live.bar.position(), 3);
         let lines = live.table_lines();
         assert!(lines[1].trim_start().starts_with("1  alpha"), "{lines:?}");
@@ -390,7 +387,7 @@ mod tests {
             GameEnd::NoMoves,
         ));
         assert_eq!(live.bar.position(), 4);
-        assert_eq!(live.resumed(&tmp.path().join("none.csv")), 0);
+        assert_eq!(live.resumed(&[]), 0);
         live.finish();
     }
 

@@ -5,17 +5,17 @@
 //! The runner never prints: it emits [`Event`]s, and the `run` command hands
 //! each to its reporter along with its own status lines.
 
+use crate::output::GameRow;
 use std::io::Write;
-use std::path::Path;
 
 use crate::report::{game_line, sprt_line};
 use crate::runner::Event;
 
 /// Shows a run as it goes.
 pub trait Reporter {
-    /// The run resumes an interrupted one whose games are in `games_csv`:
-    /// count them in, and return how many there were.
-    fn resumed(&mut self, games_csv: &Path) -> u64;
+    /// The run resumes an interrupted one that had played `games` (its
+    /// `games.csv`): count them in, and return how many there were.
+    fn resumed(&mut self, games: &[GameRow]) -> u64;
     /// Something happened in the run (a game ended, a series, an SPRT step).
     fn event(&mut self, event: &Event);
     /// A status line the user must see (a bot skipped, a stop).
@@ -53,8 +53,8 @@ impl<W: Write> Lines<W> {
 }
 
 impl<W: Write> Reporter for Lines<W> {
-    fn resumed(&mut self, games_csv: &Path) -> u64 {
-        self.done = crate::output::read_games(games_csv).map_or(0, |r| r.rows.len() as u64);
+    fn resumed(&mut self, games: &[GameRow]) -> u64 {
+        self.done = games.len() as u64;
         self.done
     }
 

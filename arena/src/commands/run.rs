@@ -113,11 +113,14 @@ pub fn run<F: Future<Output = ()>>(
         // The folder may be new, or an earlier attempt's that never began.
         RunFolder::begin(&out, &config_text, shard)?
     };
-    // A game cut short by a kill as it was written is played again.
-    if resume.is_some() {
-        if let Some(torn) = dir.read_games()?.and_then(|read| read.torn) {
-            console.note(format_args!("arena: {torn}"));
-        }
+    // The games an interrupted run has, read once for the view; a game cut
+    // short by a kill as it was written is played again.
+    let earlier = match resume {
+        Some(_) => dir.read_games()?,
+        None => None,
+    };
+    if let Some(torn) = earlier.as_ref().and_then(|read| read.torn.as_ref()) {
+        console.note(format_args!("arena: {torn}"));
     }
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     let mut run_options = RunOptions {
@@ -186,10 +189,9 @@ pub fn run<F: Future<Output = ()>>(
     };
     let cancel = CancellationToken::new();
     // A resumed run counts on from the games it already has.
-    let mut done = if run_options.resume {
-        reporter.resumed(&dir.games())
-    } else {
-        0
+    let mut done = match &earlier {
+        Some(read) => reporter.resumed(&read.rows),
+        None => 0,
     };
     let reporter = std::cell::RefCell::new(reporter);
     let outcome = runtime.block_on(async {
