@@ -1025,8 +1025,9 @@ impl<W: Write> Game<W> {
 
     /// Draws the position, with `marks` highlighted, and the status line.
     fn show_board(&mut self, marks: &[usize]) -> std::io::Result<()> {
+        let ring = self.pos.ring().to_vec();
         let drawing = board(&Board {
-            ring: self.pos.ring(),
+            ring: &ring,
             captured: [
                 self.pos.captured(Side::South),
                 self.pos.captured(Side::North),
@@ -1464,7 +1465,7 @@ mod tests {
        1   2   3   4   5   6   7   8
   you (South), captured 0
 ";
-        assert_eq!(plain(pos.ring(), [0, 0], &names), expected);
+        assert_eq!(plain(&pos.ring().to_vec(), [0, 0], &names), expected);
     }
 
     #[test]

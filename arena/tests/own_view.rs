@@ -35,7 +35,7 @@ proptest! {
         let me = pos.to_move();
         let back = match me {
             Side::South => view.ring().to_vec(),
-            Side::North => [view.row(Side::North), view.row(Side::South)].concat(),
+            Side::North => [view.row(Side::North).to_vec(), view.row(Side::South).to_vec()].concat(),
         };
         prop_assert_eq!(back.as_slice(), pos.ring());
         prop_assert_eq!(view.captured(Side::South), pos.captured(me));

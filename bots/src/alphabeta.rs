@@ -103,8 +103,8 @@ impl Evaluation {
         if pos.is_over() {
             return terminal_score(margin);
         }
-        let mine: u32 = pos.row(me).iter().sum();
-        let theirs: u32 = pos.row(me.opponent()).iter().sum();
+        let mine: u32 = pos.row(me).sum();
+        let theirs: u32 = pos.row(me.opponent()).sum();
         SCORE_PER_SEED * margin + self.row_weight * (mine as i32 - theirs as i32)
     }
 }
@@ -282,7 +282,7 @@ fn position_key(pos: &Position) -> u64 {
     };
     let me = pos.to_move();
     let mut h = mix(u64::from(pos.captured(me)) ^ ((me.index() as u64) << 40));
-    for &seeds in pos.ring() {
+    for seeds in pos.ring() {
         h = mix(h ^ u64::from(seeds));
     }
     let left = pos.rules().max_plies().saturating_sub(pos.ply());
@@ -795,8 +795,7 @@ mod tests {
             pos.play(legal.nth(legal.len() / 2).unwrap()).unwrap();
             let me = pos.to_move();
             let diff = pos.captured(me) as i32 - pos.captured(me.opponent()) as i32;
-            let rows = pos.row(me).iter().sum::<u32>() as i32
-                - pos.row(me.opponent()).iter().sum::<u32>() as i32;
+            let rows = pos.row(me).sum() as i32 - pos.row(me.opponent()).sum() as i32;
             assert!(!pos.is_over());
             assert_eq!(
                 Evaluation::default().score(&pos),

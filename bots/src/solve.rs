@@ -225,8 +225,8 @@ impl Universe {
 /// The board of `pos` seen from `side`: `side`'s row, then the other row.
 fn view(pos: &Position, side: Side, out: &mut [u32]) {
     let n = pos.holes();
-    out[..n].copy_from_slice(pos.row(side));
-    out[n..2 * n].copy_from_slice(pos.row(side.opponent()));
+    pos.row(side).copy_to(&mut out[..n]);
+    pos.row(side.opponent()).copy_to(&mut out[n..2 * n]);
 }
 
 /// A solved board: the report, and the value of the reachable positions at

@@ -262,15 +262,20 @@ impl Strategy for Greedy {
 pub fn own_view(pos: &Position) -> Position {
     match pos.to_move() {
         Side::South => pos.clone(),
-        Side::North => Position::from_parts(
-            *pos.rules(),
-            pos.row(Side::North),
-            pos.row(Side::South),
-            Side::South,
-            [pos.captured(Side::North), pos.captured(Side::South)],
-            pos.ply(),
-        )
-        .expect("a position's own rows fit its rules"),
+        Side::North => {
+            let n = pos.holes();
+            let mut ring = [0u32; 2 * endodoi::MAX_HOLES];
+            pos.ring().copy_to(&mut ring);
+            Position::from_parts(
+                *pos.rules(),
+                &ring[n..2 * n],
+                &ring[..n],
+                Side::South,
+                [pos.captured(Side::North), pos.captured(Side::South)],
+                pos.ply(),
+            )
+            .expect("a position's own rows fit its rules")
+        }
     }
 }
 

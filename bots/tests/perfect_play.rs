@@ -97,8 +97,8 @@ fn check_board(holes: usize, seeds: u32, count: usize) -> (usize, usize, usize) 
         let left = 1 + (i as u32 % (DEPTH - 1));
         let late = Position::from_parts(
             rules,
-            pos.row(Side::South),
-            pos.row(Side::North),
+            &pos.row(Side::South).to_vec(),
+            &pos.row(Side::North).to_vec(),
             pos.to_move(),
             [pos.captured(Side::South), pos.captured(Side::North)],
             rules.max_plies() - left,

@@ -546,7 +546,14 @@ impl Turn {
     ) -> Turn {
         let me = pos.to_move();
         let them = me.opponent();
-        let row = |side| Row::new(pos.row(side)).expect("a board has at most MAX_HOLES holes");
+        let row = |side| {
+            let mut row = Row::EMPTY;
+            for seeds in pos.row(side) {
+                row.push(seeds)
+                    .expect("a board has at most MAX_HOLES holes");
+            }
+            row
+        };
         Turn {
             mine: row(me),
             theirs: row(them),

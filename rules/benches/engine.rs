@@ -1,6 +1,7 @@
 //! Rules-engine benchmarks: `cargo bench -p endodoi`.
 //!
-//! - random playouts from the start of 2x8 (playouts per second);
+//! - random playouts from the start of 2x8 (playouts per second), on the
+//!   compact board and on the general one;
 //! - moves generated and played (legal-move generation plus one play);
 //! - legal-move generation in a position that holds an endless move;
 //! - the same playouts with a plain "sow one seed at a time" engine, kept
@@ -157,6 +158,12 @@ fn benches(c: &mut Criterion) {
     let mut rng = SmallRng::seed_from_u64(1);
     group.bench_function("random playout, max_laps 1000", |b| {
         b.iter(|| playout(black_box(&short), &mut rng))
+    });
+    // The same games on the general board: what the compact ring buys.
+    let general = Rules::new(8, 4).unwrap().with_general_board().start();
+    let mut rng = SmallRng::seed_from_u64(1);
+    group.bench_function("random playout, rejection sampling, general board", |b| {
+        b.iter(|| fast_playout(black_box(&general), &mut rng))
     });
     let mut rng = SmallRng::seed_from_u64(1);
     group.bench_function("random playout, plain engine", |b| {

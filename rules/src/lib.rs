@@ -48,18 +48,23 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod compact;
+mod game;
 mod moves;
 mod perft;
 mod position;
+mod results;
+mod ring;
 mod rules;
 mod side;
 mod sowing;
+mod swar;
 
 pub use moves::{Move, MoveSet, MoveSetIter};
 pub use perft::perft;
-pub use position::{
-    Capture, IllegalMove, MoveDetails, Outcome, ParsePositionError, Position, Termination,
-};
+pub use position::{ParsePositionError, Position};
+pub use results::{Capture, IllegalMove, MoveDetails, Outcome, Termination};
+pub use ring::{Seeds, SeedsIter};
 pub use rules::{Rules, RulesError, DEFAULT_MAX_LAPS, DEFAULT_MAX_PLIES, MAX_HOLES, MIN_HOLES};
 pub use side::{ParseSideError, Side};
 pub use sowing::{Lap, Laps};

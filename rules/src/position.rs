@@ -3,189 +3,13 @@
 
 use std::fmt;
 
-use crate::sowing::{sow, Laps, Sowing};
+use crate::compact::Compact;
+use crate::game::Game;
+use crate::results::{IllegalMove, MoveDetails, Outcome};
+use crate::ring::{General, Ring, Seeds};
+use crate::sowing::Laps;
+use crate::swar::Swar;
 use crate::{Move, MoveSet, Rules, RulesError, Side, MAX_HOLES};
-
-/// Why a game ended (RULES.md, "End of the game": the sweep by the last mover
-/// follows Merker 1904 via Mancala World's "En Dodoi" page, the ply limit is an
-/// arena rule of the project). `Display` gives [`Termination::name`].
-///
-/// ```
-/// use endodoi::{Rules, Termination};
-/// let mut pos = Rules::new(6, 4)?.with_max_plies(3)?.start();
-/// while let Some(mv) = pos.legal_moves().first() {
-///     pos.play(mv)?;
-/// }
-/// assert_eq!(pos.outcome().map(|o| o.termination), Some(Termination::PlyLimit));
-/// assert_eq!(pos.ply(), 3);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Termination {
-    /// The player to move had no legal move (an empty row, or only endless
-    /// moves); the last mover swept the board. (If nobody has moved yet, each
-    /// side takes its own row instead; see [`Position::start`].)
-    NoMoves,
-    /// The ply limit was reached; each player took the seeds in their own row.
-    PlyLimit,
-}
-
-impl Termination {
-    /// The name used in `games.csv` and the protocol: `no-moves` or `ply-limit`;
-    /// also the `Display` text.
-    ///
-    /// ```
-    /// use endodoi::Termination;
-    /// assert_eq!(Termination::NoMoves.name(), "no-moves");
-    /// assert_eq!(Termination::PlyLimit.to_string(), "ply-limit");
-    /// ```
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            Termination::NoMoves => "no-moves",
-            Termination::PlyLimit => "ply-limit",
-        }
-    }
-}
-
-impl fmt::Display for Termination {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// The end of a game: how it ended and who won (`None` for a draw, equal totals),
-/// after RULES.md, "End of the game". The totals are [`Position::captured`],
-/// final sweep included.
-///
-/// ```
-/// use endodoi::{Outcome, Position, Rules, Side, Termination};
-/// let rules = Rules::new(2, 2)?;
-/// // South to move with an empty row: North, the last mover, sweeps 2 seeds.
-/// let pos = Position::parse("0,0/1,1 s 4 2 5", rules)?;
-/// let draw = Outcome { termination: Termination::NoMoves, winner: None };
-/// assert_eq!(pos.outcome(), Some(draw));
-/// assert_eq!((pos.captured(Side::South), pos.captured(Side::North)), (4, 4));
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Outcome {
-    /// How the game ended.
-    pub termination: Termination,
-    /// The player with more seeds, or `None` when the totals are equal.
-    pub winner: Option<Side>,
-}
-
-/// A capture made at the end of a move (RULES.md, "A move", step 5, after
-/// Merker 1904 via Mancala World's "En Dodoi" page): the last seed fell into an
-/// empty hole of the mover's own row and the opposite hole was occupied.
-///
-/// ```
-/// use endodoi::{Capture, Move, Position, Rules, Side};
-/// let mut pos = Position::parse("1,0,0/0,2,0 s 3 0 0", Rules::new(3, 1)?)?;
-/// let details = pos.play(Move::new(1).unwrap())?;
-/// // South's last seed lands in its hole 2, opposite North's hole 2 (2 seeds).
-/// assert_eq!(details.capture, Some(Capture { hole: 2, seeds: 3 }));
-/// assert_eq!(pos.captured(Side::South), 6);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Capture {
-    /// The opponent's hole that was emptied, in the opponent's own numbering (1..=n).
-    pub hole: u8,
-    /// Seeds taken off the board: the opposite hole's seeds plus the triggering seed.
-    pub seeds: u32,
-}
-
-/// What one move did, for logs, replays and bots that want to know; returned
-/// by [`Position::play`] and [`Position::play_unchecked`].
-///
-/// ```
-/// use endodoi::{Move, Rules, Side};
-/// let mut pos = Rules::new(8, 4)?.start();
-/// let details = pos.play(Move::new(3).unwrap())?;
-/// assert_eq!((details.mover, details.laps, details.sown), (Side::South, 5, 25));
-/// assert_eq!(details.last, 11); // North's hole 4
-/// assert_eq!((details.capture, details.outcome), (None, None));
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct MoveDetails {
-    /// The move played, in the mover's numbering.
-    pub mv: Move,
-    /// Who played it.
-    pub mover: Side,
-    /// Laps sown, counted from 1 (the lap from the chosen hole); at most `max_laps`.
-    pub laps: u32,
-    /// Seeds dropped (one per hole passed), summed over all laps.
-    pub sown: u64,
-    /// The ring index (`0..2n`: South's row `0..n`, North's `n..2n`) where the
-    /// last seed fell.
-    pub last: usize,
-    /// The capture, if the last seed fell into the mover's own row opposite an occupied hole.
-    pub capture: Option<Capture>,
-    /// The end of the game, if this move ended it.
-    pub outcome: Option<Outcome>,
-}
-
-/// Why a move could not be played; returned by [`Position::check`] and
-/// [`Position::play`]. Legality follows RULES.md, "A move" (step 1) and
-/// "Endless sowing" (a *decision* of the project).
-///
-/// ```
-/// use endodoi::{IllegalMove, Move, Position, Rules};
-/// // RULES.md's example: 2x4 after `4 3 2 4 1`, North to move.
-/// let pos = Position::parse("0,5,0,1/2,0,6,5 n 5 8 5", Rules::new(4, 4)?)?;
-/// let check = |h| pos.check(Move::new(h).unwrap());
-/// assert_eq!(check(1), Err(IllegalMove::Endless { hole: 1, max_laps: 100_000 }));
-/// assert_eq!(check(2), Err(IllegalMove::EmptyHole { hole: 2 }));
-/// assert_eq!(check(5), Err(IllegalMove::NoSuchHole { hole: 5, holes: 4 }));
-/// assert_eq!(check(2).unwrap_err().to_string(), "hole 2 is empty");
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum IllegalMove {
-    /// The game is already over ([`Position::is_over`]).
-    GameOver,
-    /// The hole number is outside 1..=n.
-    NoSuchHole {
-        /// The hole asked for.
-        hole: u8,
-        /// Holes per row.
-        holes: u8,
-    },
-    /// The hole holds no seeds.
-    EmptyHole {
-        /// The hole asked for.
-        hole: u8,
-    },
-    /// The sowing from this hole is endless: lap `max_laps` still ends in an
-    /// occupied hole (or the sowing was proven to cycle, which implies it).
-    Endless {
-        /// The hole asked for.
-        hole: u8,
-        /// The lap limit of the rules.
-        max_laps: u32,
-    },
-}
-
-impl fmt::Display for IllegalMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            IllegalMove::GameOver => f.write_str("the game is over"),
-            IllegalMove::NoSuchHole { hole, holes } => {
-                write!(f, "hole {hole} does not exist: holes are 1 to {holes}")
-            }
-            IllegalMove::EmptyHole { hole } => write!(f, "hole {hole} is empty"),
-            IllegalMove::Endless { hole, max_laps } => write!(
-                f,
-                "hole {hole} is an endless move (still sowing at lap {max_laps})"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for IllegalMove {}
 
 /// Why a position's text or parts could not be turned into a [`Position`];
 /// returned by [`Position::parse`] and [`Position::from_parts`]. Field `.0`
@@ -235,13 +59,30 @@ impl std::error::Error for ParsePositionError {}
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, PartialEq, Eq, Hash)]
-pub struct Position {
-    rules: Rules,
-    ring: [u32; 2 * MAX_HOLES],
-    to_move: Side,
-    captured: [u32; 2],
-    ply: u32,
-    outcome: Option<Outcome>,
+pub struct Position(Inner);
+
+/// The game on the representation its board fits (see [`Rules::with_general_board`]).
+/// The general variant is large, but boxing it would allocate on every
+/// clone; a clone copies only the variant in use.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Inner {
+    /// Boards of up to 2x8 with at most 255 seeds.
+    Compact16(Game<Swar>),
+    /// Boards of up to 2x16 with at most 255 seeds.
+    Compact32(Game<Compact<32>>),
+    General(Game<General>),
+}
+
+/// Runs `$body` with `$g` bound to the position's game, whichever its ring.
+macro_rules! on_game {
+    ($pos:expr, $g:ident => $body:expr) => {
+        match $pos {
+            Inner::Compact16($g) => $body,
+            Inner::Compact32($g) => $body,
+            Inner::General($g) => $body,
+        }
+    };
 }
 
 impl Position {
@@ -263,18 +104,9 @@ impl Position {
     /// ```
     #[must_use]
     pub fn start(rules: Rules) -> Position {
-        let mut ring = [0; 2 * MAX_HOLES];
-        ring[..2 * rules.holes()].fill(rules.seeds());
-        let mut pos = Position {
-            rules,
-            ring,
-            to_move: Side::South,
-            captured: [0, 0],
-            ply: 0,
-            outcome: None,
-        };
-        pos.settle_end();
-        pos
+        let row = [rules.seeds(); MAX_HOLES];
+        let n = rules.holes();
+        Position::build(rules, &row[..n], &row[..n], Side::South, [0, 0], 0)
     }
 
     /// A position from its parts: `south` and `north` list each row's seeds from
@@ -324,19 +156,39 @@ impl Position {
         if total > u64::from(u32::MAX) {
             return Err(ParsePositionError(format!("{total} seeds is too many")));
         }
-        let mut ring = [0; 2 * MAX_HOLES];
-        ring[..n].copy_from_slice(south);
-        ring[n..2 * n].copy_from_slice(north);
-        let mut pos = Position {
-            rules,
-            ring,
-            to_move,
-            captured,
-            ply,
-            outcome: None,
-        };
-        pos.settle_end();
-        Ok(pos)
+        Ok(Position::build(rules, south, north, to_move, captured, ply))
+    }
+
+    /// The position on the compact ring if the rules allow it and the board
+    /// fits (at most 32 holes, 255 seeds), else on the general ring; its end
+    /// settled. The rows fit the rules and the seeds `u32`.
+    fn build(
+        rules: Rules,
+        south: &[u32],
+        north: &[u32],
+        to_move: Side,
+        captured: [u32; 2],
+        ply: u32,
+    ) -> Position {
+        let compact = !rules.general_board();
+        if let Some(ring) = compact.then(|| Swar::from_rows(south, north)).flatten() {
+            return Position(Inner::Compact16(Game::new(
+                rules, ring, to_move, captured, ply,
+            )));
+        }
+        if let Some(ring) = compact.then(|| Compact::from_rows(south, north)).flatten() {
+            return Position(Inner::Compact32(Game::new(
+                rules, ring, to_move, captured, ply,
+            )));
+        }
+        let ring = General::from_rows(south, north).expect("the general ring holds any board");
+        Position(Inner::General(Game::new(
+            rules, ring, to_move, captured, ply,
+        )))
+    }
+
+    fn game_rules(&self) -> &Rules {
+        on_game!(&self.0, g => &g.rules)
     }
 
     /// Parses the one-line text format (see the type's docs) under `rules`, whose
@@ -400,7 +252,7 @@ impl Position {
     /// ```
     #[must_use]
     pub fn rules(&self) -> &Rules {
-        &self.rules
+        self.game_rules()
     }
 
     /// Holes per row, `n` (the same as `self.rules().holes()`).
@@ -412,7 +264,7 @@ impl Position {
     /// ```
     #[must_use]
     pub fn holes(&self) -> usize {
-        self.rules.holes()
+        self.game_rules().holes()
     }
 
     /// The side to move; after the game's end, the side that could not move
@@ -428,7 +280,7 @@ impl Position {
     /// ```
     #[must_use]
     pub fn to_move(&self) -> Side {
-        self.to_move
+        on_game!(&self.0, g => g.to_move)
     }
 
     /// Plies played so far (one ply is one move by one player), counted from
@@ -443,7 +295,7 @@ impl Position {
     /// ```
     #[must_use]
     pub fn ply(&self) -> u32 {
-        self.ply
+        on_game!(&self.0, g => g.ply)
     }
 
     /// Seeds captured by `side`, including the final sweep once the game is over.
@@ -458,7 +310,7 @@ impl Position {
     /// ```
     #[must_use]
     pub fn captured(&self, side: Side) -> u32 {
-        self.captured[side.index()]
+        on_game!(&self.0, g => g.captured[side.index()])
     }
 
     /// The whole ring, `2n` seed counts indexed by ring index: South's row
@@ -473,8 +325,9 @@ impl Position {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[must_use]
-    pub fn ring(&self) -> &[u32] {
-        &self.ring[..2 * self.holes()]
+    pub fn ring(&self) -> Seeds<'_> {
+        let len = 2 * self.holes();
+        on_game!(&self.0, g => g.ring.seeds(len))
     }
 
     /// `side`'s row, `n` seed counts for holes 1..n from that side's own left.
@@ -488,11 +341,12 @@ impl Position {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[must_use]
-    pub fn row(&self, side: Side) -> &[u32] {
+    pub fn row(&self, side: Side) -> Seeds<'_> {
         let n = self.holes();
+        let ring = self.ring();
         match side {
-            Side::South => &self.ring[..n],
-            Side::North => &self.ring[n..2 * n],
+            Side::South => ring.slice(0, n),
+            Side::North => ring.slice(n, 2 * n),
         }
     }
 
@@ -511,7 +365,17 @@ impl Position {
     /// ```
     #[must_use]
     pub fn seeds(&self, side: Side, hole: usize) -> u32 {
-        self.row(side)[hole - 1]
+        let n = self.holes();
+        assert!(
+            (1..=n).contains(&hole),
+            "hole {hole} is not on a board of {n} holes per row"
+        );
+        let index = if side == Side::South {
+            hole - 1
+        } else {
+            n + hole - 1
+        };
+        on_game!(&self.0, g => g.ring.get(index))
     }
 
     /// The end of the game, or `None` while it goes on.
@@ -527,7 +391,7 @@ impl Position {
     /// ```
     #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
-        self.outcome
+        on_game!(&self.0, g => g.outcome)
     }
 
     /// Whether the game is over, the same as `self.outcome().is_some()`.
@@ -540,7 +404,7 @@ impl Position {
     /// ```
     #[must_use]
     pub fn is_over(&self) -> bool {
-        self.outcome.is_some()
+        self.outcome().is_some()
     }
 
     /// The legal moves of the side to move: its occupied holes whose sowing is
@@ -557,15 +421,7 @@ impl Position {
     /// ```
     #[must_use]
     pub fn legal_moves(&self) -> MoveSet {
-        let mut set = MoveSet::EMPTY;
-        if self.outcome.is_none() {
-            for mv in self.candidate_moves() {
-                if self.ends(mv) {
-                    set.insert(mv);
-                }
-            }
-        }
-        set
+        on_game!(&self.0, g => g.legal_moves())
     }
 
     /// The occupied holes of the side to move (empty once the game is over):
@@ -584,14 +440,7 @@ impl Position {
     /// ```
     #[must_use]
     pub fn candidate_moves(&self) -> MoveSet {
-        if self.outcome.is_some() {
-            return MoveSet::EMPTY;
-        }
-        let mut bits = 0u64;
-        for (i, &seeds) in self.row(self.to_move).iter().enumerate() {
-            bits |= u64::from(seeds != 0) << i;
-        }
-        MoveSet::from_bits(bits)
+        on_game!(&self.0, g => g.candidate_moves())
     }
 
     /// Checks that `mv` is legal for the side to move, without playing it
@@ -611,12 +460,7 @@ impl Position {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn check(&self, mv: Move) -> Result<(), IllegalMove> {
-        self.check_candidate(mv)?;
-        if self.ends(mv) {
-            Ok(())
-        } else {
-            Err(self.endless(mv))
-        }
+        on_game!(&self.0, g => g.check(mv))
     }
 
     /// The laps of `mv`, one at a time, with the ring after each: the
@@ -642,11 +486,13 @@ impl Position {
     /// ```
     pub fn laps(&self, mv: Move) -> Result<Laps, IllegalMove> {
         self.check(mv)?;
-        Ok(Laps::new(
-            self.ring(),
-            self.ring_index(self.to_move, mv),
-            self.rules.max_laps(),
-        ))
+        let n = self.holes();
+        let start = match self.to_move() {
+            Side::South => 0,
+            Side::North => n,
+        } + usize::from(mv.hole())
+            - 1;
+        Ok(Laps::new(self.ring(), start, self.rules().max_laps()))
     }
 
     /// Plays `mv` for the side to move, after checking that it is legal; ends
@@ -669,22 +515,7 @@ impl Position {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn play(&mut self, mv: Move) -> Result<MoveDetails, IllegalMove> {
-        self.check_candidate(mv)?;
-        if self.ends_in_one_lap(self.ring_index(self.to_move, mv)) {
-            return Ok(self.play_unchecked(mv));
-        }
-        // Sow on a copy, so an endless move leaves the position unchanged.
-        let len = 2 * self.holes();
-        let mut scratch = [0u32; 2 * MAX_HOLES];
-        scratch[..len].copy_from_slice(&self.ring[..len]);
-        let start = self.ring_index(self.to_move, mv);
-        match sow(&mut scratch[..len], start, self.rules.max_laps()) {
-            Sowing::Ended { last, laps, sown } => {
-                self.ring[..len].copy_from_slice(&scratch[..len]);
-                Ok(self.finish_move(mv, last, laps, sown))
-            }
-            Sowing::Endless => Err(self.endless(mv)),
-        }
+        on_game!(&mut self.0, g => g.play(mv))
     }
 
     /// Plays `mv` without checking it: for a legal move it does exactly what
@@ -707,165 +538,25 @@ impl Position {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn play_unchecked(&mut self, mv: Move) -> MoveDetails {
-        let n = self.holes();
-        let start = self.ring_index(self.to_move, mv);
-        let (last, laps, sown) = match sow(&mut self.ring[..2 * n], start, self.rules.max_laps()) {
-            Sowing::Ended { last, laps, sown } => (last, laps, sown),
-            Sowing::Endless => (start, self.rules.max_laps(), 0),
-        };
-        self.finish_move(mv, last, laps, sown)
+        on_game!(&mut self.0, g => g.play_unchecked(mv))
     }
 
-    /// The reasons a move is illegal short of being endless.
-    fn check_candidate(&self, mv: Move) -> Result<(), IllegalMove> {
-        let hole = mv.hole();
-        if self.outcome.is_some() {
-            Err(IllegalMove::GameOver)
-        } else if usize::from(hole) > self.holes() {
-            Err(IllegalMove::NoSuchHole {
-                hole,
-                holes: self.holes() as u8,
-            })
-        } else if self.seeds(self.to_move, usize::from(hole)) == 0 {
-            Err(IllegalMove::EmptyHole { hole })
-        } else {
-            Ok(())
-        }
-    }
-
-    fn endless(&self, mv: Move) -> IllegalMove {
-        IllegalMove::Endless {
-            hole: mv.hole(),
-            max_laps: self.rules.max_laps(),
-        }
-    }
-
-    /// Whether the sowing of occupied hole `mv` ends within `max_laps` laps.
-    fn ends(&self, mv: Move) -> bool {
-        let start = self.ring_index(self.to_move, mv);
-        if self.ends_in_one_lap(start) {
-            return true;
-        }
-        let len = 2 * self.holes();
-        let mut scratch = [0u32; 2 * MAX_HOLES];
-        scratch[..len].copy_from_slice(&self.ring[..len]);
-        matches!(
-            sow(&mut scratch[..len], start, self.rules.max_laps()),
-            Sowing::Ended { .. }
-        )
-    }
-
-    /// Whether the first lap from ring index `start` ends in an empty hole:
-    /// with fewer seeds than holes it ends at `start + seeds`, so one look
-    /// settles the move's legality without sowing it.
-    fn ends_in_one_lap(&self, start: usize) -> bool {
-        let len = 2 * self.holes();
-        let seeds = self.ring[start] as usize;
-        let end = start + seeds;
-        let end = if end >= len { end - len } else { end };
-        seeds > 0 && seeds < len && self.ring[end] == 0
-    }
-
-    /// The ring index of `side`'s hole `mv`, clamped to the board.
-    fn ring_index(&self, side: Side, mv: Move) -> usize {
-        let n = self.holes();
-        let hole = usize::from(mv.hole()).clamp(1, n) - 1;
-        match side {
-            Side::South => hole,
-            Side::North => n + hole,
-        }
-    }
-
-    /// The capture, the ply count and the game's end, after the sowing of `mv`
-    /// ended at ring index `last`.
-    fn finish_move(&mut self, mv: Move, last: usize, laps: u32, sown: u64) -> MoveDetails {
-        let n = self.holes();
-        let mover = self.to_move;
-        let own_row = match mover {
-            Side::South => 0..n,
-            Side::North => n..2 * n,
-        };
-        let mut capture = None;
-        if own_row.contains(&last) {
-            let opposite = 2 * n - 1 - last;
-            let seeds = self.ring[opposite];
-            if seeds > 0 && self.ring[last] > 0 {
-                // The opposite hole's seeds and the triggering seed leave the board.
-                let taken = seeds + self.ring[last];
-                self.ring[opposite] = 0;
-                self.ring[last] = 0;
-                self.captured[mover.index()] += taken;
-                let hole = (opposite % n) as u8 + 1;
-                capture = Some(Capture { hole, seeds: taken });
-            }
-        }
-        self.ply += 1;
-        self.to_move = mover.opponent();
-        self.settle_end();
-        MoveDetails {
-            mv,
-            mover,
-            laps,
-            sown,
-            last,
-            capture,
-            outcome: self.outcome,
-        }
-    }
-
-    /// Ends the game if the side to move has no legal move (the other side sweeps
-    /// the board) or the ply limit is reached (each side takes its own row).
-    fn settle_end(&mut self) {
-        if self.outcome.is_some() {
-            return;
-        }
-        let n = self.holes();
-        let own_rows = |pos: &mut Position| {
-            for side in Side::ALL {
-                let rest: u32 = pos.row(side).iter().sum();
-                pos.captured[side.index()] += rest;
-            }
-        };
-        let termination = if !self.has_legal_move() {
-            if self.ply == 0 {
-                // Nobody has moved, so there is no last mover to sweep: each
-                // side keeps its own row (only a tiny max_laps gets here).
-                own_rows(self);
-            } else {
-                let rest: u32 = self.ring[..2 * n].iter().sum();
-                self.captured[self.to_move.opponent().index()] += rest;
-            }
-            Termination::NoMoves
-        } else if self.ply >= self.rules.max_plies() {
-            own_rows(self);
-            Termination::PlyLimit
-        } else {
-            return;
-        };
-        self.ring[..2 * n].fill(0);
-        let [south, north] = self.captured;
-        let winner = match south.cmp(&north) {
-            std::cmp::Ordering::Greater => Some(Side::South),
-            std::cmp::Ordering::Less => Some(Side::North),
-            std::cmp::Ordering::Equal => None,
-        };
-        self.outcome = Some(Outcome {
-            termination,
-            winner,
-        });
-    }
-}
-
-impl Position {
-    /// Whether the side to move has a legal move: first the moves that end
-    /// in one lap (a look each), then the others, sown until one ends.
-    fn has_legal_move(&self) -> bool {
-        let moves = self.candidate_moves();
-        let base = self.ring_index(self.to_move, Move::new(1).expect("hole 1"));
-        moves
-            .into_iter()
-            .any(|mv| self.ends_in_one_lap(base + usize::from(mv.hole()) - 1))
-            || moves.into_iter().any(|mv| self.ends(mv))
+    /// Whether this position lives on the compact ring (32 byte-sized holes,
+    /// sown a lap at a time with vector adds) rather than the general one.
+    /// Every board of up to 2x16 with at most 255 seeds on it is compact,
+    /// unless its rules ask for the general board
+    /// ([`Rules::with_general_board`]); both play exactly the same game.
+    ///
+    /// ```
+    /// use endodoi::Rules;
+    /// assert!(Rules::new(8, 4)?.start().is_compact());
+    /// assert!(!Rules::new(40, 4)?.start().is_compact()); // En Gehé
+    /// assert!(!Rules::new(8, 4)?.with_general_board().start().is_compact());
+    /// # Ok::<(), endodoi::RulesError>(())
+    /// ```
+    #[must_use]
+    pub fn is_compact(&self) -> bool {
+        !matches!(self.0, Inner::General(_))
     }
 }
 
@@ -875,21 +566,23 @@ impl fmt::Display for Position {
             if i > 0 {
                 f.write_str("/")?;
             }
-            for (j, seeds) in self.row(side).iter().enumerate() {
+            for (j, seeds) in self.row(side).into_iter().enumerate() {
                 if j > 0 {
                     f.write_str(",")?;
                 }
                 write!(f, "{seeds}")?;
             }
         }
-        let side = match self.to_move {
+        let side = match self.to_move() {
             Side::South => 's',
             Side::North => 'n',
         };
         write!(
             f,
             " {side} {} {} {}",
-            self.captured[0], self.captured[1], self.ply
+            self.captured(Side::South),
+            self.captured(Side::North),
+            self.ply()
         )
     }
 }

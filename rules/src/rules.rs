@@ -62,6 +62,7 @@ pub struct Rules {
     seeds: u32,
     max_laps: u32,
     max_plies: u32,
+    general_board: bool,
 }
 
 impl Rules {
@@ -93,6 +94,7 @@ impl Rules {
             seeds,
             max_laps: DEFAULT_MAX_LAPS,
             max_plies: DEFAULT_MAX_PLIES,
+            general_board: false,
         })
     }
 
@@ -133,6 +135,43 @@ impl Rules {
             return Err(RulesError::MaxPlies);
         }
         Ok(Rules { max_plies, ..self })
+    }
+
+    /// The same rules played on the general board representation (`u32`
+    /// holes, one lap at a time) even where the compact one fits: for
+    /// testing one against the other and for measuring what the compact
+    /// ring buys. The game is the same; see [`Position::is_compact`].
+    ///
+    /// ```
+    /// use endodoi::Rules;
+    /// let rules = Rules::new(8, 4)?;
+    /// let (mut a, mut b) = (rules.start(), rules.with_general_board().start());
+    /// assert!(a.is_compact() && !b.is_compact());
+    /// while let Some(mv) = a.legal_moves().first() {
+    ///     assert_eq!(a.play(mv)?, b.play(mv)?);
+    ///     assert_eq!(a.to_string(), b.to_string());
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub const fn with_general_board(self) -> Rules {
+        Rules {
+            general_board: true,
+            ..self
+        }
+    }
+
+    /// Whether [`Rules::with_general_board`] asked for the general board.
+    ///
+    /// ```
+    /// use endodoi::Rules;
+    /// assert!(!Rules::new(8, 4)?.general_board());
+    /// assert!(Rules::new(8, 4)?.with_general_board().general_board());
+    /// # Ok::<(), endodoi::RulesError>(())
+    /// ```
+    #[must_use]
+    pub const fn general_board(&self) -> bool {
+        self.general_board
     }
 
     /// Holes per row, `n` (2 to 50); the ring has `2n` holes.

@@ -5,7 +5,7 @@
 
 /// Lap-start states are compared for a cycle only from this lap on, so the
 /// common short moves pay nothing for the check.
-const CYCLE_CHECK_FROM: u32 = 64;
+pub(crate) const CYCLE_CHECK_FROM: u32 = 64;
 
 /// How a sowing ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -147,9 +147,9 @@ pub struct Laps {
 impl Laps {
     /// The laps of the sowing from ring index `start` of `ring` (the whole
     /// ring, `2n` holes), stopping after lap `max_laps` at the latest.
-    pub(crate) fn new(ring: &[u32], start: usize, max_laps: u32) -> Laps {
+    pub(crate) fn new(ring: crate::Seeds<'_>, start: usize, max_laps: u32) -> Laps {
         let mut copy = [0u32; 2 * crate::MAX_HOLES];
-        copy[..ring.len()].copy_from_slice(ring);
+        ring.copy_to(&mut copy);
         Laps {
             ring: copy,
             len: ring.len(),
@@ -293,7 +293,7 @@ mod tests {
     fn laps_show_the_relay_one_lap_at_a_time() {
         // As `relay_lifts_the_occupied_last_hole`: lap 1 from index 0 ends in
         // the occupied index 1, lap 2 lifts its 2 seeds and ends in index 3.
-        let mut laps = Laps::new(&[1, 1, 0, 0], 0, 100);
+        let mut laps = Laps::new(crate::Seeds::bytes(&[1, 1, 0, 0]), 0, 100);
         let first = laps.next().unwrap();
         assert_eq!(
             first,
@@ -317,7 +317,7 @@ mod tests {
 
     #[test]
     fn laps_stop_at_the_lap_limit() {
-        let laps: Vec<Lap> = Laps::new(&[1, 1, 0, 0], 0, 1).collect();
+        let laps: Vec<Lap> = Laps::new(crate::Seeds::bytes(&[1, 1, 0, 0]), 0, 1).collect();
         assert_eq!(laps.len(), 1);
         assert!(!laps[0].ends);
     }

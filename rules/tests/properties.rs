@@ -1,6 +1,7 @@
-//! Invariants of the rules over random games on boards of 2 to 50 holes.
+//! Invariants of the rules over random games on boards of 2 to 50 holes, on
+//! both board representations (the compact byte ring and the general one).
 
-use endodoi::{Move, Rules, Side};
+use endodoi::{Move, Position, Rules, Side};
 use proptest::prelude::*;
 
 /// The rules written the plain way, as a reference: one seed at a time, the
@@ -36,8 +37,69 @@ fn reference_move(
     None
 }
 
+/// Rows of `holes` holes holding `total` seeds in all, spread by `cuts`.
+fn rows(holes: usize, total: u32, cuts: &[u16]) -> Vec<u32> {
+    let mut ring = vec![0u32; 2 * holes];
+    let mut left = total;
+    for (i, &cut) in cuts.iter().enumerate() {
+        if left == 0 {
+            break;
+        }
+        let seeds = (u32::from(cut) % (left + 1)).min(left);
+        ring[(i * 7) % (2 * holes)] += seeds;
+        left -= seeds;
+    }
+    ring[0] += left;
+    ring
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Every hole of a random position, on boards of 2 to 50 holes with up
+    /// to 1000 seeds, plays exactly as the plain one-seed-at-a-time
+    /// reference says, on the compact ring (where it fits) and on the
+    /// general one; and the two representations agree on everything.
+    #[test]
+    fn both_representations_play_as_the_reference(
+        holes in 2usize..=50,
+        total in 0u32..=1000,
+        cuts in proptest::collection::vec(any::<u16>(), 1..100),
+        north in any::<bool>(),
+    ) {
+        let rules = Rules::new(holes, 1).unwrap().with_max_laps(300).unwrap();
+        let ring = rows(holes, total, &cuts);
+        let (south_row, north_row) = ring.split_at(holes);
+        let side = if north { Side::North } else { Side::South };
+        let compact = Position::from_parts(rules, south_row, north_row, side, [0, 0], 1).unwrap();
+        let general = Position::from_parts(rules.with_general_board(), south_row, north_row, side, [0, 0], 1).unwrap();
+        prop_assert_eq!(compact.is_compact(), holes <= 16 && total <= 255);
+        prop_assert!(!general.is_compact());
+        prop_assert_eq!(compact.to_string(), general.to_string());
+        prop_assert_eq!(compact.legal_moves(), general.legal_moves());
+        prop_assert_eq!(compact.candidate_moves(), general.candidate_moves());
+        let row = match side { Side::South => 0..holes, Side::North => holes..2 * holes };
+        for h in 1..=holes as u8 {
+            let mv = Move::new(h).unwrap();
+            let start = row.start + usize::from(h) - 1;
+            let reference = if ring[start] > 0 { reference_move(&ring, start, row.clone(), 300) } else { None };
+            let (mut a, mut b) = (compact.clone(), general.clone());
+            let (pa, pb) = (a.play(mv), b.play(mv));
+            prop_assert_eq!(pa, pb, "hole {} in {}", h, compact);
+            prop_assert_eq!(compact.check(mv).is_ok(), pa.is_ok());
+            prop_assert_eq!(reference.is_some(), pa.is_ok(), "hole {} in {}", h, compact);
+            prop_assert_eq!(a.to_string(), b.to_string());
+            if let (Some(r), false) = (reference, a.is_over()) {
+                prop_assert_eq!(r.as_slice(), a.ring(), "hole {} in {}", h, compact);
+            }
+            if pa.is_ok() {
+                let (mut c, mut d) = (compact.clone(), general.clone());
+                prop_assert_eq!(c.play_unchecked(mv), d.play_unchecked(mv));
+                prop_assert_eq!(&c, &a);
+                prop_assert_eq!(d.legal_moves(), a.legal_moves());
+            }
+        }
+    }
 
     /// Seeds are conserved by every move, every legal move can be played, and
     /// the legal moves are exactly the occupied holes that are not endless.
@@ -46,9 +108,11 @@ proptest! {
         holes in 2usize..=50,
         seeds in 1u32..=6,
         picks in proptest::collection::vec(any::<u16>(), 1..200),
+        general in any::<bool>(),
     ) {
         // A low lap limit makes endless moves common enough to exercise.
         let rules = Rules::new(holes, seeds).unwrap().with_max_laps(200).unwrap();
+        let rules = if general { rules.with_general_board() } else { rules };
         let mut pos = rules.start();
         for pick in picks {
             let legal = pos.legal_moves();
@@ -67,7 +131,7 @@ proptest! {
                 prop_assert!(occupied || played.is_err(), "an empty hole was legal");
                 // The plain reference agrees on legality and, while the game
                 // goes on, on the board after the move.
-                let reference = if occupied { reference_move(pos.ring(), row.start + h as usize - 1, row.clone(), 200) } else { None };
+                let reference = if occupied { reference_move(&pos.ring().to_vec(), row.start + h as usize - 1, row.clone(), 200) } else { None };
                 prop_assert_eq!(reference.is_some(), played.is_ok(), "hole {} in {}", h, pos);
                 if let (Some(r), false) = (reference, after.is_over()) {
                     prop_assert_eq!(r.as_slice(), after.ring(), "hole {} in {}", h, pos);

@@ -146,7 +146,7 @@ pub fn encode_position(pos: &Position, captured: bool, out: &mut String) {
     } else {
         side
     });
-    for &seeds in pos.ring() {
+    for seeds in pos.ring() {
         match DIGITS.get(seeds as usize) {
             Some(&d) => out.push(char::from(d)),
             None => {

@@ -252,11 +252,11 @@ fn every_game_is_in_the_viewer_with_the_engines_positions() {
                 'n'
             };
             assert_eq!(
-                (to_move, over, ring.as_slice(), captured),
+                (to_move, over, ring, captured),
                 (
                     side,
                     pos.is_over(),
-                    pos.ring(),
+                    pos.ring().to_vec(),
                     [pos.captured(Side::South), pos.captured(Side::North)]
                 ),
                 "series {} game {} ply {ply}",
