@@ -48,7 +48,6 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-mod compact;
 mod game;
 mod moves;
 mod perft;

@@ -3,7 +3,6 @@
 
 use std::fmt;
 
-use crate::compact::Compact;
 use crate::game::Game;
 use crate::results::{IllegalMove, MoveDetails, Outcome};
 use crate::ring::{General, Ring, Seeds};
@@ -68,9 +67,9 @@ pub struct Position(Inner);
 #[derive(Clone, PartialEq, Eq, Hash)]
 enum Inner {
     /// Boards of up to 2x8 with at most 255 seeds.
-    Compact16(Game<Swar>),
+    Compact16(Game<Swar<1>>),
     /// Boards of up to 2x16 with at most 255 seeds.
-    Compact32(Game<Compact<32>>),
+    Compact32(Game<Swar<2>>),
     General(Game<General>),
 }
 
@@ -176,7 +175,7 @@ impl Position {
                 rules, ring, to_move, captured, ply,
             )));
         }
-        if let Some(ring) = compact.then(|| Compact::from_rows(south, north)).flatten() {
+        if let Some(ring) = compact.then(|| Swar::from_rows(south, north)).flatten() {
             return Position(Inner::Compact32(Game::new(
                 rules, ring, to_move, captured, ply,
             )));

@@ -1,67 +1,62 @@
-//! The smallest compact ring: up to 16 holes of at most 255 seeds, one byte
-//! each, in one `u128` that lives in two registers (SIMD within a register).
-//! Boards up to 2x8 take it.
+//! The compact ring: up to 16 or 32 holes of at most 255 seeds, one byte
+//! each, sown in one or two `u128` words that live in registers (SIMD within
+//! a register). Boards up to 2x8 take one word, up to 2x16 two.
 //!
 //! A lap is sown at once (RULES.md, "A move"): clear the lifted hole's byte,
 //! add `seeds / 2n` to every byte if it goes round, and add a run of ones to
 //! the `seeds mod 2n` bytes after it, wrapping once at most. No byte ever
 //! carries into the next, since no hole holds more than the board's 255 seeds.
 
-use crate::compact::MAX_SEEDS;
 use crate::ring::{Ring, Seeds};
 use crate::sowing::{Sowing, CYCLE_CHECK_FROM};
 
-/// Holes in the ring.
+/// The most seeds a compact board holds, so that no hole overflows a byte.
+const MAX_SEEDS: u64 = u8::MAX as u64;
+
+/// Bytes in one word of the ring.
 const LANES: usize = 16;
 
-/// A one in every byte.
-const ONE_EACH: u128 = u128::MAX / 255;
-
-/// `RUNS[start][k]`: ones in the `k` bytes from byte `start` (`start + k` at
-/// most 16), so a lap's seeds are one table read, not a 128-bit shift.
-static RUNS: [[u128; LANES + 1]; LANES + 1] = {
-    let mut runs = [[0u128; LANES + 1]; LANES + 1];
-    let mut start = 0;
-    while start <= LANES {
-        let mut k = 0;
-        while start + k <= LANES {
-            let mut byte = start;
-            while byte < start + k {
-                runs[start][k] |= 1 << (8 * byte);
-                byte += 1;
-            }
-            k += 1;
+/// `PREFIX[k][w]`: word `w` of a 32-byte ring with a one in bytes `0..k`.
+/// The ones in bytes `a..b` are `PREFIX[b] - PREFIX[a]`, byte by byte, with
+/// no borrow: a lap's run of seeds is table reads, not 128-bit shifts.
+static PREFIX: [[u128; 2]; 2 * LANES + 1] = {
+    let mut prefix = [[0u128; 2]; 2 * LANES + 1];
+    let mut k = 0;
+    while k <= 2 * LANES {
+        let mut byte = 0;
+        while byte < k {
+            prefix[k][byte / LANES] |= 1 << (8 * (byte % LANES));
+            byte += 1;
         }
-        start += 1;
+        k += 1;
     }
-    runs
+    prefix
 };
 
-/// `KEEP[i]`: every byte but byte `i`, to empty a hole.
-static KEEP: [u128; LANES] = {
-    let mut keep = [0u128; LANES];
-    let mut i = 0;
-    while i < LANES {
-        keep[i] = !(0xff << (8 * i));
-        i += 1;
-    }
-    keep
-};
-
-/// The ring, one byte per hole; bytes past the ring hold 0. Kept as bytes
-/// and sown as a `u128` (the low byte first): reading one hole is then one
-/// byte load, never a 16-byte load of what was just stored as two halves.
+/// The ring of `16 * WORDS` byte-sized holes, one `u128` word per 16 holes
+/// (the low byte first); bytes past the ring hold 0. Kept as bytes and sown
+/// as words: reading one hole is then one byte load, never a 16-byte load of
+/// what was just stored as two halves.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) struct Swar {
-    bytes: [u8; LANES],
+pub(crate) struct Swar<const WORDS: usize> {
+    bytes: [[u8; LANES]; WORDS],
 }
 
-impl Swar {
-    /// Byte `i` of the ring (`i` below 16), read from memory: cheaper than a
-    /// 128-bit shift.
+/// The words of a ring, in registers while it is sown.
+type Words<const WORDS: usize> = [u128; WORDS];
+
+impl<const WORDS: usize> Swar<WORDS> {
+    /// Byte `i` of the ring, read from memory: cheaper than a shift.
     #[inline(always)]
-    fn byte(ring: u128, i: usize) -> u8 {
-        ring.to_le_bytes()[i]
+    fn byte(ring: &Words<WORDS>, i: usize) -> u8 {
+        ring[(i / LANES) % WORDS].to_le_bytes()[i % LANES]
+    }
+
+    /// The words with a one in bytes `a..b` (`a <= b`, both at most 32).
+    #[inline(always)]
+    fn run(a: usize, b: usize) -> Words<WORDS> {
+        let (hi, lo) = (&PREFIX[b], &PREFIX[a]);
+        std::array::from_fn(|w| hi[w] - lo[w])
     }
 
     /// The lap from `hole`, which holds `seeds`: returns the ring after it,
@@ -71,7 +66,12 @@ impl Swar {
     /// seed the lap drops there), so the next lap's start does not wait for
     /// the add.
     #[inline(always)]
-    fn lap(ring: u128, len: usize, hole: usize, seeds: u8) -> (u128, usize, u8) {
+    fn lap(
+        mut ring: Words<WORDS>,
+        len: usize,
+        hole: usize,
+        seeds: u8,
+    ) -> (Words<WORDS>, usize, u8) {
         let (full, rest) = if usize::from(seeds) < len {
             (0, usize::from(seeds))
         } else {
@@ -80,54 +80,68 @@ impl Swar {
             let (full, rest) = (usize::from(seeds) / len, usize::from(seeds) % len);
             (full as u8, rest)
         };
-        let cleared = ring & KEEP[hole];
+        let clear = Self::run(hole, hole + 1);
+        for (w, c) in ring.iter_mut().zip(clear) {
+            *w &= !(c * 0xff);
+        }
         let last = hole + rest;
         let last = if last >= len { last - len } else { last };
-        let now = Swar::byte(cleared, last) + full + u8::from(rest > 0);
+        let now = Self::byte(&ring, last) + full + u8::from(rest > 0);
         let start = hole + 1;
         let end = start + rest;
-        let run = RUNS[start][rest.min(len - start)];
-        let wrapped = RUNS[0][end.saturating_sub(len)];
-        let mut next = cleared + (run | wrapped);
-        if full > 0 {
-            next += RUNS[0][len] * u128::from(full);
+        let run = Self::run(start, end.min(len));
+        let wrapped = Self::run(0, end.saturating_sub(len));
+        for ((w, r), x) in ring.iter_mut().zip(run).zip(wrapped) {
+            *w += r + x;
         }
-        (next, last, now)
+        if full > 0 {
+            for (w, r) in ring.iter_mut().zip(Self::run(0, len)) {
+                *w += r * u128::from(full);
+            }
+        }
+        (ring, last, now)
     }
 
-    fn with_bytes(ring: u128) -> Swar {
+    fn from_words(ring: Words<WORDS>) -> Self {
         Swar {
-            bytes: ring.to_le_bytes(),
+            bytes: ring.map(u128::to_le_bytes),
         }
     }
 
     #[inline(always)]
-    fn ring(&self) -> u128 {
-        u128::from_le_bytes(self.bytes)
+    fn words(&self) -> Words<WORDS> {
+        self.bytes.map(u128::from_le_bytes)
+    }
+
+    #[inline(always)]
+    fn at(&self, i: usize) -> u8 {
+        self.bytes[(i / LANES) % WORDS][i % LANES]
     }
 }
 
-impl Ring for Swar {
-    fn from_rows(south: &[u32], north: &[u32]) -> Option<Swar> {
+impl<const WORDS: usize> Ring for Swar<WORDS> {
+    fn from_rows(south: &[u32], north: &[u32]) -> Option<Self> {
         let total: u64 = south.iter().chain(north).map(|&s| u64::from(s)).sum();
-        if south.len() + north.len() > LANES || total > MAX_SEEDS {
+        if south.len() + north.len() > LANES * WORDS || total > MAX_SEEDS {
             return None;
         }
-        let mut bytes = [0u8; LANES];
-        for (slot, &seeds) in bytes.iter_mut().zip(south.iter().chain(north)) {
-            *slot = seeds as u8;
+        let mut bytes = [[0u8; LANES]; WORDS];
+        for (i, &seeds) in south.iter().chain(north).enumerate() {
+            bytes[i / LANES][i % LANES] = seeds as u8;
         }
-        Some(Swar::with_bytes(u128::from_le_bytes(bytes)))
+        Some(Swar { bytes })
     }
 
     #[inline(always)]
     fn get(&self, i: usize) -> u32 {
-        u32::from(self.bytes[i])
+        u32::from(self.at(i))
     }
 
     #[inline(always)]
     fn take(&mut self, i: usize) -> u32 {
-        u32::from(std::mem::take(&mut self.bytes[i]))
+        u32::from(std::mem::take(
+            &mut self.bytes[(i / LANES) % WORDS][i % LANES],
+        ))
     }
 
     fn sum(&self, from: usize, to: usize) -> u32 {
@@ -135,30 +149,23 @@ impl Ring for Swar {
     }
 
     fn clear(&mut self) {
-        *self = Swar::with_bytes(0);
+        self.bytes = [[0; LANES]; WORDS];
     }
 
     #[inline]
     fn ends_in_one_lap(&self, len: usize, start: usize) -> bool {
-        let bytes = &self.bytes;
-        let seeds = usize::from(bytes[start]);
+        let seeds = usize::from(self.at(start));
         let end = start + seeds;
         let end = if end >= len { end - len } else { end };
-        seeds > 0 && seeds < len && bytes[end & (LANES - 1)] == 0
+        (seeds > 0) & (seeds < len) & (self.at(end) == 0)
     }
 
     #[inline(always)]
     fn ends_in_one_lap_set(&self, len: usize, base: usize, n: usize) -> u64 {
-        let bytes = &self.bytes;
         let mut set = 0u64;
         for k in 0..n {
-            let i = base + k;
-            let seeds = usize::from(bytes[i & (LANES - 1)]);
-            let end = i + seeds;
-            let end = if end >= len { end - len } else { end };
-            // `&`, not `&&`: no branch on the board.
-            let ends = (seeds > 0) & (seeds < len) & (bytes[end & (LANES - 1)] == 0);
-            set |= u64::from(ends) << k;
+            // `&`, not `&&`, inside: no branch on the board.
+            set |= u64::from(self.ends_in_one_lap(len, base + k)) << k;
         }
         set
     }
@@ -167,33 +174,35 @@ impl Ring for Swar {
     fn occupied(&self, base: usize, n: usize) -> u64 {
         // The high bit of each byte of `hi` says the hole is occupied, and
         // one multiply per eight bytes gathers them into a byte.
-        let low = ONE_EACH * 0x7f;
-        let ring = self.ring();
-        let hi = (((ring & low) + low) | ring) & !low;
+        let low = (u128::MAX / 255) * 0x7f;
         let gather = |x: u64| (x >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
-        let bits = gather(hi as u64) | gather((hi >> 64) as u64) << 8;
+        let mut bits = 0u64;
+        for (w, word) in self.words().into_iter().enumerate() {
+            let hi = (((word & low) + low) | word) & !low;
+            bits |= (gather(hi as u64) | gather((hi >> 64) as u64) << 8) << (16 * w);
+        }
         (bits >> base) & ((1u64 << n) - 1)
     }
 
     #[inline]
     fn sow(&mut self, len: usize, start: usize, max_laps: u32) -> Sowing {
-        let mut ring = self.ring();
+        let mut ring = self.words();
         let mut hole = start;
-        let mut seeds = Swar::byte(ring, hole);
+        let mut seeds = self.at(hole);
         let mut sown = 0u64;
         // Almost every move ends within a few laps: sow those without any
         // cycle bookkeeping, and hand the rare long ones to `sow_long`.
         for laps in 1..=max_laps.min(CYCLE_CHECK_FROM) {
             sown += u64::from(seeds);
-            let (next, last, now) = Swar::lap(ring, len, hole, seeds);
+            let (next, last, now) = Self::lap(ring, len, hole, seeds);
             ring = next;
             if now == 1 {
-                *self = Swar::with_bytes(ring);
+                *self = Self::from_words(ring);
                 return Sowing::Ended { last, laps, sown };
             }
             (hole, seeds) = (last, now);
         }
-        *self = Swar::with_bytes(ring);
+        *self = Self::from_words(ring);
         if max_laps <= CYCLE_CHECK_FROM {
             return Sowing::Endless;
         }
@@ -201,22 +210,22 @@ impl Ring for Swar {
     }
 
     fn seeds(&self, len: usize) -> Seeds<'_> {
-        Seeds::bytes(&self.bytes[..len])
+        Seeds::bytes(&self.bytes.as_flattened()[..len])
     }
 }
 
-impl Swar {
+impl<const WORDS: usize> Swar<WORDS> {
     /// Goes on with a sowing that has run [`CYCLE_CHECK_FROM`] laps and must
     /// lift `hole` next, comparing lap-start states for a cycle (Brent's
     /// method, as [`crate::sowing::sow`] does).
     #[cold]
     #[inline(never)]
     fn sow_long(&mut self, len: usize, mut hole: usize, mut sown: u64, max_laps: u32) -> Sowing {
-        let mut ring = self.ring();
+        let mut ring = self.words();
         let mut laps = CYCLE_CHECK_FROM;
         let mut saved = (ring, usize::MAX);
         let (mut power, mut lambda) = (1u32, 0u32);
-        let mut seeds = Swar::byte(ring, hole);
+        let mut seeds = self.at(hole);
         let result = loop {
             if (ring, hole) == saved {
                 break Sowing::Endless;
@@ -229,7 +238,7 @@ impl Swar {
             }
             laps += 1;
             sown += u64::from(seeds);
-            let (next, last, now) = Swar::lap(ring, len, hole, seeds);
+            let (next, last, now) = Self::lap(ring, len, hole, seeds);
             ring = next;
             if now == 1 {
                 break Sowing::Ended { last, laps, sown };
@@ -239,7 +248,7 @@ impl Swar {
             }
             (hole, seeds) = (last, now);
         };
-        *self = Swar::with_bytes(ring);
+        *self = Self::from_words(ring);
         result
     }
 }
@@ -248,28 +257,31 @@ impl Swar {
 mod tests {
     use super::*;
 
-    fn ring(seeds: &[u32]) -> Swar {
+    fn ring(seeds: &[u32]) -> Swar<1> {
         Swar::from_rows(seeds, &[]).unwrap()
+    }
+
+    fn word(bytes: &[u8]) -> [u128; 1] {
+        let mut b = [0u8; 16];
+        b[..bytes.len()].copy_from_slice(bytes);
+        [u128::from_le_bytes(b)]
     }
 
     #[test]
     fn a_lap_wraps_round_the_ring() {
         // Index 2 of 4 holds 3 seeds: they go to 3, 0 and 1.
         let r = ring(&[1, 0, 3, 0]);
-        let (next, last, now) = Swar::lap(r.ring(), 4, 2, 3);
+        let (next, last, now) = Swar::lap(r.words(), 4, 2, 3);
         assert_eq!((last, now), (1, 1));
-        assert_eq!(Swar::with_bytes(next).seeds(4), [2, 1, 0, 1]);
+        assert_eq!(Swar::from_words(next).seeds(4), [2, 1, 0, 1]);
     }
 
     #[test]
     fn whole_rounds_include_the_origin() {
-        let (next, last, now) = Swar::lap(ring(&[9, 0, 0, 0]).ring(), 4, 0, 9);
+        let (next, last, now) = Swar::lap(ring(&[9, 0, 0, 0]).words(), 4, 0, 9);
         assert_eq!((last, now), (1, 3));
-        assert_eq!(
-            next,
-            u128::from_le_bytes([2, 3, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
-        );
-        let (_, last, now) = Swar::lap(ring(&[8, 0, 0, 0]).ring(), 4, 0, 8);
+        assert_eq!(next, word(&[2, 3, 2, 2]));
+        let (_, last, now) = Swar::lap(ring(&[8, 0, 0, 0]).words(), 4, 0, 8);
         assert_eq!((last, now), (0, 2), "whole rounds end in the emptied hole");
     }
 
@@ -284,12 +296,27 @@ mod tests {
     fn a_full_ring_of_sixteen_wraps_from_the_last_hole() {
         let mut seeds = [0u32; 16];
         seeds[15] = 3;
-        let (next, last, now) = Swar::lap(ring(&seeds).ring(), 16, 15, 3);
+        let (next, last, now) = Swar::lap(ring(&seeds).words(), 16, 15, 3);
         assert_eq!((last, now), (2, 1));
+        assert_eq!(next, word(&[1, 1, 1]));
+    }
+
+    #[test]
+    fn two_words_carry_a_lap_across_their_boundary() {
+        // 2x10: index 14 holds 9 seeds, sown to 15..=19 and wrapping to 0..=3.
+        let mut seeds = [0u32; 20];
+        seeds[14] = 9;
+        seeds[3] = 1;
+        let r = Swar::<2>::from_rows(&seeds, &[]).unwrap();
+        let (next, last, now) = Swar::<2>::lap(r.words(), 20, 14, 9);
+        assert_eq!((last, now), (3, 2));
+        let after = Swar::<2>::from_words(next);
         assert_eq!(
-            next,
-            u128::from_le_bytes([1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
+            after.seeds(20),
+            [1, 1, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1]
         );
+        assert_eq!(after.occupied(10, 10), 0b11_1110_0000);
+        assert!(Swar::<2>::from_rows(&[0; 17], &[0; 16]).is_none());
     }
 
     #[test]
@@ -304,6 +331,7 @@ mod tests {
         let rows = [1u32, 1, 0, 0, 5, 0];
         let mut c = ring(&rows);
         let mut g = crate::ring::General::from_rows(&rows, &[]).unwrap();
+        assert!(Swar::<1>::from_rows(&[255], &[1]).is_none());
         assert_eq!(c.sow(6, 0, 100), g.sow(6, 0, 100));
         assert_eq!(c.seeds(6), g.seeds(6));
         assert_eq!(c.sow(6, 4, 100), g.sow(6, 4, 100));
