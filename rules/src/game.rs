@@ -5,13 +5,13 @@
 //!
 //! Legality is paid for once per position: `settle_end` must prove that the
 //! side to move has a legal move, and keeps what its proof learnt (the moves
-//! known legal at a glance or sown to an end, and the endless ones) so that
+//! known legal, at a glance or sown to an end, and the endless ones) so that
 //! `legal_moves`, `check` and `play` never sow those again while the
 //! position stands.
 
 use crate::results::{Capture, IllegalMove, MoveDetails, Outcome, Termination};
 use crate::ring::Ring;
-use crate::sowing::Sowing;
+use crate::sowing::{Sowing, CYCLE_CHECK_FROM};
 use crate::{Move, MoveSet, Rules, Side};
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -22,8 +22,8 @@ pub(crate) struct Game<R> {
     pub(crate) captured: [u32; 2],
     pub(crate) ply: u32,
     pub(crate) outcome: Option<Outcome>,
-    /// Moves of the side to move known legal: their first lap ends in an
-    /// empty hole, or `settle_end` sowed them to an end.
+    /// Moves of the side to move that `settle_end` found legal: those whose
+    /// first lap ends in an empty hole, or the one it sowed to an end.
     known: MoveSet,
     /// Moves of the side to move that `settle_end` found endless.
     endless: MoveSet,
@@ -96,10 +96,20 @@ impl<R: Ring> Game<R> {
 
     pub(crate) fn legal_moves(&self) -> MoveSet {
         let mut set = self.known;
-        let unknown = self.candidate_moves().bits() & !(self.known.bits() | self.endless.bits());
-        for mv in MoveSet::from_bits(unknown) {
-            if self.sows_to_an_end(self.index(mv)) {
-                set.insert(mv);
+        let unknown = self.candidate_moves().bits() & !(set.bits() | self.endless.bits());
+        if unknown == 0 {
+            return set;
+        }
+        // The short sowings together first, then the rare long ones alone.
+        let (len, base, max_laps) = (self.len(), self.base(self.to_move), self.rules.max_laps());
+        let quick = max_laps.min(CYCLE_CHECK_FROM);
+        let ended = self.ring.quick_ends(len, base, unknown, quick);
+        set = MoveSet::from_bits(set.bits() | ended);
+        if max_laps > quick {
+            for mv in MoveSet::from_bits(unknown & !ended) {
+                if self.sows_to_an_end(self.index(mv)) {
+                    set.insert(mv);
+                }
             }
         }
         set
@@ -243,9 +253,9 @@ impl<R: Ring> Game<R> {
     }
 
     /// Whether the side to move has a legal move, by the cheapest proof:
-    /// a look at each hole for a first lap that ends in an empty hole, and
-    /// only when none does, sowing the candidates until one ends. What the
-    /// proof learns is kept in `known` and `endless`.
+    /// every hole looked at, with no branch, for a first lap that ends in an
+    /// empty hole, and only when none does, sowing the candidates until one
+    /// ends. What the proof learns is kept in `known` and `endless`.
     #[inline]
     fn has_legal_move(&mut self) -> bool {
         let base = self.base(self.to_move);

@@ -44,6 +44,23 @@ pub(crate) trait Ring: Copy + Eq + Hash {
         seeds > 0 && seeds < len && self.get(end) == 0
     }
 
+    /// Of the holes `base + k` for the bits `k` of `holes`, the ones whose
+    /// sowing ends within `limit` laps (at most
+    /// [`CYCLE_CHECK_FROM`](crate::sowing::CYCLE_CHECK_FROM)), as bits `k`.
+    fn quick_ends(&self, len: usize, base: usize, holes: u64, limit: u32) -> u64 {
+        let mut ended = 0;
+        let mut rest = holes;
+        while rest != 0 {
+            let k = rest.trailing_zeros();
+            rest &= rest - 1;
+            let mut scratch = *self;
+            if let Sowing::Ended { .. } = scratch.sow(len, base + k as usize, limit) {
+                ended |= 1 << k;
+            }
+        }
+        ended
+    }
+
     /// Bit `k` set when hole `base + k` ends in one lap, for `k` in `0..n`:
     /// every hole is looked at, so the loop's length never depends on the board.
     #[inline]

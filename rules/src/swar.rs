@@ -33,6 +33,60 @@ static PREFIX: [[u128; 2]; 2 * LANES + 1] = {
     prefix
 };
 
+/// The largest board the compact ring takes, in holes per row.
+const MAX_ROW: usize = LANES;
+
+/// `OFFSETS[n]`: where the steps of a board of `n` holes per row start in
+/// [`STEPS`]; each board has `(2n)^2` of them, by lifted hole and seeds.
+static OFFSETS: [usize; MAX_ROW + 2] = {
+    let mut offsets = [0usize; MAX_ROW + 2];
+    let mut n = 2;
+    while n <= MAX_ROW {
+        offsets[n + 1] = offsets[n] + 4 * n * n;
+        n += 1;
+    }
+    offsets
+};
+
+/// What a lap of `s` seeds from hole `h` adds to the ring, for `s` below the
+/// ring's length `L`: a one in each of the holes `h + 1 ..= h + s` (mod `L`),
+/// less the `s` seeds lifted from `h`, as one 256-bit number (two's
+/// complement, low word first). The sum is exact byte by byte since no hole
+/// ever holds less than 0 or more than 255 seeds, so a lap is one table read
+/// and one wide add. Entry `OFFSETS[n] + h * 2n + s`; one-word rings add the
+/// low word only, modulo 2^128.
+static STEPS: [[u128; 2]; OFFSETS[MAX_ROW + 1]] = {
+    let mut steps = [[0u128; 2]; OFFSETS[MAX_ROW + 1]];
+    let mut n = 2;
+    while n <= MAX_ROW {
+        let len = 2 * n;
+        let mut h = 0;
+        while h < len {
+            let mut s = 1;
+            while s < len {
+                // The ones, then the lifted seeds taken off with a borrow.
+                let mut add = [0u128; 2];
+                let mut j = 1;
+                while j <= s {
+                    let at = (h + j) % len;
+                    add[at / LANES] |= 1 << (8 * (at % LANES));
+                    j += 1;
+                }
+                let lifted = (s as u128) << (8 * (h % LANES));
+                let mut take = [0u128; 2];
+                take[h / LANES] = lifted;
+                let (lo, borrow) = add[0].overflowing_sub(take[0]);
+                let hi = add[1].wrapping_sub(take[1]).wrapping_sub(borrow as u128);
+                steps[OFFSETS[n] + h * len + s] = [lo, hi];
+                s += 1;
+            }
+            h += 1;
+        }
+        n += 1;
+    }
+    steps
+};
+
 /// The ring of `16 * WORDS` byte-sized holes, one `u128` word per 16 holes
 /// (the low byte first); bytes past the ring hold 0. Kept as bytes and sown
 /// as words: reading one hole is then one byte load, never a 16-byte load of
@@ -67,6 +121,37 @@ impl<const WORDS: usize> Swar<WORDS> {
     /// the add.
     #[inline(always)]
     fn lap(
+        steps: &[[u128; 2]],
+        mut ring: Words<WORDS>,
+        len: usize,
+        hole: usize,
+        seeds: u8,
+    ) -> (Words<WORDS>, usize, u8) {
+        let s = usize::from(seeds);
+        if s < len {
+            // The common lap: one table read and one wide add. The last hole
+            // is not the lifted one, and gains one seed.
+            let last = hole + s;
+            let last = if last >= len { last - len } else { last };
+            let now = Self::byte(&ring, last) + 1;
+            let step = &steps[hole * len + s];
+            let (lo, carry) = ring[0].overflowing_add(step[0]);
+            ring[0] = lo;
+            if WORDS > 1 {
+                ring[WORDS - 1] = ring[WORDS - 1]
+                    .wrapping_add(step[1])
+                    .wrapping_add(u128::from(carry));
+            }
+            return (ring, last, now);
+        }
+        Self::lap_round(ring, len, hole, seeds)
+    }
+
+    /// A lap that goes all the way round: rare, so its division stays off
+    /// the common path.
+    #[cold]
+    #[inline(never)]
+    fn lap_round(
         mut ring: Words<WORDS>,
         len: usize,
         hole: usize,
@@ -102,6 +187,13 @@ impl<const WORDS: usize> Swar<WORDS> {
         (ring, last, now)
     }
 
+    /// The board's steps in [`STEPS`], by lifted hole and seeds.
+    #[inline(always)]
+    fn steps(len: usize) -> &'static [[u128; 2]] {
+        let n = len / 2;
+        &STEPS[OFFSETS[n]..OFFSETS[n + 1]]
+    }
+
     fn from_words(ring: Words<WORDS>) -> Self {
         Swar {
             bytes: ring.map(u128::to_le_bytes),
@@ -115,7 +207,9 @@ impl<const WORDS: usize> Swar<WORDS> {
 
     #[inline(always)]
     fn at(&self, i: usize) -> u8 {
-        self.bytes[(i / LANES) % WORDS][i % LANES]
+        // WORDS is 1 or 2, so the mask keeps any index on the ring's bytes
+        // and the compiler drops the bounds check.
+        self.bytes.as_flattened()[i & (LANES * WORDS - 1)]
     }
 }
 
@@ -157,15 +251,65 @@ impl<const WORDS: usize> Ring for Swar<WORDS> {
         let seeds = usize::from(self.at(start));
         let end = start + seeds;
         let end = if end >= len { end - len } else { end };
-        (seeds > 0) & (seeds < len) & (self.at(end) == 0)
+        // `seeds` in 1..len, as one unsigned comparison.
+        (seeds.wrapping_sub(1) < len - 1) & (self.at(end) == 0)
+    }
+
+    /// Sows several candidates in lockstep: each sowing is a chain of
+    /// dependent reads, so interleaving them lets the processor work on
+    /// them at once. A finished lane keeps its state (a select, not a branch).
+    fn quick_ends(&self, len: usize, base: usize, holes: u64, limit: u32) -> u64 {
+        const AT_ONCE: usize = 2;
+        let steps = Self::steps(len);
+        let start = self.words();
+        let mut ended = 0u64;
+        let mut rest = holes;
+        while rest != 0 {
+            let mut bit = [0u32; AT_ONCE];
+            let mut live = 0u32;
+            let mut ring = [start; AT_ONCE];
+            let mut hole = [0usize; AT_ONCE];
+            let mut seeds = [1u8; AT_ONCE];
+            for j in 0..AT_ONCE {
+                if rest != 0 {
+                    bit[j] = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    hole[j] = base + bit[j] as usize;
+                    seeds[j] = self.at(hole[j]);
+                    live |= 1 << j;
+                }
+            }
+            let mut laps = 0;
+            while live != 0 && laps < limit {
+                laps += 1;
+                for j in 0..AT_ONCE {
+                    let (next, last, now) = Self::lap(steps, ring[j], len, hole[j], seeds[j]);
+                    let alive = live & (1 << j) != 0;
+                    ring[j] = if alive { next } else { ring[j] };
+                    hole[j] = if alive { last } else { hole[j] };
+                    seeds[j] = if alive { now } else { seeds[j] };
+                    let done = alive & (now == 1);
+                    ended |= u64::from(done) << bit[j];
+                    live &= !(u32::from(done) << j);
+                }
+            }
+        }
+        ended
     }
 
     #[inline(always)]
     fn ends_in_one_lap_set(&self, len: usize, base: usize, n: usize) -> u64 {
+        // Test each hole's end against a register of empty holes, not
+        // memory, with no branch on the board. The register holds the ring
+        // twice over, so `i + seeds` needs no wrap for any seeds below `len`.
+        let empty = !self.occupied(0, len) & ((1u64 << len) - 1);
+        let twice = empty | empty << len;
         let mut set = 0u64;
         for k in 0..n {
-            // `&`, not `&&`, inside: no branch on the board.
-            set |= u64::from(self.ends_in_one_lap(len, base + k)) << k;
+            let i = base + k;
+            let seeds = usize::from(self.at(i));
+            let ends = (seeds.wrapping_sub(1) < len - 1) & ((twice >> ((i + seeds) & 63)) & 1 != 0);
+            set |= u64::from(ends) << k;
         }
         set
     }
@@ -174,17 +318,17 @@ impl<const WORDS: usize> Ring for Swar<WORDS> {
     fn occupied(&self, base: usize, n: usize) -> u64 {
         // The high bit of each byte of `hi` says the hole is occupied, and
         // one multiply per eight bytes gathers them into a byte.
-        let low = (u128::MAX / 255) * 0x7f;
-        let gather = |x: u64| (x >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+        let low = 0x7f7f_7f7f_7f7f_7f7f_u64;
         let mut bits = 0u64;
-        for (w, word) in self.words().into_iter().enumerate() {
-            let hi = (((word & low) + low) | word) & !low;
-            bits |= (gather(hi as u64) | gather((hi >> 64) as u64) << 8) << (16 * w);
+        for (i, chunk) in self.bytes.as_flattened().chunks_exact(8).enumerate() {
+            let limb = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+            let hi = (((limb & low) + low) | limb) & !low;
+            bits |= ((hi >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * i);
         }
         (bits >> base) & ((1u64 << n) - 1)
     }
 
-    #[inline]
+    #[inline(always)]
     fn sow(&mut self, len: usize, start: usize, max_laps: u32) -> Sowing {
         let mut ring = self.words();
         let mut hole = start;
@@ -192,9 +336,13 @@ impl<const WORDS: usize> Ring for Swar<WORDS> {
         let mut sown = 0u64;
         // Almost every move ends within a few laps: sow those without any
         // cycle bookkeeping, and hand the rare long ones to `sow_long`.
-        for laps in 1..=max_laps.min(CYCLE_CHECK_FROM) {
+        let steps = Self::steps(len);
+        let quick = max_laps.min(CYCLE_CHECK_FROM);
+        let mut laps = 0;
+        while laps < quick {
+            laps += 1;
             sown += u64::from(seeds);
-            let (next, last, now) = Self::lap(ring, len, hole, seeds);
+            let (next, last, now) = Self::lap(steps, ring, len, hole, seeds);
             ring = next;
             if now == 1 {
                 *self = Self::from_words(ring);
@@ -222,6 +370,7 @@ impl<const WORDS: usize> Swar<WORDS> {
     #[inline(never)]
     fn sow_long(&mut self, len: usize, mut hole: usize, mut sown: u64, max_laps: u32) -> Sowing {
         let mut ring = self.words();
+        let steps = Self::steps(len);
         let mut laps = CYCLE_CHECK_FROM;
         let mut saved = (ring, usize::MAX);
         let (mut power, mut lambda) = (1u32, 0u32);
@@ -238,7 +387,7 @@ impl<const WORDS: usize> Swar<WORDS> {
             }
             laps += 1;
             sown += u64::from(seeds);
-            let (next, last, now) = Self::lap(ring, len, hole, seeds);
+            let (next, last, now) = Self::lap(steps, ring, len, hole, seeds);
             ring = next;
             if now == 1 {
                 break Sowing::Ended { last, laps, sown };
@@ -271,17 +420,18 @@ mod tests {
     fn a_lap_wraps_round_the_ring() {
         // Index 2 of 4 holds 3 seeds: they go to 3, 0 and 1.
         let r = ring(&[1, 0, 3, 0]);
-        let (next, last, now) = Swar::lap(r.words(), 4, 2, 3);
+        let (next, last, now) = Swar::lap(Swar::<1>::steps(4), r.words(), 4, 2, 3);
         assert_eq!((last, now), (1, 1));
         assert_eq!(Swar::from_words(next).seeds(4), [2, 1, 0, 1]);
     }
 
     #[test]
     fn whole_rounds_include_the_origin() {
-        let (next, last, now) = Swar::lap(ring(&[9, 0, 0, 0]).words(), 4, 0, 9);
+        let (next, last, now) =
+            Swar::lap(Swar::<1>::steps(4), ring(&[9, 0, 0, 0]).words(), 4, 0, 9);
         assert_eq!((last, now), (1, 3));
         assert_eq!(next, word(&[2, 3, 2, 2]));
-        let (_, last, now) = Swar::lap(ring(&[8, 0, 0, 0]).words(), 4, 0, 8);
+        let (_, last, now) = Swar::lap(Swar::<1>::steps(4), ring(&[8, 0, 0, 0]).words(), 4, 0, 8);
         assert_eq!((last, now), (0, 2), "whole rounds end in the emptied hole");
     }
 
@@ -296,7 +446,7 @@ mod tests {
     fn a_full_ring_of_sixteen_wraps_from_the_last_hole() {
         let mut seeds = [0u32; 16];
         seeds[15] = 3;
-        let (next, last, now) = Swar::lap(ring(&seeds).words(), 16, 15, 3);
+        let (next, last, now) = Swar::lap(Swar::<1>::steps(16), ring(&seeds).words(), 16, 15, 3);
         assert_eq!((last, now), (2, 1));
         assert_eq!(next, word(&[1, 1, 1]));
     }
@@ -308,7 +458,7 @@ mod tests {
         seeds[14] = 9;
         seeds[3] = 1;
         let r = Swar::<2>::from_rows(&seeds, &[]).unwrap();
-        let (next, last, now) = Swar::<2>::lap(r.words(), 20, 14, 9);
+        let (next, last, now) = Swar::<2>::lap(Swar::<2>::steps(20), r.words(), 20, 14, 9);
         assert_eq!((last, now), (3, 2));
         let after = Swar::<2>::from_words(next);
         assert_eq!(
