@@ -186,6 +186,7 @@ impl Position {
         )))
     }
 
+    #[inline]
     fn game_rules(&self) -> &Rules {
         on_game!(&self.0, g => &g.rules)
     }
@@ -250,6 +251,7 @@ impl Position {
     /// # Ok::<(), endodoi::RulesError>(())
     /// ```
     #[must_use]
+    #[inline]
     pub fn rules(&self) -> &Rules {
         self.game_rules()
     }
@@ -262,6 +264,7 @@ impl Position {
     /// # Ok::<(), endodoi::RulesError>(())
     /// ```
     #[must_use]
+    #[inline]
     pub fn holes(&self) -> usize {
         self.game_rules().holes()
     }
@@ -278,6 +281,7 @@ impl Position {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[must_use]
+    #[inline]
     pub fn to_move(&self) -> Side {
         on_game!(&self.0, g => g.to_move)
     }
@@ -293,6 +297,7 @@ impl Position {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[must_use]
+    #[inline]
     pub fn ply(&self) -> u32 {
         on_game!(&self.0, g => g.ply)
     }
@@ -308,6 +313,7 @@ impl Position {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[must_use]
+    #[inline]
     pub fn captured(&self, side: Side) -> u32 {
         on_game!(&self.0, g => g.captured[side.index()])
     }
@@ -389,6 +395,7 @@ impl Position {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[must_use]
+    #[inline]
     pub fn outcome(&self) -> Option<Outcome> {
         on_game!(&self.0, g => g.outcome)
     }
@@ -402,6 +409,7 @@ impl Position {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[must_use]
+    #[inline]
     pub fn is_over(&self) -> bool {
         self.outcome().is_some()
     }
@@ -419,6 +427,7 @@ impl Position {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[must_use]
+    #[inline]
     pub fn legal_moves(&self) -> MoveSet {
         on_game!(&self.0, g => g.legal_moves())
     }
@@ -438,6 +447,7 @@ impl Position {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[must_use]
+    #[inline]
     pub fn candidate_moves(&self) -> MoveSet {
         on_game!(&self.0, g => g.candidate_moves())
     }
@@ -458,6 +468,7 @@ impl Position {
     /// assert_eq!(pos.check(Move::new(2).unwrap()), Err(IllegalMove::EmptyHole { hole: 2 }));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[inline]
     pub fn check(&self, mv: Move) -> Result<(), IllegalMove> {
         on_game!(&self.0, g => g.check(mv))
     }
@@ -513,6 +524,7 @@ impl Position {
     /// assert_eq!(pos.to_string(), "0,6,1,2/0,1,7,0 s 5 10 6");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[inline]
     pub fn play(&mut self, mv: Move) -> Result<MoveDetails, IllegalMove> {
         on_game!(&mut self.0, g => g.play(mv))
     }
@@ -536,6 +548,7 @@ impl Position {
     /// assert_eq!(a, b);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[inline]
     pub fn play_unchecked(&mut self, mv: Move) -> MoveDetails {
         on_game!(&mut self.0, g => g.play_unchecked(mv))
     }
@@ -554,6 +567,7 @@ impl Position {
     /// # Ok::<(), endodoi::RulesError>(())
     /// ```
     #[must_use]
+    #[inline]
     pub fn is_compact(&self) -> bool {
         !matches!(self.0, Inner::General(_))
     }

@@ -103,7 +103,14 @@ impl<const WORDS: usize> Swar<WORDS> {
     /// Byte `i` of the ring, read from memory: cheaper than a shift.
     #[inline(always)]
     fn byte(ring: &Words<WORDS>, i: usize) -> u8 {
-        ring[(i / LANES) % WORDS].to_le_bytes()[i % LANES]
+        // A select between the words, not an index: an index would keep
+        // the ring in memory.
+        let word = if WORDS > 1 && i >= LANES {
+            ring[WORDS - 1]
+        } else {
+            ring[0]
+        };
+        word.to_le_bytes()[i % LANES]
     }
 
     /// The words with a one in bytes `a..b` (`a <= b`, both at most 32).
@@ -304,14 +311,25 @@ impl<const WORDS: usize> Ring for Swar<WORDS> {
         // twice over, so `i + seeds` needs no wrap for any seeds below `len`.
         let empty = !self.occupied(0, len) & ((1u64 << len) - 1);
         let twice = empty | empty << len;
-        let mut set = 0u64;
-        for k in 0..n {
+        // A constant trip count (8 holes, or 16), unrolled with constant
+        // shifts; the holes past the row are masked off.
+        let glance = |k: usize| {
             let i = base + k;
             let seeds = usize::from(self.at(i));
             let ends = (seeds.wrapping_sub(1) < len - 1) & ((twice >> ((i + seeds) & 63)) & 1 != 0);
-            set |= u64::from(ends) << k;
+            u64::from(ends) << k
+        };
+        let mut set = 0u64;
+        if n <= 8 {
+            for k in 0..8 {
+                set |= glance(k);
+            }
+        } else {
+            for k in 0..LANES {
+                set |= glance(k);
+            }
         }
-        set
+        set & ((1u64 << n) - 1)
     }
 
     #[inline(always)]
