@@ -151,6 +151,38 @@ proptest! {
         }
     }
 
+    /// Every board the compact ring takes (2x2 to 2x16, up to 255 seeds, one
+    /// word or two) plays whole random games exactly as the general ring
+    /// does: the same legal moves, details and position after every ply.
+    #[test]
+    fn compact_boards_play_whole_games_as_the_general_one(
+        holes in 2usize..=16,
+        total in 1u32..=255,
+        cuts in proptest::collection::vec(any::<u16>(), 1..40),
+        picks in proptest::collection::vec(any::<u16>(), 1..300),
+    ) {
+        let rules = Rules::new(holes, 1).unwrap().with_max_laps(500).unwrap();
+        let ring = rows(holes, total, &cuts);
+        let (south_row, north_row) = ring.split_at(holes);
+        let mut compact = Position::from_parts(rules, south_row, north_row, Side::South, [0, 0], 0).unwrap();
+        let mut general = Position::from_parts(rules.with_general_board(), south_row, north_row, Side::South, [0, 0], 0).unwrap();
+        prop_assert!(compact.is_compact());
+        for pick in picks {
+            let legal = compact.legal_moves();
+            prop_assert_eq!(legal, general.legal_moves(), "in {}", compact);
+            prop_assert_eq!(compact.candidate_moves(), general.candidate_moves());
+            if legal.is_empty() {
+                break;
+            }
+            let candidates = compact.candidate_moves();
+            let mv = candidates.nth(pick as usize % candidates.len()).unwrap();
+            let (a, b) = (compact.play(mv), general.play(mv));
+            prop_assert_eq!(a, b, "{} in {}", mv, compact);
+            prop_assert_eq!(compact.to_string(), general.to_string());
+            prop_assert_eq!(compact.outcome(), general.outcome());
+        }
+    }
+
     /// Lap by lap, `Position::laps` is the sowing `play` makes: each lap
     /// lifts the hole the previous one ended in, conserves the seeds on the
     /// board, and the last lap (the only one that ends) leaves the board of
