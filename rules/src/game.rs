@@ -194,7 +194,12 @@ impl<R: Ring> Game<R> {
                 // The opposite hole's seeds and the triggering seed leave the board.
                 let taken = self.ring.take(opposite) + self.ring.take(last);
                 self.captured[mover.index()] += taken;
-                let hole = (opposite % n) as u8 + 1;
+                let hole = (if opposite >= n {
+                    opposite - n
+                } else {
+                    opposite
+                }) as u8
+                    + 1;
                 capture = Some(Capture { hole, seeds: taken });
             }
         }
