@@ -28,6 +28,35 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LINE = re.compile(r"([0-9.]+) playouts/s.*S/N/D (\d+/\d+/\d+)")
 
 
+def positive(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number of 1 or more")
+    return value
+
+
+def boards(text):
+    try:
+        holes = [int(h) for h in text.split(",")]
+    except ValueError:
+        holes = []
+    # fastplay.c holds at most 128 holes on its ring; the engine takes 2 to 50 a row.
+    if not holes or any(h < 2 or h > 50 for h in holes):
+        raise argparse.ArgumentTypeError(f"'{text}' is not a list of holes per row from 2 to 50, like 6,8,10")
+    return holes
+
+
+def core(text):
+    value = int(text) if text.isdigit() else -1
+    allowed = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else {value}
+    if value not in allowed:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a core this process may run on: use one of {sorted(allowed)}")
+    return value
+
+
 def run(cmd):
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     m = LINE.search(out)
@@ -38,11 +67,15 @@ def run(cmd):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--kernel", default=os.path.join(ROOT, "..", "shared", "bench", "fastplay.c"))
-    ap.add_argument("--games", type=int, default=200_000)
-    ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--core", type=int, default=1, help="the core to pin to (default 1)")
-    ap.add_argument("--boards", default="6,8,10", help="holes per row, comma separated")
+    ap.add_argument(
+        "--kernel",
+        default=os.path.join(ROOT, "..", "shared", "bench", "fastplay.c"),
+        help="the C yardstick's source (default ../shared/bench/fastplay.c beside the clone)",
+    )
+    ap.add_argument("--games", type=positive, default=200_000, help="games per run (default 200000)")
+    ap.add_argument("--rounds", type=positive, default=3, help="interleaved rounds; medians are printed (default 3)")
+    ap.add_argument("--core", type=core, default=1, help="the core to pin to with taskset (default 1)")
+    ap.add_argument("--boards", type=boards, default=[6, 8, 10], help="holes per row, comma separated (default 6,8,10)")
     args = ap.parse_args()
 
     if not os.path.exists(args.kernel):
@@ -53,6 +86,13 @@ def main():
         print("bench_engine: no C compiler: install gcc or set CC", file=sys.stderr)
         return 2
     tmp = tempfile.mkdtemp(prefix="bench_engine.")
+    try:
+        return bench(args, cc, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def bench(args, cc, tmp):
     kernel = os.path.join(tmp, "fastplay")
     subprocess.run([cc, "-O3", "-march=native", args.kernel, "-o", kernel], check=True)
     subprocess.run(
@@ -66,10 +106,11 @@ def main():
     if not pin:
         print("bench_engine: taskset not found, running unpinned", file=sys.stderr)
 
-    print(f"{args.games} games per run, {args.rounds} rounds interleaved, medians; core {args.core if pin else '-'}")
+    rounds = "1 round" if args.rounds == 1 else f"{args.rounds} rounds interleaved, medians"
+    print(f"{args.games} games per run, {rounds}; core {args.core if pin else '-'}")
     print(f"{'board':>6} {'C playouts/s':>13} {'sample':>9} {'legal':>9} {'sample/C':>9} {'legal/C':>8}  counts")
     bad = False
-    for holes in [int(h) for h in args.boards.split(",")]:
+    for holes in args.boards:
         c, s, l = [], [], []
         counts = set()
         for _ in range(args.rounds):
@@ -85,7 +126,6 @@ def main():
         mc, ms, ml = (statistics.median(x) for x in (c, s, l))
         verdict = "equal" if same else "DIFFER " + repr(sorted(counts))
         print(f"2x{holes:<4} {mc:>13.0f} {ms:>9.0f} {ml:>9.0f} {ms / mc:>8.2f}x {ml / mc:>7.2f}x  {verdict}")
-    shutil.rmtree(tmp)
     return 1 if bad else 0
 
 

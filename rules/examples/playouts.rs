@@ -80,7 +80,12 @@ fn legal_game(pos: &mut Position, rng: &mut XorShift) {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: playouts HOLES GAMES sample|legal [general]";
+    let usage =
+        "usage: playouts [HOLES [GAMES [sample|legal [general]]]] (defaults 8 200000 sample)";
+    if args.len() > 4 {
+        eprintln!("{usage}: '{}' is one argument too many", args[4]);
+        return ExitCode::FAILURE;
+    }
     let holes: usize = match args.first().map_or(Ok(8), |a| a.parse()) {
         Ok(h) => h,
         Err(_) => {

@@ -38,6 +38,12 @@ impl std::error::Error for ParsePositionError {}
 /// heap, cheap to clone), and every move is applied in place. `Debug` shows
 /// the text format inside `Position(...)`.
 ///
+/// Two positions are equal (`==`, and `Hash` agrees) when their rules, rings,
+/// sides to move, captures, ply counts and outcomes are, whichever board
+/// representation each lives on ([`Position::is_compact`]); rules made with
+/// [`Rules::with_general_board`] are other rules, so their positions differ
+/// from those of the plain rules.
+///
 /// Rules follow RULES.md, which follows Merker (1904) through Mancala World's
 /// "En Dodoi" and "En Gehé" pages, with the project's marked decisions.
 ///
@@ -57,14 +63,40 @@ impl std::error::Error for ParsePositionError {}
 /// assert_eq!(pos.to_string(), "0,2,0,1,0,2/0,0,0,2,0,2 n 3 0 1");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Clone)]
 pub struct Position(Inner);
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        self.rules() == other.rules()
+            && self.to_move() == other.to_move()
+            && self.ply() == other.ply()
+            && self.outcome() == other.outcome()
+            && Side::ALL.map(|s| self.captured(s)) == Side::ALL.map(|s| other.captured(s))
+            && self.ring() == other.ring()
+    }
+}
+
+impl Eq for Position {}
+
+impl std::hash::Hash for Position {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.rules().hash(state);
+        self.to_move().hash(state);
+        self.ply().hash(state);
+        self.outcome().hash(state);
+        Side::ALL.map(|s| self.captured(s)).hash(state);
+        for seeds in self.ring() {
+            seeds.hash(state);
+        }
+    }
+}
 
 /// The game on the representation its board fits (see [`Rules::with_general_board`]).
 /// The general variant is large, but boxing it would allocate on every
 /// clone; a clone copies only the variant in use.
 #[allow(clippy::large_enum_variant)]
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Clone)]
 enum Inner {
     /// Boards of up to 2x8 with at most 255 seeds.
     Compact16(Game<Swar<1>>),
@@ -554,17 +586,25 @@ impl Position {
     }
 
     /// Whether this position lives on the compact ring (32 byte-sized holes,
-    /// sown a lap at a time with vector adds) rather than the general one.
-    /// Every board of up to 2x16 with at most 255 seeds on it is compact,
-    /// unless its rules ask for the general board
-    /// ([`Rules::with_general_board`]); both play exactly the same game.
+    /// sown a lap at a time with wide adds) rather than the general one.
+    /// The representation is chosen when a position is built from its rules
+    /// and rows ([`Position::start`], [`Position::from_parts`],
+    /// [`Position::parse`]): compact for boards of up to 2x16 with at most
+    /// 255 seeds on them, unless the rules ask for the general board
+    /// ([`Rules::with_general_board`]). Moves never change it, so a game
+    /// started with more seeds stays on the general ring after captures.
+    /// Both play exactly the same game and compare equal.
     ///
     /// ```
-    /// use endodoi::Rules;
+    /// use endodoi::{Position, Rules};
     /// assert!(Rules::new(8, 4)?.start().is_compact());
     /// assert!(!Rules::new(40, 4)?.start().is_compact()); // En Gehé
     /// assert!(!Rules::new(8, 4)?.with_general_board().start().is_compact());
-    /// # Ok::<(), endodoi::RulesError>(())
+    /// let many = Rules::new(2, 100)?.start(); // 400 seeds
+    /// assert!(!many.is_compact());
+    /// let few = Position::parse("1,0/0,0 s 200 199 7", *many.rules())?;
+    /// assert!(few.is_compact());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[must_use]
     #[inline]

@@ -24,7 +24,7 @@ use crate::{Move, Side};
 pub enum Termination {
     /// The player to move had no legal move (an empty row, or only endless
     /// moves); the last mover swept the board. (If nobody has moved yet, each
-    /// side takes its own row instead; see [`Position::start`].)
+    /// side takes its own row instead; see [`Position::start`](crate::Position::start).)
     NoMoves,
     /// The ply limit was reached; each player took the seeds in their own row.
     PlyLimit,
@@ -55,7 +55,7 @@ impl fmt::Display for Termination {
 }
 
 /// The end of a game: how it ended and who won (`None` for a draw, equal totals),
-/// after RULES.md, "End of the game". The totals are [`Position::captured`],
+/// after RULES.md, "End of the game". The totals are [`Position::captured`](crate::Position::captured),
 /// final sweep included.
 ///
 /// ```
@@ -98,7 +98,7 @@ pub struct Capture {
 }
 
 /// What one move did, for logs, replays and bots that want to know; returned
-/// by [`Position::play`] and [`Position::play_unchecked`].
+/// by [`Position::play`](crate::Position::play) and [`Position::play_unchecked`](crate::Position::play_unchecked).
 ///
 /// ```
 /// use endodoi::{Move, Rules, Side};
@@ -128,8 +128,8 @@ pub struct MoveDetails {
     pub outcome: Option<Outcome>,
 }
 
-/// Why a move could not be played; returned by [`Position::check`] and
-/// [`Position::play`]. Legality follows RULES.md, "A move" (step 1) and
+/// Why a move could not be played; returned by [`Position::check`](crate::Position::check) and
+/// [`Position::play`](crate::Position::play). Legality follows RULES.md, "A move" (step 1) and
 /// "Endless sowing" (a *decision* of the project).
 ///
 /// ```
@@ -145,7 +145,7 @@ pub struct MoveDetails {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IllegalMove {
-    /// The game is already over ([`Position::is_over`]).
+    /// The game is already over ([`Position::is_over`](crate::Position::is_over)).
     GameOver,
     /// The hole number is outside 1..=n.
     NoSuchHole {
