@@ -312,11 +312,15 @@ pub fn command(spec: &BotSpec, guard: Option<&Path>) -> Result<Command, SpawnErr
             c
         }
     };
+    // A guarded bot is ended by its guard (SIGUSR2, see `BotProcess`'s
+    // drop): a SIGKILL to the guard alone on drop could beat the guard to
+    // it and leave the bot orphaned, so only an unguarded bot is killed on
+    // drop here.
     cmd.current_dir(&dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .kill_on_drop(true)
+        .kill_on_drop(guard.is_none())
         .process_group(0);
     let limits = if guard.is_some() {
         Limits {
