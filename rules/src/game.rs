@@ -62,7 +62,7 @@ impl<R: Ring> Game<R> {
 
     /// The ring index of the side to move's hole `mv`, clamped to the board.
     #[inline(always)]
-    fn index(&self, mv: Move) -> usize {
+    pub(crate) fn index(&self, mv: Move) -> usize {
         let n = self.rules.holes();
         self.base(self.to_move) + usize::from(mv.hole()).clamp(1, n) - 1
     }

@@ -528,12 +528,7 @@ impl Position {
     /// ```
     pub fn laps(&self, mv: Move) -> Result<Laps, IllegalMove> {
         self.check(mv)?;
-        let n = self.holes();
-        let start = match self.to_move() {
-            Side::South => 0,
-            Side::North => n,
-        } + usize::from(mv.hole())
-            - 1;
+        let start = on_game!(&self.0, g => g.index(mv));
         Ok(Laps::new(self.ring(), start, self.rules().max_laps()))
     }
 

@@ -164,14 +164,8 @@ impl<const WORDS: usize> Swar<WORDS> {
         hole: usize,
         seeds: u8,
     ) -> (Words<WORDS>, usize, u8) {
-        let (full, rest) = if usize::from(seeds) < len {
-            (0, usize::from(seeds))
-        } else {
-            // Whole rounds, the emptied hole included: rare, so the division
-            // stays off the common path.
-            let (full, rest) = (usize::from(seeds) / len, usize::from(seeds) % len);
-            (full as u8, rest)
-        };
+        // Whole rounds, the emptied hole included, then the rest.
+        let (full, rest) = ((usize::from(seeds) / len) as u8, usize::from(seeds) % len);
         let clear = Self::run(hole, hole + 1);
         for (w, c) in ring.iter_mut().zip(clear) {
             *w &= !(c * 0xff);
@@ -251,15 +245,6 @@ impl<const WORDS: usize> Ring for Swar<WORDS> {
 
     fn clear(&mut self) {
         self.bytes = [[0; LANES]; WORDS];
-    }
-
-    #[inline]
-    fn ends_in_one_lap(&self, len: usize, start: usize) -> bool {
-        let seeds = usize::from(self.at(start));
-        let end = start + seeds;
-        let end = if end >= len { end - len } else { end };
-        // `seeds` in 1..len, as one unsigned comparison.
-        (seeds.wrapping_sub(1) < len - 1) & (self.at(end) == 0)
     }
 
     /// Sows several candidates in lockstep: each sowing is a chain of
