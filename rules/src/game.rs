@@ -22,6 +22,8 @@ pub(crate) struct Game<R> {
     pub(crate) captured: [u32; 2],
     pub(crate) ply: u32,
     pub(crate) outcome: Option<Outcome>,
+    /// The occupied holes of the side to move (empty once the game is over).
+    moves: MoveSet,
     /// Moves of the side to move that `settle_end` found legal: those whose
     /// first lap ends in an empty hole, or the one it sowed to an end.
     known: MoveSet,
@@ -39,6 +41,7 @@ impl<R: Ring> Game<R> {
             captured,
             ply,
             outcome: None,
+            moves: MoveSet::EMPTY,
             known: MoveSet::EMPTY,
             endless: MoveSet::EMPTY,
         };
@@ -69,13 +72,7 @@ impl<R: Ring> Game<R> {
 
     #[inline]
     pub(crate) fn candidate_moves(&self) -> MoveSet {
-        if self.outcome.is_some() {
-            return MoveSet::EMPTY;
-        }
-        MoveSet::from_bits(
-            self.ring
-                .occupied(self.base(self.to_move), self.rules.holes()),
-        )
+        self.moves
     }
 
     /// Whether occupied hole `mv` is legal: what `settle_end` learnt, or
@@ -126,20 +123,16 @@ impl<R: Ring> Game<R> {
 
     pub(crate) fn play(&mut self, mv: Move) -> Result<MoveDetails, IllegalMove> {
         self.check_candidate(mv)?;
-        if self.known.contains(mv) {
-            return Ok(self.play_unchecked(mv));
-        }
-        let start = self.index(mv);
         if self.endless.contains(mv) {
             return Err(self.endless_error(mv));
         }
-        // Sow on a copy, so an endless move leaves the position unchanged.
-        let mut scratch = self.ring;
-        match scratch.sow(self.len(), start, self.rules.max_laps()) {
-            Sowing::Ended { last, laps, sown } => {
-                self.ring = scratch;
-                Ok(self.finish_move(mv, last, laps, sown))
-            }
+        // Sown in place: an endless sowing leaves the ring as it was, so a
+        // move known legal and one still to prove take the same path.
+        match self
+            .ring
+            .sow(self.len(), self.index(mv), self.rules.max_laps())
+        {
+            Sowing::Ended { last, laps, sown } => Ok(self.finish_move(mv, last, laps, sown)),
             Sowing::Endless => Err(self.endless_error(mv)),
         }
     }
@@ -156,20 +149,29 @@ impl<R: Ring> Game<R> {
     }
 
     /// The reasons a move is illegal short of being endless.
+    #[inline]
     pub(crate) fn check_candidate(&self, mv: Move) -> Result<(), IllegalMove> {
+        if self.moves.contains(mv) {
+            Ok(())
+        } else {
+            Err(self.not_a_candidate(mv))
+        }
+    }
+
+    /// Why `mv` is not among the occupied holes of the side to move.
+    #[cold]
+    fn not_a_candidate(&self, mv: Move) -> IllegalMove {
         let hole = mv.hole();
         let n = self.rules.holes();
         if self.outcome.is_some() {
-            Err(IllegalMove::GameOver)
+            IllegalMove::GameOver
         } else if usize::from(hole) > n {
-            Err(IllegalMove::NoSuchHole {
+            IllegalMove::NoSuchHole {
                 hole,
                 holes: n as u8,
-            })
-        } else if self.ring.get(self.index(mv)) == 0 {
-            Err(IllegalMove::EmptyHole { hole })
+            }
         } else {
-            Ok(())
+            IllegalMove::EmptyHole { hole }
         }
     }
 
@@ -243,6 +245,7 @@ impl<R: Ring> Game<R> {
             return;
         };
         self.ring.clear();
+        self.moves = MoveSet::EMPTY;
         self.known = MoveSet::EMPTY;
         self.endless = MoveSet::EMPTY;
         let [south, north] = self.captured;
@@ -264,12 +267,11 @@ impl<R: Ring> Game<R> {
     #[inline]
     fn has_legal_move(&mut self) -> bool {
         let base = self.base(self.to_move);
-        let glance = self
-            .ring
-            .ends_in_one_lap_set(self.len(), base, self.rules.holes());
-        self.known = MoveSet::from_bits(glance);
+        let glance = self.ring.glance(self.len(), base, self.rules.holes());
+        self.moves = MoveSet::from_bits(glance.occupied);
+        self.known = MoveSet::from_bits(glance.ends);
         self.endless = MoveSet::EMPTY;
-        glance != 0 || self.prove_by_sowing()
+        glance.ends != 0 || self.prove_by_sowing()
     }
 
     /// Sows the candidates for a few laps each first, then in full: an

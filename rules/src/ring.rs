@@ -28,7 +28,8 @@ pub(crate) trait Ring: Copy + Eq + Hash {
     /// Bit `i` set for each occupied hole `base + i`, for `i` in `0..n`.
     fn occupied(&self, base: usize, n: usize) -> u64;
     /// Relay-sows from `start` until a lap ends in an empty hole, or the move
-    /// proves endless (then the seeds are conserved, their places unspecified).
+    /// proves endless (then the ring is left as it was, so a move can be
+    /// sown in place before it is known to be legal).
     fn sow(&mut self, len: usize, start: usize, max_laps: u32) -> Sowing;
     /// The first `len` holes as a view.
     fn seeds(&self, len: usize) -> Seeds<'_>;
@@ -61,16 +62,28 @@ pub(crate) trait Ring: Copy + Eq + Hash {
         ended
     }
 
-    /// Bit `k` set when hole `base + k` ends in one lap, for `k` in `0..n`:
-    /// every hole is looked at, so the loop's length never depends on the board.
+    /// The row of `n` holes from `base` at a glance: which are occupied
+    /// (bit `k` for hole `base + k`), and which of those end in one lap.
     #[inline]
-    fn ends_in_one_lap_set(&self, len: usize, base: usize, n: usize) -> u64 {
-        let mut set = 0u64;
+    fn glance(&self, len: usize, base: usize, n: usize) -> Glance {
+        let mut ends = 0u64;
         for k in 0..n {
-            set |= u64::from(self.ends_in_one_lap(len, base + k)) << k;
+            ends |= u64::from(self.ends_in_one_lap(len, base + k)) << k;
         }
-        set
+        Glance {
+            occupied: self.occupied(base, n),
+            ends,
+        }
     }
+}
+
+/// What [`Ring::glance`] sees of a row, as bits `k` for holes `base + k`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Glance {
+    /// The occupied holes.
+    pub(crate) occupied: u64,
+    /// The occupied holes whose first lap ends in an empty hole.
+    pub(crate) ends: u64,
 }
 
 /// The general ring: up to 100 holes ([`MAX_HOLES`](crate::MAX_HOLES) per row)
@@ -114,7 +127,12 @@ impl Ring for General {
 
     #[inline]
     fn sow(&mut self, len: usize, start: usize, max_laps: u32) -> Sowing {
-        crate::sowing::sow(&mut self.0[..len], start, max_laps)
+        let mut scratch = *self;
+        let sowing = crate::sowing::sow(&mut scratch.0[..len], start, max_laps);
+        if let Sowing::Ended { .. } = sowing {
+            *self = scratch;
+        }
+        sowing
     }
 
     fn seeds(&self, len: usize) -> Seeds<'_> {

@@ -7,7 +7,7 @@
 //! the `seeds mod 2n` bytes after it, wrapping once at most. No byte ever
 //! carries into the next, since no hole holds more than the board's 255 seeds.
 
-use crate::ring::{Ring, Seeds};
+use crate::ring::{Glance, Ring, Seeds};
 use crate::sowing::{Sowing, CYCLE_CHECK_FROM};
 
 /// The most seeds a compact board holds, so that no hole overflows a byte.
@@ -290,31 +290,38 @@ impl<const WORDS: usize> Ring for Swar<WORDS> {
     }
 
     #[inline(always)]
-    fn ends_in_one_lap_set(&self, len: usize, base: usize, n: usize) -> u64 {
-        // Test each hole's end against a register of empty holes, not
-        // memory, with no branch on the board. The register holds the ring
-        // twice over, so `i + seeds` needs no wrap for any seeds below `len`.
-        let empty = !self.occupied(0, len) & ((1u64 << len) - 1);
+    fn glance(&self, len: usize, base: usize, n: usize) -> Glance {
+        // Each hole's end is a bit of a register of empty holes, not a
+        // memory read, with no branch on the board. The register holds the
+        // ring twice over, so `i + seeds` needs no wrap for seeds below
+        // `len`; any other count looks at bit `i`, which is clear for an
+        // occupied hole, and empty holes are masked off at the end.
+        let occupied = self.occupied(0, len);
+        let empty = !occupied & ((1u64 << len) - 1);
         let twice = empty | empty << len;
-        // A constant trip count (8 holes, or 16), unrolled with constant
-        // shifts; the holes past the row are masked off.
         let glance = |k: usize| {
             let i = base + k;
             let seeds = usize::from(self.at(i));
-            let ends = (seeds.wrapping_sub(1) < len - 1) & ((twice >> ((i + seeds) & 63)) & 1 != 0);
-            u64::from(ends) << k
+            let end = if seeds < len { i + seeds } else { i };
+            ((twice >> end) & 1) << k
         };
-        let mut set = 0u64;
-        if n <= 8 {
-            for k in 0..8 {
-                set |= glance(k);
-            }
-        } else {
-            for k in 0..LANES {
-                set |= glance(k);
-            }
+        // The trip count of the usual boards is a constant, so the glance
+        // unrolls into straight code.
+        #[inline(always)]
+        fn unrolled<const N: usize>(glance: impl Fn(usize) -> u64) -> u64 {
+            (0..N).fold(0, |set, k| set | glance(k))
         }
-        set & ((1u64 << n) - 1)
+        let set = match n {
+            6 => unrolled::<6>(glance),
+            8 => unrolled::<8>(glance),
+            10 => unrolled::<10>(glance),
+            _ => (0..n).fold(0, |set, k| set | glance(k)),
+        };
+        let row = (occupied >> base) & ((1u64 << n) - 1);
+        Glance {
+            occupied: row,
+            ends: set & row,
+        }
     }
 
     #[inline(always)]
@@ -353,11 +360,16 @@ impl<const WORDS: usize> Ring for Swar<WORDS> {
             }
             (hole, seeds) = (last, now);
         }
-        *self = Self::from_words(ring);
         if max_laps <= CYCLE_CHECK_FROM {
             return Sowing::Endless;
         }
-        self.sow_long(len, hole, sown, max_laps)
+        // The long sowing goes on in a copy, kept only if it ends.
+        let mut long = Self::from_words(ring);
+        let sowing = long.sow_long(len, hole, seeds, sown, max_laps);
+        if let Sowing::Ended { .. } = sowing {
+            *self = long;
+        }
+        sowing
     }
 
     fn seeds(&self, len: usize) -> Seeds<'_> {
@@ -366,19 +378,25 @@ impl<const WORDS: usize> Ring for Swar<WORDS> {
 }
 
 impl<const WORDS: usize> Swar<WORDS> {
-    /// Goes on with a sowing that has run [`CYCLE_CHECK_FROM`] laps and must
-    /// lift `hole` next, comparing lap-start states for a cycle (Brent's
-    /// method, as [`crate::sowing::sow`] does).
+    /// Goes on with a sowing that has run [`CYCLE_CHECK_FROM`] laps to
+    /// `self` and must lift the `seeds` of `hole` next. Lap-start states are compared for a cycle
+    /// (Brent's method, as [`crate::sowing::sow`] does).
     #[cold]
     #[inline(never)]
-    fn sow_long(&mut self, len: usize, mut hole: usize, mut sown: u64, max_laps: u32) -> Sowing {
+    fn sow_long(
+        &mut self,
+        len: usize,
+        mut hole: usize,
+        mut seeds: u8,
+        mut sown: u64,
+        max_laps: u32,
+    ) -> Sowing {
         let mut ring = self.words();
         let steps = Self::steps(len);
         let mut laps = CYCLE_CHECK_FROM;
         let mut saved = (ring, usize::MAX);
         let (mut power, mut lambda) = (1u32, 0u32);
-        let mut seeds = self.at(hole);
-        let result = loop {
+        let sowing = loop {
             if (ring, hole) == saved {
                 break Sowing::Endless;
             }
@@ -401,7 +419,7 @@ impl<const WORDS: usize> Swar<WORDS> {
             (hole, seeds) = (last, now);
         };
         *self = Self::from_words(ring);
-        result
+        sowing
     }
 }
 
@@ -477,6 +495,22 @@ mod tests {
         let r = ring(&[0, 1, 0, 200, 0, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 1]);
         assert_eq!(r.occupied(0, 16), 0b1000_0001_0000_1010);
         assert_eq!(r.occupied(8, 8), 0b1000_0001);
+    }
+
+    #[test]
+    fn an_endless_sowing_leaves_the_ring_as_it_was() {
+        // RULES.md's example: North's hole 1 (index 4) is endless, a cycle
+        // of 57 laps, found on the long path; with max_laps 10 it stops on
+        // the quick one.
+        let rows = [0u32, 5, 0, 1, 2, 0, 6, 5];
+        for max_laps in [10, 100_000] {
+            let mut c = Swar::<1>::from_rows(&rows, &[]).unwrap();
+            let mut g = crate::ring::General::from_rows(&rows, &[]).unwrap();
+            assert_eq!(c.sow(8, 4, max_laps), Sowing::Endless);
+            assert_eq!(g.sow(8, 4, max_laps), Sowing::Endless);
+            assert_eq!(c.seeds(8), rows);
+            assert_eq!(g.seeds(8), rows);
+        }
     }
 
     #[test]
