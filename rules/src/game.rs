@@ -11,7 +11,7 @@
 
 use crate::results::{Capture, IllegalMove, MoveDetails, Outcome, Termination};
 use crate::ring::Ring;
-use crate::sowing::{Sowing, CYCLE_CHECK_FROM};
+use crate::sowing::Sowing;
 use crate::{Move, MoveSet, Rules, Side};
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -93,20 +93,10 @@ impl<R: Ring> Game<R> {
 
     pub(crate) fn legal_moves(&self) -> MoveSet {
         let mut set = self.known;
-        let unknown = self.candidate_moves().bits() & !(set.bits() | self.endless.bits());
-        if unknown == 0 {
-            return set;
-        }
-        // The short sowings together first, then the rare long ones alone.
-        let (len, base, max_laps) = (self.len(), self.base(self.to_move), self.rules.max_laps());
-        let quick = max_laps.min(CYCLE_CHECK_FROM);
-        let ended = self.ring.quick_ends(len, base, unknown, quick);
-        set = MoveSet::from_bits(set.bits() | ended);
-        if max_laps > quick {
-            for mv in MoveSet::from_bits(unknown & !ended) {
-                if self.sows_to_an_end(self.index(mv)) {
-                    set.insert(mv);
-                }
+        let unknown = self.moves.bits() & !(set.bits() | self.endless.bits());
+        for mv in MoveSet::from_bits(unknown) {
+            if self.sows_to_an_end(self.index(mv)) {
+                set.insert(mv);
             }
         }
         set

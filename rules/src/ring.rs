@@ -45,23 +45,6 @@ pub(crate) trait Ring: Copy + Eq + Hash {
         seeds > 0 && seeds < len && self.get(end) == 0
     }
 
-    /// Of the holes `base + k` for the bits `k` of `holes`, the ones whose
-    /// sowing ends within `limit` laps (at most
-    /// [`CYCLE_CHECK_FROM`](crate::sowing::CYCLE_CHECK_FROM)), as bits `k`.
-    fn quick_ends(&self, len: usize, base: usize, holes: u64, limit: u32) -> u64 {
-        let mut ended = 0;
-        let mut rest = holes;
-        while rest != 0 {
-            let k = rest.trailing_zeros();
-            rest &= rest - 1;
-            let mut scratch = *self;
-            if let Sowing::Ended { .. } = scratch.sow(len, base + k as usize, limit) {
-                ended |= 1 << k;
-            }
-        }
-        ended
-    }
-
     /// The row of `n` holes from `base` at a glance: which are occupied
     /// (bit `k` for hole `base + k`), and which of those end in one lap.
     #[inline]

@@ -16,47 +16,41 @@ const MAX_SEEDS: u64 = u8::MAX as u64;
 /// Bytes in one word of the ring.
 const LANES: usize = 16;
 
-/// `PREFIX[k][w]`: word `w` of a 32-byte ring with a one in bytes `0..k`.
-/// The ones in bytes `a..b` are `PREFIX[b] - PREFIX[a]`, byte by byte, with
-/// no borrow: a lap's run of seeds is table reads, not 128-bit shifts.
-static PREFIX: [[u128; 2]; 2 * LANES + 1] = {
-    let mut prefix = [[0u128; 2]; 2 * LANES + 1];
-    let mut k = 0;
-    while k <= 2 * LANES {
-        let mut byte = 0;
-        while byte < k {
-            prefix[k][byte / LANES] |= 1 << (8 * (byte % LANES));
-            byte += 1;
-        }
-        k += 1;
-    }
-    prefix
-};
-
 /// The largest board the compact ring takes, in holes per row.
 const MAX_ROW: usize = LANES;
 
+/// Steps per lifted hole in [`STEPS`]: the seeds of a common lap are below
+/// the ring's length, so a power of two at least that long (an index is then
+/// a shift, not a multiply).
+const fn stride(n: usize) -> usize {
+    if 2 * n <= LANES {
+        LANES
+    } else {
+        2 * LANES
+    }
+}
+
 /// `OFFSETS[n]`: where the steps of a board of `n` holes per row start in
-/// [`STEPS`]; each board has `(2n)^2` of them, by lifted hole and seeds.
+/// [`STEPS`]; each board has `2n * stride(n)` of them, by lifted hole and seeds.
 static OFFSETS: [usize; MAX_ROW + 2] = {
     let mut offsets = [0usize; MAX_ROW + 2];
     let mut n = 2;
     while n <= MAX_ROW {
-        offsets[n + 1] = offsets[n] + 4 * n * n;
+        offsets[n + 1] = offsets[n] + 2 * n * stride(n);
         n += 1;
     }
     offsets
 };
 
 /// What a lap of `s` seeds from hole `h` adds to the ring, for `s` below the
-/// ring's length `L`: a one in each of the holes `h + 1 ..= h + s` (mod `L`),
-/// less the `s` seeds lifted from `h`, as one 256-bit number (two's
-/// complement, low word first). The sum is exact byte by byte since no hole
-/// ever holds less than 0 or more than 255 seeds, so a lap is one table read
-/// and one wide add. Entry `OFFSETS[n] + h * 2n + s`; one-word rings add the
-/// low word only, modulo 2^128.
-static STEPS: [[u128; 2]; OFFSETS[MAX_ROW + 1]] = {
-    let mut steps = [[0u128; 2]; OFFSETS[MAX_ROW + 1]];
+/// ring's length: a one in each of the holes `h + 1 ..= h + s` (mod `2n`),
+/// less the `s` seeds lifted from `h`, as four 64-bit limbs of eight holes
+/// each, each to be added with wrapping. No byte of a limb ever goes below 0
+/// or above 255 (hole `h` holds exactly `s`, no hole more than the board's
+/// 255 seeds), so no limb carries into the next: the limbs add
+/// independently. Entry `OFFSETS[n] + h * stride(n) + s`.
+static STEPS: [[u64; 4]; OFFSETS[MAX_ROW + 1]] = {
+    let mut steps = [[0u64; 4]; OFFSETS[MAX_ROW + 1]];
     let mut n = 2;
     while n <= MAX_ROW {
         let len = 2 * n;
@@ -64,20 +58,15 @@ static STEPS: [[u128; 2]; OFFSETS[MAX_ROW + 1]] = {
         while h < len {
             let mut s = 1;
             while s < len {
-                // The ones, then the lifted seeds taken off with a borrow.
-                let mut add = [0u128; 2];
+                let mut step = [0u64; 4];
                 let mut j = 1;
                 while j <= s {
                     let at = (h + j) % len;
-                    add[at / LANES] |= 1 << (8 * (at % LANES));
+                    step[at / 8] = step[at / 8].wrapping_add(1 << (8 * (at % 8)));
                     j += 1;
                 }
-                let lifted = (s as u128) << (8 * (h % LANES));
-                let mut take = [0u128; 2];
-                take[h / LANES] = lifted;
-                let (lo, borrow) = add[0].overflowing_sub(take[0]);
-                let hi = add[1].wrapping_sub(take[1]).wrapping_sub(borrow as u128);
-                steps[OFFSETS[n] + h * len + s] = [lo, hi];
+                step[h / 8] = step[h / 8].wrapping_sub((s as u64) << (8 * (h % 8)));
+                steps[OFFSETS[n] + h * stride(n) + s] = step;
                 s += 1;
             }
             h += 1;
@@ -87,123 +76,173 @@ static STEPS: [[u128; 2]; OFFSETS[MAX_ROW + 1]] = {
     steps
 };
 
-/// The ring of `16 * WORDS` byte-sized holes, one `u128` word per 16 holes
-/// (the low byte first); bytes past the ring hold 0. Kept as bytes and sown
-/// as words: reading one hole is then one byte load, never a 16-byte load of
-/// what was just stored as two halves.
+/// The ring of `16 * WORDS` byte-sized holes (the low byte first); bytes
+/// past the ring hold 0. Kept as bytes, so reading one hole is one byte
+/// load, and sown as 64-bit limbs in registers.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct Swar<const WORDS: usize> {
     bytes: [[u8; LANES]; WORDS],
 }
 
-/// The words of a ring, in registers while it is sown.
-type Words<const WORDS: usize> = [u128; WORDS];
+/// The ring as limbs of eight holes, two per word, while it is sown.
+type Limbs<const WORDS: usize> = [[u64; 2]; WORDS];
+
+/// The ring as it was at the start of the previous lap, twice over in a row
+/// (hole `i` at bytes `i` and `len + i`), in memory. A lap reads its last
+/// hole here, with no wrap, and adds what the previous lap put there (see
+/// [`Swar::lap`]): the read then never waits for the previous lap's add,
+/// only for the add before it, which is long done.
+struct Echo<const WORDS: usize> {
+    bytes: [[[u8; LANES]; WORDS]; 3],
+}
+
+impl<const WORDS: usize> Echo<WORDS> {
+    #[inline(always)]
+    fn new(ring: &Limbs<WORDS>, len: usize) -> Self {
+        let mut echo = Echo {
+            bytes: [[[0; LANES]; WORDS]; 3],
+        };
+        echo.store(ring, len);
+        echo
+    }
+
+    /// Keeps `ring` for the next lap to read.
+    #[inline(always)]
+    fn store(&mut self, ring: &Limbs<WORDS>, len: usize) {
+        let ring = Swar::from_limbs(*ring);
+        let ring = ring.bytes.as_flattened();
+        let bytes = self.bytes.as_flattened_mut().as_flattened_mut();
+        bytes[..ring.len()].copy_from_slice(ring);
+        // The second copy starts at `len`, overwriting the zeros past the
+        // first; `len` is at most the ring's bytes, so both fit.
+        let at = len.min(ring.len());
+        bytes[at..at + ring.len()].copy_from_slice(ring);
+    }
+
+    /// The ring it holds.
+    #[inline(always)]
+    fn ring(&self) -> Limbs<WORDS> {
+        Swar {
+            bytes: self.bytes[0],
+        }
+        .limbs()
+    }
+
+    /// Hole `i mod len`, for `i` below `2 * len`.
+    #[inline(always)]
+    fn get(&self, i: usize) -> u8 {
+        self.bytes.as_flattened().as_flattened()[i & (2 * LANES * WORDS - 1)]
+    }
+}
 
 impl<const WORDS: usize> Swar<WORDS> {
-    /// Byte `i` of the ring, read from memory: cheaper than a shift.
-    #[inline(always)]
-    fn byte(ring: &Words<WORDS>, i: usize) -> u8 {
-        // A select between the words, not an index: an index would keep
-        // the ring in memory.
-        let word = if WORDS > 1 && i >= LANES {
-            ring[WORDS - 1]
-        } else {
-            ring[0]
-        };
-        word.to_le_bytes()[i % LANES]
-    }
-
-    /// The words with a one in bytes `a..b` (`a <= b`, both at most 32).
-    #[inline(always)]
-    fn run(a: usize, b: usize) -> Words<WORDS> {
-        let (hi, lo) = (&PREFIX[b], &PREFIX[a]);
-        std::array::from_fn(|w| hi[w] - lo[w])
-    }
-
-    /// The lap from `hole`, which holds `seeds`: returns the ring after it,
-    /// the ring index of the last seed and the seeds the last hole then holds.
+    /// The lap from `hole`, which holds `seeds`, the previous lap having
+    /// lifted `before` seeds (0 for none, or when the echo holds `ring`
+    /// itself). Adds the lap to `ring` and returns the ring index of the last
+    /// seed and the seeds the last hole then holds.
     ///
-    /// The last hole's count is read from the ring before the add (plus the
-    /// seed the lap drops there), so the next lap's start does not wait for
-    /// the add.
+    /// The last hole's count is read from the echo, the ring at the start of
+    /// the previous lap, plus what the previous lap put there. That lap
+    /// sowed the holes up to `hole` and emptied the one `before` holes back,
+    /// so the last hole, `seeds` further on, is one it sowed when
+    /// `before + seeds` goes past `len` (one more seed), the one it emptied
+    /// when that sum is `len` (then it held `before` seeds), or else
+    /// untouched; and this lap drops one seed there.
     #[inline(always)]
     fn lap(
-        steps: &[[u128; 2]],
-        mut ring: Words<WORDS>,
+        steps: &[[u64; 4]],
+        ring: &mut Limbs<WORDS>,
+        echo: &mut Echo<WORDS>,
         len: usize,
         hole: usize,
         seeds: u8,
-    ) -> (Words<WORDS>, usize, u8) {
+        before: u8,
+    ) -> (usize, u8, u8) {
         let s = usize::from(seeds);
-        if s < len {
-            // The common lap: one table read and one wide add. The last hole
-            // is not the lifted one, and gains one seed.
-            let last = hole + s;
-            let last = if last >= len { last - len } else { last };
-            let now = Self::byte(&ring, last) + 1;
-            let step = &steps[hole * len + s];
-            let (lo, carry) = ring[0].overflowing_add(step[0]);
-            ring[0] = lo;
-            if WORDS > 1 {
-                ring[WORDS - 1] = ring[WORDS - 1]
-                    .wrapping_add(step[1])
-                    .wrapping_add(u128::from(carry));
-            }
-            return (ring, last, now);
+        if s >= len {
+            // The ring goes to the cold path and back through the echo, so
+            // its address never escapes and it stays in registers.
+            echo.store(ring, len);
+            let (last, now) = Self::lap_round(echo, len, hole, seeds);
+            *ring = echo.ring();
+            return (last, now, 0);
         }
-        Self::lap_round(ring, len, hole, seeds)
+        let at = hole + s;
+        let read = echo.get(at);
+        let sum = s + usize::from(before);
+        let gain = if sum > len {
+            2
+        } else if sum == len {
+            1u8.wrapping_sub(before)
+        } else {
+            1
+        };
+        let now = read.wrapping_add(gain);
+        let last = if at >= len { at - len } else { at };
+        echo.store(ring, len);
+        let step = &steps[(hole << stride_bits::<WORDS>()) | s];
+        for (w, word) in ring.iter_mut().enumerate() {
+            for (l, limb) in word.iter_mut().enumerate() {
+                *limb = limb.wrapping_add(step[(2 * w + l) % 4]);
+            }
+        }
+        (last, now, seeds)
     }
 
-    /// A lap that goes all the way round: rare, so its division stays off
-    /// the common path.
+    /// A lap that goes all the way round (RULES.md: the emptied hole is not
+    /// skipped): rare, so its division and byte loop stay off the common
+    /// path. Sows the ring the echo holds, leaving the ring after it there
+    /// (the next lap then reads it directly: `before` 0), and returns the
+    /// last hole and its seeds.
     #[cold]
     #[inline(never)]
-    fn lap_round(
-        mut ring: Words<WORDS>,
-        len: usize,
-        hole: usize,
-        seeds: u8,
-    ) -> (Words<WORDS>, usize, u8) {
-        // Whole rounds, the emptied hole included, then the rest.
-        let (full, rest) = ((usize::from(seeds) / len) as u8, usize::from(seeds) % len);
-        let clear = Self::run(hole, hole + 1);
-        for (w, c) in ring.iter_mut().zip(clear) {
-            *w &= !(c * 0xff);
+    fn lap_round(echo: &mut Echo<WORDS>, len: usize, hole: usize, seeds: u8) -> (usize, u8) {
+        let mut board = Swar {
+            bytes: echo.bytes[0],
+        };
+        let bytes = board.bytes.as_flattened_mut();
+        let (full, rest) = (usize::from(seeds) / len, usize::from(seeds) % len);
+        bytes[hole] = 0;
+        for b in &mut bytes[..len] {
+            *b += full as u8;
         }
-        let last = hole + rest;
-        let last = if last >= len { last - len } else { last };
-        let now = Self::byte(&ring, last) + full + u8::from(rest > 0);
-        let start = hole + 1;
-        let end = start + rest;
-        let run = Self::run(start, end.min(len));
-        let wrapped = Self::run(0, end.saturating_sub(len));
-        for ((w, r), x) in ring.iter_mut().zip(run).zip(wrapped) {
-            *w += r + x;
+        for j in 1..=rest {
+            bytes[(hole + j) % len] += 1;
         }
-        if full > 0 {
-            for (w, r) in ring.iter_mut().zip(Self::run(0, len)) {
-                *w += r * u128::from(full);
-            }
-        }
-        (ring, last, now)
+        let last = (hole + rest) % len;
+        let now = bytes[last];
+        echo.store(&board.limbs(), len);
+        (last, now)
     }
 
     /// The board's steps in [`STEPS`], by lifted hole and seeds.
     #[inline(always)]
-    fn steps(len: usize) -> &'static [[u128; 2]] {
+    fn steps(len: usize) -> &'static [[u64; 4]] {
         let n = len / 2;
         &STEPS[OFFSETS[n]..OFFSETS[n + 1]]
     }
 
-    fn from_words(ring: Words<WORDS>) -> Self {
+    #[inline(always)]
+    fn from_limbs(ring: Limbs<WORDS>) -> Self {
         Swar {
-            bytes: ring.map(u128::to_le_bytes),
+            bytes: ring.map(|[lo, hi]| {
+                let mut word = [0u8; LANES];
+                word[..8].copy_from_slice(&lo.to_le_bytes());
+                word[8..].copy_from_slice(&hi.to_le_bytes());
+                word
+            }),
         }
     }
 
     #[inline(always)]
-    fn words(&self) -> Words<WORDS> {
-        self.bytes.map(u128::from_le_bytes)
+    fn limbs(&self) -> Limbs<WORDS> {
+        self.bytes.map(|word| {
+            let (lo, hi) = word.split_at(8);
+            [
+                u64::from_le_bytes(lo.try_into().expect("8 bytes")),
+                u64::from_le_bytes(hi.try_into().expect("8 bytes")),
+            ]
+        })
     }
 
     #[inline(always)]
@@ -214,10 +253,18 @@ impl<const WORDS: usize> Swar<WORDS> {
     }
 }
 
+/// log2 of the [`stride`] of every board that takes `WORDS` words.
+const fn stride_bits<const WORDS: usize>() -> u32 {
+    (LANES * WORDS).trailing_zeros()
+}
+
 impl<const WORDS: usize> Ring for Swar<WORDS> {
     fn from_rows(south: &[u32], north: &[u32]) -> Option<Self> {
         let total: u64 = south.iter().chain(north).map(|&s| u64::from(s)).sum();
-        if south.len() + north.len() > LANES * WORDS || total > MAX_SEEDS {
+        // Each board takes the fewest words that hold it, so its steps'
+        // stride is the one `stride_bits` gives.
+        let len = south.len() + north.len();
+        if len > LANES * WORDS || len <= LANES * (WORDS - 1) || total > MAX_SEEDS {
             return None;
         }
         let mut bytes = [[0u8; LANES]; WORDS];
@@ -245,48 +292,6 @@ impl<const WORDS: usize> Ring for Swar<WORDS> {
 
     fn clear(&mut self) {
         self.bytes = [[0; LANES]; WORDS];
-    }
-
-    /// Sows several candidates in lockstep: each sowing is a chain of
-    /// dependent reads, so interleaving them lets the processor work on
-    /// them at once. A finished lane keeps its state (a select, not a branch).
-    fn quick_ends(&self, len: usize, base: usize, holes: u64, limit: u32) -> u64 {
-        const AT_ONCE: usize = 2;
-        let steps = Self::steps(len);
-        let start = self.words();
-        let mut ended = 0u64;
-        let mut rest = holes;
-        while rest != 0 {
-            let mut bit = [0u32; AT_ONCE];
-            let mut live = 0u32;
-            let mut ring = [start; AT_ONCE];
-            let mut hole = [0usize; AT_ONCE];
-            let mut seeds = [1u8; AT_ONCE];
-            for j in 0..AT_ONCE {
-                if rest != 0 {
-                    bit[j] = rest.trailing_zeros();
-                    rest &= rest - 1;
-                    hole[j] = base + bit[j] as usize;
-                    seeds[j] = self.at(hole[j]);
-                    live |= 1 << j;
-                }
-            }
-            let mut laps = 0;
-            while live != 0 && laps < limit {
-                laps += 1;
-                for j in 0..AT_ONCE {
-                    let (next, last, now) = Self::lap(steps, ring[j], len, hole[j], seeds[j]);
-                    let alive = live & (1 << j) != 0;
-                    ring[j] = if alive { next } else { ring[j] };
-                    hole[j] = if alive { last } else { hole[j] };
-                    seeds[j] = if alive { now } else { seeds[j] };
-                    let done = alive & (now == 1);
-                    ended |= u64::from(done) << bit[j];
-                    live &= !(u32::from(done) << j);
-                }
-            }
-        }
-        ended
     }
 
     #[inline(always)]
@@ -340,9 +345,9 @@ impl<const WORDS: usize> Ring for Swar<WORDS> {
 
     #[inline(always)]
     fn sow(&mut self, len: usize, start: usize, max_laps: u32) -> Sowing {
-        let mut ring = self.words();
-        let mut hole = start;
-        let mut seeds = self.at(hole);
+        let mut ring = self.limbs();
+        let mut echo = Echo::new(&ring, len);
+        let (mut hole, mut seeds, mut before) = (start, self.at(start), 0);
         let mut sown = 0u64;
         // Almost every move ends within a few laps: sow those without any
         // cycle bookkeeping, and hand the rare long ones to `sow_long`.
@@ -352,19 +357,19 @@ impl<const WORDS: usize> Ring for Swar<WORDS> {
         while laps < quick {
             laps += 1;
             sown += u64::from(seeds);
-            let (next, last, now) = Self::lap(steps, ring, len, hole, seeds);
-            ring = next;
+            let (last, now, lifted) =
+                Self::lap(steps, &mut ring, &mut echo, len, hole, seeds, before);
             if now == 1 {
-                *self = Self::from_words(ring);
+                *self = Self::from_limbs(ring);
                 return Sowing::Ended { last, laps, sown };
             }
-            (hole, seeds) = (last, now);
+            (hole, seeds, before) = (last, now, lifted);
         }
         if max_laps <= CYCLE_CHECK_FROM {
             return Sowing::Endless;
         }
         // The long sowing goes on in a copy, kept only if it ends.
-        let mut long = Self::from_words(ring);
+        let mut long = Self::from_limbs(ring);
         let sowing = long.sow_long(len, hole, seeds, sown, max_laps);
         if let Sowing::Ended { .. } = sowing {
             *self = long;
@@ -379,8 +384,8 @@ impl<const WORDS: usize> Ring for Swar<WORDS> {
 
 impl<const WORDS: usize> Swar<WORDS> {
     /// Goes on with a sowing that has run [`CYCLE_CHECK_FROM`] laps to
-    /// `self` and must lift the `seeds` of `hole` next. Lap-start states are compared for a cycle
-    /// (Brent's method, as [`crate::sowing::sow`] does).
+    /// `self` and must lift the `seeds` of `hole` next. Lap-start states are
+    /// compared for a cycle (Brent's method, as [`crate::sowing::sow`] does).
     #[cold]
     #[inline(never)]
     fn sow_long(
@@ -391,34 +396,39 @@ impl<const WORDS: usize> Swar<WORDS> {
         mut sown: u64,
         max_laps: u32,
     ) -> Sowing {
-        let mut ring = self.words();
+        let mut ring = self.limbs();
+        // The echo starts over from this ring, so the next lap reads it
+        // directly.
+        let mut before = 0;
+        let mut echo = Echo::new(&ring, len);
         let steps = Self::steps(len);
         let mut laps = CYCLE_CHECK_FROM;
-        let mut saved = (ring, usize::MAX);
-        let (mut power, mut lambda) = (1u32, 0u32);
-        let sowing = loop {
-            if (ring, hole) == saved {
-                break Sowing::Endless;
-            }
-            lambda += 1;
-            if lambda >= power {
-                saved = (ring, hole);
-                power = power.saturating_mul(2);
-                lambda = 0;
-            }
-            laps += 1;
-            sown += u64::from(seeds);
-            let (next, last, now) = Self::lap(steps, ring, len, hole, seeds);
-            ring = next;
-            if now == 1 {
-                break Sowing::Ended { last, laps, sown };
+        let mut power = 1u32;
+        // Brent's teleporting tortoise: the state at the start of each block
+        // of `power` laps is kept, and each lap's state compared with it
+        // (the hole first: it rarely matches, so the ring's compare is
+        // seldom made); blocks double.
+        let sowing = 'sowing: loop {
+            let (saved_ring, saved_hole) = (ring, hole);
+            for _ in 0..power.min(max_laps - laps) {
+                laps += 1;
+                sown += u64::from(seeds);
+                let (last, now, lifted) =
+                    Self::lap(steps, &mut ring, &mut echo, len, hole, seeds, before);
+                if now == 1 {
+                    break 'sowing Sowing::Ended { last, laps, sown };
+                }
+                (hole, seeds, before) = (last, now, lifted);
+                if hole == saved_hole && ring == saved_ring {
+                    break 'sowing Sowing::Endless;
+                }
             }
             if laps >= max_laps {
                 break Sowing::Endless;
             }
-            (hole, seeds) = (last, now);
+            power = power.saturating_mul(2);
         };
-        *self = Self::from_words(ring);
+        *self = Self::from_limbs(ring);
         sowing
     }
 }
@@ -431,29 +441,84 @@ mod tests {
         Swar::from_rows(seeds, &[]).unwrap()
     }
 
-    fn word(bytes: &[u8]) -> [u128; 1] {
-        let mut b = [0u8; 16];
-        b[..bytes.len()].copy_from_slice(bytes);
-        [u128::from_le_bytes(b)]
+    /// One lap from `hole` of a ring of `len`, from a fresh echo.
+    fn lap<const W: usize>(r: Swar<W>, len: usize, hole: usize) -> (Swar<W>, usize, u8) {
+        let mut ring = r.limbs();
+        let mut echo = Echo::new(&ring, len);
+        let (last, now, _) = Swar::<W>::lap(
+            Swar::<W>::steps(len),
+            &mut ring,
+            &mut echo,
+            len,
+            hole,
+            r.at(hole),
+            0,
+        );
+        (Swar::from_limbs(ring), last, now)
     }
 
     #[test]
     fn a_lap_wraps_round_the_ring() {
         // Index 2 of 4 holds 3 seeds: they go to 3, 0 and 1.
-        let r = ring(&[1, 0, 3, 0]);
-        let (next, last, now) = Swar::lap(Swar::<1>::steps(4), r.words(), 4, 2, 3);
+        let (next, last, now) = lap(ring(&[1, 0, 3, 0]), 4, 2);
         assert_eq!((last, now), (1, 1));
-        assert_eq!(Swar::from_words(next).seeds(4), [2, 1, 0, 1]);
+        assert_eq!(next.seeds(4), [2, 1, 0, 1]);
     }
 
     #[test]
     fn whole_rounds_include_the_origin() {
-        let (next, last, now) =
-            Swar::lap(Swar::<1>::steps(4), ring(&[9, 0, 0, 0]).words(), 4, 0, 9);
+        let (next, last, now) = lap(ring(&[9, 0, 0, 0]), 4, 0);
         assert_eq!((last, now), (1, 3));
-        assert_eq!(next, word(&[2, 3, 2, 2]));
-        let (_, last, now) = Swar::lap(Swar::<1>::steps(4), ring(&[8, 0, 0, 0]).words(), 4, 0, 8);
+        assert_eq!(next.seeds(4), [2, 3, 2, 2]);
+        let (_, last, now) = lap(ring(&[8, 0, 0, 0]), 4, 0);
         assert_eq!((last, now), (0, 2), "whole rounds end in the emptied hole");
+    }
+
+    #[test]
+    fn the_next_lap_reads_what_the_previous_one_sowed() {
+        // 2x3: hole 0 sows 3 seeds to 1..=3, ending in hole 3 (now 2); those
+        // 2 go to 4 and 5, ending in 5 (now 1 + what lap 1 left: none).
+        let mut r = ring(&[3, 0, 0, 1, 0, 0]);
+        assert_eq!(
+            r.sow(6, 0, 100),
+            Sowing::Ended {
+                last: 5,
+                laps: 2,
+                sown: 5
+            }
+        );
+        assert_eq!(r.seeds(6), [0, 1, 1, 0, 1, 1]);
+        // The second lap ends in the hole the first emptied: 2x2, hole 0
+        // holds 2, sown to 1 and 2 (which held 1), whose 2 go to 3 and 0.
+        let mut r = ring(&[2, 0, 1, 0]);
+        assert_eq!(
+            r.sow(4, 0, 100),
+            Sowing::Ended {
+                last: 0,
+                laps: 2,
+                sown: 4
+            }
+        );
+        assert_eq!(r.seeds(4), [1, 1, 0, 1]);
+        // And past it, into a hole the first lap sowed: 2x2, hole 2 holds 3,
+        // sown to 3, 0 and 1 (which held 1); those 2 go to 2 and 3, where
+        // the first lap left 2. Seven laps later the ring is back where it
+        // started: endless.
+        let mut r = ring(&[0, 1, 3, 1]);
+        assert_eq!(r.sow(4, 2, 2), Sowing::Endless);
+        assert_eq!(r.sow(4, 2, 100), Sowing::Endless);
+        // The same with hole 3 empty: lap 2 ends in it, now holding the
+        // seed of lap 1 and its own, so a third lap sows them to 0 and 1.
+        let mut r = ring(&[0, 1, 3, 0]);
+        assert_eq!(
+            r.sow(4, 2, 100),
+            Sowing::Ended {
+                last: 1,
+                laps: 3,
+                sown: 7
+            }
+        );
+        assert_eq!(r.seeds(4), [2, 1, 1, 0]);
     }
 
     #[test]
@@ -467,9 +532,10 @@ mod tests {
     fn a_full_ring_of_sixteen_wraps_from_the_last_hole() {
         let mut seeds = [0u32; 16];
         seeds[15] = 3;
-        let (next, last, now) = Swar::lap(Swar::<1>::steps(16), ring(&seeds).words(), 16, 15, 3);
+        let (next, last, now) = lap(ring(&seeds), 16, 15);
         assert_eq!((last, now), (2, 1));
-        assert_eq!(next, word(&[1, 1, 1]));
+        assert_eq!(next.seeds(3), [1, 1, 1]);
+        assert_eq!(next.seeds(16).sum(), 3);
     }
 
     #[test]
@@ -479,9 +545,8 @@ mod tests {
         seeds[14] = 9;
         seeds[3] = 1;
         let r = Swar::<2>::from_rows(&seeds, &[]).unwrap();
-        let (next, last, now) = Swar::<2>::lap(Swar::<2>::steps(20), r.words(), 20, 14, 9);
+        let (after, last, now) = lap(r, 20, 14);
         assert_eq!((last, now), (3, 2));
-        let after = Swar::<2>::from_words(next);
         assert_eq!(
             after.seeds(20),
             [1, 1, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1]
