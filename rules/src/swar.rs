@@ -93,17 +93,29 @@ type Limbs<const WORDS: usize> = [[u64; 2]; WORDS];
 /// [`Swar::lap`]): the read then never waits for the previous lap's add,
 /// only for the add before it, which is long done.
 struct Echo<const WORDS: usize> {
-    bytes: [[[u8; LANES]; WORDS]; 3],
+    bytes: [[[u8; LANES]; WORDS]; 2],
 }
 
 impl<const WORDS: usize> Echo<WORDS> {
     #[inline(always)]
     fn new(ring: &Limbs<WORDS>, len: usize) -> Self {
+        let bytes = Swar::from_limbs(*ring).bytes;
         let mut echo = Echo {
-            bytes: [[[0; LANES]; WORDS]; 3],
+            bytes: [bytes, bytes],
         };
         echo.store(ring, len);
         echo
+    }
+
+    /// Keeps `ring` for the next lap to read, with hole `lifted` (below
+    /// `len`) emptied: the lap about to be sown lifts it.
+    #[inline(always)]
+    fn store_lifting(&mut self, ring: &Limbs<WORDS>, len: usize, lifted: usize) {
+        self.store(ring, len);
+        let bytes = self.bytes.as_flattened_mut().as_flattened_mut();
+        let mask = 2 * LANES * WORDS - 1;
+        bytes[lifted & mask] = 0;
+        bytes[(lifted + len) & mask] = 0;
     }
 
     /// Keeps `ring` for the next lap to read.
@@ -142,12 +154,11 @@ impl<const WORDS: usize> Swar<WORDS> {
     /// seed and the seeds the last hole then holds.
     ///
     /// The last hole's count is read from the echo, the ring at the start of
-    /// the previous lap, plus what the previous lap put there. That lap
-    /// sowed the holes up to `hole` and emptied the one `before` holes back,
-    /// so the last hole, `seeds` further on, is one it sowed when
-    /// `before + seeds` goes past `len` (one more seed), the one it emptied
-    /// when that sum is `len` (then it held `before` seeds), or else
-    /// untouched; and this lap drops one seed there.
+    /// the previous lap with the hole it lifted emptied, plus what the
+    /// previous lap sowed there. That lap sowed the `before` holes up to
+    /// `hole`, so the last hole, `seeds` further on, is one of them when
+    /// `before + seeds` goes past `len` (one more seed), or else untouched;
+    /// and this lap drops one seed there.
     #[inline(always)]
     fn lap(
         steps: &[[u64; 4]],
@@ -169,17 +180,10 @@ impl<const WORDS: usize> Swar<WORDS> {
         }
         let at = hole + s;
         let read = echo.get(at);
-        let sum = s + usize::from(before);
-        let gain = if sum > len {
-            2
-        } else if sum == len {
-            1u8.wrapping_sub(before)
-        } else {
-            1
-        };
-        let now = read.wrapping_add(gain);
+        let sown_there = s + usize::from(before) > len;
+        let now = read + 1 + u8::from(sown_there);
         let last = if at >= len { at - len } else { at };
-        echo.store(ring, len);
+        echo.store_lifting(ring, len, hole);
         let step = &steps[(hole << stride_bits::<WORDS>()) | s];
         for (w, word) in ring.iter_mut().enumerate() {
             for (l, limb) in word.iter_mut().enumerate() {
