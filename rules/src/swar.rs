@@ -97,14 +97,15 @@ struct Echo<const WORDS: usize> {
 }
 
 impl<const WORDS: usize> Echo<WORDS> {
+    /// The echo of `ring` itself, built in place by the caller (a
+    /// constructor returning it was copied, and the copy's wide loads of
+    /// narrow stores stalled).
     #[inline(always)]
-    fn new(ring: &Limbs<WORDS>, len: usize) -> Self {
-        let bytes = Swar::from_limbs(*ring).bytes;
-        let mut echo = Echo {
-            bytes: [bytes, bytes],
-        };
-        echo.store(ring, len);
-        echo
+    fn start(&mut self, ring: &Swar<WORDS>, len: usize) {
+        let ring = ring.bytes.as_flattened();
+        let bytes = self.bytes.as_flattened_mut().as_flattened_mut();
+        let at = len.min(ring.len());
+        bytes[at..at + ring.len()].copy_from_slice(ring);
     }
 
     /// Keeps `ring` for the next lap to read, with hole `lifted` (below
@@ -350,7 +351,10 @@ impl<const WORDS: usize> Ring for Swar<WORDS> {
     #[inline(always)]
     fn sow(&mut self, len: usize, start: usize, max_laps: u32) -> Sowing {
         let mut ring = self.limbs();
-        let mut echo = Echo::new(&ring, len);
+        let mut echo = Echo {
+            bytes: [self.bytes; 2],
+        };
+        echo.start(self, len);
         let (mut hole, mut seeds, mut before) = (start, self.at(start), 0);
         let mut sown = 0u64;
         // Almost every move ends within a few laps: sow those without any
@@ -404,7 +408,9 @@ impl<const WORDS: usize> Swar<WORDS> {
         // The echo starts over from this ring, so the next lap reads it
         // directly.
         let mut before = 0;
-        let mut echo = Echo::new(&ring, len);
+        let first = Self::from_limbs(ring).bytes;
+        let mut echo = Echo { bytes: [first; 2] };
+        echo.store(&ring, len);
         let steps = Self::steps(len);
         let mut laps = CYCLE_CHECK_FROM;
         let mut power = 1u32;
@@ -448,7 +454,10 @@ mod tests {
     /// One lap from `hole` of a ring of `len`, from a fresh echo.
     fn lap<const W: usize>(r: Swar<W>, len: usize, hole: usize) -> (Swar<W>, usize, u8) {
         let mut ring = r.limbs();
-        let mut echo = Echo::new(&ring, len);
+        let mut echo = Echo {
+            bytes: [r.bytes; 2],
+        };
+        echo.start(&r, len);
         let (last, now, _) = Swar::<W>::lap(
             Swar::<W>::steps(len),
             &mut ring,
