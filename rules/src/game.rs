@@ -179,22 +179,22 @@ impl<R: Ring> Game<R> {
         let n = self.rules.holes();
         let mover = self.to_move;
         let base = self.base(mover);
-        let mut capture = None;
-        if (base..base + n).contains(&last) {
-            let opposite = 2 * n - 1 - last;
-            if self.ring.get(opposite) > 0 && self.ring.get(last) > 0 {
-                // The opposite hole's seeds and the triggering seed leave the board.
-                let taken = self.ring.take(opposite) + self.ring.take(last);
-                self.captured[mover.index()] += taken;
-                let hole = (if opposite >= n {
-                    opposite - n
-                } else {
-                    opposite
-                }) as u8
-                    + 1;
-                capture = Some(Capture { hole, seeds: taken });
-            }
-        }
+        // The capture, without a branch (whether one happens is a coin
+        // toss): the opposite hole's seeds and the triggering seed leave the
+        // board if the last hole is the mover's and the opposite one is
+        // occupied.
+        let opposite = 2 * n - 1 - last;
+        let captures =
+            last.wrapping_sub(base) < n && self.ring.get(opposite) > 0 && self.ring.get(last) > 0;
+        let taken = self.ring.take_if(opposite, captures) + self.ring.take_if(last, captures);
+        self.captured[mover.index()] += taken;
+        let hole = (if opposite >= n {
+            opposite - n
+        } else {
+            opposite
+        }) as u8
+            + 1;
+        let capture = captures.then_some(Capture { hole, seeds: taken });
         self.ply += 1;
         self.to_move = mover.opponent();
         self.settle_end();

@@ -21,6 +21,15 @@ pub(crate) trait Ring: Copy + Eq + Hash {
     fn get(&self, i: usize) -> u32;
     /// Empties ring index `i`, returning its seeds.
     fn take(&mut self, i: usize) -> u32;
+    /// Empties ring index `i` if `take`, returning the seeds taken.
+    #[inline]
+    fn take_if(&mut self, i: usize, take: bool) -> u32 {
+        if take {
+            self.take(i)
+        } else {
+            0
+        }
+    }
     /// Seeds in ring indices `from..to`.
     fn sum(&self, from: usize, to: usize) -> u32;
     /// Empties every hole.

@@ -291,6 +291,16 @@ impl<const WORDS: usize> Ring for Swar<WORDS> {
         ))
     }
 
+    #[inline(always)]
+    fn take_if(&mut self, i: usize, take: bool) -> u32 {
+        // A mask, not a branch.
+        let keep = u8::from(take).wrapping_sub(1);
+        let byte = &mut self.bytes[(i / LANES) % WORDS][i % LANES];
+        let seeds = *byte & !keep;
+        *byte &= keep;
+        u32::from(seeds)
+    }
+
     fn sum(&self, from: usize, to: usize) -> u32 {
         (from..to).map(|i| self.get(i)).sum()
     }
