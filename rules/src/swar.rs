@@ -311,31 +311,43 @@ impl<const WORDS: usize> Ring for Swar<WORDS> {
 
     #[inline(always)]
     fn glance(&self, len: usize, base: usize, n: usize) -> Glance {
-        // Each hole's end is a bit of a register of empty holes, not a
-        // memory read, with no branch on the board. The register holds the
-        // ring twice over, so `i + seeds` needs no wrap for seeds below
-        // `len`; any other count looks at bit `i`, which is clear for an
-        // occupied hole, and empty holes are masked off at the end.
+        // Each hole's end is read from the ring laid twice over in a row,
+        // so `i + seeds` needs no wrap for seeds below `len`; any other
+        // count reads hole `i` itself, occupied. Empty holes read as ending
+        // and are masked off at the end. No branch on the board, and no
+        // variable shift.
         let occupied = self.occupied(0, len);
-        let empty = !occupied & ((1u64 << len) - 1);
-        let twice = empty | empty << len;
-        let glance = |k: usize| {
-            let i = base + k;
-            let seeds = usize::from(self.at(i));
-            let end = if seeds < len { i + seeds } else { i };
-            ((twice >> end) & 1) << k
+        let mut twice = Echo {
+            bytes: [self.bytes; 2],
+        };
+        twice.start(self, len);
+        let glance = |i: usize, seeds: u8| {
+            let seeds = usize::from(seeds);
+            let seeds = if seeds < len { seeds } else { 0 };
+            u64::from(twice.get(i + seeds) == 0)
         };
         // The trip count of the usual boards is a constant, so the glance
-        // unrolls into straight code.
+        // unrolls into straight code; the bits go in from the top, each one
+        // shift-and-add.
         #[inline(always)]
-        fn unrolled<const N: usize>(glance: impl Fn(usize) -> u64) -> u64 {
-            (0..N).fold(0, |set, k| set | glance(k))
+        fn unrolled<const N: usize>(
+            ring: &[u8],
+            base: usize,
+            glance: impl Fn(usize, u8) -> u64,
+        ) -> u64 {
+            let row: &[u8; N] = ring[base..base + N].try_into().expect("the row");
+            (0..N)
+                .rev()
+                .fold(0, |set, k| 2 * set + glance(base + k, row[k]))
         }
+        let ring = self.bytes.as_flattened();
         let set = match n {
-            6 => unrolled::<6>(glance),
-            8 => unrolled::<8>(glance),
-            10 => unrolled::<10>(glance),
-            _ => (0..n).fold(0, |set, k| set | glance(k)),
+            6 => unrolled::<6>(ring, base, glance),
+            8 => unrolled::<8>(ring, base, glance),
+            10 => unrolled::<10>(ring, base, glance),
+            _ => (0..n)
+                .rev()
+                .fold(0, |set, k| 2 * set + glance(base + k, self.at(base + k))),
         };
         let row = (occupied >> base) & ((1u64 << n) - 1);
         Glance {
