@@ -184,8 +184,9 @@ impl<R: Ring> Game<R> {
         // board if the last hole is the mover's and the opposite one is
         // occupied.
         let opposite = 2 * n - 1 - last;
-        let captures =
-            last.wrapping_sub(base) < n && self.ring.get(opposite) > 0 && self.ring.get(last) > 0;
+        let captures = (last.wrapping_sub(base) < n)
+            & (self.ring.get(opposite) > 0)
+            & (self.ring.get(last) > 0);
         let taken = self.ring.take_if(opposite, captures) + self.ring.take_if(last, captures);
         self.captured[mover.index()] += taken;
         let hole = (if opposite >= n {
