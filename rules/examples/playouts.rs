@@ -27,14 +27,81 @@ use endodoi::{Move, Position, Rules};
 struct XorShift(u64);
 
 impl XorShift {
+    /// The next number modulo `n` (at most 64), as the C kernel's `xr() % n`:
+    /// exactly, by Lemire, Kaser and Kurz's direct remainder ("Faster
+    /// remainder by direct computation", 2019: a 128-bit fraction suffices
+    /// for any 64-bit number), a few multiplies instead of a division.
     #[inline(always)]
     fn below(&mut self, n: usize) -> usize {
         let s = &mut self.0;
         *s ^= *s << 13;
         *s ^= *s >> 7;
         *s ^= *s << 17;
-        (*s % n as u64) as usize
+        let fraction = RECIPROCALS[n].wrapping_mul(u128::from(*s));
+        // The top 64 bits of the 192-bit product `fraction * n`.
+        let (lo, hi) = (fraction as u64 as u128, fraction >> 64);
+        ((hi * n as u128 + ((lo * n as u128) >> 64)) >> 64) as usize
     }
+}
+
+/// `RECIPROCALS[n]` is `ceil(2^128 / n)` (wrapping for n = 1), for the
+/// remainder of [`XorShift::below`].
+const RECIPROCALS: [u128; 65] = {
+    let mut table = [0u128; 65];
+    let mut n = 1;
+    while n <= 64 {
+        table[n] = (u128::MAX / n as u128).wrapping_add(1);
+        n += 1;
+    }
+    table
+};
+
+/// `POSITIONS[v]`: the numbers `k + 1` of the set bits `k` of byte `v`, in
+/// order, one per byte from the lowest; `POSITIONS[v] + 0x0808...` for the
+/// next byte's holes. With [`COUNTS`], the occupied holes in order without a
+/// loop.
+const POSITIONS: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut v = 0;
+    while v < 256 {
+        let (mut k, mut at) = (0, 0);
+        while k < 8 {
+            if v & (1 << k) != 0 {
+                table[v] |= (k as u64 + 1) << (8 * at);
+                at += 1;
+            }
+            k += 1;
+        }
+        v += 1;
+    }
+    table
+};
+
+/// `COUNTS[v]`: the set bits of byte `v`.
+const COUNTS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut v = 0;
+    while v < 256 {
+        table[v] = (v as u32).count_ones() as u8;
+        v += 1;
+    }
+    table
+};
+
+/// The occupied holes of `occupied` (at most 16 holes), numbered from 1, in
+/// order, and how many there are.
+#[inline(always)]
+fn in_order(occupied: u64) -> ([u8; 16], usize) {
+    let (lo, hi) = (
+        (occupied & 0xff) as usize,
+        ((occupied >> 8) & 0xff) as usize,
+    );
+    let (count_lo, count_hi) = (usize::from(COUNTS[lo]), usize::from(COUNTS[hi]));
+    // The high byte's holes are 9 to 16: add 8 to each of its numbers (the
+    // bytes past them become 8, but lie past the count).
+    let high = POSITIONS[hi] + 0x0808_0808_0808_0808;
+    let list = u128::from(POSITIONS[lo]) | (u128::from(high) << (8 * count_lo));
+    (list.to_le_bytes(), count_lo + count_hi)
 }
 
 /// One game as `fastplay.c` plays it: the occupied holes in order, a random
@@ -46,9 +113,15 @@ fn sample_game(pos: &mut Position, rng: &mut XorShift) {
         let occupied = pos.candidate_moves().bits();
         let mut candidates = [0u8; 64];
         let mut count = 0;
-        for k in 0..pos.holes() {
-            candidates[count] = k as u8 + 1;
-            count += ((occupied >> k) & 1) as usize;
+        if pos.holes() <= 16 {
+            let (list, n) = in_order(occupied);
+            candidates[..16].copy_from_slice(&list);
+            count = n;
+        } else {
+            for k in 0..pos.holes() {
+                candidates[count] = k as u8 + 1;
+                count += ((occupied >> k) & 1) as usize;
+            }
         }
         loop {
             if count == 0 {
