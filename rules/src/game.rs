@@ -84,11 +84,7 @@ impl<R: Ring> Game<R> {
     }
 
     fn sows_to_an_end(&self, start: usize) -> bool {
-        let mut scratch = self.ring;
-        matches!(
-            scratch.sow(self.len(), start, self.rules.max_laps()),
-            Sowing::Ended { .. }
-        )
+        self.ring.ends(self.len(), start, self.rules.max_laps())
     }
 
     pub(crate) fn legal_moves(&self) -> MoveSet {
@@ -274,8 +270,9 @@ impl<R: Ring> Game<R> {
         let (len, max_laps) = (self.len(), self.rules.max_laps());
         let candidates = self.candidate_moves();
         for mv in candidates {
-            let mut scratch = self.ring;
-            if let Sowing::Ended { .. } = scratch.sow(len, self.index(mv), max_laps.min(QUICK_LAPS))
+            if self
+                .ring
+                .ends(len, self.index(mv), max_laps.min(QUICK_LAPS))
             {
                 self.known.insert(mv);
                 return true;

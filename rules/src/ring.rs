@@ -40,6 +40,13 @@ pub(crate) trait Ring: Copy + Eq + Hash {
     /// proves endless (then the ring is left as it was, so a move can be
     /// sown in place before it is known to be legal).
     fn sow(&mut self, len: usize, start: usize, max_laps: u32) -> Sowing;
+    /// Whether the sowing from `start` ends (is not endless), leaving the
+    /// ring as it is.
+    #[inline]
+    fn ends(&self, len: usize, start: usize, max_laps: u32) -> bool {
+        let mut scratch = *self;
+        matches!(scratch.sow(len, start, max_laps), Sowing::Ended { .. })
+    }
     /// The first `len` holes as a view.
     fn seeds(&self, len: usize) -> Seeds<'_>;
 

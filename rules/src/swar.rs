@@ -372,6 +372,29 @@ impl<const WORDS: usize> Ring for Swar<WORDS> {
 
     #[inline(always)]
     fn sow(&mut self, len: usize, start: usize, max_laps: u32) -> Sowing {
+        let (sowing, ring) = self.sown(len, start, max_laps);
+        if let Sowing::Ended { .. } = sowing {
+            *self = Self::from_limbs(ring);
+        }
+        sowing
+    }
+
+    #[inline(always)]
+    fn ends(&self, len: usize, start: usize, max_laps: u32) -> bool {
+        matches!(self.sown(len, start, max_laps).0, Sowing::Ended { .. })
+    }
+
+    fn seeds(&self, len: usize) -> Seeds<'_> {
+        Seeds::bytes(&self.bytes.as_flattened()[..len])
+    }
+}
+
+impl<const WORDS: usize> Swar<WORDS> {
+    /// The sowing from `start`, and the ring after it (meaningful if it
+    /// ended), leaving `self` as it is: what [`Ring::sow`] keeps and
+    /// [`Ring::ends`] only looks at.
+    #[inline(always)]
+    fn sown(&self, len: usize, start: usize, max_laps: u32) -> (Sowing, Limbs<WORDS>) {
         let mut ring = self.limbs();
         let mut echo = Echo {
             bytes: [self.bytes; 2],
@@ -390,29 +413,18 @@ impl<const WORDS: usize> Ring for Swar<WORDS> {
             let (last, now, lifted) =
                 Self::lap(steps, &mut ring, &mut echo, len, hole, seeds, before);
             if now == 1 {
-                *self = Self::from_limbs(ring);
-                return Sowing::Ended { last, laps, sown };
+                return (Sowing::Ended { last, laps, sown }, ring);
             }
             (hole, seeds, before) = (last, now, lifted);
         }
         if max_laps <= CYCLE_CHECK_FROM {
-            return Sowing::Endless;
+            return (Sowing::Endless, ring);
         }
-        // The long sowing goes on in a copy, kept only if it ends.
         let mut long = Self::from_limbs(ring);
         let sowing = long.sow_long(len, hole, seeds, sown, max_laps);
-        if let Sowing::Ended { .. } = sowing {
-            *self = long;
-        }
-        sowing
+        (sowing, long.limbs())
     }
 
-    fn seeds(&self, len: usize) -> Seeds<'_> {
-        Seeds::bytes(&self.bytes.as_flattened()[..len])
-    }
-}
-
-impl<const WORDS: usize> Swar<WORDS> {
     /// Goes on with a sowing that has run [`CYCLE_CHECK_FROM`] laps to
     /// `self` and must lift the `seeds` of `hole` next. Lap-start states are
     /// compared for a cycle (Brent's method, as [`crate::sowing::sow`] does).
