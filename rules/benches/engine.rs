@@ -8,7 +8,7 @@
 //!   here as the baseline the real engine is compared with.
 
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use endodoi::{Move, Position, Rules};
+use endodoi::{Move, Position, Rules, Side};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -137,6 +137,35 @@ fn endless_position() -> Position {
     pos
 }
 
+/// A move that runs to `max_laps` (100,000 laps) without a cycle Brent's
+/// method finds in time: the rare moves that dominate the C kernel's time.
+/// Found in random 2x8 and 2x10 games of `../shared/bench/fastplay.c`.
+fn long_endless_moves() -> [(Position, Move); 2] {
+    let case = |n: usize, south: &[u32], north: &[u32], side: Side, hole: u8| {
+        let rules = Rules::new(n, 4).unwrap();
+        let pos = Position::from_parts(rules, south, north, side, [0, 0], 0).unwrap();
+        let mv = Move::new(hole).unwrap();
+        assert!(pos.check(mv).is_err(), "endless");
+        (pos, mv)
+    };
+    [
+        case(
+            8,
+            &[0, 9, 0, 3, 4, 9, 2, 2],
+            &[10, 0, 1, 0, 10, 0, 2, 5],
+            Side::South,
+            7,
+        ),
+        case(
+            10,
+            &[1, 0, 1, 0, 5, 0, 1, 2, 7, 2],
+            &[1, 8, 14, 6, 1, 7, 1, 0, 1, 7],
+            Side::North,
+            10,
+        ),
+    ]
+}
+
 fn benches(c: &mut Criterion) {
     let start = Rules::new(8, 4).unwrap().start();
     let mut group = c.benchmark_group("2x8");
@@ -205,6 +234,16 @@ fn benches(c: &mut Criterion) {
     c.bench_function("legal moves with an endless move (2x4)", |b| {
         b.iter(|| black_box(&endless).legal_moves())
     });
+
+    // One lap of a long sowing: throughput is in laps.
+    let mut group = c.benchmark_group("endless move of 100,000 laps");
+    group.throughput(Throughput::Elements(100_000));
+    for (pos, mv) in long_endless_moves() {
+        group.bench_function(format!("2x{}", pos.holes()), |b| {
+            b.iter(|| black_box(&pos).check(black_box(mv)))
+        });
+    }
+    group.finish();
 }
 
 criterion_group!(engine, benches);

@@ -1,11 +1,14 @@
 //! The compact ring: up to 16 or 32 holes of at most 255 seeds, one byte
-//! each, sown in one or two `u128` words that live in registers (SIMD within
-//! a register). Boards up to 2x8 take one word, up to 2x16 two.
+//! each, in one or two 16-byte words, sown as 64-bit limbs of eight holes
+//! that live in registers (SIMD within a register). Boards up to 2x8 take
+//! one word, 2x9 to 2x16 two.
 //!
-//! A lap is sown at once (RULES.md, "A move"): clear the lifted hole's byte,
-//! add `seeds / 2n` to every byte if it goes round, and add a run of ones to
-//! the `seeds mod 2n` bytes after it, wrapping once at most. No byte ever
-//! carries into the next, since no hole holds more than the board's 255 seeds.
+//! A lap of fewer seeds than holes is sown at once (RULES.md, "A move"): one
+//! precomputed step per (board, lifted hole, seeds), the lifted seeds taken
+//! off and a one added to each hole sown, added limb by limb; no byte leaves
+//! 0 to 255, so no limb carries into the next. A lap that goes all the way
+//! round takes a cold byte loop. The lap's critical path is one byte read
+//! (see [`Swar::lap`]).
 
 use crate::ring::{Glance, Ring, Seeds};
 use crate::sowing::{Sowing, CYCLE_CHECK_FROM};
