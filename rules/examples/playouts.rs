@@ -56,33 +56,21 @@ const RECIPROCALS: [u128; 65] = {
     table
 };
 
-/// `POSITIONS[v]`: the numbers `k + 1` of the set bits `k` of byte `v`, in
-/// order, one per byte from the lowest; `POSITIONS[v] + 0x0808...` for the
-/// next byte's holes. With [`COUNTS`], the occupied holes in order without a
-/// loop.
-const POSITIONS: [u64; 256] = {
-    let mut table = [0u64; 256];
+/// `IN_ORDER[v]`: the numbers `k + 1` of the set bits `k` of byte `v`, in
+/// order, one per byte from the lowest, and how many there are: the
+/// occupied holes in order without a loop.
+const IN_ORDER: [(u64, u8); 256] = {
+    let mut table = [(0u64, 0u8); 256];
     let mut v = 0;
     while v < 256 {
-        let (mut k, mut at) = (0, 0);
+        let mut k = 0;
         while k < 8 {
             if v & (1 << k) != 0 {
-                table[v] |= (k as u64 + 1) << (8 * at);
-                at += 1;
+                let (list, count) = table[v];
+                table[v] = (list | (k as u64 + 1) << (8 * count), count + 1);
             }
             k += 1;
         }
-        v += 1;
-    }
-    table
-};
-
-/// `COUNTS[v]`: the set bits of byte `v`.
-const COUNTS: [u8; 256] = {
-    let mut table = [0u8; 256];
-    let mut v = 0;
-    while v < 256 {
-        table[v] = (v as u32).count_ones() as u8;
         v += 1;
     }
     table
@@ -92,16 +80,13 @@ const COUNTS: [u8; 256] = {
 /// order, and how many there are.
 #[inline(always)]
 fn in_order(occupied: u64) -> ([u8; 16], usize) {
-    let (lo, hi) = (
-        (occupied & 0xff) as usize,
-        ((occupied >> 8) & 0xff) as usize,
-    );
-    let (count_lo, count_hi) = (usize::from(COUNTS[lo]), usize::from(COUNTS[hi]));
+    let (low, count_low) = IN_ORDER[(occupied & 0xff) as usize];
+    let (high, count_high) = IN_ORDER[((occupied >> 8) & 0xff) as usize];
     // The high byte's holes are 9 to 16: add 8 to each of its numbers (the
     // bytes past them become 8, but lie past the count).
-    let high = POSITIONS[hi] + 0x0808_0808_0808_0808;
-    let list = u128::from(POSITIONS[lo]) | (u128::from(high) << (8 * count_lo));
-    (list.to_le_bytes(), count_lo + count_hi)
+    let high = high + 0x0808_0808_0808_0808;
+    let list = u128::from(low) | (u128::from(high) << (8 * count_low));
+    (list.to_le_bytes(), usize::from(count_low + count_high))
 }
 
 /// One game as `fastplay.c` plays it: the occupied holes in order, a random

@@ -488,6 +488,10 @@ mod tests {
         Swar::from_rows(seeds, &[]).unwrap()
     }
 
+    fn ended(last: usize, laps: u32, sown: u64) -> Sowing {
+        Sowing::Ended { last, laps, sown }
+    }
+
     /// One lap from `hole` of a ring of `len`, from a fresh echo.
     fn lap<const W: usize>(r: Swar<W>, len: usize, hole: usize) -> (Swar<W>, usize, u8) {
         let mut ring = r.limbs();
@@ -529,26 +533,12 @@ mod tests {
         // 2x3: hole 0 sows 3 seeds to 1..=3, ending in hole 3 (now 2); those
         // 2 go to 4 and 5, ending in 5 (now 1 + what lap 1 left: none).
         let mut r = ring(&[3, 0, 0, 1, 0, 0]);
-        assert_eq!(
-            r.sow(6, 0, 100),
-            Sowing::Ended {
-                last: 5,
-                laps: 2,
-                sown: 5
-            }
-        );
+        assert_eq!(r.sow(6, 0, 100), ended(5, 2, 5));
         assert_eq!(r.seeds(6), [0, 1, 1, 0, 1, 1]);
         // The second lap ends in the hole the first emptied: 2x2, hole 0
         // holds 2, sown to 1 and 2 (which held 1), whose 2 go to 3 and 0.
         let mut r = ring(&[2, 0, 1, 0]);
-        assert_eq!(
-            r.sow(4, 0, 100),
-            Sowing::Ended {
-                last: 0,
-                laps: 2,
-                sown: 4
-            }
-        );
+        assert_eq!(r.sow(4, 0, 100), ended(0, 2, 4));
         assert_eq!(r.seeds(4), [1, 1, 0, 1]);
         // And past it, into a hole the first lap sowed: 2x2, hole 2 holds 3,
         // sown to 3, 0 and 1 (which held 1); those 2 go to 2 and 3, where
@@ -560,14 +550,7 @@ mod tests {
         // The same with hole 3 empty: lap 2 ends in it, now holding the
         // seed of lap 1 and its own, so a third lap sows them to 0 and 1.
         let mut r = ring(&[0, 1, 3, 0]);
-        assert_eq!(
-            r.sow(4, 2, 100),
-            Sowing::Ended {
-                last: 1,
-                laps: 3,
-                sown: 7
-            }
-        );
+        assert_eq!(r.sow(4, 2, 100), ended(1, 3, 7));
         assert_eq!(r.seeds(4), [2, 1, 1, 0]);
     }
 
