@@ -133,8 +133,11 @@ fn half_the_bots_misbehave_and_every_forfeit_is_attributed() {
     .into_iter()
     .collect();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // A second a move: the hanging bots still time out, and a well-behaved
+    // one (the stderr flood) keeps its margin on a loaded machine, where
+    // 300 ms was once too little.
     let header = format!(
-        "[board]\nholes = 6\n[time]\nmove_time_ms = 300\n[tournament]\nfirst_to = 1\nmax_games = 1\nconcurrency = {}\n",
+        "[board]\nholes = 6\n[time]\nmove_time_ms = 1000\n[tournament]\nfirst_to = 1\nmax_games = 1\nconcurrency = {}\n",
         2 * cores
     );
     let cfg = config(tmp.path(), &header, &bots);

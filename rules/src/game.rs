@@ -179,6 +179,8 @@ impl<R: Ring> Game<R> {
         // toss): the opposite hole's seeds and the triggering seed leave the
         // board if the last hole is the mover's and the opposite one is
         // occupied.
+        // (The last hole holds the seed that ended the sowing; only
+        // `play_unchecked` of an endless move gets here with it empty.)
         let opposite = 2 * n - 1 - last;
         let captures = (last.wrapping_sub(base) < n)
             & (self.ring.get(opposite) > 0)

@@ -558,8 +558,9 @@ impl Position {
 
     /// Plays `mv` without checking it: for a legal move it does exactly what
     /// [`Position::play`] does. For an illegal move the result is unspecified
-    /// but safe: seeds are conserved, an endless sowing stops after
-    /// `max_laps` laps, and the game still ends as usual.
+    /// (and may differ between the two board representations) but safe:
+    /// seeds are conserved, an endless move leaves the holes as they were,
+    /// and the game still ends as usual.
     ///
     /// # Panics
     /// Only when the ply count would overflow `u32` (in builds with overflow
@@ -581,14 +582,15 @@ impl Position {
     }
 
     /// Whether this position lives on the compact ring (32 byte-sized holes,
-    /// sown a lap at a time with wide adds) rather than the general one.
+    /// sown a lap at a time in 64-bit limbs) rather than the general one.
     /// The representation is chosen when a position is built from its rules
     /// and rows ([`Position::start`], [`Position::from_parts`],
     /// [`Position::parse`]): compact for boards of up to 2x16 with at most
     /// 255 seeds on them, unless the rules ask for the general board
     /// ([`Rules::with_general_board`]). Moves never change it, so a game
     /// started with more seeds stays on the general ring after captures.
-    /// Both play exactly the same game and compare equal.
+    /// Both play exactly the same game (every legal move, every illegal one
+    /// refused alike) and compare equal.
     ///
     /// ```
     /// use endodoi::{Position, Rules};

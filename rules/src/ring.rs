@@ -2,7 +2,7 @@
 //! [`Seeds`], the read-only view of it that [`Position`](crate::Position) hands out.
 //!
 //! Every En Dodoi board (2x6 to 2x10 with 4 seeds) fits the compact ring: 32
-//! byte-sized holes that the compiler sows with vector adds, a lap at a time.
+//! byte-sized holes sown a lap at a time as 64-bit limbs of eight holes.
 //! Larger rings (En Gehé) or boards with more than 255 seeds on them take the
 //! general ring of 100 `u32` holes. The game logic is written once, over
 //! [`Ring`], and compiled for each.
@@ -132,6 +132,15 @@ impl Ring for General {
             *self = scratch;
         }
         sowing
+    }
+
+    #[inline]
+    fn ends(&self, len: usize, start: usize, max_laps: u32) -> bool {
+        let mut scratch = *self;
+        matches!(
+            crate::sowing::sow(&mut scratch.0[..len], start, max_laps),
+            Sowing::Ended { .. }
+        )
     }
 
     fn seeds(&self, len: usize) -> Seeds<'_> {

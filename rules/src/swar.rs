@@ -100,9 +100,11 @@ struct Echo<const WORDS: usize> {
 }
 
 impl<const WORDS: usize> Echo<WORDS> {
-    /// The echo of `ring` itself, built in place by the caller (a
+    /// Makes the echo, which the caller built as two copies of `ring`'s
+    /// words (`Echo { bytes: [ring.bytes; 2] }`), the echo of `ring`: the
+    /// second copy moves to start at `len`. Built in place by the caller: a
     /// constructor returning it was copied, and the copy's wide loads of
-    /// narrow stores stalled).
+    /// narrow stores stalled.
     #[inline(always)]
     fn start(&mut self, ring: &Swar<WORDS>, len: usize) {
         let ring = ring.bytes.as_flattened();
@@ -135,13 +137,15 @@ impl<const WORDS: usize> Echo<WORDS> {
         bytes[at..at + ring.len()].copy_from_slice(ring);
     }
 
-    /// The ring it holds.
-    #[inline(always)]
-    fn ring(&self) -> Limbs<WORDS> {
-        Swar {
+    /// The ring of `len` holes it holds, the bytes past it 0 (there the
+    /// echo holds the start of its second copy).
+    #[cold]
+    fn ring(&self, len: usize) -> Limbs<WORDS> {
+        let mut ring = Swar {
             bytes: self.bytes[0],
-        }
-        .limbs()
+        };
+        ring.bytes.as_flattened_mut()[len..].fill(0);
+        ring.limbs()
     }
 
     /// Hole `i mod len`, for `i` below `2 * len`.
@@ -155,7 +159,9 @@ impl<const WORDS: usize> Swar<WORDS> {
     /// The lap from `hole`, which holds `seeds`, the previous lap having
     /// lifted `before` seeds (0 for none, or when the echo holds `ring`
     /// itself). Adds the lap to `ring` and returns the ring index of the last
-    /// seed and the seeds the last hole then holds.
+    /// seed, the seeds the last hole then holds, and the `before` of the next
+    /// lap (`seeds`, or 0 after a lap that went round, which leaves the echo
+    /// holding the ring itself).
     ///
     /// The last hole's count is read from the echo, the ring at the start of
     /// the previous lap with the hole it lifted emptied, plus what the
@@ -179,7 +185,7 @@ impl<const WORDS: usize> Swar<WORDS> {
             // its address never escapes and it stays in registers.
             echo.store(ring, len);
             let (last, now) = Self::lap_round(echo, len, hole, seeds);
-            *ring = echo.ring();
+            *ring = echo.ring(len);
             return (last, now, 0);
         }
         let at = hole + s;
@@ -227,6 +233,10 @@ impl<const WORDS: usize> Swar<WORDS> {
     #[inline(always)]
     fn steps(len: usize) -> &'static [[u64; 4]] {
         let n = len / 2;
+        debug_assert!(
+            len % 2 == 0 && stride(n) == 1 << stride_bits::<WORDS>(),
+            "a board of {len} holes on {WORDS} words"
+        );
         &STEPS[OFFSETS[n]..OFFSETS[n + 1]]
     }
 
@@ -542,8 +552,8 @@ mod tests {
         assert_eq!(r.seeds(4), [1, 1, 0, 1]);
         // And past it, into a hole the first lap sowed: 2x2, hole 2 holds 3,
         // sown to 3, 0 and 1 (which held 1); those 2 go to 2 and 3, where
-        // the first lap left 2. Seven laps later the ring is back where it
-        // started: endless.
+        // the first lap left 2. After eight laps the ring is back where it
+        // started, to lift hole 2 again: endless.
         let mut r = ring(&[0, 1, 3, 1]);
         assert_eq!(r.sow(4, 2, 2), Sowing::Endless);
         assert_eq!(r.sow(4, 2, 100), Sowing::Endless);
@@ -552,6 +562,21 @@ mod tests {
         let mut r = ring(&[0, 1, 3, 0]);
         assert_eq!(r.sow(4, 2, 100), ended(1, 3, 7));
         assert_eq!(r.seeds(4), [2, 1, 1, 0]);
+    }
+
+    #[test]
+    fn a_lap_round_the_ring_leaves_the_bytes_past_it_empty() {
+        // 2x2, 5 seeds from hole 0: round once and one more, then on.
+        let mut r = Swar::<1>::from_rows(&[5, 0], &[0, 0]).unwrap();
+        assert!(matches!(r.sow(4, 0, 100), Sowing::Ended { .. }));
+        assert_eq!(r.seeds(4).sum(), 5);
+        assert_eq!(r.bytes.as_flattened()[4..], [0; 12]);
+        let mut seeds = [0u32; 20];
+        seeds[3] = 25;
+        let mut r = Swar::<2>::from_rows(&seeds, &[]).unwrap();
+        let _ = r.sow(20, 3, 100);
+        assert_eq!(r.seeds(20).sum(), 25);
+        assert_eq!(r.bytes.as_flattened()[20..], [0; 12]);
     }
 
     #[test]
