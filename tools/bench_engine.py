@@ -11,8 +11,15 @@ same generator and pick play the same games).
 
     python3 tools/bench_engine.py                 # 200,000 games, 3 rounds
     python3 tools/bench_engine.py --games 50000 --rounds 5 --core 0
+    python3 tools/bench_engine.py --baseline ../old-target/release/examples/playouts
 
-Exits 1 if a count differs, 2 if the kernel or a compiler is missing.
+Ratios are medians of each round's own ratio (the runs of a round are
+seconds apart, so a machine's slow spells cancel). --baseline runs another
+build's `playouts` example in the same rounds and adds its ratio to this
+build's: the way to measure one change.
+
+Exits 1 if a count differs, 2 if the kernel, a compiler or the baseline is
+missing.
 """
 
 import argparse
@@ -76,7 +83,15 @@ def main():
     ap.add_argument("--rounds", type=positive, default=3, help="interleaved rounds; medians are printed (default 3)")
     ap.add_argument("--core", type=core, default=1, help="the core to pin to with taskset (default 1)")
     ap.add_argument("--boards", type=boards, default=[6, 8, 10], help="holes per row, comma separated (default 6,8,10)")
+    ap.add_argument(
+        "--baseline",
+        help="another build's playouts example (e.g. from a worktree of an older commit), run in the same rounds",
+    )
     args = ap.parse_args()
+    if args.baseline and not os.access(args.baseline, os.X_OK):
+        print(f"bench_engine: --baseline {args.baseline} is not an executable: build it with "
+              "cargo build --release -p endodoi --example playouts", file=sys.stderr)
+        return 2
 
     if not os.path.exists(args.kernel):
         print(f"bench_engine: {args.kernel} is missing: pass --kernel PATH to fastplay.c", file=sys.stderr)
@@ -108,24 +123,32 @@ def bench(args, cc, tmp):
 
     rounds = "1 round" if args.rounds == 1 else f"{args.rounds} rounds interleaved, medians"
     print(f"{args.games} games per run, {rounds}; core {args.core if pin else '-'}")
-    print(f"{'board':>6} {'C playouts/s':>13} {'sample':>9} {'legal':>9} {'sample/C':>9} {'legal/C':>8}  counts")
+    extra = f" {'sample/base':>11} {'legal/base':>10}" if args.baseline else ""
+    print(f"{'board':>6} {'C playouts/s':>13} {'sample':>9} {'legal':>9} {'sample/C':>9} {'legal/C':>8}{extra}  counts")
     bad = False
     for holes in args.boards:
-        c, s, l = [], [], []
+        rows = []
         counts = set()
         for _ in range(args.rounds):
-            rate, c_counts = run(pin + [kernel, str(holes), str(args.games)])
-            c.append(rate)
-            rate, s_counts = run(pin + [playouts, str(holes), str(args.games), "sample"])
-            s.append(rate)
-            rate, _ = run(pin + [playouts, str(holes), str(args.games), "legal"])
-            l.append(rate)
+            c, c_counts = run(pin + [kernel, str(holes), str(args.games)])
+            s, s_counts = run(pin + [playouts, str(holes), str(args.games), "sample"])
+            l, _ = run(pin + [playouts, str(holes), str(args.games), "legal"])
             counts.add((c_counts, s_counts))
+            row = [c, s, l, s / c, l / c]
+            if args.baseline:
+                bs, b_counts = run(pin + [args.baseline, str(holes), str(args.games), "sample"])
+                bl, _ = run(pin + [args.baseline, str(holes), str(args.games), "legal"])
+                counts.add((c_counts, b_counts))
+                row += [s / bs, l / bl]
+            rows.append(row)
         same = all(a == b for a, b in counts)
         bad |= not same
-        mc, ms, ml = (statistics.median(x) for x in (c, s, l))
+        med = [statistics.median(column) for column in zip(*rows)]
         verdict = "equal" if same else "DIFFER " + repr(sorted(counts))
-        print(f"2x{holes:<4} {mc:>13.0f} {ms:>9.0f} {ml:>9.0f} {ms / mc:>8.2f}x {ml / mc:>7.2f}x  {verdict}")
+        line = f"2x{holes:<4} {med[0]:>13.0f} {med[1]:>9.0f} {med[2]:>9.0f} {med[3]:>8.2f}x {med[4]:>7.2f}x"
+        if args.baseline:
+            line += f" {med[5]:>10.2f}x {med[6]:>9.2f}x"
+        print(f"{line}  {verdict}")
     return 1 if bad else 0
 
 
