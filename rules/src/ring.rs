@@ -19,17 +19,8 @@ pub(crate) trait Ring: Copy + Eq + Hash {
     fn from_rows(south: &[u32], north: &[u32]) -> Option<Self>;
     /// Seeds in ring index `i`.
     fn get(&self, i: usize) -> u32;
-    /// Empties ring index `i`, returning its seeds.
-    fn take(&mut self, i: usize) -> u32;
     /// Empties ring index `i` if `take`, returning the seeds taken.
-    #[inline]
-    fn take_if(&mut self, i: usize, take: bool) -> u32 {
-        if take {
-            self.take(i)
-        } else {
-            0
-        }
-    }
+    fn take_if(&mut self, i: usize, take: bool) -> u32;
     /// Seeds in ring indices `from..to`.
     fn sum(&self, from: usize, to: usize) -> u32;
     /// Empties every hole.
@@ -104,8 +95,12 @@ impl Ring for General {
     }
 
     #[inline]
-    fn take(&mut self, i: usize) -> u32 {
-        std::mem::take(&mut self.0[i])
+    fn take_if(&mut self, i: usize, take: bool) -> u32 {
+        if take {
+            std::mem::take(&mut self.0[i])
+        } else {
+            0
+        }
     }
 
     fn sum(&self, from: usize, to: usize) -> u32 {
