@@ -22,7 +22,7 @@ import sys
 # own layer (without a cycle) and of the layers before it.
 ARENA_LAYERS = [
     ("plan", ["config", "schedule", "shard", "series", "stats", "standings"]),
-    ("formats", ["output", "rate", "replay", "shards"]),
+    ("formats", ["output", "rate", "replay", "shards", "matchup"]),
     ("execution", ["affinity", "sandbox", "guard", "bot", "referee", "runner"]),
     ("reporting", ["report", "html", "progress", "reporter"]),
     ("commands", ["commands", "check", "play"]),

@@ -10,14 +10,16 @@ use std::path::Path;
 
 use crate::config::{Config, RatingSettings};
 pub use crate::html::ReportError;
+use crate::matchup::{matchup, model_name, model_words, signed, verdict_words, Matchup};
 use crate::output::rows::{LOS_COLUMNS, LOS_FILE};
 use crate::output::{
-    num, write_atomic, write_rows, PairwiseRow, RunFolder, SeriesRow, SprtRow, StandingRow,
+    num, write_atomic, write_rows, MatchRow, PairwiseRow, RunFolder, SeriesRow, SprtRow,
+    StandingRow,
 };
 use crate::referee::GameRecord;
 use crate::runner::{SprtState, Summary};
 use crate::standings::{standings, Standing, Tally};
-use crate::stats::{self, RatingOptions};
+use crate::stats::{self, RatingOptions, Sprt};
 
 /// Claims a new folder `results/<name>-<UTC timestamp>`, with `-2`, `-3`...
 /// if that exists. The folder is created here, atomically, so two runs
@@ -104,8 +106,9 @@ pub fn sprt_line(s: &SprtState, first: &str) -> String {
 pub use crate::output::SPRT_COLUMNS;
 
 /// Writes `series.csv`, `standings.csv`, `pairwise.csv`, `los.csv`,
-/// `report.html` and `standings.svg` for a finished (or interrupted) run and
-/// returns the final table as aligned text.
+/// `report.html` and `standings.svg` (and a two-bot match's `match.csv`) for
+/// a finished (or interrupted) run and returns the final output: the table
+/// as aligned text, then a two-bot match's summary ([`write_ratings`]).
 ///
 /// # Errors
 /// An I/O error writing a file.
@@ -158,7 +161,15 @@ pub fn write_summaries(
     let games = [dir.games()];
     let rated = crate::rate::read_games(&games)?;
     let options = rating_options(&config.ratings, config.tournament.seed, &rated.names);
-    write_ratings(&rated.names, &rated.tally, &options, &dir.path, &games)
+    let sprt = crate::runner::series_rule(config, None).sprt;
+    write_ratings(
+        &rated.names,
+        &rated.tally,
+        &options,
+        &dir.path,
+        &games,
+        sprt,
+    )
 }
 
 /// The rating options of `settings`, with the anchor looked up in `names`.
@@ -181,6 +192,11 @@ pub fn rating_options(settings: &RatingSettings, seed: u64, names: &[String]) ->
 /// ([`crate::html`]) from the same standings and the games of `games` (the
 /// `games.csv` files `tally` counts), and returns the standings as a table.
 ///
+/// When exactly two bots played, it also writes `match.csv` and puts the
+/// match's summary ([`matchup_text`]) in the report and under the table:
+/// with `sprt`, the test the match ran, whose LLR is recomputed pair by
+/// pair from the games.
+///
 /// # Errors
 /// An I/O error writing a file, or a `games` file that cannot be read.
 pub fn write_ratings(
@@ -189,6 +205,7 @@ pub fn write_ratings(
     options: &RatingOptions,
     dir: &Path,
     games: &[impl AsRef<Path>],
+    sprt: Option<Sprt>,
 ) -> Result<String, ReportError> {
     let (table, ratings) = standings(tally, options);
     let rows: Vec<StandingRow> = table.iter().map(|s| standing_row(names, s)).collect();
@@ -214,8 +231,140 @@ pub fn write_ratings(
         .collect();
     let header: Vec<&str> = header.iter().map(String::as_str).collect();
     write_atomic(&dir.join(LOS_FILE), &header, &matrix)?;
-    crate::html::write_report(dir, names, &table, games)?;
-    Ok(render_table(names, &table))
+    let rows = crate::html::read_games(games)?;
+    let matchup = matchup(names, tally, &rows, sprt);
+    if let Some(m) = &matchup {
+        write_rows(dir, &[match_row(m)])?;
+    }
+    crate::html::write_report_of(dir, names, &table, games, &rows, matchup.as_ref())?;
+    let mut out = render_table(names, &table);
+    if let Some(m) = &matchup {
+        out.push_str("\n\n");
+        out.push_str(&matchup_text(m));
+    }
+    Ok(out)
+}
+
+/// The summary of a two-bot match as the lines printed under the final
+/// table: the SPRT's verdict, LLR and bounds, hypotheses and model (with
+/// a test), then games and pairs, W-D-L with the draw ratio, the
+/// pentanomial counts, Elo and nElo with their 95% errors, and LOS, all
+/// from the first bot's side.
+#[must_use]
+pub fn matchup_text(m: &Matchup) -> String {
+    let [a, b] = &m.bots;
+    let games = m.wdl.games();
+    let draw_pct = if games == 0 {
+        0.0
+    } else {
+        100.0 * f64::from(m.wdl.draws) / f64::from(games)
+    };
+    let mut out = format!(
+        "{a} vs {b}: {games} games ({} pairs), from {a}'s side\n",
+        m.pentanomial.pairs()
+    );
+    if let Some(s) = &m.sprt {
+        let (lower, upper) = s.bounds();
+        let _ = writeln!(out, "  SPRT: {}", verdict_words(s.verdict()));
+        let _ = writeln!(
+            out,
+            "  LLR {} in [{}, {}], [elo0, elo1] = [{}, {}] {}, alpha {}, beta {}",
+            num(s.llr(), 2),
+            num(lower, 2),
+            num(upper, 2),
+            s.test.elo0,
+            s.test.elo1,
+            model_words(s.test.model),
+            s.test.alpha,
+            s.test.beta
+        );
+    }
+    let _ = writeln!(
+        out,
+        "  W-D-L {}-{}-{}, draw ratio {}%",
+        m.wdl.wins,
+        m.wdl.draws,
+        m.wdl.losses,
+        num(draw_pct, 1)
+    );
+    let c = m.pentanomial.counts;
+    let _ = writeln!(
+        out,
+        "  pentanomial [{}, {}, {}, {}, {}] (pairs by {a}'s points: 0, 0.5, 1, 1.5, 2)",
+        c[0], c[1], c[2], c[3], c[4]
+    );
+    let e = &m.elo;
+    let mut elo = format!("  Elo {}", signed(e.elo, 1));
+    match e.error_95 {
+        Some(x) => {
+            let _ = write!(elo, " ± {}", num(x, 1));
+        }
+        None => elo.push_str(" (no error: every pair scored the same)"),
+    }
+    if let (Some(n), Some(x)) = (e.nelo, e.nelo_error_95) {
+        let _ = write!(elo, ", nElo {} ± {}", signed(n, 1), num(x, 1));
+    }
+    let from = if e.pentanomial {
+        "from the game pairs"
+    } else {
+        "from single games"
+    };
+    let _ = write!(out, "{elo} (95%, {from}), LOS {}%", num(100.0 * e.los, 1));
+    out
+}
+
+/// The row of `match.csv` of `m`.
+fn match_row(m: &Matchup) -> MatchRow {
+    let games = m.wdl.games();
+    let e = &m.elo;
+    let opt = |x: Option<f64>| x.map_or_else(String::new, |x| num(x, 1));
+    let mut row = MatchRow {
+        bot_a: m.bots[0].clone(),
+        bot_b: m.bots[1].clone(),
+        games,
+        wins: m.wdl.wins,
+        draws: m.wdl.draws,
+        losses: m.wdl.losses,
+        draw_pct: num(
+            if games == 0 {
+                0.0
+            } else {
+                100.0 * f64::from(m.wdl.draws) / f64::from(games)
+            },
+            1,
+        ),
+        pairs: m.pentanomial.pairs(),
+        penta_0: m.pentanomial.counts[0],
+        penta_1: m.pentanomial.counts[1],
+        penta_2: m.pentanomial.counts[2],
+        penta_3: m.pentanomial.counts[3],
+        penta_4: m.pentanomial.counts[4],
+        elo: num(e.elo, 1),
+        elo_error_95: opt(e.error_95),
+        nelo: opt(e.nelo),
+        nelo_error_95: opt(e.nelo_error_95),
+        los: num(e.los, 4),
+        elo_from: if e.pentanomial {
+            "pentanomial"
+        } else {
+            "trinomial"
+        }
+        .to_string(),
+        ..MatchRow::default()
+    };
+    if let Some(s) = &m.sprt {
+        let (lower, upper) = s.bounds();
+        row.sprt_model = model_name(s.test.model).to_string();
+        row.elo0 = num(s.test.elo0, 2);
+        row.elo1 = num(s.test.elo1, 2);
+        row.alpha = num(s.test.alpha, 4);
+        row.beta = num(s.test.beta, 4);
+        row.llr = num(s.llr(), 4);
+        row.lower = num(lower, 4);
+        row.upper = num(upper, 4);
+        row.status = s.verdict().to_string();
+    }
+    row
 }
 
 /// One row of `pairwise.csv` per pair that played, from the first bot's side.

@@ -83,6 +83,10 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         "{} is a run folder: rating it with other settings would overwrite its own statistics; give --out DIR for the new files",
         out.display()
     );
+    // A run's SPRT test, so that its report shows the test's course.
+    let sprt = run_config
+        .as_ref()
+        .and_then(|c| crate::runner::series_rule(c, None).sprt);
     let (ratings, seed) = run_config.map_or_else(
         || (RatingSettings::default(), DEFAULT_SEED),
         |c| (c.ratings, c.tournament.seed),
@@ -125,7 +129,14 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
     };
     let seed = options.seed.unwrap_or(seed);
     let rating = report::rating_options(&settings, seed, &rated.names);
-    let table = report::write_ratings(&rated.names, &rated.tally, &rating, &out, &options.games)?;
+    let table = report::write_ratings(
+        &rated.names,
+        &rated.tally,
+        &rating,
+        &out,
+        &options.games,
+        sprt,
+    )?;
     console.print(table);
     console.note(format_args!(
         "arena: {} games from {} file(s); standings.csv, pairwise.csv, los.csv, report.html and standings.svg in {}",

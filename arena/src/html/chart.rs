@@ -152,3 +152,85 @@ fn draw(
     root.present()?;
     Ok(())
 }
+
+/// Height of the LLR chart, SVG user units.
+const LLR_HEIGHT: u32 = 300;
+
+/// The course of an SPRT as a standalone SVG document, `CHART_WIDTH` wide:
+/// the log-likelihood ratio after each game pair (`points`: games played,
+/// LLR), starting from 0 before the first game, as a line, against its
+/// stopping bounds `(lower, upper)` as horizontal lines (H0 is accepted at
+/// or below the lower one, H1 at or above the upper one). Non-finite
+/// numbers are drawn as 0.
+#[must_use]
+pub fn llr_svg(points: &[(u32, f64)], bounds: (f64, f64)) -> String {
+    let mut svg = String::new();
+    // As for the standings chart: a layout error leaves the chart as far as
+    // it got.
+    let _ = draw_llr(&mut svg, points, bounds);
+    svg
+}
+
+fn draw_llr(
+    svg: &mut String,
+    points: &[(u32, f64)],
+    bounds: (f64, f64),
+) -> Result<(), Box<dyn std::error::Error>> {
+    let finite = |x: f64| if x.is_finite() { x } else { 0.0 };
+    let (lower, upper) = (finite(bounds.0), finite(bounds.1));
+    let line: Vec<(f64, f64)> = std::iter::once((0.0, 0.0))
+        .chain(points.iter().map(|&(g, llr)| (f64::from(g), finite(llr))))
+        .collect();
+    let last_game = line.last().map_or(0.0, |p| p.0).max(2.0);
+    let low = line.iter().map(|p| p.1).fold(lower, f64::min);
+    let high = line.iter().map(|p| p.1).fold(upper, f64::max);
+    let pad = ((high - low) * 0.08).max(0.1);
+    let root = SVGBackend::with_string(svg, (CHART_WIDTH, LLR_HEIGHT)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let mut chart = ChartBuilder::on(&root)
+        .margin(12)
+        .margin_right(24)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(0.0..last_game, (low - pad)..(high + pad))?;
+    chart
+        .configure_mesh()
+        .x_desc("games played")
+        .y_desc("LLR")
+        .x_labels(8)
+        .x_label_formatter(&|x| num(*x, 0))
+        .y_labels(8)
+        .y_label_formatter(&|y| num(*y, 1))
+        .axis_desc_style(("sans-serif", 17))
+        .label_style(("sans-serif", 16))
+        .max_light_lines(1)
+        .light_line_style(RGBColor(0xf2, 0xf2, 0xf2))
+        .bold_line_style(RGBColor(0xcc, 0xcc, 0xcc))
+        .draw()?;
+    let h0 = RGBColor(0xc0, 0x3a, 0x2b);
+    let h1 = RGBColor(0x2e, 0x8b, 0x3e);
+    for (y, colour, label) in [
+        (upper, h1, format!("H1 accepted at {}", num(upper, 2))),
+        (lower, h0, format!("H0 accepted at {}", num(lower, 2))),
+    ] {
+        chart.draw_series(std::iter::once(PathElement::new(
+            vec![(0.0, y), (last_game, y)],
+            colour.stroke_width(2),
+        )))?;
+        let anchor = if y >= 0.0 { VPos::Bottom } else { VPos::Top };
+        chart.draw_series(std::iter::once(Text::new(
+            label,
+            (0.0, y),
+            ("sans-serif", 14)
+                .into_font()
+                .color(&colour)
+                .pos(Pos::new(HPos::Left, anchor)),
+        )))?;
+    }
+    chart.draw_series(std::iter::once(PathElement::new(
+        line,
+        RGBColor(0x1f, 0x5f, 0xa8).stroke_width(2),
+    )))?;
+    root.present()?;
+    Ok(())
+}

@@ -40,8 +40,9 @@ use endodoi::{Move, Position, Side};
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 use serde::Serialize;
 
-pub use chart::{standings_svg, CHART_WIDTH};
+pub use chart::{llr_svg, standings_svg, CHART_WIDTH};
 
+use crate::matchup::{signed, Matchup};
 use crate::output::rows::RULE_ENDS;
 pub use crate::output::GameRow;
 use crate::output::{num, write_bytes_atomic, GamesError, RunFolder};
@@ -311,6 +312,9 @@ pub struct ReportInput<'a> {
     pub viewer_budget: usize,
     /// A warning shown at the top: the run did not finish, say.
     pub warning: Option<&'a str>,
+    /// The summary of a two-bot match (with its SPRT's course), shown
+    /// first; `None` for a tournament of more bots.
+    pub matchup: Option<&'a Matchup>,
 }
 
 /// The report's two files, as text.
@@ -534,18 +538,77 @@ fn page(
                         }
                     }
                     nav {
+                        @if input.matchup.is_some() { a href="#match" { "Match" } " · " }
                         a href="#standings" { "Standings" } " · "
                         a href="#cross" { "Cross table" } " · "
                         a href="#forfeits" { "How games ended" } " · "
                         a href="#viewer" { "Game viewer" }
                     }
                 }
+                @if let Some(m) = input.matchup { (match_section(m)) }
                 (standings_section(input, names, svg, groups))
                 (cross_section(input, names, series))
                 (forfeits_section(input, names, series))
                 (viewer_section())
                 script #report-data type="application/json" { (PreEscaped(json)) }
                 script { (PreEscaped(SCRIPT)) }
+            }
+        }
+    }
+}
+
+/// The summary of a two-bot match, and the chart of its SPRT's LLR.
+fn match_section(m: &Matchup) -> Markup {
+    let [a, b] = &m.bots;
+    let games = m.wdl.games();
+    let draw_pct = if games == 0 {
+        0.0
+    } else {
+        100.0 * f64::from(m.wdl.draws) / f64::from(games)
+    };
+    let e = &m.elo;
+    let error = |x: Option<f64>| {
+        x.map_or_else(
+            || " (no error: every pair scored the same)".to_string(),
+            |x| format!(" ± {}", num(x, 1)),
+        )
+    };
+    html! {
+        section #match {
+            h2 { "Match: " (a) " vs " (b) }
+            @if let Some(s) = &m.sprt {
+                @let (lower, upper) = s.bounds();
+                p #sprt-verdict .verdict { "SPRT: " (crate::matchup::verdict_words(s.verdict())) }
+                figure.chart #llr-chart {
+                    (PreEscaped(llr_svg(&s.pairs.iter().map(|p| (p.games, p.llr)).collect::<Vec<_>>(), (lower, upper))))
+                    figcaption {
+                        "The log-likelihood ratio of H1 over H0 after each game pair, recomputed from games.csv, against its bounds: the test stops when it reaches one."
+                    }
+                }
+            }
+            table.match {
+                tbody {
+                    @if let Some(s) = &m.sprt {
+                        @let (lower, upper) = s.bounds();
+                        tr { th.name { "LLR" } td.name { (num(s.llr(), 2)) " in [" (num(lower, 2)) ", " (num(upper, 2)) "]" } }
+                        tr { th.name { "hypotheses" } td.name {
+                            "[elo0, elo1] = [" (s.test.elo0) ", " (s.test.elo1) "] " (crate::matchup::model_words(s.test.model))
+                            ", alpha " (s.test.alpha) ", beta " (s.test.beta)
+                        } }
+                    }
+                    tr { th.name { "games" } td.name { (games) " (" (m.pentanomial.pairs()) " pairs)" } }
+                    tr { th.name { "W-D-L" } td.name { (m.wdl.wins) "-" (m.wdl.draws) "-" (m.wdl.losses) " for " (a) ", draw ratio " (num(draw_pct, 1)) "%" } }
+                    tr { th.name { "pentanomial" } td.name {
+                        "[" @for (i, c) in m.pentanomial.counts.iter().enumerate() { @if i > 0 { ", " } (c) } "]"
+                        " (pairs by " (a) "'s points: 0, 0.5, 1, 1.5, 2)"
+                    } }
+                    tr { th.name { "Elo" } td.name {
+                        (signed(e.elo, 1)) (error(e.error_95))
+                        @if let (Some(n), Some(ne)) = (e.nelo, e.nelo_error_95) { ", nElo " (signed(n, 1)) " ± " (num(ne, 1)) }
+                        " (95%, " @if e.pentanomial { "from the game pairs" } @else { "from single games" } ")"
+                    } }
+                    tr { th.name { "LOS" } td.name { (num(100.0 * e.los, 1)) "% that " (a) " is the stronger" } }
+                }
             }
         }
     }
@@ -802,6 +865,23 @@ pub fn write_report(
     files: &[impl AsRef<Path>],
 ) -> Result<(), ReportError> {
     let games = read_games(files)?;
+    write_report_of(dir, names, table, files, &games, None)
+}
+
+/// Writes `report.html` and `standings.svg` as [`write_report`] does, from
+/// `games` already read from `files` (with [`read_games`]), with the
+/// summary of a two-bot match `matchup` if there is one.
+///
+/// # Errors
+/// An I/O error writing a file; a file not written is left as it was.
+pub fn write_report_of(
+    dir: &Path,
+    names: &[String],
+    table: &[Standing],
+    files: &[impl AsRef<Path>],
+    games: &[GameRow],
+    matchup: Option<&Matchup>,
+) -> Result<(), ReportError> {
     let file_names: Vec<String> = files
         .iter()
         .map(|f| f.as_ref().display().to_string())
@@ -812,8 +892,9 @@ pub fn write_report(
     let rendered = render(&ReportInput {
         names,
         table,
-        games: &games,
+        games,
         files: &file_names,
+        matchup,
         viewer_budget: VIEWER_BUDGET_BYTES,
         warning: interrupted.then_some(
             "This run did not finish: the figures cover only the games played so far (arena run --resume DIR plays the rest).",

@@ -148,6 +148,7 @@ fn render_games(games: &[GameRow], budget: usize) -> Rendered {
         games,
         files: &["games.csv".to_string()],
         warning: None,
+        matchup: None,
         viewer_budget: budget,
     })
 }
@@ -382,6 +383,7 @@ fn bad_rows_are_shown_never_panicked_on() {
         games: &[],
         files: &[],
         warning: None,
+        matchup: None,
         viewer_budget: VIEWER_BUDGET_BYTES,
     });
     assert_eq!(data_of(&empty.html)["total"], 0);

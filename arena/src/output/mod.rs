@@ -18,8 +18,8 @@ pub use games::{
     merge_games, read_games, GamesCsv, GamesError, GamesRead, Merged, MergedGame, TornLine,
 };
 pub use rows::{
-    CsvRow, GameRow, PairwiseRow, SeriesRow, SprtRow, StandingRow, GAMES_COLUMNS, PAIRWISE_COLUMNS,
-    SERIES_COLUMNS, SPRT_COLUMNS, STANDINGS_COLUMNS,
+    CsvRow, GameRow, MatchRow, PairwiseRow, SeriesRow, SprtRow, StandingRow, GAMES_COLUMNS,
+    MATCH_COLUMNS, PAIRWISE_COLUMNS, SERIES_COLUMNS, SPRT_COLUMNS, STANDINGS_COLUMNS,
 };
 
 /// Writes the CSV file of row type `R` whole into `dir` (as

@@ -261,6 +261,109 @@ pub const SPRT_COLUMNS: [&str; 13] = [
     "llr", "lower", "upper", "status",
 ];
 
+/// The one row of `match.csv`: the summary of a two-bot match from its
+/// first bot's side (the first `[[bot]]`), with its SPRT test if it had
+/// one. The decimals are text as written; a cell that has no value (an
+/// error when every pair scored the same, the SPRT cells of a match without
+/// a test) is empty.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchRow {
+    /// The first bot.
+    pub bot_a: String,
+    /// Its opponent.
+    pub bot_b: String,
+    /// Games played.
+    pub games: u32,
+    /// Games `bot_a` won.
+    pub wins: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Games `bot_a` lost.
+    pub losses: u32,
+    /// Drawn games per game, percent (1 decimal).
+    pub draw_pct: String,
+    /// Complete game pairs.
+    pub pairs: u64,
+    /// Pairs `bot_a` scored 0 points in.
+    pub penta_0: u32,
+    /// Pairs it scored 0.5 in.
+    pub penta_1: u32,
+    /// Pairs it scored 1 in.
+    pub penta_2: u32,
+    /// Pairs it scored 1.5 in.
+    pub penta_3: u32,
+    /// Pairs it scored 2 in.
+    pub penta_4: u32,
+    /// `bot_a`'s Elo over `bot_b` (1 decimal).
+    pub elo: String,
+    /// Half-width of its 95% interval (1 decimal).
+    pub elo_error_95: String,
+    /// Normalised Elo (1 decimal).
+    pub nelo: String,
+    /// Half-width of its 95% interval (1 decimal).
+    pub nelo_error_95: String,
+    /// Likelihood of superiority of `bot_a`, 0 to 1 (4 decimals).
+    pub los: String,
+    /// `pentanomial` (from the game pairs) or `trinomial` (from single
+    /// games, without a complete pair).
+    pub elo_from: String,
+    /// The SPRT's model: `logistic` or `normalized`.
+    pub sprt_model: String,
+    /// H0's Elo (or nElo).
+    pub elo0: String,
+    /// H1's Elo (or nElo).
+    pub elo1: String,
+    /// The type I error rate.
+    pub alpha: String,
+    /// The type II error rate.
+    pub beta: String,
+    /// The log-likelihood ratio after the last pair (4 decimals).
+    pub llr: String,
+    /// The lower bound (H0 accepted at or below it).
+    pub lower: String,
+    /// The upper bound (H1 accepted at or above it).
+    pub upper: String,
+    /// `continue`, `H0` or `H1`.
+    pub status: String,
+}
+
+impl CsvRow for MatchRow {
+    const FILE: &'static str = "match.csv";
+    const COLUMNS: &'static [&'static str] = &MATCH_COLUMNS;
+}
+
+/// The columns of `match.csv`, in order.
+pub const MATCH_COLUMNS: [&str; 28] = [
+    "bot_a",
+    "bot_b",
+    "games",
+    "wins",
+    "draws",
+    "losses",
+    "draw_pct",
+    "pairs",
+    "penta_0",
+    "penta_1",
+    "penta_2",
+    "penta_3",
+    "penta_4",
+    "elo",
+    "elo_error_95",
+    "nelo",
+    "nelo_error_95",
+    "los",
+    "elo_from",
+    "sprt_model",
+    "elo0",
+    "elo1",
+    "alpha",
+    "beta",
+    "llr",
+    "lower",
+    "upper",
+    "status",
+];
+
 /// One row of `standings.csv`: a bot's standing. The decimals are text as
 /// written (1 decimal; `los_next` 4, empty for the last bot).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -416,10 +519,11 @@ pub const LOS_COLUMNS: [&str; 1] = ["bot"];
 
 /// Every CSV file of a run folder with its fixed columns in order, for
 /// checks (the docs test): the row types' files, then `los.csv`.
-pub const ALL_FILES: [(&str, &[&str]); 6] = [
+pub const ALL_FILES: [(&str, &[&str]); 7] = [
     (GameRow::FILE, GameRow::COLUMNS),
     (SeriesRow::FILE, SeriesRow::COLUMNS),
     (SprtRow::FILE, SprtRow::COLUMNS),
+    (MatchRow::FILE, MatchRow::COLUMNS),
     (StandingRow::FILE, StandingRow::COLUMNS),
     (PairwiseRow::FILE, PairwiseRow::COLUMNS),
     (LOS_FILE, &LOS_COLUMNS),
@@ -471,6 +575,7 @@ mod tests {
         check::<GameRow>();
         check::<SeriesRow>();
         check::<SprtRow>();
+        check::<MatchRow>();
         check::<StandingRow>();
         check::<PairwiseRow>();
         check::<BenchRow>();

@@ -1,0 +1,339 @@
+//! The summary of a two-bot match: what a researcher running an SPRT (or
+//! any head-to-head match) looks for at the end, computed from the games as
+//! `games.csv` holds them, so that `arena run`, a resumed run, `arena merge`
+//! and `arena rate` all give the same numbers.
+//!
+//! Nothing is derived here: the counts come from the [`Tally`] the
+//! standings use (so they equal `pairwise.csv`'s), the Elo, its error and
+//! LOS from [`crate::stats::penta_elo`] (or [`crate::stats::pair_elo`]
+//! without a single complete pair), and the SPRT's log-likelihood ratio
+//! after each game pair from [`SeriesState::replay`], the very code that
+//! decides when a run's SPRT match stops.
+
+use crate::output::GameRow;
+use crate::schedule::Series;
+use crate::series::{SeriesRule, SeriesState, SprtState};
+use crate::standings::{Tally, Wdl};
+use crate::stats::{self, GameScore, Pentanomial, Sprt, SprtModel};
+
+/// A two-bot match, seen from its first bot's side (South in the first
+/// game of the first series: the first `[[bot]]` of the config).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Matchup {
+    /// The first bot and its opponent.
+    pub bots: [String; 2],
+    /// The first bot's wins, draws and losses.
+    pub wdl: Wdl,
+    /// The game pairs by the first bot's points (see [`Pentanomial`]).
+    pub pentanomial: Pentanomial,
+    /// The first bot's Elo over the second, with its error and LOS.
+    pub elo: MatchElo,
+    /// The SPRT test of the match and the LLR after each pair, if it had one.
+    pub sprt: Option<SprtCurve>,
+}
+
+/// The Elo estimate of a match from the first bot's side.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MatchElo {
+    /// Elo points (logistic scale), clamped to `±stats::ELO_LIMIT`.
+    pub elo: f64,
+    /// Half-width of the 95% interval of `elo`, Elo points; `None` when
+    /// every pair (or game) had the same result and the formula can say
+    /// nothing (the sample variance is 0).
+    pub error_95: Option<f64>,
+    /// Normalised Elo (nElo), clamped like `elo`; `None` in the same case.
+    pub nelo: Option<f64>,
+    /// Half-width of the 95% interval of `nelo`, nElo; `None` as above.
+    pub nelo_error_95: Option<f64>,
+    /// Likelihood of superiority of the first bot, `0..=1`.
+    pub los: f64,
+    /// Whether the figures come from the game pairs
+    /// ([`stats::penta_elo`]) or, without a complete pair, from single
+    /// games ([`stats::pair_elo`]).
+    pub pentanomial: bool,
+}
+
+/// An SPRT match's test and its course.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SprtCurve {
+    /// The test: hypotheses, error rates and model.
+    pub test: Sprt,
+    /// The test's state after each game pair, in the order of the games.
+    pub pairs: Vec<SprtState>,
+}
+
+impl SprtCurve {
+    /// The log-likelihood ratio after the last pair (0 before any).
+    #[must_use]
+    pub fn llr(&self) -> f64 {
+        self.pairs.last().map_or(0.0, |s| s.llr)
+    }
+
+    /// The stopping bounds on the LLR (`Sprt::bounds`).
+    #[must_use]
+    pub fn bounds(&self) -> (f64, f64) {
+        self.test.bounds()
+    }
+
+    /// `H0`, `H1` or `continue`, as in `sprt.csv`.
+    #[must_use]
+    pub fn verdict(&self) -> &'static str {
+        self.pairs.last().map_or("continue", SprtState::verdict)
+    }
+}
+
+/// A signed number with `decimals` decimals, as `output::num` writes it:
+/// `+12.3`, `-4.0`, `0.0`.
+#[must_use]
+pub fn signed(x: f64, decimals: usize) -> String {
+    let s = crate::output::num(x, decimals);
+    if s.starts_with('-') || s.trim_matches(|c| c == '0' || c == '.').is_empty() {
+        s
+    } else {
+        format!("+{s}")
+    }
+}
+
+/// An SPRT verdict (`H0`, `H1` or `continue`, see [`SprtCurve::verdict`])
+/// in words.
+#[must_use]
+pub fn verdict_words(verdict: &str) -> &'static str {
+    match verdict {
+        "H0" => "H0 accepted: the test failed",
+        "H1" => "H1 accepted: the test passed",
+        _ => "no decision: the LLR is still between its bounds",
+    }
+}
+
+/// The scale of an SPRT's hypotheses in words.
+#[must_use]
+pub fn model_words(model: SprtModel) -> &'static str {
+    match model {
+        SprtModel::Logistic => "logistic Elo",
+        SprtModel::Normalized => "normalized Elo (nElo)",
+    }
+}
+
+/// The scale of an SPRT's hypotheses as `[sprt] model` writes it:
+/// `logistic` or `normalized`.
+#[must_use]
+pub fn model_name(model: SprtModel) -> &'static str {
+    match model {
+        SprtModel::Logistic => "logistic",
+        SprtModel::Normalized => "normalized",
+    }
+}
+
+/// The summary of the match in `rows` (every game of the report, sorted by
+/// file, series and game, as `html::read_games` returns them), counted in
+/// `tally` (bot `i` is `names[i]`), with the SPRT test `sprt` if the run had
+/// one. `None` unless exactly two bots played.
+///
+/// The SPRT's course replays the games of the first series in game order
+/// (a match with a test is one series); every other figure counts all
+/// games.
+#[must_use]
+pub fn matchup(
+    names: &[String],
+    tally: &Tally,
+    rows: &[GameRow],
+    sprt: Option<Sprt>,
+) -> Option<Matchup> {
+    let played: Vec<usize> = (0..names.len())
+        .filter(|&i| tally.bot(i).games() > 0)
+        .collect();
+    let &[x, y] = played.as_slice() else {
+        return None;
+    };
+    let first_row = rows.first()?;
+    let (first, second) = if first_row.south == names[y] {
+        (y, x)
+    } else {
+        (x, y)
+    };
+    let (wdl, counts) = tally.pair(x, y);
+    let mut pentanomial = Pentanomial { counts };
+    let mut wdl = wdl;
+    if first != x {
+        pentanomial = pentanomial.flipped();
+        wdl = Wdl {
+            wins: wdl.losses,
+            draws: wdl.draws,
+            losses: wdl.wins,
+        };
+    }
+    let elo = match_elo(wdl, &pentanomial);
+    let sprt = sprt.map(|test| {
+        let rule = SeriesRule {
+            first_to: u32::MAX,
+            max_games: u32::MAX,
+            sprt: Some(test),
+            pair_shard: None,
+        };
+        let scores = rows
+            .iter()
+            .filter(|r| r.file == first_row.file && r.series == first_row.series)
+            .map(|r| {
+                let first_is_south = r.south == names[first];
+                match r.winner() {
+                    None => GameScore::Draw,
+                    Some(endodoi::Side::South) if first_is_south => GameScore::Win,
+                    Some(endodoi::Side::North) if !first_is_south => GameScore::Win,
+                    Some(_) => GameScore::Loss,
+                }
+            });
+        let series = Series {
+            number: 1,
+            a: 0,
+            b: 1,
+        };
+        let (_, pairs) = SeriesState::replay(series, rule, scores);
+        SprtCurve { test, pairs }
+    });
+    Some(Matchup {
+        bots: [names[first].clone(), names[second].clone()],
+        wdl,
+        pentanomial,
+        elo,
+        sprt,
+    })
+}
+
+/// The Elo of `wdl` and `pentanomial` (the first bot's side): from the
+/// pairs when there is one, else from the games.
+fn match_elo(wdl: Wdl, pentanomial: &Pentanomial) -> MatchElo {
+    let known = |x: f64, spread: bool| spread.then_some(x);
+    if pentanomial.pairs() > 0 {
+        let p = stats::penta_elo(pentanomial);
+        let spread = pentanomial.counts.iter().filter(|&&c| c > 0).count() > 1;
+        MatchElo {
+            elo: p.elo,
+            error_95: known(p.error_95, spread),
+            nelo: known(p.nelo, spread),
+            nelo_error_95: known(p.nelo_error_95, spread),
+            los: p.los,
+            pentanomial: true,
+        }
+    } else {
+        let t = stats::pair_elo(wdl.wins, wdl.draws, wdl.losses);
+        let spread = [wdl.wins, wdl.draws, wdl.losses]
+            .iter()
+            .filter(|&&c| c > 0)
+            .count()
+            > 1;
+        MatchElo {
+            elo: t.elo,
+            error_95: known(t.error_95, spread),
+            nelo: known(t.nelo, spread),
+            nelo_error_95: known(t.nelo_error_95, spread),
+            los: t.los,
+            pentanomial: false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::standings::GameResult;
+    use endodoi::Side;
+
+    /// Rows and a tally of one series between `a` (South in odd games)
+    /// and `b`, won by `winners`.
+    fn games(winners: &[Option<Side>]) -> (Vec<String>, Tally, Vec<GameRow>) {
+        let names = vec!["a".to_string(), "b".to_string()];
+        let mut tally = Tally::new(2);
+        let mut rows = Vec::new();
+        for (i, &winner) in winners.iter().enumerate() {
+            let game = i as u32 + 1;
+            let (south, north) = if game % 2 == 1 { (0, 1) } else { (1, 0) };
+            tally.add(GameResult {
+                series: 1,
+                game,
+                south,
+                north,
+                winner,
+                forfeit: false,
+            });
+            rows.push(GameRow {
+                series: 1,
+                game,
+                south: names[south].clone(),
+                north: names[north].clone(),
+                result: match winner {
+                    Some(Side::South) => "south",
+                    Some(Side::North) => "north",
+                    None => "draw",
+                }
+                .to_string(),
+                ..GameRow::default()
+            });
+        }
+        (names, tally, rows)
+    }
+
+    #[test]
+    fn the_summary_counts_from_the_first_bots_side_and_replays_the_test() {
+        use Side::{North, South};
+        // a wins games 1 (South), 2 (North), draws 3, loses 4 (North).
+        let (names, tally, rows) = games(&[Some(South), Some(North), None, Some(South)]);
+        let test = Sprt {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+            model: SprtModel::Logistic,
+        };
+        let m = matchup(&names, &tally, &rows, Some(test)).unwrap();
+        assert_eq!(m.bots, ["a".to_string(), "b".to_string()]);
+        assert_eq!((m.wdl.wins, m.wdl.draws, m.wdl.losses), (2, 1, 1));
+        assert_eq!(m.pentanomial.counts, [0, 1, 0, 0, 1]);
+        let p = stats::penta_elo(&m.pentanomial);
+        assert_eq!((m.elo.elo, m.elo.los), (p.elo, p.los));
+        let curve = m.sprt.unwrap();
+        assert_eq!(curve.pairs.len(), 2);
+        assert_eq!(curve.llr(), test.llr_pentanomial(&m.pentanomial));
+        let one = Pentanomial {
+            counts: [0, 0, 0, 0, 1],
+        };
+        assert_eq!(curve.pairs[0].llr, test.llr_pentanomial(&one));
+        // The same games seen with b's row first: b's side.
+        let mut flipped = rows.clone();
+        flipped[0].south = "b".into();
+        flipped[0].north = "a".into();
+        flipped[0].result = "north".into();
+        let m = matchup(&names, &tally, &flipped, None).unwrap();
+        assert_eq!(m.bots, ["b".to_string(), "a".to_string()]);
+        assert_eq!(m.pentanomial.counts, [1, 0, 0, 1, 0]);
+    }
+
+    #[test]
+    fn only_a_match_of_two_bots_has_a_summary() {
+        let (names, tally, rows) = games(&[]);
+        assert!(matchup(&names, &tally, &rows, None).is_none());
+        let mut three = Tally::new(3);
+        for (south, north) in [(0, 1), (1, 2)] {
+            three.add(GameResult {
+                series: 1,
+                game: 1,
+                south,
+                north,
+                winner: None,
+                forfeit: false,
+            });
+        }
+        let names3: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
+        let (_, _, rows) = games(&[None]);
+        assert!(matchup(&names3, &three, &rows, None).is_none());
+    }
+
+    #[test]
+    fn one_kind_of_pair_gives_no_error() {
+        let (names, tally, rows) = games(&[Some(Side::South), Some(Side::North)]);
+        let m = matchup(&names, &tally, &rows, None).unwrap();
+        assert!(m.elo.pentanomial && m.elo.error_95.is_none() && m.elo.nelo.is_none());
+        let (names, tally, rows) = games(&[Some(Side::South)]);
+        let m = matchup(&names, &tally, &rows, None).unwrap();
+        assert!(!m.elo.pentanomial && m.elo.los > 0.5);
+    }
+}
