@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::config::Config;
+use crate::output::table::{render, Align};
 use crate::referee::{GameEnd, GameRecord};
 use crate::runner::SeriesResult;
 use crate::standings::{standings, GameResult, Tally};
@@ -194,34 +195,40 @@ impl Live {
     /// most [`MAX_ROWS`]), a line for the rest, and the forfeits by kind.
     #[must_use]
     pub fn table_lines(&self) -> Vec<String> {
-        let width = self
-            .names
-            .iter()
-            .map(|n| n.chars().count())
-            .max()
-            .unwrap_or(3)
-            .max(3);
-        let mut lines = vec![format!(
-            "{:>3}  {:<width$}  {:>5}  {:>13}  {:>14}",
-            "#", "bot", "games", "score", "Elo"
-        )];
         let (table, _) = standings(&self.tally, &self.options);
-        for s in table.iter().take(MAX_ROWS) {
-            let elo = if s.wdl.games() == 0 {
-                "-".to_string()
-            } else {
-                format!("{:+.0} ± {:.0}", s.elo, (s.elo_upper - s.elo_lower) / 2.0)
-            };
-            lines.push(format!(
-                "{:>3}  {:<width$}  {:>5}  {:>6.1} ({:>3.0}%)  {:>14}",
-                s.rank,
-                self.names[s.bot],
-                s.wdl.games(),
-                s.wdl.score(),
-                s.wdl.score_pct(),
-                elo
-            ));
-        }
+        let rows: Vec<Vec<String>> = table
+            .iter()
+            .take(MAX_ROWS)
+            .map(|s| {
+                let elo = if s.wdl.games() == 0 {
+                    "-".to_string()
+                } else {
+                    format!("{:+.0} ± {:.0}", s.elo, (s.elo_upper - s.elo_lower) / 2.0)
+                };
+                vec![
+                    s.rank.to_string(),
+                    self.names[s.bot].clone(),
+                    s.wdl.games().to_string(),
+                    format!("{:.1} ({:>3.0}%)", s.wdl.score(), s.wdl.score_pct()),
+                    elo,
+                ]
+            })
+            .collect();
+        // Laid out unwrapped: each line is one bar of the view, cut at the
+        // terminal's width by `redraw`.
+        let text = render(
+            &["#", "bot", "games", "score", "Elo"],
+            &[
+                Align::Right,
+                Align::Left,
+                Align::Right,
+                Align::Right,
+                Align::Right,
+            ],
+            &rows,
+            u16::MAX,
+        );
+        let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
         lines.push(if table.len() > MAX_ROWS {
             format!("     ... and {} more", table.len() - MAX_ROWS)
         } else {

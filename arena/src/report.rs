@@ -424,18 +424,6 @@ fn pairwise_rows(names: &[String], tally: &Tally) -> Vec<PairwiseRow> {
     rows
 }
 
-/// The cells every view of a standing starts with: rank, bot, games, W, D, L.
-fn count_cells(names: &[String], s: &Standing) -> Vec<String> {
-    vec![
-        s.rank.to_string(),
-        names[s.bot].clone(),
-        s.wdl.games().to_string(),
-        s.wdl.wins.to_string(),
-        s.wdl.draws.to_string(),
-        s.wdl.losses.to_string(),
-    ]
-}
-
 /// The row of `standings.csv` of standing `s`.
 fn standing_row(names: &[String], s: &Standing) -> StandingRow {
     StandingRow {
@@ -456,62 +444,48 @@ fn standing_row(names: &[String], s: &Standing) -> StandingRow {
     }
 }
 
-/// The standings as an aligned text table.
+/// The standings as a console table laid out for stdout
+/// ([`crate::output::table`]): wins, draws and losses in one column, the
+/// score as a percentage, Elo and its interval in whole points
+/// (`standings.csv` has the decimals).
 fn render_table(names: &[String], table: &[Standing]) -> String {
+    render_table_at(names, table, crate::output::table::stdout_width())
+}
+
+/// [`render_table`] laid out in at most `width` columns.
+fn render_table_at(names: &[String], table: &[Standing], width: u16) -> String {
+    use crate::output::table::{render, Align};
     let header = [
         "#",
         "bot",
         "games",
-        "W",
-        "D",
-        "L",
+        "W-D-L",
         "score",
         "Elo",
         "95% interval",
         "LOS next",
         "forfeits",
     ];
+    let mut align = [Align::Right; 9];
+    align[1] = Align::Left;
     let rows: Vec<Vec<String>> = table
         .iter()
         .map(|s| {
-            let mut row = count_cells(names, s);
-            row.extend([
-                format!("{} ({}%)", num(s.wdl.score(), 1), num(s.wdl.score_pct(), 1)),
-                num(s.elo, 1),
-                format!("[{}, {}]", num(s.elo_lower, 1), num(s.elo_upper, 1)),
+            vec![
+                s.rank.to_string(),
+                names[s.bot].clone(),
+                s.wdl.games().to_string(),
+                format!("{}-{}-{}", s.wdl.wins, s.wdl.draws, s.wdl.losses),
+                format!("{}%", num(s.wdl.score_pct(), 1)),
+                num(s.elo, 0),
+                format!("[{}, {}]", num(s.elo_lower, 0), num(s.elo_upper, 0)),
                 s.los_next
                     .map_or_else(String::new, |l| format!("{}%", num(100.0 * l, 1))),
                 s.forfeits.to_string(),
-            ]);
-            row
+            ]
         })
         .collect();
-    let mut widths: Vec<usize> = header.iter().map(|h| h.len()).collect();
-    for row in &rows {
-        for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.len());
-        }
-    }
-    let mut out = String::new();
-    let mut line = |cells: &[String]| {
-        for (i, (cell, w)) in cells.iter().zip(&widths).enumerate() {
-            // Names left-aligned, numbers right-aligned.
-            if i == 1 {
-                let _ = write!(out, "{cell:<w$}  ");
-            } else {
-                let _ = write!(out, "{cell:>w$}  ");
-            }
-        }
-        let trimmed = out.trim_end().len();
-        out.truncate(trimmed);
-        out.push('\n');
-    };
-    line(&header.map(String::from));
-    for row in &rows {
-        line(row);
-    }
-    out.pop();
-    out
+    render(&header, &align, &rows, width)
 }
 
 #[cfg(test)]

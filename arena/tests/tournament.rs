@@ -841,6 +841,60 @@ fn the_readme_shows_the_demo_table_as_it_is() {
     );
 }
 
+/// The final table, on a pipe, fits 80 columns: a 6-bot round robin of
+/// long-ish names (18 characters fit unwrapped) on a 2x10 board, and the
+/// demo.
+#[test]
+fn the_final_table_fits_80_columns_off_a_terminal() {
+    let tmp = tempfile::tempdir().unwrap();
+    let header = "[board]\nholes = 10\nseeds = 4\n[tournament]\nfirst_to = 1\nmax_games = 2\nconcurrency = 2\nseed = 3\n";
+    let names = [
+        "greedy-deep-search",
+        "random-walker-one",
+        "random-walker-two",
+        "random-baseline-c",
+        "greedy-with-seed-9",
+        "random-walker-3000",
+    ];
+    let bots: Vec<(&str, Vec<String>)> = names
+        .iter()
+        .zip(1..)
+        .map(|(n, seed)| {
+            let kind = if n.starts_with("greedy") {
+                "greedy"
+            } else {
+                "random"
+            };
+            (*n, arena_bot(kind, seed))
+        })
+        .collect();
+    let cfg = config(tmp.path(), header, &bots);
+    let output = run_arena(&cfg, &tmp.path().join("run"));
+    assert_success(&output);
+    let table = String::from_utf8_lossy(&output.stdout).to_string();
+    for name in names {
+        assert!(table.contains(name), "{name} is not in:\n{table}");
+    }
+    let demo = Command::cargo_bin("arena")
+        .unwrap()
+        .current_dir(repo())
+        .args(["run", "configs/demo.toml", "--quiet", "--out"])
+        .arg(tmp.path().join("demo"))
+        .output()
+        .unwrap();
+    assert_success(&demo);
+    let demo = String::from_utf8_lossy(&demo.stdout).to_string();
+    for text in [&table, &demo] {
+        for line in text.lines() {
+            assert!(
+                line.chars().count() <= 80,
+                "a line of {} columns:\n{line}\nin:\n{text}",
+                line.chars().count()
+            );
+        }
+    }
+}
+
 /// `arena run CFG --out OUT` on a real pseudo-terminal (`script`, after the
 /// shell commands `setup`), to completion: what it drew.
 fn run_on_a_terminal(setup: &str, cfg: &Path, out: &Path) -> String {

@@ -1,13 +1,15 @@
 //! The formats of a run folder: the row types of its CSV files
-//! ([`rows`]), `games.csv`'s one reader and one writer ([`games`]), and
-//! the folder itself with its lifecycle ([`folder`]). `games.csv` is
-//! appended and synced game by game; `series.csv`, `standings.csv` and the
-//! other summaries are written whole to a temporary file and renamed over
-//! the old one, so a reader never sees half a file.
+//! ([`rows`]), `games.csv`'s one reader and one writer ([`games`]),
+//! the folder itself with its lifecycle ([`folder`]), and the console's
+//! tables ([`table`]). `games.csv` is appended and synced game by game;
+//! `series.csv`, `standings.csv` and the other summaries are written whole
+//! to a temporary file and renamed over the old one, so a reader never sees
+//! half a file.
 
 pub mod folder;
 pub mod games;
 pub mod rows;
+pub mod table;
 
 use std::fs::File;
 use std::io;

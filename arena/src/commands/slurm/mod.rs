@@ -595,16 +595,25 @@ fn rows(t: &Tournament, subs: &[Submission], states: &[JobState]) -> anyhow::Res
 }
 
 fn print_rows(rows: &[Row], source: &str, console: &mut Console<'_>) {
-    console.print(format_args!(
-        "{:<6} {:>7}  {:<9} slurm ({source})",
-        "shard", "games", "files"
+    use crate::output::table::{render, stdout_width, Align};
+    let slurm = format!("slurm ({source})");
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            vec![
+                r.what.clone(),
+                r.games.to_string(),
+                r.files.to_string(),
+                r.slurm.to_string(),
+            ]
+        })
+        .collect();
+    console.print(render(
+        &["shard", "games", "files", &slurm],
+        &[Align::Left, Align::Right, Align::Left, Align::Left],
+        &cells,
+        stdout_width(),
     ));
-    for r in rows {
-        console.print(format_args!(
-            "{:<6} {:>7}  {:<9} {}",
-            r.what, r.games, r.files, r.slurm
-        ));
-    }
 }
 
 /// `arena slurm status DIR [--wait]`.
