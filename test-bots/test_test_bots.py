@@ -52,6 +52,15 @@ class TestBots(unittest.TestCase):
         self.assertEqual(run("linger.py", "--linger-ms", "0")[:2],
                          (0, start("linger") + ["move 1", "move 1"]))
 
+    def test_early_hello(self):
+        hello = "hello version=1 name=early-hello"
+        self.assertEqual(run("early_hello.py")[:2],
+                         (0, [hello] + start("early-hello") + ["move 1", "move 1"]))
+        self.assertEqual(run("early_hello.py", "--once")[:2],
+                         (0, start("early-hello") + ["move 1", "move 1"]))
+        self.assertEqual(run("early_hello.py", "--banner", "EarlyBot 1.0")[1][:2],
+                         ["EarlyBot 1.0", hello])
+
     def test_info_spam(self):
         code, lines, err = run("info_spam.py")
         self.assertEqual(code, 0)

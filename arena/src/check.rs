@@ -235,8 +235,7 @@ pub fn run(
         report.lines.push(line);
     };
     runtime.block_on(async {
-        let hello = checker.handshake().await;
-        let started = hello.status == Status::Pass;
+        let (hello, started) = checker.handshake().await;
         emit(hello);
         for scenario in scenarios() {
             emit(if started {
@@ -407,8 +406,10 @@ impl Checker {
         }
     }
 
-    /// The first start: the handshake as a check of its own, with the line.
-    async fn handshake(&mut self) -> CheckLine {
+    /// The first start: the handshake as a check of its own, with the
+    /// line, and whether the bot completed it (it may still fail the
+    /// check, for a second `hello` reply, and play on).
+    async fn handshake(&mut self) -> (CheckLine, bool) {
         let mut line = CheckLine {
             status: Status::Fail,
             name: "handshake",
@@ -419,7 +420,7 @@ impl Checker {
             Ok(bot) => bot,
             Err(f) => {
                 line.detail = f.to_string();
-                return line;
+                return (line, false);
             }
         };
         let mut buf = String::new();
@@ -438,21 +439,52 @@ impl Checker {
                     expected: expected.into(),
                 }),
             },
-            Err(f) => Some(Failure {
-                at: "hello".into(),
-                why: start_limit(&f, self.startup),
-                sent: None,
-                expected: format!("{expected} within {} ms", self.startup.as_millis()),
+            Err(f) => Some(match bot.banner() {
+                (n @ 1.., Some(first)) => Failure {
+                    at: "hello".into(),
+                    why: format!(
+                        "{f}, after {n} line{} that {} not a hello reply (skipped as a banner; the first is below)",
+                        if n == 1 { "" } else { "s" },
+                        if n == 1 { "is" } else { "are" },
+                    ),
+                    sent: Some(first.to_string()),
+                    expected: format!("{expected} within {} ms", self.startup.as_millis()),
+                },
+                _ => Failure {
+                    at: "hello".into(),
+                    why: start_limit(&f, self.startup),
+                    sent: None,
+                    expected: format!("{expected} within {} ms", self.startup.as_millis()),
+                },
             }),
         };
         match failure {
-            None => self.bot = Some(bot),
+            // Stopped after `hello` alone, as before a tournament, so that
+            // all it sent in answer is seen: a second hello reply too. The
+            // first game starts it again.
+            None => {
+                let ended = bot.shutdown(true).await;
+                if let Some(note) = ended.second_hello_note() {
+                    line.status = Status::Fail;
+                    let _ = write!(line.detail, "; but it {note}");
+                }
+                if let (n @ 1.., Some(first)) = &ended.banner {
+                    let _ = write!(
+                        line.detail,
+                        " (after {n} line{} that {} not a hello reply, skipped as a banner: '{}')",
+                        if *n == 1 { "" } else { "s" },
+                        if *n == 1 { "is" } else { "are" },
+                        shown(first)
+                    );
+                }
+            }
             Some(f) => {
                 line.detail = f.detail();
                 bot.shutdown(false).await;
+                return (line, false);
             }
         }
-        line
+        (line, true)
     }
 
     /// The running bot, started again if a fault stopped it; or the line

@@ -436,7 +436,9 @@ pub async fn session<W: Write>(
             let mut error = None;
             for result in [south, north] {
                 match result {
-                    Ok(Some(bot)) => bot.shutdown(true).await,
+                    Ok(Some(bot)) => {
+                        bot.shutdown(true).await;
+                    }
                     Ok(None) => {}
                     Err(e) => {
                         error.get_or_insert(e);

@@ -662,16 +662,23 @@ fn opening_of(config: &Config, series: Series, pair: u32) -> Vec<endodoi::Move> 
     }
 }
 
+/// What the start-up check ([`check_bots`]) found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StartChecks {
+    /// Per bot, in the config's order: `None` if it started, or why it did
+    /// not (with the last lines it wrote to stderr in this check, if any: a
+    /// usage error, a traceback).
+    pub failures: Vec<Option<String>>,
+    /// Warnings for bots that started but do something a bot author should
+    /// fix (a second `hello` reply), each naming the bot: for stderr.
+    pub notes: Vec<String>,
+}
+
 /// Starts every bot once, runs its handshake and stops it: the check made
-/// before any game, so a bot that cannot start is reported at once.
-/// Returns, per bot, `None` if it started, or why it did not (with the
-/// last lines it wrote to stderr in this check, if any: a usage error, a
-/// traceback).
-pub async fn check_bots(
-    config: &Config,
-    dir: &RunFolder,
-    options: &RunOptions,
-) -> Vec<Option<String>> {
+/// before any game, so a bot that cannot start is reported at once, and a
+/// bot that answers `hello` twice (it sends a reply before it is asked) is
+/// named in [`StartChecks::notes`].
+pub async fn check_bots(config: &Config, dir: &RunFolder, options: &RunOptions) -> StartChecks {
     let startup = std::time::Duration::from_millis(config.time.startup_ms);
     let checks = config.bots.iter().map(|spec| async move {
         let log = BotLog::open(&dir.bot_log(&spec.name), LOG_CAP_BYTES)
@@ -685,14 +692,22 @@ pub async fn check_bots(
         };
         match BotProcess::start(spec, start).await {
             Ok(p) => {
-                p.shutdown(true).await;
-                None
+                let note = p.shutdown(true).await.second_hello_note();
+                (None, note.map(|n| format!("bot '{}' {n}", spec.name)))
             }
-            Err(f) => Some(match dir.bot_stderr_tail(&spec.name, "check", 3) {
-                Some(said) => format!("{f} (its stderr: {said})"),
-                None => f.to_string(),
-            }),
+            Err(f) => (
+                Some(match dir.bot_stderr_tail(&spec.name, "check", 3) {
+                    Some(said) => format!("{f} (its stderr: {said})"),
+                    None => f.to_string(),
+                }),
+                None,
+            ),
         }
     });
-    futures::future::join_all(checks).await
+    let (failures, notes): (Vec<_>, Vec<_>) =
+        futures::future::join_all(checks).await.into_iter().unzip();
+    StartChecks {
+        failures,
+        notes: notes.into_iter().flatten().collect(),
+    }
 }

@@ -347,3 +347,44 @@ fn a_reply_to_gameover_is_named_as_such() {
         "{stdout}"
     );
 }
+
+#[test]
+fn a_bot_that_answers_hello_twice_fails_the_handshake_in_words_it_can_act_on() {
+    let (code, stdout) = check(&[], &["python3", "test-bots/early_hello.py"]);
+    assert_eq!(code, 1, "{stdout}");
+    let handshake = line(&stdout, "handshake");
+    assert!(
+        handshake.starts_with("FAIL  handshake           'hello version=1 name=early-hello' in "),
+        "{stdout}"
+    );
+    assert!(
+        handshake.ends_with("but it answered hello twice (the second 'hello version=1 name=early-hello'): it sends a hello reply before it is asked as well as when asked; the arena skips the second, but send it only in answer to the arena's hello"),
+        "{stdout}"
+    );
+    // The skipped reply costs it nothing: every game passes.
+    for name in &CHECKS[1..] {
+        assert!(line(&stdout, name).starts_with("PASS  "), "{stdout}");
+    }
+    assert!(stdout.contains("\n1 of 9 checks failed\n"), "{stdout}");
+}
+
+#[test]
+fn a_banner_or_an_early_hello_reply_passes() {
+    passes(&["python3", "test-bots/early_hello.py", "--once"]);
+    let (code, stdout) = check(
+        &[],
+        &[
+            "python3",
+            "test-bots/early_hello.py",
+            "--banner",
+            "EarlyBot 1.0",
+        ],
+    );
+    assert_eq!(code, 0, "{stdout}");
+    assert!(
+        line(&stdout, "handshake").ends_with(
+            " (after 1 line that is not a hello reply, skipped as a banner: 'EarlyBot 1.0')"
+        ),
+        "{stdout}"
+    );
+}

@@ -730,3 +730,47 @@ for line in sys.stdin:
         "{flooded:?}"
     );
 }
+
+#[test]
+fn a_bot_that_sends_its_hello_reply_early_plays_and_is_named_at_start() {
+    let tmp = tempfile::tempdir().unwrap();
+    let early = common::repo().join("test-bots/early_hello.py");
+    let bots = [
+        ("a", random_bot(1)),
+        ("twice", common::python(&early, &[])),
+        ("once", common::python(&early, &["--once"])),
+        (
+            "banner",
+            common::python(&early, &["--banner", "EarlyBot 1.0"]),
+        ),
+    ];
+    let cfg = config(tmp.path(), "[tournament]\nfirst_to = 2\n", &bots);
+    let out = tmp.path().join("run");
+    let output = run_arena(&cfg, &out);
+    assert_success(&output);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let noted: Vec<_> = stderr
+        .lines()
+        .filter(|l| l.contains("answered hello twice"))
+        .collect();
+    assert_eq!(noted.len(), 1, "{stderr}");
+    assert!(
+        noted[0].starts_with("arena: bot 'twice' answered hello twice (the second 'hello version=1 name=early-hello'): it sends a hello reply before it is asked"),
+        "{stderr}"
+    );
+    let games = rows(&out.join("games.csv"));
+    assert!(!games.is_empty());
+    assert!(
+        games
+            .iter()
+            .all(|g| ["no-moves", "ply-limit"].contains(&g["termination"].as_str())),
+        "{games:?}"
+    );
+    let log = std::fs::read_to_string(out.join("logs/twice.stderr.log")).unwrap();
+    assert!(log.contains("skipped a second hello reply"), "{log}");
+    let log = std::fs::read_to_string(out.join("logs/banner.stderr.log")).unwrap();
+    assert!(
+        log.contains("skipped before its hello reply: 'EarlyBot 1.0'"),
+        "{log}"
+    );
+}

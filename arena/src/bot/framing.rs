@@ -65,6 +65,27 @@ pub(crate) async fn waiting_lines<R: AsyncRead + Unpin>(
     arrived: impl Fn(&R) -> bool,
 ) -> Result<Vec<Vec<u8>>, ReadError> {
     let mut lines = Vec::new();
+    collect_waiting(reader, arrived, &mut lines).await?;
+    Ok(lines)
+}
+
+/// The complete lines waiting in `reader`, as [`waiting_lines`], but
+/// those read before the end of the output (or a flood, or a line too
+/// long) are kept: what a bot that has gone left in its pipe.
+pub(crate) async fn lines_left<R: AsyncRead + Unpin>(
+    reader: &mut BufReader<R>,
+    arrived: impl Fn(&R) -> bool,
+) -> Vec<Vec<u8>> {
+    let mut lines = Vec::new();
+    let _ = collect_waiting(reader, arrived, &mut lines).await;
+    lines
+}
+
+async fn collect_waiting<R: AsyncRead + Unpin>(
+    reader: &mut BufReader<R>,
+    arrived: impl Fn(&R) -> bool,
+    lines: &mut Vec<Vec<u8>>,
+) -> Result<(), ReadError> {
     let mut bytes = 0;
     loop {
         // A bot that writes faster than it is read would keep this loop
@@ -73,7 +94,7 @@ pub(crate) async fn waiting_lines<R: AsyncRead + Unpin>(
             return Err(ReadError::Flood);
         }
         if reader.buffer().is_empty() && !arrived(reader.get_ref()) {
-            return Ok(lines);
+            return Ok(());
         }
         // Buffered bytes come back at once; otherwise bytes have arrived.
         let available = reader.fill_buf().await.map_err(ReadError::Io)?;
@@ -84,7 +105,7 @@ pub(crate) async fn waiting_lines<R: AsyncRead + Unpin>(
             if available.len() > MAX_LINE_BYTES {
                 return Err(ReadError::TooLong);
             }
-            return Ok(lines);
+            return Ok(());
         };
         let mut line = available[..end].to_vec();
         reader.consume(end + 1);
@@ -148,6 +169,16 @@ mod tests {
                 got.map(|l| l.len())
             );
         }
+    }
+
+    #[tokio::test]
+    async fn lines_left_are_kept_at_the_end() {
+        let mut input = BufReader::new(&b"hello version=1 name=x\ninfo a\npart"[..]);
+        let lines = lines_left(&mut input, |_| true).await;
+        assert_eq!(
+            lines,
+            [b"hello version=1 name=x".to_vec(), b"info a".to_vec()]
+        );
     }
 
     #[tokio::test]

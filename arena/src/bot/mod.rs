@@ -126,6 +126,54 @@ pub struct BotProcess {
     notified: Option<String>,
     /// The notification sent just before the latest request, if any.
     asked_after: Option<String>,
+    /// Where the handshake is: awaiting the `hello` reply, just after it
+    /// (a second one would be skipped), or past it.
+    hello: HelloStage,
+    /// Lines before the `hello` reply that were not one (a banner),
+    /// skipped and logged: how many, and the first, as read.
+    banner: (usize, Option<String>),
+    /// A second `hello` reply, skipped: the line, as read.
+    second_hello: Option<String>,
+}
+
+/// Where a bot's handshake is ([`BotProcess::request`] reads lines by it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum HelloStage {
+    /// The next reply is the `hello` reply: lines that are not one are a
+    /// banner, logged and skipped (whenever they arrived).
+    Awaiting,
+    /// The `hello` reply has been read: if the next line (other than
+    /// `info` or blank) is a well-formed `hello` reply too, it is the
+    /// bot's second answer to the one `hello` (it sent one before it was
+    /// asked), logged and skipped once.
+    Answered,
+    /// Past the handshake: every line counts.
+    Done,
+}
+
+/// What a bot left behind when it was stopped ([`BotProcess::shutdown`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Ended {
+    /// A second `hello` reply the bot sent (skipped), as read: it answered
+    /// the one `hello` twice, most likely once before it was asked.
+    pub second_hello: Option<String>,
+    /// How many lines before its `hello` reply were not one (a banner,
+    /// skipped), and the first of them, as read.
+    pub banner: (usize, Option<String>),
+}
+
+impl Ended {
+    /// The words for a bot author about a second `hello` reply, if there
+    /// was one: what it did, that it cost nothing, and the fix.
+    #[must_use]
+    pub fn second_hello_note(&self) -> Option<String> {
+        self.second_hello.as_ref().map(|line| {
+            format!(
+                "answered hello twice (the second '{}'): it sends a hello reply before it is asked as well as when asked; the arena skips the second, but send it only in answer to the arena's hello",
+                shown(line)
+            )
+        })
+    }
 }
 
 impl BotProcess {
@@ -145,9 +193,10 @@ impl BotProcess {
                 .map(str::to_string)
                 .map_err(|e| e.to_string()),
             Err(f @ Fault::Timeout { .. }) => Err(format!(
-                "handshake failed: {f} to hello (if it wrote a reply, it may not have flushed its standard output)"
+                "handshake failed: {f} to hello{}",
+                bot.banner_hint()
             )),
-            Err(f) => Err(format!("handshake failed: {f}")),
+            Err(f) => Err(format!("handshake failed: {f}{}", bot.banner_hint())),
         };
         match result {
             Ok(name) => {
@@ -208,7 +257,69 @@ impl BotProcess {
             closed: false,
             notified: None,
             asked_after: None,
+            hello: HelloStage::Awaiting,
+            banner: (0, None),
+            second_hello: None,
         })
+    }
+
+    /// Why a handshake that failed may have: the lines skipped before a
+    /// `hello` reply (` ; before it, it sent 'X' (1 line, not a hello
+    /// reply, skipped)`), or, when none came at all, the flush hint.
+    #[must_use]
+    pub fn banner_hint(&self) -> String {
+        match &self.banner {
+            (n, Some(first)) => format!(
+                "; it sent {n} line{} but no hello reply, the first '{}' (lines before the hello reply that are not one are skipped as a banner)",
+                if *n == 1 { "" } else { "s" },
+                shown(first)
+            ),
+            _ => " (if it wrote a reply, it may not have flushed its standard output)".into(),
+        }
+    }
+
+    /// Lines skipped before the `hello` reply (a banner): how many, and
+    /// the first, as read.
+    #[must_use]
+    pub fn banner(&self) -> (usize, Option<&str>) {
+        (self.banner.0, self.banner.1.as_deref())
+    }
+
+    /// Whether `text` (a line other than `info` or blank) is skipped as
+    /// part of the handshake, and logs it if so: before the `hello` reply,
+    /// any line that is not one (a banner); just after it, one more
+    /// well-formed `hello` reply (the second answer to the one `hello`).
+    /// Any other line ends the handshake's tolerance.
+    fn skipped_in_handshake(&mut self, text: &str) -> bool {
+        let is_hello_word = text.split_whitespace().next() == Some("hello");
+        match self.hello {
+            HelloStage::Awaiting if !is_hello_word => {
+                self.note(&format!(
+                    "skipped before its hello reply: '{}'",
+                    shown(text)
+                ));
+                self.banner.0 += 1;
+                self.banner.1.get_or_insert_with(|| text.to_string());
+                true
+            }
+            HelloStage::Awaiting => {
+                self.hello = HelloStage::Answered;
+                false
+            }
+            HelloStage::Answered if matches!(Reply::parse(text), Ok(Reply::Hello(_))) => {
+                self.hello = HelloStage::Done;
+                self.note(&format!(
+                    "skipped a second hello reply '{}': answer hello once, when asked",
+                    shown(text)
+                ));
+                self.second_hello = Some(text.to_string());
+                true
+            }
+            _ => {
+                self.hello = HelloStage::Done;
+                false
+            }
+        }
     }
 
     /// Writes `request` (one line, with its `\n`) and waits up to `limit`
@@ -227,7 +338,11 @@ impl BotProcess {
         limit: Duration,
         margin: Duration,
     ) -> Result<(&str, Duration), Fault> {
-        self.check_unsolicited().await?;
+        // Before the hello reply nothing is unasked: a banner is skipped
+        // and a hello reply sent early is the reply, whenever it arrived.
+        if self.hello != HelloStage::Awaiting {
+            self.check_unsolicited().await?;
+        }
         self.asked_after = self.notified.take();
         let sent = Instant::now();
         let deadline = sent + limit + margin;
@@ -265,6 +380,14 @@ impl BotProcess {
             if let Some(t) = &mut self.transcript {
                 let _ = writeln!(t, "< {}", shown(&String::from_utf8_lossy(&self.line)));
             }
+            if self.hello == HelloStage::Awaiting && !self.line.starts_with(b"hello") {
+                let text = String::from_utf8_lossy(&self.line).into_owned();
+                if matches!(Reply::parse(&text), Ok(Reply::Info(_) | Reply::Blank)) {
+                    // Logged below, as any info line.
+                } else if self.skipped_in_handshake(&text) {
+                    continue;
+                }
+            }
             if !self.line.is_ascii() {
                 return Err(Fault::Protocol(format!(
                     "sent a line that is not ASCII: '{}'",
@@ -279,7 +402,12 @@ impl BotProcess {
                     false
                 }
                 Ok(Reply::Blank) => false,
-                _ => true,
+                // Past the handshake (every ply), nothing to copy.
+                _ if self.hello == HelloStage::Done => true,
+                _ => {
+                    let text = text.to_string();
+                    !self.skipped_in_handshake(&text)
+                }
             };
             if is_reply {
                 let text = std::str::from_utf8(&self.line).expect("ASCII");
@@ -328,6 +456,7 @@ impl BotProcess {
                         .line(&format!("{} info: ", self.prefix), info.as_bytes());
                 }
                 Ok(Reply::Blank) => {}
+                _ if line.is_ascii() && self.skipped_in_handshake(&text) => {}
                 _ => {
                     let hint = match self.notified.as_deref() {
                         Some(n) => format!(" (after {n}, which takes no reply)"),
@@ -399,7 +528,11 @@ impl BotProcess {
     /// Stops the bot: `quit` if `polite`, then the grace period, SIGTERM to the
     /// process group, another grace period, and SIGKILL. Always ends with a
     /// SIGKILL to the group, so no child the bot started outlives it.
-    pub async fn shutdown(mut self, polite: bool) {
+    /// Then the lines it sent since its last reply, all in the pipe now
+    /// that it has gone, are logged, and a second `hello` reply among them
+    /// is reported in [`Ended`] (so the start-up check, which asks only
+    /// `hello`, finds it).
+    pub async fn shutdown(mut self, polite: bool) -> Ended {
         if polite {
             let mut quit = String::new();
             endodoi_protocol::write_line(&mut quit, &Quit);
@@ -430,10 +563,34 @@ impl BotProcess {
         }
         let _ = killpg(self.pgid, Signal::SIGKILL);
         self.closed = true;
+        self.look_at_leftovers().await;
         if let Some(task) = self.stderr_task.take() {
             // A grandchild may still hold stderr open; don't wait on it for long.
             if tokio::time::timeout(GRACE, task).await.is_err() {
                 self.note("stderr still open after the process group was killed");
+            }
+        }
+        Ended {
+            second_hello: self.second_hello.take(),
+            banner: std::mem::take(&mut self.banner),
+        }
+    }
+
+    /// After the process has gone: logs the whole lines it left unread
+    /// (`info` lines as such, others as sent unasked), skipping a second
+    /// `hello` reply as the handshake does. Reads only what is in the pipe.
+    async fn look_at_leftovers(&mut self) {
+        let arrived = |out: &ChildStdout| framing::pipe_readable(std::os::fd::AsFd::as_fd(out));
+        for line in framing::lines_left(&mut self.stdout, arrived).await {
+            let text = String::from_utf8_lossy(&line);
+            match Reply::parse(&text) {
+                Ok(Reply::Info(info)) if line.is_ascii() => {
+                    self.log
+                        .line(&format!("{} info: ", self.prefix), info.as_bytes());
+                }
+                Ok(Reply::Blank) => {}
+                _ if line.is_ascii() && self.skipped_in_handshake(&text) => {}
+                _ => self.note(&format!("sent after its last request: '{}'", shown(&text))),
             }
         }
     }

@@ -133,7 +133,11 @@ pub fn run<F: Future<Output = ()>>(
     };
 
     // Every bot must start before any game is played.
-    let failures = runtime.block_on(runner::check_bots(&config, &dir, &run_options));
+    let checks = runtime.block_on(runner::check_bots(&config, &dir, &run_options));
+    for note in &checks.notes {
+        console.note(format_args!("arena: {note}"));
+    }
+    let failures = checks.failures;
     let failed = super::not_started(&config.bots, &failures);
     if !failed.is_empty() {
         match config.tournament.on_start_failure {

@@ -383,7 +383,11 @@ fn check_bots(
         ..Default::default()
     };
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
-    let failures = runtime.block_on(crate::runner::check_bots(config, &dir, &options));
+    let checks = runtime.block_on(crate::runner::check_bots(config, &dir, &options));
+    for note in &checks.notes {
+        console.note(format_args!("arena: {note}"));
+    }
+    let failures = checks.failures;
     let failed = super::not_started(&config.bots, &failures);
     if config.tournament.on_start_failure == crate::config::OnStartFailure::Skip {
         for line in &failed {
