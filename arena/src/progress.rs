@@ -5,6 +5,11 @@
 //!
 //! The games scheduled are an upper bound that shrinks as it gets sharper:
 //! each series counts `max_games` until it ends, then the games it played.
+//!
+//! An SPRT match has no useful bound (it stops when its test decides, long
+//! before `max_games`), so its bar shows the log-likelihood ratio between
+//! its bounds instead, refreshed in place after each game pair: H0's bound
+//! at the left end, H1's at the right, 0 in between ([`sprt_text`]).
 
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
@@ -12,11 +17,12 @@ use std::time::{Duration, Instant};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::config::Config;
+use crate::output::num;
 use crate::output::table::{render, Align};
 use crate::referee::{GameEnd, GameRecord};
-use crate::runner::SeriesResult;
+use crate::runner::{SeriesResult, SprtState};
 use crate::standings::{standings, GameResult, Tally};
-use crate::stats::RatingOptions;
+use crate::stats::{RatingOptions, Sprt};
 
 /// The most standings rows drawn; the rest are summed up in one line.
 const MAX_ROWS: usize = 12;
@@ -28,6 +34,56 @@ const REFIT_EVERY: Duration = Duration::from_millis(500);
 /// Bootstrap replicates for the live intervals (the files get the
 /// configured number).
 const LIVE_BOOTSTRAP: u32 = 200;
+
+/// The steps of an SPRT match's bar from H0's bound to H1's.
+pub const LLR_STEPS: u64 = 1000;
+
+/// Where an SPRT's `llr` stands between its bounds `(lower, upper)`, as a
+/// position on a bar of [`LLR_STEPS`] from the lower bound (0) to the upper
+/// one; 0 sits at `LLR_STEPS * lower / (lower - upper)` (the middle for
+/// `alpha = beta`).
+#[must_use]
+pub fn llr_position(llr: f64, (lower, upper): (f64, f64)) -> u64 {
+    let at = (llr - lower) / (upper - lower);
+    if at.is_finite() {
+        (at.clamp(0.0, 1.0) * LLR_STEPS as f64).round() as u64
+    } else {
+        LLR_STEPS / 2
+    }
+}
+
+/// The live view's line of an SPRT match: `state` is the test after the
+/// last pair (`None` before the first), `bounds` its bounds, `wdl` the
+/// games so far from the side of `first`, the bot it counts from. It gives
+/// the LLR with its bounds, how far it has come toward the bound it heads
+/// for, the games and the first bot's W/D/L, e.g. `LLR 1.47 in [-2.94,
+/// 2.94], 50% of the way to H1; 40 games, greedy +30 =2 -8`.
+#[must_use]
+pub fn sprt_text(
+    state: Option<&SprtState>,
+    bounds: (f64, f64),
+    wdl: crate::standings::Wdl,
+    first: &str,
+) -> String {
+    let (lower, upper) = bounds;
+    let llr = state.map_or(0.0, |s| s.llr);
+    let toward = match state.map(|s| s.verdict()) {
+        Some("H1") => "H1 accepted".to_string(),
+        Some("H0") => "H0 accepted".to_string(),
+        _ if llr >= 0.0 => format!("{:.0}% of the way to H1", 100.0 * llr / upper),
+        _ => format!("{:.0}% of the way to H0", 100.0 * llr / lower),
+    };
+    let games = wdl.games();
+    format!(
+        "LLR {} in [{}, {}], {toward}; {games} games, {first} +{} ={} -{}",
+        num(llr, 2),
+        num(lower, 2),
+        num(upper, 2),
+        wdl.wins,
+        wdl.draws,
+        wdl.losses
+    )
+}
 
 /// The live view of a run.
 pub struct Live {
@@ -43,6 +99,10 @@ pub struct Live {
     /// Games played, per series (by this process, and before a resume).
     played: HashMap<usize, u64>,
     refitted: Option<Instant>,
+    /// An SPRT match's test: the bar then shows its LLR.
+    sprt: Option<Sprt>,
+    /// The test after the last game pair.
+    sprt_state: Option<SprtState>,
 }
 
 impl Live {
@@ -56,14 +116,30 @@ impl Live {
     #[must_use]
     pub fn with_target(config: &Config, bound: u64, target: ProgressDrawTarget) -> Live {
         let multi = MultiProgress::with_draw_target(target);
-        let bar = multi.add(ProgressBar::new(bound));
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{elapsed_precise} [{wide_bar}] {pos}/{len} games (at most), {eta} left",
-            )
-            .expect("a valid template")
-            .progress_chars("=> "),
-        );
+        let sprt = crate::runner::series_rule(config, None).sprt;
+        let bar = match sprt {
+            None => {
+                let bar = multi.add(ProgressBar::new(bound));
+                bar.set_style(
+                    ProgressStyle::with_template(
+                        "{elapsed_precise} [{wide_bar}] {pos}/{len} games (at most), {eta} left",
+                    )
+                    .expect("a valid template")
+                    .progress_chars("=> "),
+                );
+                bar
+            }
+            Some(test) => {
+                let bar = multi.add(ProgressBar::new(LLR_STEPS));
+                bar.set_style(
+                    ProgressStyle::with_template("{elapsed_precise} H0 [{bar:40}] H1  {msg}")
+                        .expect("a valid template")
+                        .progress_chars("=| "),
+                );
+                bar.set_position(llr_position(0.0, test.bounds()));
+                bar
+            }
+        };
         let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
         let text = ProgressStyle::with_template("{msg}").expect("a valid template");
         // A header, the rows, one "more" line, and the forfeits.
@@ -89,9 +165,34 @@ impl Live {
             max_games: u64::from(config.tournament.max_games),
             played: HashMap::new(),
             refitted: None,
+            sprt,
+            sprt_state: None,
         };
+        live.show_sprt();
         live.redraw();
         live
+    }
+
+    /// An SPRT match's bar and line, from the test after the last pair.
+    fn show_sprt(&self) {
+        let Some(test) = self.sprt else { return };
+        let first = self.names.first().map_or("", String::as_str);
+        let bounds = test.bounds();
+        let llr = self.sprt_state.as_ref().map_or(0.0, |s| s.llr);
+        self.bar.set_position(llr_position(llr, bounds));
+        let wdl = if self.names.len() >= 2 {
+            self.tally.pair(0, 1).0
+        } else {
+            crate::standings::Wdl::default()
+        };
+        self.bar
+            .set_message(sprt_text(self.sprt_state.as_ref(), bounds, wdl, first));
+    }
+
+    /// An SPRT match's test after a game pair: the bar moves to its LLR.
+    pub fn sprt(&mut self, state: &SprtState) {
+        self.sprt_state = Some(state.clone());
+        self.show_sprt();
     }
 
     /// Counts a finished game.
@@ -112,7 +213,11 @@ impl Live {
             *self.forfeits.entry(g.end.name()).or_default() += 1;
         }
         *self.played.entry(g.series).or_default() += 1;
-        self.bar.inc(1);
+        if self.sprt.is_some() {
+            self.show_sprt();
+        } else {
+            self.bar.inc(1);
+        }
         if self.refitted.is_none_or_elapsed() {
             self.redraw();
         }
@@ -146,15 +251,39 @@ impl Live {
             *self.played.entry(g.series as usize).or_default() += 1;
             counted += 1;
         }
-        self.bar.set_position(counted);
-        // The time left comes from the games this run plays.
-        self.bar.reset_eta();
+        match self.sprt {
+            None => {
+                self.bar.set_position(counted);
+                // The time left comes from the games this run plays.
+                self.bar.reset_eta();
+            }
+            Some(test) => {
+                // The test as the games played so far left it, recomputed
+                // from them as the run's summary is.
+                let mut rows: Vec<crate::output::GameRow> = games
+                    .iter()
+                    .filter(|g| {
+                        self.index.contains_key(&g.south) && self.index.contains_key(&g.north)
+                    })
+                    .cloned()
+                    .collect();
+                rows.sort_by_key(|g| (g.series, g.game));
+                self.sprt_state =
+                    crate::matchup::matchup(&self.names, &self.tally, &rows, Some(test))
+                        .and_then(|m| m.sprt)
+                        .and_then(|c| c.pairs.last().cloned());
+                self.show_sprt();
+            }
+        }
         self.redraw();
         counted
     }
 
     /// A series ended: its share of the bound becomes the games it played.
     pub fn series(&mut self, s: &SeriesResult) {
+        if self.sprt.is_some() {
+            return;
+        }
         let played = self.played.get(&s.series.number).copied().unwrap_or(0);
         let unplayed = self.max_games.saturating_sub(played);
         let len = self.bar.length().unwrap_or(0);
@@ -270,10 +399,8 @@ impl crate::reporter::Reporter for Live {
         match event {
             Event::Game(g) => self.game(g),
             Event::Series(s) => self.series(s),
-            Event::Sprt(s) => {
-                let first = self.names.first().cloned().unwrap_or_default();
-                self.println(&crate::report::sprt_line(s, &first));
-            }
+            // In place, on the bar: a line per pair would flood the terminal.
+            Event::Sprt(s) => self.sprt(s),
         }
     }
 
@@ -395,6 +522,140 @@ mod tests {
         ));
         assert_eq!(live.bar.position(), 4);
         assert_eq!(live.resumed(&[]), 0);
+        live.finish();
+    }
+
+    fn sprt_config() -> Config {
+        Config::parse(
+            "[sprt]\nelo0 = 0\nelo1 = 5\nmodel = \"logistic\"\n[[bot]]\nname = \"alpha\"\ncommand = [\"x\"]\n[[bot]]\nname = \"b\"\ncommand = [\"x\"]\n",
+            "t.toml",
+            "t", &crate::commands::host())
+        .unwrap()
+    }
+
+    #[test]
+    fn the_sprt_line_says_where_the_llr_stands() {
+        let bounds = (-2.944, 2.944);
+        let state = |llr: f64, verdict| SprtState {
+            games: 40,
+            wdl: Wdl {
+                wins: 30,
+                draws: 2,
+                losses: 8,
+            },
+            pentanomial: [0, 1, 4, 5, 10],
+            llr,
+            bounds,
+            status: verdict,
+        };
+        use crate::stats::SprtStatus::{AcceptH0, AcceptH1, Continue};
+        let wdl = Wdl {
+            wins: 30,
+            draws: 3,
+            losses: 8,
+        };
+        assert_eq!(
+            sprt_text(Some(&state(1.472, Continue)), bounds, wdl, "alpha"),
+            "LLR 1.47 in [-2.94, 2.94], 50% of the way to H1; 41 games, alpha +30 =3 -8"
+        );
+        assert_eq!(
+            sprt_text(Some(&state(-0.736, Continue)), bounds, wdl, "alpha"),
+            "LLR -0.74 in [-2.94, 2.94], 25% of the way to H0; 41 games, alpha +30 =3 -8"
+        );
+        assert!(sprt_text(Some(&state(3.1, AcceptH1)), bounds, wdl, "a").contains("H1 accepted;"));
+        assert!(sprt_text(Some(&state(-3.0, AcceptH0)), bounds, wdl, "a").contains("H0 accepted;"));
+        assert_eq!(
+            sprt_text(None, bounds, Wdl::default(), "alpha"),
+            "LLR 0.00 in [-2.94, 2.94], 0% of the way to H1; 0 games, alpha +0 =0 -0"
+        );
+        assert_eq!(llr_position(0.0, bounds), LLR_STEPS / 2);
+        assert_eq!(llr_position(-9.0, bounds), 0);
+        assert_eq!(llr_position(2.944, bounds), LLR_STEPS);
+    }
+
+    #[test]
+    fn an_sprt_match_shows_its_llr_on_the_bar_not_its_max_games() {
+        let config = sprt_config();
+        let mut live = Live::with_target(&config, 100_000, ProgressDrawTarget::hidden());
+        assert_eq!(live.bar.length(), Some(LLR_STEPS));
+        assert_eq!(live.bar.position(), LLR_STEPS / 2);
+        let test = crate::runner::series_rule(&config, None).sprt.unwrap();
+        let winners = [
+            Some(Side::South),
+            Some(Side::North),
+            Some(Side::South),
+            None,
+        ];
+        let mut pentanomial = crate::stats::Pentanomial::default();
+        for (i, winner) in winners.into_iter().enumerate() {
+            let bots = if i % 2 == 0 {
+                ["alpha", "b"]
+            } else {
+                ["b", "alpha"]
+            };
+            live.game(&game(1, i as u32 + 1, bots, winner, GameEnd::NoMoves));
+        }
+        // Games move nothing on the bar; the test after a pair does.
+        assert_eq!(live.bar.position(), LLR_STEPS / 2);
+        pentanomial.counts = [0, 0, 1, 0, 1];
+        let llr = test.llr_pentanomial(&pentanomial);
+        use crate::reporter::Reporter;
+        live.event(&crate::runner::Event::Sprt(SprtState {
+            games: 4,
+            wdl: Wdl {
+                wins: 2,
+                draws: 1,
+                losses: 1,
+            },
+            pentanomial: pentanomial.counts,
+            llr,
+            bounds: test.bounds(),
+            status: test.status(llr),
+        }));
+        assert_eq!(live.bar.position(), llr_position(llr, test.bounds()));
+        assert!(llr > 0.0 && live.bar.position() > LLR_STEPS / 2);
+        let message = live.bar.message();
+        assert!(
+            message.starts_with(&format!("LLR {:.2} in [-2.94, 2.94]", llr)),
+            "{message}"
+        );
+        assert!(message.ends_with("; 4 games, alpha +3 =1 -0"), "{message}");
+        // A series' end leaves the bar alone.
+        live.series(&SeriesResult {
+            series: Series {
+                number: 1,
+                a: 0,
+                b: 1,
+            },
+            wdl: Wdl::default(),
+            decided: true,
+        });
+        assert_eq!(live.bar.length(), Some(LLR_STEPS));
+        live.finish();
+    }
+
+    #[test]
+    fn a_resumed_sprt_match_shows_the_llr_of_its_games() {
+        let tmp = tempfile::tempdir().unwrap();
+        let games = tmp.path().join("games.csv");
+        std::fs::write(
+            &games,
+            "series,game,south,north,result,termination,detail\n\
+             1,1,alpha,b,south,no-moves,\n\
+             1,2,b,alpha,north,no-moves,\n\
+             1,3,alpha,b,south,no-moves,\n",
+        )
+        .unwrap();
+        let config = sprt_config();
+        let test = crate::runner::series_rule(&config, None).sprt.unwrap();
+        let mut live = Live::with_target(&config, 100_000, ProgressDrawTarget::hidden());
+        let rows = crate::output::read_games(&games).unwrap().rows;
+        assert_eq!(live.resumed(&rows), 3);
+        let llr = test.llr_pentanomial(&crate::stats::Pentanomial {
+            counts: [0, 0, 0, 0, 1],
+        });
+        assert_eq!(live.bar.position(), llr_position(llr, test.bounds()));
+        assert!(live.bar.message().ends_with("; 3 games, alpha +3 =0 -0"));
         live.finish();
     }
 
