@@ -305,7 +305,7 @@ struct RawConfig {
     ratings: RawRatings,
     #[serde(default)]
     openings: RawOpenings,
-    sprt: Option<Spanned<RawSprt>>,
+    sprt: Option<RawSprt>,
     #[serde(default)]
     bot: Vec<Spanned<RawBot>>,
 }
@@ -330,10 +330,10 @@ struct RawRatings {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawSprt {
-    elo0: f64,
-    elo1: f64,
-    alpha: Option<f64>,
-    beta: Option<f64>,
+    elo0: Spanned<f64>,
+    elo1: Spanned<f64>,
+    alpha: Option<Spanned<f64>>,
+    beta: Option<Spanned<f64>>,
     model: Option<SprtModelName>,
 }
 
@@ -782,22 +782,37 @@ impl Config {
         };
         let sprt = match &raw.sprt {
             None => None,
-            Some(sp) => {
-                let r = sp.get_ref();
-                let (alpha, beta) = (r.alpha.unwrap_or(0.05), r.beta.unwrap_or(0.05));
-                let fail = |msg: &str| Err(at(Some(sp.span()), msg));
+            Some(r) => {
+                let rate = |v: &Option<Spanned<f64>>| v.as_ref().map_or(0.05, |v| *v.get_ref());
+                let (alpha, beta) = (rate(&r.alpha), rate(&r.beta));
+                let (elo0, elo1) = (*r.elo0.get_ref(), *r.elo1.get_ref());
+                // Each error points at its key; one about the whole test at
+                // its `[sprt]` header (or, written inline or with dotted
+                // keys, at its first key).
+                let fail = |span: Range<usize>, msg: &str| Err(at(Some(span), msg));
                 if bots.len() != 2 {
-                    return fail(&format!("[sprt] is for a match of two bots, and {} are configured: keep two [[bot]] tables", bots.len()));
+                    let table = table_header(text, "sprt").unwrap_or_else(|| r.elo0.span());
+                    return fail(table, &format!("[sprt] is for a match of two bots, and {} are configured: keep two [[bot]] tables", bots.len()));
                 }
-                if !(r.elo0.is_finite() && r.elo1.is_finite() && r.elo0 < r.elo1) {
-                    return fail("[sprt] needs elo0 < elo1, e.g. elo0 = 0 and elo1 = 5");
+                if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
+                    let key = if elo1.is_finite() { &r.elo1 } else { &r.elo0 };
+                    let key = if elo0.is_finite() { key } else { &r.elo0 };
+                    return fail(
+                        key.span(),
+                        "[sprt] needs elo0 < elo1, e.g. elo0 = 0 and elo1 = 5",
+                    );
                 }
-                if !(alpha > 0.0 && alpha < 0.5 && beta > 0.0 && beta < 0.5) {
-                    return fail("[sprt] alpha and beta must be between 0 and 0.5, e.g. 0.05");
+                for v in [&r.alpha, &r.beta].into_iter().flatten() {
+                    if !(*v.get_ref() > 0.0 && *v.get_ref() < 0.5) {
+                        return fail(
+                            v.span(),
+                            "[sprt] alpha and beta must be between 0 and 0.5, e.g. 0.05",
+                        );
+                    }
                 }
                 Some(SprtSettings {
-                    elo0: r.elo0,
-                    elo1: r.elo1,
+                    elo0,
+                    elo1,
                     alpha,
                     beta,
                     model: r.model.unwrap_or(SprtModelName::Normalized),
@@ -921,6 +936,29 @@ fn read_openings(
         return Err(OpeningsError::Empty(path.to_path_buf()));
     }
     Ok(book)
+}
+
+/// The span of table `name`'s header line (`[name]`, spaces and a comment
+/// allowed) in TOML `text`, from its `[`; `None` if it has none (a table
+/// written inline or with dotted keys).
+fn table_header(text: &str, name: &str) -> Option<Range<usize>> {
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        let start = offset + (line.len() - trimmed.len());
+        offset += line.len();
+        let Some(rest) = trimmed.strip_prefix('[') else {
+            continue;
+        };
+        let Some((inside, after)) = rest.split_once(']') else {
+            continue;
+        };
+        let after = after.trim();
+        if inside.trim() == name && (after.is_empty() || after.starts_with('#')) {
+            return Some(start..start + 1);
+        }
+    }
+    None
 }
 
 /// 1-based line and column of byte `offset` in `text`.
@@ -1318,6 +1356,53 @@ dir = "bots"
             .unwrap_err()
             .to_string()
             .contains("two bots"));
+    }
+
+    #[test]
+    fn sprt_errors_point_at_the_sprt_table_or_its_key() {
+        let error = |text: &str| {
+            Config::parse(text, "t", "t", &crate::commands::host())
+                .unwrap_err()
+                .to_string()
+        };
+        // The key at fault: elo1 (line 4), alpha (line 5).
+        let e = error(&format!(
+            "name = \"x\"\n\n[sprt]\nelo0 = 5\nelo1 = 0\n{TWO_BOTS}"
+        ));
+        assert!(e.starts_with("t:5:8: [sprt] needs elo0 < elo1"), "{e}");
+        let e = error(&format!(
+            "# a comment\n[sprt]\nelo0 = 0\nelo1 = 5\nalpha = 0.7\n{TWO_BOTS}"
+        ));
+        assert!(e.starts_with("t:5:9: [sprt] alpha and beta"), "{e}");
+        let e = error(&format!("[sprt]\nelo0 = 0\nelo1 = 5\nbeta = 0\n{TWO_BOTS}"));
+        assert!(e.starts_with("t:4:8: [sprt] alpha and beta"), "{e}");
+        // The table itself: [sprt] on line 3, after the bots too.
+        let three = format!(
+            "[tournament]\nseed = 1\n[sprt]\nelo0 = 0\nelo1 = 5\n{TWO_BOTS}[[bot]]\nname = \"c\"\ncommand = [\"z\"]\n"
+        );
+        assert!(
+            error(&three).starts_with("t:3:1: [sprt] is for a match of two bots"),
+            "{}",
+            error(&three)
+        );
+        let late = format!("{TWO_BOTS}[[bot]]\nname = \"c\"\ncommand = [\"z\"]\n  [ sprt ]  # the test\nelo0 = 0\nelo1 = 5\n");
+        let line = late.lines().position(|l| l.contains("[ sprt ]")).unwrap() + 1;
+        assert!(
+            error(&late).starts_with(&format!("t:{line}:3: [sprt] is for")),
+            "{}",
+            error(&late)
+        );
+        // With dotted keys, the key's line.
+        let dotted = format!("name = \"x\"\nsprt.elo0 = 5\nsprt.elo1 = 0\n{TWO_BOTS}");
+        assert!(
+            error(&dotted).starts_with("t:3:13: [sprt] needs elo0 < elo1"),
+            "{}",
+            error(&dotted)
+        );
+        // Written inline, the key's line.
+        let inline = format!("sprt = {{ elo0 = 3, elo1 = 1 }}\n{TWO_BOTS}");
+        assert!(error(&inline).starts_with("t:1:"), "{}", error(&inline));
+        assert!(error(&inline).contains("elo0 < elo1"), "{}", error(&inline));
     }
 
     #[test]
