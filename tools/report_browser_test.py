@@ -17,13 +17,22 @@ protocol on a pipe (--remote-debugging-pipe), and checks that:
   engine prints for that ply (`arena replay --games ... --series S --game G`);
 - stepping works: every ply of one game by the right arrow key, back with
   the left arrow, End, Home and a real mouse click on the next button; and
-  other games chosen through the address and the game list.
+  other games chosen through the address and the game list;
+- at window widths of 1400 and 420 pixels (a phone): no part of the viewer
+  sticks out of the window and the board fits without scrolling; ply 0
+  says whose move it is once; the lists show their picked entry whole at
+  1400 px, and the line under them describes the picked game whole at both;
+  a note about a link to a missing series goes once a good link is followed.
 
-It saves screenshots (report-top.png, report-viewer.png) to OUT (default
-target/report-browser-test/) for a person to look at. With --self-check it
-then breaks copies of the page three ways (a script error, a wrong
-position in the embedded data, the North row drawn in the wrong order)
-and fails unless each broken copy fails the same checks. Exit status 0:
+It checks DIR's report and that of a short 2x10 match it plays itself
+(two bundled bots, in OUT/run-2x10), and saves screenshots (report-top.png,
+report-viewer.png, report-viewer-1400.png, report-viewer-420.png and the
+same for report-2x10-) to OUT (default target/report-browser-test/) for a
+person to look at. With --self-check it then breaks copies of DIR's page
+seven ways (a script error, a wrong position in the embedded data, the
+North row drawn in the wrong order, the board's old fixed-width columns,
+"to move" twice at ply 0, a note that stays, a narrow game list) and
+fails unless each broken copy fails the same checks. Exit status 0:
 all passed; 1: a check failed; 2: it could not run (no Chromium, no
 report).
 """
@@ -342,7 +351,81 @@ def check_board(browser, engine, series, game, ply, where):
     return shown
 
 
-def run_checks(chromium, report, engine, shots, workdir):
+# The viewer's layout at one window width: what sticks out of the window or
+# of its box, and whether each list shows its picked entry whole.
+READ_LAYOUT = """(() => {
+  const width = document.documentElement.clientWidth;
+  const inView = (e) => { const r = e.getBoundingClientRect(); return r.left >= -0.5 && r.right <= width + 0.5; };
+  const viewer = document.getElementById('viewer');
+  const out = [...viewer.querySelectorAll('*')].filter((e) => e.getClientRects().length && !inView(e))
+      .map((e) => `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}.${e.className}`);
+  const wrap = document.querySelector('.board-wrap');
+  // A list cuts its text when it is narrower than it would be unbounded
+  // (a list is as wide as its widest entry and its arrow).
+  const lists = ['pick-series', 'pick-game'].map((id) => {
+    const s = document.getElementById(id);
+    const room = s.getBoundingClientRect().width;
+    const saved = s.style.cssText;
+    s.style.maxWidth = 'none';
+    s.style.width = 'max-content';
+    const need = s.getBoundingClientRect().width;
+    s.style.cssText = saved;
+    return { id, text: s.selectedOptions[0]?.textContent ?? '', need: Math.ceil(need),
+             room: Math.ceil(room) };
+  });
+  const line = document.getElementById('game-line');
+  return {
+    width, out, lists,
+    boardScrolls: wrap.scrollWidth > wrap.clientWidth + 0.5,
+    gameLine: line ? line.textContent : null, gameLineIn: line ? inView(line) : false,
+  };
+})()"""
+
+
+def check_layout(browser, engine, series, game, width, shots, name):
+    """The viewer at a window `width` pixels wide: the board and every part
+    of the viewer fit the window; the status says whose move it is once;
+    the picked game is described whole; a note about a bad address goes
+    once a good one is followed."""
+    browser.page("Emulation.setDeviceMetricsOverride",
+                 {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+    where = f"at {width} px"
+    browser.go_to_hash("#series=99999&game=1&ply=0")
+    note = browser.eval("document.getElementById('viewer-note').textContent")
+    if "no series 99999" not in note:
+        raise CheckFailed(f"{where}: a link to a series the report lacks says {note!r}")
+    browser.go_to_hash(f"#series={series}&game={game}&ply=0")
+    shown = check_board(browser, engine, series, game, 0, f"{where}, a good link after a bad one")
+    note = browser.eval("document.getElementById('viewer-note').textContent")
+    if "no series" in note:
+        raise CheckFailed(f"{where}: after a good link the note still says {note!r}")
+    if shown["status"].count("to move") != 1:
+        raise CheckFailed(f"{where}: ply 0 says 'to move' {shown['status'].count('to move')} "
+                          f"times: {shown['status']!r}")
+    layout = browser.eval(READ_LAYOUT)
+    if layout["width"] != width:
+        raise CheckFailed(f"{where}: the page is {layout['width']} px wide")
+    if layout["out"]:
+        raise CheckFailed(f"{where}: parts of the viewer stick out of the window: "
+                          + ", ".join(layout["out"][:6]))
+    if layout["boardScrolls"]:
+        raise CheckFailed(f"{where}: the board does not fit; it scrolls sideways")
+    picked = layout["lists"][1]["text"]
+    if layout["gameLine"] != picked or not layout["gameLineIn"]:
+        raise CheckFailed(f"{where}: the picked game is not described whole under the lists "
+                          f"({layout['gameLine']!r}, the list has {picked!r})")
+    if width >= 1000:
+        for lst in layout["lists"]:
+            if lst["need"] > lst["room"]:
+                raise CheckFailed(
+                    f"{where}: the list #{lst['id']} cuts its text: its entries need "
+                    f"{lst['need']} px, it has {lst['room']} (picked: {lst['text']!r})"
+                )
+    if shots:
+        browser.screenshot(shots / f"{name}-viewer-{width}.png", "#viewer")
+
+
+def run_checks(chromium, report, engine, shots, workdir, name="report"):
     """Every check on one report; returns the number of positions compared."""
     browser = Browser(chromium, workdir)
     compared = 0
@@ -358,8 +441,8 @@ def run_checks(chromium, report, engine, shots, workdir):
         compared += 1
         if shots:
             browser.eval("scrollTo(0, 0)")
-            browser.screenshot(shots / "report-top.png")
-            browser.screenshot(shots / "report-viewer.png", "#viewer")
+            browser.screenshot(shots / f"{name}-top.png")
+            browser.screenshot(shots / f"{name}-viewer.png", "#viewer")
         # Every ply by the keyboard, then back, End, Home and a mouse click.
         browser.key("Home", "Home", 36)
         check_board(browser, engine, series, game, 0, "after Home")
@@ -414,12 +497,40 @@ def run_checks(chromium, report, engine, shots, workdir):
             browser.key("ArrowRight", "ArrowRight", 39)
             check_board(browser, engine, s, g, 1, "the right arrow after a pick")
             compared += 1
+        # The layout on a wide screen and on a phone.
+        for width in (1400, 420):
+            check_layout(browser, engine, series, keys[0][1], width, shots, name)
+            compared += 1
         problems = browser.problems()
         if problems:
             raise CheckFailed("the page has problems:\n  " + "\n  ".join(problems))
     finally:
         browser.close()
     return compared
+
+
+# The 2x10 match whose report is tested too (arena = the bundled bots).
+WIDE_CONFIG = """name = "2x10"
+[board]
+holes = 10
+[tournament]
+first_to = 2
+max_games = 4
+concurrency = 1
+[openings]
+plies_min = 2
+plies_max = 2
+[[bot]]
+name = "greedy-with-a-long-name"
+command = ["arena", "bot", "greedy", "--seed", "1"]
+[[bot]]
+name = "random"
+command = ["arena", "bot", "random", "--seed", "2"]
+"""
+
+# The ways --self-check breaks a copy of the page; each must fail a check.
+TAMPERS = ("script error", "wrong position", "North row reversed", "fixed-width board",
+           "to move twice", "stale note", "narrow game list")
 
 
 def tamper(report, kind, out):
@@ -437,6 +548,17 @@ def tamper(report, kind, out):
         html = html[: m.start(1)] + " ".join(tokens) + html[m.end(1):]
     elif kind == "North row reversed":
         html = html.replace('side === "n" ? g.holes - k : k + 1', "k + 1", 1)
+    elif kind == "fixed-width board":
+        # The board's columns as they were before they could shrink.
+        html = html.replace("minmax(2.8rem, 5.5rem) repeat(var(--holes, 8), minmax(1.5rem, 3.4rem)) "
+                            "minmax(2.8rem, 5.5rem)",
+                            "5.5rem repeat(var(--holes, 8), minmax(2.6rem, 3.4rem)) 5.5rem", 1)
+    elif kind == "to move twice":
+        html = html.replace('text = "Start.";', 'text = "Start: to move.";', 1)
+    elif kind == "stale note":
+        html = html.replace("note.textContent = baseNote();", "", 1)
+    elif kind == "narrow game list":
+        html = html.replace(".controls select { max-width: 100%;", ".controls select { max-width: 12rem;", 1)
     if html == report.read_text():
         raise CheckFailed(f"could not break the page ({kind}): has it changed?")
     out.write_text(html)
@@ -474,19 +596,32 @@ def main():
     if not report.is_file():
         print(f"report browser test: no {report}", file=sys.stderr)
         return 2
-    engine = Engine(str(target / "release" / "arena"), run_dir / "games.csv")
+    arena = str(target / "release" / "arena")
+    engine = Engine(arena, run_dir / "games.csv")
+    # A 2x10 board too, the widest a phone must show: a short match of two
+    # bundled bots.
+    wide_dir = args.shots / "run-2x10"
+    shutil.rmtree(wide_dir, ignore_errors=True)
+    wide_dir.mkdir(parents=True)
+    (wide_dir / "2x10.toml").write_text(WIDE_CONFIG)
+    subprocess.run([arena, "run", str(wide_dir / "2x10.toml"), "--out", str(wide_dir / "out"),
+                    "--quiet"], check=True, stdout=subprocess.DEVNULL)
+    wide_report = wide_dir / "out" / "report.html"
+    wide_engine = Engine(arena, wide_dir / "out" / "games.csv")
     with tempfile.TemporaryDirectory(prefix="report-browser-") as tmp:
         tmp = Path(tmp)
-        try:
-            (tmp / "ok").mkdir()
-            compared = run_checks(chromium, report, engine, args.shots, tmp / "ok")
-        except CheckFailed as e:
-            print(f"FAILED: {report}: {e}", file=sys.stderr)
-            return 1
-        print(f"report.html: no errors, {compared} positions shown as the engine has them; "
-              f"screenshots in {args.shots}")
+        for page, page_engine, name in ((report, engine, "report"),
+                                        (wide_report, wide_engine, "report-2x10")):
+            try:
+                (tmp / name).mkdir()
+                compared = run_checks(chromium, page, page_engine, args.shots, tmp / name, name)
+            except CheckFailed as e:
+                print(f"FAILED: {page}: {e}", file=sys.stderr)
+                return 1
+            print(f"{name}: no errors, {compared} positions and layouts shown as they should be; "
+                  f"screenshots in {args.shots}")
         if args.self_check:
-            for kind in ("script error", "wrong position", "North row reversed"):
+            for kind in TAMPERS:
                 work = tmp / kind.replace(" ", "-")
                 work.mkdir()
                 broken = tamper(report, kind, work / "report.html")
@@ -499,7 +634,7 @@ def main():
                     continue
                 print(f"FAILED: self-check: a page with a {kind} passed the checks", file=sys.stderr)
                 return 1
-    checks = 4 if args.self_check else 1
+    checks = 2 + (len(TAMPERS) if args.self_check else 0)
     print(f"report-browser: {checks} passed, 0 failed")
     return 0
 

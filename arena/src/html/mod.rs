@@ -834,6 +834,7 @@ fn viewer_section() -> Markup {
                 label { "Series " select #pick-series {} }
                 label { "Game " select #pick-game {} }
             }
+            p #game-line {}
             div.steps {
                 button #first type="button" title="the start (Home)" { "|◀" }
                 button #prev type="button" title="the ply before (←)" { "◀" }

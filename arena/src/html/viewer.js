@@ -141,6 +141,7 @@
         fillGames(si);
       }
       $("pick-game").value = String(gi);
+      $("game-line").textContent = $("pick-game").selectedOptions[0]?.textContent ?? "";
       state.series = si;
       state.game = gi;
       state.positions = decode(g);
@@ -184,7 +185,8 @@
     const status = $("status");
     status.classList.remove("bad");
     if (ply === 0) {
-      text = `Start: ${SIDE[pos.toMove]} (${bot(pos.toMove === "s" ? g.south : g.north)}) to move.`;
+      // Whose move it is follows below, once, as at every other ply.
+      text = "Start.";
     } else {
       const mover = P[ply - 1].toMove;
       const hole = g.moves[ply - 1];
@@ -220,7 +222,7 @@
         status.classList.add("bad");
       }
     } else if (!pos.over) {
-      text += ` ${SIDE[pos.toMove]} to move.`;
+      text += ` ${SIDE[pos.toMove]} (${bot(pos.toMove === "s" ? g.south : g.north)}) to move.`;
     }
     status.textContent = text;
     const rows = ["s", "n"].map((side) => {
@@ -250,6 +252,8 @@
     const number = Number(h.get("series"));
     const si = data.series.findIndex((s) => s.file === file && s.series === number);
     const note = $("viewer-note");
+    // A note about an earlier address goes once this one is shown.
+    note.textContent = baseNote();
     if (si < 0) {
       note.textContent = `This report has no series ${h.get("series")}.`;
       return false;
@@ -271,21 +275,27 @@
     return true;
   }
 
+  // The note the viewer always shows: which games it holds, when not all.
+  function baseNote() {
+    if (!(data.omitted > 0)) return "";
+    return `The viewer holds ${data.total - data.omitted} of ` +
+      `${data.total} games (the report's size limit), game 1 of every series first; ` +
+      "replay any other with arena replay --games games.csv --series S --game G.";
+  }
+
   function start() {
     fillSeries();
-    if (data.omitted > 0) {
-      $("viewer-note").textContent = `The viewer holds ${data.total - data.omitted} of ` +
-        `${data.total} games (the report's size limit), game 1 of every series first; ` +
-        "replay any other with arena replay --games games.csv --series S --game G.";
-    }
+    $("viewer-note").textContent = baseNote();
     // After a pick, the arrow keys step plies again instead of changing the pick.
     $("pick-series").addEventListener("change", (e) => {
+      $("viewer-note").textContent = baseNote();
       const si = Number(e.target.value);
       const gi = data.series[si].games[0];
       if (gi !== undefined) show(si, gi, 0);
       e.target.blur();
     });
     $("pick-game").addEventListener("change", (e) => {
+      $("viewer-note").textContent = baseNote();
       show(state.series, Number(e.target.value), 0);
       e.target.blur();
     });
