@@ -70,6 +70,22 @@ pub struct Replay {
     pub moves: Vec<u8>,
     /// The recorded end, if the game came from `games.csv`.
     pub recorded: Option<Recorded>,
+    /// Who played it, if the game came from `games.csv`.
+    pub players: Option<Players>,
+}
+
+/// Who played a game of `games.csv`, and how it opened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Players {
+    /// The series number.
+    pub series: u64,
+    /// The game number within the series.
+    pub game: u32,
+    /// South's bot and North's bot.
+    pub bots: [String; 2],
+    /// How many of the first plies are the opening, played by the referee
+    /// (the `opening` column's moves).
+    pub opening: usize,
 }
 
 /// What `games.csv` recorded for a game.
@@ -188,9 +204,17 @@ pub fn from_games_csv(path: &Path, series: usize, game: u32) -> Result<Replay, R
             })
         })
     };
+    let moves = parse_moves(&[row.moves.as_str()])?;
+    let players = Players {
+        series: row.series,
+        game: row.game,
+        bots: [row.south.clone(), row.north.clone()],
+        opening: row.opening.split_whitespace().count().min(moves.len()),
+    };
     Ok(Replay {
         rules,
-        moves: parse_moves(&[row.moves.as_str()])?,
+        moves,
+        players: Some(players),
         recorded: Some(Recorded {
             seeds: [
                 seeds("south_seeds", &row.south_seeds)?,
@@ -201,6 +225,21 @@ pub fn from_games_csv(path: &Path, series: usize, game: u32) -> Result<Replay, R
             detail: row.detail.clone(),
         }),
     })
+}
+
+/// A capture as RULES.md tells it, the opposite hole's seeds and the
+/// triggering seed (the last one sown, which is taken too): `6 seeds from
+/// north's hole 3, and the triggering seed: 7 seeds`, where `whose` is the
+/// captured side's possessive (`north's`, `your`).
+#[must_use]
+pub fn capture_text(capture: endodoi::Capture, whose: &str) -> String {
+    let from_hole = capture.seeds.saturating_sub(1);
+    format!(
+        "{from_hole} seed{} from {whose} hole {}, and the triggering seed: {} seeds",
+        if from_hole == 1 { "" } else { "s" },
+        capture.hole,
+        capture.seeds
+    )
 }
 
 /// The width of a hole's cell, characters: the largest count's digits, at
@@ -259,6 +298,22 @@ pub fn board_with_holes(pos: &Position) -> String {
 pub fn run(replay: &Replay) -> Result<(String, bool), ReplayError> {
     let mut pos = replay.rules.start();
     let mut out = String::new();
+    let opening = replay.players.as_ref().map_or(0, |p| p.opening);
+    if let Some(p) = &replay.players {
+        let _ = write!(
+            out,
+            "series {} game {}: South {}, North {}",
+            p.series, p.game, p.bots[0], p.bots[1]
+        );
+        let _ = match p.opening {
+            0 => writeln!(out, "; no opening plies"),
+            1 => writeln!(out, "; ply 1 is the opening, played by the referee"),
+            n => writeln!(
+                out,
+                "; plies 1 to {n} are the opening, played by the referee"
+            ),
+        };
+    }
     let _ = writeln!(
         out,
         "2x{} board, {} seeds per hole, max_laps {}, max_plies {}",
@@ -270,6 +325,15 @@ pub fn run(replay: &Replay) -> Result<(String, bool), ReplayError> {
     let _ = writeln!(out, "start: {pos}\n{}", board_with_holes(&pos));
     for (i, &hole) in replay.moves.iter().enumerate() {
         let mover = pos.to_move();
+        // Who chose the move: the referee for an opening ply, else the
+        // mover's bot (named when the game came from games.csv).
+        let by = if i < opening {
+            " (opening, played by the referee)".to_string()
+        } else {
+            replay.players.as_ref().map_or_else(String::new, |p| {
+                format!(" ({})", p.bots[usize::from(mover == Side::North)])
+            })
+        };
         let mv = Move::new(hole).expect("parsed as 1..=50");
         let details = match pos.play(mv) {
             Ok(d) => d,
@@ -286,15 +350,13 @@ pub fn run(replay: &Replay) -> Result<(String, bool), ReplayError> {
         };
         let capture = details.capture.map_or_else(String::new, |c| {
             format!(
-                ", captures {} from {}'s hole {}",
-                c.seeds,
-                mover.opponent(),
-                c.hole
+                ", captures {}",
+                capture_text(c, &format!("{}'s", mover.opponent()))
             )
         });
         let _ = writeln!(
             out,
-            "ply {}: {mover} plays {hole}: {} lap{}, {} seed{} sown{capture}\n  {pos}\n{}",
+            "ply {}: {mover}{by} plays {hole}: {} lap{}, {} seed{} sown{capture}\n  {pos}\n{}",
             i + 1,
             details.laps,
             if details.laps == 1 { "" } else { "s" },
@@ -370,6 +432,7 @@ mod tests {
                 termination: "no-moves".into(),
                 detail: String::new(),
             }),
+            players: None,
         };
         let (text, ok) = run(&replay).unwrap();
         assert!(ok, "{text}");
@@ -394,6 +457,7 @@ mod tests {
                 termination: "timeout".into(),
                 detail: "south (x) no reply".into(),
             }),
+            players: None,
         };
         let (text, ok) = run(&replay).unwrap();
         assert!(!ok && text.contains("THE REPLAY DISAGREES"), "{text}");
@@ -405,6 +469,34 @@ mod tests {
         );
         assert!(parse_moves(&["3 x"]).is_err());
         assert!(parse_moves(&["51"]).is_err());
+    }
+
+    #[test]
+    fn a_capture_counts_the_hole_and_the_triggering_seed_apart() {
+        let c = |hole, seeds| endodoi::Capture { hole, seeds };
+        assert_eq!(
+            capture_text(c(3, 7), "greedy-c's"),
+            "6 seeds from greedy-c's hole 3, and the triggering seed: 7 seeds"
+        );
+        assert_eq!(
+            capture_text(c(1, 2), "your"),
+            "1 seed from your hole 1, and the triggering seed: 2 seeds"
+        );
+        // 2x6 with 1 seed, South plays 4: 7 laps, captures North's hole 2.
+        let replay = Replay {
+            rules: Rules::new(6, 1).unwrap(),
+            moves: vec![4],
+            recorded: None,
+            players: None,
+        };
+        let (text, _) = run(&replay).unwrap();
+        assert!(
+            text.contains(
+                "ply 1: south plays 4: 7 laps, 13 seeds sown, captures 2 seeds from north's hole 2, \
+                 and the triggering seed: 3 seeds\n"
+            ),
+            "{text}"
+        );
     }
 
     #[test]

@@ -55,6 +55,7 @@ pub fn run(source: &Source, console: &mut Console<'_>) -> anyhow::Result<Outcome
                 .with_max_plies(*max_plies)?,
             moves: crate::replay::parse_moves(moves)?,
             recorded: None,
+            players: None,
         },
     };
     let (report, matches) = crate::replay::run(&game)?;

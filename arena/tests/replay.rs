@@ -1,0 +1,90 @@
+//! `arena replay` of a `games.csv` row names the two bots and marks the
+//! opening plies, which the referee played, as the report's viewer does.
+
+use assert_cmd::Command;
+
+fn arena() -> Command {
+    let mut cmd = Command::cargo_bin("arena").unwrap();
+    cmd.env_remove("RUST_BACKTRACE");
+    cmd
+}
+
+#[test]
+fn a_recorded_game_names_its_bots_and_marks_its_opening() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("pair.toml");
+    std::fs::write(
+        &config,
+        r#"name = "pair"
+[board]
+holes = 4
+[tournament]
+first_to = 1
+max_games = 2
+concurrency = 1
+[openings]
+plies_min = 3
+plies_max = 3
+[[bot]]
+name = "greedy-one"
+command = ["arena", "bot", "greedy", "--seed", "1"]
+[[bot]]
+name = "random-two"
+command = ["arena", "bot", "random", "--seed", "2"]
+"#,
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    arena()
+        .arg("run")
+        .arg(&config)
+        .arg("--out")
+        .arg(&out)
+        .arg("--quiet")
+        .assert()
+        .success();
+    let games = out.join("games.csv");
+    let mut reader = csv::Reader::from_path(&games).unwrap();
+    let headers = reader.headers().unwrap().clone();
+    let col = |name: &str| headers.iter().position(|h| h == name).unwrap();
+    for row in reader.records() {
+        let row = row.unwrap();
+        let (series, game) = (&row[col("series")], &row[col("game")]);
+        let (south, north) = (&row[col("south")], &row[col("north")]);
+        let plies = row[col("moves")].split_whitespace().count();
+        assert_eq!(row[col("opening")].split_whitespace().count(), 3);
+        let text = arena()
+            .args(["replay", "--series", series, "--game", game, "--games"])
+            .arg(&games)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let text = String::from_utf8(text).unwrap();
+        assert!(
+            text.starts_with(&format!(
+                "series {series} game {game}: South {south}, North {north}; \
+                 plies 1 to 3 are the opening, played by the referee\n"
+            )),
+            "{text}"
+        );
+        let ply_lines: Vec<&str> = text.lines().filter(|l| l.starts_with("ply ")).collect();
+        assert_eq!(ply_lines.len(), plies, "{text}");
+        for (i, line) in ply_lines.iter().enumerate() {
+            let mover = if i % 2 == 0 { "south" } else { "north" };
+            let by = if i < 3 {
+                "(opening, played by the referee)"
+            } else if i % 2 == 0 {
+                &format!("({south})")
+            } else {
+                &format!("({north})")
+            };
+            // En Dodoi alternates every ply, so the mover is fixed by the ply.
+            assert!(
+                line.starts_with(&format!("ply {}: {mover} {by} plays ", i + 1)),
+                "{line}\n{text}"
+            );
+        }
+    }
+}
