@@ -88,6 +88,8 @@ pub struct PlayOptions {
     pub guard: Option<PathBuf>,
     /// Where the bots' stderr and `info` lines go (replaced); `None` drops them.
     pub log: Option<PathBuf>,
+    /// The columns the intro's paragraphs are wrapped to (at least 20).
+    pub width: usize,
 }
 
 /// How a session ended.
@@ -139,6 +141,13 @@ pub struct PlaySettings {
     pub step: bool,
     /// The bot's program and arguments; with `bots`, both bots' split by `--`.
     pub command: Vec<String>,
+    /// South's and North's commands each as one string, split as a shell
+    /// splits words (`--south`, `--north`): two bots play each other. Both
+    /// or neither; with them, `command` is empty.
+    pub south_north: [Option<String>; 2],
+    /// The terminal's width in columns (80 when not a terminal): the intro
+    /// is wrapped to it.
+    pub width: usize,
     /// The per-move limit told to the bots, ms.
     pub move_time_ms: u64,
     /// Whether moves are shown lap by lap from the start.
@@ -189,11 +198,25 @@ pub enum PlayOptionsError {
     /// The opening is unreadable, illegal, or ends the game.
     #[error(transparent)]
     Opening(#[from] OpeningError),
-    /// `--bots` without two commands.
+    /// `--bots` without two commands, or `--south` without `--north`.
     #[error(
-        "--bots needs two bot commands: arena play --bots -- SOUTH_COMMAND... -- NORTH_COMMAND..."
+        "two bots need two commands: arena play --south \"SOUTH COMMAND\" --north \"NORTH COMMAND\" \
+         (or --bots -- SOUTH_COMMAND... -- NORTH_COMMAND...)"
     )]
     TwoCommandsNeeded,
+    /// `--south`/`--north` and a command after `--` as well.
+    #[error(
+        "give the bots' commands one way: --south and --north, or a command after --, not both"
+    )]
+    CommandsTwoWays,
+    /// A `--south` or `--north` that does not split into words.
+    #[error("{flag}: {why}: give the command as one quoted string, e.g. {flag} \"cargo run -- --seed 1\"")]
+    BadCommand {
+        /// `--south` or `--north`.
+        flag: &'static str,
+        /// Why it does not split (the shell-words reader's message).
+        why: String,
+    },
     /// No bot command at all.
     #[error("no bot command: write it after --, e.g. arena play -- arena bot greedy")]
     NoCommand,
@@ -245,7 +268,32 @@ impl PlayOptions {
             Some(text) => parse_opening(text, rules)?,
             None => Vec::new(),
         };
-        let players = if args.bots {
+        let players = if args.south_north.iter().any(Option::is_some) {
+            if !args.command.is_empty() {
+                return Err(PlayOptionsError::CommandsTwoWays);
+            }
+            let split = |i: usize| -> Result<Vec<String>, PlayOptionsError> {
+                let flag = ["--south", "--north"][i];
+                let text = args.south_north[i]
+                    .as_deref()
+                    .ok_or(PlayOptionsError::TwoCommandsNeeded)?;
+                let words = shell_words::split(text).map_err(|e| PlayOptionsError::BadCommand {
+                    flag,
+                    why: e.to_string(),
+                })?;
+                if words.is_empty() {
+                    return Err(PlayOptionsError::BadCommand {
+                        flag,
+                        why: "it is empty".into(),
+                    });
+                }
+                Ok(words)
+            };
+            Players::Bots {
+                commands: [split(0)?, split(1)?],
+                step: args.step,
+            }
+        } else if args.bots {
             let split = args.command.iter().position(|w| w == "--");
             let (south, north) = match split {
                 Some(i) => (&args.command[..i], &args.command[i + 1..]),
@@ -288,6 +336,7 @@ impl PlayOptions {
             echo: args.echo,
             guard: args.guard,
             log: args.log,
+            width: args.width.max(20),
         })
     }
 }
@@ -476,6 +525,7 @@ pub async fn session<W: Write>(
         step,
         colour: options.colour,
         echo: options.echo,
+        width: options.width,
         move_time_ms: options.move_time_ms,
         startup: Duration::from_millis(options.startup_ms),
         buf: String::new(),
@@ -722,22 +772,22 @@ pub fn status_line(pos: &Position, last: Option<Move>, names: &Names) -> String 
 }
 
 /// The line that reports a move: `you play 3: 5 laps, 25 seeds sown, no
-/// capture`, with the capture in the captured side's own numbering.
+/// capture`, with the capture in the captured side's own numbering. A
+/// capture is told as RULES.md has it, the opposite hole's seeds and the
+/// triggering seed: `captures 6 seeds from greedy's hole 3, and the
+/// triggering seed: 7 seeds`.
 #[must_use]
 pub fn move_line(details: &MoveDetails, names: &Names) -> String {
     let mover = details.mover;
     let capture = match details.capture {
         Some(c) => format!(
-            "{} {} seed{} from {} hole {}",
+            "{} {}",
             if names.you[mover.index()] {
                 "capture"
             } else {
                 "captures"
             },
-            c.seeds,
-            plural(u64::from(c.seeds)),
-            names.possessive(mover.opponent()),
-            c.hole
+            crate::replay::capture_text(c, names.possessive(mover.opponent()))
         ),
         None => "no capture".into(),
     };
@@ -941,6 +991,8 @@ struct Game<W: Write> {
     step: bool,
     colour: bool,
     echo: bool,
+    /// The columns the intro is wrapped to.
+    width: usize,
     move_time_ms: u64,
     startup: Duration,
     buf: String,
@@ -981,9 +1033,11 @@ impl<W: Write> Game<W> {
         }
     }
 
+    /// The intro: the board, the players and how to read the board, as
+    /// paragraphs wrapped to the terminal's width.
     fn intro(&mut self, options: &PlayOptions) -> std::io::Result<()> {
         let rules = self.pos.rules();
-        let mut text = format!(
+        let mut first = format!(
             "arena play: 2x{} board, {} seed{} per hole",
             rules.holes(),
             rules.seeds(),
@@ -991,38 +1045,50 @@ impl<W: Write> Game<W> {
         );
         if !options.opening.is_empty() {
             let plies: Vec<String> = options.opening.iter().map(Move::to_string).collect();
-            let _ = write!(text, ", after the opening {}", plies.join(" "));
+            let _ = write!(first, ", after the opening {}", plies.join(" "));
         }
+        let mut paragraphs = Vec::new();
         match self.human {
             Some(human) => {
                 let bot = self.names.subject(human.opponent()).to_string();
                 let _ = write!(
-                    text,
-                    "; you are {}, {bot} is {}; South moves first.\n\
-                     Sowing runs counterclockwise, along the arrows: your row to the right, then\n\
-                     {bot}'s row to the left. {bot}'s holes are numbered from its own left, as it\n\
-                     names its moves. Type a hole number to move; help lists the commands.",
+                    first,
+                    "; you are {}, {bot} is {}; South moves first.",
                     title(human),
                     title(human.opponent()),
                 );
+                paragraphs.push(first);
+                paragraphs.push(format!(
+                    "Sowing runs counterclockwise, along the arrows: your row to the right, then \
+                     {bot}'s row to the left. {bot}'s holes are numbered from its own left, as it \
+                     names its moves. Type a hole number to move; help lists the commands."
+                ));
             }
             None => {
                 let _ = write!(
-                    text,
-                    "; {} against {}.\n\
-                     Sowing runs counterclockwise, along the arrows: South's row to the right,\n\
-                     then North's row to the left; each row is numbered from its owner's left.",
+                    first,
+                    "; {} against {}.",
                     self.names.subject(Side::South),
                     self.names.subject(Side::North),
                 );
+                paragraphs.push(first);
+                paragraphs.push(
+                    "Sowing runs counterclockwise, along the arrows: South's row to the right, \
+                     then North's row to the left; each row is numbered from its owner's left."
+                        .into(),
+                );
                 if self.step {
-                    text.push_str(
-                        "\nPress Enter for each ply; laps shows the sowing lap by lap, quit stops.",
+                    paragraphs.push(
+                        "Press Enter for each ply; laps shows the sowing lap by lap, quit stops."
+                            .into(),
                     );
                 }
             }
         }
-        writeln!(self.out, "{text}")
+        for paragraph in &paragraphs {
+            writeln!(self.out, "{}", textwrap::fill(paragraph, self.width))?;
+        }
+        Ok(())
     }
 
     /// Draws the position, with `marks` highlighted, and the status line.
@@ -1542,12 +1608,14 @@ mod tests {
         let names = Names::human(Side::North, "greedy");
         assert_eq!(
             move_line(&details, &names),
-            "greedy plays 4: 7 laps, 13 seeds sown, captures 3 seeds from your hole 2"
+            "greedy plays 4: 7 laps, 13 seeds sown, captures 2 seeds from your hole 2, \
+             and the triggering seed: 3 seeds"
         );
         let you = Names::human(Side::South, "greedy");
         assert_eq!(
             move_line(&details, &you),
-            "you play 4: 7 laps, 13 seeds sown, capture 3 seeds from greedy's hole 2"
+            "you play 4: 7 laps, 13 seeds sown, capture 2 seeds from greedy's hole 2, \
+             and the triggering seed: 3 seeds"
         );
         assert_eq!(
             lap_line(&laps[0], 6, &you, Side::South),

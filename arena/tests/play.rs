@@ -259,8 +259,10 @@ fn scripted_game(side: &str, bot: &[&str]) -> String {
 #[test]
 fn a_scripted_human_plays_a_whole_game_against_random() {
     let text = scripted_game("south", &["arena", "bot", "random", "--seed", "1"]);
+    // The intro is wrapped to 80 columns: its words, whatever the breaks.
     assert!(
-        text.contains("you are South, random is North; South moves first"),
+        text.replace('\n', " ")
+            .contains("you are South, random is North; South moves first"),
         "{text}"
     );
     // The board from South's seat: North's holes numbered from its own
@@ -629,7 +631,7 @@ fn bad_arguments_get_one_line_and_exit_2() {
         ),
         (
             &["--bots", "--", "arena", "bot", "greedy"],
-            "--bots needs two bot commands",
+            "two bots need two commands",
         ),
         (
             &["--opening", "1 9", "--", "arena", "bot", "greedy"],
@@ -657,6 +659,124 @@ fn bad_arguments_get_one_line_and_exit_2() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn the_intro_is_wrapped_to_80_columns_off_a_terminal() {
+    // A long bot name, an opening: the lines that overflowed 80 columns.
+    let (code, text) = play(
+        &["--opening", "4 3 2 4", "--", "arena", "bot", "alphabeta"],
+        "quit\n",
+    );
+    assert_eq!(code, 0, "{text}");
+    let intro: Vec<&str> = text.lines().take_while(|l| !l.is_empty()).collect();
+    assert!(intro.len() >= 4, "{text}");
+    for line in &intro {
+        assert!(
+            line.chars().count() <= 80,
+            "{} columns: {line}\n{text}",
+            line.chars().count()
+        );
+    }
+    // Nothing is lost by the wrapping: the words are those of the sentences.
+    let words = intro.join(" ");
+    assert!(
+        words.contains(
+            "arena play: 2x8 board, 4 seeds per hole, after the opening 4 3 2 4; \
+             you are South, alphabeta is North; South moves first."
+        ),
+        "{words}"
+    );
+    assert!(
+        words.contains("then alphabeta's row to the left. alphabeta's holes are numbered"),
+        "{words}"
+    );
+}
+
+#[test]
+fn south_and_north_take_commands_that_hold_a_double_dash() {
+    // `env -- PROGRAM` holds a `--` of its own, as `cargo run -- ...` does:
+    // --bots would split there; --south and --north take it whole.
+    let south = "env -- python3 'bots/python/greedy.py' --seed 3";
+    let (code, text) = play(
+        &[
+            "--holes",
+            "6",
+            "--south",
+            south,
+            "--north",
+            "arena bot greedy",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{text}");
+    let intro = text.lines().take(2).collect::<Vec<_>>().join(" ");
+    assert!(
+        intro.contains("South (greedy-py) against North (greedy)"),
+        "{text}"
+    );
+    assert!(text.contains("Result: "), "{text}");
+
+    // The same game as the old way, with a command that has no `--`.
+    let (code, old) = play(
+        &[
+            "--holes",
+            "6",
+            "--bots",
+            "--",
+            "python3",
+            "bots/python/greedy.py",
+            "--seed",
+            "3",
+            "--",
+            "arena",
+            "bot",
+            "greedy",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{old}");
+    assert_eq!(plies(&text), plies(&old));
+    assert_eq!(result_line(&text), result_line(&old));
+
+    // Bad uses get one line and exit 2.
+    let cases: [(&[&str], &str); 3] = [
+        (&["--south", "arena bot greedy"], "--north"),
+        (
+            &[
+                "--south",
+                "arena bot 'greedy",
+                "--north",
+                "arena bot greedy",
+            ],
+            "--south: missing closing quote",
+        ),
+        (
+            &[
+                "--south",
+                "arena bot greedy",
+                "--north",
+                "arena bot random",
+                "--",
+                "arena",
+            ],
+            "give the bots' commands one way",
+        ),
+    ];
+    for (args, message) in cases {
+        let output = Command::cargo_bin("arena")
+            .unwrap()
+            .current_dir(repo())
+            .arg("play")
+            .args(args)
+            .write_stdin("")
+            .timeout(STALLED)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(stderr.contains(message), "{args:?}: {stderr}");
     }
 }

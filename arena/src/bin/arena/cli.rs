@@ -59,7 +59,8 @@ pub enum Command {
     ///
     /// Examples: `arena play -- arena bot greedy`,
     /// `arena play --side north --holes 6 -- python3 my_bot.py`,
-    /// `arena play --bots --step -- arena bot random -- arena bot greedy`.
+    /// `arena play --bots --step -- arena bot random -- arena bot greedy`,
+    /// `arena play --south "cargo run -q -- --seed 1" --north "arena bot greedy"`.
     Play(PlayArgs),
     /// Measure the arena's overhead per ply against the floor of a pipe
     /// round trip, its throughput, and (--scale) how it scales; see
@@ -294,6 +295,7 @@ pub struct CheckArgs {
 
 /// The arguments of `arena play`.
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("two_bots").multiple(true)))]
 pub struct PlayArgs {
     /// Holes per row (2 to 50).
     #[arg(long, default_value_t = arena::config::DEFAULT_HOLES)]
@@ -302,7 +304,7 @@ pub struct PlayArgs {
     #[arg(long, default_value_t = arena::config::DEFAULT_SEEDS)]
     pub seeds: u32,
     /// Your side; South moves first.
-    #[arg(long, value_enum, default_value_t = SideArg::South, conflicts_with = "bots")]
+    #[arg(long, value_enum, default_value_t = SideArg::South, conflicts_with = "two_bots")]
     pub side: SideArg,
     /// The per-move limit told to the bot, ms (1 to 86400000); a bot that
     /// takes longer (plus a 50 ms margin) loses, as in a tournament.
@@ -323,11 +325,33 @@ pub struct PlayArgs {
     /// Show each move lap by lap from the start (`laps` toggles it).
     #[arg(long)]
     pub laps: bool,
-    /// Two bots play each other: `--bots -- SOUTH_COMMAND... -- NORTH_COMMAND...`.
-    #[arg(long)]
+    /// Two bots play each other: `--bots -- SOUTH_COMMAND... -- NORTH_COMMAND...`
+    /// (split at the first `--` after the first word; use --south and
+    /// --north for a command that has a `--` of its own).
+    #[arg(long, group = "two_bots")]
     pub bots: bool,
-    /// With --bots: wait for Enter before each ply.
-    #[arg(long, requires = "bots")]
+    /// South's bot, as one quoted string split as a shell splits words:
+    /// `--south "cargo run --release -- --seed 1"`. With --north, two bots
+    /// play each other (no --bots or command after `--` needed).
+    #[arg(
+        long,
+        value_name = "COMMAND",
+        requires = "north",
+        group = "two_bots",
+        allow_hyphen_values = true
+    )]
+    pub south: Option<String>,
+    /// North's bot, as one quoted string (see --south).
+    #[arg(
+        long,
+        value_name = "COMMAND",
+        requires = "south",
+        group = "two_bots",
+        allow_hyphen_values = true
+    )]
+    pub north: Option<String>,
+    /// With two bots (--bots, or --south and --north): wait for Enter before each ply.
+    #[arg(long, requires = "two_bots")]
     pub step: bool,
     /// Write the bots' stderr and info lines to FILE (replaced); by default
     /// they are dropped.
@@ -338,7 +362,7 @@ pub struct PlayArgs {
     /// --bots, South's command, `--`, and North's.
     #[arg(
         value_name = "BOT_COMMAND",
-        required = true,
+        required_unless_present = "south",
         trailing_var_arg = true,
         allow_hyphen_values = true
     )]
@@ -358,6 +382,11 @@ impl From<PlayArgs> for arena::play::PlaySettings {
             bots: args.bots,
             step: args.step,
             command: args.command,
+            south_north: [args.south, args.north],
+            // The terminal's columns; 80 when standard output is not a terminal.
+            width: console::Term::stdout()
+                .size_checked()
+                .map_or(80, |(_, columns)| usize::from(columns)),
             move_time_ms: args.move_time_ms,
             laps: args.laps,
             log: args.log,
