@@ -58,3 +58,23 @@ fn init_dash_prints_the_config_and_writes_no_file() {
     arena().arg("init").arg(&path).assert().success();
     assert_eq!(std::fs::read_to_string(&path).unwrap(), printed);
 }
+
+#[test]
+fn init_lists_every_bundled_bot_that_arena_bot_knows() {
+    let out = arena().args(["init", "-"]).assert().success();
+    let printed = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let listed = printed
+        .lines()
+        .find_map(|l| l.strip_prefix("# the bundled bots: "))
+        .unwrap_or_else(|| panic!("no list of the bundled bots:\n{printed}"));
+    // `arena bot` names the bots it knows when asked for one it does not.
+    let out = arena().args(["bot", "no-such-bot"]).assert().failure();
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    let known = err
+        .trim()
+        .rsplit_once("use one of ")
+        .unwrap_or_else(|| panic!("{err}"))
+        .1;
+    assert_eq!(listed, known);
+    assert_eq!(listed.split(", ").count(), 5, "{listed}");
+}

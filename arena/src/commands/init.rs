@@ -15,7 +15,18 @@ pub struct Options {
     pub force: bool,
 }
 
-/// Writes [`crate::config::STARTER`], never over a file unless `force`.
+/// Where [`crate::config::STARTER`] names the bundled bots.
+const BUNDLED_BOTS: &str = "{bundled_bots}";
+
+/// The starter config `arena init` writes: [`crate::config::STARTER`] with
+/// the bundled bots listed from [`endodoi_bots::BOT_NAMES`], the list
+/// `arena bot NAME` itself accepts, so the comment cannot fall behind it.
+#[must_use]
+pub fn starter() -> String {
+    crate::config::STARTER.replace(BUNDLED_BOTS, &endodoi_bots::BOT_NAMES.join(", "))
+}
+
+/// Writes [`starter`], never over a file unless `force`.
 ///
 /// # Errors
 /// The file exists (without `force`), or cannot be written.
@@ -24,7 +35,7 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
     let path = &options.path;
     if path.as_os_str() == "-" {
         console
-            .write_bytes(crate::config::STARTER.as_bytes())
+            .write_bytes(starter().as_bytes())
             .context("cannot write the starter config to standard output")?;
         return Ok(Outcome::Success);
     }
@@ -42,11 +53,24 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         ),
         _ => anyhow::anyhow!("cannot write {}: {e}", path.display()),
     })?;
-    file.write_all(crate::config::STARTER.as_bytes())
+    file.write_all(starter().as_bytes())
         .with_context(|| format!("cannot write {}", path.display()))?;
     console.note(format_args!(
         "arena: wrote {0}; run it with `arena run {0}`, or edit it first",
         path.display()
     ));
     Ok(Outcome::Success)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_starter_names_every_bundled_bot() {
+        let text = super::starter();
+        assert!(!text.contains(super::BUNDLED_BOTS), "{text}");
+        assert!(
+            text.contains("the bundled bots: random, greedy, first, alphabeta, mcts\n"),
+            "{text}"
+        );
+    }
 }
