@@ -24,8 +24,10 @@ pub trait Reporter {
     fn finish(&mut self) {}
 }
 
-/// One line per game and per SPRT step on a writer (stderr, off a
-/// terminal); with `quiet`, only the lines a user must see.
+/// One line per game on a writer (stderr, off a terminal); in an SPRT
+/// match ([`Lines::sprt`]) the line of the game that completes a pair
+/// ends with the test's LLR after it ([`sprt_suffix`]). With `quiet`, only
+/// the lines a user must see.
 pub struct Lines<W: Write> {
     out: W,
     quiet: bool,
@@ -33,6 +35,33 @@ pub struct Lines<W: Write> {
     done: u64,
     /// The bot SPRT results count from (the first `[[bot]]`).
     first: String,
+    /// Whether the run is an SPRT match.
+    sprt: bool,
+    /// The line of a game that completed a pair, waiting for the test.
+    pending: Option<String>,
+}
+
+/// What the line of a game that completes a pair of an SPRT match ends
+/// with: the LLR with its bounds after the pair, the first bot's W/D/L,
+/// and the verdict once there is one, e.g. `; SPRT: LLR 0.27 in [-2.94,
+/// 2.94] (greedy +4 =0 -0)`.
+#[must_use]
+pub fn sprt_suffix(s: &crate::runner::SprtState, first: &str) -> String {
+    use crate::output::num;
+    let verdict = match s.verdict() {
+        "H0" => ": H0 accepted, the test failed",
+        "H1" => ": H1 accepted, the test passed",
+        _ => "",
+    };
+    format!(
+        "; SPRT: LLR {} in [{}, {}] ({first} +{} ={} -{}){verdict}",
+        num(s.llr, 3),
+        num(s.bounds.0, 3),
+        num(s.bounds.1, 3),
+        s.wdl.wins,
+        s.wdl.draws,
+        s.wdl.losses
+    )
 }
 
 impl<W: Write> Lines<W> {
@@ -43,6 +72,23 @@ impl<W: Write> Lines<W> {
             quiet,
             done: 0,
             first: first.to_string(),
+            sprt: false,
+            pending: None,
+        }
+    }
+
+    /// The same, for an SPRT match when `sprt`: the LLR goes on the line of
+    /// the game that completes each pair.
+    #[must_use]
+    pub fn sprt(mut self, sprt: bool) -> Lines<W> {
+        self.sprt = sprt;
+        self
+    }
+
+    /// Writes the line waiting for the test, if any, as it is.
+    fn flush_pending(&mut self) {
+        if let Some(line) = self.pending.take() {
+            self.line(&line);
         }
     }
 
@@ -61,21 +107,131 @@ impl<W: Write> Reporter for Lines<W> {
     fn event(&mut self, event: &Event) {
         match event {
             Event::Game(g) => {
+                self.flush_pending();
                 self.done += 1;
                 if !self.quiet {
                     let line = game_line(self.done as usize, g);
-                    self.line(&line);
+                    // In an SPRT match the test's state follows a pair's
+                    // second game: it goes on that game's line.
+                    if self.sprt && g.game % 2 == 0 {
+                        self.pending = Some(line);
+                    } else {
+                        self.line(&line);
+                    }
                 }
             }
-            Event::Sprt(s) if !self.quiet => {
-                let line = sprt_line(s, &self.first);
-                self.line(&line);
-            }
-            _ => {}
+            Event::Sprt(s) if !self.quiet => match self.pending.take() {
+                Some(line) => {
+                    let line = format!("{line}{}", sprt_suffix(s, &self.first));
+                    self.line(&line);
+                }
+                None => {
+                    let line = sprt_line(s, &self.first);
+                    self.line(&line);
+                }
+            },
+            _ => self.flush_pending(),
         }
     }
 
     fn note(&mut self, line: &str) {
+        self.flush_pending();
         self.line(line);
+    }
+
+    fn finish(&mut self) {
+        self.flush_pending();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::referee::{GameEnd, GameRecord};
+    use crate::runner::SprtState;
+    use crate::standings::Wdl;
+    use crate::stats::SprtStatus;
+    use endodoi::{Rules, Side};
+
+    fn game(game: u32) -> Event {
+        let bots = if game % 2 == 1 {
+            ["a", "b"]
+        } else {
+            ["b", "a"]
+        };
+        Event::Game(GameRecord {
+            series: 1,
+            game,
+            bots: bots.map(String::from),
+            rules: Rules::new(8, 4).unwrap(),
+            moves: String::new(),
+            plies: 10,
+            seeds: [40, 24],
+            winner: Some(Side::South),
+            end: GameEnd::NoMoves,
+            detail: String::new(),
+            duration_ms: 1,
+            transcript: None,
+            opening: String::new(),
+        })
+    }
+
+    fn sprt(games: u32, llr: f64, status: SprtStatus) -> Event {
+        Event::Sprt(SprtState {
+            games,
+            wdl: Wdl {
+                wins: games / 2,
+                draws: 0,
+                losses: games / 2,
+            },
+            pentanomial: [0, 0, games / 2, 0, 0],
+            llr,
+            bounds: (-2.944, 2.944),
+            status,
+        })
+    }
+
+    fn lines(sprt_match: bool, events: &[Event]) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut lines = Lines::new(&mut out, false, "a").sprt(sprt_match);
+        for e in events {
+            lines.event(e);
+        }
+        lines.finish();
+        String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect()
+    }
+
+    #[test]
+    fn an_sprt_match_has_one_line_per_game_with_the_llr_after_each_pair() {
+        let events = [
+            game(1),
+            game(2),
+            sprt(2, -0.0123, SprtStatus::Continue),
+            game(3),
+            game(4),
+            sprt(4, 3.1, SprtStatus::AcceptH1),
+        ];
+        let shown = lines(true, &events);
+        assert_eq!(shown.len(), 4, "{shown:?}");
+        assert!(shown[0].starts_with("[   1] series 1 game 1:") && !shown[0].contains("LLR"));
+        assert!(
+            shown[1].starts_with("[   2] series 1 game 2:")
+                && shown[1].ends_with("; SPRT: LLR -0.012 in [-2.944, 2.944] (a +1 =0 -1)"),
+            "{shown:?}"
+        );
+        assert!(
+            shown[3].ends_with(
+                "; SPRT: LLR 3.100 in [-2.944, 2.944] (a +2 =0 -2): H1 accepted, the test passed"
+            ),
+            "{shown:?}"
+        );
+        // A pair's game left without its test (a stop) is still written.
+        assert_eq!(lines(true, &[game(1), game(2)]).len(), 2);
+        // Without a test, a line per game as they come.
+        assert_eq!(lines(false, &events[..2]).len(), 2);
     }
 }

@@ -447,7 +447,10 @@ fn an_sprt_match_stops_when_the_test_decides() {
     let out = tmp.path().join("run");
     let output = run_arena(&cfg, &out);
     assert_success(&output);
-    assert!(String::from_utf8_lossy(&output.stderr).contains("games (greedy: +"));
+    // One line per game; the one that completes a pair ends with the LLR.
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains(" plies; SPRT: LLR "), "{stderr}");
+    assert!(stderr.contains("(greedy +"), "{stderr}");
     let sprt = rows(&out.join("sprt.csv"));
     let last = sprt.last().unwrap();
     assert_eq!(last["status"], "H1", "greedy is far stronger than random");

@@ -185,11 +185,14 @@ pub fn run<F: Future<Output = ()>>(
                 .retain(|_| playing(&index.next().unwrap_or_default()));
             Box::new(progress::Live::new(&shown, bound))
         }
-        view => Box::new(Lines::new(
-            console.status_sink(),
-            view == View::Quiet,
-            &config.bots[0].name,
-        )),
+        view => Box::new(
+            Lines::new(
+                console.status_sink(),
+                view == View::Quiet,
+                &config.bots[0].name,
+            )
+            .sprt(config.sprt.is_some()),
+        ),
     };
     let cancel = CancellationToken::new();
     // A resumed run counts on from the games it already has.
