@@ -103,6 +103,8 @@ pub struct Live {
     sprt: Option<Sprt>,
     /// The test after the last game pair.
     sprt_state: Option<SprtState>,
+    /// An SPRT match's line under the bar: the LLR in words ([`sprt_text`]).
+    sprt_line: Option<ProgressBar>,
 }
 
 impl Live {
@@ -132,7 +134,7 @@ impl Live {
             Some(test) => {
                 let bar = multi.add(ProgressBar::new(LLR_STEPS));
                 bar.set_style(
-                    ProgressStyle::with_template("{elapsed_precise} H0 [{bar:40}] H1  {msg}")
+                    ProgressStyle::with_template("{elapsed_precise} H0 [{wide_bar}] H1")
                         .expect("a valid template")
                         .progress_chars("=| "),
                 );
@@ -142,6 +144,11 @@ impl Live {
         };
         let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
         let text = ProgressStyle::with_template("{msg}").expect("a valid template");
+        let sprt_line = sprt.map(|_| {
+            let line = multi.add(ProgressBar::new(1));
+            line.set_style(text.clone());
+            line
+        });
         // A header, the rows, one "more" line, and the forfeits.
         let lines = (0..names.len().min(MAX_ROWS) + 3)
             .map(|_| {
@@ -167,6 +174,7 @@ impl Live {
             refitted: None,
             sprt,
             sprt_state: None,
+            sprt_line,
         };
         live.show_sprt();
         live.redraw();
@@ -185,8 +193,10 @@ impl Live {
         } else {
             crate::standings::Wdl::default()
         };
-        self.bar
-            .set_message(sprt_text(self.sprt_state.as_ref(), bounds, wdl, first));
+        if let Some(line) = &self.sprt_line {
+            let text = sprt_text(self.sprt_state.as_ref(), bounds, wdl, first);
+            line.set_message(console::truncate_str(&text, terminal_columns(), "").into_owned());
+        }
     }
 
     /// An SPRT match's test after a game pair: the bar moves to its LLR.
@@ -300,7 +310,7 @@ impl Live {
     pub fn finish(&mut self) {
         self.redraw();
         self.bar.finish_and_clear();
-        for line in &self.lines {
+        for line in self.sprt_line.iter().chain(&self.lines) {
             line.finish_and_clear();
         }
         let _ = self.multi.clear();
@@ -311,9 +321,7 @@ impl Live {
         // Cut at the terminal's width, so a narrow terminal never wraps a
         // line (a wrapped line breaks the redraw). Not indicatif's
         // `{wide_msg}`: 0.17 cuts that by bytes, and "±" is two.
-        let columns = console::Term::stderr()
-            .size_checked()
-            .map_or(usize::MAX, |(_, columns)| usize::from(columns));
+        let columns = terminal_columns();
         for (bar, text) in self.lines.iter().zip(self.table_lines()) {
             bar.set_message(console::truncate_str(&text, columns, "").into_owned());
         }
@@ -375,6 +383,13 @@ impl Live {
         });
         lines
     }
+}
+
+/// The width of the terminal on stderr, in columns (unbounded off one).
+fn terminal_columns() -> usize {
+    console::Term::stderr()
+        .size_checked()
+        .map_or(usize::MAX, |(_, columns)| usize::from(columns))
 }
 
 /// `Option<Instant>::is_none_or(elapsed >= REFIT_EVERY)`, which Rust 1.80
@@ -614,7 +629,7 @@ mod tests {
         }));
         assert_eq!(live.bar.position(), llr_position(llr, test.bounds()));
         assert!(llr > 0.0 && live.bar.position() > LLR_STEPS / 2);
-        let message = live.bar.message();
+        let message = live.sprt_line.as_ref().unwrap().message();
         assert!(
             message.starts_with(&format!("LLR {:.2} in [-2.94, 2.94]", llr)),
             "{message}"
@@ -655,7 +670,8 @@ mod tests {
             counts: [0, 0, 0, 0, 1],
         });
         assert_eq!(live.bar.position(), llr_position(llr, test.bounds()));
-        assert!(live.bar.message().ends_with("; 3 games, alpha +3 =0 -0"));
+        let message = live.sprt_line.as_ref().unwrap().message();
+        assert!(message.ends_with("; 3 games, alpha +3 =0 -0"), "{message}");
         live.finish();
     }
 
