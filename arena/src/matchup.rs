@@ -129,9 +129,9 @@ pub fn model_name(model: SprtModel) -> &'static str {
 /// `tally` (bot `i` is `names[i]`), with the SPRT test `sprt` if the run had
 /// one. `None` unless exactly two bots played.
 ///
-/// The SPRT's course replays the games of the first series in game order
-/// (a match with a test is one series); every other figure counts all
-/// games.
+/// The SPRT's course replays the games in game order. A match with a test
+/// is one series of one file: games of several series or files (`arena
+/// rate` of several runs) get no SPRT, since no one test ran over them.
 #[must_use]
 pub fn matchup(
     names: &[String],
@@ -163,25 +163,25 @@ pub fn matchup(
         };
     }
     let elo = match_elo(wdl, &pentanomial);
-    let sprt = sprt.map(|test| {
+    let one_series = rows
+        .iter()
+        .all(|r| r.file == first_row.file && r.series == first_row.series);
+    let sprt = sprt.filter(|_| one_series).map(|test| {
         let rule = SeriesRule {
             first_to: u32::MAX,
             max_games: u32::MAX,
             sprt: Some(test),
             pair_shard: None,
         };
-        let scores = rows
-            .iter()
-            .filter(|r| r.file == first_row.file && r.series == first_row.series)
-            .map(|r| {
-                let first_is_south = r.south == names[first];
-                match r.winner() {
-                    None => GameScore::Draw,
-                    Some(endodoi::Side::South) if first_is_south => GameScore::Win,
-                    Some(endodoi::Side::North) if !first_is_south => GameScore::Win,
-                    Some(_) => GameScore::Loss,
-                }
-            });
+        let scores = rows.iter().map(|r| {
+            let first_is_south = r.south == names[first];
+            match r.winner() {
+                None => GameScore::Draw,
+                Some(endodoi::Side::South) if first_is_south => GameScore::Win,
+                Some(endodoi::Side::North) if !first_is_south => GameScore::Win,
+                Some(_) => GameScore::Loss,
+            }
+        });
         let series = Series {
             number: 1,
             a: 0,
@@ -305,6 +305,30 @@ mod tests {
         let m = matchup(&names, &tally, &flipped, None).unwrap();
         assert_eq!(m.bots, ["b".to_string(), "a".to_string()]);
         assert_eq!(m.pentanomial.counts, [1, 0, 0, 1, 0]);
+    }
+
+    #[test]
+    fn games_of_two_files_get_no_test() {
+        let (names, _, mut rows) = games(&[Some(Side::South), Some(Side::North)]);
+        let (_, _, more) = games(&[Some(Side::South), Some(Side::North)]);
+        rows.extend(more.into_iter().map(|mut r| {
+            r.file = 1;
+            r
+        }));
+        let mut tally = Tally::new(2);
+        for r in &rows {
+            tally.add(GameResult {
+                series: r.series | ((r.file as u64) << 40),
+                game: r.game,
+                south: usize::from(r.south == "b"),
+                north: usize::from(r.north == "b"),
+                winner: r.winner(),
+                forfeit: false,
+            });
+        }
+        let m = matchup(&names, &tally, &rows, Some(Sprt::default())).unwrap();
+        assert!(m.sprt.is_none());
+        assert_eq!(m.pentanomial.counts, [0, 0, 0, 0, 2]);
     }
 
     #[test]
