@@ -28,7 +28,8 @@ use crate::bot::{BotLog, BotProcess, Fault, StartOptions, GRACE};
 use crate::config::{BotSpec, Limits, DEFAULT_MARGIN_MS};
 use crate::referee::ply::{self, NewGameFault, PlyClock, PlyFault};
 use endodoi_protocol::{
-    hello_name, shown, write_line, GameOver, Hello, NewGame, Quit, Reply, ReplyError, VERSION,
+    hello_name, shown, write_line, BadHole, GameOver, Hello, NewGame, Quit, Reply, ReplyError,
+    VERSION,
 };
 
 /// The default per-move limit of `arena check`, ms.
@@ -827,7 +828,8 @@ fn why_not(reply: &str, request: &str) -> String {
         (Err(ReplyError::BadHello), "hello") => {
             "a bad hello: every word key=value, with version= and a valid name=".into()
         }
-        (Err(ReplyError::BadMove), "turn") => "not a hole number".into(),
+        (Err(ReplyError::BadMove(BadHole::NotDigits)), "turn") => "not a hole number".into(),
+        (Err(e @ ReplyError::BadMove(_)), "turn") => e.to_string(),
         (Err(ReplyError::Unknown), _) => "not a protocol message".into(),
         _ => format!("not the answer to {request}"),
     }

@@ -774,3 +774,40 @@ fn a_bot_that_sends_its_hello_reply_early_plays_and_is_named_at_start() {
         "{log}"
     );
 }
+
+#[test]
+fn hole_numbers_with_a_sign_or_a_leading_zero_are_refused_with_the_fix() {
+    let tmp = tempfile::tempdir().unwrap();
+    let garbage = common::repo().join("test-bots/garbage.py");
+    let bots = [
+        ("a", random_bot(1)),
+        ("zero", common::python(&garbage, &["--reply", "move 01"])),
+        ("plus", common::python(&garbage, &["--reply", "move +1"])),
+    ];
+    let cfg = config(tmp.path(), "[tournament]\nfirst_to = 1\n", &bots);
+    let out = tmp.path().join("run");
+    let output = run_arena(&cfg, &out);
+    assert_success(&output);
+    let games = rows(&out.join("games.csv"));
+    for (bot, fix) in [
+        (
+            "zero",
+            "write it without a leading zero: 'move 3', not 'move 03'",
+        ),
+        ("plus", "write it without a sign: 'move 3', not 'move +3'"),
+    ] {
+        let theirs: Vec<_> = games
+            .iter()
+            .filter(|g| {
+                g["termination"] == "protocol-error" && g["detail"].contains(&format!("({bot})"))
+            })
+            .collect();
+        assert!(!theirs.is_empty(), "{bot}: {games:?}");
+        for g in theirs {
+            assert!(
+                g["detail"].contains(&format!("not a hole number: {fix}")),
+                "{bot}: {g:?}"
+            );
+        }
+    }
+}

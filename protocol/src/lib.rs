@@ -33,7 +33,7 @@ use std::fmt;
 mod reply;
 mod request;
 
-pub use reply::{hello_name, HandshakeError, HelloReply, Reply, ReplyError};
+pub use reply::{hello_name, BadHole, HandshakeError, HelloReply, Reply, ReplyError};
 pub use request::{
     legal_of_turn, Command, GameOver, GameResult, Hello, NewGame, Quit, Request, RequestError,
     RequestErrorKind, Row, Turn,
@@ -173,6 +173,26 @@ pub fn write_line(buf: &mut String, message: &impl Encode) {
     buf.push('\n');
 }
 
+/// Whether `text` is a number as protocol.md writes one: plain decimal
+/// digits, with no sign and no leading zero (`0|[1-9][0-9]*`). Rust's own
+/// parsers also take `+1` and `01`, which the protocol does not.
+///
+/// ```
+/// assert!(endodoi_protocol::plain_decimal("10") && endodoi_protocol::plain_decimal("0"));
+/// assert!(!endodoi_protocol::plain_decimal("01") && !endodoi_protocol::plain_decimal("+1"));
+/// ```
+#[must_use]
+pub fn plain_decimal(text: &str) -> bool {
+    !text.is_empty()
+        && text.bytes().all(|b| b.is_ascii_digit())
+        && (text.len() == 1 || !text.starts_with('0'))
+}
+
+/// `text` as a number of type `T`, if it is [`plain_decimal`] and fits.
+fn parse_decimal<T: std::str::FromStr>(text: &str) -> Option<T> {
+    plain_decimal(text).then(|| text.parse().ok()).flatten()
+}
+
 /// Writes `n` in decimal, without the formatting machinery.
 fn write_num<W: fmt::Write + ?Sized>(out: &mut W, n: u64) -> fmt::Result {
     let mut digits = [0u8; 20];
@@ -231,6 +251,27 @@ mod tests {
         assert_eq!(to_valid_name(&format!("-{}", "x".repeat(100))).len(), 64);
         for name in ["", "a b", "-", "..", "é", "x\u{1b}y", &"y".repeat(70)] {
             assert!(valid_name(&to_valid_name(name)), "{name:?}");
+        }
+    }
+
+    #[test]
+    fn numbers_are_read_in_plain_decimal_only() {
+        for good in ["0", "1", "10", "4294967295"] {
+            assert_eq!(parse_decimal::<u32>(good), Some(good.parse().unwrap()));
+        }
+        for bad in [
+            "",
+            "01",
+            "00",
+            "+1",
+            "-1",
+            " 1",
+            "1 ",
+            "1_0",
+            "4294967296",
+            "１",
+        ] {
+            assert_eq!(parse_decimal::<u32>(bad), None, "{bad:?}");
         }
     }
 

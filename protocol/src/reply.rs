@@ -14,13 +14,55 @@ pub enum ReplyError {
     /// The line is not one of the messages of protocol.md.
     #[error("not a protocol message")]
     Unknown,
-    /// `move` without a whole number from 0 to 4294967295.
-    #[error("not a hole number: reply 'move N' with N from the legal list")]
-    BadMove,
+    /// `move` without a hole number: plain decimal digits with no sign
+    /// and no leading zero (`[1-9][0-9]*`, at most 4294967295).
+    #[error("not a hole number: {0}")]
+    BadMove(BadHole),
     /// `hello` without `version=` or `name=`, with a bad value, or with a
     /// word that is not `key=value`.
     #[error("bad handshake: reply 'hello version=1 name=NAME'")]
     BadHello,
+}
+
+/// Why the argument of `move` is not a hole number, each with its fix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+pub enum BadHole {
+    /// Missing, not digits, or more than one word.
+    #[error("reply 'move N' with N from the legal list")]
+    NotDigits,
+    /// A sign in front (`+3`, `-3`).
+    #[error("write it without a sign: 'move 3', not 'move +3'")]
+    Sign,
+    /// A leading zero (`03`).
+    #[error("write it without a leading zero: 'move 3', not 'move 03'")]
+    LeadingZero,
+    /// `0`: holes are numbered from 1.
+    #[error("holes are numbered from 1: reply 'move N' with N from the legal list")]
+    Zero,
+    /// More than 4294967295.
+    #[error("past any board: reply 'move N' with N from the legal list")]
+    TooLarge,
+}
+
+impl BadHole {
+    /// Why `arg` (the text after `move`, trimmed) is not a hole number;
+    /// `None` if it is one.
+    fn of(arg: &str) -> Option<BadHole> {
+        let digits = arg.strip_prefix(['+', '-']).unwrap_or(arg);
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            Some(BadHole::NotDigits)
+        } else if digits.len() != arg.len() {
+            Some(BadHole::Sign)
+        } else if arg.bytes().all(|b| b == b'0') {
+            Some(BadHole::Zero)
+        } else if arg.starts_with('0') {
+            Some(BadHole::LeadingZero)
+        } else if arg.parse::<u32>().is_err() {
+            Some(BadHole::TooLarge)
+        } else {
+            None
+        }
+    }
 }
 
 /// A bot's answer to `hello`: `hello version=V name=NAME [author=AUTHOR]`.
@@ -123,13 +165,15 @@ impl<'a> Reply<'a> {
             "ready" if rest.trim().is_empty() => Ok(Reply::Ready),
             "move" => {
                 let arg = rest.trim();
-                // Only plain digits: "+3" or "3 4" is not a hole number.
-                if arg.is_empty() || !arg.bytes().all(|b| b.is_ascii_digit()) {
-                    return Err(ReplyError::BadMove);
+                // Plain decimal, from 1: "+3", "03", "0" or "3 4" is not a
+                // hole number.
+                match BadHole::of(arg) {
+                    Some(why) => Err(ReplyError::BadMove(why)),
+                    None => arg
+                        .parse()
+                        .map(Reply::Move)
+                        .map_err(|_| ReplyError::BadMove(BadHole::TooLarge)),
                 }
-                arg.parse()
-                    .map(Reply::Move)
-                    .map_err(|_| ReplyError::BadMove)
             }
             "hello" => {
                 let mut version = None;
@@ -137,7 +181,7 @@ impl<'a> Reply<'a> {
                 let mut author = None;
                 for word in rest.split_whitespace() {
                     match word.split_once('=') {
-                        Some(("version", v)) => version = v.parse().ok(),
+                        Some(("version", v)) => version = crate::parse_decimal(v),
                         Some(("name", n)) if valid_name(n) => name = Some(n),
                         Some(("author", a)) => author = Some(Cow::Borrowed(a)),
                         Some(_) => {} // keys of later versions
@@ -284,16 +328,38 @@ mod tests {
 
     #[test]
     fn bad_replies_are_errors() {
-        for bad in [
-            "move",
-            "move x",
-            "move -1",
-            "move +3",
-            "move 3 4",
-            "move 99999999999",
+        for (bad, why) in [
+            ("move", BadHole::NotDigits),
+            ("move x", BadHole::NotDigits),
+            ("move 3 4", BadHole::NotDigits),
+            ("move +", BadHole::NotDigits),
+            ("move -1", BadHole::Sign),
+            ("move +3", BadHole::Sign),
+            ("move +1", BadHole::Sign),
+            ("move 01", BadHole::LeadingZero),
+            ("move 007", BadHole::LeadingZero),
+            ("move 0", BadHole::Zero),
+            ("move 00", BadHole::Zero),
+            ("move 99999999999", BadHole::TooLarge),
         ] {
-            assert_eq!(Reply::parse(bad), Err(ReplyError::BadMove), "{bad}");
+            assert_eq!(Reply::parse(bad), Err(ReplyError::BadMove(why)), "{bad}");
         }
+        assert_eq!(
+            Reply::parse("move 01").unwrap_err().to_string(),
+            "not a hole number: write it without a leading zero: 'move 3', not 'move 03'"
+        );
+        assert_eq!(
+            Reply::parse("move +1").unwrap_err().to_string(),
+            "not a hole number: write it without a sign: 'move 3', not 'move +3'"
+        );
+        assert_eq!(
+            Reply::parse("hello version=01 name=x"),
+            Err(ReplyError::BadHello)
+        );
+        assert_eq!(
+            Reply::parse("hello version=+1 name=x"),
+            Err(ReplyError::BadHello)
+        );
         for bad in [
             "hello",
             "hello version=1",

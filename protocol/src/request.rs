@@ -10,7 +10,7 @@ use endodoi::{
     DEFAULT_MAX_PLIES, MAX_HOLES,
 };
 
-use crate::{write_list, write_num, Encode, VERSION};
+use crate::{parse_decimal, write_list, write_num, Encode, VERSION};
 
 /// The command word of a request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -78,16 +78,18 @@ pub enum RequestErrorKind {
         /// The argument's key.
         key: &'static str,
     },
-    /// An argument is not a whole number (of the type it needs).
-    #[error("{key}={value} is not a number")]
+    /// An argument is not a whole number (of the type it needs) in plain
+    /// decimal: digits only, no sign, no leading zero.
+    #[error("{key}={value} is not a number: write plain decimal digits, with no sign and no leading zero")]
     NotANumber {
         /// The argument's key.
         key: &'static str,
         /// Its value, as sent.
         value: String,
     },
-    /// An item of a comma-separated list is not a whole number.
-    #[error("{key}={value}: '{item}' is not a number")]
+    /// An item of a comma-separated list is not a whole number in plain
+    /// decimal.
+    #[error("{key}={value}: '{item}' is not a number: write plain decimal digits, with no sign and no leading zero")]
     BadListItem {
         /// The argument's key.
         key: &'static str,
@@ -212,7 +214,7 @@ impl<'a> Args<'a> {
     fn number<T: FromStr>(&self, key: &'static str) -> Result<Option<T>, RequestError> {
         self.get(key)
             .map(|v| {
-                v.parse().map_err(|_| {
+                parse_decimal(v).ok_or_else(|| {
                     self.error(RequestErrorKind::NotANumber {
                         key,
                         value: v.to_string(),
@@ -230,7 +232,7 @@ impl<'a> Args<'a> {
     ) -> Result<(), RequestError> {
         let value = self.require(key)?;
         for item in value.split(',') {
-            let x = item.parse().map_err(|_| {
+            let x = parse_decimal(item).ok_or_else(|| {
                 self.error(RequestErrorKind::BadListItem {
                     key,
                     value: value.to_string(),
@@ -626,7 +628,7 @@ fn parse_turn(args: &Args<'_>) -> Result<Turn, RequestError> {
     let captured = args.pair("captured")?.unwrap_or([0, 0]);
     let last = match args.get("last") {
         None | Some("none") => None,
-        Some(v) => Some(v.parse().ok().and_then(Move::new).ok_or_else(|| {
+        Some(v) => Some(parse_decimal(v).and_then(Move::new).ok_or_else(|| {
             args.error(RequestErrorKind::BadLast {
                 value: v.to_string(),
             })
@@ -1037,6 +1039,46 @@ mod tests {
             let err = Request::parse(bad).unwrap_err();
             assert_eq!((err.command, err.kind), (Command::Turn, kind), "{bad}");
         }
+        // Numbers are plain decimal: no sign, no leading zero.
+        for (bad, kind) in [
+            (
+                "turn mine=01,1 theirs=1,1 legal=1",
+                K::BadListItem {
+                    key: "mine",
+                    value: "01,1".into(),
+                    item: "01".into(),
+                },
+            ),
+            (
+                "turn mine=1,1 theirs=1,1 legal=+1",
+                K::BadListItem {
+                    key: "legal",
+                    value: "+1".into(),
+                    item: "+1".into(),
+                },
+            ),
+            (
+                "turn mine=1,1 theirs=1,1 legal=1 last=01",
+                K::BadLast { value: "01".into() },
+            ),
+            (
+                "turn mine=1,1 theirs=1,1 legal=1 ply=+2",
+                K::NotANumber {
+                    key: "ply",
+                    value: "+2".into(),
+                },
+            ),
+        ] {
+            let err = Request::parse(bad).unwrap_err();
+            assert_eq!((err.command, err.kind), (Command::Turn, kind), "{bad}");
+        }
+        assert_eq!(
+            Request::parse("newgame holes=08 seeds=4 side=south")
+                .unwrap_err()
+                .to_string(),
+            "bad 'newgame' request: holes=08 is not a number: write plain decimal digits, with no sign and no leading zero"
+        );
+        assert_eq!(turn("turn mine=0,10 theirs=0,0 legal=2 ply=0").mine[1], 10);
         let long = format!("turn mine={} theirs=1 legal=1", vec!["1"; 51].join(","));
         assert_eq!(
             Request::parse(&long).unwrap_err().kind,
