@@ -337,7 +337,7 @@ impl Live {
             .iter()
             .take(MAX_ROWS)
             .map(|s| {
-                let elo = if s.wdl.games() == 0 {
+                let elo = if !s.interval.has_interval() {
                     "-".to_string()
                 } else {
                     format!("{:+.0} ± {:.0}", s.elo, (s.elo_upper - s.elo_lower) / 2.0)

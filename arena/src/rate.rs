@@ -23,6 +23,29 @@ pub struct Rated {
     pub torn: Vec<TornLine>,
 }
 
+impl Rated {
+    /// Adds the bots of `bots` that played no game (for example every bot
+    /// of a run stopped before its first game), so the standings list them
+    /// with 0 games. The names stay in alphabetical order; the counts do
+    /// not change.
+    pub fn include_bots<S: AsRef<str>>(&mut self, bots: &[S]) {
+        let mut names = self.names.clone();
+        names.extend(bots.iter().map(|b| b.as_ref().to_string()));
+        names.sort();
+        names.dedup();
+        if names.len() == self.names.len() {
+            return;
+        }
+        let map: Vec<usize> = self
+            .names
+            .iter()
+            .map(|n| names.binary_search(n).expect("every old name is kept"))
+            .collect();
+        self.tally = self.tally.renumbered(&map, names.len());
+        self.names = names;
+    }
+}
+
 /// Reads ([`crate::output::read_games`]) and tallies `files`. Series
 /// numbers are made unique per file, so game pairs never straddle two
 /// files.

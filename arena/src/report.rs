@@ -159,7 +159,10 @@ pub fn write_summaries(
     // The ratings come from games.csv itself, exactly as `arena rate` would
     // compute them, so the two can never disagree.
     let games = [dir.games()];
-    let rated = crate::rate::read_games(&games)?;
+    let mut rated = crate::rate::read_games(&games)?;
+    // Every bot of the config is listed, even one without a game yet.
+    let bots: Vec<&str> = config.bots.iter().map(|b| b.name.as_str()).collect();
+    rated.include_bots(&bots);
     let options = rating_options(&config.ratings, config.tournament.seed, &rated.names);
     let sprt = crate::runner::series_rule(config, None).sprt;
     write_ratings(
@@ -396,7 +399,14 @@ fn pairwise_rows(names: &[String], tally: &Tally) -> Vec<PairwiseRow> {
                 draws: wdl.draws,
                 wins_b: wdl.losses,
                 score_pct: num(100.0 * tri.score, 1),
-                elo: num(tri.elo, 1),
+                // A 100% or 0% score has no finite Elo: the ±2000 stand-in
+                // would be plotted as real, so the cell stays empty (the
+                // LOS is still given).
+                elo: if wdl.wins == wdl.games() || wdl.losses == wdl.games() {
+                    String::new()
+                } else {
+                    num(tri.elo, 1)
+                },
                 elo_error_95: spread(tri.error_95, one_result),
                 los: num(tri.los, 4),
                 nelo: spread(tri.nelo, one_result),
@@ -412,7 +422,13 @@ fn pairwise_rows(names: &[String], tally: &Tally) -> Vec<PairwiseRow> {
             if pentanomial.pairs() > 0 {
                 let p = stats::penta_elo(&pentanomial);
                 let one_kind = penta.iter().filter(|&&c| c > 0).count() <= 1;
-                row.penta_elo = num(p.elo, 1);
+                let all_or_nothing = penta[0] == pentanomial.pairs() as u32
+                    || penta[4] == pentanomial.pairs() as u32;
+                row.penta_elo = if all_or_nothing {
+                    String::new()
+                } else {
+                    num(p.elo, 1)
+                };
                 row.penta_elo_error_95 = spread(p.error_95, one_kind);
                 row.penta_los = num(p.los, 4);
                 row.penta_nelo = spread(p.nelo, one_kind);
@@ -435,12 +451,23 @@ fn standing_row(names: &[String], s: &Standing) -> StandingRow {
         losses: s.wdl.losses,
         score: num(s.wdl.score(), 1),
         score_pct: num(s.wdl.score_pct(), 1),
-        elo: num(s.elo, 1),
-        elo_lower: num(s.elo_lower, 1),
-        elo_upper: num(s.elo_upper, 1),
+        elo: estimate(s, s.elo, 1),
+        elo_lower: estimate(s, s.elo_lower, 1),
+        elo_upper: estimate(s, s.elo_upper, 1),
+        interval: s.interval.name().to_string(),
         los_next: s.los_next.map_or_else(String::new, |l| num(l, 4)),
         forfeits: s.forfeits,
         group: s.group,
+    }
+}
+
+/// A rating figure of `s` with `decimals` decimals, or empty when there is
+/// no estimate (no games, or a rating at the `±ELO_LIMIT` box).
+fn estimate(s: &Standing, x: f64, decimals: usize) -> String {
+    if s.interval.has_interval() {
+        num(x, decimals)
+    } else {
+        String::new()
     }
 }
 
@@ -477,8 +504,12 @@ fn render_table_at(names: &[String], table: &[Standing], width: u16) -> String {
                 s.wdl.games().to_string(),
                 format!("{}-{}-{}", s.wdl.wins, s.wdl.draws, s.wdl.losses),
                 format!("{}%", num(s.wdl.score_pct(), 1)),
-                num(s.elo, 0),
-                format!("[{}, {}]", num(s.elo_lower, 0), num(s.elo_upper, 0)),
+                estimate(s, s.elo, 0),
+                if s.interval.has_interval() {
+                    format!("[{}, {}]", num(s.elo_lower, 0), num(s.elo_upper, 0))
+                } else {
+                    s.interval.name().to_string()
+                },
                 s.los_next
                     .map_or_else(String::new, |l| format!("{}%", num(100.0 * l, 1))),
                 s.forfeits.to_string(),
@@ -536,11 +567,57 @@ mod tests {
         row[i].clone()
     }
 
+    /// A run stopped before its first game: `games.csv` has only its
+    /// header. The standings still list every bot of the config, with 0
+    /// games and no Elo (before: no bot rows at all).
+    #[test]
+    fn a_run_without_games_lists_every_bot() {
+        fn read(path: &std::path::Path) -> std::io::Result<String> {
+            std::fs::read_to_string(path)
+        }
+        let host = crate::config::Host {
+            cores: 2,
+            read: &read,
+        };
+        let text = "[[bot]]\nname = \"zed\"\ncommand = [\"x\"]\n[[bot]]\nname = \"amy\"\ncommand = [\"y\"]\n[[bot]]\nname = \"kim\"\ncommand = [\"z\"]\n";
+        let config = Config::parse(text, "t.toml", "t", &host).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = RunFolder::create(tmp.path()).unwrap();
+        let header = crate::output::GAMES_COLUMNS.join(",");
+        std::fs::write(dir.games(), format!("{header}\n")).unwrap();
+        let summary = Summary {
+            series: Vec::new(),
+            sprt: Vec::new(),
+        };
+        let table = write_summaries(&config, &dir, &summary).unwrap();
+        let mut reader = csv::Reader::from_path(tmp.path().join("standings.csv")).unwrap();
+        let rows: Vec<StandingRow> = reader.deserialize().map(Result::unwrap).collect();
+        let names: Vec<&str> = rows.iter().map(|r| r.bot.as_str()).collect();
+        assert_eq!(names, ["amy", "kim", "zed"]);
+        for r in &rows {
+            assert_eq!(r.games, 0);
+            assert_eq!(
+                (r.elo.as_str(), r.elo_lower.as_str(), r.elo_upper.as_str()),
+                ("", "", "")
+            );
+            assert_eq!(r.interval, "no-games");
+        }
+        assert!(
+            table.contains("zed") && table.contains("no-games"),
+            "{table}"
+        );
+    }
+
     #[test]
     fn one_sided_pairs_get_no_error_instead_of_zero() {
         // a wins both games: South in game 1, North in game 2.
         let sweep = row(&[Some(Side::South), Some(Side::North)]);
-        assert_eq!(cell(&sweep, "elo"), "2000.0");
+        // No finite Elo: empty, not the ±2000 stand-in; LOS still given
+        // (cutechess's formula: ½ (1 + erf(2 / sqrt(4))) = 0.9214).
+        assert_eq!(cell(&sweep, "elo"), "");
+        assert_eq!(cell(&sweep, "penta_elo"), "");
+        assert_eq!(cell(&sweep, "los"), "0.9214");
+        assert_eq!(cell(&sweep, "penta_los"), "0.8413");
         assert_eq!(cell(&sweep, "elo_error_95"), "");
         assert_eq!(cell(&sweep, "nelo_error_95"), "");
         assert_eq!(cell(&sweep, "penta_elo_error_95"), "");

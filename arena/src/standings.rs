@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use endodoi::Side;
 
-use crate::stats::{self, PairResult, RatingOptions, Ratings};
+use crate::stats::{self, IntervalMethod, PairResult, RatingOptions, Ratings};
 
 /// Wins, draws and losses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -168,6 +168,44 @@ impl Tally {
         self.per_bot[i].1
     }
 
+    /// The same counts for `bots` bots, bot `i` becoming `map[i]` (`map`
+    /// has one entry per bot of `self`, all different and below `bots`);
+    /// the new bots have no games, and a game pair still waiting for its
+    /// second game is forgotten. Lets a caller list bots that played
+    /// nothing (a run stopped before its first game).
+    ///
+    /// # Panics
+    /// If `map` is shorter than the bots, or an entry is `>= bots`.
+    #[must_use]
+    pub fn renumbered(&self, map: &[usize], bots: usize) -> Tally {
+        let mut out = Tally::new(bots);
+        for i in 0..self.bots {
+            out.per_bot[map[i]] = self.per_bot[i];
+            for j in 0..self.bots {
+                let (a, b) = (map[i], map[j]);
+                let (wdl, penta) = (self.pairs[i * self.bots + j], self.penta[i * self.bots + j]);
+                if i >= j || wdl.games() == 0 {
+                    continue;
+                }
+                // Stored from the lower index's side.
+                if a < b {
+                    out.pairs[a * bots + b] = wdl;
+                    out.penta[a * bots + b] = penta;
+                } else {
+                    out.pairs[b * bots + a] = Wdl {
+                        wins: wdl.losses,
+                        draws: wdl.draws,
+                        losses: wdl.wins,
+                    };
+                    let mut flipped = penta;
+                    flipped.reverse();
+                    out.penta[b * bots + a] = flipped;
+                }
+            }
+        }
+        out
+    }
+
     /// The results of every pair that played, for the rating fit.
     #[must_use]
     pub fn pair_results(&self) -> Vec<PairResult> {
@@ -207,6 +245,10 @@ pub struct Standing {
     pub elo_lower: f64,
     /// The upper end of its 95% interval, Elo points.
     pub elo_upper: f64,
+    /// How the interval was measured; only [`IntervalMethod::Bootstrap`]
+    /// and [`IntervalMethod::Curvature`] give an estimate (`elo` and the
+    /// interval mean nothing for a bot without games or at the limit).
+    pub interval: IntervalMethod,
     /// The likelihood of superiority over the bot ranked next, 0..=1; `None` for the last.
     pub los_next: Option<f64>,
     /// Its connected group, from 1: bots in different groups never met,
@@ -245,6 +287,7 @@ pub fn standings(tally: &Tally, options: &RatingOptions) -> (Vec<Standing>, Rati
                 elo: r.elo,
                 elo_lower: r.lower,
                 elo_upper: r.upper,
+                interval: r.interval,
                 los_next: next.map(|&n| ratings.los(bot, n)),
                 group: r.group + 1,
             }

@@ -37,12 +37,11 @@ fn group_colour(g: usize) -> RGBColor {
 /// and at least 100 Elo points wide; `-50..50` when there is nothing to show.
 fn elo_range(table: &[Standing]) -> (f64, f64) {
     let finite = |x: f64| if x.is_finite() { x } else { 0.0 };
-    let lo = table
-        .iter()
+    let shown = || table.iter().filter(|s| s.interval.has_interval());
+    let lo = shown()
         .map(|s| finite(s.elo_lower.min(s.elo)))
         .fold(f64::INFINITY, f64::min);
-    let hi = table
-        .iter()
+    let hi = shown()
         .map(|s| finite(s.elo_upper.max(s.elo)))
         .fold(f64::NEG_INFINITY, f64::max);
     if !(lo.is_finite() && hi.is_finite()) {
@@ -126,6 +125,11 @@ fn draw(
         .draw()?;
     let finite = |x: f64| if x.is_finite() { x } else { 0.0 };
     for (r, s) in table.iter().enumerate() {
+        // A bot without an estimate (no games, or at the limit) keeps its
+        // row and label but gets no bar.
+        if !s.interval.has_interval() {
+            continue;
+        }
         let colour = group_colour(s.group);
         let (lower, elo, upper) = (finite(s.elo_lower), finite(s.elo), finite(s.elo_upper));
         chart.draw_series(std::iter::once(ErrorBar::new_horizontal(

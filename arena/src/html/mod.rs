@@ -646,8 +646,13 @@ fn standings_section(
                             td { (s.wdl.games()) }
                             td { (s.wdl.wins) } td { (s.wdl.draws) } td { (s.wdl.losses) }
                             td { (num(s.wdl.score(), 1)) " (" (num(s.wdl.score_pct(), 1)) "%)" }
-                            td { (num(s.elo, 1)) }
-                            td { "[" (num(s.elo_lower, 1)) ", " (num(s.elo_upper, 1)) "]" }
+                            @if s.interval.has_interval() {
+                                td { (num(s.elo, 1)) }
+                                td { "[" (num(s.elo_lower, 1)) ", " (num(s.elo_upper, 1)) "]"
+                                    @if s.interval == crate::stats::IntervalMethod::Curvature { " (curvature)" } }
+                            } @else {
+                                td {} td { (s.interval.name()) }
+                            }
                             td { @if let Some(l) = s.los_next { (num(100.0 * l, 1)) "%" } }
                             td { (s.forfeits) }
                             @if groups > 1 { td { (s.group) } }

@@ -365,7 +365,8 @@ pub const MATCH_COLUMNS: [&str; 28] = [
 ];
 
 /// One row of `standings.csv`: a bot's standing. The decimals are text as
-/// written (1 decimal; `los_next` 4, empty for the last bot).
+/// written (1 decimal; `los_next` 4, empty for the last bot; the Elo
+/// figures empty when there is no estimate, see `interval`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StandingRow {
     /// The rank, from 1 (tied bots share one).
@@ -390,6 +391,10 @@ pub struct StandingRow {
     pub elo_lower: String,
     /// The upper end of its 95% interval, Elo.
     pub elo_upper: String,
+    /// How the interval was measured: `bootstrap`, `curvature` (where the
+    /// bootstrap degenerates), `at-limit` or `no-games` (no estimate: `elo`
+    /// and the interval are empty).
+    pub interval: String,
     /// The likelihood of superiority over the next bot down (0 to 1).
     pub los_next: String,
     /// Games it lost by a fault.
@@ -404,7 +409,7 @@ impl CsvRow for StandingRow {
 }
 
 /// The columns of `standings.csv`, in order.
-pub const STANDINGS_COLUMNS: [&str; 14] = [
+pub const STANDINGS_COLUMNS: [&str; 15] = [
     "rank",
     "bot",
     "games",
@@ -416,6 +421,7 @@ pub const STANDINGS_COLUMNS: [&str; 14] = [
     "elo",
     "elo_lower",
     "elo_upper",
+    "interval",
     "los_next",
     "forfeits",
     "group",

@@ -17,8 +17,20 @@ pub(crate) fn outcome_probabilities(expected: f64, draw_rate: f64) -> (f64, f64)
     ((e - 0.5 * draw).max(0.0), draw)
 }
 
+/// What the bootstrap measured.
+pub(crate) struct Bootstrap {
+    /// Row-major `n × n` sample covariance of the refitted ratings, Elo².
+    pub covariance: Vec<f64>,
+    /// Per group: whether some simulated tournament had no finite
+    /// maximum-likelihood estimate in that group (part of it scored 100%
+    /// against the rest without a prior), so its refit sat at the
+    /// `±ELO_LIMIT` box and the spread measures the box, not the data.
+    pub clamped: Vec<bool>,
+}
+
 /// Row-major `n × n` sample covariance, in Elo², of the ratings refitted
-/// on `samples` simulated tournaments (see [`super::rate`]). `theta` are the
+/// on `samples` simulated tournaments (see [`super::rate`]), and the groups
+/// whose refits hit the `±ELO_LIMIT` box. `theta` are the
 /// fitted ratings in natural units; the simulation draws games from them
 /// and each refit is warm-started from them. Zero with fewer than two
 /// samples.
@@ -34,11 +46,15 @@ pub(crate) fn covariance(
     samples: u32,
     seed: u64,
     anchor: Option<usize>,
-) -> Vec<f64> {
+) -> Bootstrap {
     let n = table.bots;
     let mut cov = vec![0.0; n * n];
+    let mut clamped = vec![false; table.groups];
     if samples < 2 || table.pairs.is_empty() {
-        return cov;
+        return Bootstrap {
+            covariance: cov,
+            clamped,
+        };
     }
     let draw_rate = table.draw_rate();
     // Games are drawn from 32-bit uniforms compared with fixed-point
@@ -75,6 +91,9 @@ pub(crate) fn covariance(
             }
             let losses = pair.games() - wins - draws;
             scores.push(Score::new(wins, draws, losses, prior));
+        }
+        for (flag, finite) in clamped.iter_mut().zip(table.finite_groups(&scores)) {
+            *flag |= !finite;
         }
         let refit = table.solve_scores(&scores, theta.to_vec());
         for k in 0..n {
@@ -113,7 +132,10 @@ pub(crate) fn covariance(
             cov[b * n + a] = c;
         }
     }
-    cov
+    Bootstrap {
+        covariance: cov,
+        clamped,
+    }
 }
 
 #[cfg(test)]

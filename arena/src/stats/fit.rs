@@ -337,6 +337,15 @@ impl Table {
     /// group, each bot can be reached from every other one by following
     /// "scored something against" links (Zermelo 1929, Hunter 2004).
     fn mle_exists(&self, scores: &[Score]) -> bool {
+        self.finite_groups(scores).iter().all(|&finite| finite)
+    }
+
+    /// Per group (indexed like [`Table::group`]'s values): whether the
+    /// maximum-likelihood estimate of that group is finite for `scores`,
+    /// i.e. whether each of its bots can be reached from every other one by
+    /// following "scored something against" links (Zermelo 1929, Hunter
+    /// 2004). A group of one bot is always finite (its rating is 0).
+    pub fn finite_groups(&self, scores: &[Score]) -> Vec<bool> {
         let mut forward = vec![Vec::new(); self.bots];
         let mut backward = vec![Vec::new(); self.bots];
         for (p, sc) in self.pairs.iter().zip(scores) {
@@ -350,26 +359,94 @@ impl Table {
             }
         }
         let mut seen = vec![false; self.bots];
-        self.members.iter().filter(|g| g.len() > 1).all(|group| {
-            [&forward, &backward].iter().all(|links| {
-                for &v in group {
-                    seen[v] = false;
-                }
-                let mut stack = vec![group[0]];
-                seen[group[0]] = true;
-                let mut reached = 1;
-                while let Some(v) = stack.pop() {
-                    for &u in &links[v] {
-                        if !seen[u] {
-                            seen[u] = true;
-                            reached += 1;
-                            stack.push(u);
+        self.members
+            .iter()
+            .map(|group| {
+                group.len() == 1
+                    || [&forward, &backward].iter().all(|links| {
+                        for &v in group {
+                            seen[v] = false;
                         }
+                        let mut stack = vec![group[0]];
+                        seen[group[0]] = true;
+                        let mut reached = 1;
+                        while let Some(v) = stack.pop() {
+                            for &u in &links[v] {
+                                if !seen[u] {
+                                    seen[u] = true;
+                                    reached += 1;
+                                    stack.push(u);
+                                }
+                            }
+                        }
+                        reached == group.len()
+                    })
+            })
+            .collect()
+    }
+
+    /// The curvature covariance of the ratings at `theta` (natural units²,
+    /// row-major `n × n`): the inverse of the observed information, i.e. of
+    /// the negated Hessian of the log-likelihood of `scores`, taken within
+    /// each group under its mean-0 constraint (the Moore–Penrose inverse of
+    /// the group's block, whose only null direction is "all shift
+    /// together"). This is the asymptotic covariance of a maximum-likelihood
+    /// estimate (the Fisher information's inverse), as BayesElo's
+    /// `covariance` command computes it. Entries between groups are 0, and so
+    /// is every entry of a group whose Hessian cannot be inverted (an
+    /// estimate at the `±ELO_LIMIT` box, where the information is 0).
+    ///
+    /// For two bots with `N` games (prior included) at expected score `E`,
+    /// the information of the difference is `N E (1 - E)`, so each mean-0
+    /// rating has variance `1 / (4 N E (1 - E))`.
+    pub fn curvature(&self, scores: &[Score], theta: &[f64]) -> Vec<f64> {
+        let n = self.bots;
+        let mut matrix = vec![0.0; n * n];
+        let mut gradient = vec![0.0; n];
+        self.newton_system(scores, theta, &mut matrix, &mut gradient);
+        // Columns of the inverse of (H + GAUGE 1 1ᵀ per group).
+        let mut inverse = vec![0.0; n * n];
+        for c in 0..n {
+            let mut m = matrix.clone();
+            let mut column = vec![0.0; n];
+            column[c] = 1.0;
+            if !solve_spd(&mut m, &mut column, n) {
+                column.fill(0.0);
+            }
+            for r in 0..n {
+                inverse[r * n + c] = column[r];
+            }
+        }
+        // Project each group's block on the mean-0 subspace: P M⁻¹ P with
+        // P = I - 1 1ᵀ / g removes exactly the gauge term's contribution.
+        let mut cov = vec![0.0; n * n];
+        for group in &self.members {
+            if group.len() < 2 {
+                continue;
+            }
+            let g = group.len() as f64;
+            let row_mean: Vec<f64> = group
+                .iter()
+                .map(|&a| group.iter().map(|&b| inverse[a * n + b]).sum::<f64>() / g)
+                .collect();
+            let total = row_mean.iter().sum::<f64>() / g;
+            let mut ok = true;
+            for (x, &a) in group.iter().enumerate() {
+                for (y, &b) in group.iter().enumerate() {
+                    let v = inverse[a * n + b] - row_mean[x] - row_mean[y] + total;
+                    ok &= v.is_finite();
+                    cov[a * n + b] = v;
+                }
+            }
+            if !ok {
+                for &a in group {
+                    for &b in group {
+                        cov[a * n + b] = 0.0;
                     }
                 }
-                reached == group.len()
-            })
-        })
+            }
+        }
+        cov
     }
 
     /// Euclidean projection onto "mean 0 in every group, |θ| <= limit":

@@ -40,6 +40,7 @@ mod pentanomial;
 mod sprt;
 
 pub use fit::fit;
+
 pub use pair::{pair_elo, PairElo};
 pub use pentanomial::{penta_elo, GameScore, PentaElo, Pentanomial};
 pub use sprt::{Sprt, SprtModel, SprtStatus};
@@ -127,6 +128,52 @@ impl Default for RatingOptions {
     }
 }
 
+/// How a rating's interval (and its group's covariance, behind LOS) was
+/// measured; see [`rate`] for when each is used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum IntervalMethod {
+    /// The parametric bootstrap (Ordo's simulation): the normal case.
+    Bootstrap,
+    /// The curvature of the fit (the inverse of its observed Fisher
+    /// information, as BayesElo's covariance), used where the bootstrap
+    /// degenerates: a bot of the group won or lost every game, every
+    /// simulated tournament gave the same ratings (all draws), or some
+    /// simulated tournament had no finite estimate (it sat at the
+    /// `±ELO_LIMIT` box).
+    Curvature,
+    /// No interval can be given: without a prior, part of the group scored
+    /// 100% against the rest, so the maximum-likelihood ratings are
+    /// infinite and the fit sits at the `±ELO_LIMIT` box. `lower` and
+    /// `upper` are then the box's ends (shifted with the anchor), not an
+    /// interval estimate.
+    AtLimit,
+    /// The bot played no games: nothing is measured (`elo`, `lower` and
+    /// `upper` are 0, or the anchor's rating).
+    NoGames,
+}
+
+impl IntervalMethod {
+    /// The name written in `standings.csv`'s `interval` column:
+    /// `bootstrap`, `curvature`, `at-limit` or `no-games`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Bootstrap => "bootstrap",
+            Self::Curvature => "curvature",
+            Self::AtLimit => "at-limit",
+            Self::NoGames => "no-games",
+        }
+    }
+
+    /// Whether `lower..=upper` is an interval estimate (bootstrap or
+    /// curvature), as opposed to no games or the box's ends.
+    #[must_use]
+    pub fn has_interval(self) -> bool {
+        matches!(self, Self::Bootstrap | Self::Curvature)
+    }
+}
+
 /// One bot's rating, in Elo points on the logistic scale.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Rating {
@@ -135,13 +182,17 @@ pub struct Rating {
     /// [`RatingOptions::anchor`] is set, which is shifted so the anchor has
     /// its given rating.
     pub elo: f64,
-    /// Lower end of the confidence interval: `elo - z * sd`.
+    /// Lower end of the confidence interval: `elo - z * sd` (for
+    /// [`IntervalMethod::AtLimit`], the box's lower end).
     pub lower: f64,
-    /// Upper end of the confidence interval: `elo + z * sd`.
+    /// Upper end of the confidence interval: `elo + z * sd` (for
+    /// [`IntervalMethod::AtLimit`], the box's upper end).
     pub upper: f64,
-    /// Bootstrap standard deviation of the rating, in Elo points (relative
-    /// to the anchor, if any; 0 for the anchor itself).
+    /// Standard deviation of the rating, in Elo points, from `interval`'s
+    /// method (relative to the anchor, if any; 0 for the anchor itself).
     pub sd: f64,
+    /// How `sd`, `lower` and `upper` were measured.
+    pub interval: IntervalMethod,
     /// Real games this bot played (virtual prior draws not counted). A bot
     /// with no games gets `elo == lower == upper == 0` (or the anchor's
     /// rating if it is the anchor).
@@ -173,7 +224,8 @@ pub struct Ratings {
     /// The anchor actually applied, `(bot, elo)`, after sanitising the
     /// rating (see [`RatingOptions::anchor`]); `None` without one.
     pub anchor: Option<(usize, f64)>,
-    /// Row-major `n × n` bootstrap covariance of the ratings, Elo².
+    /// Row-major `n × n` covariance of the ratings, Elo²: each group's
+    /// block from its [`IntervalMethod`] (bootstrap, or curvature).
     covariance: Vec<f64>,
 }
 
@@ -188,8 +240,11 @@ impl Ratings {
         self.ratings.is_empty()
     }
 
-    /// Bootstrap covariance of the ratings of bots `i` and `j`, in Elo²
-    /// (sample covariance over the bootstrap samples; 0 with fewer than two).
+    /// Covariance of the ratings of bots `i` and `j`, in Elo²: the sample
+    /// covariance over the bootstrap samples (0 with fewer than two), or,
+    /// in a group whose [`Rating::interval`] is
+    /// [`IntervalMethod::Curvature`], the curvature covariance (0 between
+    /// groups).
     ///
     /// # Panics
     /// If `i` or `j` is not a bot index.
@@ -248,13 +303,27 @@ impl Ratings {
 ///    is the standard deviation of bot `i`'s rating over the samples and `z`
 ///    the standard normal quantile at `(1 + confidence) / 2` (1.96 for 95%).
 ///    The covariance of all ratings is kept for [`Ratings::los`].
+/// 5. Where the bootstrap degenerates, a group's covariance is the curvature
+///    of the fit instead ([`IntervalMethod::Curvature`]: the inverse of the
+///    negated Hessian of the log-likelihood, prior included, under the
+///    group's mean-0 constraint; BayesElo's covariance): when a bot of the
+///    group won every game or lost every game (the simulation, drawn from
+///    ratings already at the edge, cannot go further out, so it shrinks the
+///    spread), when the bootstrap's spread is 0 in the group (all draws: it
+///    only simulates draws), or when some simulated tournament had no
+///    finite estimate in the group (without a prior, a resample at 100%:
+///    the refit sits at `±ELO_LIMIT` and inflates the spread). With fewer
+///    than two samples the intervals keep zero width.
+/// 6. A group whose own fit has no finite estimate (no prior, part of it
+///    at 100%) gets [`IntervalMethod::AtLimit`]: no interval (the box's
+///    ends). A bot without games gets [`IntervalMethod::NoGames`].
 ///
 /// Degenerate cases (never NaN or infinity): no bots gives an empty result;
 /// no games gives every bot `elo == lower == upper == 0` and LOS ½; a bot
-/// without games gets 0 with zero width (its own group); all draws give
-/// all ratings 0 with intervals from the bootstrap (which then simulates
-/// only draws: zero width); 100% scores stay finite through the prior, or
-/// the `±ELO_LIMIT` box without one (see [`fit()`]).
+/// without games gets 0 with zero width (its own group, `NoGames`); all
+/// draws give all ratings 0 with the curvature's intervals; 100% scores
+/// stay finite through the prior (curvature intervals), or the
+/// `±ELO_LIMIT` box without one (`AtLimit`, see [`fit()`]).
 ///
 /// Cost: one simulated game per real game per sample, plus one Newton refit
 /// per sample (a few iterations of an `n × n` solve).
@@ -292,7 +361,7 @@ pub fn rate(bots: usize, results: &[PairResult], options: &RatingOptions) -> Rat
             }
         }
     }
-    let covariance = bootstrap::covariance(
+    let boot = bootstrap::covariance(
         &table,
         &theta,
         prior,
@@ -300,17 +369,63 @@ pub fn rate(bots: usize, results: &[PairResult], options: &RatingOptions) -> Rat
         options.seed,
         anchor.map(|(a, _)| a),
     );
+    let scores = table.scores(prior);
+    let finite = table.finite_groups(&scores);
+    let methods = interval_methods(&table, &boot, &finite, options.bootstrap_samples);
+    let mut covariance = boot.covariance;
+    let curvature = table.curvature(&scores, &theta);
+    let elo2 = 1.0 / (NATURAL_PER_ELO * NATURAL_PER_ELO);
+    for i in 0..bots {
+        let g = table.group[i];
+        if methods[g] != IntervalMethod::Curvature {
+            continue;
+        }
+        for j in 0..bots {
+            let v = if table.group[j] != g {
+                0.0
+            } else if let Some((a, _)) = anchor.filter(|&(a, _)| table.group[a] == g) {
+                // Relative to the anchor: var(r_i - r_a) and its kin.
+                let c = |x: usize, y: usize| curvature[x * bots + y];
+                (c(i, j) - c(i, a) - c(j, a) + c(a, a)) * elo2
+            } else {
+                curvature[i * bots + j] * elo2
+            };
+            covariance[i * bots + j] = v;
+            covariance[j * bots + i] = v;
+        }
+    }
     let z = standard_normal().inverse_cdf(0.5 + confidence / 2.0);
     let ratings = (0..bots)
         .map(|i| {
+            let g = table.group[i];
             let sd = covariance[i * bots + i].max(0.0).sqrt();
+            let interval = if table.games[i] == 0 {
+                IntervalMethod::NoGames
+            } else {
+                methods[g]
+            };
+            let (lower, upper) = if interval == IntervalMethod::AtLimit {
+                // The box's ends, moved with the anchor's shift.
+                let shift = elo[i] - to_elo(theta[i]);
+                if anchor.is_some_and(|(a, _)| a == i) {
+                    (elo[i], elo[i])
+                } else {
+                    (
+                        (shift - ELO_LIMIT).min(elo[i]),
+                        (shift + ELO_LIMIT).max(elo[i]),
+                    )
+                }
+            } else {
+                (elo[i] - z * sd, elo[i] + z * sd)
+            };
             Rating {
                 elo: elo[i],
-                lower: elo[i] - z * sd,
-                upper: elo[i] + z * sd,
+                lower,
+                upper,
                 sd,
+                interval,
                 games: table.games[i],
-                group: table.group[i],
+                group: g,
             }
         })
         .collect();
@@ -323,6 +438,49 @@ pub fn rate(bots: usize, results: &[PairResult], options: &RatingOptions) -> Rat
         anchor,
         covariance,
     }
+}
+
+/// The interval method of each group (see [`rate`], steps 5 and 6):
+/// `finite` says whether the group's own fit has a finite estimate.
+fn interval_methods(
+    table: &fit::Table,
+    boot: &bootstrap::Bootstrap,
+    finite: &[bool],
+    samples: u32,
+) -> Vec<IntervalMethod> {
+    let n = table.bots;
+    // Per bot: whether all its games had one decisive result.
+    let mut won = vec![0u64; n];
+    let mut lost = vec![0u64; n];
+    for p in &table.pairs {
+        won[p.i] += p.wins;
+        lost[p.i] += p.losses;
+        won[p.j] += p.losses;
+        lost[p.j] += p.wins;
+    }
+    (0..table.groups)
+        .map(|g| {
+            let bots: Vec<usize> = (0..n).filter(|&k| table.group[k] == g).collect();
+            if bots.len() < 2 {
+                return IntervalMethod::NoGames;
+            }
+            if !finite[g] {
+                return IntervalMethod::AtLimit;
+            }
+            if samples < 2 {
+                return IntervalMethod::Bootstrap;
+            }
+            let swept = bots
+                .iter()
+                .any(|&k| won[k] == table.games[k] || lost[k] == table.games[k]);
+            let flat = bots.iter().all(|&k| boot.covariance[k * n + k] <= 0.0);
+            if swept || flat || boot.clamped[g] {
+                IntervalMethod::Curvature
+            } else {
+                IntervalMethod::Bootstrap
+            }
+        })
+        .collect()
 }
 
 /// Natural log-odds per Elo point: `ln(10) / 400`.
