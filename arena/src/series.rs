@@ -663,3 +663,69 @@ mod tests {
         }
     }
 }
+
+/// The bias of first-to-N series on a pair's score, measured (quoted in
+/// docs/ratings.md, "First to N").
+#[cfg(test)]
+mod bias {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    /// Plays `series` series of bot `a` against bot `b` under `rule`, each
+    /// game an independent win for `a` with probability `p` (no draws), and
+    /// returns the mean over the series of `a`'s score (wins / games): what
+    /// a tournament, with one series per pair, measures of the pair.
+    fn mean_series_score(rule: SeriesRule, p: f64, series: u32, seed: u64) -> f64 {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let pair = Series {
+            number: 1,
+            a: 0,
+            b: 1,
+        };
+        let mut total = 0.0;
+        for _ in 0..series {
+            let mut state = SeriesState::new(pair, rule);
+            while let Next::Play { .. } = state.next() {
+                state.record(if rng.gen::<f64>() < p {
+                    GameScore::Win
+                } else {
+                    GameScore::Loss
+                });
+            }
+            let wdl = state.wdl();
+            total += f64::from(wdl.wins) / f64::from(wdl.games());
+        }
+        total / f64::from(series)
+    }
+
+    /// A bot that scores 60% per game (70.4 Elo) measures 61.8% (83.9 Elo)
+    /// on average at first to 5 (the default `max_games`, 15): the series
+    /// stops at a pair's end once the leader has 5 wins, so a lucky start
+    /// ends it early with a lopsided score while an unlucky one is diluted
+    /// by more games. Summed over many series the games are unbiased
+    /// (Wald's identity: E[wins] = p E[games]), but each pair of a round
+    /// robin plays one series. The expected values are exact, from a dynamic
+    /// programme over the scores at pair ends (written for this test, in
+    /// Python): 0.6184 at first to 5 with `max_games = 15` (0.6188 without
+    /// a game limit), and exactly `p` = 0.6 for a fixed-length match
+    /// (`max_games` at most `first_to`: every series plays `max_games`
+    /// games). 100,000 series each (about 1.5 s in a debug build) give
+    /// 0.6176 and 0.6009 with these seeds; the standard error of each mean
+    /// is about 0.0005, the tolerance 0.002.
+    #[test]
+    fn first_to_n_biases_the_pair_score_and_fixed_length_does_not() {
+        let biased = mean_series_score(rule(5, 15), 0.6, 100_000, 1);
+        let fixed = mean_series_score(rule(10, 10), 0.6, 100_000, 2);
+        assert!((biased - 0.6184).abs() <= 0.002, "first to 5: {biased}");
+        assert!((fixed - 0.6).abs() <= 0.002, "fixed length: {fixed}");
+    }
+
+    fn rule(first_to: u32, max_games: u32) -> SeriesRule {
+        SeriesRule {
+            first_to,
+            max_games,
+            sprt: None,
+            pair_shard: None,
+        }
+    }
+}
