@@ -21,7 +21,8 @@ protocol on a pipe (--remote-debugging-pipe), and checks that:
 - at window widths of 1400 and 420 pixels (a phone): no part of the viewer
   sticks out of the window and the board fits without scrolling; ply 0
   says whose move it is once; the lists show their picked entry whole at
-  1400 px, and the line under them describes the picked game whole at both;
+  1400 px, and the line under them gives the picked series and game whole
+  at both;
   a note about a link to a missing series goes once a good link is followed.
 
 It checks DIR's report and that of a short 2x10 match it plays itself
@@ -410,10 +411,10 @@ def check_layout(browser, engine, series, game, width, shots, name):
                           + ", ".join(layout["out"][:6]))
     if layout["boardScrolls"]:
         raise CheckFailed(f"{where}: the board does not fit; it scrolls sideways")
-    picked = layout["lists"][1]["text"]
+    picked = " · ".join(lst["text"] for lst in layout["lists"])
     if layout["gameLine"] != picked or not layout["gameLineIn"]:
-        raise CheckFailed(f"{where}: the picked game is not described whole under the lists "
-                          f"({layout['gameLine']!r}, the list has {picked!r})")
+        raise CheckFailed(f"{where}: the picked series and game are not described whole under "
+                          f"the lists ({layout['gameLine']!r}, the lists have {picked!r})")
     if width >= 1000:
         for lst in layout["lists"]:
             if lst["need"] > lst["room"]:
@@ -421,6 +422,14 @@ def check_layout(browser, engine, series, game, width, shots, name):
                     f"{where}: the list #{lst['id']} cuts its text: its entries need "
                     f"{lst['need']} px, it has {lst['room']} (picked: {lst['text']!r})"
                 )
+    # Mid-game, where holes hold more seeds: still nothing sticks out.
+    mid = engine.plies(series, game) // 2
+    browser.go_to_hash(f"#series={series}&game={game}&ply={mid}")
+    check_board(browser, engine, series, game, mid, f"{where}, mid-game")
+    layout = browser.eval(READ_LAYOUT)
+    if layout["out"] or layout["boardScrolls"]:
+        raise CheckFailed(f"{where}, ply {mid}: the viewer does not fit the window: "
+                          + ", ".join(layout["out"][:6] or ["the board scrolls"]))
     if shots:
         browser.screenshot(shots / f"{name}-viewer-{width}.png", "#viewer")
 

@@ -141,7 +141,9 @@
         fillGames(si);
       }
       $("pick-game").value = String(gi);
-      $("game-line").textContent = $("pick-game").selectedOptions[0]?.textContent ?? "";
+      // Both picks whole, for a window too narrow for the lists.
+      $("game-line").textContent = ["pick-series", "pick-game"]
+        .map((id) => $(id).selectedOptions[0]?.textContent ?? "").join(" · ");
       state.series = si;
       state.game = gi;
       state.positions = decode(g);
