@@ -811,3 +811,51 @@ fn hole_numbers_with_a_sign_or_a_leading_zero_are_refused_with_the_fix() {
         }
     }
 }
+
+#[test]
+fn an_unfinished_line_and_bytes_that_are_not_utf8_are_shown_as_sent() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bots = [
+        ("a", random_bot(1)),
+        ("nonewline", vec![fault_bot(tmp.path(), "fault-nonewline")]),
+        ("junk", vec![fault_bot(tmp.path(), "fault-junk")]),
+    ];
+    let header = "[time]\nmove_time_ms = 200\n[tournament]\nfirst_to = 1\nmax_games = 1\n";
+    let cfg = config(tmp.path(), header, &bots);
+    let out = tmp.path().join("run");
+    let output = run_arena(&cfg, &out);
+    assert_success(&output);
+    let games = rows(&out.join("games.csv"));
+    let of = |bot: &str| -> Vec<String> {
+        games
+            .iter()
+            .filter(|g| g["detail"].contains(&format!("({bot})")))
+            .map(|g| g["detail"].clone())
+            .collect()
+    };
+    let unfinished = of("nonewline");
+    assert!(!unfinished.is_empty(), "{games:?}");
+    for detail in &unfinished {
+        assert!(
+            detail
+                .contains("no reply within its 200 ms (and the 50 ms margin); it had sent 'move ")
+                && detail.ends_with("' with no end of line (end each line with \\n and flush)"),
+            "{detail}"
+        );
+    }
+    let log = std::fs::read_to_string(out.join("logs/nonewline.stderr.log")).unwrap();
+    assert!(log.contains("it had sent 'move "), "{log}");
+    let junk = of("junk");
+    assert!(!junk.is_empty(), "{games:?}");
+    for detail in &junk {
+        assert!(
+            detail.contains("not ASCII: '\\u{0}\\xff garbage \\u{1b}[2J'"),
+            "{detail}"
+        );
+    }
+    let log = std::fs::read_to_string(out.join("logs/junk.stderr.log")).unwrap();
+    assert!(
+        log.contains("\\xff garbage") && !log.contains('\u{fffd}'),
+        "{log}"
+    );
+}

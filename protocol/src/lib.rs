@@ -146,6 +146,39 @@ pub fn shown(text: &str) -> String {
     out
 }
 
+/// A bot's bytes made safe to show and store, as [`shown`] does for text,
+/// but bytes that are not UTF-8 show as themselves, escaped (`\xff`), not
+/// as a replacement character: what the bot really sent. At most
+/// [`SHOWN_MAX_CHARS`] characters of it, then `...`.
+///
+/// ```
+/// assert_eq!(endodoi_protocol::shown_bytes(b"move \xff\x1b"), "move \\xff\\u{1b}");
+/// ```
+#[must_use]
+pub fn shown_bytes(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    let mut chars = 0;
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if chars == SHOWN_MAX_CHARS {
+                out.push_str("...");
+                return out;
+            }
+            out.extend(c.escape_default());
+            chars += 1;
+        }
+        for b in chunk.invalid() {
+            if chars == SHOWN_MAX_CHARS {
+                out.push_str("...");
+                return out;
+            }
+            out.extend(std::ascii::escape_default(*b).map(char::from));
+            chars += 1;
+        }
+    }
+    out
+}
+
 /// A request's encoding, written into any [`fmt::Write`]: its `Display`
 /// is this into the formatter, and [`write_line`] this into a `String`
 /// directly (no formatter in between, so a `turn` is written as fast as by
@@ -282,6 +315,18 @@ mod tests {
             write_num(&mut s, n).unwrap();
             assert_eq!(s, n.to_string());
         }
+    }
+
+    #[test]
+    fn bot_bytes_show_as_sent() {
+        assert_eq!(
+            shown_bytes(b"\x00\xff garbage \x1b[2J"),
+            "\\u{0}\\xff garbage \\u{1b}[2J"
+        );
+        assert_eq!(shown_bytes("é".as_bytes()), shown("é"));
+        assert_eq!(shown_bytes(b"move 3"), "move 3");
+        assert_eq!(shown_bytes(&[0xff; 300]).len(), 4 * 200 + 3);
+        assert_eq!(shown_bytes(&[b'A'; 4000]), shown(&"A".repeat(4000)));
     }
 
     #[test]

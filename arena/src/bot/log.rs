@@ -6,8 +6,9 @@ use std::io::Write as _;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-/// `bytes` as text, invalid UTF-8 replaced and control characters but tab
-/// escaped.
+/// `bytes` as text, control characters but tab escaped (`\u{1b}`) and
+/// bytes that are not UTF-8 shown as themselves, escaped (`\xff`), not
+/// replaced.
 fn printable(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
     // Plain printable ASCII, by far the common case, is kept as it is.
     if bytes
@@ -16,13 +17,17 @@ fn printable(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
     {
         return String::from_utf8_lossy(bytes);
     }
-    let text = String::from_utf8_lossy(bytes);
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c.is_control() && c != '\t' {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
+    let mut out = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if c.is_control() && c != '\t' {
+                out.extend(c.escape_default());
+            } else {
+                out.push(c);
+            }
+        }
+        for &b in chunk.invalid() {
+            out.extend(std::ascii::escape_default(b).map(char::from));
         }
     }
     std::borrow::Cow::Owned(out)
@@ -149,5 +154,7 @@ mod tests {
             "\\u{1b}]52;c;aGk=\\u{7}\\u{1b}[2K\\r"
         );
         assert_eq!(super::printable("\u{9b}x".as_bytes()), "\\u{9b}x");
+        // Bytes that are not UTF-8 show as they are, not as U+FFFD.
+        assert_eq!(super::printable(b"move \xff\xc3"), "move \\xff\\xc3");
     }
 }

@@ -23,8 +23,8 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use endodoi_protocol::{
-    hello_name, shown, Hello, Quit, Reply, MAX_LINE_BYTES, MAX_REPLY_BYTES, MAX_UNASKED_BYTES,
-    MAX_UNASKED_LINES, QUIT_GRACE_MS,
+    hello_name, shown, shown_bytes, Hello, Quit, Reply, MAX_LINE_BYTES, MAX_REPLY_BYTES,
+    MAX_UNASKED_BYTES, MAX_UNASKED_LINES, QUIT_GRACE_MS,
 };
 
 use crate::config::BotSpec;
@@ -47,6 +47,10 @@ pub enum Fault {
         limit_ms: u64,
         /// The margin granted on top, ms.
         margin_ms: u64,
+        /// The start of a line it had sent without its end of line, shown
+        /// escaped ([`shown_bytes`]: bytes that are not UTF-8 as `\xff`),
+        /// if it had sent one.
+        unfinished: Option<String>,
     },
     /// The process exited or closed its stdout; holds what was seen,
     /// with the exit status or signal when known.
@@ -74,15 +78,21 @@ impl std::fmt::Display for Fault {
         match self {
             Fault::Timeout {
                 limit_ms,
-                margin_ms: 0,
-            } => write!(f, "no reply within its {limit_ms} ms"),
-            Fault::Timeout {
-                limit_ms,
                 margin_ms,
-            } => write!(
-                f,
-                "no reply within its {limit_ms} ms (and the {margin_ms} ms margin)"
-            ),
+                unfinished,
+            } => {
+                write!(f, "no reply within its {limit_ms} ms")?;
+                if *margin_ms > 0 {
+                    write!(f, " (and the {margin_ms} ms margin)")?;
+                }
+                if let Some(text) = unfinished {
+                    write!(
+                        f,
+                        "; it had sent '{text}' with no end of line (end each line with \\n and flush)"
+                    )?;
+                }
+                Ok(())
+            }
             Fault::Start(s) | Fault::Crash(s) | Fault::Protocol(s) => f.write_str(s),
         }
     }
@@ -192,8 +202,15 @@ impl BotProcess {
             Ok((line, _)) => hello_name(line)
                 .map(str::to_string)
                 .map_err(|e| e.to_string()),
-            Err(f @ Fault::Timeout { .. }) => Err(format!(
-                "handshake failed: {f} to hello{}",
+            Err(Fault::Timeout {
+                limit_ms,
+                unfinished,
+                ..
+            }) => Err(format!(
+                "handshake failed: no reply within its {limit_ms} ms to hello{}{}",
+                unfinished
+                    .map(|u| format!("; it had sent '{u}' with no end of line (end each line with \\n and flush)"))
+                    .unwrap_or_default(),
                 bot.banner_hint()
             )),
             Err(f) => Err(format!("handshake failed: {f}{}", bot.banner_hint())),
@@ -349,6 +366,7 @@ impl BotProcess {
         let timeout = Fault::Timeout {
             limit_ms: limit.as_millis() as u64,
             margin_ms: margin.as_millis() as u64,
+            unfinished: None,
         };
         if let Some(t) = &mut self.transcript {
             let _ = write!(t, "> {request}");
@@ -366,7 +384,22 @@ impl BotProcess {
         loop {
             let read = read_line_capped(&mut self.stdout, &mut self.line);
             match tokio::time::timeout_at(deadline, read).await {
-                Err(_) => return Err(self.timeout_fault(timeout)),
+                Err(_) => {
+                    // What the cancelled read had taken of a line.
+                    let timeout = match timeout {
+                        Fault::Timeout {
+                            limit_ms,
+                            margin_ms,
+                            ..
+                        } => Fault::Timeout {
+                            limit_ms,
+                            margin_ms,
+                            unfinished: (!self.line.is_empty()).then(|| shown_bytes(&self.line)),
+                        },
+                        other => other,
+                    };
+                    return Err(self.timeout_fault(timeout));
+                }
                 Ok(Err(e)) => return Err(self.read_fault(e).await),
                 Ok(Ok(())) => {}
             }
@@ -378,7 +411,7 @@ impl BotProcess {
                 )));
             }
             if let Some(t) = &mut self.transcript {
-                let _ = writeln!(t, "< {}", shown(&String::from_utf8_lossy(&self.line)));
+                let _ = writeln!(t, "< {}", shown_bytes(&self.line));
             }
             if self.hello == HelloStage::Awaiting && !self.line.starts_with(b"hello") {
                 let text = String::from_utf8_lossy(&self.line).into_owned();
@@ -391,7 +424,7 @@ impl BotProcess {
             if !self.line.is_ascii() {
                 return Err(Fault::Protocol(format!(
                     "sent a line that is not ASCII: '{}'",
-                    shown(&String::from_utf8_lossy(&self.line))
+                    shown_bytes(&self.line)
                 )));
             }
             let text = std::str::from_utf8(&self.line).expect("ASCII");
@@ -448,7 +481,7 @@ impl BotProcess {
         for line in lines {
             let text = String::from_utf8_lossy(&line);
             if let Some(t) = &mut self.transcript {
-                let _ = writeln!(t, "< {}", shown(&text));
+                let _ = writeln!(t, "< {}", shown_bytes(&line));
             }
             match Reply::parse(&text) {
                 Ok(Reply::Info(info)) if line.is_ascii() => {
@@ -464,7 +497,7 @@ impl BotProcess {
                     };
                     return Err(Fault::Protocol(format!(
                         "sent '{}' before it was asked for anything{hint}",
-                        shown(&text)
+                        shown_bytes(&line)
                     )));
                 }
             }
@@ -486,6 +519,7 @@ impl BotProcess {
             Err(_) => Err(Fault::Timeout {
                 limit_ms: limit.as_millis() as u64,
                 margin_ms: 0,
+                unfinished: None,
             }),
             Ok(Err(e)) => Err(self
                 .crash_fault(&format!("cannot be written to ({e})"))
@@ -590,7 +624,10 @@ impl BotProcess {
                 }
                 Ok(Reply::Blank) => {}
                 _ if line.is_ascii() && self.skipped_in_handshake(&text) => {}
-                _ => self.note(&format!("sent after its last request: '{}'", shown(&text))),
+                _ => self.note(&format!(
+                    "sent after its last request: '{}'",
+                    shown_bytes(&line)
+                )),
             }
         }
     }
