@@ -150,7 +150,8 @@ impl RunOptions {
 }
 
 /// The SPRT test of `config`'s `[sprt]`, if any.
-fn sprt_of(config: &Config) -> Option<Sprt> {
+#[must_use]
+pub fn sprt_of(config: &Config) -> Option<Sprt> {
     config.sprt.map(|s| Sprt {
         elo0: s.elo0,
         elo1: s.elo1,

@@ -50,6 +50,12 @@ fn an_sprt_match_prints_and_writes_its_summary_and_draws_its_llr() {
     let output = run_arena(&cfg, &out);
     assert_success(&output);
     let stdout = String::from_utf8_lossy(&output.stdout);
+    // The start line says what is tested, not only max_games's bound.
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("an SPRT of [0, 50] logistic Elo to a verdict or "),
+        "{stderr}"
+    );
 
     // Everything again from games.csv, with the library's statistics.
     let games = scores(&out, "greedy");

@@ -167,8 +167,18 @@ pub fn run<F: Future<Output = ()>>(
     let playing = |i: &usize| !run_options.skipped.contains(i);
     let series = runner::series_count(config.bots.len(), run_options.shard, &run_options.skipped);
     let at_once = runner::games_at_once(&config, run_options.shard, &run_options.skipped);
+    // An SPRT match says what it tests: its bound is only max_games.
+    let games = match runner::sprt_of(&config) {
+        Some(s) => format!(
+            "an SPRT of [{}, {}] {} to a verdict or {bound} games",
+            s.elo0,
+            s.elo1,
+            crate::matchup::model_words(s.model)
+        ),
+        None => format!("at most {bound} games"),
+    };
     let start = format!(
-        "arena: {} bots, {series} series, at most {bound} games, {at_once} at once; writing {}",
+        "arena: {} bots, {series} series, {games}, {at_once} at once; writing {}",
         (0..config.bots.len()).filter(playing).count(),
         dir.path.display()
     );
