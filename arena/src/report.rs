@@ -118,7 +118,7 @@ pub fn write_summaries(
     summary: &Summary,
 ) -> Result<String, ReportError> {
     let name = |i: usize| config.bots[i].name.clone();
-    let series_rows: Vec<SeriesRow> = summary
+    let mut series_rows: Vec<SeriesRow> = summary
         .series
         .iter()
         .map(|s| SeriesRow {
@@ -131,8 +131,29 @@ pub fn write_summaries(
             wins_b: s.wdl.losses,
             winner: s.winner().map_or_else(|| "draw".to_string(), name),
             decided: s.decided,
+            note: String::new(),
         })
         .collect();
+    // A bot that did not start: its series are listed, unplayed, with why.
+    let why = |i: usize| {
+        summary
+            .not_started
+            .iter()
+            .find(|(bot, _)| *bot == i)
+            .map(|(_, why)| format!("not played: bot '{}' did not start: {why}", name(i)))
+    };
+    series_rows.extend(summary.not_played.iter().map(|s| {
+        SeriesRow {
+            series: s.number,
+            bot_a: name(s.a),
+            bot_b: name(s.b),
+            note: why(s.a)
+                .or_else(|| why(s.b))
+                .unwrap_or_else(|| "not played: a bot of it did not start".to_string()),
+            ..SeriesRow::default()
+        }
+    }));
+    series_rows.sort_by_key(|r| r.series);
     write_rows(&dir.path, &series_rows)?;
     if !summary.sprt.is_empty() {
         let rows: Vec<SprtRow> = summary
@@ -160,11 +181,20 @@ pub fn write_summaries(
     // compute them, so the two can never disagree.
     let games = [dir.games()];
     let mut rated = crate::rate::read_games(&games)?;
-    // Every bot of the config is listed, even one without a game yet.
-    let bots: Vec<&str> = config.bots.iter().map(|b| b.name.as_str()).collect();
+    // Every bot of the config is listed, even one without a game yet; one
+    // that did not start is listed after them, as not started.
+    let bots: Vec<&str> = (0..config.bots.len())
+        .filter(|i| summary.not_started.iter().all(|(bot, _)| bot != i))
+        .map(|i| config.bots[i].name.as_str())
+        .collect();
     rated.include_bots(&bots);
     let options = rating_options(&config.ratings, config.tournament.seed, &rated.names);
     let sprt = crate::runner::series_rule(config, None).sprt;
+    let not_started: Vec<(String, String)> = summary
+        .not_started
+        .iter()
+        .map(|(i, why)| (name(*i), why.clone()))
+        .collect();
     write_ratings(
         &rated.names,
         &rated.tally,
@@ -172,6 +202,7 @@ pub fn write_summaries(
         &dir.path,
         &games,
         sprt,
+        &not_started,
     )
 }
 
@@ -200,6 +231,11 @@ pub fn rating_options(settings: &RatingSettings, seed: u64, names: &[String]) ->
 /// with `sprt`, the test the match ran, whose LLR is recomputed pair by
 /// pair from the games.
 ///
+/// `not_started` are the bots left out of a run since they did not start
+/// (name, why): each that played no game gets a row of 0 games after the
+/// others, with its reason in `standings.csv`'s `note`, in the table and in
+/// the report.
+///
 /// # Errors
 /// An I/O error writing a file, or a `games` file that cannot be read.
 pub fn write_ratings(
@@ -209,9 +245,22 @@ pub fn write_ratings(
     dir: &Path,
     games: &[impl AsRef<Path>],
     sprt: Option<Sprt>,
+    not_started: &[(String, String)],
 ) -> Result<String, ReportError> {
     let (table, ratings) = standings(tally, options);
-    let rows: Vec<StandingRow> = table.iter().map(|s| standing_row(names, s)).collect();
+    let not_started: Vec<(String, String)> = not_started
+        .iter()
+        .filter(|(bot, _)| !names.contains(bot))
+        .cloned()
+        .collect();
+    let mut rows: Vec<StandingRow> = table.iter().map(|s| standing_row(names, s)).collect();
+    rows.extend(not_started.iter().map(|(bot, why)| StandingRow {
+        rank: table.len() + 1,
+        bot: bot.clone(),
+        interval: crate::stats::IntervalMethod::NoGames.name().to_string(),
+        note: format!("not started: {why}"),
+        ..StandingRow::default()
+    }));
     write_rows(dir, &rows)?;
     write_rows(dir, &pairwise_rows(names, tally))?;
     // The LOS matrix, bots in standings order: row bot over column bot.
@@ -239,8 +288,16 @@ pub fn write_ratings(
     if let Some(m) = &matchup {
         write_rows(dir, &[match_row(m)])?;
     }
-    crate::html::write_report_of(dir, names, &table, games, &rows, matchup.as_ref())?;
-    let mut out = render_table(names, &table);
+    crate::html::write_report_of(
+        dir,
+        names,
+        &table,
+        games,
+        &rows,
+        matchup.as_ref(),
+        &not_started,
+    )?;
+    let mut out = render_table(names, &table, &not_started);
     if let Some(m) = &matchup {
         out.push_str("\n\n");
         out.push_str(&matchup_text(m));
@@ -458,6 +515,7 @@ fn standing_row(names: &[String], s: &Standing) -> StandingRow {
         los_next: s.los_next.map_or_else(String::new, |l| num(l, 4)),
         forfeits: s.forfeits,
         group: s.group,
+        note: String::new(),
     }
 }
 
@@ -475,12 +533,24 @@ fn estimate(s: &Standing, x: f64, decimals: usize) -> String {
 /// ([`crate::output::table`]): wins, draws and losses in one column, the
 /// score as a percentage, Elo and its interval in whole points
 /// (`standings.csv` has the decimals).
-fn render_table(names: &[String], table: &[Standing]) -> String {
-    render_table_at(names, table, crate::output::table::stdout_width())
+/// A bot of `not_started` (name, why) gets a row of 0 games marked `-`,
+/// named again in a line under the table.
+fn render_table(names: &[String], table: &[Standing], not_started: &[(String, String)]) -> String {
+    render_table_at(
+        names,
+        table,
+        not_started,
+        crate::output::table::stdout_width(),
+    )
 }
 
 /// [`render_table`] laid out in at most `width` columns.
-fn render_table_at(names: &[String], table: &[Standing], width: u16) -> String {
+fn render_table_at(
+    names: &[String],
+    table: &[Standing],
+    not_started: &[(String, String)],
+    width: u16,
+) -> String {
     use crate::output::table::{render, Align};
     let header = [
         "#",
@@ -515,8 +585,22 @@ fn render_table_at(names: &[String], table: &[Standing], width: u16) -> String {
                 s.forfeits.to_string(),
             ]
         })
+        .chain(not_started.iter().map(|(bot, _)| {
+            let mut row = vec!["-".to_string(), bot.clone(), "0".to_string()];
+            row.resize(header.len(), String::new());
+            row
+        }))
         .collect();
-    render(&header, &align, &rows, width)
+    let mut out = render(&header, &align, &rows, width);
+    if !not_started.is_empty() {
+        let bots: Vec<&str> = not_started.iter().map(|(bot, _)| bot.as_str()).collect();
+        let _ = write!(
+            out,
+            "\n-  did not start, so not played: {} (the reason is in standings.csv)",
+            bots.join(", ")
+        );
+    }
+    out
 }
 
 #[cfg(test)]
@@ -588,6 +672,8 @@ mod tests {
         let summary = Summary {
             series: Vec::new(),
             sprt: Vec::new(),
+            not_started: Vec::new(),
+            not_played: Vec::new(),
         };
         let table = write_summaries(&config, &dir, &summary).unwrap();
         let mut reader = csv::Reader::from_path(tmp.path().join("standings.csv")).unwrap();

@@ -439,6 +439,13 @@ pub async fn run(
     Ok(Summary {
         series: results,
         sprt: sprt_rows,
+        // The command knows why a bot did not start, and says so.
+        not_started: Vec::new(),
+        not_played: shard_schedule(config.bots.len(), options.shard)
+            .0
+            .into_iter()
+            .filter(|s| options.leaves_out(s))
+            .collect(),
     })
 }
 

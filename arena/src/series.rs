@@ -380,6 +380,12 @@ pub struct Summary {
     pub series: Vec<SeriesResult>,
     /// In an SPRT match, the test's state after each game pair.
     pub sprt: Vec<SprtState>,
+    /// The bots left out since they did not start (`on_start_failure =
+    /// "skip"`): the index of each in the config's list, and why.
+    pub not_started: Vec<(usize, String)>,
+    /// The series not played since a bot of theirs did not start, in
+    /// schedule order.
+    pub not_played: Vec<Series>,
 }
 
 impl Summary {
@@ -411,7 +417,12 @@ impl Summary {
                 state.result()
             })
             .collect();
-        Summary { series, sprt }
+        Summary {
+            series,
+            sprt,
+            not_started: Vec::new(),
+            not_played: Vec::new(),
+        }
     }
 }
 

@@ -277,13 +277,38 @@ fn a_bot_that_cannot_start_stops_the_tournament_or_is_skipped() {
         let out = tmp.path().join(format!("skip-{bad}"));
         let output = run_arena(&cfg, &out);
         assert_success(&output);
+        // Played without it, and every output shows it as not started.
+        let games = rows(&out.join("games.csv"));
+        assert!(games
+            .iter()
+            .all(|g| g["south"] != "bad" && g["north"] != "bad"));
         let standings = rows(&out.join("standings.csv"));
-        assert_eq!(
-            standings.len(),
-            2,
-            "played without the bot that did not start"
-        );
-        assert!(standings.iter().all(|s| s["bot"] != "bad"));
+        assert_eq!(standings.len(), 3, "{standings:?}");
+        let bad_row = standings.iter().find(|s| s["bot"] == "bad").unwrap();
+        assert_eq!(bad_row["games"], "0");
+        assert!(bad_row["note"].starts_with("not started: "), "{bad_row:?}");
+        assert!(standings
+            .iter()
+            .filter(|s| s["bot"] != "bad")
+            .all(|s| s["note"].is_empty()));
+        let series = rows(&out.join("series.csv"));
+        assert_eq!(series.len(), 3, "{series:?}");
+        let unplayed: Vec<_> = series.iter().filter(|s| s["games"] == "0").collect();
+        assert_eq!(unplayed.len(), 2, "{series:?}");
+        for s in unplayed {
+            assert!(s["bot_a"] == "bad" || s["bot_b"] == "bad", "{s:?}");
+            assert!(
+                s["note"].starts_with("not played: bot 'bad' did not start: "),
+                "{s:?}"
+            );
+        }
+        let table = String::from_utf8_lossy(&output.stdout);
+        let marked = table
+            .lines()
+            .any(|l| l.starts_with('-') && l.split_whitespace().nth(1) == Some("bad"));
+        assert!(marked && table.contains("did not start"), "{table}");
+        let report = std::fs::read_to_string(out.join("report.html")).unwrap();
+        assert!(report.contains("not started: "), "the report names it");
     }
 }
 

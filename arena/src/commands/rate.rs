@@ -136,6 +136,7 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         &out,
         &options.games,
         sprt,
+        &[],
     )?;
     console.print(table);
     console.note(format_args!(

@@ -244,7 +244,13 @@ pub fn run<F: Future<Output = ()>>(
         ));
         return Ok(Outcome::Interrupted);
     };
-    let summary = summary?;
+    let mut summary = summary?;
+    // The bots left out are listed in every summary, with why.
+    summary.not_started = failures
+        .iter()
+        .enumerate()
+        .filter_map(|(i, why)| why.clone().map(|why| (i, why)))
+        .collect();
     // Every game is in games.csv: the run is finished (the report says so).
     if !cancel.is_cancelled() {
         let games = summary.series.iter().map(|s| s.wdl.games() as usize).sum();

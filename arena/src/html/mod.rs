@@ -315,6 +315,9 @@ pub struct ReportInput<'a> {
     /// The summary of a two-bot match (with its SPRT's course), shown
     /// first; `None` for a tournament of more bots.
     pub matchup: Option<&'a Matchup>,
+    /// The bots left out since they did not start (name, why): rows of 0
+    /// games under the standings.
+    pub not_started: &'a [(String, String)],
 }
 
 /// The report's two files, as text.
@@ -658,6 +661,14 @@ fn standings_section(
                             @if groups > 1 { td { (s.group) } }
                         }
                     }
+                    @for (bot, why) in input.not_started {
+                        tr.not-started {
+                            td { "-" }
+                            td.name { (bot) }
+                            td { "0" }
+                            td colspan=(if groups > 1 { 9 } else { 8 }) .note { "not started: " (why) }
+                        }
+                    }
                 }
             }
         }
@@ -871,12 +882,13 @@ pub fn write_report(
     files: &[impl AsRef<Path>],
 ) -> Result<(), ReportError> {
     let games = read_games(files)?;
-    write_report_of(dir, names, table, files, &games, None)
+    write_report_of(dir, names, table, files, &games, None, &[])
 }
 
 /// Writes `report.html` and `standings.svg` as [`write_report`] does, from
 /// `games` already read from `files` (with [`read_games`]), with the
-/// summary of a two-bot match `matchup` if there is one.
+/// summary of a two-bot match `matchup` if there is one, and a row for each
+/// bot of `not_started` (name, why).
 ///
 /// # Errors
 /// An I/O error writing a file; a file not written is left as it was.
@@ -887,6 +899,7 @@ pub fn write_report_of(
     files: &[impl AsRef<Path>],
     games: &[GameRow],
     matchup: Option<&Matchup>,
+    not_started: &[(String, String)],
 ) -> Result<(), ReportError> {
     let file_names: Vec<String> = files
         .iter()
@@ -901,6 +914,7 @@ pub fn write_report_of(
         games,
         files: &file_names,
         matchup,
+        not_started,
         viewer_budget: VIEWER_BUDGET_BYTES,
         warning: interrupted.then_some(
             "This run did not finish: the figures cover only the games played so far (arena run --resume DIR plays the rest).",

@@ -149,6 +149,7 @@ fn render_games(games: &[GameRow], budget: usize) -> Rendered {
         files: &["games.csv".to_string()],
         warning: None,
         matchup: None,
+        not_started: &[],
         viewer_budget: budget,
     })
 }
@@ -384,6 +385,7 @@ fn bad_rows_are_shown_never_panicked_on() {
         files: &[],
         warning: None,
         matchup: None,
+        not_started: &[],
         viewer_budget: VIEWER_BUDGET_BYTES,
     });
     assert_eq!(data_of(&empty.html)["total"], 0);

@@ -131,7 +131,7 @@ mod tests {
         let path = dir.path().join("series.csv");
         assert_eq!(
             std::fs::read_to_string(&path).unwrap(),
-            "series,bot_a,bot_b,games,wins_a,draws,wins_b,winner,decided\n"
+            "series,bot_a,bot_b,games,wins_a,draws,wins_b,winner,decided,note\n"
         );
         let row = SeriesRow {
             series: 3,
@@ -143,11 +143,12 @@ mod tests {
             wins_b: 0,
             winner: "a".into(),
             decided: true,
+            note: String::new(),
         };
         write_rows(dir.path(), &[row]).unwrap();
         assert_eq!(
             std::fs::read_to_string(&path).unwrap(),
-            "series,bot_a,bot_b,games,wins_a,draws,wins_b,winner,decided\n3,a,\"b,c\",2,1,1,0,a,true\n"
+            "series,bot_a,bot_b,games,wins_a,draws,wins_b,winner,decided,note\n3,a,\"b,c\",2,1,1,0,a,true,\n"
         );
         assert!(!dir.path().join("series.csv.tmp").exists());
     }

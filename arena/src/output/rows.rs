@@ -206,6 +206,10 @@ pub struct SeriesRow {
     /// Whether the series ended by its rule (first to N, SPRT) rather than
     /// by `max_games`.
     pub decided: bool,
+    /// Empty for a series played; for one not played, why (`not played:
+    /// bot 'x' did not start: ...`).
+    #[serde(default)]
+    pub note: String,
 }
 
 impl CsvRow for SeriesRow {
@@ -214,8 +218,8 @@ impl CsvRow for SeriesRow {
 }
 
 /// The columns of `series.csv`, in order.
-pub const SERIES_COLUMNS: [&str; 9] = [
-    "series", "bot_a", "bot_b", "games", "wins_a", "draws", "wins_b", "winner", "decided",
+pub const SERIES_COLUMNS: [&str; 10] = [
+    "series", "bot_a", "bot_b", "games", "wins_a", "draws", "wins_b", "winner", "decided", "note",
 ];
 
 /// One row of `sprt.csv`: an SPRT match after a game pair. The decimals
@@ -399,8 +403,13 @@ pub struct StandingRow {
     pub los_next: String,
     /// Games it lost by a fault.
     pub forfeits: u32,
-    /// Its group of bots not told apart, from 1.
+    /// Its group of bots not told apart, from 1 (0 for a bot that did not
+    /// start).
     pub group: usize,
+    /// Empty for a bot that played; `not started: ...` (why) for one left
+    /// out by `on_start_failure = "skip"`.
+    #[serde(default)]
+    pub note: String,
 }
 
 impl CsvRow for StandingRow {
@@ -409,7 +418,7 @@ impl CsvRow for StandingRow {
 }
 
 /// The columns of `standings.csv`, in order.
-pub const STANDINGS_COLUMNS: [&str; 15] = [
+pub const STANDINGS_COLUMNS: [&str; 16] = [
     "rank",
     "bot",
     "games",
@@ -425,6 +434,7 @@ pub const STANDINGS_COLUMNS: [&str; 15] = [
     "los_next",
     "forfeits",
     "group",
+    "note",
 ];
 
 /// One row of `pairwise.csv`: a pair that played, from the first bot's
