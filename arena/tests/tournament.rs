@@ -1047,6 +1047,54 @@ fn rating_a_run_in_place_keeps_its_settings_and_its_files() {
     assert!(before == after, "rating in place changed the run's files");
 }
 
+/// A bot that never played (its start-up check failed and it was skipped)
+/// is listed in standings.csv with 0 games and no Elo, and `arena rate` of
+/// the run in place lists it too, so the files stay the same.
+#[test]
+fn a_bot_without_games_is_listed_and_rating_in_place_keeps_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bots = [
+        ("a", arena_bot("greedy", 1)),
+        ("b", arena_bot("random", 2)),
+        ("gone", vec!["/bin/false".to_string()]),
+    ];
+    let cfg = config(
+        tmp.path(),
+        "[tournament]\nfirst_to = 2\non_start_failure = \"skip\"\n",
+        &bots,
+    );
+    let run = tmp.path().join("run");
+    assert_success(&run_arena(&cfg, &run));
+    let standings = rows(&run.join("standings.csv"));
+    assert_eq!(standings.len(), 3, "{standings:?}");
+    let gone = standings.iter().find(|s| s["bot"] == "gone").unwrap();
+    assert_eq!(
+        (
+            gone["games"].as_str(),
+            gone["elo"].as_str(),
+            gone["elo_lower"].as_str(),
+            gone["interval"].as_str()
+        ),
+        ("0", "", "", "no-games")
+    );
+    let files = ["standings.csv", "pairwise.csv", "los.csv", "report.html"];
+    let read = || -> Vec<Vec<u8>> {
+        files
+            .iter()
+            .map(|f| std::fs::read(run.join(f)).unwrap())
+            .collect()
+    };
+    let before = read();
+    let rated = Command::cargo_bin("arena")
+        .unwrap()
+        .arg("rate")
+        .arg(run.join("games.csv"))
+        .output()
+        .unwrap();
+    assert_success(&rated);
+    assert!(before == read(), "rating in place changed the run's files");
+}
+
 #[test]
 fn the_report_of_an_unfinished_run_says_so() {
     let tmp = tempfile::tempdir().unwrap();

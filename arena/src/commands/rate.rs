@@ -87,6 +87,11 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
     let sprt = run_config
         .as_ref()
         .and_then(|c| crate::runner::series_rule(c, None).sprt);
+    // Its bots, so that one without a game is listed as the run listed it.
+    let run_bots: Vec<String> = run_config
+        .as_ref()
+        .map(|c| c.bots.iter().map(|b| b.name.clone()).collect())
+        .unwrap_or_default();
     let (ratings, seed) = run_config.map_or_else(
         || (RatingSettings::default(), DEFAULT_SEED),
         |c| (c.ratings, c.tournament.seed),
@@ -96,7 +101,7 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         prior_draws.is_finite() && prior_draws >= 0.0,
         "--prior-draws must be 0 or more"
     );
-    let rated = crate::rate::read_games(&options.games)?;
+    let mut rated = crate::rate::read_games(&options.games)?;
     for torn in &rated.torn {
         console.note(format_args!("arena: {torn}"));
     }
@@ -110,6 +115,7 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
             .collect::<Vec<_>>()
             .join(", ")
     );
+    rated.include_bots(&run_bots);
     let anchor = match &options.anchor {
         Some(a) => Some((a.clone(), options.anchor_elo.unwrap_or(0.0))),
         None => ratings.anchor,
