@@ -426,6 +426,7 @@ impl Config {
         default_name: &str,
         host: &Host<'_>,
     ) -> Result<Config, ConfigError> {
+        let text = strip_bom(text);
         let at = |span: Option<Range<usize>>, msg: &str| -> ConfigError {
             match span {
                 Some(span) => {
@@ -893,6 +894,15 @@ pub enum OpeningsError {
     Empty(PathBuf),
 }
 
+/// `text` without one leading UTF-8 byte order mark (U+FEFF), which some
+/// Windows editors write at the start of a text file: every text file the
+/// arena reads (the config, an openings file) goes through this; the CSV
+/// reader strips one itself.
+#[must_use]
+pub fn strip_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
 /// Reads an openings file: one opening per line, own-perspective hole
 /// numbers separated by spaces, South first; blank lines and lines starting
 /// with `#` are skipped. Every opening must be legal and leave the game on.
@@ -905,6 +915,7 @@ fn read_openings(
         path: path.to_path_buf(),
         source,
     })?;
+    let text = strip_bom(&text);
     let mut book = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -1289,6 +1300,34 @@ dir = "bots"
             .unwrap_err()
             .to_string();
         assert!(e.contains("book.txt:1: move 9"), "{e}");
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped_in_the_config_and_the_openings_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let book = dir.path().join("book.txt");
+        std::fs::write(&book, "\u{feff}1 2\n4 3\n").unwrap();
+        let config = dir.path().join("t.toml");
+        let text = format!(
+            "\u{feff}[openings]\nfile = {:?}\n{TWO_BOTS}",
+            book.display().to_string()
+        );
+        std::fs::write(&config, text).unwrap();
+        let c = Config::load(&config, &crate::commands::host()).unwrap();
+        let first: Vec<String> = c.opening_book.unwrap()[0]
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        assert_eq!(first, ["1", "2"]);
+        // Only one: a second is still a bad word, on its line.
+        std::fs::write(&book, "\u{feff}\u{feff}1 2\n").unwrap();
+        let e = Config::load(&config, &crate::commands::host())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("book.txt:1: '\u{feff}1' is not a hole number"),
+            "{e}"
+        );
     }
 
     #[test]
