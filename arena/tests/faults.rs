@@ -401,6 +401,59 @@ fn ctrl_c_abandons_running_games_and_writes_consistent_files() {
     assert!(left.is_empty(), "processes left behind: {left:?}");
 }
 
+/// Ctrl-C's last line is the command that goes on: quoted for the shell
+/// (the folder's name has a space and a quote), and it works.
+#[test]
+fn ctrl_c_prints_the_resume_command_and_it_works() {
+    use std::io::Read;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("o'clock runs");
+    std::fs::create_dir(&dir).unwrap();
+    // Games of a few plies at 3 ms a move of the slow bot: a second or so.
+    let slow = vec![
+        fault_bot(tmp.path(), "fault-slow"),
+        "--delay-ms".to_string(),
+        "3".to_string(),
+    ];
+    let bots = [("random", random_bot(3)), ("slow", slow)];
+    let header = "[board]\nholes = 4\nseeds = 2\n[tournament]\nfirst_to = 20\nmax_games = 40\n";
+    let cfg = config(&dir, header, &bots);
+    let out = dir.join("the run");
+    let mut child = arena_command()
+        .arg("run")
+        .arg(&cfg)
+        .arg("--out")
+        .arg(&out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = common::after_first_game(&mut child);
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let mut rest = String::new();
+    stderr.read_to_string(&mut rest).unwrap();
+    let prefix = "arena: to go on where it stopped, run (from this folder): ";
+    let command = rest
+        .lines()
+        .find_map(|l| l.strip_prefix(prefix))
+        .unwrap_or_else(|| panic!("no resume command in:\n{rest}"));
+    assert!(command.contains("--resume"), "{command}");
+    assert!(!out.join("finished").exists());
+
+    let resumed = std::process::Command::new("sh")
+        .args(["-c", command])
+        .output()
+        .unwrap();
+    assert_success(&resumed);
+    assert!(out.join("finished").exists(), "the resume finished the run");
+    let games = rows(&out.join("games.csv"));
+    let series = rows(&out.join("series.csv"));
+    assert_eq!(series[0]["games"], games.len().to_string());
+    assert_eq!(series[0]["decided"], "true");
+}
+
 #[test]
 fn a_second_ctrl_c_exits_at_once_and_kill_9_takes_every_bot_down() {
     for kill_9 in [false, true] {

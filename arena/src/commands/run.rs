@@ -242,6 +242,10 @@ pub fn run<F: Future<Output = ()>>(
             "arena: interrupted; the games already played are in {}",
             dir.games().display()
         ));
+        reporter.note(&format!(
+            "arena: to go on where it stopped, run (from this folder): {}",
+            resume_command(options, &dir.path)
+        ));
         return Ok(Outcome::Interrupted);
     };
     let mut summary = summary?;
@@ -265,10 +269,38 @@ pub fn run<F: Future<Output = ()>>(
             "arena: interrupted; the summaries cover the {done} games played, in {}",
             dir.path.display()
         ));
+        console.note(format_args!(
+            "arena: to go on where it stopped, run (from this folder): {}",
+            resume_command(options, &dir.path)
+        ));
         return Ok(Outcome::Interrupted);
     }
     if options.view != View::Quiet {
         console.note(format_args!("arena: results in {}", dir.path.display()));
     }
     Ok(Outcome::Success)
+}
+
+/// The command that resumes the run of `options` in `dir`, quoted for a
+/// POSIX shell: this executable as it was called, `run`, the config,
+/// `--resume DIR`, and the options a resume must repeat (`--shard`) or
+/// would want again (`--transcripts`).
+fn resume_command(options: &Options, dir: &std::path::Path) -> String {
+    let program = std::env::args_os()
+        .next()
+        .map_or_else(|| "arena".to_string(), |p| p.to_string_lossy().into_owned());
+    let mut words = vec![
+        program,
+        "run".to_string(),
+        options.config.to_string_lossy().into_owned(),
+        "--resume".to_string(),
+        dir.to_string_lossy().into_owned(),
+    ];
+    if let Some(shard) = options.shard {
+        words.extend(["--shard".to_string(), shard.to_string()]);
+    }
+    if options.transcripts {
+        words.push("--transcripts".to_string());
+    }
+    shell_words::join(words)
 }
