@@ -692,6 +692,12 @@ mod tests {
             table.contains("zed") && table.contains("no-games"),
             "{table}"
         );
+        let html = std::fs::read_to_string(tmp.path().join("report.html")).unwrap();
+        assert_eq!(
+            html.matches("no-games").count(),
+            3,
+            "the report says it too"
+        );
     }
 
     #[test]
