@@ -2,10 +2,10 @@
 //! for example from several machines, so ratings are never locked inside
 //! one run.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
-use crate::output::{read_games as read_file, GameRow, GamesError, TornLine};
+use crate::output::{Duplicates, GameRow, GamesError, GamesReader, RowChecks, TornLine};
 use crate::standings::{GameResult, Tally};
 
 /// The games of some `games.csv` files, tallied, with the bot names in
@@ -46,57 +46,112 @@ impl Rated {
     }
 }
 
-/// Reads ([`crate::output::read_games`]) and tallies `files`. Series
-/// numbers are made unique per file, so game pairs never straddle two
-/// files.
+/// Reads and tallies `files`, streaming: each file is read row by row
+/// ([`GamesReader`]) twice, and no row is kept. The first pass checks every
+/// row ([`RowChecks`]: replayed with the rules engine, no game twice in a
+/// file, and one rules for all unless `mixed_rules`) and collects the bot
+/// names; the second adds each game to the [`Tally`], holding only the
+/// first game of a game pair until its second comes. Memory is the
+/// tally's, plus one key per game for the duplicate check; not the file's
+/// size. Series numbers are made unique per file, so game pairs never
+/// straddle two files.
 ///
 /// # Errors
-/// A file that cannot be read or lacks a column, or a row with a bad value
+/// A file that cannot be read or lacks a column, a row with a bad value, a
+/// row that disagrees with its moves, a game twice, or games of two rules
 /// (named by file and line); a truncated last line is skipped and reported
 /// in [`Rated::torn`], not an error.
-pub fn read_games(files: &[impl AsRef<Path>]) -> Result<Rated, GamesError> {
-    let mut rows: Vec<GameRow> = Vec::new();
+pub fn read_games(files: &[impl AsRef<Path>], mixed_rules: bool) -> Result<Rated, GamesError> {
+    let mut checks = RowChecks::new(Duplicates::InAFile, mixed_rules);
+    let mut names = BTreeSet::new();
     let mut torn = Vec::new();
-    for (f, file) in files.iter().enumerate() {
-        let read = read_file(file.as_ref())?;
-        torn.extend(read.torn);
-        rows.extend(read.rows.into_iter().map(|mut g| {
-            g.series |= (f as u64) << 40;
-            g
-        }));
+    let mut games = 0;
+    for file in files {
+        let mut reader = GamesReader::open(file.as_ref())?;
+        let index = checks.file(reader.path(), &reader.columns())?;
+        for row in reader.by_ref() {
+            let (line, row) = row?;
+            checks.row(index, line, &row)?;
+            for name in [row.south, row.north] {
+                if !names.contains(&name) {
+                    names.insert(name);
+                }
+            }
+            games += 1;
+        }
+        torn.extend(reader.torn());
     }
-    // Pairs are found by game number within a series, whatever the row order.
-    rows.sort_by_key(|r| (r.series, r.game));
+    drop(checks);
     // Bots in name order, so the statistics depend only on the games, not
     // on the order of files or rows.
-    let mut names: Vec<String> = rows
-        .iter()
-        .flat_map(|r| [r.south.clone(), r.north.clone()])
-        .collect();
-    names.sort();
-    names.dedup();
-    let index: HashMap<String, usize> = names
+    let names: Vec<String> = names.into_iter().collect();
+    let index: HashMap<&str, usize> = names
         .iter()
         .enumerate()
-        .map(|(i, n)| (n.clone(), i))
+        .map(|(i, n)| (n.as_str(), i))
         .collect();
     let mut tally = Tally::new(names.len());
-    for r in &rows {
-        tally.add(GameResult {
-            series: r.series,
-            game: r.game,
-            south: index[&r.south],
-            north: index[&r.north],
-            winner: r.winner(),
-            forfeit: r.is_forfeit(),
-        });
+    for (f, file) in files.iter().enumerate() {
+        let results = GamesReader::open(file.as_ref())?
+            .map(|row| row.map(|(_, r)| result(&r, (f as u64) << 40, &index)));
+        tally_pairs(&mut tally, results)?;
     }
     Ok(Rated {
         names,
         tally,
-        games: rows.len(),
+        games,
         torn,
     })
+}
+
+/// The result of game `r`, its series made unique with `file_bits`.
+fn result(r: &GameRow, file_bits: u64, index: &HashMap<&str, usize>) -> GameResult {
+    GameResult {
+        series: r.series | file_bits,
+        game: r.game,
+        south: index[r.south.as_str()],
+        north: index[r.north.as_str()],
+        winner: r.winner(),
+        forfeit: r.is_forfeit(),
+    }
+}
+
+/// Adds every game of `results` to `tally`, whatever their order: a game
+/// pair's two games go in one after the other (the first, then the
+/// second), so that the tally counts the pair; the first to come waits,
+/// alone, until the second does. Games whose partner never comes go in at
+/// the end.
+///
+/// # Errors
+/// The first error of `results`.
+pub fn tally_pairs<E>(
+    tally: &mut Tally,
+    results: impl Iterator<Item = Result<GameResult, E>>,
+) -> Result<(), E> {
+    let mut waiting: HashMap<(u64, u32), GameResult> = HashMap::new();
+    for g in results {
+        let g = g?;
+        match waiting.remove(&(g.series, g.game.div_ceil(2))) {
+            None => {
+                waiting.insert((g.series, g.game.div_ceil(2)), g);
+            }
+            Some(other) => {
+                let (first, second) = if other.game < g.game {
+                    (other, g)
+                } else {
+                    (g, other)
+                };
+                tally.add(first);
+                tally.add(second);
+            }
+        }
+    }
+    let mut alone: Vec<GameResult> = waiting.into_values().collect();
+    alone.sort_by_key(|g| (g.series, g.game));
+    for g in alone {
+        tally.add(g);
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -124,7 +179,7 @@ mod tests {
             "good.csv",
             &["1,1,a,b,south,no-moves", "1,2,b,a,draw,no-moves"],
         );
-        assert_eq!(read_games(&[&good]).unwrap().games, 2);
+        assert_eq!(read_games(&[&good], false).unwrap().games, 2);
         assert_eq!(
             merge_games(&[&good], None).unwrap().games[0]
                 .winner
@@ -138,7 +193,7 @@ mod tests {
         ] {
             let bad = file(tmp.path(), "bad.csv", &["1,1,a,b,south,no-moves", row]);
             let want = format!("{}:3: {why}", bad.display());
-            let e = read_games(&[&bad]).unwrap_err().to_string();
+            let e = read_games(&[&bad], false).unwrap_err().to_string();
             assert!(e.starts_with(&want), "rate: {e}");
             let e = merge_games(&[&bad], None).unwrap_err().to_string();
             assert!(e.starts_with(&want), "merge: {e}");

@@ -477,5 +477,9 @@ mod tests {
             ]
         );
         assert!(GameEnd::ALL.iter().filter(|e| e.is_forfeit()).count() == 5);
+        // The reader's lists of ends are these names.
+        let (rules, faults) = names.split_at(2);
+        assert_eq!(rules, crate::output::rows::RULE_ENDS);
+        assert_eq!(faults, crate::output::rows::FAULT_ENDS);
     }
 }

@@ -6,7 +6,7 @@ use anyhow::Context as _;
 
 use super::{Console, Outcome};
 use crate::config::Config;
-use crate::output::{merge_games, read_games, RunFolder};
+use crate::output::{merge_games, RunFolder};
 use crate::{report, runner};
 
 /// What `arena merge` was asked.
@@ -65,6 +65,9 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
             dirs[0].display()
         );
     }
+    let files: Vec<PathBuf> = dirs.iter().map(|d| RunFolder::at(d).games()).collect();
+    // Every row checked (replayed, no game twice) before anything is written.
+    let checked = merge_games(&files, None)?;
     if !partial {
         let states: Vec<_> = dirs
             .iter()
@@ -73,10 +76,8 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         crate::shards::check_whole(&states)
             .map_err(|e| anyhow::anyhow!("{e}; or pass --partial to merge what there is"))?;
         // A finished run counted its games: a copy cut short has fewer.
-        for d in &dirs {
-            let folder = RunFolder::at(d);
-            let counted = folder.finished_games();
-            let rows = read_games(&folder.games())?.rows.len();
+        for (d, &rows) in dirs.iter().zip(&checked.per_file) {
+            let counted = RunFolder::at(d).finished_games();
             if let Some(counted) = counted.filter(|&c| c != rows) {
                 anyhow::bail!(
                     "{} finished with {counted} games, but its games.csv holds {rows} whole rows: copy the folder again (a copy cut short?), or pass --partial to merge what there is",
@@ -93,7 +94,6 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
     )?;
     let dir = RunFolder::create(out)?;
     dir.write_config(&first)?;
-    let files: Vec<PathBuf> = dirs.iter().map(|d| RunFolder::at(d).games()).collect();
     let merged = merge_games(&files, Some(&dir.games()))?;
     for torn in &merged.torn {
         console.note(format_args!("arena: {torn}"));

@@ -26,6 +26,8 @@ pub struct Options {
     pub bootstrap: Option<u32>,
     /// The seed of the bootstrap.
     pub seed: Option<u64>,
+    /// Pool games of different rules (refused without it).
+    pub mixed_rules: bool,
 }
 
 /// Rates the games, writes standings.csv, pairwise.csv, los.csv,
@@ -101,7 +103,7 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         prior_draws.is_finite() && prior_draws >= 0.0,
         "--prior-draws must be 0 or more"
     );
-    let mut rated = crate::rate::read_games(&options.games)?;
+    let mut rated = crate::rate::read_games(&options.games, options.mixed_rules)?;
     for torn in &rated.torn {
         console.note(format_args!("arena: {torn}"));
     }

@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 
 use endodoi::Side;
 
+use super::checks::{CheckError, Duplicates, RowChecks};
 use super::rows::{CsvRow, GameRow, GAMES_REQUIRED};
 use super::RunFolder;
 
@@ -149,14 +150,10 @@ pub enum GamesError {
         /// The file that differs from the first.
         path: PathBuf,
     },
-    /// A game in two of the files merged.
-    #[error("series {series} game {game} is in two shards: merge each shard once")]
-    InTwoShards {
-        /// The series.
-        series: u64,
-        /// The game.
-        game: u32,
-    },
+    /// A row that contradicts itself, a game twice, or games of two rules
+    /// ([`RowChecks`]).
+    #[error(transparent)]
+    Check(#[from] CheckError),
     /// A merge of no file.
     #[error("no games.csv to merge")]
     NothingToMerge,
@@ -171,86 +168,197 @@ pub enum GamesError {
     },
 }
 
-/// Reads every whole row of the `games.csv` at `path`, checked: the
-/// columns of [`GAMES_REQUIRED`] present, every field of the right kind,
-/// two bot names per row, and a result of `south`, `north` or `draw`. A
-/// torn last line is left out and reported in [`GamesRead::torn`].
-///
-/// # Errors
-/// A [`GamesError`] naming the file (and the line, for a bad row).
-pub fn read_games(path: &Path) -> Result<GamesRead, GamesError> {
-    let bytes = std::fs::read(path).map_err(|source| GamesError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let (complete, torn) = match bytes.iter().rposition(|&b| b == b'\n') {
-        Some(end) if end + 1 < bytes.len() => (
-            &bytes[..=end],
-            Some(TornLine {
-                path: path.to_path_buf(),
-                line: bytes.iter().filter(|&&b| b == b'\n').count() as u64 + 1,
-                bytes: bytes.len() - end - 1,
-            }),
-        ),
-        _ => (&bytes[..], None),
-    };
-    let mut reader = csv::Reader::from_reader(complete);
-    let headers = reader
-        .headers()
-        .map_err(|_| GamesError::NoHeader {
-            path: path.to_path_buf(),
-        })?
-        .clone();
-    for column in GAMES_REQUIRED {
-        if !headers.iter().any(|h| h == column) {
-            return Err(GamesError::MissingColumn {
-                path: path.to_path_buf(),
-                column: column.to_string(),
-            });
+/// A `games.csv` read row by row: an iterator over its whole rows, each
+/// checked as [`read_games`] checks it, with its line number. It holds one
+/// row at a time (and a read buffer), so a reader that keeps only counts
+/// needs memory independent of the file's size. A torn last line is left
+/// out; [`GamesReader::torn`] reports it once every row is read.
+pub struct GamesReader {
+    path: PathBuf,
+    reader: csv::Reader<io::Take<io::BufReader<File>>>,
+    headers: csv::StringRecord,
+    record: csv::StringRecord,
+    /// The bytes of a last line without its newline.
+    torn_bytes: Option<usize>,
+    /// The line after the last row read (from 1).
+    next_line: u64,
+    done: bool,
+}
+
+/// The length of the whole lines of `file` (up to and with its last
+/// newline; all of it if it has none), and the bytes after them.
+fn whole_lines(file: &mut File) -> io::Result<(u64, u64)> {
+    use std::io::{Read as _, Seek as _, SeekFrom};
+    let len = file.metadata()?.len();
+    let mut end = len;
+    let mut chunk = vec![0u8; 64 * 1024];
+    while end > 0 {
+        let start = end.saturating_sub(chunk.len() as u64);
+        let part = &mut chunk[..(end - start) as usize];
+        file.seek(SeekFrom::Start(start))?;
+        file.read_exact(part)?;
+        if let Some(i) = part.iter().rposition(|&b| b == b'\n') {
+            file.seek(SeekFrom::Start(0))?;
+            let whole = start + i as u64 + 1;
+            return Ok((whole, len - whole));
         }
+        end = start;
     }
-    let mut rows = Vec::new();
-    let mut record = csv::StringRecord::new();
-    loop {
-        let line = reader.position().line();
-        match reader.read_record(&mut record) {
+    file.seek(SeekFrom::Start(0))?;
+    Ok((len, 0))
+}
+
+impl GamesReader {
+    /// Opens the `games.csv` at `path` and reads its header row, which must
+    /// have the columns of [`GAMES_REQUIRED`].
+    ///
+    /// # Errors
+    /// A [`GamesError`] naming the file: it cannot be read, has no header
+    /// row, or lacks a column.
+    pub fn open(path: &Path) -> Result<GamesReader, GamesError> {
+        let read_error = |source| GamesError::Read {
+            path: path.to_path_buf(),
+            source,
+        };
+        let mut file = File::open(path).map_err(read_error)?;
+        let (whole, torn) = whole_lines(&mut file).map_err(read_error)?;
+        use std::io::Read as _;
+        let mut reader = csv::Reader::from_reader(io::BufReader::new(file).take(whole));
+        let headers = reader
+            .headers()
+            .map_err(|_| GamesError::NoHeader {
+                path: path.to_path_buf(),
+            })?
+            .clone();
+        for column in GAMES_REQUIRED {
+            if !headers.iter().any(|h| h == column) {
+                return Err(GamesError::MissingColumn {
+                    path: path.to_path_buf(),
+                    column: column.to_string(),
+                });
+            }
+        }
+        Ok(GamesReader {
+            path: path.to_path_buf(),
+            next_line: reader.position().line(),
+            reader,
+            headers,
+            record: csv::StringRecord::new(),
+            torn_bytes: (torn > 0).then_some(torn as usize),
+            done: false,
+        })
+    }
+
+    /// The file.
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The header row's columns, in order.
+    #[must_use]
+    pub fn columns(&self) -> Vec<String> {
+        self.headers.iter().map(str::to_string).collect()
+    }
+
+    /// Whether the file has column `name`.
+    #[must_use]
+    pub fn has_column(&self, name: &str) -> bool {
+        self.headers.iter().any(|c| c == name)
+    }
+
+    /// The last line, if it was cut short (and so left out); its line
+    /// number is known once every row is read (`None` before).
+    #[must_use]
+    pub fn torn(&self) -> Option<TornLine> {
+        let bytes = self.torn_bytes.filter(|_| self.done)?;
+        Some(TornLine {
+            path: self.path.clone(),
+            line: self.next_line,
+            bytes,
+        })
+    }
+
+    /// The next row and its line, or `None` at the end.
+    fn next_row(&mut self) -> Result<Option<(u64, GameRow)>, GamesError> {
+        let path = &self.path;
+        let line = self.reader.position().line();
+        match self.reader.read_record(&mut self.record) {
             Ok(true) => {}
-            Ok(false) => break,
+            Ok(false) => {
+                self.next_line = self.reader.position().line();
+                return Ok(None);
+            }
             Err(source) => {
                 return Err(GamesError::NotCsv {
-                    path: path.to_path_buf(),
+                    path: path.clone(),
                     line,
                     source,
                 })
             }
         }
+        let (record, headers) = (&self.record, &self.headers);
         let line = record.position().map_or(line, csv::Position::line);
-        let row: GameRow = record.deserialize(Some(&headers)).map_err(|e| {
+        let row: GameRow = record.deserialize(Some(headers)).map_err(|e| {
             let field = match e.kind() {
                 csv::ErrorKind::Deserialize { err, .. } => err.field(),
                 _ => None,
             };
             match field.and_then(|i| usize::try_from(i).ok()) {
                 Some(i) => GamesError::BadValue {
-                    path: path.to_path_buf(),
+                    path: path.clone(),
                     line,
                     column: headers.get(i).unwrap_or("").to_string(),
                     value: record.get(i).unwrap_or("").to_string(),
                 },
                 None => GamesError::NotCsv {
-                    path: path.to_path_buf(),
+                    path: path.clone(),
                     line,
                     source: e,
                 },
             }
         })?;
         check_row(path, line, &row)?;
-        rows.push(row);
+        Ok(Some((line, row)))
     }
+}
+
+impl Iterator for GamesReader {
+    type Item = Result<(u64, GameRow), GamesError>;
+
+    /// The next whole row with its line number (from 1); after an error,
+    /// or the last row, `None`.
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        let next = self.next_row().transpose();
+        if !matches!(next, Some(Ok(_))) {
+            self.done = true;
+        }
+        next
+    }
+}
+
+/// Reads every whole row of the `games.csv` at `path` ([`GamesReader`],
+/// collected), checked: the columns of [`GAMES_REQUIRED`] present, every
+/// field of the right kind, two bot names per row, and a result of
+/// `south`, `north` or `draw`. A torn last line is left out and reported
+/// in [`GamesRead::torn`]. The rows are not replayed (`arena replay` shows
+/// a row that disagrees with its moves); [`RowChecks`] does that.
+///
+/// # Errors
+/// A [`GamesError`] naming the file (and the line, for a bad row).
+pub fn read_games(path: &Path) -> Result<GamesRead, GamesError> {
+    let mut reader = GamesReader::open(path)?;
+    let rows = reader
+        .by_ref()
+        .map(|r| r.map(|(_, row)| row))
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(GamesRead {
         rows,
-        columns: headers.iter().map(str::to_string).collect(),
-        torn,
+        columns: reader.columns(),
+        torn: reader.torn(),
     })
 }
 
@@ -314,70 +422,86 @@ pub struct Merged {
     pub games: Vec<MergedGame>,
     /// The torn last lines left out, one per file that had one.
     pub torn: Vec<TornLine>,
+    /// The whole rows of each file, in the order given.
+    pub per_file: Vec<usize>,
 }
 
-/// Reads the rows of every file in `files` ([`read_games`]) in schedule
-/// order (series, then game) and, with `out`, writes them into a new
-/// `games.csv` there, with one header, synced.
+/// Reads the rows of every file in `files` ([`GamesReader`]), each checked
+/// ([`RowChecks`]: replayed, and no game in two places), in schedule order
+/// (series, then game) and, with `out`, writes them into a new `games.csv`
+/// there, with one header, synced.
 ///
 /// # Errors
-/// A file that cannot be read, has other columns than the first, or repeats
-/// a game another file has; or the output cannot be written.
+/// A file that cannot be read, has other columns than the first, a row
+/// that disagrees with its moves, a game another row has too; or the
+/// output cannot be written.
 pub fn merge_games(files: &[impl AsRef<Path>], out: Option<&Path>) -> Result<Merged, GamesError> {
     let mut columns: Option<Vec<String>> = None;
     let mut rows = Vec::new();
     let mut torn = Vec::new();
+    let mut per_file = Vec::new();
+    // Shards of one tournament: one rules, so mixed rules are not refused
+    // here (a shard of another config is, by the caller).
+    let mut checks = RowChecks::new(Duplicates::AcrossFiles, true);
     for file in files {
         let path = file.as_ref();
-        let read = read_games(path)?;
+        let mut reader = GamesReader::open(path)?;
+        let read_columns = reader.columns();
         match &columns {
-            None => columns = Some(read.columns),
-            Some(first) if *first != read.columns => {
+            None => columns = Some(read_columns),
+            Some(first) if *first != read_columns => {
                 return Err(GamesError::OtherColumns {
                     path: path.to_path_buf(),
                 })
             }
             Some(_) => {}
         }
-        torn.extend(read.torn);
-        rows.extend(read.rows);
+        let index = checks.file(reader.path(), &reader.columns())?;
+        let before = rows.len();
+        for row in reader.by_ref() {
+            let (line, row) = row?;
+            checks.row(index, line, &row)?;
+            rows.push(row);
+        }
+        per_file.push(rows.len() - before);
+        torn.extend(reader.torn());
     }
     if columns.is_none() {
         return Err(GamesError::NothingToMerge);
     }
     rows.sort_by_key(|r| (r.series, r.game));
-    if let Some(w) = rows
-        .windows(2)
-        .find(|w| (w[0].series, w[0].game) == (w[1].series, w[1].game))
-    {
-        return Err(GamesError::InTwoShards {
-            series: w[0].series,
-            game: w[0].game,
-        });
-    }
     if let Some(out) = out {
-        let write = || -> io::Result<()> {
-            let mut bytes = csv::Writer::from_writer(Vec::new());
-            for row in &rows {
-                bytes.serialize(row)?;
-            }
-            let mut bytes = bytes.into_inner().map_err(|e| e.into_error())?;
-            if rows.is_empty() {
-                bytes = header_bytes()?;
-            }
-            use std::io::Write as _;
-            let mut file = File::create(out)?;
-            file.write_all(&bytes)?;
-            file.sync_all()
-        };
-        write().map_err(|source| GamesError::Write {
-            path: out.to_path_buf(),
-            source,
-        })?;
+        write_rows_to(out, &rows)?;
     }
     Ok(Merged {
         games: rows.iter().map(MergedGame::from).collect(),
         torn,
+        per_file,
+    })
+}
+
+/// Writes `rows` as a new `games.csv` at `out`, with its header, synced.
+///
+/// # Errors
+/// [`GamesError::Write`].
+pub fn write_rows_to(out: &Path, rows: &[GameRow]) -> Result<(), GamesError> {
+    let write = || -> io::Result<()> {
+        let mut bytes = csv::Writer::from_writer(Vec::new());
+        for row in rows {
+            bytes.serialize(row)?;
+        }
+        let mut bytes = bytes.into_inner().map_err(|e| e.into_error())?;
+        if rows.is_empty() {
+            bytes = header_bytes()?;
+        }
+        use std::io::Write as _;
+        let mut file = File::create(out)?;
+        file.write_all(&bytes)?;
+        file.sync_all()
+    };
+    write().map_err(|source| GamesError::Write {
+        path: out.to_path_buf(),
+        source,
     })
 }
 
@@ -584,7 +708,10 @@ mod tests {
         let e = merge_games(&[&a, &a], None).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "series 2 game 1 is in two shards: merge each shard once"
+            format!(
+                "{p}:2: series 2 game 1 is there twice (first at {p}:2): give each game once",
+                p = a.display()
+            )
         );
         let other = file(
             tmp.path(),

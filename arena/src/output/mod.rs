@@ -1,11 +1,13 @@
 //! The formats of a run folder: the row types of its CSV files
-//! ([`rows`]), `games.csv`'s one reader and one writer ([`games`]),
+//! ([`rows`]), `games.csv`'s one reader and one writer ([`games`]), the
+//! checks `arena rate` and `arena merge` make of its rows ([`checks`]),
 //! the folder itself with its lifecycle ([`folder`]), and the console's
 //! tables ([`table`]). `games.csv` is appended and synced game by game;
 //! `series.csv`, `standings.csv` and the other summaries are written whole
 //! to a temporary file and renamed over the old one, so a reader never sees
 //! half a file.
 
+pub mod checks;
 pub mod folder;
 pub mod games;
 pub mod rows;
@@ -15,9 +17,11 @@ use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
 
+pub use checks::{CheckError, Duplicates, RowChecks};
 pub use folder::{FolderError, RunFolder, RunLock};
 pub use games::{
-    merge_games, read_games, GamesCsv, GamesError, GamesRead, Merged, MergedGame, TornLine,
+    merge_games, read_games, GamesCsv, GamesError, GamesRead, GamesReader, Merged, MergedGame,
+    TornLine,
 };
 pub use rows::{
     CsvRow, GameRow, MatchRow, PairwiseRow, SeriesRow, SprtRow, StandingRow, GAMES_COLUMNS,

@@ -45,6 +45,15 @@ pub const GAMES_REQUIRED: [&str; 6] = ["series", "game", "south", "north", "resu
 /// The terminations the rules end a game with; every other one is a fault.
 pub const RULE_ENDS: [&str; 2] = ["no-moves", "ply-limit"];
 
+/// The terminations of a game a bot lost by its fault (a forfeit).
+pub const FAULT_ENDS: [&str; 5] = [
+    "illegal-move",
+    "timeout",
+    "crash",
+    "protocol-error",
+    "start-failure",
+];
+
 /// One row of `games.csv`: one game. The numbers a count needs (`series`,
 /// `game`, `pair`, `plies`, `duration_ms`) are numbers; the rules and the
 /// seeds are kept as the text written until a replay reads them, so a row

@@ -560,6 +560,10 @@ pub struct RateArgs {
     /// or 1].
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Pool games of different rules (board, seeds, lap or ply limit),
+    /// which are refused without it.
+    #[arg(long)]
+    pub mixed_rules: bool,
 }
 
 /// `arena bot --help`: the long help of the `bot` subcommand (the bot's
@@ -643,6 +647,7 @@ impl From<RateArgs> for arena::commands::rate::Options {
             prior_draws: a.prior_draws,
             bootstrap: a.bootstrap,
             seed: a.seed,
+            mixed_rules: a.mixed_rules,
         }
     }
 }

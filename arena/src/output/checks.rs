@@ -1,0 +1,422 @@
+//! What `arena rate` and `arena merge` check of the `games.csv` rows they
+//! read, beyond each field's kind (which their reader checks): that every row
+//! agrees with itself when its moves are replayed with the rules engine
+//! ([`replay_problem`]), that no game (series and game number) is there
+//! twice, and (for `arena rate`, unless asked otherwise) that every game was
+//! played under the same rules. [`RowChecks`] keeps what the checks need
+//! across rows: one key and line per game, and the first game's rules.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use endodoi::{Move, Rules, Side};
+
+use super::rows::{GameRow, FAULT_ENDS, RULE_ENDS};
+
+/// A row that the checks refuse. Each names the file and line, as
+/// `FILE:LINE: ...`.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckError {
+    /// A file with a `moves` column but not every column a replay needs.
+    #[error("{} has a moves column but no column '{column}': is it an arena games.csv?", path.display())]
+    MissingColumn {
+        /// The file.
+        path: PathBuf,
+        /// The column.
+        column: String,
+    },
+    /// A row that disagrees with a replay of its moves ([`replay_problem`]).
+    #[error("{}:{line}: {problem}: the row contradicts itself (edited, or from another program?); correct or remove it", path.display())]
+    Disagrees {
+        /// The file.
+        path: PathBuf,
+        /// The line, from 1.
+        line: u64,
+        /// What disagrees, in words.
+        problem: String,
+    },
+    /// A game (series and game number) that is there twice.
+    #[error("{}:{line}: series {series} game {game} is there twice (first at {}:{first_line}): give each game once", path.display(), first.display())]
+    Duplicate {
+        /// The file of the second copy.
+        path: PathBuf,
+        /// Its line, from 1.
+        line: u64,
+        /// The series.
+        series: u64,
+        /// The game.
+        game: u32,
+        /// The file of the first copy.
+        first: PathBuf,
+        /// Its line.
+        first_line: u64,
+    },
+    /// Games of different rules, read together without asking.
+    #[error("{}:{line}: a game of {rules}, but {}:{first_line} is a game of {first_rules}: rate one rules' games at a time, or pass --mixed-rules to pool them", path.display(), first.display())]
+    MixedRules {
+        /// The file of the game with other rules.
+        path: PathBuf,
+        /// Its line, from 1.
+        line: u64,
+        /// Its rules, in words.
+        rules: String,
+        /// The file of the first game read.
+        first: PathBuf,
+        /// Its line.
+        first_line: u64,
+        /// The first game's rules, in words.
+        first_rules: String,
+    },
+}
+
+/// The columns a replay of a row needs; a file with a `moves` column must
+/// have them all.
+pub const REPLAY_COLUMNS: [&str; 8] = [
+    "holes",
+    "seeds",
+    "max_laps",
+    "max_plies",
+    "moves",
+    "plies",
+    "south_seeds",
+    "north_seeds",
+];
+
+/// Rules in words, for a message: `2x8, 4 seeds, max_laps 100000,
+/// max_plies 1000`.
+#[must_use]
+pub fn rules_text(rules: &Rules) -> String {
+    format!(
+        "2x{}, {} seeds, max_laps {}, max_plies {}",
+        rules.holes(),
+        rules.seeds(),
+        rules.max_laps(),
+        rules.max_plies()
+    )
+}
+
+/// What in `row` disagrees with a replay of its moves from the start of
+/// its rules, in words, or `None` if it all agrees: rules columns that are
+/// not numbers or not playable, final seeds that are not numbers, a move
+/// that is not a hole number or is illegal where it was played, `plies`
+/// other than the number of moves, an `opening` that is not the start of
+/// `moves`, a `pair` other than `ceil(game / 2)`, and an end that the moves
+/// do not give. A game the rules ended must end after its moves with the
+/// recorded termination, result and final seeds. A game lost by a fault
+/// (a forfeit: the moves alone cannot give its result) must have a known
+/// fault as termination, moves that replay legally and leave the game
+/// going on, the final seeds captured so far, and a winner: the opponent
+/// of the side the `detail` names first (when it names one).
+#[must_use]
+pub fn replay_problem(row: &GameRow) -> Option<String> {
+    replay(row).err()
+}
+
+fn replay(row: &GameRow) -> Result<(), String> {
+    let rules = row.rules().map_err(|e| e.to_string())?;
+    let seeds = |column: &str, text: &str| {
+        text.parse::<u32>()
+            .map_err(|_| format!("bad {column} '{text}' (final seeds, a number)"))
+    };
+    let recorded = [
+        seeds("south_seeds", &row.south_seeds)?,
+        seeds("north_seeds", &row.north_seeds)?,
+    ];
+    let mut pos = rules.start();
+    let mut plies = 0u32;
+    for word in row.moves.split_whitespace() {
+        plies += 1;
+        let mover = pos.to_move();
+        let mv = word
+            .parse::<u8>()
+            .ok()
+            .and_then(Move::new)
+            .ok_or_else(|| format!("moves: ply {plies} '{word}' is not a hole number"))?;
+        pos.play(mv).map_err(|e| {
+            format!("moves do not replay: at ply {plies} {mover} cannot play {word}: {e}")
+        })?;
+    }
+    if plies != row.plies {
+        return Err(format!("plies is {} but moves has {plies}", row.plies));
+    }
+    let opening: Vec<&str> = row.opening.split_whitespace().collect();
+    if !row
+        .moves
+        .split_whitespace()
+        .take(opening.len())
+        .eq(opening.iter().copied())
+        || opening.len() > plies as usize
+    {
+        return Err(format!(
+            "opening '{}' is not the start of moves",
+            row.opening
+        ));
+    }
+    if row.pair != 0 && row.pair != row.game.div_ceil(2) {
+        return Err(format!(
+            "pair {} but game {} is in pair {}",
+            row.pair,
+            row.game,
+            row.game.div_ceil(2)
+        ));
+    }
+    let captured = [pos.captured(Side::South), pos.captured(Side::North)];
+    let termination = row.termination.as_str();
+    if RULE_ENDS.contains(&termination) {
+        let Some(outcome) = pos.outcome() else {
+            return Err(format!(
+                "termination {termination} but after its moves the game goes on ({} to move)",
+                pos.to_move()
+            ));
+        };
+        let (ends, winner) = (
+            outcome.termination.name(),
+            outcome.winner.map_or("draw", Side::name),
+        );
+        if ends != termination || winner != row.result {
+            return Err(format!(
+                "result {} by {termination}, but its moves end in {winner} by {ends}",
+                row.result
+            ));
+        }
+    } else {
+        if !FAULT_ENDS.contains(&termination) {
+            return Err(format!(
+                "unknown termination '{termination}' (no-moves, ply-limit, or a fault: {})",
+                FAULT_ENDS.join(", ")
+            ));
+        }
+        if let Some(outcome) = pos.outcome() {
+            return Err(format!(
+                "termination {termination} (a fault), but its moves end the game ({} by {})",
+                outcome.winner.map_or("draw", Side::name),
+                outcome.termination.name()
+            ));
+        }
+        if row.result == "draw" {
+            return Err(format!(
+                "result draw, but a {termination} loses the game for the bot at fault"
+            ));
+        }
+        let at_fault = row
+            .detail
+            .split(' ')
+            .next()
+            .and_then(|s| s.parse::<Side>().ok());
+        if let Some(side) = at_fault.filter(|s| s.name() == row.result) {
+            return Err(format!(
+                "result {}, but the detail says {side} lost by {termination}",
+                row.result
+            ));
+        }
+    }
+    if captured != recorded {
+        return Err(format!(
+            "final seeds {} - {} (south_seeds - north_seeds), but its moves give {} - {}",
+            recorded[0], recorded[1], captured[0], captured[1]
+        ));
+    }
+    Ok(())
+}
+
+/// Which games count as the same game for [`RowChecks`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Duplicates {
+    /// The same series and game in one file (`arena rate`: each file is its
+    /// own run, whose series are its own).
+    InAFile,
+    /// The same series and game in any of the files (`arena merge`: the
+    /// shards of one tournament).
+    AcrossFiles,
+}
+
+/// The checks of rows across a set of files; see the module's doc.
+#[derive(Debug)]
+pub struct RowChecks {
+    duplicates: Duplicates,
+    mixed_rules: bool,
+    files: Vec<(PathBuf, bool)>,
+    /// Per game (series, game; the file's index in the series' top bits
+    /// for [`Duplicates::InAFile`]): the file's index and the line.
+    seen: HashMap<(u64, u32), (u32, u64)>,
+    /// The first game's rules, and where it is.
+    rules: Option<(Rules, usize, u64)>,
+}
+
+impl RowChecks {
+    /// No file checked yet: `duplicates` says which games are the same;
+    /// with `mixed_rules`, games of different rules may be read together.
+    #[must_use]
+    pub fn new(duplicates: Duplicates, mixed_rules: bool) -> RowChecks {
+        RowChecks {
+            duplicates,
+            mixed_rules,
+            files: Vec::new(),
+            seen: HashMap::new(),
+            rules: None,
+        }
+    }
+
+    /// Starts the file at `path`, whose header row is `columns`; returns
+    /// its index for [`RowChecks::row`]. A file without a `moves` column (a
+    /// table written by hand with just the columns a count needs) is
+    /// counted without the replay.
+    ///
+    /// # Errors
+    /// A file with a `moves` column but not every column of
+    /// [`REPLAY_COLUMNS`].
+    pub fn file(&mut self, path: &Path, columns: &[String]) -> Result<usize, CheckError> {
+        let has = |name: &str| columns.iter().any(|c| c == name);
+        let replay = has("moves");
+        if replay {
+            if let Some(column) = REPLAY_COLUMNS.iter().find(|c| !has(c)) {
+                return Err(CheckError::MissingColumn {
+                    path: path.to_path_buf(),
+                    column: (*column).to_string(),
+                });
+            }
+        }
+        self.files.push((path.to_path_buf(), replay));
+        Ok(self.files.len() - 1)
+    }
+
+    /// Checks `row`, at `line` of file `file` (from [`RowChecks::file`]).
+    ///
+    /// # Errors
+    /// [`CheckError::Disagrees`], [`CheckError::Duplicate`] or
+    /// [`CheckError::MixedRules`], naming the file and line.
+    pub fn row(&mut self, file: usize, line: u64, row: &GameRow) -> Result<(), CheckError> {
+        let (path, replay) = &self.files[file];
+        let path = path.clone();
+        if *replay {
+            if let Some(problem) = replay_problem(row) {
+                return Err(CheckError::Disagrees {
+                    path,
+                    line,
+                    problem,
+                });
+            }
+            let rules = row.rules().expect("replayed");
+            match &self.rules {
+                None => self.rules = Some((rules, file, line)),
+                Some((first, first_file, first_line)) if *first != rules && !self.mixed_rules => {
+                    return Err(CheckError::MixedRules {
+                        path,
+                        line,
+                        rules: rules_text(&rules),
+                        first: self.files[*first_file].0.clone(),
+                        first_line: *first_line,
+                        first_rules: rules_text(first),
+                    })
+                }
+                Some(_) => {}
+            }
+        }
+        let series = match self.duplicates {
+            Duplicates::InAFile => row.series | ((file as u64) << 40),
+            Duplicates::AcrossFiles => row.series,
+        };
+        if let Some(&(first_file, first_line)) = self.seen.get(&(series, row.game)) {
+            return Err(CheckError::Duplicate {
+                path,
+                line,
+                series: row.series,
+                game: row.game,
+                first: self.files[first_file as usize].0.clone(),
+                first_line,
+            });
+        }
+        self.seen.insert((series, row.game), (file as u32, line));
+        Ok(())
+    }
+
+    /// The rules of the first game checked (of a file with its moves).
+    #[must_use]
+    pub fn rules(&self) -> Option<Rules> {
+        self.rules.map(|(r, _, _)| r)
+    }
+
+    /// The path of file `file`.
+    #[must_use]
+    pub fn path(&self, file: usize) -> &Path {
+        &self.files[file].0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::output::read_games;
+
+    const HEAD: &str = "series,game,pair,opening,south,north,holes,seeds,max_laps,max_plies,moves,plies,south_seeds,north_seeds,result,termination,detail,duration_ms\n";
+    /// A real game of the demo (2x8, 4 seeds): South wins 38 to 26.
+    const GAME: &str = "1,1,1,4 2 2 6,greedy,first,8,4,100000,1000,4 2 2 6 4 1 7 1 5 2 1 1 5 5 1 6 7 1,18,38,26,south,no-moves,,608";
+
+    fn row(text: &str) -> GameRow {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("g.csv");
+        std::fs::write(&path, format!("{HEAD}{text}\n")).unwrap();
+        read_games(&path).unwrap().rows.remove(0)
+    }
+
+    #[test]
+    fn a_row_that_replays_to_its_record_agrees() {
+        assert_eq!(replay_problem(&row(GAME)), None);
+        // Lost by a fault after these moves: the moves replay, the game goes
+        // on, and the side at fault lost.
+        let forfeit = "1,1,1,4 2 2 6,greedy,first,8,4,100000,1000,4 2 2 6,4,0,7,north,timeout,south (greedy) no reply,5";
+        assert_eq!(replay_problem(&row(forfeit)), None);
+    }
+
+    #[test]
+    fn each_contradiction_is_named() {
+        let swap = |from: &str, to: &str| GAME.replacen(from, to, 1);
+        for (text, want) in [
+            (
+                swap(",south,no-moves", ",north,no-moves"),
+                "result north by no-moves, but its moves end in south by no-moves",
+            ),
+            (
+                swap("4 2 2 6 4 1", "9 9 9 6 4 1"),
+                "moves do not replay: at ply 1 south cannot play 9",
+            ),
+            (swap(",8,4,", ",8,NaN,"), "bad seeds 'NaN'"),
+            (swap(",38,26,", ",NaN,26,"), "bad south_seeds 'NaN'"),
+            (
+                swap(",38,26,", ",37,27,"),
+                "final seeds 37 - 27 (south_seeds - north_seeds), but its moves give 38 - 26",
+            ),
+            (swap(",18,", ",17,"), "plies is 17 but moves has 18"),
+            (
+                swap("1,4 2 2 6,", "1,4 2 2 5,"),
+                "opening '4 2 2 5' is not the start of moves",
+            ),
+            (swap("1,1,1,", "1,1,2,"), "pair 2 but game 1 is in pair 1"),
+            (
+                swap(",no-moves,", ",ply-limit,"),
+                "result south by ply-limit, but its moves end in south by no-moves",
+            ),
+            (
+                swap(",no-moves,", ",timeout,"),
+                "termination timeout (a fault), but its moves end the game (south by no-moves)",
+            ),
+            (swap(",no-moves,", ",won,"), "unknown termination 'won'"),
+        ] {
+            let got = replay_problem(&row(&text)).unwrap_or_default();
+            assert!(got.starts_with(want), "{text}: {got}");
+        }
+        let forfeit = "1,1,1,4 2 2 6,greedy,first,8,4,100000,1000,4 2 2 6,4,0,7,south,timeout,south (greedy) no reply,5";
+        assert_eq!(
+            replay_problem(&row(forfeit)).unwrap(),
+            "result south, but the detail says south lost by timeout"
+        );
+        let draw = forfeit.replace(",south,timeout", ",draw,timeout");
+        assert!(replay_problem(&row(&draw))
+            .unwrap()
+            .starts_with("result draw, but a timeout loses"));
+        let going_on = GAME.replacen(" 6 7 1,18,", " 6,16,", 1);
+        assert!(replay_problem(&row(&going_on))
+            .unwrap()
+            .starts_with("termination no-moves but after its moves the game goes on"));
+    }
+}

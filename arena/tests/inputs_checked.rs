@@ -1,0 +1,176 @@
+//! `arena rate` and `arena merge` refuse rows that contradict themselves
+//! (replayed with the rules engine), games given twice, and (`arena rate`)
+//! games of different rules unless `--mixed-rules`; each with one line
+//! naming the file and line. Real runs, real files, the real binary.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use common::{arena_bot, assert_success, config, run_arena};
+
+/// A finished two-bot run on `holes` holes per row, in `dir/name`.
+fn a_run(dir: &Path, name: &str, holes: u32) -> PathBuf {
+    let bots = [
+        ("greedy", arena_bot("greedy", 1)),
+        ("random", arena_bot("random", 2)),
+    ];
+    let cfg = config(
+        dir,
+        &format!("[board]\nholes = {holes}\n[tournament]\nfirst_to = 3\nmax_games = 8\n"),
+        &bots,
+    );
+    let out = dir.join(name);
+    assert_success(&run_arena(&cfg, &out));
+    out
+}
+
+/// `arena ARGS`: its exit code and stderr.
+fn arena(args: &[&std::ffi::OsStr]) -> (Option<i32>, String) {
+    let output = Command::cargo_bin("arena")
+        .unwrap()
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// A change to one line of a games.csv.
+type Edit<'a> = Option<&'a dyn Fn(&str) -> String>;
+
+/// `dir` copied to `to`, with line `line` (from 1) of its games.csv
+/// changed by `edit` (or, for `None`, repeated).
+fn tampered(dir: &Path, to: &Path, line: usize, edit: Edit<'_>) -> PathBuf {
+    std::fs::create_dir_all(to).unwrap();
+    for f in ["config.toml", "shard", "finished"] {
+        std::fs::copy(dir.join(f), to.join(f)).unwrap();
+    }
+    let text = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    match edit {
+        Some(edit) => lines[line - 1] = edit(&lines[line - 1]),
+        None => {
+            let copy = lines[line - 1].clone();
+            lines.push(copy);
+        }
+    }
+    std::fs::write(to.join("games.csv"), lines.join("\n") + "\n").unwrap();
+    to.join("games.csv")
+}
+
+/// Field `column` of a games.csv line (no quoted commas in these runs'
+/// first columns, up to `moves`), replaced by `value`.
+fn set(line: &str, column: usize, value: &str) -> String {
+    let mut cells: Vec<&str> = line.split(',').collect();
+    cells[column] = value;
+    cells.join(",")
+}
+
+#[test]
+fn rows_that_contradict_themselves_are_refused_with_file_and_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = a_run(tmp.path(), "run", 6);
+    let flip = |l: &str| {
+        let result = l.split(',').nth(14).unwrap();
+        set(l, 14, if result == "south" { "north" } else { "south" })
+    };
+    let cases: [(&str, Edit<'_>, &str); 4] = [
+        ("flipped", Some(&flip), "but its moves end in"),
+        (
+            "moves",
+            Some(&|l: &str| set(l, 10, "9 9 9")),
+            "moves do not replay: at ply 1 south cannot play 9",
+        ),
+        (
+            "nan",
+            Some(&|l: &str| set(l, 12, "NaN")),
+            "bad south_seeds 'NaN'",
+        ),
+        ("twice", None, "series 1 game 2 is there twice (first at "),
+    ];
+    for (name, edit, why) in cases {
+        let dir = tmp.path().join(name);
+        let games = tampered(&run, &dir, 3, edit);
+        let line = if edit.is_some() {
+            3
+        } else {
+            std::fs::read_to_string(&games).unwrap().lines().count()
+        };
+        let want = format!("{}:{line}: ", games.display());
+        let out = tmp.path().join(format!("{name}-rated"));
+        let (code, err) = arena(&[
+            "rate".as_ref(),
+            games.as_os_str(),
+            "--out".as_ref(),
+            out.as_os_str(),
+        ]);
+        assert_eq!(code, Some(2), "rate {name}: {err}");
+        assert_eq!(err.lines().count(), 1, "rate {name}: {err}");
+        assert!(
+            err.contains(&want) && err.contains(why),
+            "rate {name}: {err}"
+        );
+        assert!(!out.join("standings.csv").exists(), "rate {name}");
+        let merged = tmp.path().join(format!("{name}-merged"));
+        let (code, err) = arena(&[
+            "merge".as_ref(),
+            dir.as_os_str(),
+            "--out".as_ref(),
+            merged.as_os_str(),
+        ]);
+        assert_eq!(code, Some(2), "merge {name}: {err}");
+        assert_eq!(err.lines().count(), 1, "merge {name}: {err}");
+        assert!(
+            err.contains(&want) && err.contains(why),
+            "merge {name}: {err}"
+        );
+    }
+    // The untouched run rates and merges.
+    let (code, err) = arena(&[
+        "rate".as_ref(),
+        run.join("games.csv").as_os_str(),
+        "--out".as_ref(),
+        tmp.path().join("ok").as_os_str(),
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+}
+
+#[test]
+fn games_of_two_boards_are_pooled_only_when_asked() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (six, seven) = (a_run(tmp.path(), "six", 6), a_run(tmp.path(), "seven", 7));
+    let (six, seven) = (six.join("games.csv"), seven.join("games.csv"));
+    let out = tmp.path().join("pooled");
+    let args = |more: &[&str]| {
+        let mut a: Vec<std::ffi::OsString> = vec![
+            "rate".into(),
+            six.clone().into(),
+            seven.clone().into(),
+            "--out".into(),
+            out.clone().into(),
+        ];
+        a.extend(more.iter().map(|m| m.into()));
+        a
+    };
+    let refused = args(&[]);
+    let refused: Vec<&std::ffi::OsStr> = refused.iter().map(|a| a.as_os_str()).collect();
+    let (code, err) = arena(&refused);
+    assert_eq!(code, Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    for part in [
+        format!("{}:2: a game of 2x7, 4 seeds", seven.display()),
+        format!("but {}:2 is a game of 2x6, 4 seeds", six.display()),
+        "--mixed-rules".to_string(),
+    ] {
+        assert!(err.contains(&part), "{part}: {err}");
+    }
+    let asked = args(&["--mixed-rules"]);
+    let asked: Vec<&std::ffi::OsStr> = asked.iter().map(|a| a.as_os_str()).collect();
+    let (code, err) = arena(&asked);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.join("standings.csv").exists());
+}
