@@ -198,6 +198,35 @@ pub fn merged_summary(config: &Config, games: &[crate::output::MergedGame]) -> S
     Summary::from_scores(config.bots.len(), series_rule(config, None), scores)
 }
 
+/// Which of the merged shards' `games` (bots by name, in schedule order:
+/// series, then game) a single run would not have played: those after the
+/// game at which the series' rule ([`SeriesState`], without a shard) ended
+/// it. A long match split by game pairs plays all its pairs, since no
+/// shard sees when a bot reaches `first_to`; the merge cuts it where one
+/// run stops. `true` for each game past that end.
+#[must_use]
+pub fn past_the_end(config: &Config, games: &[crate::output::MergedGame]) -> Vec<bool> {
+    let schedule = round_robin(config.bots.len());
+    let rule = series_rule(config, None);
+    let mut states: HashMap<usize, SeriesState> = HashMap::new();
+    games
+        .iter()
+        .map(|g| {
+            let Some(&series) = g.series.checked_sub(1).and_then(|i| schedule.get(i)) else {
+                return false;
+            };
+            let state = states
+                .entry(g.series)
+                .or_insert_with(|| SeriesState::new(series, rule));
+            if state.is_over() {
+                return true;
+            }
+            state.record(merged_score(config, series, g));
+            false
+        })
+        .collect()
+}
+
 /// What an interrupted run already played: per series, the scores of its
 /// games so far from bot `a`'s side, in order, rebuilt from `recorded`, the
 /// games of `games` (its `games.csv`, named in errors).

@@ -6,6 +6,7 @@ use anyhow::Context as _;
 
 use super::{Console, Outcome};
 use crate::config::Config;
+use crate::output::games::{write_rows_to, PAST_END_FILE};
 use crate::output::{merge_games, RunFolder};
 use crate::{report, runner};
 
@@ -94,11 +95,32 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
     )?;
     let dir = RunFolder::create(out)?;
     dir.write_config(&first)?;
-    let merged = merge_games(&files, Some(&dir.games()))?;
-    for torn in &merged.torn {
+    for torn in &checked.torn {
         console.note(format_args!("arena: {torn}"));
     }
-    let series = merged.games;
+    // A long match split by game pairs played all its pairs: cut it where
+    // a single run would have stopped, and keep the rest aside.
+    let past = runner::past_the_end(&config, &checked.games);
+    let (mut rows, mut past_rows, mut series) = (Vec::new(), Vec::new(), Vec::new());
+    for ((row, game), past) in checked.rows.into_iter().zip(checked.games).zip(past) {
+        if past {
+            past_rows.push(row);
+        } else {
+            rows.push(row);
+            series.push(game);
+        }
+    }
+    write_rows_to(&dir.games(), &rows)?;
+    if !past_rows.is_empty() {
+        let path = dir.path.join(PAST_END_FILE);
+        write_rows_to(&path, &past_rows)?;
+        console.note(format_args!(
+            "arena: the match ended after {} games, as a single run would have stopped it; the {} games the shards played past its end are in {}, not counted",
+            rows.len(),
+            past_rows.len(),
+            path.display()
+        ));
+    }
     let summary = runner::merged_summary(&config, &series);
     if !partial {
         dir.mark_finished(series.len())

@@ -21,6 +21,11 @@ use super::checks::{CheckError, Duplicates, RowChecks};
 use super::rows::{CsvRow, GameRow, GAMES_REQUIRED};
 use super::RunFolder;
 
+/// The file of a merged run folder with the games its shards played past
+/// the point where a single run would have stopped (`arena merge`): the
+/// columns of `games.csv`, rows sorted by series and game.
+pub const PAST_END_FILE: &str = "games-past-end.csv";
+
 /// A last line cut short, left out by the reader.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TornLine {
@@ -420,6 +425,8 @@ impl From<&GameRow> for MergedGame {
 pub struct Merged {
     /// Every game.
     pub games: Vec<MergedGame>,
+    /// Every row, in the same order as `games`.
+    pub rows: Vec<GameRow>,
     /// The torn last lines left out, one per file that had one.
     pub torn: Vec<TornLine>,
     /// The whole rows of each file, in the order given.
@@ -475,6 +482,7 @@ pub fn merge_games(files: &[impl AsRef<Path>], out: Option<&Path>) -> Result<Mer
     }
     Ok(Merged {
         games: rows.iter().map(MergedGame::from).collect(),
+        rows,
         torn,
         per_file,
     })

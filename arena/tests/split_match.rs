@@ -1,0 +1,80 @@
+//! A two-bot first-to-N match split by game pairs, merged: `arena merge`
+//! cuts it where a single run stops, so the merged folder holds the single
+//! run's files, and the games past that end go to `games-past-end.csv`.
+
+mod common;
+
+use assert_cmd::Command;
+use common::{
+    arena_bot, assert_same_files, assert_success, config, games_without_timing, rows, run_arena,
+    SUMMARY_FILES,
+};
+
+#[test]
+fn a_split_first_to_match_merges_into_the_single_runs_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bots = [("g", arena_bot("greedy", 1)), ("r", arena_bot("random", 2))];
+    // Greedy reaches 3 wins long before the 20th game.
+    let cfg = config(
+        tmp.path(),
+        "[board]\nholes = 6\n[tournament]\nfirst_to = 3\nmax_games = 20\n",
+        &bots,
+    );
+    let single = tmp.path().join("single");
+    assert_success(&run_arena(&cfg, &single));
+    let played = rows(&single.join("games.csv")).len();
+    assert!(played < 20, "the single run stopped at first_to: {played}");
+    let shards: Vec<_> = (1..=3)
+        .map(|k| {
+            let out = tmp.path().join(format!("shard-{k}"));
+            let output = Command::cargo_bin("arena")
+                .unwrap()
+                .arg("run")
+                .arg(&cfg)
+                .args(["--quiet", "--shard", &format!("{k}/3"), "--out"])
+                .arg(&out)
+                .output()
+                .unwrap();
+            assert_success(&output);
+            out
+        })
+        .collect();
+    let in_shards: usize = shards
+        .iter()
+        .map(|s| rows(&s.join("games.csv")).len())
+        .sum();
+    assert_eq!(in_shards, 20, "each shard plays all its pairs");
+    let merged = tmp.path().join("merged");
+    let output = Command::cargo_bin("arena")
+        .unwrap()
+        .arg("merge")
+        .args(&shards)
+        .arg("--out")
+        .arg(&merged)
+        .output()
+        .unwrap();
+    assert_success(&output);
+    assert_eq!(games_without_timing(&single), games_without_timing(&merged));
+    assert_same_files(&single, &merged, &SUMMARY_FILES);
+    // The rest, aside: every game after the single run's last one.
+    let past = rows(&merged.join("games-past-end.csv"));
+    let numbers: Vec<usize> = past.iter().map(|g| g["game"].parse().unwrap()).collect();
+    assert_eq!(numbers, ((played + 1)..=20).collect::<Vec<_>>());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!("the match ended after {played} games")),
+        "{stderr}"
+    );
+    // A merge that has nothing past the end writes no such file.
+    let again = tmp.path().join("again");
+    let output = Command::cargo_bin("arena")
+        .unwrap()
+        .arg("merge")
+        .arg(&single)
+        .arg("--out")
+        .arg(&again)
+        .output()
+        .unwrap();
+    assert_success(&output);
+    assert!(!again.join("games-past-end.csv").exists());
+}
