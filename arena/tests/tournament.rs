@@ -635,7 +635,7 @@ fn an_sprt_match_cut_by_max_games_merges_to_the_files_of_its_run() {
         .unwrap();
     assert_success(&output);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("at most 20 games, 2 at once"), "{stderr}");
+    assert!(stderr.contains("or 20 games, 2 at once"), "{stderr}");
     assert_eq!(rows(&out.join("series.csv"))[0]["decided"], "false");
     let merged = tmp.path().join("merged");
     let output = Command::cargo_bin("arena")
