@@ -21,7 +21,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::bot::log::LOG_CAP_BYTES;
 use crate::bot::{BotLog, BotProcess, StartOptions};
-use crate::config::{Config, SprtModelName};
+use crate::config::{Config, SprtModelName, TimeControl};
 use crate::output::{GamesCsv, RunFolder};
 use crate::referee::{play_game, stop_seats, GameRecord, Seat};
 use crate::schedule::{self, round_robin, Series};
@@ -308,6 +308,46 @@ pub fn games_at_once(config: &Config, shard: Option<Shard>, skipped: &[usize]) -
     } else {
         config.tournament.concurrency.min(series).max(1)
     }
+}
+
+/// The time each move needs, with the margin, for a run with more bot
+/// processes than cores not to lose games on time to the scheduler alone,
+/// ms: below it, the start warns ([`overload_warning`]).
+pub const LOADED_MOVE_MS: u64 = 150;
+
+/// The time a move gets under `time`, ms, for the overload warning: the
+/// per-move limit, or with a game clock its increment plus a 30th of its
+/// base (whichever is less when both are set); `None` with no limit.
+#[must_use]
+pub fn move_budget_ms(time: &TimeControl) -> Option<u64> {
+    let per_move = (time.move_time_ms > 0).then_some(time.move_time_ms);
+    let clock = (time.base_time_ms > 0).then(|| time.increment_ms + time.base_time_ms / 30);
+    match (per_move, clock) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// The warning for a run that plays `games` games at once (2 bot processes
+/// each) on `cores` usable cores under `time`, if there are more processes
+/// than cores and a move gets less than [`LOADED_MOVE_MS`] with the margin:
+/// bots then wait for a core while their clock runs, and even an instant bot
+/// can lose on time. One line, with the fix; `None` when either holds.
+/// Bots that think only on their own move (most) use one core per game, so
+/// this is a warning, not a refusal.
+#[must_use]
+pub fn overload_warning(games: usize, cores: usize, time: &TimeControl) -> Option<String> {
+    let processes = games * 2;
+    let budget = move_budget_ms(time)?;
+    if processes <= cores || budget + time.margin_ms >= LOADED_MOVE_MS {
+        return None;
+    }
+    Some(format!(
+        "warning: {processes} bot processes at once ({games} games, 2 each) on {cores} usable core{}, with {budget} ms a move and a {} ms margin: a bot waiting for a core can lose on time, even an instant one; lower concurrency to {}, or give each move at least {LOADED_MOVE_MS} ms with the margin (move_time_ms + margin_ms; see docs/tournaments.md)",
+        if cores == 1 { "" } else { "s" },
+        time.margin_ms,
+        (cores / 2).max(1),
+    ))
 }
 
 /// Plays the whole round robin of `config` into `dir`: `games.csv` gets one
@@ -746,5 +786,53 @@ pub async fn check_bots(config: &Config, dir: &RunFolder, options: &RunOptions) 
     StartChecks {
         failures,
         notes: notes.into_iter().flatten().collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn time(
+        move_time_ms: u64,
+        base_time_ms: u64,
+        increment_ms: u64,
+        margin_ms: u64,
+    ) -> TimeControl {
+        TimeControl {
+            move_time_ms,
+            base_time_ms,
+            increment_ms,
+            margin_ms,
+            startup_ms: 5000,
+        }
+    }
+
+    #[test]
+    fn the_overload_warning_needs_more_processes_than_cores_and_a_tight_clock() {
+        let tight = time(20, 0, 0, 50);
+        // 4 games, 8 processes, on 2 cores at 20 ms a move: the case seen.
+        let w = overload_warning(4, 2, &tight).unwrap();
+        assert!(
+            w.starts_with("warning: 8 bot processes at once (4 games, 2 each) on 2 usable cores, with 20 ms a move and a 50 ms margin:"),
+            "{w}"
+        );
+        assert!(w.contains("lower concurrency to 1"), "{w}");
+        // As many processes as cores: no warning, however tight.
+        assert_eq!(overload_warning(1, 2, &tight), None);
+        assert_eq!(overload_warning(4, 8, &tight), None);
+        // 5 processes on 4 cores is one too many.
+        assert!(overload_warning(3, 5, &tight).is_some());
+        // Enough time with the margin: 100 + 50 reaches the 150 ms needed.
+        assert_eq!(overload_warning(4, 2, &time(100, 0, 0, 50)), None);
+        assert!(overload_warning(4, 2, &time(99, 0, 0, 50)).is_some());
+        assert_eq!(overload_warning(4, 2, &time(20, 0, 0, 130)), None);
+        // No limit at all: nothing to lose on time.
+        assert_eq!(overload_warning(4, 2, &time(0, 0, 0, 50)), None);
+        // A game clock counts as its increment and a 30th of its base.
+        assert_eq!(move_budget_ms(&time(0, 3000, 10, 50)), Some(110));
+        assert_eq!(move_budget_ms(&time(50, 60_000, 0, 50)), Some(50));
+        assert!(overload_warning(4, 2, &time(0, 1500, 0, 50)).is_some());
+        assert_eq!(overload_warning(4, 2, &time(0, 60_000, 0, 50)), None);
     }
 }

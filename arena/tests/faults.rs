@@ -937,3 +937,50 @@ fn an_unfinished_line_and_bytes_that_are_not_utf8_are_shown_as_sent() {
         "{log}"
     );
 }
+
+#[test]
+fn more_bot_processes_than_cores_on_a_tight_clock_are_warned_about_at_start() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let bots = [("a", random_bot(1)), ("b", random_bot(2))];
+    // A two-bot match plays `concurrency` games at once: 2 * (cores + 1)
+    // processes, more than the cores whatever the machine.
+    let header = |move_time_ms: u64| {
+        format!(
+            "[time]\nmove_time_ms = {move_time_ms}\n[tournament]\nfirst_to = 1\nmax_games = 1\nconcurrency = {}\n",
+            cores + 1
+        )
+    };
+    let warned = |move_time_ms: u64| {
+        let dir = tmp.path().join(move_time_ms.to_string());
+        std::fs::create_dir(&dir).unwrap();
+        let cfg = config(&dir, &header(move_time_ms), &bots);
+        let output = arena_command()
+            .args(["run", "--quiet"])
+            .arg(&cfg)
+            .arg("--out")
+            .arg(dir.join("run"))
+            .output()
+            .unwrap();
+        assert_success(&output);
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        let lines: Vec<String> = stderr
+            .lines()
+            .filter(|l| l.contains("bot processes at once"))
+            .map(str::to_string)
+            .collect();
+        (lines, stderr)
+    };
+    let (lines, stderr) = warned(20);
+    assert_eq!(lines.len(), 1, "{stderr}");
+    let processes = 2 * (cores + 1);
+    assert!(
+        lines[0].starts_with(&format!(
+            "arena: warning: {processes} bot processes at once ({} games, 2 each) on {cores} usable core",
+            cores + 1
+        )) && lines[0].contains("with 20 ms a move and a 50 ms margin"),
+        "{stderr}"
+    );
+    let (lines, stderr) = warned(1000);
+    assert!(lines.is_empty(), "{stderr}");
+}

@@ -186,6 +186,13 @@ pub fn run<F: Future<Output = ()>>(
     if options.view != View::Quiet {
         console.note(&start);
     }
+    // Even when quiet: games lost on time to the scheduler look like the
+    // bots' fault.
+    if let Some(warning) =
+        runner::overload_warning(at_once, crate::affinity::usable_cores(), &config.time)
+    {
+        console.note(format_args!("arena: {warning}"));
+    }
     let mut reporter: Box<dyn Reporter + '_> = match options.view {
         View::Live => {
             let mut shown = (*config).clone();
