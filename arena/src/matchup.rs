@@ -35,8 +35,10 @@ pub struct Matchup {
 /// The Elo estimate of a match from the first bot's side.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MatchElo {
-    /// Elo points (logistic scale), clamped to `±stats::ELO_LIMIT`.
-    pub elo: f64,
+    /// Elo points (logistic scale); `None` when one bot scored every
+    /// point, which no finite Elo fits (the fit's `±stats::ELO_LIMIT`
+    /// stand-in would be read as real, as in `pairwise.csv`).
+    pub elo: Option<f64>,
     /// Half-width of the 95% interval of `elo`, Elo points; `None` when
     /// every pair (or game) had the same result and the formula can say
     /// nothing (the sample variance is 0).
@@ -203,11 +205,14 @@ pub fn matchup(
 /// pairs when there is one, else from the games.
 fn match_elo(wdl: Wdl, pentanomial: &Pentanomial) -> MatchElo {
     let known = |x: f64, spread: bool| spread.then_some(x);
+    // A 0% or 100% score: every point to one bot, no finite Elo.
+    let points = 2 * wdl.wins + wdl.draws;
+    let finite = |x: f64| (points != 0 && points != 2 * wdl.games()).then_some(x);
     if pentanomial.pairs() > 0 {
         let p = stats::penta_elo(pentanomial);
         let spread = pentanomial.counts.iter().filter(|&&c| c > 0).count() > 1;
         MatchElo {
-            elo: p.elo,
+            elo: finite(p.elo),
             error_95: known(p.error_95, spread),
             nelo: known(p.nelo, spread),
             nelo_error_95: known(p.nelo_error_95, spread),
@@ -222,7 +227,7 @@ fn match_elo(wdl: Wdl, pentanomial: &Pentanomial) -> MatchElo {
             .count()
             > 1;
         MatchElo {
-            elo: t.elo,
+            elo: finite(t.elo),
             error_95: known(t.error_95, spread),
             nelo: known(t.nelo, spread),
             nelo_error_95: known(t.nelo_error_95, spread),
@@ -289,7 +294,7 @@ mod tests {
         assert_eq!((m.wdl.wins, m.wdl.draws, m.wdl.losses), (2, 1, 1));
         assert_eq!(m.pentanomial.counts, [0, 1, 0, 0, 1]);
         let p = stats::penta_elo(&m.pentanomial);
-        assert_eq!((m.elo.elo, m.elo.los), (p.elo, p.los));
+        assert_eq!((m.elo.elo, m.elo.los), (Some(p.elo), p.los));
         let curve = m.sprt.unwrap();
         assert_eq!(curve.pairs.len(), 2);
         assert_eq!(curve.llr(), test.llr_pentanomial(&m.pentanomial));
@@ -359,5 +364,19 @@ mod tests {
         let (names, tally, rows) = games(&[Some(Side::South)]);
         let m = matchup(&names, &tally, &rows, None).unwrap();
         assert!(!m.elo.pentanomial && m.elo.los > 0.5);
+    }
+
+    #[test]
+    fn a_clean_sweep_has_no_finite_elo_but_a_los() {
+        // a wins both games of the pair: no Elo fits a 100% score, and the
+        // fit's ±2000 stand-in must not reach match.csv as if measured.
+        let (names, tally, rows) = games(&[Some(Side::South), Some(Side::North)]);
+        let m = matchup(&names, &tally, &rows, None).unwrap();
+        assert_eq!(m.elo.elo, None);
+        assert!(m.elo.los > 0.5);
+        // A draw in the pair: a finite Elo again.
+        let (names, tally, rows) = games(&[Some(Side::South), None]);
+        let m = matchup(&names, &tally, &rows, None).unwrap();
+        assert!(m.elo.elo.is_some_and(|x| x > 0.0 && x < 2000.0));
     }
 }

@@ -354,12 +354,19 @@ pub fn matchup_text(m: &Matchup) -> String {
         c[0], c[1], c[2], c[3], c[4]
     );
     let e = &m.elo;
-    let mut elo = format!("  Elo {}", signed(e.elo, 1));
-    match e.error_95 {
-        Some(x) => {
-            let _ = write!(elo, " ± {}", num(x, 1));
+    let mut elo = String::from("  Elo ");
+    match (e.elo, e.error_95) {
+        (None, _) => elo.push_str("without a finite estimate (one bot scored every point)"),
+        (Some(x), Some(error)) => {
+            let _ = write!(elo, "{} ± {}", signed(x, 1), num(error, 1));
         }
-        None => elo.push_str(" (no error: every pair scored the same)"),
+        (Some(x), None) => {
+            let _ = write!(
+                elo,
+                "{} (no error: every pair scored the same)",
+                signed(x, 1)
+            );
+        }
     }
     if let (Some(n), Some(x)) = (e.nelo, e.nelo_error_95) {
         let _ = write!(elo, ", nElo {} ± {}", signed(n, 1), num(x, 1));
@@ -399,7 +406,7 @@ fn match_row(m: &Matchup) -> MatchRow {
         penta_2: m.pentanomial.counts[2],
         penta_3: m.pentanomial.counts[3],
         penta_4: m.pentanomial.counts[4],
-        elo: num(e.elo, 1),
+        elo: opt(e.elo),
         elo_error_95: opt(e.error_95),
         nelo: opt(e.nelo),
         nelo_error_95: opt(e.nelo_error_95),

@@ -606,7 +606,10 @@ fn match_section(m: &Matchup) -> Markup {
                         " (pairs by " (a) "'s points: 0, 0.5, 1, 1.5, 2)"
                     } }
                     tr { th.name { "Elo" } td.name {
-                        (signed(e.elo, 1)) (error(e.error_95))
+                        @match e.elo {
+                            Some(x) => { (signed(x, 1)) (error(e.error_95)) },
+                            None => { "without a finite estimate (one bot scored every point)" },
+                        }
                         @if let (Some(n), Some(ne)) = (e.nelo, e.nelo_error_95) { ", nElo " (signed(n, 1)) " ± " (num(ne, 1)) }
                         " (95%, " @if e.pentanomial { "from the game pairs" } @else { "from single games" } ")"
                     } }
