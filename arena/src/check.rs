@@ -188,6 +188,7 @@ pub fn run(
         name: "bot".into(),
         command: options.command.clone(),
         dir: options.sandbox.as_ref().map(|_| ".".into()),
+        base: std::path::PathBuf::new(),
         limits: Limits::default(),
         sandbox: options.sandbox.clone(),
     };

@@ -38,6 +38,12 @@ pub struct Config {
     pub opening_book: Option<Vec<Vec<endodoi::Move>>>,
     /// Where each bot's `command` is written, `FILE:LINE:COL`, for errors.
     pub bot_origins: Vec<String>,
+    /// The openings file (`[openings] file`), resolved from `base`.
+    pub openings_file: Option<PathBuf>,
+    /// The folder the config's relative paths start from: the config
+    /// file's own (empty: the arena's working directory, for a config given
+    /// as text). See [`Config::load`].
+    pub base: PathBuf,
 }
 
 /// How the joint ratings are computed (`[ratings]`).
@@ -171,8 +177,13 @@ pub struct BotSpec {
     /// The program and its arguments, run without a shell. A first word of
     /// exactly `arena` means this arena's own executable (the bundled bots).
     pub command: Vec<String>,
-    /// The working directory; `None` for the arena's own.
+    /// The working directory, as resolved from [`BotSpec::base`]; `None`
+    /// for the base itself.
     pub dir: Option<PathBuf>,
+    /// The folder a relative `dir` was resolved from, and the bot runs in
+    /// without one: the config file's folder (empty: the arena's working
+    /// directory).
+    pub base: PathBuf,
     /// Resource limits for its process.
     pub limits: Limits,
     /// How it is sandboxed; `None` runs it as the arena's user, unconfined.
@@ -236,6 +247,63 @@ pub const DEFAULT_TMP_MB: u64 = 64;
 /// The default host user of sandboxed bots when the arena runs as root.
 pub const DEFAULT_SANDBOX_USER: &str = "nobody";
 
+impl Config {
+    /// The relative paths of the config (a bot's `dir`; without one, its
+    /// program and arguments; the openings file) that name something from
+    /// the arena's working directory other than what they name from
+    /// [`Config::base`], as written: what a config read the old way, from
+    /// the working directory, would have used instead. Empty when `base` is
+    /// the working directory.
+    #[must_use]
+    pub fn moved_paths(&self) -> Vec<String> {
+        let base = &self.base;
+        let Ok(cwd) = std::env::current_dir() else {
+            return Vec::new();
+        };
+        let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => false,
+        };
+        if base.as_os_str().is_empty() || same(base, &cwd) {
+            return Vec::new();
+        }
+        let mut written: Vec<PathBuf> = Vec::new();
+        for bot in &self.bots {
+            match &bot.dir {
+                Some(dir) => written.extend(dir.strip_prefix(base).ok().map(Path::to_path_buf)),
+                None if bot.command.first().is_some_and(|w| w != "arena") => written.extend(
+                    bot.command
+                        .iter()
+                        .filter(|w| !w.starts_with('-'))
+                        .map(PathBuf::from),
+                ),
+                None => {}
+            }
+        }
+        if let Some(file) = &self.openings_file {
+            written.extend(file.strip_prefix(base).ok().map(Path::to_path_buf));
+        }
+        let mut moved: Vec<String> = Vec::new();
+        for path in written {
+            let text = path.display().to_string();
+            if path.is_relative()
+                && !text.is_empty()
+                && path.exists()
+                && !same(&path, &base.join(&path))
+                && !moved.contains(&text)
+            {
+                moved.push(text);
+            }
+        }
+        moved
+    }
+}
+
+/// The file beside a copy of a config (in a run folder, a Slurm
+/// tournament's folder) that names the folder the original config's
+/// relative paths start from, so that the copy's resolve the same way.
+pub const CONFIG_DIR_FILE: &str = "config-dir";
+
 /// An error in a config file, shown on one line: where, what, and the fix.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -284,8 +352,9 @@ pub enum ConfigError {
 pub struct Host<'a> {
     /// The CPUs the arena may use, which is the default `concurrency`.
     pub cores: usize,
-    /// Reads a file by its path as the config writes it (relative to where
-    /// the arena runs): the config itself, its openings file.
+    /// Reads a file by its path (a relative one from where the arena runs):
+    /// the config itself, the [`CONFIG_DIR_FILE`] beside it, its openings
+    /// file (resolved from the config's folder).
     pub read: &'a dyn Fn(&Path) -> std::io::Result<String>,
 }
 
@@ -397,7 +466,11 @@ struct RawBot {
 }
 
 impl Config {
-    /// Reads and validates the config file at `path`.
+    /// Reads and validates the config file at `path`. Its relative paths
+    /// (a bot's `dir`, its program and scripts without a `dir`, the openings
+    /// file) start from the config file's folder, as Cargo's and Compose's
+    /// do; or, for a copy in a run folder, from the folder its
+    /// [`CONFIG_DIR_FILE`] names (the original config's).
     ///
     /// # Errors
     /// [`ConfigError`], one line: the file cannot be read, is not TOML, has an
@@ -412,11 +485,18 @@ impl Config {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "tournament".into());
-        Config::parse(&text, &path.display().to_string(), &stem, host)
+        let folder = path.parent().unwrap_or(Path::new("")).to_path_buf();
+        let base = match (host.read)(&folder.join(CONFIG_DIR_FILE)) {
+            Ok(named) if !named.trim_end_matches('\n').is_empty() => {
+                PathBuf::from(named.trim_end_matches('\n'))
+            }
+            _ => folder,
+        };
+        Config::parse_in(&text, &path.display().to_string(), &stem, &base, host)
     }
 
-    /// Validates config `text`; `origin` names it in errors and `default_name`
-    /// is the tournament's name when the text has none.
+    /// Validates config `text` with its relative paths starting from the
+    /// arena's working directory; see [`Config::parse_in`].
     ///
     /// # Errors
     /// As [`Config::load`].
@@ -424,6 +504,22 @@ impl Config {
         text: &str,
         origin: &str,
         default_name: &str,
+        host: &Host<'_>,
+    ) -> Result<Config, ConfigError> {
+        Config::parse_in(text, origin, default_name, Path::new(""), host)
+    }
+
+    /// Validates config `text`; `origin` names it in errors and `default_name`
+    /// is the tournament's name when the text has none; its relative paths
+    /// start from `base` (empty: the arena's working directory).
+    ///
+    /// # Errors
+    /// As [`Config::load`].
+    pub fn parse_in(
+        text: &str,
+        origin: &str,
+        default_name: &str,
+        base: &Path,
         host: &Host<'_>,
     ) -> Result<Config, ConfigError> {
         let text = strip_bom(text);
@@ -714,7 +810,8 @@ impl Config {
             bots.push(BotSpec {
                 name: name.clone(),
                 command: rb.command.get_ref().clone(),
-                dir: rb.dir.as_ref().map(PathBuf::from),
+                dir: rb.dir.as_ref().map(|d| base.join(d)),
+                base: base.to_path_buf(),
                 limits: Limits {
                     memory_mb: int(
                         &rb.memory_mb,
@@ -838,12 +935,14 @@ impl Config {
         let opening_book = match &o.file {
             None => None,
             Some(f) => Some(
-                read_openings(Path::new(f.get_ref()), rules, host)
+                read_openings(&base.join(f.get_ref()), rules, host)
                     .map_err(|e| at(Some(f.span()), &e.to_string()))?,
             ),
         };
         Ok(Config {
             bot_origins,
+            base: base.to_path_buf(),
+            openings_file: o.file.as_ref().map(|f| base.join(f.get_ref())),
             opening_book,
             opening_plies: plies_min..=plies_max,
             ratings: RatingSettings {
@@ -872,7 +971,7 @@ impl Config {
 #[derive(Debug, thiserror::Error)]
 pub enum OpeningsError {
     /// It cannot be read.
-    #[error("openings.file {}: {source}; check the path (relative to where the arena runs)", path.display())]
+    #[error("openings.file {}: {source}; check the path (relative to the config file's folder)", path.display())]
     Read {
         /// The file.
         path: PathBuf,

@@ -371,6 +371,7 @@ fn spec(name: &str, command: &[String]) -> BotSpec {
         name: name.into(),
         command: command.to_vec(),
         dir: None,
+        base: std::path::PathBuf::new(),
         limits: Limits::default(),
         sandbox: None,
     }

@@ -58,6 +58,7 @@ fn seat(name: &str) -> Seat {
             name: name.into(),
             command: vec![arena.into(), "bot".into(), "first".into()],
             dir: None,
+            base: std::path::PathBuf::new(),
             limits: Limits::default(),
             sandbox: None,
         },

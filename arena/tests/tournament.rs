@@ -844,6 +844,59 @@ fn the_readme_shows_the_demo_table_as_it_is() {
     );
 }
 
+/// A config's relative paths (a bot's script, a `dir`, the openings file)
+/// start from its own folder, not from where the arena runs; the current
+/// directory's other file of the same name is named in one stderr line.
+/// The run folder's copy resolves them the same way.
+#[test]
+fn relative_paths_start_from_the_config_files_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let place = tmp.path().join("other/place");
+    std::fs::create_dir_all(place.join("sub")).unwrap();
+    let greedy = repo().join("bots/python/greedy.py");
+    std::fs::copy(&greedy, place.join("greedy.py")).unwrap();
+    std::fs::copy(&greedy, place.join("sub/mine.py")).unwrap();
+    std::fs::write(place.join("book.txt"), "1\n2\n").unwrap();
+    // The current directory has its own book.txt, which the old way used.
+    std::fs::write(tmp.path().join("book.txt"), "3\n").unwrap();
+    let text = "[tournament]\nfirst_to = 1\n[openings]\nfile = \"book.txt\"\n\
+        [[bot]]\nname = \"a\"\ncommand = [\"python3\", \"greedy.py\", \"--seed\", \"1\"]\n\
+        [[bot]]\nname = \"b\"\ncommand = [\"python3\", \"mine.py\"]\ndir = \"sub\"\n";
+    std::fs::write(place.join("demo.toml"), text).unwrap();
+    let output = Command::cargo_bin("arena")
+        .unwrap()
+        .current_dir(tmp.path())
+        .args(["run", "other/place/demo.toml", "--out", "run"])
+        .output()
+        .unwrap();
+    assert_success(&output);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let notes: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("relative paths start from the config's folder"))
+        .collect();
+    assert_eq!(notes.len(), 1, "{stderr}");
+    assert!(notes[0].contains("book.txt"), "{stderr}");
+    let games = rows(&tmp.path().join("run/games.csv"));
+    assert!(!games.is_empty());
+    // Pair 1 opened with the config's book's first line (hole 1), not 3.
+    assert_eq!(games[0]["opening"], "1", "{:?}", games[0]);
+
+    // The copy in the run folder resolves from the original's folder.
+    let copy = tmp.path().join("run/config.toml");
+    let moved = tmp.path().join("elsewhere");
+    std::fs::create_dir(&moved).unwrap();
+    let again = Command::cargo_bin("arena")
+        .unwrap()
+        .current_dir(&moved)
+        .arg("run")
+        .arg(&copy)
+        .args(["--out", "run2", "--quiet"])
+        .output()
+        .unwrap();
+    assert_success(&again);
+}
+
 /// The final table, on a pipe, fits 80 columns: a 6-bot round robin of
 /// long-ish names (18 characters fit unwrapped) on a 2x10 board, and the
 /// demo.

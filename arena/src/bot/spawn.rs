@@ -81,7 +81,7 @@ pub enum SpawnError {
 /// `arena` as the first word means this executable (the bundled bots); a
 /// name without `/` is looked up in `PATH` (for a sandboxed bot, in the
 /// sandbox's, [`crate::sandbox::INSIDE_PATH`]); a path is relative to the
-/// working directory (`dir`, itself relative to the arena's).
+/// working directory (`dir`, else the config's folder, `base`).
 ///
 /// # Errors
 /// One line naming the bot, the program and the fix, when the working
@@ -90,7 +90,7 @@ pub fn resolve_program(spec: &BotSpec) -> Result<(PathBuf, PathBuf), SpawnError>
     let cwd = std::env::current_dir().map_err(SpawnError::Cwd)?;
     let dir = match &spec.dir {
         Some(d) => cwd.join(d),
-        None => cwd,
+        None => cwd.join(&spec.base),
     };
     if !dir.is_dir() {
         return Err(SpawnError::NoDir {
@@ -188,7 +188,7 @@ pub fn check_programs(config: &Config) -> Result<(), ConfigError> {
             return Err(bot_error(
                 origin,
                 format!(
-                    "bot '{}': script '{script}' does not exist (looked in {}): fix its command in the config; relative paths start in the bot's dir, or where the arena runs",
+                    "bot '{}': script '{script}' does not exist (looked in {}): fix its command in the config; relative paths start in the bot's dir, or else in the config file's folder",
                     bot.name,
                     dir.display()
                 ),

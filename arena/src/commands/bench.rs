@@ -358,6 +358,7 @@ fn first_bot(name: &str) -> BotSpec {
         name: name.into(),
         command: vec!["arena".into(), "bot".into(), "first".into()],
         dir: None,
+        base: std::path::PathBuf::new(),
         limits: Limits::default(),
         sandbox: None,
     }

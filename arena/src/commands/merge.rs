@@ -87,14 +87,21 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
             }
         }
     }
-    let config = Config::parse(
+    // The shards' copy resolves its paths from the original config's folder.
+    let base = std::fs::read_to_string(dirs[0].join(crate::config::CONFIG_DIR_FILE)).map_or_else(
+        |_| PathBuf::new(),
+        |t| PathBuf::from(t.trim_end_matches('\n')),
+    );
+    let config = Config::parse_in(
         &String::from_utf8_lossy(&first),
         "config.toml",
         "merged",
+        &base,
         &super::host(),
     )?;
     let dir = RunFolder::create(out)?;
     dir.write_config(&first)?;
+    super::run::write_config_dir(&dir.path, &base)?;
     for torn in &checked.torn {
         console.note(format_args!("arena: {torn}"));
     }

@@ -71,6 +71,15 @@ pub fn run<F: Future<Output = ()>>(
         (_, resume) => resume.clone(),
     };
     let config = Config::load(config_path, &super::host())?;
+    let moved = config.moved_paths();
+    if !moved.is_empty() && options.view != View::Quiet {
+        console.note(format_args!(
+            "arena: {}: relative paths start from the config's folder {} (they used to start from the current directory, which has another {}): see \"Relative paths\" in docs/configuration.md",
+            config_path.display(),
+            config.base.display(),
+            moved.join(", ")
+        ));
+    }
     if let Some(s) = shard {
         let units = runner::split_units(&config);
         anyhow::ensure!(
@@ -111,7 +120,11 @@ pub fn run<F: Future<Output = ()>>(
         RunFolder::resume(&out, &config_text, shard)?
     } else {
         // The folder may be new, or an earlier attempt's that never began.
-        RunFolder::begin(&out, &config_text, shard)?
+        let begun = RunFolder::begin(&out, &config_text, shard)?;
+        // The copy of the config resolves its paths from the original's
+        // folder (a resume may name the copy).
+        write_config_dir(&begun.0.path, &config.base)?;
+        begun
     };
     // The games an interrupted run has, read once for the view; a game cut
     // short by a kill as it was written is played again.
@@ -310,4 +323,18 @@ fn resume_command(options: &Options, dir: &std::path::Path) -> String {
         words.push("--transcripts".to_string());
     }
     shell_words::join(words)
+}
+
+/// Writes [`crate::config::CONFIG_DIR_FILE`] into `folder`, beside its copy
+/// of the config: `base`, the original config's folder, made absolute.
+///
+/// # Errors
+/// The folder cannot be written.
+pub fn write_config_dir(folder: &std::path::Path, base: &std::path::Path) -> anyhow::Result<()> {
+    let cwd = std::env::current_dir().context("cannot read the current folder")?;
+    let absolute = cwd.join(base);
+    let absolute = absolute.canonicalize().unwrap_or(absolute);
+    let path = folder.join(crate::config::CONFIG_DIR_FILE);
+    crate::output::write_bytes_atomic(&path, format!("{}\n", absolute.display()).as_bytes())
+        .with_context(|| format!("cannot write {}", path.display()))
 }

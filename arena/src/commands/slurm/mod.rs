@@ -343,6 +343,8 @@ fn submit(args: &Submit, console: &mut Console<'_>) -> anyhow::Result<bool> {
         let text = std::fs::read(config_path)?;
         crate::output::write_bytes_atomic(&t.dir.join("config.toml"), &text)
             .context("cannot copy the config into the tournament folder")?;
+        // The copy's relative paths start from the original's folder.
+        super::run::write_config_dir(&t.dir, &config.base)?;
         for (name, text) in [
             ("shards.sbatch", &shards_text),
             ("merge.sbatch", &merge_text),
