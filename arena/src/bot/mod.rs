@@ -302,18 +302,19 @@ impl BotProcess {
         (self.banner.0, self.banner.1.as_deref())
     }
 
-    /// Whether `text` (a line other than `info` or blank) is skipped as
+    /// Whether the line `bytes` (not `info` or blank) is skipped as
     /// part of the handshake, and logs it if so: before the `hello` reply,
     /// any line that is not one (a banner); just after it, one more
     /// well-formed `hello` reply (the second answer to the one `hello`).
     /// Any other line ends the handshake's tolerance.
-    fn skipped_in_handshake(&mut self, text: &str) -> bool {
+    fn skipped_in_handshake(&mut self, bytes: &[u8]) -> bool {
+        let text = &*String::from_utf8_lossy(bytes);
         let is_hello_word = text.split_whitespace().next() == Some("hello");
         match self.hello {
             HelloStage::Awaiting if !is_hello_word => {
                 self.note(&format!(
                     "skipped before its hello reply: '{}'",
-                    shown(text)
+                    shown_bytes(bytes)
                 ));
                 self.banner.0 += 1;
                 self.banner.1.get_or_insert_with(|| text.to_string());
@@ -414,10 +415,11 @@ impl BotProcess {
                 let _ = writeln!(t, "< {}", shown_bytes(&self.line));
             }
             if self.hello == HelloStage::Awaiting && !self.line.starts_with(b"hello") {
-                let text = String::from_utf8_lossy(&self.line).into_owned();
+                let bytes = self.line.clone();
+                let text = String::from_utf8_lossy(&bytes);
                 if matches!(Reply::parse(&text), Ok(Reply::Info(_) | Reply::Blank)) {
                     // Logged below, as any info line.
-                } else if self.skipped_in_handshake(&text) {
+                } else if self.skipped_in_handshake(&bytes) {
                     continue;
                 }
             }
@@ -438,8 +440,8 @@ impl BotProcess {
                 // Past the handshake (every ply), nothing to copy.
                 _ if self.hello == HelloStage::Done => true,
                 _ => {
-                    let text = text.to_string();
-                    !self.skipped_in_handshake(&text)
+                    let bytes = self.line.clone();
+                    !self.skipped_in_handshake(&bytes)
                 }
             };
             if is_reply {
@@ -489,7 +491,7 @@ impl BotProcess {
                         .line(&format!("{} info: ", self.prefix), info.as_bytes());
                 }
                 Ok(Reply::Blank) => {}
-                _ if line.is_ascii() && self.skipped_in_handshake(&text) => {}
+                _ if line.is_ascii() && self.skipped_in_handshake(&line) => {}
                 _ => {
                     let hint = match self.notified.as_deref() {
                         Some(n) => format!(" (after {n}, which takes no reply)"),
@@ -623,7 +625,7 @@ impl BotProcess {
                         .line(&format!("{} info: ", self.prefix), info.as_bytes());
                 }
                 Ok(Reply::Blank) => {}
-                _ if line.is_ascii() && self.skipped_in_handshake(&text) => {}
+                _ if line.is_ascii() && self.skipped_in_handshake(&line) => {}
                 _ => self.note(&format!(
                     "sent after its last request: '{}'",
                     shown_bytes(&line)
