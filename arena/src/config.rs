@@ -33,6 +33,9 @@ pub struct Config {
     /// How many random plies open each game pair (both ends included);
     /// `0..=0` for none.
     pub opening_plies: std::ops::RangeInclusive<u32>,
+    /// Whether the file sets `plies_min` or `plies_max` (which a `file`
+    /// makes moot).
+    pub opening_plies_set: bool,
     /// Openings from a file, one move list per line: pair `k` of every
     /// series plays line `(k - 1) % lines`. `None` for random openings.
     pub opening_book: Option<Vec<Vec<endodoi::Move>>>,
@@ -945,6 +948,7 @@ impl Config {
             openings_file: o.file.as_ref().map(|f| base.join(f.get_ref())),
             opening_book,
             opening_plies: plies_min..=plies_max,
+            opening_plies_set: o.plies_min.is_some() || o.plies_max.is_some(),
             ratings: RatingSettings {
                 prior_draws,
                 bootstrap,

@@ -350,6 +350,48 @@ pub fn overload_warning(games: usize, cores: usize, time: &TimeControl) -> Optio
     ))
 }
 
+/// What a run with an openings file should be told at its start, one line
+/// each: that `plies_min`/`plies_max` are ignored when the config sets them
+/// too, and that the book's lines repeat: pair k of every one of `series`
+/// series plays line k, cycling within a series of more pairs than lines.
+/// Empty without `[openings] file`.
+#[must_use]
+pub fn openings_notes(config: &Config, series: usize) -> Vec<String> {
+    let Some(book) = &config.opening_book else {
+        return Vec::new();
+    };
+    let file = config.openings_file.as_ref().map_or_else(
+        || "the openings file".to_string(),
+        |f| f.display().to_string(),
+    );
+    let mut notes = Vec::new();
+    if config.opening_plies_set {
+        notes.push(format!(
+            "warning: [openings] file is set, so plies_min and plies_max are ignored: every game pair opens with a line of {file}; remove them, or remove file for random openings"
+        ));
+    }
+    let lines = book.len();
+    let pairs = config.tournament.max_games.div_ceil(2) as usize;
+    let repeats = pairs > lines;
+    if series > 1 || repeats {
+        let mut note = format!(
+            "note: {file} has {lines} opening{}: pair k of every series plays line k",
+            if lines == 1 { "" } else { "s" }
+        );
+        if series > 1 {
+            note.push_str(&format!(", so the {series} series play the same openings"));
+        }
+        if repeats {
+            note.push_str(&format!(
+                ", and a series of more than {lines} pairs (up to {pairs}, max_games = {}) plays them again from the first",
+                config.tournament.max_games
+            ));
+        }
+        notes.push(note);
+    }
+    notes
+}
+
 /// Plays the whole round robin of `config` into `dir`: `games.csv` gets one
 /// synced row per game as it ends; `on_event` sees each game and series.
 /// When `cancel` fires, games in progress are abandoned (not recorded), no

@@ -897,6 +897,46 @@ fn relative_paths_start_from_the_config_files_folder() {
     assert_success(&again);
 }
 
+/// With `[openings] file`, the start says that plies_min/plies_max are
+/// ignored (when set) and that the book repeats, one stderr line each.
+#[test]
+fn an_openings_file_says_what_it_overrides_and_that_it_repeats() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("book.txt"), "1\n2\n").unwrap();
+    let bots = [
+        ("a", arena_bot("random", 1)),
+        ("b", arena_bot("random", 2)),
+        ("c", arena_bot("greedy", 3)),
+    ];
+    let book = tmp.path().join("book.txt");
+    let base = format!(
+        "[tournament]\nfirst_to = 3\nmax_games = 6\n[openings]\nfile = {:?}\n",
+        book.display().to_string()
+    );
+    for (header, ignored) in [
+        (format!("{base}plies_min = 3\nplies_max = 5\n"), true),
+        (base.clone(), false),
+    ] {
+        let cfg = config(tmp.path(), &header, &bots);
+        let out = tmp.path().join(format!("run-{ignored}"));
+        let output = run_arena(&cfg, &out);
+        assert_success(&output);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let count = |text: &str| stderr.lines().filter(|l| l.contains(text)).count();
+        assert_eq!(
+            count("plies_min and plies_max are ignored"),
+            usize::from(ignored),
+            "{stderr}"
+        );
+        assert_eq!(count("pair k of every series plays line k"), 1, "{stderr}");
+        assert!(
+            stderr.contains("the 3 series play the same openings")
+                && stderr.contains("plays them again"),
+            "{stderr}"
+        );
+    }
+}
+
 /// The final table, on a pipe, fits 80 columns: a 6-bot round robin of
 /// long-ish names (18 characters fit unwrapped) on a 2x10 board, and the
 /// demo.

@@ -206,6 +206,9 @@ pub fn run<F: Future<Output = ()>>(
     {
         console.note(format_args!("arena: {warning}"));
     }
+    for note in runner::openings_notes(&config, series) {
+        console.note(format_args!("arena: {note}"));
+    }
     let mut reporter: Box<dyn Reporter + '_> = match options.view {
         View::Live => {
             let mut shown = (*config).clone();
