@@ -937,6 +937,60 @@ fn an_openings_file_says_what_it_overrides_and_that_it_repeats() {
     }
 }
 
+/// A small tmpfs, unmounted when dropped.
+struct SmallDisk(std::path::PathBuf);
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount").arg(&self.0).status();
+    }
+}
+
+/// A full disk while the summaries are written: the error names the file,
+/// no `.tmp` file is left, the exit is non-zero, and what was written
+/// (games.csv, the summaries before) is whole. Needs root for the mount
+/// (CI is); elsewhere it says it is skipped.
+#[test]
+fn a_full_disk_names_the_file_and_leaves_no_temporary_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let disk = tmp.path().join("disk");
+    std::fs::create_dir(&disk).unwrap();
+    let mounted = std::process::Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=48k", "tmpfs"])
+        .arg(&disk)
+        .output();
+    if !mounted.as_ref().is_ok_and(|o| o.status.success()) {
+        eprintln!("skipped: cannot mount a small tmpfs (not root?): {mounted:?}");
+        return;
+    }
+    let _unmount = SmallDisk(disk.clone());
+    let bots = [("a", arena_bot("random", 1)), ("b", arena_bot("random", 2))];
+    let cfg = config(tmp.path(), "[tournament]\nfirst_to = 1\n", &bots);
+    let out = disk.join("run");
+    let output = run_arena(&cfg, &out);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    let error = stderr.lines().last().unwrap_or_default();
+    assert!(
+        error.starts_with(&format!("error: cannot write {}/", out.display()))
+            && error.ends_with("No space left on device (os error 28)"),
+        "{stderr}"
+    );
+    let left: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "temporary files left: {left:?}");
+    // games.csv and each summary written before the failure are whole.
+    assert_eq!(rows(&out.join("games.csv")).len(), 2);
+    for file in ["series.csv", "standings.csv", "pairwise.csv"] {
+        if out.join(file).exists() {
+            assert!(!rows(&out.join(file)).is_empty(), "{file}");
+        }
+    }
+}
+
 /// The final table, on a pipe, fits 80 columns: a 6-bot round robin of
 /// long-ish names (18 characters fit unwrapped) on a 2x10 board, and the
 /// demo.

@@ -338,6 +338,9 @@ pub fn write_config_dir(folder: &std::path::Path, base: &std::path::Path) -> any
     let absolute = cwd.join(base);
     let absolute = absolute.canonicalize().unwrap_or(absolute);
     let path = folder.join(crate::config::CONFIG_DIR_FILE);
-    crate::output::write_bytes_atomic(&path, format!("{}\n", absolute.display()).as_bytes())
-        .with_context(|| format!("cannot write {}", path.display()))
+    // The error names the file.
+    Ok(crate::output::write_bytes_atomic(
+        &path,
+        format!("{}\n", absolute.display()).as_bytes(),
+    )?)
 }

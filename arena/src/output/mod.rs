@@ -68,18 +68,54 @@ pub fn write_atomic(path: &Path, header: &[&str], rows: &[Vec<String>]) -> io::R
 /// half of one.
 ///
 /// # Errors
-/// Any I/O error; `path` is then unchanged (a stray `.tmp` file may remain).
+/// Any I/O error, of its kind, as a [`WriteError`] that names `path` (a
+/// full disk says which file it was writing); `path` is then unchanged and
+/// the `.tmp` file is removed.
 pub fn write_bytes_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_atomic_with(path, |file| {
+        use std::io::Write as _;
+        file.write_all(bytes)
+    })
+}
+
+/// A file that could not be written: its path and the I/O error, inside
+/// the [`io::Error`] of the same kind that [`write_bytes_atomic`] returns.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write {}: {source}", path.display())]
+pub struct WriteError {
+    /// The file meant.
+    pub path: PathBuf,
+    /// What failed.
+    pub source: io::Error,
+}
+
+/// [`write_bytes_atomic`] with the contents written by `fill`, into the
+/// temporary file (a test makes it fail as a full disk would).
+fn write_atomic_with(
+    path: &Path,
+    fill: impl FnOnce(&mut File) -> io::Result<()>,
+) -> io::Result<()> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = PathBuf::from(tmp);
-    {
-        use std::io::Write as _;
+    let written = (|| {
         let mut file = File::create(&tmp)?;
-        file.write_all(bytes)?;
+        fill(&mut file)?;
         file.sync_all()?;
+        drop(file);
+        std::fs::rename(&tmp, path)
+    })();
+    if let Err(source) = written {
+        // The file as it was stays; the half-written copy goes.
+        let _ = std::fs::remove_file(&tmp);
+        return Err(io::Error::new(
+            source.kind(),
+            WriteError {
+                path: path.to_path_buf(),
+                source,
+            },
+        ));
     }
-    std::fs::rename(&tmp, path)?;
     if let Some(dir) = path.parent() {
         // Make the rename itself durable.
         if let Ok(d) = File::open(dir) {
@@ -126,6 +162,31 @@ mod tests {
         write_atomic(&path, &["a", "b"], &[vec!["3".into(), "4,5".into()]]).unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "a,b\n3,\"4,5\"\n");
         assert!(!dir.path().join("x.csv.tmp").exists());
+    }
+
+    /// A write that fails half-way (as on a full disk) names the file,
+    /// leaves the old one as it was and removes the temporary file.
+    #[test]
+    fn a_failed_write_names_the_file_and_leaves_no_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("report.html");
+        std::fs::write(&path, "old").unwrap();
+        let err = write_atomic_with(&path, |file| {
+            use std::io::Write as _;
+            file.write_all(b"half")?;
+            Err(io::Error::new(
+                io::ErrorKind::StorageFull,
+                "No space left on device",
+            ))
+        })
+        .unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::StorageFull);
+        assert_eq!(
+            err.to_string(),
+            format!("cannot write {}: No space left on device", path.display())
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
+        assert!(!dir.path().join("report.html.tmp").exists());
     }
 
     #[test]
