@@ -70,8 +70,10 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
             })
             .collect();
         match texts.first() {
+            // Read as a run reads its copy: paths from the original's folder.
             Some(Some(first)) if texts.iter().all(|t| t.as_ref() == Some(first)) => {
-                Config::parse(first, "config.toml", "rated", &super::host()).ok()
+                let dir = options.games[0].parent().unwrap_or(Path::new("."));
+                Config::load(&dir.join("config.toml"), &super::host()).ok()
             }
             _ => None,
         }
@@ -94,6 +96,7 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         .as_ref()
         .map(|c| c.bots.iter().map(|b| b.name.clone()).collect())
         .unwrap_or_default();
+    let from_run = run_config.is_some();
     let (ratings, seed) = run_config.map_or_else(
         || (RatingSettings::default(), DEFAULT_SEED),
         |c| (c.ratings, c.tournament.seed),
@@ -117,7 +120,20 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
             .collect::<Vec<_>>()
             .join(", ")
     );
-    rated.include_bots(&run_bots);
+    // The run's bots that did not start, as its series.csv gives them, are
+    // listed after the others, as the run listed them.
+    let not_started: Vec<(String, String)> = match (from_run, options.games.as_slice()) {
+        (true, [games]) => not_started_in(games.parent().unwrap_or(Path::new(".")))
+            .into_iter()
+            .filter(|(bot, _)| !rated.names.contains(bot) && run_bots.contains(bot))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let listed: Vec<&String> = run_bots
+        .iter()
+        .filter(|b| not_started.iter().all(|(n, _)| n != *b))
+        .collect();
+    rated.include_bots(&listed);
     let anchor = match &options.anchor {
         Some(a) => Some((a.clone(), options.anchor_elo.unwrap_or(0.0))),
         None => ratings.anchor,
@@ -144,7 +160,7 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         &out,
         &options.games,
         sprt,
-        &[],
+        &not_started,
     )?;
     console.print(table);
     console.note(format_args!(
@@ -154,4 +170,25 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         out.display()
     ));
     Ok(Outcome::Success)
+}
+
+/// The bots a run in `dir` left out since they did not start, with why, as
+/// its `series.csv` notes them (`not played: bot 'X' did not start: WHY`);
+/// none when the file is missing or unreadable.
+fn not_started_in(dir: &Path) -> Vec<(String, String)> {
+    let Ok(mut reader) = csv::Reader::from_path(dir.join("series.csv")) else {
+        return Vec::new();
+    };
+    let mut found: Vec<(String, String)> = Vec::new();
+    for row in reader.deserialize::<crate::output::SeriesRow>().flatten() {
+        let Some(rest) = row.note.strip_prefix("not played: bot '") else {
+            continue;
+        };
+        if let Some((bot, why)) = rest.split_once("' did not start: ") {
+            if found.iter().all(|(b, _)| b != bot) {
+                found.push((bot.to_string(), why.to_string()));
+            }
+        }
+    }
+    found
 }
