@@ -22,6 +22,9 @@
 //! beyond that, games are left out of the viewer (never out of the tables),
 //! fairly across series (game 1 of every series first, then game 2, ...),
 //! and the page says how many and how to replay them (`arena replay`).
+//! The games left out are read light ([`read_games`]: without the moves
+//! and seeds only the viewer reads), so a report of a large `games.csv`
+//! holds far less than the file in memory.
 //!
 //! **Escaping.** The markup is written with `maud`, which escapes every
 //! interpolated string, so a bot name or a forfeit `detail` can never become
@@ -86,26 +89,111 @@ fn recorded(row: &GameRow) -> Option<Recorded> {
     })
 }
 
-/// Reads every game of `files` (`games.csv` files, each with
-/// [`crate::output::read_games`]) for the report, ordered by file, series
+/// Reads every game of `files` (`games.csv` files, each row by row with
+/// [`crate::output::GamesReader`]) for the report, ordered by file, series
 /// and game, with [`GameRow::file`] set to the file's index. A last line
 /// cut short (a run killed while writing) is skipped, as `arena rate`
 /// skips it.
+///
+/// Only the games the viewer replays within [`VIEWER_BUDGET_BYTES`] are
+/// kept whole; every other row is kept light ([`light`]: without its
+/// moves, opening and final seeds, which only the viewer reads), so the
+/// report of a large file holds a fraction of it. To know which games
+/// those are, the files are read twice: first every game is replayed to
+/// learn the size of its positions, and the viewer's choice is made from
+/// the sizes alone, exactly as [`render`] makes it; then the rows are read
+/// again and kept whole or light. The page is the same either way.
 ///
 /// # Errors
 /// A file that cannot be read, lacks one of the required columns (see
 /// [`GameRow`]), or has a bad row; the message names the file and line.
 pub fn read_games(files: &[impl AsRef<Path>]) -> Result<Vec<GameRow>, GamesError> {
+    read_games_within(files, VIEWER_BUDGET_BYTES)
+}
+
+/// [`read_games`] for a viewer of `budget` bytes.
+fn read_games_within(
+    files: &[impl AsRef<Path>],
+    budget: usize,
+) -> Result<Vec<GameRow>, GamesError> {
+    // Per game: its file, series, game number and the size of its positions.
+    let mut sizes: Vec<(usize, u64, u32, usize)> = Vec::new();
+    for (f, file) in files.iter().enumerate() {
+        for row in crate::output::GamesReader::open(file.as_ref())? {
+            let (_, row) = row?;
+            sizes.push((f, row.series, row.game, replay(&row).positions.len()));
+        }
+    }
+    sizes.sort_unstable();
+    let whole = viewer_choice(&sizes, budget);
+    drop(sizes);
     let mut games = Vec::new();
     for (f, file) in files.iter().enumerate() {
-        let read = crate::output::read_games(file.as_ref())?;
-        games.extend(read.rows.into_iter().map(|mut row| {
+        for row in crate::output::GamesReader::open(file.as_ref())? {
+            let (_, mut row) = row?;
             row.file = f;
-            row
-        }));
+            if !whole.contains(&(f, row.series, row.game)) {
+                row = light(row);
+            }
+            games.push(row);
+        }
     }
-    games.sort_by_key(|g| (g.file, g.series, g.game));
+    // Unstable: no buffer of half the rows (a game is there once).
+    games.sort_unstable_by_key(|g| (g.file, g.series, g.game));
     Ok(games)
+}
+
+/// `row` with only what the report's tables read of a game outside the
+/// viewer: its file, series, game, bots, board, result and termination,
+/// and, for a forfeit, its detail.
+fn light(row: GameRow) -> GameRow {
+    let detail = if row.is_forfeit() {
+        row.detail
+    } else {
+        String::new()
+    };
+    GameRow {
+        series: row.series,
+        game: row.game,
+        pair: row.pair,
+        south: row.south,
+        north: row.north,
+        holes: row.holes,
+        seeds: row.seeds,
+        result: row.result,
+        termination: row.termination,
+        detail,
+        file: row.file,
+        ..GameRow::default()
+    }
+}
+
+/// The games (file, series, game) whose rows [`viewer_data`] replays,
+/// given every game's size of positions in `sizes` (sorted by file, series
+/// and game): the same round robin over the series, within `budget`, and
+/// the game that ran over it.
+fn viewer_choice(
+    sizes: &[(usize, u64, u32, usize)],
+    budget: usize,
+) -> std::collections::HashSet<(usize, u64, u32)> {
+    let series: Vec<&[(usize, u64, u32, usize)]> =
+        sizes.chunk_by(|x, y| (x.0, x.1) == (y.0, y.1)).collect();
+    let rounds = series.iter().map(|s| s.len()).max().unwrap_or(0);
+    let mut replayed = std::collections::HashSet::new();
+    let mut used = 0usize;
+    'rounds: for round in 0..rounds {
+        for s in &series {
+            let Some(&(f, number, game, size)) = s.get(round) else {
+                continue;
+            };
+            replayed.insert((f, number, game));
+            used += size;
+            if used > budget && replayed.len() > 1 {
+                break 'rounds;
+            }
+        }
+    }
+    replayed
 }
 
 /// Why the report cannot be written.

@@ -502,3 +502,35 @@ fn the_files_are_written_whole_and_a_failure_leaves_them() {
         html
     );
 }
+
+#[test]
+fn rows_outside_the_viewer_are_read_light_and_the_page_is_the_same() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.csv");
+    let games = tournament();
+    let mut csv = csv::Writer::from_path(&path).unwrap();
+    for g in &games {
+        csv.serialize(g).unwrap();
+    }
+    drop(csv);
+    let one = replay(&games[0]).positions.len();
+    for budget in [0, one, 3 * one, VIEWER_BUDGET_BYTES] {
+        let read = read_games_within(&[&path], budget).unwrap();
+        assert_eq!(read.len(), games.len());
+        assert_eq!(
+            render_games(&games, budget).html,
+            render_games(&read, budget).html,
+            "budget {budget}"
+        );
+        let light = read.iter().filter(|g| g.moves.is_empty()).count();
+        let shown = data_of(&render_games(&games, budget).html)["games"]
+            .as_array()
+            .unwrap()
+            .len();
+        // Whole: the games shown, and at most the one that ran over.
+        assert!(
+            light + shown <= games.len() && light + shown + 1 >= games.len(),
+            "budget {budget}: {light} light, {shown} shown"
+        );
+    }
+}
