@@ -823,10 +823,36 @@ struct Report<'c, 'o> {
     console: &'c mut Console<'o>,
 }
 
-/// The figure column of the printed table, characters: the longest name
+/// The printed table's columns but the figure's, characters: section,
+/// value, unit, ratio to the floor. The figure takes the rest of stdout's
+/// width ([`crate::output::table::stdout_width`]), wrapped in its column.
+const COLUMNS: [u16; 4] = [10, 10, 7, 7];
+
+/// The most characters the figure column takes: the longest name
 /// (`bots' and guards' CPU per ply, current-thread, pinned to one core
-/// (affinity = true)`) fits.
-const FIGURE_WIDTH: usize = 84;
+/// (affinity = true)`) fits on a wide terminal.
+const FIGURE_WIDTH: u16 = 84;
+
+/// One row of the printed table, laid out in its fixed columns.
+fn table_row(cells: [&str; 5]) -> String {
+    use crate::output::table::{render_fixed, stdout_width, Align};
+    let [section, value, unit, ratio] = COLUMNS;
+    let gaps = 2 * 4;
+    let figure = stdout_width()
+        .saturating_sub(section + value + unit + ratio + gaps)
+        .clamp(16, FIGURE_WIDTH);
+    render_fixed(
+        &[cells.map(String::from).to_vec()],
+        &[
+            Align::Left,
+            Align::Left,
+            Align::Right,
+            Align::Left,
+            Align::Right,
+        ],
+        &[section, figure, value, unit, ratio],
+    )
+}
 
 impl Report<'_, '_> {
     fn add(
@@ -848,10 +874,10 @@ impl Report<'_, '_> {
             }
             _ => None,
         };
-        let ratio = x_floor.map_or_else(String::new, |x| format!("{x:6.2}x"));
-        self.console.print(format_args!(
-            "{section:<11} {figure:<FIGURE_WIDTH$} {value:>10.3} {unit:<8} {ratio}"
-        ));
+        let ratio = x_floor.map_or_else(String::new, |x| format!("{x:.2}x"));
+        let shown = format!("{value:.3}");
+        self.console
+            .print(table_row([section, &figure, &shown, unit, &ratio]));
         self.figures.push(Figure {
             section,
             figure,
@@ -952,10 +978,9 @@ pub fn run(args: &Options, console: &mut Console<'_>) -> Result<Outcome> {
         "arena bench{}: 2x8, {round_trips} round trips per floor, {games} games per arena figure; {cores} cores, load average {load_text}",
         if args.smoke { " --smoke" } else { "" },
     ));
-    report.console.print(format_args!(
-        "{:<11} {:<FIGURE_WIDTH$} {:>10} {:<8} x floor",
-        "section", "figure", "value", "unit"
-    ));
+    report
+        .console
+        .print(table_row(["section", "figure", "value", "unit", "x floor"]));
     report.add(
         "context",
         "cores",
@@ -1126,10 +1151,13 @@ pub fn run(args: &Options, console: &mut Console<'_>) -> Result<Outcome> {
                 ),
             );
         } else {
-            report.console.print(format_args!(
-                "{:<11} start a sandboxed bot: skipped, bubblewrap is not installed",
-                "arena"
-            ));
+            report.console.print(table_row([
+                "arena",
+                "start a sandboxed bot: skipped, bubblewrap is not installed",
+                "",
+                "",
+                "",
+            ]));
         }
     }
     if wanted("rules") {

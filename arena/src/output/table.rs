@@ -88,6 +88,36 @@ pub fn render(header: &[&str], align: &[Align], rows: &[Vec<String>], width: u16
     lines.join("\n")
 }
 
+/// Lays `rows` out in columns of the fixed `widths` (characters, gaps not
+/// counted), one [`Align`] per column, for a table printed a row at a time
+/// as its figures come (`arena bench`): every call lines up with the
+/// others. A cell wider than its column wraps inside it.
+#[must_use]
+pub fn render_fixed(rows: &[Vec<String>], align: &[Align], widths: &[u16]) -> String {
+    let mut table = comfy_table::Table::new();
+    table
+        .load_preset(presets::NOTHING)
+        .set_content_arrangement(ContentArrangement::Dynamic);
+    for row in rows {
+        table.add_row(row.clone());
+    }
+    let last = widths.len().saturating_sub(1);
+    for (i, column) in table.column_iter_mut().enumerate() {
+        let pad = if i == last { 0 } else { GAP };
+        column.set_padding((0, pad));
+        if align.get(i) == Some(&Align::Right) {
+            column.set_cell_alignment(CellAlignment::Right);
+        }
+        let width = widths.get(i).copied().unwrap_or(1).max(1);
+        column.set_constraint(ColumnConstraint::Absolute(Width::Fixed(width + pad)));
+    }
+    let lines: Vec<String> = table
+        .lines()
+        .map(|line| line.trim_end().to_string())
+        .collect();
+    lines.join("\n")
+}
+
 /// The columns `text` takes on a terminal.
 fn width_of(text: &str) -> usize {
     console::measure_text_width(text)
@@ -117,6 +147,18 @@ mod tests {
             text,
             "#  bot        Elo\n1  a       -123.4\n2  longer  -123.4"
         );
+    }
+
+    #[test]
+    fn fixed_columns_line_up_row_by_row_and_wrap_a_long_cell() {
+        let align = [Align::Left, Align::Right];
+        let a = render_fixed(&[vec!["x".into(), "1.5".into()]], &align, &[6, 5]);
+        let b = render_fixed(&[vec!["yy".into(), "10.25".into()]], &align, &[6, 5]);
+        assert_eq!(a, "x         1.5");
+        assert_eq!(b, "yy      10.25");
+        let long = render_fixed(&[vec!["a long name".into(), "2".into()]], &align, &[6, 5]);
+        assert!(long.lines().count() > 1, "{long}");
+        assert!(long.lines().all(|l| l.chars().count() <= 13), "{long}");
     }
 
     #[test]
