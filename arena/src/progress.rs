@@ -400,7 +400,7 @@ trait Due {
 
 impl Due for Option<Instant> {
     fn is_none_or_elapsed(&self) -> bool {
-        self.map_or(true, |t| t.elapsed() >= REFIT_EVERY)
+        self.is_none_or(|t| t.elapsed() >= REFIT_EVERY)
     }
 }
 

@@ -117,7 +117,7 @@ impl Recorded {
                 .split(' ')
                 .next()
                 .and_then(|s| s.parse::<Side>().ok());
-            let winner_ok = loser.map_or(true, |l| self.result == l.opponent().name());
+            let winner_ok = loser.is_none_or(|l| self.result == l.opponent().name());
             end.outcome().is_none() && self.seeds == seeds && winner_ok
         } else {
             end.outcome().is_some_and(|o| {

@@ -63,7 +63,7 @@ impl SeriesRule {
         let pairs = self.max_games.div_ceil(2) as usize;
         // Pairs k, k + n, ... up to `pairs`, less a last pair cut to one game.
         let mine = if pairs >= k { (pairs - k) / n + 1 } else { 0 };
-        let cut = self.max_games % 2 == 1 && pairs >= k && (pairs - k) % n == 0;
+        let cut = self.max_games % 2 == 1 && pairs >= k && (pairs - k).is_multiple_of(n);
         (2 * mine - usize::from(cut)) as u32
     }
 

@@ -444,7 +444,7 @@ impl Searcher {
             return self.eval.score(pos);
         }
         self.nodes += 1;
-        if can_stop && self.nodes % CLOCK_EVERY == 0 {
+        if can_stop && self.nodes.is_multiple_of(CLOCK_EVERY) {
             if let Some(deadline) = self.deadline {
                 if Instant::now() >= deadline {
                     self.stopped = true;

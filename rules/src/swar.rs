@@ -234,7 +234,7 @@ impl<const WORDS: usize> Swar<WORDS> {
     fn steps(len: usize) -> &'static [[u64; 4]] {
         let n = len / 2;
         debug_assert!(
-            len % 2 == 0 && stride(n) == 1 << stride_bits::<WORDS>(),
+            len.is_multiple_of(2) && stride(n) == 1 << stride_bits::<WORDS>(),
             "a board of {len} holes on {WORDS} words"
         );
         &STEPS[OFFSETS[n]..OFFSETS[n + 1]]

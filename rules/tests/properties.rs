@@ -212,7 +212,7 @@ proptest! {
                 prop_assert_eq!(lap.from, expected_from);
                 prop_assert_eq!(laps.ring().iter().sum::<u32>(), on_board);
                 prop_assert_eq!(lap.ends, laps.ring()[lap.last] == 1);
-                prop_assert!(last_lap.map_or(true, |l: endodoi::Lap| !l.ends), "a lap after the end");
+                prop_assert!(last_lap.is_none_or(|l: endodoi::Lap| !l.ends), "a lap after the end");
                 sown += u64::from(lap.seeds);
                 expected_from = lap.last;
                 last_lap = Some(lap);

@@ -109,7 +109,7 @@ pub fn run<F: Future<Output = ()>>(
         return Err(e);
     }
     anyhow::ensure!(
-        shard.map_or(true, Shard::is_whole) || config.sprt.is_none(),
+        shard.is_none_or(Shard::is_whole) || config.sprt.is_none(),
         "an SPRT match decides game by game and cannot be split into shards: run it whole (or as shard 1/1)"
     );
     // Each way takes the folder's lock before it writes anything there;
