@@ -109,22 +109,14 @@ impl Recorded {
     /// word of `detail`) lost.
     #[must_use]
     pub fn agrees(&self, end: &Position) -> bool {
-        let seeds = [end.captured(Side::South), end.captured(Side::North)];
-        let forfeit = !matches!(self.termination.as_str(), "no-moves" | "ply-limit");
-        if forfeit {
-            let loser = self
-                .detail
-                .split(' ')
-                .next()
-                .and_then(|s| s.parse::<Side>().ok());
-            let winner_ok = loser.is_none_or(|l| self.result == l.opponent().name());
-            end.outcome().is_none() && self.seeds == seeds && winner_ok
-        } else {
-            end.outcome().is_some_and(|o| {
-                self.result == o.winner.map_or("draw", Side::name)
-                    && self.termination == o.termination.name()
-            }) && self.seeds == seeds
-        }
+        crate::output::checks::end_problem(
+            end,
+            &self.termination,
+            &self.result,
+            &self.detail,
+            self.seeds,
+        )
+        .is_none()
     }
 }
 

@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use endodoi::{Move, Rules, Side};
+use endodoi::{Move, Position, Rules, Side};
 
 use super::rows::{GameRow, FAULT_ENDS, RULE_ENDS};
 
@@ -160,8 +160,33 @@ fn replay(row: &GameRow) -> Result<(), String> {
             row.game.div_ceil(2)
         ));
     }
+    check_end(&pos, &row.termination, &row.result, &row.detail, recorded)
+}
+
+/// What in a game's recorded end (`termination`, `result`, `detail` and the
+/// final seeds, South's then North's) disagrees with `end`, the position
+/// after its moves, in words: the checks of [`replay_problem`] after the
+/// moves replayed, which `arena replay` and the report's viewer use too;
+/// `None` if it all agrees.
+#[must_use]
+pub fn end_problem(
+    end: &Position,
+    termination: &str,
+    result: &str,
+    detail: &str,
+    recorded: [u32; 2],
+) -> Option<String> {
+    check_end(end, termination, result, detail, recorded).err()
+}
+
+fn check_end(
+    pos: &Position,
+    termination: &str,
+    result: &str,
+    detail: &str,
+    recorded: [u32; 2],
+) -> Result<(), String> {
     let captured = [pos.captured(Side::South), pos.captured(Side::North)];
-    let termination = row.termination.as_str();
     if RULE_ENDS.contains(&termination) {
         let Some(outcome) = pos.outcome() else {
             return Err(format!(
@@ -173,10 +198,10 @@ fn replay(row: &GameRow) -> Result<(), String> {
             outcome.termination.name(),
             outcome.winner.map_or("draw", Side::name),
         );
-        if ends != termination || winner != row.result {
+        if ends != termination || winner != result {
             return Err(format!(
                 "result {} by {termination}, but its moves end in {winner} by {ends}",
-                row.result
+                result
             ));
         }
     } else {
@@ -193,20 +218,19 @@ fn replay(row: &GameRow) -> Result<(), String> {
                 outcome.termination.name()
             ));
         }
-        if row.result == "draw" {
+        if result == "draw" {
             return Err(format!(
                 "result draw, but a {termination} loses the game for the bot at fault"
             ));
         }
-        let at_fault = row
-            .detail
+        let at_fault = detail
             .split(' ')
             .next()
             .and_then(|s| s.parse::<Side>().ok());
-        if let Some(side) = at_fault.filter(|s| s.name() == row.result) {
+        if let Some(side) = at_fault.filter(|s| s.name() == result) {
             return Err(format!(
                 "result {}, but the detail says {side} lost by {termination}",
-                row.result
+                result
             ));
         }
     }
