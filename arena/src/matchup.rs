@@ -10,7 +10,7 @@
 //! after each game pair from [`SeriesState::replay`], the very code that
 //! decides when a run's SPRT match stops.
 
-use crate::output::GameRow;
+use crate::output::{num, GameRow};
 use crate::schedule::Series;
 use crate::series::{SeriesRule, SeriesState, SprtState};
 use crate::standings::{Tally, Wdl};
@@ -107,6 +107,32 @@ pub fn verdict_words(verdict: &str) -> &'static str {
     }
 }
 
+/// The Elo of a match in words, as the summary and the report print it
+/// after "Elo": the figure with its 95% error and nElo and how it was got,
+/// or why it has no error or no finite value.
+#[must_use]
+pub fn elo_text(e: &MatchElo) -> String {
+    let from = if e.pentanomial {
+        "from the game pairs"
+    } else {
+        "from single games"
+    };
+    match (e.elo, e.error_95) {
+        (None, _) => format!("without a finite estimate ({from}: one bot scored every point)"),
+        (Some(x), None) => format!(
+            "{} ({from}; no error: every pair scored the same)",
+            signed(x, 1)
+        ),
+        (Some(x), Some(error)) => {
+            let nelo = match (e.nelo, e.nelo_error_95) {
+                (Some(n), Some(ne)) => format!(", nElo {} ± {}", signed(n, 1), num(ne, 1)),
+                _ => String::new(),
+            };
+            format!("{} ± {}{nelo} (95%, {from})", signed(x, 1), num(error, 1))
+        }
+    }
+}
+
 /// The scale of an SPRT's hypotheses in words.
 #[must_use]
 pub fn model_words(model: SprtModel) -> &'static str {
@@ -129,7 +155,7 @@ pub fn model_name(model: SprtModel) -> &'static str {
 /// The summary of the match in `rows` (every game of the report, sorted by
 /// file, series and game, as `html::read_games` returns them), counted in
 /// `tally` (bot `i` is `names[i]`), with the SPRT test `sprt` if the run had
-/// one. `None` unless exactly two bots played.
+/// one. `None` unless `names` are two bots that played.
 ///
 /// The SPRT's course replays the games in game order. A match with a test
 /// is one series of one file: games of several series or files (`arena
@@ -141,12 +167,13 @@ pub fn matchup(
     rows: &[GameRow],
     sprt: Option<Sprt>,
 ) -> Option<Matchup> {
-    let played: Vec<usize> = (0..names.len())
-        .filter(|&i| tally.bot(i).games() > 0)
-        .collect();
-    let &[x, y] = played.as_slice() else {
+    // A match is a run of two bots: a round robin of more that happens to
+    // have games of only two (interrupted, or bots that did not start) is
+    // not one.
+    let (x, y) = (0, 1);
+    if names.len() != 2 || tally.bot(x).games() == 0 {
         return None;
-    };
+    }
     let first_row = rows.first()?;
     let (first, second) = if first_row.south == names[y] {
         (y, x)
@@ -354,6 +381,18 @@ mod tests {
         let names3: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
         let (_, _, rows) = games(&[None]);
         assert!(matchup(&names3, &three, &rows, None).is_none());
+        // Three bots of which only two have played yet (an interrupted round
+        // robin, or a bot that did not start): still no match.
+        let mut two_played = Tally::new(3);
+        two_played.add(GameResult {
+            series: 1,
+            game: 1,
+            south: 0,
+            north: 1,
+            winner: None,
+            forfeit: false,
+        });
+        assert!(matchup(&names3, &two_played, &rows, None).is_none());
     }
 
     #[test]
@@ -364,6 +403,32 @@ mod tests {
         let (names, tally, rows) = games(&[Some(Side::South)]);
         let m = matchup(&names, &tally, &rows, None).unwrap();
         assert!(!m.elo.pentanomial && m.elo.los > 0.5);
+    }
+
+    #[test]
+    fn the_elo_in_words_has_one_parenthesis() {
+        let e = MatchElo {
+            elo: Some(0.0),
+            error_95: None,
+            nelo: None,
+            nelo_error_95: None,
+            los: 0.5,
+            pentanomial: true,
+        };
+        let text = elo_text(&e);
+        assert_eq!(text.matches('(').count(), 1, "{text}");
+        assert!(text.contains("no error") && text.contains("from the game pairs"));
+        let sweep = MatchElo { elo: None, ..e };
+        assert_eq!(elo_text(&sweep).matches('(').count(), 1);
+        let measured = MatchElo {
+            elo: Some(12.0),
+            error_95: Some(30.0),
+            ..e
+        };
+        assert_eq!(
+            elo_text(&measured),
+            "+12.0 ± 30.0 (95%, from the game pairs)"
+        );
     }
 
     #[test]

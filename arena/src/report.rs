@@ -10,7 +10,7 @@ use std::path::Path;
 
 use crate::config::{Config, RatingSettings};
 pub use crate::html::ReportError;
-use crate::matchup::{matchup, model_name, model_words, signed, verdict_words, Matchup};
+use crate::matchup::{matchup, model_name, model_words, verdict_words, Matchup};
 use crate::output::rows::{LOS_COLUMNS, LOS_FILE};
 use crate::output::{
     num, write_atomic, write_rows, MatchRow, PairwiseRow, RunFolder, SeriesRow, SprtRow,
@@ -354,29 +354,12 @@ pub fn matchup_text(m: &Matchup) -> String {
         c[0], c[1], c[2], c[3], c[4]
     );
     let e = &m.elo;
-    let mut elo = String::from("  Elo ");
-    match (e.elo, e.error_95) {
-        (None, _) => elo.push_str("without a finite estimate (one bot scored every point)"),
-        (Some(x), Some(error)) => {
-            let _ = write!(elo, "{} ± {}", signed(x, 1), num(error, 1));
-        }
-        (Some(x), None) => {
-            let _ = write!(
-                elo,
-                "{} (no error: every pair scored the same)",
-                signed(x, 1)
-            );
-        }
-    }
-    if let (Some(n), Some(x)) = (e.nelo, e.nelo_error_95) {
-        let _ = write!(elo, ", nElo {} ± {}", signed(n, 1), num(x, 1));
-    }
-    let from = if e.pentanomial {
-        "from the game pairs"
-    } else {
-        "from single games"
-    };
-    let _ = write!(out, "{elo} (95%, {from}), LOS {}%", num(100.0 * e.los, 1));
+    let _ = write!(
+        out,
+        "  Elo {}, LOS {}%",
+        crate::matchup::elo_text(e),
+        num(100.0 * e.los, 1)
+    );
     out
 }
 

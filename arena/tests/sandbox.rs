@@ -31,7 +31,7 @@ fn bubblewrap() -> bool {
         Ok("1"),
         "bubblewrap (bwrap) is not installed, and ENDODOI_REQUIRE_BWRAP=1 requires the sandbox tests"
     );
-    eprintln!("SKIPPED: bubblewrap (bwrap) is not installed; .ci/run installs Debian's bubblewrap");
+    common::skipped("bubblewrap (bwrap) is not installed; .ci/run installs Debian's bubblewrap");
     false
 }
 
@@ -356,7 +356,7 @@ fn every_escape_fails_for_an_arena_run_by_an_ordinary_user() {
         return;
     }
     if !is_root() {
-        eprintln!("SKIPPED: this user is already an ordinary one (the other test is this run)");
+        common::skipped("this user is already an ordinary one (the other test is this run)");
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -402,7 +402,7 @@ fn python_node_compiled_and_bundled_bots_play_a_tournament_in_the_sandbox() {
             Ok("1"),
             "node is not on PATH, and ENDODOI_REQUIRE_NODE=1 requires the sandboxed Node bot"
         );
-        eprintln!("SKIPPED (the Node bot only): node is not on PATH");
+        common::skipped("the Node bot only: node is not on PATH");
     }
     let tmp = tempfile::tempdir().unwrap();
     std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755)).unwrap();

@@ -110,7 +110,7 @@ fn a_job_array_with_a_cancelled_shard_reruns_and_merges_to_a_single_run() {
             panic!("ENDODOI_REQUIRE_SLURM=1, but {why}")
         }
         Err(why) => {
-            eprintln!("skipped: {why}");
+            common::skipped(why);
             return;
         }
     };

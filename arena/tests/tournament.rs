@@ -960,7 +960,9 @@ fn a_full_disk_names_the_file_and_leaves_no_temporary_file() {
         .arg(&disk)
         .output();
     if !mounted.as_ref().is_ok_and(|o| o.status.success()) {
-        eprintln!("skipped: cannot mount a small tmpfs (not root?): {mounted:?}");
+        common::skipped(format_args!(
+            "a_full_disk_names_the_file_and_leaves_no_temporary_file: cannot mount a small tmpfs (not root?): {mounted:?}"
+        ));
         return;
     }
     let _unmount = SmallDisk(disk.clone());

@@ -45,7 +45,7 @@ use serde::Serialize;
 
 pub use chart::{llr_svg, standings_svg, CHART_WIDTH};
 
-use crate::matchup::{signed, Matchup};
+use crate::matchup::Matchup;
 use crate::output::rows::RULE_ENDS;
 pub use crate::output::GameRow;
 use crate::output::{num, write_bytes_atomic, GamesError, RunFolder};
@@ -658,12 +658,6 @@ fn match_section(m: &Matchup) -> Markup {
         100.0 * f64::from(m.wdl.draws) / f64::from(games)
     };
     let e = &m.elo;
-    let error = |x: Option<f64>| {
-        x.map_or_else(
-            || " (no error: every pair scored the same)".to_string(),
-            |x| format!(" ± {}", num(x, 1)),
-        )
-    };
     html! {
         section #match {
             h2 { "Match: " (a) " vs " (b) }
@@ -694,12 +688,7 @@ fn match_section(m: &Matchup) -> Markup {
                         " (pairs by " (a) "'s points: 0, 0.5, 1, 1.5, 2)"
                     } }
                     tr { th.name { "Elo" } td.name {
-                        @match e.elo {
-                            Some(x) => { (signed(x, 1)) (error(e.error_95)) },
-                            None => { "without a finite estimate (one bot scored every point)" },
-                        }
-                        @if let (Some(n), Some(ne)) = (e.nelo, e.nelo_error_95) { ", nElo " (signed(n, 1)) " ± " (num(ne, 1)) }
-                        " (95%, " @if e.pentanomial { "from the game pairs" } @else { "from single games" } ")"
+                        (crate::matchup::elo_text(e))
                     } }
                     tr { th.name { "LOS" } td.name { (num(100.0 * e.los, 1)) "% that " (a) " is the stronger" } }
                 }

@@ -164,3 +164,11 @@ pub fn assert_same_files(a: &Path, b: &Path, files: &[&str]) {
         );
     }
 }
+
+/// Says that a test skipped and why, on the test process's own stderr:
+/// libtest captures `eprintln!` of a passing test, so a skip written that
+/// way would be seen by nobody.
+pub fn skipped(why: impl std::fmt::Display) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr(), "SKIPPED: {why}");
+}
