@@ -36,6 +36,9 @@ pub struct Config {
     /// Whether the file sets `plies_min` or `plies_max` (which a `file`
     /// makes moot).
     pub opening_plies_set: bool,
+    /// Whether the file sets `[tournament] first_to` (which an SPRT match
+    /// does not use).
+    pub first_to_set: bool,
     /// Openings from a file, one move list per line: pair `k` of every
     /// series plays line `(k - 1) % lines`. `None` for random openings.
     pub opening_book: Option<Vec<Vec<endodoi::Move>>>,
@@ -87,6 +90,10 @@ pub struct SprtSettings {
     /// Whether elo0 and elo1 are logistic or normalised Elo.
     pub model: SprtModelName,
 }
+
+/// The largest `[sprt]` `elo0` or `elo1` accepted, either sign, in the
+/// test's Elo points (logistic or normalised).
+pub const SPRT_ELO_LIMIT: f64 = 1000.0;
 
 /// The Elo scale of an SPRT's hypotheses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
@@ -895,11 +902,19 @@ impl Config {
                     let table = table_header(text, "sprt").unwrap_or_else(|| r.elo0.span());
                     return fail(table, &format!("[sprt] is for a match of two bots, and {} are configured: keep two [[bot]] tables", bots.len()));
                 }
-                if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
-                    let key = if elo1.is_finite() { &r.elo1 } else { &r.elo0 };
-                    let key = if elo0.is_finite() { key } else { &r.elo0 };
+                // Hypotheses past ±1000 Elo test nothing a match can tell
+                // apart (and NaN or infinity break the LLR).
+                for (name, key, x) in [("elo0", &r.elo0, elo0), ("elo1", &r.elo1, elo1)] {
+                    if !(x.abs() <= SPRT_ELO_LIMIT) {
+                        return fail(
+                            key.span(),
+                            &format!("[sprt] {name} must be a number of Elo points from -{SPRT_ELO_LIMIT} to {SPRT_ELO_LIMIT}, e.g. elo0 = 0 and elo1 = 5"),
+                        );
+                    }
+                }
+                if elo0 >= elo1 {
                     return fail(
-                        key.span(),
+                        r.elo1.span(),
                         "[sprt] needs elo0 < elo1, e.g. elo0 = 0 and elo1 = 5",
                     );
                 }
@@ -949,6 +964,7 @@ impl Config {
             opening_book,
             opening_plies: plies_min..=plies_max,
             opening_plies_set: o.plies_min.is_some() || o.plies_max.is_some(),
+            first_to_set: r.first_to.is_some(),
             ratings: RatingSettings {
                 prior_draws,
                 bootstrap,
@@ -1518,6 +1534,17 @@ dir = "bots"
         assert!(e.starts_with("t:5:9: [sprt] alpha and beta"), "{e}");
         let e = error(&format!("[sprt]\nelo0 = 0\nelo1 = 5\nbeta = 0\n{TWO_BOTS}"));
         assert!(e.starts_with("t:4:8: [sprt] alpha and beta"), "{e}");
+        // NaN, infinity and absurd sizes at the key that has them.
+        for (elo0, elo1, line) in [("0", "nan", 3), ("-inf", "5", 2), ("0", "1e300", 3)] {
+            let e = error(&format!("[sprt]\nelo0 = {elo0}\nelo1 = {elo1}\n{TWO_BOTS}"));
+            let key = if line == 2 { "elo0" } else { "elo1" };
+            assert!(
+                e.starts_with(&format!(
+                    "t:{line}:8: [sprt] {key} must be a number of Elo points from -1000 to 1000"
+                )),
+                "{elo0} {elo1}: {e}"
+            );
+        }
         // The table itself: [sprt] on line 3, after the bots too.
         let three = format!(
             "[tournament]\nseed = 1\n[sprt]\nelo0 = 0\nelo1 = 5\n{TWO_BOTS}[[bot]]\nname = \"c\"\ncommand = [\"z\"]\n"

@@ -350,6 +350,18 @@ pub fn overload_warning(games: usize, cores: usize, time: &TimeControl) -> Optio
     ))
 }
 
+/// The warning an SPRT match with `first_to` set gets at start: the test,
+/// not a bot's wins, ends it (or `max_games`).
+#[must_use]
+pub fn sprt_note(config: &Config) -> Option<String> {
+    (config.sprt.is_some() && config.first_to_set).then(|| {
+        format!(
+            "warning: [tournament] first_to = {} is not used by an SPRT match, which ends at the test's verdict or max_games = {}; remove first_to",
+            config.tournament.first_to, config.tournament.max_games
+        )
+    })
+}
+
 /// What a run with an openings file should be told at its start, one line
 /// each: that `plies_min`/`plies_max` are ignored when the config sets them
 /// too, and that the book's lines repeat: pair k of every one of `series`

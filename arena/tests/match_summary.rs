@@ -56,6 +56,7 @@ fn an_sprt_match_prints_and_writes_its_summary_and_draws_its_llr() {
         stderr.contains("an SPRT of [0, 50] logistic Elo to a verdict or "),
         "{stderr}"
     );
+    assert!(!stderr.contains("first_to"), "{stderr}");
 
     // Everything again from games.csv, with the library's statistics.
     let games = scores(&out, "greedy");
@@ -204,4 +205,27 @@ fn a_two_bot_match_without_sprt_gets_the_summary_without_the_test() {
     assert_eq!((row["games"].as_str(), row["status"].as_str()), ("6", ""));
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
     assert!(html.contains("id=\"match\"") && !html.contains("llr-chart"));
+}
+
+/// `first_to` beside `[sprt]` is named at start as unused, not ignored in
+/// silence.
+#[test]
+fn an_sprt_match_with_first_to_says_it_is_not_used() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bots = [
+        ("greedy", arena_bot("greedy", 1)),
+        ("random", arena_bot("random", 2)),
+    ];
+    let cfg = config(
+        tmp.path(),
+        "[board]\nholes = 6\n[tournament]\nfirst_to = 3\nmax_games = 4\n[sprt]\nelo0 = 0\nelo1 = 50\n",
+        &bots,
+    );
+    let output = run_arena(&cfg, &tmp.path().join("run"));
+    assert_success(&output);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("warning: [tournament] first_to = 3 is not used by an SPRT match"),
+        "{stderr}"
+    );
 }

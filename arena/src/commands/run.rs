@@ -206,7 +206,10 @@ pub fn run<F: Future<Output = ()>>(
     {
         console.note(format_args!("arena: {warning}"));
     }
-    for note in runner::openings_notes(&config, series) {
+    for note in runner::openings_notes(&config, series)
+        .into_iter()
+        .chain(runner::sprt_note(&config))
+    {
         console.note(format_args!("arena: {note}"));
     }
     let mut reporter: Box<dyn Reporter + '_> = match options.view {
