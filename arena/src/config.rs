@@ -905,7 +905,7 @@ impl Config {
                 // Hypotheses past ±1000 Elo test nothing a match can tell
                 // apart (and NaN or infinity break the LLR).
                 for (name, key, x) in [("elo0", &r.elo0, elo0), ("elo1", &r.elo1, elo1)] {
-                    if !(x.abs() <= SPRT_ELO_LIMIT) {
+                    if x.is_nan() || x.abs() > SPRT_ELO_LIMIT {
                         return fail(
                             key.span(),
                             &format!("[sprt] {name} must be a number of Elo points from -{SPRT_ELO_LIMIT} to {SPRT_ELO_LIMIT}, e.g. elo0 = 0 and elo1 = 5"),
