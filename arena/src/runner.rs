@@ -51,24 +51,25 @@ pub enum Event {
 /// lost games, not errors).
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
-    /// `games.csv` could not be created.
-    #[error("cannot create games.csv")]
-    CreateGames(#[source] io::Error),
-    /// A resumed run's `games.csv` could not be reopened for appending.
-    #[error("cannot reopen games.csv")]
-    ReopenGames(#[source] io::Error),
+    /// `games.csv` (the path) could not be created.
+    #[error("cannot create {}", .0.display())]
+    CreateGames(PathBuf, #[source] io::Error),
+    /// A resumed run's `games.csv` (the path) could not be reopened for
+    /// appending.
+    #[error("cannot reopen {}", .0.display())]
+    ReopenGames(PathBuf, #[source] io::Error),
     /// A resumed run's `games.csv` could not be read.
     #[error(transparent)]
     ReadGames(#[from] crate::output::GamesError),
     /// A resumed run's games do not fit this config.
     #[error(transparent)]
     Resume(#[from] ResumeError),
-    /// Games could not be appended to `games.csv`.
-    #[error("cannot append to games.csv")]
-    AppendGames(#[source] io::Error),
-    /// The `transcripts/` folder could not be created.
-    #[error("cannot create transcripts/")]
-    CreateTranscripts(#[source] io::Error),
+    /// Games could not be appended to `games.csv` (the path).
+    #[error("cannot append to {}", .0.display())]
+    AppendGames(PathBuf, #[source] io::Error),
+    /// The `transcripts/` folder (the path) could not be created.
+    #[error("cannot create {}", .0.display())]
+    CreateTranscripts(PathBuf, #[source] io::Error),
     /// A game's transcript could not be written.
     #[error("cannot write {}", path.display())]
     WriteTranscript {
@@ -424,23 +425,25 @@ pub async fn run(
     let (schedule, pair_shard) = shard_schedule(config.bots.len(), options.shard);
     let rule = series_rule(&config, pair_shard);
     // A resumed run that stopped before its first game has no games.csv yet.
-    let (mut games, resumed) = if options.resume && dir.path.join("games.csv").exists() {
+    let games_csv = dir.path.join("games.csv");
+    let (mut games, resumed) = if options.resume && games_csv.exists() {
         let file = dir.path.join("games.csv");
         let recorded = crate::output::merge_games(&[&file], None)?.games;
         let so_far = progress(&config, &file, &recorded)?;
         (
-            GamesCsv::reopen(dir).map_err(RunError::ReopenGames)?,
+            GamesCsv::reopen(dir).map_err(|e| RunError::ReopenGames(games_csv.clone(), e))?,
             so_far,
         )
     } else {
         (
-            GamesCsv::create(dir).map_err(RunError::CreateGames)?,
+            GamesCsv::create(dir).map_err(|e| RunError::CreateGames(games_csv.clone(), e))?,
             HashMap::new(),
         )
     };
     if options.transcripts {
-        std::fs::create_dir_all(dir.path.join("transcripts"))
-            .map_err(RunError::CreateTranscripts)?;
+        let transcripts = dir.path.join("transcripts");
+        std::fs::create_dir_all(&transcripts)
+            .map_err(|e| RunError::CreateTranscripts(transcripts.clone(), e))?;
     }
     let logs: Vec<BotLog> = config
         .bots
@@ -530,7 +533,9 @@ pub async fn run(
             Event::Game(g) => Some(g),
             _ => None,
         });
-        games.append_all(played).map_err(RunError::AppendGames)?;
+        games
+            .append_all(played)
+            .map_err(|e| RunError::AppendGames(games_csv.clone(), e))?;
         for event in batch.drain(..) {
             match &event {
                 Event::Game(g) => {
@@ -846,6 +851,18 @@ pub async fn check_bots(config: &Config, dir: &RunFolder, options: &RunOptions) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_games_csv_that_cannot_be_written_is_named_with_its_folder() {
+        let path = PathBuf::from("results/run-1/games.csv");
+        for e in [
+            RunError::CreateGames(path.clone(), io::Error::other("disk full")),
+            RunError::ReopenGames(path.clone(), io::Error::other("disk full")),
+            RunError::AppendGames(path.clone(), io::Error::other("disk full")),
+        ] {
+            assert!(e.to_string().ends_with(" results/run-1/games.csv"), "{e}");
+        }
+    }
 
     fn time(
         move_time_ms: u64,

@@ -358,7 +358,7 @@ fn a_bot_that_answers_hello_twice_fails_the_handshake_in_words_it_can_act_on() {
         "{stdout}"
     );
     assert!(
-        handshake.ends_with("but it answered hello twice (the second 'hello version=1 name=early-hello'): it sends a hello reply before it is asked as well as when asked; the arena skips the second, but send it only in answer to the arena's hello"),
+        handshake.ends_with("but it answered hello twice (the second 'hello version=1 name=early-hello'): it sent two hello replies (one early, before it was asked, or two in answer to one hello); the arena skips the second, but send exactly one, in answer to the arena's hello"),
         "{stdout}"
     );
     // The skipped reply costs it nothing: every game passes.

@@ -179,7 +179,7 @@ impl Ended {
     pub fn second_hello_note(&self) -> Option<String> {
         self.second_hello.as_ref().map(|line| {
             format!(
-                "answered hello twice (the second '{}'): it sends a hello reply before it is asked as well as when asked; the arena skips the second, but send it only in answer to the arena's hello",
+                "answered hello twice (the second '{}'): it sent two hello replies (one early, before it was asked, or two in answer to one hello); the arena skips the second, but send exactly one, in answer to the arena's hello",
                 shown(line)
             )
         })
