@@ -454,6 +454,76 @@ fn ctrl_c_prints_the_resume_command_and_it_works() {
     assert_eq!(series[0]["decided"], "true");
 }
 
+/// Ctrl-C during the start-up check, while a bot takes its time to answer
+/// `hello`: the check stops, no bot is left behind, the summaries list every
+/// bot with no game, and the resume command is printed, as for a Ctrl-C
+/// between games.
+#[test]
+fn ctrl_c_during_the_start_up_check_stops_it_and_prints_the_resume_command() {
+    use std::io::Read;
+    let tmp = tempfile::tempdir().unwrap();
+    let marker = tmp.path().display().to_string();
+    // A copy, so its command line carries the marker; it never answers.
+    let script = tmp.path().join("slow_start.py");
+    std::fs::copy(common::repo().join("test-bots/slow_start.py"), &script).unwrap();
+    let bots = [
+        ("random", random_bot(3)),
+        ("slow", common::python(&script, &[])),
+    ];
+    let cfg = config(
+        tmp.path(),
+        "[time]\nstartup_ms = 600000\n[tournament]\nfirst_to = 1\n",
+        &bots,
+    );
+    let out = tmp.path().join("run");
+    let mut child = arena_command()
+        .arg("run")
+        .arg(&cfg)
+        .arg("--out")
+        .arg(&out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The arena logs a bot's start just before it spawns it, from inside the
+    // check: the random bot answers at once, the slow one never.
+    let log = out.join("logs/slow.stderr.log");
+    let started = eventually(Duration::from_secs(60), || {
+        std::fs::read_to_string(&log).is_ok_and(|l| l.contains("# start:"))
+    });
+    if !started {
+        let _ = child.kill();
+        panic!("the check never started the slow bot");
+    }
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
+    let status = child.wait().unwrap();
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    let prefix = "arena: to go on where it stopped, run (from this folder): ";
+    let command = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix(prefix))
+        .unwrap_or_else(|| panic!("no resume command in:\n{stderr}"));
+    assert!(command.contains("--resume"), "{command}");
+    assert!(!out.join("finished").exists());
+    let standings = rows(&out.join("standings.csv"));
+    let mut names: Vec<&str> = standings.iter().map(|r| r["bot"].as_str()).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["random", "slow"], "{standings:?}");
+    assert!(standings.iter().all(|r| r["games"] == "0"), "{standings:?}");
+    assert!(rows(&out.join("games.csv")).is_empty());
+    let gone = eventually(Duration::from_secs(5), || {
+        leftovers(&marker, &[]).is_empty()
+    });
+    assert!(gone, "processes left behind: {:?}", leftovers(&marker, &[]));
+}
+
 #[test]
 fn a_second_ctrl_c_exits_at_once_and_kill_9_takes_every_bot_down() {
     for kill_9 in [false, true] {

@@ -145,8 +145,26 @@ pub fn run<F: Future<Output = ()>>(
         skipped: Vec::new(),
     };
 
-    // Every bot must start before any game is played.
-    let checks = runtime.block_on(runner::check_bots(&config, &dir, &run_options));
+    // Every bot must start before any game is played. The signals are
+    // watched from before the first bot starts: a Ctrl-C while one takes
+    // its time to answer stops the check (dropped, it kills its bots) and
+    // the run winds down as one interrupted before its first game.
+    let cancel = CancellationToken::new();
+    let checks = runtime.block_on(async {
+        tokio::select! {
+            biased;
+            () = interrupted() => None,
+            checks = runner::check_bots(&config, &dir, &run_options) => Some(checks),
+        }
+    });
+    let checks = checks.unwrap_or_else(|| {
+        console.note("arena: stopping: the start-up check is abandoned and every bot is stopped");
+        cancel.cancel();
+        runner::StartChecks {
+            failures: vec![None; config.bots.len()],
+            notes: Vec::new(),
+        }
+    });
     for note in &checks.notes {
         console.note(format_args!("arena: {note}"));
     }
@@ -230,7 +248,6 @@ pub fn run<F: Future<Output = ()>>(
             .sprt(config.sprt.is_some()),
         ),
     };
-    let cancel = CancellationToken::new();
     // A resumed run counts on from the games it already has.
     let mut done = match &earlier {
         Some(read) => reporter.resumed(&read.rows),
@@ -247,11 +264,13 @@ pub fn run<F: Future<Output = ()>>(
         tokio::pin!(work);
         // The first Ctrl-C (or SIGTERM) abandons the games in progress and
         // lets the run wind down; a second one returns at once.
-        tokio::select! {
-            r = &mut work => return Some(r),
-            () = interrupted() => {
-                reporter.borrow_mut().note("arena: stopping: games in progress are abandoned and every bot is stopped (press Ctrl-C again to exit at once)");
-                cancel.cancel();
+        if !cancel.is_cancelled() {
+            tokio::select! {
+                r = &mut work => return Some(r),
+                () = interrupted() => {
+                    reporter.borrow_mut().note("arena: stopping: games in progress are abandoned and every bot is stopped (press Ctrl-C again to exit at once)");
+                    cancel.cancel();
+                }
             }
         }
         tokio::select! {
