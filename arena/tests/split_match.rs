@@ -65,6 +65,26 @@ fn a_split_first_to_match_merges_into_the_single_runs_files() {
         stderr.contains(&format!("the match ended after {played} games")),
         "{stderr}"
     );
+    // With a shard missing (--partial), games before the single run's end
+    // are missing too: no cut is made on a guess, every game is counted.
+    let partial = tmp.path().join("partial");
+    let output = Command::cargo_bin("arena")
+        .unwrap()
+        .arg("merge")
+        .args([&shards[0], &shards[2]])
+        .args(["--partial", "--out"])
+        .arg(&partial)
+        .output()
+        .unwrap();
+    assert_success(&output);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("so it is not cut there"), "{stderr}");
+    assert!(!stderr.contains("the match ended after"), "{stderr}");
+    assert!(!partial.join("games-past-end.csv").exists());
+    assert_eq!(
+        rows(&partial.join("games.csv")).len(),
+        rows(&shards[0].join("games.csv")).len() + rows(&shards[2].join("games.csv")).len()
+    );
     // A merge that has nothing past the end writes no such file.
     let again = tmp.path().join("again");
     let output = Command::cargo_bin("arena")
