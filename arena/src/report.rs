@@ -190,10 +190,11 @@ pub fn write_summaries(
     rated.include_bots(&bots);
     let options = rating_options(&config.ratings, config.tournament.seed, &rated.names);
     let sprt = crate::runner::series_rule(config, None).sprt;
-    let not_started: Vec<(String, String)> = summary
-        .not_started
-        .iter()
-        .map(|(i, why)| (name(*i), why.clone()))
+    let listed: Vec<(String, Option<String>)> = (0..config.bots.len())
+        .map(|i| {
+            let why = summary.not_started.iter().find(|(bot, _)| *bot == i);
+            (name(i), why.map(|(_, why)| why.clone()))
+        })
         .collect();
     write_ratings(
         &rated.names,
@@ -202,7 +203,7 @@ pub fn write_summaries(
         &dir.path,
         &games,
         sprt,
-        &not_started,
+        &listed,
     )
 }
 
@@ -231,10 +232,12 @@ pub fn rating_options(settings: &RatingSettings, seed: u64, names: &[String]) ->
 /// with `sprt`, the test the match ran, whose LLR is recomputed pair by
 /// pair from the games.
 ///
-/// `not_started` are the bots left out of a run since they did not start
-/// (name, why): each that played no game gets a row of 0 games after the
-/// others, with its reason in `standings.csv`'s `note`, in the table and in
-/// the report.
+/// `listed` are a run's bots in its config's order, each with why it did
+/// not start if it was left out (empty when the games come from no run):
+/// the bots without games are listed after the others in this order, and
+/// each left out that played no game gets a row of 0 games after them all,
+/// with its reason in `standings.csv`'s `note`, in the table and in the
+/// report. A bot without games has empty LOS cells.
 ///
 /// # Errors
 /// An I/O error writing a file, or a `games` file that cannot be read.
@@ -245,13 +248,19 @@ pub fn write_ratings(
     dir: &Path,
     games: &[impl AsRef<Path>],
     sprt: Option<Sprt>,
-    not_started: &[(String, String)],
+    listed: &[(String, Option<String>)],
 ) -> Result<String, ReportError> {
-    let (table, ratings) = standings(tally, options);
-    let not_started: Vec<(String, String)> = not_started
+    let (mut table, ratings) = standings(tally, options);
+    crate::standings::list_idle_by(&mut table, |i| {
+        listed
+            .iter()
+            .position(|(bot, _)| *bot == names[i])
+            .unwrap_or(usize::MAX)
+    });
+    let not_started: Vec<(String, String)> = listed
         .iter()
+        .filter_map(|(bot, why)| Some((bot.clone(), why.clone()?)))
         .filter(|(bot, _)| !names.contains(bot))
-        .cloned()
         .collect();
     let mut rows: Vec<StandingRow> = table.iter().map(|s| standing_row(names, s)).collect();
     rows.extend(not_started.iter().map(|(bot, why)| StandingRow {
@@ -272,7 +281,7 @@ pub fn write_ratings(
         .map(|&i| {
             let mut row = vec![names[i].clone()];
             row.extend(order.iter().map(|&j| {
-                if i == j {
+                if i == j || tally.bot(i).games() == 0 || tally.bot(j).games() == 0 {
                     String::new()
                 } else {
                     num(ratings.los(i, j), 4)
@@ -669,7 +678,7 @@ mod tests {
         let mut reader = csv::Reader::from_path(tmp.path().join("standings.csv")).unwrap();
         let rows: Vec<StandingRow> = reader.deserialize().map(Result::unwrap).collect();
         let names: Vec<&str> = rows.iter().map(|r| r.bot.as_str()).collect();
-        assert_eq!(names, ["amy", "kim", "zed"]);
+        assert_eq!(names, ["zed", "amy", "kim"], "in the config's order");
         for r in &rows {
             assert_eq!(r.games, 0);
             assert_eq!(

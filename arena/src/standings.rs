@@ -258,19 +258,30 @@ pub struct Standing {
 
 /// The standings: bots ordered by group, then Elo, then score, then index,
 /// with the ratings of one joint fit over all games (see [`stats::rate`]),
-/// which are also returned for the LOS matrix.
+/// which are also returned for the LOS matrix. Bots without games come
+/// after every bot with games (by index; [`list_idle_by`] orders them
+/// otherwise), and groups are numbered in the order they are listed.
 #[must_use]
 pub fn standings(tally: &Tally, options: &RatingOptions) -> (Vec<Standing>, Ratings) {
     let ratings = stats::rate(tally.bots, &tally.pair_results(), options);
     let mut order: Vec<usize> = (0..tally.bots).collect();
+    let idle = |i: usize| tally.bot(i).games() == 0;
     order.sort_by(|&x, &y| {
         let (rx, ry) = (&ratings.ratings[x], &ratings.ratings[y]);
-        rx.group
-            .cmp(&ry.group)
+        idle(x)
+            .cmp(&idle(y))
+            .then(rx.group.cmp(&ry.group))
             .then(ry.elo.total_cmp(&rx.elo))
             .then(tally.bot(y).score().total_cmp(&tally.bot(x).score()))
             .then(x.cmp(&y))
     });
+    // Each fit group's number in the listing, from 1.
+    let mut listed_groups: Vec<usize> = Vec::new();
+    for &bot in &order {
+        if !listed_groups.contains(&ratings.ratings[bot].group) {
+            listed_groups.push(ratings.ratings[bot].group);
+        }
+    }
     let table = order
         .iter()
         .enumerate()
@@ -289,9 +300,57 @@ pub fn standings(tally: &Tally, options: &RatingOptions) -> (Vec<Standing>, Rati
                 elo_upper: r.upper,
                 interval: r.interval,
                 los_next: next.map(|&n| ratings.los(bot, n)),
-                group: r.group + 1,
+                group: 1 + listed_groups
+                    .iter()
+                    .position(|&g| g == r.group)
+                    .expect("every group is listed"),
             }
         })
         .collect();
     (table, ratings)
+}
+
+/// Orders the bots without games at the end of `table` (as [`standings`]
+/// lists them) by `key` of their index, and numbers ranks and groups again
+/// (a bot without games is a group of its own).
+pub fn list_idle_by<K: Ord>(table: &mut [Standing], key: impl Fn(usize) -> K) {
+    let first = table
+        .iter()
+        .position(|s| s.wdl.games() == 0)
+        .unwrap_or(table.len());
+    table[first..].sort_by_key(|s| key(s.bot));
+    let group = table[..first].last().map_or(0, |s| s.group);
+    for (i, s) in table.iter_mut().enumerate().skip(first) {
+        s.rank = i + 1;
+        s.group = group + 1 + (i - first);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A bot without games (an interrupted run) is listed after every bot
+    /// with games, even with the lowest index; groups count from the top.
+    #[test]
+    fn a_bot_without_games_comes_last() {
+        let mut tally = Tally::new(4);
+        for (game, winner) in [(1, Side::South), (2, Side::South)] {
+            tally.add(GameResult {
+                series: 1,
+                game,
+                south: 2,
+                north: 1,
+                winner: Some(winner),
+                forfeit: false,
+            });
+        }
+        let (mut table, _) = standings(&tally, &RatingOptions::default());
+        let listed = |t: &[Standing]| t.iter().map(|s| (s.bot, s.group)).collect::<Vec<_>>();
+        assert_eq!(listed(&table), [(2, 1), (1, 1), (0, 2), (3, 3)]);
+        list_idle_by(&mut table, std::cmp::Reverse);
+        assert_eq!(listed(&table), [(2, 1), (1, 1), (3, 2), (0, 3)]);
+        assert_eq!(table[3].rank, 4);
+        assert_eq!(table[1].los_next, None);
+    }
 }

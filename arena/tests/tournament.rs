@@ -1264,3 +1264,68 @@ fn the_report_of_an_unfinished_run_says_so() {
     assert_success(&rated);
     assert!(report().contains("This run did not finish"));
 }
+
+/// Bots that did not start (skipped), run as shards and merged, give the
+/// single run's files: they are listed after the bots that played, in the
+/// config's order, with their `not started` note, no LOS cells, and their
+/// series' `not played` rows; `arena rate` of the run lists them the same.
+#[test]
+fn skipped_bots_merge_and_rate_as_the_single_run_lists_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    // Reads the hello, then exits: the same reason every time.
+    let broken = || vec!["sh".to_string(), "-c".into(), "read x; exit 1".into()];
+    let bots = [
+        ("b", arena_bot("greedy", 1)),
+        ("zed", broken()),
+        ("a", arena_bot("random", 2)),
+        ("amy", broken()),
+    ];
+    let cfg = config(
+        tmp.path(),
+        "[board]\nholes = 6\n[tournament]\nfirst_to = 2\non_start_failure = \"skip\"\n",
+        &bots,
+    );
+    let single = tmp.path().join("single");
+    assert_success(&run_arena(&cfg, &single));
+    let standings = rows(&single.join("standings.csv"));
+    let listed: Vec<&str> = standings.iter().map(|s| s["bot"].as_str()).collect();
+    assert_eq!(listed, ["b", "a", "zed", "amy"]);
+    assert!(standings[3]["note"].starts_with("not started: "));
+    let shards: Vec<_> = (1..=2)
+        .map(|k| {
+            let out = tmp.path().join(format!("shard-{k}"));
+            let output = Command::cargo_bin("arena")
+                .unwrap()
+                .arg("run")
+                .arg(&cfg)
+                .args(["--quiet", "--shard", &format!("{k}/2"), "--out"])
+                .arg(&out)
+                .output()
+                .unwrap();
+            assert_success(&output);
+            out
+        })
+        .collect();
+    let merged = tmp.path().join("merged");
+    let output = Command::cargo_bin("arena")
+        .unwrap()
+        .arg("merge")
+        .args(&shards)
+        .arg("--out")
+        .arg(&merged)
+        .output()
+        .unwrap();
+    assert_success(&output);
+    assert_same_files(&single, &merged, &SUMMARY_FILES);
+    let rated = tmp.path().join("rated");
+    let output = Command::cargo_bin("arena")
+        .unwrap()
+        .arg("rate")
+        .arg(single.join("games.csv"))
+        .arg("--out")
+        .arg(&rated)
+        .output()
+        .unwrap();
+    assert_success(&output);
+    assert_same_files(&single, &rated, &["standings.csv", "los.csv"]);
+}

@@ -136,7 +136,32 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
             path.display()
         ));
     }
-    let summary = runner::merged_summary(&config, &series);
+    let mut summary = runner::merged_summary(&config, &series);
+    // The bots that did not start, as the shards' series.csv give them (in
+    // the config's order), and the series left out for them.
+    let mut reasons: Vec<(String, String)> = Vec::new();
+    for d in &dirs {
+        for (bot, why) in super::rate::not_started_in(d) {
+            if reasons.iter().all(|(b, _)| *b != bot) {
+                reasons.push((bot, why));
+            }
+        }
+    }
+    summary.not_started = config
+        .bots
+        .iter()
+        .enumerate()
+        .filter_map(|(i, b)| {
+            let why = reasons.iter().find(|(n, _)| *n == b.name)?;
+            Some((i, why.1.clone()))
+        })
+        .collect();
+    let skipped = |i: usize| summary.not_started.iter().any(|(b, _)| *b == i);
+    summary.not_played = crate::schedule::round_robin(config.bots.len())
+        .into_iter()
+        .filter(|s| skipped(s.a) || skipped(s.b))
+        .filter(|s| summary.series.iter().all(|r| r.series.number != s.number))
+        .collect();
     if !partial {
         dir.mark_finished(series.len())
             .context("cannot mark the merge finished")?;

@@ -129,11 +129,19 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
             .collect(),
         _ => Vec::new(),
     };
-    let listed: Vec<&String> = run_bots
+    let started: Vec<&String> = run_bots
         .iter()
         .filter(|b| not_started.iter().all(|(n, _)| n != *b))
         .collect();
-    rated.include_bots(&listed);
+    rated.include_bots(&started);
+    // In the config's order, as the run listed them.
+    let listed: Vec<(String, Option<String>)> = run_bots
+        .iter()
+        .map(|b| {
+            let why = not_started.iter().find(|(n, _)| n == b);
+            (b.clone(), why.map(|(_, why)| why.clone()))
+        })
+        .collect();
     let anchor = match &options.anchor {
         Some(a) => Some((a.clone(), options.anchor_elo.unwrap_or(0.0))),
         None => ratings.anchor,
@@ -160,7 +168,7 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         &out,
         &options.games,
         sprt,
-        &not_started,
+        &listed,
     )?;
     console.print(table);
     console.note(format_args!(
@@ -175,7 +183,7 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
 /// The bots a run in `dir` left out since they did not start, with why, as
 /// its `series.csv` notes them (`not played: bot 'X' did not start: WHY`);
 /// none when the file is missing or unreadable.
-fn not_started_in(dir: &Path) -> Vec<(String, String)> {
+pub(super) fn not_started_in(dir: &Path) -> Vec<(String, String)> {
     let Ok(mut reader) = csv::Reader::from_path(dir.join("series.csv")) else {
         return Vec::new();
     };
