@@ -21,6 +21,9 @@ pub struct Rated {
     /// Incomplete last lines skipped (a run killed while writing), one per
     /// file that had one: the caller may tell the user.
     pub torn: Vec<TornLine>,
+    /// The files without a `moves` column, whose rows were counted without
+    /// the replay check: the caller may tell the user.
+    pub unreplayed: Vec<std::path::PathBuf>,
 }
 
 impl Rated {
@@ -81,6 +84,7 @@ pub fn read_games(files: &[impl AsRef<Path>], mixed_rules: bool) -> Result<Rated
         }
         torn.extend(reader.torn());
     }
+    let unreplayed = checks.unreplayed().map(Path::to_path_buf).collect();
     drop(checks);
     // Bots in name order, so the statistics depend only on the games, not
     // on the order of files or rows.
@@ -101,6 +105,7 @@ pub fn read_games(files: &[impl AsRef<Path>], mixed_rules: bool) -> Result<Rated
         tally,
         games,
         torn,
+        unreplayed,
     })
 }
 

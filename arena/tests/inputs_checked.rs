@@ -174,3 +174,52 @@ fn games_of_two_boards_are_pooled_only_when_asked() {
     assert_eq!(code, Some(0), "{err}");
     assert!(out.join("standings.csv").exists());
 }
+
+/// A games.csv without a `moves` column cannot be replayed: its rows are
+/// counted with a note saying so, and a final seeds cell that is not a
+/// number is still refused.
+#[test]
+fn rows_without_moves_are_counted_with_a_note_and_bad_seeds_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = a_run(tmp.path(), "run", 6);
+    let text = std::fs::read_to_string(run.join("games.csv")).unwrap();
+    let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    let moves = header.iter().position(|c| *c == "moves").unwrap();
+    let seeds = header.iter().position(|c| *c == "south_seeds").unwrap();
+    // Its index once moves is gone (the cells up to it hold no comma).
+    let seeds = if seeds > moves { seeds - 1 } else { seeds };
+    let without = |line: &str| {
+        let mut cells: Vec<&str> = line.split(',').collect();
+        cells.remove(moves);
+        cells.join(",")
+    };
+    let lines: Vec<String> = text.lines().map(without).collect();
+    let plain = tmp.path().join("plain.csv");
+    std::fs::write(&plain, lines.join("\n") + "\n").unwrap();
+    let (code, stderr) = arena(&[
+        "rate".as_ref(),
+        plain.as_os_str(),
+        "--out".as_ref(),
+        tmp.path().join("rated").as_os_str(),
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stderr.contains("has no moves column, so its rows are counted as they are"),
+        "{stderr}"
+    );
+    let mut bad = lines.clone();
+    bad[2] = set(&bad[2], seeds, "NaN");
+    let bad_file = tmp.path().join("bad.csv");
+    std::fs::write(&bad_file, bad.join("\n") + "\n").unwrap();
+    let (code, stderr) = arena(&[
+        "rate".as_ref(),
+        bad_file.as_os_str(),
+        "--out".as_ref(),
+        tmp.path().join("rated-bad").as_os_str(),
+    ]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!("{}:3: bad south_seeds 'NaN'", bad_file.display())),
+        "{stderr}"
+    );
+}

@@ -110,6 +110,12 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
     for torn in &rated.torn {
         console.note(format_args!("arena: {torn}"));
     }
+    for file in &rated.unreplayed {
+        console.note(format_args!(
+            "arena: {} has no moves column, so its rows are counted as they are, not replayed and checked",
+            file.display()
+        ));
+    }
     anyhow::ensure!(
         rated.games > 0,
         "no games in {}",

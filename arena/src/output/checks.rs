@@ -304,6 +304,15 @@ impl RowChecks {
         Ok(self.files.len() - 1)
     }
 
+    /// The files started so far that have no `moves` column, so their rows
+    /// are counted without the replay.
+    pub fn unreplayed(&self) -> impl Iterator<Item = &Path> {
+        self.files
+            .iter()
+            .filter(|(_, replay)| !replay)
+            .map(|(path, _)| path.as_path())
+    }
+
     /// Checks `row`, at `line` of file `file` (from [`RowChecks::file`]).
     ///
     /// # Errors
@@ -312,6 +321,22 @@ impl RowChecks {
     pub fn row(&mut self, file: usize, line: u64, row: &GameRow) -> Result<(), CheckError> {
         let (path, replay) = &self.files[file];
         let path = path.clone();
+        if !*replay {
+            // Not replayed, but a final seeds cell that is there must
+            // still be a number.
+            for (column, text) in [
+                ("south_seeds", &row.south_seeds),
+                ("north_seeds", &row.north_seeds),
+            ] {
+                if !text.is_empty() && text.parse::<u32>().is_err() {
+                    return Err(CheckError::Disagrees {
+                        path,
+                        line,
+                        problem: format!("bad {column} '{text}' (final seeds, a number)"),
+                    });
+                }
+            }
+        }
         if *replay {
             if let Some(problem) = replay_problem(row) {
                 return Err(CheckError::Disagrees {
