@@ -903,7 +903,7 @@ fn a_bot_that_sends_its_hello_reply_early_plays_and_is_named_at_start() {
         .collect();
     assert_eq!(noted.len(), 1, "{stderr}");
     assert!(
-        noted[0].starts_with("arena: bot 'twice' answered hello twice (the second 'hello version=1 name=early-hello'): it sends a hello reply before it is asked"),
+        noted[0].starts_with("arena: bot 'twice' answered hello twice (the second 'hello version=1 name=early-hello'): it sent two hello replies (one early, before it was asked"),
         "{stderr}"
     );
     let games = rows(&out.join("games.csv"));
