@@ -107,6 +107,17 @@ pub fn verdict_words(verdict: &str) -> &'static str {
     }
 }
 
+/// `6 games (3 pairs)`, in the singular where it is one.
+#[must_use]
+pub fn games_and_pairs(games: u32, pairs: u64) -> String {
+    let plural = |n: u64, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    format!(
+        "{} ({})",
+        plural(u64::from(games), "game"),
+        plural(pairs, "pair")
+    )
+}
+
 /// The Elo of a match in words, as the summary and the report print it
 /// after "Elo": the figure with its 95% error and nElo and how it was got,
 /// or why it has no error or no finite value.
@@ -403,6 +414,13 @@ mod tests {
         let (names, tally, rows) = games(&[Some(Side::South)]);
         let m = matchup(&names, &tally, &rows, None).unwrap();
         assert!(!m.elo.pentanomial && m.elo.los > 0.5);
+    }
+
+    #[test]
+    fn one_game_and_one_pair_are_singular() {
+        assert_eq!(games_and_pairs(1, 0), "1 game (0 pairs)");
+        assert_eq!(games_and_pairs(2, 1), "2 games (1 pair)");
+        assert_eq!(games_and_pairs(6, 3), "6 games (3 pairs)");
     }
 
     #[test]

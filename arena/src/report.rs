@@ -329,8 +329,8 @@ pub fn matchup_text(m: &Matchup) -> String {
         100.0 * f64::from(m.wdl.draws) / f64::from(games)
     };
     let mut out = format!(
-        "{a} vs {b}: {games} games ({} pairs), from {a}'s side\n",
-        m.pentanomial.pairs()
+        "{a} vs {b}: {}, from {a}'s side\n",
+        crate::matchup::games_and_pairs(games, m.pentanomial.pairs())
     );
     if let Some(s) = &m.sprt {
         let (lower, upper) = s.bounds();

@@ -169,6 +169,11 @@ fn an_sprt_match_prints_and_writes_its_summary_and_draws_its_llr() {
         .unwrap();
     assert_success(&output);
     assert!(String::from_utf8_lossy(&output.stdout).contains(&expected[2]));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("los.csv, match.csv, report.html"),
+        "{stderr}"
+    );
     assert_same_files(&out, &again, &["report.html", "match.csv"]);
 }
 

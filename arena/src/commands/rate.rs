@@ -178,9 +178,11 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
     )?;
     console.print(table);
     console.note(format_args!(
-        "arena: {} games from {} file(s); standings.csv, pairwise.csv, los.csv, report.html and standings.svg in {}",
+        "arena: {} games from {} file(s); standings.csv, pairwise.csv, los.csv, {}report.html and standings.svg in {}",
         rated.games,
         options.games.len(),
+        // A match of two bots also has its summary (report::write_ratings).
+        if rated.names.len() == 2 { "match.csv, " } else { "" },
         out.display()
     ));
     Ok(Outcome::Success)

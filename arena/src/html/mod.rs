@@ -681,7 +681,7 @@ fn match_section(m: &Matchup) -> Markup {
                             ", alpha " (s.test.alpha) ", beta " (s.test.beta)
                         } }
                     }
-                    tr { th.name { "games" } td.name { (games) " (" (m.pentanomial.pairs()) " pairs)" } }
+                    tr { th.name { "games" } td.name { (crate::matchup::games_and_pairs(games, m.pentanomial.pairs())) } }
                     tr { th.name { "W-D-L" } td.name { (m.wdl.wins) "-" (m.wdl.draws) "-" (m.wdl.losses) " for " (a) ", draw ratio " (num(draw_pct, 1)) "%" } }
                     tr { th.name { "pentanomial" } td.name {
                         "[" @for (i, c) in m.pentanomial.counts.iter().enumerate() { @if i > 0 { ", " } (c) } "]"
