@@ -95,12 +95,19 @@ pub fn sprt_line(s: &SprtState, first: &str) -> String {
         num(s.llr, 3),
         num(s.bounds.0, 3),
         num(s.bounds.1, 3),
-        match s.verdict() {
-            "H0" => "H0 accepted, the test failed",
-            "H1" => "H1 accepted, the test passed",
-            _ => "continue",
-        }
+        verdict_clause(s.verdict()).unwrap_or("continue")
     )
+}
+
+/// An SPRT's verdict (`H0` or `H1`) as the per-game lines word it, or
+/// `None` while the test goes on.
+#[must_use]
+pub fn verdict_clause(verdict: &str) -> Option<&'static str> {
+    match verdict {
+        "H0" => Some("H0 accepted, the test failed"),
+        "H1" => Some("H1 accepted, the test passed"),
+        _ => None,
+    }
 }
 
 pub use crate::output::SPRT_COLUMNS;

@@ -48,11 +48,9 @@ pub struct Lines<W: Write> {
 #[must_use]
 pub fn sprt_suffix(s: &crate::runner::SprtState, first: &str) -> String {
     use crate::output::num;
-    let verdict = match s.verdict() {
-        "H0" => ": H0 accepted, the test failed",
-        "H1" => ": H1 accepted, the test passed",
-        _ => "",
-    };
+    let verdict = crate::report::verdict_clause(s.verdict())
+        .map(|v| format!(": {v}"))
+        .unwrap_or_default();
     format!(
         "; SPRT: LLR {} in [{}, {}] ({first} +{} ={} -{}){verdict}",
         num(s.llr, 3),
