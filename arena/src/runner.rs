@@ -425,11 +425,10 @@ pub async fn run(
     let (schedule, pair_shard) = shard_schedule(config.bots.len(), options.shard);
     let rule = series_rule(&config, pair_shard);
     // A resumed run that stopped before its first game has no games.csv yet.
-    let games_csv = dir.path.join("games.csv");
+    let games_csv = dir.games();
     let (mut games, resumed) = if options.resume && games_csv.exists() {
-        let file = dir.path.join("games.csv");
-        let recorded = crate::output::merge_games(&[&file], None)?.games;
-        let so_far = progress(&config, &file, &recorded)?;
+        let recorded = crate::output::merge_games(&[&games_csv], None)?.games;
+        let so_far = progress(&config, &games_csv, &recorded)?;
         (
             GamesCsv::reopen(dir).map_err(|e| RunError::ReopenGames(games_csv.clone(), e))?,
             so_far,
