@@ -97,7 +97,9 @@ pub fn signed(x: f64, decimals: usize) -> String {
 }
 
 /// An SPRT verdict (`H0`, `H1` or `continue`, see [`SprtCurve::verdict`])
-/// in words.
+/// in words: the one wording of a verdict, which the match summary, the
+/// report, the live view's line and the per-game lines all print
+/// (docs/ratings.md, "The words of a verdict").
 #[must_use]
 pub fn verdict_words(verdict: &str) -> &'static str {
     match verdict {

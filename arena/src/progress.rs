@@ -68,8 +68,7 @@ pub fn sprt_text(
     let (lower, upper) = bounds;
     let llr = state.map_or(0.0, |s| s.llr);
     let toward = match state.map(|s| s.verdict()) {
-        Some("H1") => "H1 accepted".to_string(),
-        Some("H0") => "H0 accepted".to_string(),
+        Some(v @ ("H0" | "H1")) => crate::matchup::verdict_words(v).to_string(),
         _ if llr >= 0.0 => format!("{:.0}% of the way to H1", 100.0 * llr / upper),
         _ => format!("{:.0}% of the way to H0", 100.0 * llr / lower),
     };
@@ -577,8 +576,15 @@ mod tests {
             sprt_text(Some(&state(-0.736, Continue)), bounds, wdl, "alpha"),
             "LLR -0.74 in [-2.94, 2.94], 25% of the way to H0; 41 games, alpha +30 =3 -8"
         );
-        assert!(sprt_text(Some(&state(3.1, AcceptH1)), bounds, wdl, "a").contains("H1 accepted;"));
-        assert!(sprt_text(Some(&state(-3.0, AcceptH0)), bounds, wdl, "a").contains("H0 accepted;"));
+        // A verdict in the words of the summary and the per-game lines.
+        for (llr, status, verdict) in [(3.1, AcceptH1, "H1"), (-3.0, AcceptH0, "H0")] {
+            let words = crate::matchup::verdict_words(verdict);
+            assert!(
+                sprt_text(Some(&state(llr, status)), bounds, wdl, "a")
+                    .contains(&format!(", {words}; 41 games")),
+                "{words}"
+            );
+        }
         assert_eq!(
             sprt_text(None, bounds, Wdl::default(), "alpha"),
             "LLR 0.00 in [-2.94, 2.94], 0% of the way to H1; 0 games, alpha +0 =0 -0"

@@ -95,19 +95,8 @@ pub fn sprt_line(s: &SprtState, first: &str) -> String {
         num(s.llr, 3),
         num(s.bounds.0, 3),
         num(s.bounds.1, 3),
-        verdict_clause(s.verdict()).unwrap_or("continue")
+        verdict_words(s.verdict())
     )
-}
-
-/// An SPRT's verdict (`H0` or `H1`) as the per-game lines word it, or
-/// `None` while the test goes on.
-#[must_use]
-pub fn verdict_clause(verdict: &str) -> Option<&'static str> {
-    match verdict {
-        "H0" => Some("H0 accepted, the test failed"),
-        "H1" => Some("H1 accepted, the test passed"),
-        _ => None,
-    }
 }
 
 pub use crate::output::SPRT_COLUMNS;
@@ -370,9 +359,12 @@ pub fn matchup_text(m: &Matchup) -> String {
         c[0], c[1], c[2], c[3], c[4]
     );
     let e = &m.elo;
+    // Which of the arena's three LOS figures this is (docs/ratings.md,
+    // "Which LOS to quote"): pairwise.csv's column of the same model.
+    let column = if e.pentanomial { "penta_los" } else { "los" };
     let _ = write!(
         out,
-        "  Elo {}, LOS {}%",
+        "  Elo {}, LOS {}% (pairwise.csv's {column})",
         crate::matchup::elo_text(e),
         num(100.0 * e.los, 1)
     );

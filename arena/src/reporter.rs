@@ -48,9 +48,10 @@ pub struct Lines<W: Write> {
 #[must_use]
 pub fn sprt_suffix(s: &crate::runner::SprtState, first: &str) -> String {
     use crate::output::num;
-    let verdict = crate::report::verdict_clause(s.verdict())
-        .map(|v| format!(": {v}"))
-        .unwrap_or_default();
+    let verdict = match s.verdict() {
+        "continue" => String::new(),
+        v => format!(": {}", crate::matchup::verdict_words(v)),
+    };
     format!(
         "; SPRT: LLR {} in [{}, {}] ({first} +{} ={} -{}){verdict}",
         num(s.llr, 3),
@@ -222,9 +223,10 @@ mod tests {
             "{shown:?}"
         );
         assert!(
-            shown[3].ends_with(
-                "; SPRT: LLR 3.100 in [-2.944, 2.944] (a +2 =0 -2): H1 accepted, the test passed"
-            ),
+            shown[3].ends_with(&format!(
+                "; SPRT: LLR 3.100 in [-2.944, 2.944] (a +2 =0 -2): {}",
+                crate::matchup::verdict_words("H1")
+            )),
             "{shown:?}"
         );
         // A pair's game left without its test (a stop) is still written.

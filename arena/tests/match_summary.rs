@@ -102,7 +102,7 @@ fn an_sprt_match_prints_and_writes_its_summary_and_draws_its_llr() {
             c[0], c[1], c[2], c[3], c[4]
         ),
         format!(
-            "  Elo {} ± {:.1}, nElo {} ± {:.1} (95%, from the game pairs), LOS {:.1}%",
+            "  Elo {} ± {:.1}, nElo {} ± {:.1} (95%, from the game pairs), LOS {:.1}% (pairwise.csv's penta_los)",
             signed(elo.elo),
             elo.error_95,
             signed(elo.nelo),
@@ -110,6 +110,13 @@ fn an_sprt_match_prints_and_writes_its_summary_and_draws_its_llr() {
             100.0 * elo.los
         ),
     ];
+    // The pair that ended the test says so in the summary's words, on its
+    // game's line on stderr (one wording of a verdict everywhere).
+    let last = stderr
+        .lines()
+        .rfind(|l| l.contains("; SPRT: LLR "))
+        .unwrap_or_else(|| panic!("no SPRT line on stderr:\n{stderr}"));
+    assert!(last.ends_with(&format!("): {verdict}")), "{last}");
     let lines: Vec<&str> = stdout.lines().collect();
     let start = lines
         .iter()
