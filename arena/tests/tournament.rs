@@ -947,9 +947,10 @@ impl Drop for SmallDisk {
 }
 
 /// A full disk while the summaries are written: the error names the file,
-/// no `.tmp` file is left, the exit is non-zero, and what was written
-/// (games.csv, the summaries before) is whole. Needs root for the mount
-/// (CI is); elsewhere it says it is skipped.
+/// no `.tmp` file is left, the exit is non-zero, what was written
+/// (games.csv, the summaries before) is whole, and the last line is the
+/// command that goes on, which, once the disk has room, finishes the run.
+/// Needs root for the mount (CI is); elsewhere it says it is skipped.
 #[test]
 fn a_full_disk_names_the_file_and_leaves_no_temporary_file() {
     let tmp = tempfile::tempdir().unwrap();
@@ -972,10 +973,27 @@ fn a_full_disk_names_the_file_and_leaves_no_temporary_file() {
     let output = run_arena(&cfg, &out);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
-    let error = stderr.lines().last().unwrap_or_default();
+    let lines: Vec<&str> = stderr.lines().collect();
+    let [.., error, go_on] = lines[..] else {
+        panic!("{stderr}")
+    };
     assert!(
         error.starts_with(&format!("error: cannot write {}/", out.display()))
             && error.ends_with("No space left on device (os error 28)"),
+        "{stderr}"
+    );
+    let command = go_on
+        .strip_prefix("arena: to go on where it stopped, run (from this folder): ")
+        .unwrap_or_else(|| panic!("no resume command last: {stderr}"));
+    let words = shell_words::split(command).unwrap();
+    assert_eq!(
+        words[1..],
+        [
+            "run".to_string(),
+            cfg.display().to_string(),
+            "--resume".to_string(),
+            out.display().to_string()
+        ],
         "{stderr}"
     );
     let left: Vec<_> = std::fs::read_dir(&out)
@@ -990,6 +1008,22 @@ fn a_full_disk_names_the_file_and_leaves_no_temporary_file() {
         if out.join(file).exists() {
             assert!(!rows(&out.join(file)).is_empty(), "{file}");
         }
+    }
+    // With room on the disk, the printed command finishes the run.
+    let grown = std::process::Command::new("mount")
+        .args(["-o", "remount,size=8m"])
+        .arg(&disk)
+        .status()
+        .unwrap();
+    assert!(grown.success());
+    let again = std::process::Command::new(&words[0])
+        .args(&words[1..])
+        .output()
+        .unwrap();
+    assert_success(&again);
+    assert_eq!(rows(&out.join("games.csv")).len(), 2);
+    for file in common::SUMMARY_FILES {
+        assert!(out.join(file).exists(), "{file}");
     }
 }
 

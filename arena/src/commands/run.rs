@@ -293,7 +293,14 @@ pub fn run<F: Future<Output = ()>>(
         ));
         return Ok(Outcome::Interrupted);
     };
-    let mut summary = summary?;
+    // From here on an error (a full disk, say) leaves a run to go on with.
+    let go_on = |e: anyhow::Error| {
+        anyhow::Error::new(Stopped {
+            resume: resume_command(options, &dir.path),
+            error: e,
+        })
+    };
+    let mut summary = summary.map_err(|e| go_on(e.into()))?;
     // The bots left out are listed in every summary, with why.
     summary.not_started = failures
         .iter()
@@ -304,9 +311,10 @@ pub fn run<F: Future<Output = ()>>(
     if !cancel.is_cancelled() {
         let games = summary.series.iter().map(|s| s.wdl.games() as usize).sum();
         dir.mark_finished(games)
-            .context("cannot mark the run finished")?;
+            .context("cannot mark the run finished")
+            .map_err(go_on)?;
     }
-    let table = report::write_summaries(&config, &dir, &summary)?;
+    let table = report::write_summaries(&config, &dir, &summary).map_err(|e| go_on(e.into()))?;
     drop(reporter);
     console.print(table);
     if cancel.is_cancelled() {
@@ -324,6 +332,29 @@ pub fn run<F: Future<Output = ()>>(
         console.note(format_args!("arena: results in {}", dir.path.display()));
     }
     Ok(Outcome::Success)
+}
+
+/// A run that stopped on an error once its folder held games (a full disk,
+/// any write error to the folder): the error, and the command that goes on
+/// with the run, which the binary prints after the error, as after a Ctrl-C.
+#[derive(Debug)]
+pub struct Stopped {
+    /// What stopped it.
+    pub error: anyhow::Error,
+    /// The command that resumes the run, quoted for a POSIX shell.
+    pub resume: String,
+}
+
+impl std::fmt::Display for Stopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.error.fmt(f)
+    }
+}
+
+impl std::error::Error for Stopped {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.error.source()
+    }
 }
 
 /// The command that resumes the run of `options` in `dir`, quoted for a

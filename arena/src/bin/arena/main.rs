@@ -118,6 +118,12 @@ fn main() -> ExitCode {
         Ok(Outcome::Interrupted) => ExitCode::from(INTERRUPTED),
         Err(e) => {
             console.note(format_args!("error: {}", cli::one_line(&e)));
+            if let Some(stopped) = e.downcast_ref::<commands::run::Stopped>() {
+                console.note(format_args!(
+                    "arena: to go on where it stopped, run (from this folder): {}",
+                    stopped.resume
+                ));
+            }
             ExitCode::from(ERROR)
         }
     }
