@@ -205,27 +205,37 @@ pub fn merged_summary(config: &Config, games: &[crate::output::MergedGame]) -> S
 /// it. A long match split by game pairs plays all its pairs, since no
 /// shard sees when a bot reaches `first_to`; the merge cuts it where one
 /// run stops. `true` for each game past that end.
+///
+/// Where a single run stops is only known from every game before it, so
+/// this is `None` when some series is cut but a kept game of any series
+/// is not the next one of its series (games 1, 2, ... with none missing):
+/// a partial merge, which is then not cut at all.
 #[must_use]
-pub fn past_the_end(config: &Config, games: &[crate::output::MergedGame]) -> Vec<bool> {
+pub fn past_the_end(config: &Config, games: &[crate::output::MergedGame]) -> Option<Vec<bool>> {
     let schedule = round_robin(config.bots.len());
     let rule = series_rule(config, None);
-    let mut states: HashMap<usize, SeriesState> = HashMap::new();
-    games
+    // Per series: its rule's state and the number of the next kept game.
+    let mut states: HashMap<usize, (SeriesState, u32)> = HashMap::new();
+    let mut gap = false;
+    let past: Vec<bool> = games
         .iter()
         .map(|g| {
             let Some(&series) = g.series.checked_sub(1).and_then(|i| schedule.get(i)) else {
                 return false;
             };
-            let state = states
+            let (state, next) = states
                 .entry(g.series)
-                .or_insert_with(|| SeriesState::new(series, rule));
+                .or_insert_with(|| (SeriesState::new(series, rule), 1));
             if state.is_over() {
                 return true;
             }
+            gap |= g.game != *next;
+            *next += 1;
             state.record(merged_score(config, series, g));
             false
         })
-        .collect()
+        .collect();
+    (!gap || !past.contains(&true)).then_some(past)
 }
 
 /// What an interrupted run already played: per series, the scores of its
@@ -850,6 +860,41 @@ pub async fn check_bots(config: &Config, dir: &RunFolder, options: &RunOptions) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn past_the_end_cuts_a_series_after_its_end_unless_a_game_before_it_is_missing() {
+        let config = Config::parse(
+            "[tournament]\nfirst_to = 1\nmax_games = 6\n[[bot]]\nname = \"a\"\ncommand = [\"x\"]\n[[bot]]\nname = \"b\"\ncommand = [\"x\"]\n",
+            "t.toml",
+            "t",
+            &crate::commands::host(),
+        )
+        .unwrap();
+        let game = |game: u32, winner: Option<&str>| crate::output::MergedGame {
+            series: 1,
+            game,
+            bots: ["a".to_string(), "b".to_string()],
+            winner: winner.map(String::from),
+        };
+        // a's first win ends the series: games 3 and 4 are past its end.
+        let whole = [
+            game(1, None),
+            game(2, Some("a")),
+            game(3, None),
+            game(4, None),
+        ];
+        assert_eq!(
+            past_the_end(&config, &whole),
+            Some(vec![false, false, true, true])
+        );
+        // Game 1 missing: where a single run stops is not known.
+        assert_eq!(past_the_end(&config, &whole[1..]), None);
+        // Nothing past an end: nothing to cut, missing games or not.
+        assert_eq!(
+            past_the_end(&config, &[game(2, None), game(3, None)]),
+            Some(vec![false, false])
+        );
+    }
 
     #[test]
     fn a_games_csv_that_cannot_be_written_is_named_with_its_folder() {

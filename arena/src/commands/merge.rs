@@ -107,15 +107,14 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
     }
     // A long match split by game pairs played all its pairs: cut it where
     // a single run would have stopped, and keep the rest aside.
-    let mut past = runner::past_the_end(&config, &checked.games);
     // Where a single run stops is only known from every game before it: with
     // a game missing there (a --partial merge), the cut would be a guess.
-    if past.contains(&true) && !contiguous_before_the_end(&checked.rows, &past) {
-        past.fill(false);
+    let past = runner::past_the_end(&config, &checked.games).unwrap_or_else(|| {
         console.note(
             "arena: --partial: games are missing before the point where a single run would have stopped the match, so it is not cut there; every game is counted (merge every shard to get a single run's files)",
         );
-    }
+        vec![false; checked.games.len()]
+    });
     let (mut rows, mut past_rows, mut series) = (Vec::new(), Vec::new(), Vec::new());
     for ((row, game), past) in checked.rows.into_iter().zip(checked.games).zip(past) {
         if past {
@@ -174,16 +173,4 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         dir.path.display()
     ));
     Ok(Outcome::Success)
-}
-
-/// Whether, in every series, the games kept (not `past` the end) are games
-/// 1, 2, ... with none missing: `rows` sorted by series and game.
-fn contiguous_before_the_end(rows: &[crate::output::GameRow], past: &[bool]) -> bool {
-    let mut expected: std::collections::HashMap<u64, u32> = std::collections::HashMap::new();
-    rows.iter().zip(past).filter(|(_, &p)| !p).all(|(row, _)| {
-        let next = expected.entry(row.series).or_insert(1);
-        let ok = row.game == *next;
-        *next += 1;
-        ok
-    })
 }

@@ -400,6 +400,8 @@ fn check_row(path: &Path, line: u64, row: &GameRow) -> Result<(), GamesError> {
 pub struct MergedGame {
     /// The series number, the same in every shard.
     pub series: usize,
+    /// The game's number in its series, from 1.
+    pub game: u32,
     /// The two bots: South, then North.
     pub bots: [String; 2],
     /// The winning bot's name, or `None` for a draw.
@@ -410,6 +412,7 @@ impl From<&GameRow> for MergedGame {
     fn from(row: &GameRow) -> MergedGame {
         MergedGame {
             series: row.series as usize,
+            game: row.game,
             winner: match row.winner() {
                 Some(Side::South) => Some(row.south.clone()),
                 Some(Side::North) => Some(row.north.clone()),
