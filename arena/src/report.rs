@@ -538,18 +538,26 @@ fn render_table(names: &[String], table: &[Standing], not_started: &[(String, St
         names,
         table,
         not_started,
-        crate::output::table::stdout_width(),
+        crate::output::table::stdout_terminal_width(),
     )
 }
 
-/// [`render_table`] laid out in at most `width` columns.
+/// The standings table's columns left out, in this order, when a terminal
+/// is too narrow for them all: `LOS next`, `forfeits`, `95% interval`,
+/// `W-D-L` (indices into its header).
+const DROP_ORDER: [usize; 4] = [7, 8, 6, 3];
+
+/// [`render_table`] laid out for a terminal `width` columns wide, or at
+/// its natural width when `width` is `None` (a pipe or a file): no row is
+/// broken across lines while columns can be left out
+/// ([`DROP_ORDER`]; a line under the table names them).
 fn render_table_at(
     names: &[String],
     table: &[Standing],
     not_started: &[(String, String)],
-    width: u16,
+    width: Option<u16>,
 ) -> String {
-    use crate::output::table::{render, Align};
+    use crate::output::table::{render_fitted, Align};
     let header = [
         "#",
         "bot",
@@ -589,7 +597,16 @@ fn render_table_at(
             row
         }))
         .collect();
-    let mut out = render(&header, &align, &rows, width);
+    let fitted = render_fitted(&header, &align, &rows, width, &DROP_ORDER);
+    let mut out = fitted.text;
+    if !fitted.dropped.is_empty() {
+        let _ = write!(
+            out,
+            "\n(left out to fit {} columns: {}; standings.csv has them)",
+            width.unwrap_or(0),
+            fitted.dropped.join(", ")
+        );
+    }
     if !not_started.is_empty() {
         let bots: Vec<&str> = not_started.iter().map(|(bot, _)| bot.as_str()).collect();
         let _ = write!(
@@ -695,6 +712,78 @@ mod tests {
             html.matches("no-games").count(),
             3,
             "the report says it too"
+        );
+    }
+
+    /// Issue 17's tester: bot names over about 18 characters made the
+    /// table wrap mid-row at 80 columns. At a terminal's 80 columns every
+    /// row is one line (columns left out and named under the table); off
+    /// a terminal every column is there, each row one line.
+    #[test]
+    fn long_names_never_break_a_row() {
+        let names: Vec<String> = ["alphabeta-depth-7-quiescence", "mcts-10000-playouts-uct"]
+            .iter()
+            .map(|n| n.to_string())
+            .collect();
+        let mut tally = Tally::new(2);
+        for (game, winner) in [Some(Side::South), None, Some(Side::South)]
+            .into_iter()
+            .enumerate()
+        {
+            let (south, north) = if game % 2 == 0 { (0, 1) } else { (1, 0) };
+            tally.add(GameResult {
+                series: 1,
+                game: game as u32 + 1,
+                south,
+                north,
+                winner,
+                forfeit: false,
+            });
+        }
+        let options = rating_options(&RatingSettings::default(), 1, &names);
+        let (table, _) = standings(&tally, &options);
+        let rows = |text: &str| -> Vec<String> {
+            text.lines()
+                .filter(|l| names.iter().any(|n| l.contains(n.as_str())))
+                .map(str::to_string)
+                .collect()
+        };
+        let at_80 = render_table_at(&names, &table, &[], Some(80));
+        assert!(at_80.lines().all(|l| l.chars().count() <= 80), "{at_80}");
+        assert_eq!(
+            at_80.lines().count(),
+            4,
+            "header, 2 rows, the note:\n{at_80}"
+        );
+        assert_eq!(
+            rows(&at_80).len(),
+            2,
+            "each name whole on its row:\n{at_80}"
+        );
+        assert!(
+            at_80.ends_with(
+                "(left out to fit 80 columns: LOS next, forfeits; standings.csv has them)"
+            ),
+            "{at_80}"
+        );
+        assert!(
+            at_80.lines().next().unwrap().ends_with("95% interval"),
+            "{at_80}"
+        );
+        let piped = render_table_at(&names, &table, &[], None);
+        assert_eq!(piped.lines().count(), 3, "{piped}");
+        assert_eq!(rows(&piped).len(), 2, "{piped}");
+        assert!(
+            piped
+                .lines()
+                .next()
+                .unwrap()
+                .ends_with("LOS next  forfeits"),
+            "{piped}"
+        );
+        assert!(
+            piped.lines().any(|l| l.chars().count() > 80),
+            "full width:\n{piped}"
         );
     }
 

@@ -1027,11 +1027,12 @@ fn a_full_disk_names_the_file_and_leaves_no_temporary_file() {
     }
 }
 
-/// The final table, on a pipe, fits 80 columns: a 6-bot round robin of
-/// long-ish names (18 characters fit unwrapped) on a 2x10 board, and the
-/// demo.
+/// The final table, on a pipe, is whole: a 6-bot round robin of long-ish
+/// names on a 2x10 board gets one line a bot, every column there, however
+/// wide (a terminal's width is what [`long_names_at_80_columns_get_a_table_of_whole_rows`]
+/// fits); the demo's fits 80 columns.
 #[test]
-fn the_final_table_fits_80_columns_off_a_terminal() {
+fn the_final_table_is_whole_off_a_terminal() {
     let tmp = tempfile::tempdir().unwrap();
     let header = "[board]\nholes = 10\nseeds = 4\n[tournament]\nfirst_to = 1\nmax_games = 2\nconcurrency = 2\nseed = 3\n";
     let names = [
@@ -1058,8 +1059,17 @@ fn the_final_table_fits_80_columns_off_a_terminal() {
     let output = run_arena(&cfg, &tmp.path().join("run"));
     assert_success(&output);
     let table = String::from_utf8_lossy(&output.stdout).to_string();
-    for name in names {
-        assert!(table.contains(name), "{name} is not in:\n{table}");
+    let lines: Vec<&str> = table.lines().collect();
+    assert!(lines[0].ends_with("LOS next  forfeits"), "{table}");
+    for (line, rank) in lines[1..=names.len()].iter().zip(1..) {
+        assert!(
+            line.starts_with(&format!("{rank}  ")),
+            "{line:?} in:\n{table}"
+        );
+        assert!(
+            names.iter().any(|n| line.contains(n)),
+            "{line:?} in:\n{table}"
+        );
     }
     let demo = Command::cargo_bin("arena")
         .unwrap()
@@ -1070,14 +1080,12 @@ fn the_final_table_fits_80_columns_off_a_terminal() {
         .unwrap();
     assert_success(&demo);
     let demo = String::from_utf8_lossy(&demo.stdout).to_string();
-    for text in [&table, &demo] {
-        for line in text.lines() {
-            assert!(
-                line.chars().count() <= 80,
-                "a line of {} columns:\n{line}\nin:\n{text}",
-                line.chars().count()
-            );
-        }
+    for line in demo.lines() {
+        assert!(
+            line.chars().count() <= 80,
+            "a line of {} columns:\n{line}\nin:\n{demo}",
+            line.chars().count()
+        );
     }
 }
 
@@ -1123,6 +1131,39 @@ fn a_terminal_gets_the_live_view_and_a_pipe_gets_lines() {
             .count(),
         rows(&tmp.path().join("pipe/games.csv")).len(),
         "{lines}"
+    );
+}
+
+/// Names of 28 characters at an 80-column terminal: the final table leaves
+/// `LOS next` and `forfeits` out (and says so) instead of breaking a row;
+/// on a pipe the same table is whole, wider than 80 columns.
+#[test]
+fn long_names_at_80_columns_get_a_table_of_whole_rows() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bots = [
+        ("alphabeta-depth-7-quiescence", arena_bot("greedy", 1)),
+        ("random-walker-with-seed-2000", arena_bot("random", 2)),
+    ];
+    let cfg = config(tmp.path(), "[tournament]\nfirst_to = 3\n", &bots);
+    let drawn = run_on_a_terminal("stty cols 80 rows 30; ", &cfg, &tmp.path().join("tty"));
+    let table = &drawn[drawn.rfind("#  bot").unwrap()..];
+    let lines: Vec<&str> = table.lines().map(|l| l.trim_end_matches('\r')).collect();
+    assert!(lines[0].ends_with("95% interval"), "{table}");
+    for (line, bot) in lines[1..3].iter().zip(bots.iter()) {
+        assert!(line.contains(bot.0), "{line:?} in:\n{table}");
+        assert!(line.chars().count() <= 80, "{line:?} in:\n{table}");
+    }
+    assert!(
+        lines[3].starts_with("(left out to fit 80 columns: LOS next, forfeits;"),
+        "{table}"
+    );
+    let piped = run_arena(&cfg, &tmp.path().join("pipe"));
+    assert_success(&piped);
+    let piped = String::from_utf8_lossy(&piped.stdout).to_string();
+    let header = piped.lines().find(|l| l.starts_with("#  bot")).unwrap();
+    assert!(
+        header.ends_with("LOS next  forfeits") && header.len() > 80,
+        "{piped}"
     );
 }
 

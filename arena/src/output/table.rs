@@ -5,6 +5,8 @@
 //! colours: columns are separated by two spaces, names left-aligned and
 //! numbers right-aligned. A column too wide for the width is wrapped inside
 //! its cell (at a space, else inside the word), never past the width.
+//! The final standings use [`render_fitted`] instead: whole on a pipe, and
+//! on a terminal columns left out before a row is broken.
 
 use comfy_table::{presets, CellAlignment, ColumnConstraint, ContentArrangement, Width};
 
@@ -21,6 +23,16 @@ pub fn stdout_width() -> u16 {
     console::Term::stdout()
         .size_checked()
         .map_or(PIPE_WIDTH, |(_, columns)| columns.max(20))
+}
+
+/// The width, in columns, of stdout when it is a terminal; `None` when it
+/// is a pipe or a file (a table is then laid out at its natural width, see
+/// [`render_fitted`]).
+#[must_use]
+pub fn stdout_terminal_width() -> Option<u16> {
+    console::Term::stdout()
+        .size_checked()
+        .map(|(_, columns)| columns.max(20))
 }
 
 /// How a column's cells sit in it.
@@ -85,6 +97,130 @@ pub fn render(header: &[&str], align: &[Align], rows: &[Vec<String>], width: u16
         .lines()
         .map(|line| line.trim_end().to_string())
         .collect();
+    lines.join("\n")
+}
+
+/// A table laid out by [`render_fitted`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fitted {
+    /// The lines of the table, as [`render`] gives them.
+    pub text: String,
+    /// The headers of the columns left out to fit the width, in the order
+    /// they were left out (empty when every column is there).
+    pub dropped: Vec<String>,
+}
+
+/// Lays `rows` out under `header` so that no row is broken across lines:
+/// with `width` `None` (stdout is a pipe or a file) at the table's natural
+/// width, every column whole; with `Some(width)` (a terminal) the columns
+/// of `drop_order` (indices into `header`) are left out one by one, in that
+/// order, until the rest fits. Only if the table is still too wide are the
+/// text ([`Align::Left`]) cells broken, at a space, `-`, `_` or `.` (a name
+/// is cut inside a run of letters only when that run alone is wider than
+/// its column); numbers are kept whole.
+#[must_use]
+pub fn render_fitted(
+    header: &[&str],
+    align: &[Align],
+    rows: &[Vec<String>],
+    width: Option<u16>,
+    drop_order: &[usize],
+) -> Fitted {
+    let Some(width) = width else {
+        return Fitted {
+            text: render(header, align, rows, u16::MAX),
+            dropped: Vec::new(),
+        };
+    };
+    let column_width = |i: usize| {
+        rows.iter()
+            .filter_map(|r| r.get(i))
+            .map(|c| width_of(c))
+            .chain(header.get(i).map(|h| width_of(h)))
+            .max()
+            .unwrap_or(0)
+    };
+    let natural = |kept: &[usize]| {
+        kept.iter().map(|&i| column_width(i)).sum::<usize>()
+            + usize::from(GAP) * kept.len().saturating_sub(1)
+    };
+    let mut kept: Vec<usize> = (0..header.len()).collect();
+    let mut dropped = Vec::new();
+    for &i in drop_order {
+        if natural(&kept) <= usize::from(width) {
+            break;
+        }
+        if let Some(at) = kept.iter().position(|&k| k == i) {
+            kept.remove(at);
+            dropped.push(header[i].to_string());
+        }
+    }
+    let header_kept: Vec<&str> = kept.iter().map(|&i| header[i]).collect();
+    let align_kept: Vec<Align> = kept
+        .iter()
+        .map(|&i| align.get(i).copied().unwrap_or(Align::Left))
+        .collect();
+    let mut rows_kept: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            kept.iter()
+                .map(|&i| r.get(i).cloned().unwrap_or_default())
+                .collect()
+        })
+        .collect();
+    if natural(&kept) > usize::from(width) {
+        let texts: Vec<usize> = (0..kept.len())
+            .filter(|&k| align_kept[k] == Align::Left)
+            .collect();
+        let fixed: usize = (0..kept.len())
+            .filter(|k| !texts.contains(k))
+            .map(|k| column_width(kept[k]))
+            .sum::<usize>()
+            + usize::from(GAP) * kept.len().saturating_sub(1);
+        let share = (usize::from(width).saturating_sub(fixed) / texts.len().max(1)).max(1);
+        for row in &mut rows_kept {
+            for &k in &texts {
+                if let Some(cell) = row.get_mut(k) {
+                    *cell = break_at_words(cell, share);
+                }
+            }
+        }
+    }
+    Fitted {
+        text: render(&header_kept, &align_kept, &rows_kept, width),
+        dropped,
+    }
+}
+
+/// `text` broken into lines of at most `width` columns, each break after a
+/// space, `-`, `_` or `.` where one is near enough, else inside the word.
+fn break_at_words(text: &str, width: usize) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    let mut piece = String::new();
+    let flush = |line: &mut String, piece: &mut String, lines: &mut Vec<String>| {
+        if width_of(line) + width_of(piece) > width && !line.is_empty() {
+            lines.push(std::mem::take(line).trim_end().to_string());
+        }
+        while width_of(piece) > width {
+            let head: String = piece.chars().take(width).collect();
+            let tail: String = piece.chars().skip(width).collect();
+            lines.push(head);
+            *piece = tail;
+        }
+        line.push_str(piece);
+        piece.clear();
+    };
+    for c in text.chars() {
+        piece.push(c);
+        if matches!(c, ' ' | '-' | '_' | '.') {
+            flush(&mut line, &mut piece, &mut lines);
+        }
+    }
+    flush(&mut line, &mut piece, &mut lines);
+    if !line.is_empty() {
+        lines.push(line);
+    }
     lines.join("\n")
 }
 
@@ -159,6 +295,40 @@ mod tests {
         let long = render_fixed(&[vec!["a long name".into(), "2".into()]], &align, &[6, 5]);
         assert!(long.lines().count() > 1, "{long}");
         assert!(long.lines().all(|l| l.chars().count() <= 13), "{long}");
+    }
+
+    #[test]
+    fn a_fitted_table_drops_columns_before_it_breaks_a_row() {
+        let header = ["#", "bot", "Elo", "extra"];
+        let align = [Align::Right, Align::Left, Align::Right, Align::Right];
+        let name = "a-rather-long-bot-name";
+        let rows = vec![vec![
+            "1".to_string(),
+            name.to_string(),
+            "-123.4".to_string(),
+            "12345678".to_string(),
+        ]];
+        let off = render_fitted(&header, &align, &rows, None, &[3]);
+        assert!(off.dropped.is_empty());
+        assert_eq!(off.text.lines().count(), 2, "{}", off.text);
+        assert!(off.text.contains("12345678"), "{}", off.text);
+        let fit = render_fitted(&header, &align, &rows, Some(35), &[3]);
+        assert_eq!(fit.dropped, ["extra"]);
+        assert_eq!(fit.text.lines().count(), 2, "{}", fit.text);
+        assert!(fit.text.contains(name), "{}", fit.text);
+        // Still too wide: the name breaks after a '-', never inside a word.
+        let narrow = render_fitted(&header, &align, &rows, Some(24), &[3]);
+        assert_eq!(
+            narrow.text,
+            "#  bot               Elo\n1  a-rather-      -123.4\n   long-bot-name"
+        );
+    }
+
+    #[test]
+    fn words_break_after_separators() {
+        assert_eq!(break_at_words("alpha-beta_gamma", 11), "alpha-beta_\ngamma");
+        assert_eq!(break_at_words("abcdefgh", 3), "abc\ndef\ngh");
+        assert_eq!(break_at_words("ab", 3), "ab");
     }
 
     #[test]
