@@ -1105,7 +1105,7 @@ impl<W: Write> Game<W> {
             marks,
             colour: self.colour,
         });
-        let status = status_line(&self.pos, self.last, &self.names);
+        let status = self.wrapped(&status_line(&self.pos, self.last, &self.names), "    ");
         write!(self.out, "\n{drawing}{status}\n\n")?;
         self.out.flush()
     }
@@ -1296,6 +1296,27 @@ impl<W: Write> Game<W> {
         Err(Stop::Forfeit { side, why, reason })
     }
 
+    /// Writes `text`, each of its lines wrapped by [`Game::wrapped`].
+    fn say(&mut self, text: &str) -> std::io::Result<()> {
+        for line in text.split('\n') {
+            let line = self.wrapped(line, "  ");
+            writeln!(self.out, "{line}")?;
+        }
+        Ok(())
+    }
+
+    /// `line` wrapped to the terminal's width (80 columns off a terminal),
+    /// its lines after the first indented by `indent`; words are never
+    /// split at a hyphen, so a bot's name stays whole.
+    fn wrapped(&self, line: &str, indent: &str) -> String {
+        let options = textwrap::Options::new(self.width)
+            .subsequent_indent(indent)
+            .word_splitter(textwrap::WordSplitter::NoHyphenation);
+        let leading = line.len() - line.trim_start().len();
+        let options = options.initial_indent(&line[..leading]);
+        textwrap::fill(line.trim_start(), options)
+    }
+
     /// Shows the move of `details`, just played from `before`: the move
     /// line, the laps if asked for, and the board after it.
     fn show_move(&mut self, before: &Position, details: &MoveDetails) -> std::io::Result<()> {
@@ -1311,12 +1332,12 @@ impl<W: Write> Game<W> {
                 self.taken[side.index()] = self.pos.captured(side) - before.captured(side) - own;
             }
         }
-        writeln!(
-            self.out,
+        let line = format!(
             "Ply {}: {}",
             self.pos.ply(),
             move_line(details, &self.names)
-        )?;
+        );
+        writeln!(self.out, "{}", self.wrapped(&line, "  "))?;
         if let (Some(laps), true) = (laps, details.laps > 1) {
             self.show_laps(laps, before, mover, details.laps)?;
         }
@@ -1347,7 +1368,8 @@ impl<W: Write> Game<W> {
                     count - 1
                 )?;
             }
-            writeln!(self.out, "  {}", lap_line(&lap, holes, &self.names, mover))?;
+            let line = format!("  {}", lap_line(&lap, holes, &self.names, mover));
+            writeln!(self.out, "{}", self.wrapped(&line, "    "))?;
             if !lap.ends && lap.number <= LAPS_SHOWN {
                 let drawing = board(&Board {
                     ring: laps.ring(),
@@ -1448,7 +1470,7 @@ impl<W: Write> Game<W> {
                         self.taken[1],
                     ),
                 };
-                writeln!(self.out, "Game over after {}: {why}.", plies_text(plies))?;
+                self.say(&format!("Game over after {}: {why}.", plies_text(plies)))?;
                 let result = match outcome.winner {
                     Some(w) => format!(
                         "{} {} to {}",
@@ -1458,37 +1480,34 @@ impl<W: Write> Game<W> {
                     ),
                     None => format!("a draw, {} to {}", seeds[0], seeds[1]),
                 };
-                writeln!(self.out, "Result: {result}.\n{score}")?;
+                self.say(&format!("Result: {result}.\n{score}"))?;
                 Ending::Finished
             }
             Stop::Forfeit { side, why, .. } => {
-                writeln!(self.out, "{} forfeits: {why}.", names.label[side.index()])?;
+                self.say(&format!("{} forfeits: {why}.", names.label[side.index()]))?;
                 let winner = side.opponent();
-                writeln!(
-                    self.out,
+                self.say(&format!(
                     "Result: {} by forfeit.\n{score}",
                     names.verb(winner, "win")
-                )?;
+                ))?;
                 Ending::Forfeit
             }
             Stop::Quit(why) => {
-                writeln!(
-                    self.out,
+                self.say(&format!(
                     "{}{}: the game is abandoned after {}; stopping {}.",
                     why[..1].to_ascii_uppercase(),
                     &why[1..],
                     plies_text(self.pos.ply()),
                     self.the_bots()
-                )?;
+                ))?;
                 Ending::Quit
             }
             Stop::Interrupted => {
-                writeln!(
-                    self.out,
+                self.say(&format!(
                     "\nInterrupted: the game is abandoned after {}; stopping {}.",
                     plies_text(self.pos.ply()),
                     self.the_bots()
-                )?;
+                ))?;
                 Ending::Interrupted
             }
         };

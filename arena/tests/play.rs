@@ -357,19 +357,31 @@ fn laps_shows_each_lap_with_its_board() {
     );
     assert_eq!(code, 0, "{text}");
     assert!(text.contains("laps\nlaps on: each move is shown lap by lap\n"));
-    let laps: Vec<&str> = text
-        .lines()
+    // A lap line too long for 80 columns goes on on lines indented by 4.
+    let mut lines: Vec<String> = Vec::new();
+    for line in text.lines() {
+        let goes_on = line.starts_with("    ") && !line.starts_with("     ");
+        match lines.last_mut() {
+            Some(last) if goes_on && last.starts_with("  lap ") => {
+                last.push(' ');
+                last.push_str(line.trim_start());
+            }
+            _ => lines.push(line.to_string()),
+        }
+    }
+    let laps: Vec<&String> = lines
+        .iter()
         .filter(|l| l.starts_with("  lap "))
         .take_while(|l| !l.contains("sowing ends"))
         .collect();
     assert_eq!(laps.len(), 14, "{text}");
     // Lap 1 lifts North's hole 3 (6 seeds) and ends in its hole 1 (2 seeds).
     assert!(
-        text.contains("  lap 1: 6 seeds from your hole 3; the last falls in your hole 1, which held seeds: they are lifted next\n\n  random (South), captured 5\n       4   3   2   1\n  .--  2   1   6   1 <-.\n  v                    ^\n  '->  3   0   0   6 --'\n"),
+        text.contains("  lap 1: 6 seeds from your hole 3; the last falls in your hole 1, which held\n    seeds: they are lifted next\n\n  random (South), captured 5\n       4   3   2   1\n  .--  2   1   6   1 <-.\n  v                    ^\n  '->  3   0   0   6 --'\n"),
         "{text}"
     );
     assert!(
-        text.contains("  lap 15: 6 seeds from your hole 1; the last falls in random's hole 3, which was empty: the sowing ends, on the other side (no capture)\n"),
+        lines.iter().any(|l| l == "  lap 15: 6 seeds from your hole 1; the last falls in random's hole 3, which was empty: the sowing ends, on the other side (no capture)"),
         "{text}"
     );
     // A board after each of the 14 laps, then one after the move.
@@ -492,7 +504,7 @@ fn a_bot_that_faults_loses_by_forfeit() {
     );
     assert_eq!(code, 0, "{text}");
     assert!(
-        text.ends_with("illegal (South) forfeits: illegal-move: hole 5 does not exist: holes are 1 to 4; legal were 1 2 3 4; it sent 'move 5'.\nResult: you win by forfeit.\nFinal score: illegal (South) 0, you (North) 0.\n"),
+        text.ends_with("illegal (South) forfeits: illegal-move: hole 5 does not exist: holes are 1 to 4;\n  legal were 1 2 3 4; it sent 'move 5'.\nResult: you win by forfeit.\nFinal score: illegal (South) 0, you (North) 0.\n"),
         "{text}"
     );
     // The crash bot exits when asked for its first move.
@@ -510,7 +522,10 @@ fn a_bot_that_faults_loses_by_forfeit() {
     );
     assert_eq!(code, 0, "{text}");
     assert!(text.contains("crash (South) forfeits: crash: "), "{text}");
-    assert!(text.contains("(exit status: 3)"), "{text}");
+    assert!(
+        text.replace("\n  ", " ").contains("(exit status: 3)"),
+        "{text}"
+    );
     assert!(text.contains("Result: you win by forfeit."), "{text}");
 }
 
@@ -693,6 +708,43 @@ fn the_intro_is_wrapped_to_80_columns_off_a_terminal() {
         words.contains("then alphabeta's row to the left. alphabeta's holes are numbered"),
         "{words}"
     );
+}
+
+#[test]
+fn move_lap_and_status_lines_fit_80_columns_off_a_terminal() {
+    // Issue 17's tester: "Ply 7: South (alphabeta) plays 3: 2 laps, ...,
+    // captures ..." ran past 80 columns, as did lap lines.
+    let (code, text) = play(
+        &[
+            "--laps",
+            "--bots",
+            "--",
+            "arena",
+            "bot",
+            "alphabeta",
+            "--",
+            "arena",
+            "bot",
+            "greedy",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{text}");
+    for line in text.lines() {
+        assert!(
+            line.chars().count() <= 80,
+            "{} columns: {line}\n{text}",
+            line.chars().count()
+        );
+    }
+    // Wrapped, not cut: a move line goes on on an indented line.
+    assert!(text.contains("Ply 1: South (alphabeta) plays "), "{text}");
+    let joined = text.replace("\n  ", " ");
+    assert!(
+        joined.contains("captures") && joined.contains("and the triggering seed:"),
+        "{text}"
+    );
+    assert!(joined.contains("; the last falls in "), "{text}");
 }
 
 #[test]
