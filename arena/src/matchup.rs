@@ -10,7 +10,7 @@
 //! after each game pair from [`SeriesState::replay`], the very code that
 //! decides when a run's SPRT match stops.
 
-use crate::output::{num, GameRow};
+use crate::output::num;
 use crate::schedule::Series;
 use crate::series::{SeriesRule, SeriesState, SprtState};
 use crate::standings::{Tally, Wdl};
@@ -165,19 +165,30 @@ pub fn model_name(model: SprtModel) -> &'static str {
     }
 }
 
-/// The summary of the match in `rows` (every game of the report, sorted by
-/// file, series and game, as `html::read_games` returns them), counted in
-/// `tally` (bot `i` is `names[i]`), with the SPRT test `sprt` if the run had
+/// One game of a match, for its SPRT's course.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MatchGame {
+    /// South, as an index into the match's names.
+    pub south: usize,
+    /// The winner, `None` for a draw.
+    pub winner: Option<endodoi::Side>,
+}
+
+/// The summary of the match counted in `tally` (bot `i` is `names[i]`),
+/// seen from bot `first`'s side (the first `[[bot]]` of a run's config,
+/// or South in the first game), with the SPRT test `sprt` if the run had
 /// one. `None` unless `names` are two bots that played.
 ///
-/// The SPRT's course replays the games in game order. A match with a test
-/// is one series of one file: games of several series or files (`arena
-/// rate` of several runs) get no SPRT, since no one test ran over them.
+/// The SPRT's course replays `course`, the match's games in game order. A
+/// match with a test is one series of one file: for games of several
+/// series or files (`arena rate` of several runs) `course` is `None` and
+/// the summary has no SPRT, since no one test ran over them.
 #[must_use]
 pub fn matchup(
     names: &[String],
     tally: &Tally,
-    rows: &[GameRow],
+    first: usize,
+    course: Option<&[MatchGame]>,
     sprt: Option<Sprt>,
 ) -> Option<Matchup> {
     // A match is a run of two bots: a round robin of more that happens to
@@ -187,12 +198,7 @@ pub fn matchup(
     if names.len() != 2 || tally.bot(x).games() == 0 {
         return None;
     }
-    let first_row = rows.first()?;
-    let (first, second) = if first_row.south == names[y] {
-        (y, x)
-    } else {
-        (x, y)
-    };
+    let (first, second) = if first == y { (y, x) } else { (x, y) };
     let (wdl, counts) = tally.pair(x, y);
     let mut pentanomial = Pentanomial { counts };
     let mut wdl = wdl;
@@ -205,19 +211,16 @@ pub fn matchup(
         };
     }
     let elo = match_elo(wdl, &pentanomial);
-    let one_series = rows
-        .iter()
-        .all(|r| r.file == first_row.file && r.series == first_row.series);
-    let sprt = sprt.filter(|_| one_series).map(|test| {
+    let sprt = sprt.zip(course).map(|(test, course)| {
         let rule = SeriesRule {
             first_to: u32::MAX,
             max_games: u32::MAX,
             sprt: Some(test),
             pair_shard: None,
         };
-        let scores = rows.iter().map(|r| {
-            let first_is_south = r.south == names[first];
-            match r.winner() {
+        let scores = course.iter().map(|g| {
+            let first_is_south = g.south == first;
+            match g.winner {
                 None => GameScore::Draw,
                 Some(endodoi::Side::South) if first_is_south => GameScore::Win,
                 Some(endodoi::Side::North) if !first_is_south => GameScore::Win,
@@ -283,9 +286,9 @@ mod tests {
     use crate::standings::GameResult;
     use endodoi::Side;
 
-    /// Rows and a tally of one series between `a` (South in odd games)
+    /// The games and tally of one series between `a` (South in odd games)
     /// and `b`, won by `winners`.
-    fn games(winners: &[Option<Side>]) -> (Vec<String>, Tally, Vec<GameRow>) {
+    fn games(winners: &[Option<Side>]) -> (Vec<String>, Tally, Vec<MatchGame>) {
         let names = vec!["a".to_string(), "b".to_string()];
         let mut tally = Tally::new(2);
         let mut rows = Vec::new();
@@ -300,19 +303,7 @@ mod tests {
                 winner,
                 forfeit: false,
             });
-            rows.push(GameRow {
-                series: 1,
-                game,
-                south: names[south].clone(),
-                north: names[north].clone(),
-                result: match winner {
-                    Some(Side::South) => "south",
-                    Some(Side::North) => "north",
-                    None => "draw",
-                }
-                .to_string(),
-                ..GameRow::default()
-            });
+            rows.push(MatchGame { south, winner });
         }
         (names, tally, rows)
     }
@@ -329,7 +320,7 @@ mod tests {
             beta: 0.05,
             model: SprtModel::Logistic,
         };
-        let m = matchup(&names, &tally, &rows, Some(test)).unwrap();
+        let m = matchup(&names, &tally, 0, Some(&rows), Some(test)).unwrap();
         assert_eq!(m.bots, ["a".to_string(), "b".to_string()]);
         assert_eq!((m.wdl.wins, m.wdl.draws, m.wdl.losses), (2, 1, 1));
         assert_eq!(m.pentanomial.counts, [0, 1, 0, 0, 1]);
@@ -342,44 +333,28 @@ mod tests {
             counts: [0, 0, 0, 0, 1],
         };
         assert_eq!(curve.pairs[0].llr, test.llr_pentanomial(&one));
-        // The same games seen with b's row first: b's side.
-        let mut flipped = rows.clone();
-        flipped[0].south = "b".into();
-        flipped[0].north = "a".into();
-        flipped[0].result = "north".into();
-        let m = matchup(&names, &tally, &flipped, None).unwrap();
+        // The same games seen from b's side.
+        let m = matchup(&names, &tally, 1, Some(&rows), Some(test)).unwrap();
         assert_eq!(m.bots, ["b".to_string(), "a".to_string()]);
         assert_eq!(m.pentanomial.counts, [1, 0, 0, 1, 0]);
+        let llr = m.sprt.unwrap().llr();
+        assert_eq!(llr, test.llr_pentanomial(&m.pentanomial));
     }
 
     #[test]
-    fn games_of_two_files_get_no_test() {
-        let (names, _, mut rows) = games(&[Some(Side::South), Some(Side::North)]);
-        let (_, _, more) = games(&[Some(Side::South), Some(Side::North)]);
-        rows.extend(more.into_iter().map(|mut r| {
-            r.file = 1;
-            r
-        }));
-        let mut tally = Tally::new(2);
-        for r in &rows {
-            tally.add(GameResult {
-                series: r.series | ((r.file as u64) << 40),
-                game: r.game,
-                south: usize::from(r.south == "b"),
-                north: usize::from(r.north == "b"),
-                winner: r.winner(),
-                forfeit: false,
-            });
-        }
-        let m = matchup(&names, &tally, &rows, Some(Sprt::default())).unwrap();
+    fn games_without_one_course_get_no_test() {
+        // Games of several series or files (`arena rate` of several runs):
+        // no one test ran over them.
+        let (names, tally, _) = games(&[Some(Side::South), Some(Side::North)]);
+        let m = matchup(&names, &tally, 0, None, Some(Sprt::default())).unwrap();
         assert!(m.sprt.is_none());
-        assert_eq!(m.pentanomial.counts, [0, 0, 0, 0, 2]);
+        assert_eq!(m.pentanomial.counts, [0, 0, 0, 0, 1]);
     }
 
     #[test]
     fn only_a_match_of_two_bots_has_a_summary() {
         let (names, tally, rows) = games(&[]);
-        assert!(matchup(&names, &tally, &rows, None).is_none());
+        assert!(matchup(&names, &tally, 0, Some(&rows), None).is_none());
         let mut three = Tally::new(3);
         for (south, north) in [(0, 1), (1, 2)] {
             three.add(GameResult {
@@ -393,7 +368,7 @@ mod tests {
         }
         let names3: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
         let (_, _, rows) = games(&[None]);
-        assert!(matchup(&names3, &three, &rows, None).is_none());
+        assert!(matchup(&names3, &three, 0, Some(&rows), None).is_none());
         // Three bots of which only two have played yet (an interrupted round
         // robin, or a bot that did not start): still no match.
         let mut two_played = Tally::new(3);
@@ -405,16 +380,16 @@ mod tests {
             winner: None,
             forfeit: false,
         });
-        assert!(matchup(&names3, &two_played, &rows, None).is_none());
+        assert!(matchup(&names3, &two_played, 0, Some(&rows), None).is_none());
     }
 
     #[test]
     fn one_kind_of_pair_gives_no_error() {
         let (names, tally, rows) = games(&[Some(Side::South), Some(Side::North)]);
-        let m = matchup(&names, &tally, &rows, None).unwrap();
+        let m = matchup(&names, &tally, 0, Some(&rows), None).unwrap();
         assert!(m.elo.pentanomial && m.elo.error_95.is_none() && m.elo.nelo.is_none());
         let (names, tally, rows) = games(&[Some(Side::South)]);
-        let m = matchup(&names, &tally, &rows, None).unwrap();
+        let m = matchup(&names, &tally, 0, Some(&rows), None).unwrap();
         assert!(!m.elo.pentanomial && m.elo.los > 0.5);
     }
 
@@ -456,12 +431,12 @@ mod tests {
         // a wins both games of the pair: no Elo fits a 100% score, and the
         // fit's ±2000 stand-in must not reach match.csv as if measured.
         let (names, tally, rows) = games(&[Some(Side::South), Some(Side::North)]);
-        let m = matchup(&names, &tally, &rows, None).unwrap();
+        let m = matchup(&names, &tally, 0, Some(&rows), None).unwrap();
         assert_eq!(m.elo.elo, None);
         assert!(m.elo.los > 0.5);
         // A draw in the pair: a finite Elo again.
         let (names, tally, rows) = games(&[Some(Side::South), None]);
-        let m = matchup(&names, &tally, &rows, None).unwrap();
+        let m = matchup(&names, &tally, 0, Some(&rows), None).unwrap();
         assert!(m.elo.elo.is_some_and(|x| x > 0.0 && x < 2000.0));
     }
 }

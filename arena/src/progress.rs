@@ -269,16 +269,22 @@ impl Live {
             Some(test) => {
                 // The test as the games played so far left it, recomputed
                 // from them as the run's summary is.
-                let mut rows: Vec<crate::output::GameRow> = games
+                let mut rows: Vec<&crate::output::GameRow> = games
                     .iter()
                     .filter(|g| {
                         self.index.contains_key(&g.south) && self.index.contains_key(&g.north)
                     })
-                    .cloned()
                     .collect();
                 rows.sort_by_key(|g| (g.series, g.game));
+                let course: Vec<crate::matchup::MatchGame> = rows
+                    .iter()
+                    .map(|g| crate::matchup::MatchGame {
+                        south: self.index[&g.south],
+                        winner: g.winner(),
+                    })
+                    .collect();
                 self.sprt_state =
-                    crate::matchup::matchup(&self.names, &self.tally, &rows, Some(test))
+                    crate::matchup::matchup(&self.names, &self.tally, 0, Some(&course), Some(test))
                         .and_then(|m| m.sprt)
                         .and_then(|c| c.pairs.last().cloned());
                 self.show_sprt();

@@ -288,8 +288,19 @@ pub fn write_ratings(
         .collect();
     let header: Vec<&str> = header.iter().map(String::as_str).collect();
     write_atomic(&dir.join(LOS_FILE), &header, &matrix)?;
-    let rows = crate::html::read_games(games)?;
-    let matchup = matchup(names, tally, &rows, sprt);
+    let rows = crate::html::read_games(games, crate::html::VIEWER_BUDGET_BYTES)?;
+    // Seen from the config's first bot; without a config, from the first
+    // game's South.
+    let first = listed
+        .iter()
+        .find_map(|(bot, _)| names.iter().position(|n| n == bot))
+        .or_else(|| {
+            let south = rows.first_south()?;
+            names.iter().position(|n| n == south)
+        })
+        .unwrap_or(0);
+    let course = rows.course(names);
+    let matchup = matchup(names, tally, first, course.as_deref(), sprt);
     if let Some(m) = &matchup {
         write_rows(dir, &[match_row(m)])?;
     }

@@ -47,27 +47,25 @@ unsafe impl GlobalAlloc for Tracking {
 #[global_allocator]
 static GLOBAL: Tracking = Tracking;
 
-#[test]
-fn rating_a_file_keeps_no_row_in_memory() {
-    let tmp = tempfile::tempdir().unwrap();
+/// About 2 MB of real, replayable games: a run's games again and again,
+/// each copy with new series numbers. Returns the file and its games.
+fn big_file(tmp: &std::path::Path) -> (std::path::PathBuf, usize) {
     let bots = [
         ("greedy", arena_bot("greedy", 1)),
         ("random", arena_bot("random", 2)),
         ("first", arena_bot("first", 3)),
     ];
     let cfg = config(
-        tmp.path(),
+        tmp,
         "[board]\nholes = 8\n[tournament]\nfirst_to = 100\nmax_games = 20\n",
         &bots,
     );
-    let run = tmp.path().join("run");
+    let run = tmp.join("run");
     assert_success(&run_arena(&cfg, &run));
-    // The run's games again and again, each copy with new series numbers:
-    // about 2 MB of real, replayable games.
     let mut reader = csv::Reader::from_path(run.join("games.csv")).unwrap();
     let header = reader.headers().unwrap().clone();
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
-    let big = tmp.path().join("big.csv");
+    let big = tmp.join("big.csv");
     let mut writer = csv::Writer::from_path(&big).unwrap();
     writer.write_record(&header).unwrap();
     let mut copies = 0u64;
@@ -83,16 +81,41 @@ fn rating_a_file_keeps_no_row_in_memory() {
         copies += 1;
     }
     writer.flush().unwrap();
-    drop(writer);
-    let size = std::fs::metadata(&big).unwrap().len() as i64;
+    (big, rows.len() * copies as usize)
+}
 
+/// The peak heap bytes of `f` on this thread, above what was live before.
+fn peak_of<T>(f: impl FnOnce() -> T) -> (T, i64) {
     let before = LIVE.with(Cell::get);
     PEAK.with(|p| p.set(before));
-    let rated = arena::rate::read_games(&[&big], false).unwrap();
-    let peak = PEAK.with(Cell::get) - before;
-    assert_eq!(rated.games, rows.len() * copies as usize);
+    let out = f();
+    (out, PEAK.with(Cell::get) - before)
+}
+
+#[test]
+fn rating_a_file_keeps_no_row_in_memory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (big, games) = big_file(tmp.path());
+    let size = std::fs::metadata(&big).unwrap().len() as i64;
+    let (rated, peak) = peak_of(|| arena::rate::read_games(&[&big], false).unwrap());
+    assert_eq!(rated.games, games);
     assert!(
         peak < size / 2,
         "reading and tallying a {size}-byte games.csv peaked at {peak} heap bytes"
+    );
+}
+
+#[test]
+fn the_report_of_a_file_keeps_only_its_viewers_rows() {
+    // The report's tables are tallied while the file streams; only the
+    // games its viewer shows (here within 64 KiB of positions) are kept.
+    let tmp = tempfile::tempdir().unwrap();
+    let (big, games) = big_file(tmp.path());
+    let size = std::fs::metadata(&big).unwrap().len() as i64;
+    let (read, peak) = peak_of(|| arena::html::read_games(&[&big], 64 << 10).unwrap());
+    assert_eq!(read.len(), games);
+    assert!(
+        peak < size / 4,
+        "the report's reading of a {size}-byte games.csv peaked at {peak} heap bytes"
     );
 }

@@ -33,10 +33,11 @@
 //! and details into the page as text (`textContent`), never as HTML.
 
 mod chart;
+mod games;
 #[cfg(test)]
 mod tests;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use endodoi::{Move, Position, Side};
@@ -44,6 +45,8 @@ use maud::{html, Markup, PreEscaped, DOCTYPE};
 use serde::Serialize;
 
 pub use chart::{llr_svg, standings_svg, CHART_WIDTH};
+use games::SeriesInfo;
+pub use games::{read_games, ReportGames};
 
 use crate::matchup::Matchup;
 use crate::output::rows::RULE_ENDS;
@@ -64,7 +67,7 @@ pub const CHART_FILE: &str = "standings.svg";
 pub const VIEWER_BUDGET_BYTES: usize = 8 << 20;
 
 /// The most forfeited games listed one by one (all are counted).
-const FORFEIT_LIST_MAX: usize = 200;
+pub(crate) const FORFEIT_LIST_MAX: usize = 200;
 
 /// The forfeit kinds protocol.md lists, in the order the page shows them;
 /// any other kind found in a file follows them.
@@ -87,113 +90,6 @@ fn recorded(row: &GameRow) -> Option<Recorded> {
         termination: row.termination.clone(),
         detail: row.detail.clone(),
     })
-}
-
-/// Reads every game of `files` (`games.csv` files, each row by row with
-/// [`crate::output::GamesReader`]) for the report, ordered by file, series
-/// and game, with [`GameRow::file`] set to the file's index. A last line
-/// cut short (a run killed while writing) is skipped, as `arena rate`
-/// skips it.
-///
-/// Only the games the viewer replays within [`VIEWER_BUDGET_BYTES`] are
-/// kept whole; every other row is kept light ([`light`]: without its
-/// moves, opening and final seeds, which only the viewer reads), so the
-/// report of a large file holds a fraction of it. To know which games
-/// those are, the files are read twice: first every game is replayed to
-/// learn the size of its positions, and the viewer's choice is made from
-/// the sizes alone, exactly as [`render`] makes it; then the rows are read
-/// again and kept whole or light. The page is the same either way.
-///
-/// # Errors
-/// A file that cannot be read, lacks one of the required columns (see
-/// [`GameRow`]), or has a bad row; the message names the file and line.
-pub fn read_games(files: &[impl AsRef<Path>]) -> Result<Vec<GameRow>, GamesError> {
-    read_games_within(files, VIEWER_BUDGET_BYTES)
-}
-
-/// [`read_games`] for a viewer of `budget` bytes.
-fn read_games_within(
-    files: &[impl AsRef<Path>],
-    budget: usize,
-) -> Result<Vec<GameRow>, GamesError> {
-    // Per game: its file, series, game number and the size of its positions.
-    let mut sizes: Vec<(usize, u64, u32, usize)> = Vec::new();
-    for (f, file) in files.iter().enumerate() {
-        for row in crate::output::GamesReader::open(file.as_ref())? {
-            let (_, row) = row?;
-            sizes.push((f, row.series, row.game, replay(&row).positions.len()));
-        }
-    }
-    sizes.sort_unstable();
-    let whole = viewer_choice(&sizes, budget);
-    drop(sizes);
-    let mut games = Vec::new();
-    for (f, file) in files.iter().enumerate() {
-        for row in crate::output::GamesReader::open(file.as_ref())? {
-            let (_, mut row) = row?;
-            row.file = f;
-            if !whole.contains(&(f, row.series, row.game)) {
-                row = light(row);
-            }
-            games.push(row);
-        }
-    }
-    // Unstable: no buffer of half the rows (a game is there once).
-    games.sort_unstable_by_key(|g| (g.file, g.series, g.game));
-    Ok(games)
-}
-
-/// `row` with only what the report's tables read of a game outside the
-/// viewer: its file, series, game, bots, board, result and termination,
-/// and, for a forfeit, its detail.
-fn light(row: GameRow) -> GameRow {
-    let detail = if row.is_forfeit() {
-        row.detail
-    } else {
-        String::new()
-    };
-    GameRow {
-        series: row.series,
-        game: row.game,
-        pair: row.pair,
-        south: row.south,
-        north: row.north,
-        holes: row.holes,
-        seeds: row.seeds,
-        result: row.result,
-        termination: row.termination,
-        detail,
-        file: row.file,
-        ..GameRow::default()
-    }
-}
-
-/// The games (file, series, game) whose rows [`viewer_data`] replays,
-/// given every game's size of positions in `sizes` (sorted by file, series
-/// and game): the same round robin over the series, within `budget`, and
-/// the game that ran over it.
-fn viewer_choice(
-    sizes: &[(usize, u64, u32, usize)],
-    budget: usize,
-) -> std::collections::HashSet<(usize, u64, u32)> {
-    let series: Vec<&[(usize, u64, u32, usize)]> =
-        sizes.chunk_by(|x, y| (x.0, x.1) == (y.0, y.1)).collect();
-    let rounds = series.iter().map(|s| s.len()).max().unwrap_or(0);
-    let mut replayed = std::collections::HashSet::new();
-    let mut used = 0usize;
-    'rounds: for round in 0..rounds {
-        for s in &series {
-            let Some(&(f, number, game, size)) = s.get(round) else {
-                continue;
-            };
-            replayed.insert((f, number, game));
-            used += size;
-            if used > budget && replayed.len() > 1 {
-                break 'rounds;
-            }
-        }
-    }
-    replayed
 }
 
 /// Why the report cannot be written.
@@ -312,22 +208,6 @@ fn replay(row: &GameRow) -> Replayed {
     out
 }
 
-/// One series of the report: the games of one series number in one file.
-#[derive(Clone, Debug)]
-struct SeriesInfo {
-    /// The file, from 0.
-    file: usize,
-    /// The series number in its file.
-    number: u64,
-    /// The bots, as indices into the report's names: `a` is South in game 1.
-    a: usize,
-    b: usize,
-    /// Results from `a`'s side.
-    wdl: Wdl,
-    /// Its games, as indices into the report's games.
-    games: Vec<usize>,
-}
-
 /// The viewer's data, embedded in the page as JSON.
 #[derive(Serialize)]
 struct ViewerData<'a> {
@@ -391,13 +271,10 @@ pub struct ReportInput<'a> {
     pub names: &'a [String],
     /// The standings, best first.
     pub table: &'a [Standing],
-    /// Every game, as [`read_games`] returns them.
-    pub games: &'a [GameRow],
+    /// Every game, tallied ([`read_games`]).
+    pub games: &'a ReportGames,
     /// The games.csv files, named on the page when there is more than one.
     pub files: &'a [String],
-    /// The most bytes of encoded positions to embed (see
-    /// [`VIEWER_BUDGET_BYTES`]); at least one game is always embedded.
-    pub viewer_budget: usize,
     /// A warning shown at the top: the run did not finish, say.
     pub warning: Option<&'a str>,
     /// The summary of a two-bot match (with its SPRT's course), shown
@@ -425,52 +302,29 @@ pub struct Rendered {
 pub fn render(input: &ReportInput<'_>) -> Rendered {
     // Bot names: those of the standings, then any only the games name.
     let mut names: Vec<String> = input.names.to_vec();
-    let mut index: HashMap<String, usize> = names
+    let at: Vec<usize> = input
+        .games
+        .bots
         .iter()
-        .enumerate()
-        .map(|(i, n)| (n.clone(), i))
+        .map(|b| {
+            names.iter().position(|n| n == b).unwrap_or_else(|| {
+                names.push(b.clone());
+                names.len() - 1
+            })
+        })
         .collect();
-    let mut bot = |name: &str| {
-        if let Some(&i) = index.get(name) {
-            return i;
-        }
-        names.push(name.to_string());
-        index.insert(name.to_string(), names.len() - 1);
-        names.len() - 1
-    };
-    let mut series: Vec<SeriesInfo> = Vec::new();
-    let mut bots_of_game = Vec::with_capacity(input.games.len());
-    for (i, g) in input.games.iter().enumerate() {
-        let (south, north) = (bot(&g.south), bot(&g.north));
-        bots_of_game.push((south, north));
-        let same = series
-            .last()
-            .is_some_and(|s| s.file == g.file && s.number == g.series);
-        if !same {
-            series.push(SeriesInfo {
-                file: g.file,
-                number: g.series,
-                a: south,
-                b: north,
-                wdl: Wdl::default(),
-                games: Vec::new(),
-            });
-        }
-        let s = series.last_mut().expect("pushed above");
-        s.games.push(i);
-        let winner = match g.result.as_str() {
-            "south" => Some(south),
-            "north" => Some(north),
-            _ => None,
-        };
-        match winner {
-            None => s.wdl.draws += 1,
-            Some(w) if w == s.a => s.wdl.wins += 1,
-            Some(_) => s.wdl.losses += 1,
-        }
-    }
+    let series: Vec<SeriesInfo> = input
+        .games
+        .series
+        .iter()
+        .map(|s| SeriesInfo {
+            a: at[s.a],
+            b: at[s.b],
+            ..s.clone()
+        })
+        .collect();
     let svg = standings_svg(&names, input.table);
-    let data = viewer_data(input, &names, &series, &bots_of_game);
+    let data = viewer_data(input, &names, &series);
     let json = serde_json::to_string(&data)
         .unwrap_or_else(|_| "{}".to_string())
         .replace('<', "\\u003c");
@@ -481,33 +335,13 @@ pub fn render(input: &ReportInput<'_>) -> Rendered {
     }
 }
 
-/// The viewer's data: every series, and the games that fit the budget,
-/// replayed by the engine.
+/// The viewer's data: every series, and the games [`read_games`] chose
+/// for the viewer, replayed by the engine.
 fn viewer_data<'a>(
     input: &ReportInput<'a>,
     names: &'a [String],
     series: &[SeriesInfo],
-    bots_of_game: &[(usize, usize)],
 ) -> ViewerData<'a> {
-    // Round robin over the series, so each is represented when the budget
-    // runs out: game 1 of every series, then game 2, ...
-    let mut chosen: Vec<(usize, usize, Replayed)> = Vec::new();
-    let mut used = 0usize;
-    let rounds = series.iter().map(|s| s.games.len()).max().unwrap_or(0);
-    'rounds: for round in 0..rounds {
-        for (si, s) in series.iter().enumerate() {
-            let Some(&gi) = s.games.get(round) else {
-                continue;
-            };
-            let replayed = replay(&input.games[gi]);
-            used += replayed.positions.len();
-            if used > input.viewer_budget && !chosen.is_empty() {
-                break 'rounds;
-            }
-            chosen.push((si, gi, replayed));
-        }
-    }
-    chosen.sort_by_key(|(si, gi, _)| (*si, input.games[*gi].game));
     let mut series_json: Vec<SeriesJson> = series
         .iter()
         .map(|s| SeriesJson {
@@ -518,23 +352,24 @@ fn viewer_data<'a>(
             wins: s.wdl.wins,
             draws: s.wdl.draws,
             losses: s.wdl.losses,
-            played: s.games.len(),
+            played: s.played,
             games: Vec::new(),
         })
         .collect();
-    let omitted = input.games.len() - chosen.len();
-    let games = chosen
-        .into_iter()
+    let bot = |name: &str| names.iter().position(|n| n == name).unwrap_or(0);
+    let viewed = &input.games.viewed;
+    let games = viewed
+        .iter()
         .enumerate()
-        .map(|(k, (si, gi, r))| {
+        .filter_map(|(k, g)| {
+            let si = input.games.series_of(g.file, g.series)?;
             series_json[si].games.push(k);
-            let g = &input.games[gi];
-            let (south, north) = bots_of_game[gi];
-            GameJson {
+            let r = replay(g);
+            Some(GameJson {
                 series: si,
                 game: g.game,
-                south,
-                north,
+                south: bot(&g.south),
+                north: bot(&g.north),
                 holes: r.holes,
                 opening: g.opening.split_whitespace().count().min(r.moves.len()),
                 moves: r.moves,
@@ -544,7 +379,7 @@ fn viewer_data<'a>(
                 positions: r.positions,
                 error: r.error,
                 agrees: r.agrees,
-            }
+            })
         })
         .collect();
     ViewerData {
@@ -552,8 +387,8 @@ fn viewer_data<'a>(
         files: input.files.len().max(1),
         series: series_json,
         games,
-        omitted,
-        total: input.games.len(),
+        omitted: input.games.total - viewed.len(),
+        total: input.games.total,
     }
 }
 
@@ -586,19 +421,14 @@ fn page(
     svg: &str,
     json: &str,
 ) -> Markup {
-    let games = input.games.len();
+    let games = input.games.total;
     let groups = input
         .table
         .iter()
         .map(|s| s.group)
         .collect::<BTreeSet<_>>()
         .len();
-    let boards: BTreeSet<(String, String)> = input
-        .games
-        .iter()
-        .filter(|g| !g.holes.is_empty())
-        .map(|g| (g.holes.clone(), g.seeds.clone()))
-        .collect();
+    let boards = &input.games.boards;
     html! {
         (DOCTYPE)
         html lang="en" {
@@ -613,7 +443,7 @@ fn page(
                     h1 { "En Dodoi tournament report" }
                     p.meta {
                         (games) " games, " (input.table.len()) " bots, " (series.len()) " series"
-                        @for (holes, seeds) in &boards {
+                        @for (holes, seeds) in boards {
                             " · 2x" (holes) " board, " (seeds) " seeds per hole"
                         }
                     }
@@ -792,7 +622,7 @@ fn cross_section(input: &ReportInput<'_>, names: &[String], series: &[SeriesInfo
                                                     std::cmp::Ordering::Less => "series loss",
                                                     std::cmp::Ordering::Equal => "series even",
                                                 };
-                                                a class=(class) href=(game_link(s, input.games[s.games[0]].game, false))
+                                                a class=(class) href=(game_link(s, s.first_game, false))
                                                     title={ (series_name(s, files)) ": " (name(i)) " " (w.wins) " wins, " (w.draws) " draws, " (w.losses) " losses against " (name(j)) } {
                                                     (w.wins) "-" (w.draws) "-" (w.losses)
                                                 }
@@ -810,30 +640,10 @@ fn cross_section(input: &ReportInput<'_>, names: &[String], series: &[SeriesInfo
 }
 
 fn forfeits_section(input: &ReportInput<'_>, names: &[String], series: &[SeriesInfo]) -> Markup {
-    let mut ends: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut counts: BTreeMap<(&str, &str), u32> = BTreeMap::new();
-    let mut kinds: Vec<&str> = Vec::new();
-    let mut listed: Vec<(&GameRow, &str)> = Vec::new();
-    let mut forfeits = 0usize;
-    for g in input.games {
-        *ends.entry(g.termination.as_str()).or_default() += 1;
-        if !g.is_forfeit() {
-            continue;
-        }
-        forfeits += 1;
-        let loser = match g.forfeit_side() {
-            Some(Side::South) => g.south.as_str(),
-            Some(Side::North) => g.north.as_str(),
-            None => "?",
-        };
-        *counts.entry((loser, g.termination.as_str())).or_default() += 1;
-        if !kinds.contains(&g.termination.as_str()) {
-            kinds.push(&g.termination);
-        }
-        if listed.len() < FORFEIT_LIST_MAX {
-            listed.push((g, loser));
-        }
-    }
+    let g = input.games;
+    let (ends, counts, forfeits) = (&g.ends, &g.faults, g.forfeits);
+    let kinds: BTreeSet<&str> = counts.keys().map(|(_, k)| k.as_str()).collect();
+    let mut kinds: Vec<&str> = kinds.into_iter().collect();
     let rank = |k: &str| {
         FORFEIT_KINDS
             .iter()
@@ -849,14 +659,14 @@ fn forfeits_section(input: &ReportInput<'_>, names: &[String], series: &[SeriesI
         .collect();
     for (b, _) in counts.keys() {
         if !bots.iter().any(|x| x == b) {
-            bots.push((*b).to_string());
+            bots.push(b.clone());
         }
     }
-    let series_of = |g: &GameRow| {
-        series
-            .iter()
-            .find(|s| s.file == g.file && s.number == g.series)
-    };
+    let listed: Vec<_> = g
+        .listed
+        .iter()
+        .map(|(&(file, number, game), f)| (g.series_of(file, number).map(|i| &series[i]), game, f))
+        .collect();
     let files = input.files.len().max(1);
     html! {
         section #forfeits {
@@ -864,8 +674,8 @@ fn forfeits_section(input: &ReportInput<'_>, names: &[String], series: &[SeriesI
             table.ends {
                 thead { tr { th.name { "termination" } th { "games" } } }
                 tbody {
-                    @for (end, n) in &ends {
-                        tr { td.name { (end) @if !RULE_ENDS.contains(end) { " (forfeit)" } } td { (n) } }
+                    @for (end, n) in ends {
+                        tr { td.name { (end) @if !RULE_ENDS.contains(&end.as_str()) { " (forfeit)" } } td { (n) } }
                     }
                 }
             }
@@ -882,7 +692,7 @@ fn forfeits_section(input: &ReportInput<'_>, names: &[String], series: &[SeriesI
                     } }
                     tbody {
                         @for b in &bots {
-                            @let row: Vec<u32> = kinds.iter().map(|k| counts.get(&(b.as_str(), *k)).copied().unwrap_or(0)).collect();
+                            @let row: Vec<u32> = kinds.iter().map(|k| counts.get(&(b.clone(), (*k).to_string())).copied().unwrap_or(0)).collect();
                             tr {
                                 td.name { (b) }
                                 @for c in &row { td { @if *c > 0 { (c) } @else { span.zero { "0" } } } }
@@ -898,16 +708,16 @@ fn forfeits_section(input: &ReportInput<'_>, names: &[String], series: &[SeriesI
                 table.forfeit-list {
                     thead { tr { th.name { "game" } th.name { "bot at fault" } th.name { "kind" } th.name { "detail" } } }
                     tbody {
-                        @for (g, loser) in &listed {
+                        @for (s, game, f) in &listed {
                             tr {
                                 td.name {
-                                    @if let Some(s) = series_of(g) {
-                                        a href=(game_link(s, g.game, true)) { (series_name(s, files)) ", game " (g.game) }
+                                    @if let Some(s) = s {
+                                        a href=(game_link(s, *game, true)) { (series_name(s, files)) ", game " (game) }
                                     }
                                 }
-                                td.name { (loser) }
-                                td.name { (g.termination) }
-                                td.name.detail { (g.detail) }
+                                td.name { (f.loser) }
+                                td.name { (f.kind) }
+                                td.name.detail { (f.detail) }
                             }
                         }
                     }
@@ -961,7 +771,7 @@ pub fn write_report(
     table: &[Standing],
     files: &[impl AsRef<Path>],
 ) -> Result<(), ReportError> {
-    let games = read_games(files)?;
+    let games = read_games(files, VIEWER_BUDGET_BYTES)?;
     write_report_of(dir, names, table, files, &games, None, &[])
 }
 
@@ -977,7 +787,7 @@ pub fn write_report_of(
     names: &[String],
     table: &[Standing],
     files: &[impl AsRef<Path>],
-    games: &[GameRow],
+    games: &ReportGames,
     matchup: Option<&Matchup>,
     not_started: &[(String, String)],
 ) -> Result<(), ReportError> {
@@ -995,7 +805,6 @@ pub fn write_report_of(
         files: &file_names,
         matchup,
         not_started,
-        viewer_budget: VIEWER_BUDGET_BYTES,
         warning: interrupted.then_some(
             "This run did not finish: the figures cover only the games played so far (arena run --resume DIR plays the rest).",
         ),

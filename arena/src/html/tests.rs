@@ -141,16 +141,20 @@ fn rate(games: &[GameRow]) -> (Vec<String>, Vec<Standing>) {
 }
 
 fn render_games(games: &[GameRow], budget: usize) -> Rendered {
+    render_read(games, &ReportGames::of_rows(games, budget))
+}
+
+/// The page of `games` tallied as `read` (from them or from their file).
+fn render_read(games: &[GameRow], read: &ReportGames) -> Rendered {
     let (names, table) = rate(games);
     render(&ReportInput {
         names: &names,
         table: &table,
-        games,
+        games: read,
         files: &["games.csv".to_string()],
         warning: None,
         matchup: None,
         not_started: &[],
-        viewer_budget: budget,
     })
 }
 
@@ -381,12 +385,11 @@ fn bad_rows_are_shown_never_panicked_on() {
     let empty = render(&ReportInput {
         names: &[],
         table: &[],
-        games: &[],
+        games: &ReportGames::of_rows(&[], VIEWER_BUDGET_BYTES),
         files: &[],
         warning: None,
         matchup: None,
         not_started: &[],
-        viewer_budget: VIEWER_BUDGET_BYTES,
     });
     assert_eq!(data_of(&empty.html)["total"], 0);
     assert!(empty.svg.starts_with("<svg"));
@@ -480,7 +483,7 @@ fn the_files_are_written_whole_and_a_failure_leaves_them() {
             .unwrap();
         f.write_all(b"4,1,1,,alpha,be").unwrap();
     }
-    let read = read_games(&[dir.path().join("games.csv")]).unwrap();
+    let read = read_games(&[dir.path().join("games.csv")], VIEWER_BUDGET_BYTES).unwrap();
     assert_eq!(read.len(), games.len());
     let (names, table) = rate(&games);
     write_report(dir.path(), &names, &table, &[dir.path().join("games.csv")]).unwrap();
@@ -504,33 +507,88 @@ fn the_files_are_written_whole_and_a_failure_leaves_them() {
 }
 
 #[test]
-fn rows_outside_the_viewer_are_read_light_and_the_page_is_the_same() {
+fn a_file_read_row_by_row_gives_the_page_of_its_rows() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("games.csv");
-    let games = tournament();
+    // Rows in the order games ended, not by series and game: the reader
+    // must put them in order, and find each series' first game.
+    let mut games = tournament();
+    games.swap(0, 2);
+    games.swap(4, 5);
     let mut csv = csv::Writer::from_path(&path).unwrap();
     for g in &games {
         csv.serialize(g).unwrap();
     }
     drop(csv);
-    let one = replay(&games[0]).positions.len();
+    let one = games
+        .iter()
+        .map(|g| replay(g).positions.len())
+        .max()
+        .unwrap();
     for budget in [0, one, 3 * one, VIEWER_BUDGET_BYTES] {
-        let read = read_games_within(&[&path], budget).unwrap();
+        let read = read_games(&[&path], budget).unwrap();
         assert_eq!(read.len(), games.len());
+        let page = render_read(&games, &read);
         assert_eq!(
+            page.html,
             render_games(&games, budget).html,
-            render_games(&read, budget).html,
             "budget {budget}"
         );
-        let light = read.iter().filter(|g| g.moves.is_empty()).count();
-        let shown = data_of(&render_games(&games, budget).html)["games"]
+        let mut sorted = games.clone();
+        sorted.sort_by_key(|g| (g.series, g.game));
+        assert_eq!(
+            page.html,
+            render_games(&sorted, budget).html,
+            "budget {budget}"
+        );
+        // Only the games shown are kept whole.
+        let shown = data_of(&page.html)["games"].as_array().unwrap().len();
+        assert_eq!(read.viewed.len(), shown, "budget {budget}");
+        let data = data_of(&page.html);
+        for s in data["series"]
             .as_array()
             .unwrap()
-            .len();
-        // Whole: the games shown, and at most the one that ran over.
-        assert!(
-            light + shown <= games.len() && light + shown + 1 >= games.len(),
-            "budget {budget}: {light} light, {shown} shown"
-        );
+            .iter()
+            .filter(|_| budget >= 3 * one)
+        {
+            let first = &data["games"][s["games"][0].as_u64().unwrap() as usize];
+            assert_eq!(first["game"], 1, "budget {budget}: {s}");
+        }
     }
+    // Series 1 of the tournament: alpha is South in game 1, whatever the
+    // order of the rows.
+    let read = read_games(&[&path], 0).unwrap();
+    let s = &read.series[0];
+    assert_eq!((read.bots[s.a].as_str(), s.first_game), ("alpha", 1));
+}
+
+#[test]
+fn the_course_of_a_match_is_one_series_of_one_file() {
+    let rules = Rules::new(6, 4).unwrap();
+    let rows = vec![
+        row(1, 2, ["b", "a"], rules, 2),
+        row(1, 1, ["a", "b"], rules, 1),
+    ];
+    let names = vec!["a".to_string(), "b".to_string()];
+    let read = ReportGames::of_rows(&rows, 0);
+    assert_eq!(read.first_south(), Some("a"));
+    let course = read.course(&names).unwrap();
+    assert_eq!(course.len(), 2);
+    assert_eq!(course[0].south, 0, "game 1 first");
+    assert_eq!(course[1].south, 1);
+    // A second file, or a second series: no one test ran over them.
+    let mut two_files = rows.clone();
+    two_files.push(GameRow {
+        file: 1,
+        ..rows[1].clone()
+    });
+    assert!(ReportGames::of_rows(&two_files, 0).course(&names).is_none());
+    let mut two_series = rows.clone();
+    two_series.push(GameRow {
+        series: 2,
+        ..rows[1].clone()
+    });
+    assert!(ReportGames::of_rows(&two_series, 0)
+        .course(&names)
+        .is_none());
 }
