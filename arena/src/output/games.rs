@@ -26,7 +26,11 @@ use super::RunFolder;
 /// columns of `games.csv`, rows sorted by series and game.
 pub const PAST_END_FILE: &str = "games-past-end.csv";
 
-/// A last line cut short, left out by the reader.
+/// A last line cut short, left out by the reader: the bytes after the
+/// file's last newline. The arena ends every row it writes with a newline,
+/// so a line without one is a write cut short by a crash, and a prefix of a
+/// row can look whole (a `duration_ms` of `12` cut from `1234`); a line
+/// edited by hand needs its newline to count.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TornLine {
     /// The file.
@@ -41,8 +45,12 @@ impl fmt::Display for TornLine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{}: the last line is incomplete; skipped",
-            self.path.display()
+            "{}:{}: the last line has no newline at its end, so it was cut short \
+             (a run stopped while writing it): skipped its {} bytes; if the line is whole \
+             (a file edited by hand), end it with a newline",
+            self.path.display(),
+            self.line,
+            self.bytes
         )
     }
 }
@@ -654,10 +662,23 @@ mod tests {
         assert_eq!(read.rows[0].winner(), Some(Side::South));
         let torn = read.torn.unwrap();
         assert_eq!((torn.line, torn.bytes), (3, 10));
-        assert_eq!(
-            torn.to_string(),
-            format!("{}: the last line is incomplete; skipped", path.display())
+        let text = torn.to_string();
+        assert!(
+            text.starts_with(&format!(
+                "{}:3: the last line has no newline",
+                path.display()
+            )) && text.contains("skipped its 10 bytes")
+                && text.contains("end it with a newline"),
+            "{text}"
         );
+        // A whole row without its newline is left out too: a prefix of a
+        // row can look whole, so only the newline says a write finished.
+        let path = file(
+            tmp.path(),
+            "w.csv",
+            &format!("{whole}1,2,b,a,draw,no-moves"),
+        );
+        assert_eq!(read_games(&path).unwrap().rows.len(), 1);
         let path = file(tmp.path(), "h.csv", whole);
         assert_eq!(read_games(&path).unwrap().torn, None);
     }
