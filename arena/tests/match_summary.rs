@@ -241,3 +241,52 @@ fn an_sprt_match_with_first_to_says_it_is_not_used() {
         "{stderr}"
     );
 }
+
+/// With the config's first bot left out (it did not start), the match of
+/// the other two is seen from the first of them in the config, whichever
+/// played South first, in the printed summary and in `match.csv`.
+#[test]
+fn the_summary_is_seen_from_the_configs_first_bot_that_played() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (first, second) in [("zeta", "alpha"), ("alpha", "zeta")] {
+        let bots = [
+            ("gone", ["sh", "-c", "exit 3"].map(String::from).to_vec()),
+            (first, arena_bot("random", 5)),
+            (second, arena_bot("greedy", 6)),
+        ];
+        let cfg = config(
+            tmp.path(),
+            "[board]\nholes = 6\n[tournament]\nfirst_to = 100\nmax_games = 4\non_start_failure = \"skip\"\n",
+            &bots,
+        );
+        let out = tmp.path().join(format!("run-{first}"));
+        let output = run_arena(&cfg, &out);
+        assert_success(&output);
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            stdout.contains(&format!(
+                "{first} vs {second}: 4 games (2 pairs), from {first}'s side"
+            )),
+            "{stdout}"
+        );
+        let row = &rows(&out.join("match.csv"))[0];
+        assert_eq!(row["bot_a"], first, "{row:?}");
+        // Arena rate of the games alone, without the config: from the
+        // first game's South.
+        let games = rows(&out.join("games.csv"));
+        let south = &games
+            .iter()
+            .min_by_key(|g| g["game"].parse::<u32>().unwrap())
+            .unwrap()["south"];
+        let rated = tmp.path().join(format!("rated-{first}"));
+        let output = Command::cargo_bin("arena")
+            .unwrap()
+            .args(["rate", "--out"])
+            .arg(&rated)
+            .arg(out.join("games.csv"))
+            .output()
+            .unwrap();
+        assert_success(&output);
+        assert_eq!(&rows(&rated.join("match.csv"))[0]["bot_a"], south);
+    }
+}
