@@ -22,9 +22,9 @@
 //! beyond that, games are left out of the viewer (never out of the tables),
 //! fairly across series (game 1 of every series first, then game 2, ...),
 //! and the page says how many and how to replay them (`arena replay`).
-//! The games left out are read light ([`read_games`]: without the moves
-//! and seeds only the viewer reads), so a report of a large `games.csv`
-//! holds far less than the file in memory.
+//! The report's tables are tallied while `games.csv` streams, and only the
+//! viewer's games are kept whole ([`read_games`], [`ReportGames`]), so a
+//! report of a large `games.csv` holds far less than the file in memory.
 //!
 //! **Escaping.** The markup is written with `maud`, which escapes every
 //! interpolated string, so a bot name or a forfeit `detail` can never become
