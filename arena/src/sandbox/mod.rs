@@ -16,7 +16,7 @@
 //!   `sandbox_rw`) and the paths it lists, at their host paths; fresh
 //!   `/proc` and `/dev`; private tmpfs `/tmp`, `/var/tmp`, `/run` and
 //!   `/dev/shm` of `tmp_mb` each; the rest of `/` read-only and empty;
-//! - a seccomp filter ([`seccomp`]) and an environment of its own
+//! - a seccomp filter (the private module `seccomp`) and an environment of its own
 //!   ([`ENV`]), nothing of the arena's;
 //! - `processes` as RLIMIT_NPROC, set inside its namespace by
 //!   [`confine`], which then checks all of the above before it runs the bot.
