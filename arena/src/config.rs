@@ -1049,10 +1049,8 @@ fn read_openings(
         let mut pos = rules.start();
         let mut moves = Vec::new();
         for word in line.split_whitespace() {
-            let mv = word
-                .parse::<u8>()
+            let mv = endodoi_protocol::parse_move(word)
                 .ok()
-                .and_then(endodoi::Move::new)
                 .ok_or_else(|| at(format!("'{word}' is not a hole number")))?;
             pos.play(mv).map_err(|e| at(format!("move {word}: {e}")))?;
             moves.push(mv);
@@ -1419,6 +1417,12 @@ dir = "bots"
             .unwrap_err()
             .to_string();
         assert!(e.contains("book.txt:1: move 9"), "{e}");
+        // The protocol's rule of a hole number: no sign, no leading zero.
+        std::fs::write(&book, "4 03\n").unwrap();
+        let e = Config::parse(&text, "t", "t", &crate::commands::host())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("book.txt:1: '03' is not a hole number"), "{e}");
     }
 
     #[test]

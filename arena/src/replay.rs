@@ -123,7 +123,8 @@ impl Recorded {
 /// Parses a move list: hole numbers separated by spaces, in one or more words.
 ///
 /// # Errors
-/// A word that is not a hole number from 1 to 50.
+/// A word that is not a hole number from 1 to 50, by the protocol's rule
+/// ([`endodoi_protocol::parse_move`]: no sign, no leading zero).
 pub fn parse_moves<S: AsRef<str>>(words: &[S]) -> Result<Vec<u8>, ReplayError> {
     words
         .iter()
@@ -134,10 +135,9 @@ pub fn parse_moves<S: AsRef<str>>(words: &[S]) -> Result<Vec<u8>, ReplayError> {
                 .collect::<Vec<_>>()
         })
         .map(|w| {
-            w.parse::<u8>()
-                .ok()
-                .filter(|h| Move::new(*h).is_some())
-                .ok_or_else(|| ReplayError::NotAHole(w.clone()))
+            endodoi_protocol::parse_move(&w)
+                .map(Move::hole)
+                .map_err(|_| ReplayError::NotAHole(w.clone()))
         })
         .collect()
 }
@@ -461,6 +461,20 @@ mod tests {
         );
         assert!(parse_moves(&["3 x"]).is_err());
         assert!(parse_moves(&["51"]).is_err());
+    }
+
+    /// Issue 17 item 13's rule, the protocol's: `move 01` is refused, so
+    /// a move list with `01` or `+1` is too (replay took `01` as hole 1).
+    #[test]
+    fn a_hole_number_has_no_sign_and_no_leading_zero() {
+        for bad in ["01", "+1", "-1", "0", "007"] {
+            let err = parse_moves(&["4", bad]).unwrap_err();
+            assert!(
+                matches!(&err, ReplayError::NotAHole(w) if w == bad),
+                "{err}"
+            );
+        }
+        assert_eq!(parse_moves(&["10 1"]).unwrap(), [10, 1]);
     }
 
     #[test]

@@ -88,3 +88,28 @@ command = ["arena", "bot", "random", "--seed", "2"]
         }
     }
 }
+
+/// The protocol's rule of a hole number (issue 17 item 13): `move 01` is
+/// refused, and so is `01` in `arena replay`'s moves (it was hole 1).
+#[test]
+fn a_move_with_a_leading_zero_or_a_sign_is_refused() {
+    for bad in ["01", "+1"] {
+        let out = arena()
+            .args(["replay", "--holes", "3", "--seeds", "2", "2", bad])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(&format!("'{bad}'")), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    }
+    let ok = arena()
+        .args(["replay", "--holes", "3", "--seeds", "2", "2", "1"])
+        .output()
+        .unwrap();
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+}

@@ -33,7 +33,9 @@ use std::fmt;
 mod reply;
 mod request;
 
-pub use reply::{hello_name, BadHole, HandshakeError, HelloReply, Reply, ReplyError};
+pub use reply::{
+    hello_name, parse_hole, parse_move, BadHole, HandshakeError, HelloReply, Reply, ReplyError,
+};
 pub use request::{
     legal_of_turn, Command, GameOver, GameResult, Hello, NewGame, Quit, Request, RequestError,
     RequestErrorKind, Row, Turn,

@@ -44,6 +44,46 @@ pub enum BadHole {
     TooLarge,
 }
 
+/// `text` as a hole number, the one rule of every hole number the arena
+/// reads (a bot's `move N`, a move list in `games.csv`, `arena replay`,
+/// an openings file, `--opening`): plain decimal digits with no sign and no
+/// leading zero, from 1 (`[1-9][0-9]*`, at most 4294967295). Whether the
+/// board has that hole is the rules engine's to say.
+///
+/// ```
+/// use endodoi_protocol::{parse_hole, BadHole};
+/// assert_eq!(parse_hole("12"), Ok(12));
+/// assert_eq!(parse_hole("01"), Err(BadHole::LeadingZero));
+/// assert_eq!(parse_hole("+1"), Err(BadHole::Sign));
+/// ```
+///
+/// # Errors
+/// [`BadHole`]: why `text` is not a hole number.
+pub fn parse_hole(text: &str) -> Result<u32, BadHole> {
+    match BadHole::of(text) {
+        Some(why) => Err(why),
+        None => text.parse().map_err(|_| BadHole::TooLarge),
+    }
+}
+
+/// `text` as a move of a move list: a hole number by [`parse_hole`]'s rule
+/// that a board can have (1 to 50, [`Move::new`]).
+///
+/// ```
+/// assert_eq!(endodoi_protocol::parse_move("3"), endodoi::Move::new(3).ok_or(endodoi_protocol::BadHole::Zero));
+/// assert!(endodoi_protocol::parse_move("03").is_err());
+/// ```
+///
+/// # Errors
+/// [`BadHole`], with [`BadHole::TooLarge`] for a number past 50.
+pub fn parse_move(text: &str) -> Result<Move, BadHole> {
+    let hole = parse_hole(text)?;
+    u8::try_from(hole)
+        .ok()
+        .and_then(Move::new)
+        .ok_or(BadHole::TooLarge)
+}
+
 impl BadHole {
     /// Why `arg` (the text after `move`, trimmed) is not a hole number;
     /// `None` if it is one.
@@ -167,13 +207,9 @@ impl<'a> Reply<'a> {
                 let arg = rest.trim();
                 // Plain decimal, from 1: "+3", "03", "0" or "3 4" is not a
                 // hole number.
-                match BadHole::of(arg) {
-                    Some(why) => Err(ReplyError::BadMove(why)),
-                    None => arg
-                        .parse()
-                        .map(Reply::Move)
-                        .map_err(|_| ReplyError::BadMove(BadHole::TooLarge)),
-                }
+                parse_hole(arg)
+                    .map(Reply::Move)
+                    .map_err(ReplyError::BadMove)
             }
             "hello" => {
                 let mut version = None;

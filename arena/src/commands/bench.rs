@@ -481,7 +481,7 @@ async fn arena_games_async(
             let moves = record
                 .moves
                 .split_whitespace()
-                .filter_map(|m| m.parse::<u8>().ok().and_then(Move::new))
+                .filter_map(|m| endodoi_protocol::parse_move(m).ok())
                 .collect();
             played.push(Played {
                 moves,

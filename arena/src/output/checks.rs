@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use endodoi::{Move, Position, Rules, Side};
+use endodoi::{Position, Rules, Side};
 
 use super::rows::{GameRow, FAULT_ENDS, RULE_ENDS};
 
@@ -127,10 +127,8 @@ fn replay(row: &GameRow) -> Result<(), String> {
     for word in row.moves.split_whitespace() {
         plies += 1;
         let mover = pos.to_move();
-        let mv = word
-            .parse::<u8>()
+        let mv = endodoi_protocol::parse_move(word)
             .ok()
-            .and_then(Move::new)
             .ok_or_else(|| format!("moves: ply {plies} '{word}' is not a hole number"))?;
         pos.play(mv).map_err(|e| {
             format!("moves do not replay: at ply {plies} {mover} cannot play {word}: {e}")
@@ -450,6 +448,10 @@ mod tests {
                 "termination timeout (a fault), but its moves end the game (south by no-moves)",
             ),
             (swap(",no-moves,", ",won,"), "unknown termination 'won'"),
+            (
+                swap("4 2 2 6 4 1", "4 2 2 06 4 1"),
+                "moves: ply 4 '06' is not a hole number",
+            ),
         ] {
             let got = replay_problem(&row(&text)).unwrap_or_default();
             assert!(got.starts_with(want), "{text}: {got}");
