@@ -605,7 +605,10 @@ impl Checker {
                 "{about}, legal={}: move {mv}; then played out, {score}",
                 list(s.position.legal_moves())
             ),
-            _ => format!("{moves} moves against random, {score}"),
+            _ => format!(
+                "{} against random, {score}",
+                crate::output::counted(moves, "move", "moves")
+            ),
         })
     }
 
@@ -708,9 +711,10 @@ impl Checker {
                     (times[n / 2 - 1] + times[n / 2]) / 2
                 };
                 format!(
-                    "median {}, max {} over {n} moves",
+                    "median {}, max {} over {}",
                     ms(median),
-                    ms(times[n - 1])
+                    ms(times[n - 1]),
+                    crate::output::counted(n, "move", "moves")
                 )
             }
         };

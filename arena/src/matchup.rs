@@ -112,11 +112,10 @@ pub fn verdict_words(verdict: &str) -> &'static str {
 /// `6 games (3 pairs)`, in the singular where it is one.
 #[must_use]
 pub fn games_and_pairs(games: u32, pairs: u64) -> String {
-    let plural = |n: u64, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     format!(
         "{} ({})",
-        plural(u64::from(games), "game"),
-        plural(pairs, "pair")
+        crate::output::counted(games, "game", "games"),
+        crate::output::counted(pairs, "pair", "pairs")
     )
 }
 

@@ -805,11 +805,7 @@ pub fn move_line(details: &MoveDetails, names: &Names) -> String {
 
 /// `1 ply`, `2 plies`.
 fn plies_text(plies: u32) -> String {
-    if plies == 1 {
-        "1 ply".into()
-    } else {
-        format!("{plies} plies")
-    }
+    crate::output::counted(plies, "ply", "plies")
 }
 
 fn plural(count: u64) -> &'static str {

@@ -74,10 +74,11 @@ pub fn sprt_text(
     };
     let games = wdl.games();
     format!(
-        "LLR {} in [{}, {}], {toward}; {games} games, {first} +{} ={} -{}",
+        "LLR {} in [{}, {}], {toward}; {}, {first} +{} ={} -{}",
         num(llr, 2),
         num(lower, 2),
         num(upper, 2),
+        crate::output::counted(games, "game", "games"),
         wdl.wins,
         wdl.draws,
         wdl.losses

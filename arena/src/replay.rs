@@ -14,7 +14,7 @@ use crate::output::GamesError;
 #[derive(Debug, thiserror::Error)]
 pub enum ReplayError {
     /// A move that is not a hole number.
-    #[error("'{0}' is not a hole number: use 1 to 50")]
+    #[error("'{0}' is not a hole number: use 1 to 50, in plain digits (no sign, no leading zero)")]
     NotAHole(String),
     /// The `games.csv` cannot be read.
     #[error(transparent)]
@@ -376,8 +376,8 @@ pub fn run(replay: &Replay) -> Result<(String, bool), ReplayError> {
         None => {
             let _ = writeln!(
                 out,
-                "the game goes on after {} plies: South has {}, North {}; {} to move, legal: {}",
-                pos.ply(),
+                "the game goes on after {}: South has {}, North {}; {} to move, legal: {}",
+                crate::output::counted(pos.ply(), "ply", "plies"),
                 seeds[0],
                 seeds[1],
                 pos.to_move(),

@@ -87,8 +87,8 @@ pub fn game_line(done: usize, g: &GameRecord) -> String {
 #[must_use]
 pub fn sprt_line(s: &SprtState, first: &str) -> String {
     format!(
-        "       SPRT after {} games ({first}: +{} ={} -{}): LLR {} in [{}, {}]: {}",
-        s.games,
+        "       SPRT after {} ({first}: +{} ={} -{}): LLR {} in [{}, {}]: {}",
+        crate::output::counted(s.games, "game", "games"),
         s.wdl.wins,
         s.wdl.draws,
         s.wdl.losses,

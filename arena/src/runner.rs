@@ -354,8 +354,9 @@ pub fn overload_warning(games: usize, cores: usize, time: &TimeControl) -> Optio
         return None;
     }
     Some(format!(
-        "warning: {processes} bot processes at once ({games} games, 2 each) on {cores} usable core{}, with {budget} ms a move and a {} ms margin: a bot waiting for a core can lose on time, even an instant one; lower concurrency to {}, or give each move at least {LOADED_MOVE_MS} ms with the margin (move_time_ms + margin_ms; see docs/tournaments.md)",
-        if cores == 1 { "" } else { "s" },
+        "warning: {processes} bot processes at once ({}, 2 each) on {}, with {budget} ms a move and a {} ms margin: a bot waiting for a core can lose on time, even an instant one; lower concurrency to {}, or give each move at least {LOADED_MOVE_MS} ms with the margin (move_time_ms + margin_ms; see docs/tournaments.md)",
+        crate::output::counted(games, "game", "games"),
+        crate::output::counted(cores, "usable core", "usable cores"),
         time.margin_ms,
         (cores / 2).max(1),
     ))
@@ -398,15 +399,16 @@ pub fn openings_notes(config: &Config, series: usize) -> Vec<String> {
     let repeats = pairs > lines;
     if series > 1 || repeats {
         let mut note = format!(
-            "note: {file} has {lines} opening{}: pair k of every series plays line k",
-            if lines == 1 { "" } else { "s" }
+            "note: {file} has {}: pair k of every series plays line k",
+            crate::output::counted(lines, "opening", "openings")
         );
         if series > 1 {
             note.push_str(&format!(", so the {series} series play the same openings"));
         }
         if repeats {
             note.push_str(&format!(
-                ", and a series of more than {lines} pairs (up to {pairs}, max_games = {}) plays them again from the first",
+                ", and a series of more than {} (up to {pairs}, max_games = {}) plays them again from the first",
+                crate::output::counted(lines, "pair", "pairs"),
                 config.tournament.max_games
             ));
         }

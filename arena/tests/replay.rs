@@ -113,3 +113,15 @@ fn a_move_with_a_leading_zero_or_a_sign_is_refused() {
         String::from_utf8_lossy(&ok.stderr)
     );
 }
+
+/// "after 1 plies" and its kind: a count of one is in the singular.
+#[test]
+fn one_ply_is_a_ply() {
+    let out = arena()
+        .args(["replay", "--holes", "3", "--seeds", "2", "1"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("the game goes on after 1 ply:"), "{stdout}");
+}

@@ -81,8 +81,10 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
             let counted = RunFolder::at(d).finished_games();
             if let Some(counted) = counted.filter(|&c| c != rows) {
                 anyhow::bail!(
-                    "{} finished with {counted} games, but its games.csv holds {rows} whole rows: copy the folder again (a copy cut short?), or pass --partial to merge what there is",
-                    d.display()
+                    "{} finished with {}, but its games.csv holds {}: copy the folder again (a copy cut short?), or pass --partial to merge what there is",
+                    d.display(),
+                    crate::output::counted(counted, "game", "games"),
+                    crate::output::counted(rows, "whole row", "whole rows")
                 );
             }
         }
@@ -129,9 +131,10 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         let path = dir.path.join(PAST_END_FILE);
         write_rows_to(&path, &past_rows)?;
         console.note(format_args!(
-            "arena: the match ended after {} games, as a single run would have stopped it; the {} games the shards played past its end are in {}, not counted",
-            rows.len(),
-            past_rows.len(),
+            "arena: the match ended after {}, as a single run would have stopped it; the {} the shards played past its end {} in {}, not counted",
+            crate::output::counted(rows.len(), "game", "games"),
+            crate::output::counted(past_rows.len(), "game", "games"),
+            if past_rows.len() == 1 { "is" } else { "are" },
             path.display()
         ));
     }

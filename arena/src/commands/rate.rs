@@ -178,9 +178,9 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
     )?;
     console.print(table);
     console.note(format_args!(
-        "arena: {} games from {} file(s); standings.csv, pairwise.csv, los.csv, {}report.html and standings.svg in {}",
-        rated.games,
-        options.games.len(),
+        "arena: {} from {}; standings.csv, pairwise.csv, los.csv, {}report.html and standings.svg in {}",
+        crate::output::counted(rated.games, "game", "games"),
+        crate::output::counted(options.games.len(), "file", "files"),
         // A match of two bots also has its summary (report::write_ratings).
         if rated.names.len() == 2 { "match.csv, " } else { "" },
         out.display()

@@ -84,7 +84,8 @@ pub fn run<F: Future<Output = ()>>(
         let units = runner::split_units(&config);
         anyhow::ensure!(
             s.n() <= units,
-            "--shard {s}: this tournament splits into at most {units} shards (one per {}), so shard {s} would play nothing: choose N from 1 to {units}",
+            "--shard {s}: this tournament splits into at most {} (one per {}), so shard {s} would play nothing: choose N from 1 to {units}",
+            crate::output::counted(units, "shard", "shards"),
             if config.bots.len() == 2 { "game pair" } else { "series" }
         );
     }
@@ -201,16 +202,21 @@ pub fn run<F: Future<Output = ()>>(
     // An SPRT match says what it tests: its bound is only max_games.
     let games = match runner::sprt_of(&config) {
         Some(s) => format!(
-            "an SPRT of [{}, {}] {} to a verdict or {bound} games",
+            "an SPRT of [{}, {}] {} to a verdict or {}",
             s.elo0,
             s.elo1,
-            crate::matchup::model_words(s.model)
+            crate::matchup::model_words(s.model),
+            crate::output::counted(bound, "game", "games")
         ),
-        None => format!("at most {bound} games"),
+        None => format!("at most {}", crate::output::counted(bound, "game", "games")),
     };
     let start = format!(
-        "arena: {} bots, {series} series, {games}, {at_once} at once; writing {}",
-        (0..config.bots.len()).filter(playing).count(),
+        "arena: {}, {series} series, {games}, {at_once} at once; writing {}",
+        crate::output::counted(
+            (0..config.bots.len()).filter(playing).count(),
+            "bot",
+            "bots"
+        ),
         dir.path.display()
     );
     // Before the live view starts, as plain text the terminal may wrap.
@@ -319,7 +325,8 @@ pub fn run<F: Future<Output = ()>>(
     console.print(table);
     if cancel.is_cancelled() {
         console.note(format_args!(
-            "arena: interrupted; the summaries cover the {done} games played, in {}",
+            "arena: interrupted; the summaries cover the {} played, in {}",
+            crate::output::counted(done, "game", "games"),
             dir.path.display()
         ));
         console.note(format_args!(

@@ -442,7 +442,9 @@ fn page(
                 header {
                     h1 { "En Dodoi tournament report" }
                     p.meta {
-                        (games) " games, " (input.table.len()) " bots, " (series.len()) " series"
+                        (crate::output::counted(games, "game", "games")) ", "
+                        (crate::output::counted(input.table.len(), "bot", "bots")) ", "
+                        (series.len()) " series"
                         @for (holes, seeds) in boards {
                             " · 2x" (holes) " board, " (seeds) " seeds per hole"
                         }

@@ -141,9 +141,31 @@ pub fn num(x: f64, decimals: usize) -> String {
     }
 }
 
+/// `n` and the word for what is counted, in the singular when `n` is 1:
+/// `counted(1, "ply", "plies")` is `1 ply`, `counted(2, ...)` `2 plies`.
+/// Every message that counts games, pairs, plies, moves, shards... says it
+/// through this.
+#[must_use]
+pub fn counted(n: impl std::fmt::Display, one: &str, many: &str) -> String {
+    let n = n.to_string();
+    if n == "1" {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_is_counted_in_the_singular() {
+        assert_eq!(counted(1u32, "ply", "plies"), "1 ply");
+        assert_eq!(counted(0usize, "game", "games"), "0 games");
+        assert_eq!(counted(2u64, "pair", "pairs"), "2 pairs");
+        assert_eq!(counted(11, "game", "games"), "11 games");
+    }
 
     #[test]
     fn numbers_are_always_finite() {

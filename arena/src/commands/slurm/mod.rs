@@ -270,15 +270,21 @@ fn submit(args: &Submit, console: &mut Console<'_>) -> anyhow::Result<bool> {
     let units = crate::runner::split_units(&config);
     anyhow::ensure!(
         (1..=units).contains(&n),
-        "--shards {n}: this tournament splits into at most {units} shards (one per {}); choose 1 to {units}",
-        if config.bots.len() == 2 { "game pair" } else { "series" }
+        "--shards {n}: this tournament splits into at most {} (one per {}); choose 1 to {units}",
+        crate::output::counted(units, "shard", "shards"),
+        if config.bots.len() == 2 {
+            "game pair"
+        } else {
+            "series"
+        }
     );
     if config.bots.len() == 2 && n > 1 && config.sprt.is_none() {
         let t = &config.tournament;
         if t.first_to <= t.max_games {
             console.note(format_args!(
-                "arena: note: a two-bot match split into shards plays all its {} games (no shard can see when a bot reaches first_to = {}); a single run would stop there",
-                t.max_games, t.first_to
+                "arena: note: a two-bot match split into shards plays all its {} (no shard can see when a bot reaches first_to = {}); a single run would stop there",
+                crate::output::counted(t.max_games, "game", "games"),
+                t.first_to
             ));
         }
     }
@@ -646,7 +652,8 @@ fn status(t: &Tournament, wait: bool, console: &mut Console<'_>) -> anyhow::Resu
             }
             let finished = (1..=shards).filter(|&k| t.shard(k).is_finished()).count();
             let line = format!(
-                "arena: {finished} of {shards} shards finished; queued or running: {}",
+                "arena: {finished} of {} finished; queued or running: {}",
+                crate::output::counted(shards, "shard", "shards"),
                 queued
                     .iter()
                     .map(|s| {
@@ -689,7 +696,8 @@ fn status(t: &Tournament, wait: bool, console: &mut Console<'_>) -> anyhow::Resu
         ));
     } else if wait {
         console.note(format_args!(
-            "arena: {unfinished} of {shards} shards did not finish: `arena slurm rerun {}` runs them again, each from where it stopped",
+            "arena: {unfinished} of {} did not finish: `arena slurm rerun {}` runs them again, each from where it stopped",
+            crate::output::counted(shards, "shard", "shards"),
             t.dir.display()
         ));
     }
