@@ -20,9 +20,11 @@ protocol on a pipe (--remote-debugging-pipe), and checks that:
   other games chosen through the address and the game list;
 - at window widths of 1400 and 420 pixels (a phone): no part of the viewer
   sticks out of the window and the board fits without scrolling; ply 0
-  says whose move it is once; the lists show their picked entry whole at
-  1400 px, and the line under them gives the picked series and game whole
-  at both;
+  says whose move it is once; the series and game lists stay inside the
+  page and show their picked entry whole at both widths (at 420 px the
+  entries are shortened, long bot names cut, each with its full text as
+  its title), and the line under them gives the picked series and game
+  whole at both;
   a note about a link to a missing series goes once a good link is followed.
 
 It checks DIR's report and that of a short 2x10 match it plays itself
@@ -30,9 +32,10 @@ It checks DIR's report and that of a short 2x10 match it plays itself
 report-viewer.png, report-viewer-1400.png, report-viewer-420.png and the
 same for report-2x10-) to OUT (default target/report-browser-test/) for a
 person to look at. With --self-check it then breaks copies of DIR's page
-seven ways (a script error, a wrong position in the embedded data, the
+eight ways (a script error, a wrong position in the embedded data, the
 North row drawn in the wrong order, the board's old fixed-width columns,
-"to move" twice at ply 0, a note that stays, a narrow game list) and
+"to move" twice at ply 0, a note that stays, a narrow game list, lists
+not shortened on a phone) and
 fails unless each broken copy fails the same checks. Exit status 0:
 all passed; 1: a check failed; 2: it could not run (no Chromium, no
 report).
@@ -362,17 +365,22 @@ READ_LAYOUT = """(() => {
       .map((e) => `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}.${e.className}`);
   const wrap = document.querySelector('.board-wrap');
   // A list cuts its text when it is narrower than it would be unbounded
-  // (a list is as wide as its widest entry and its arrow).
+  // (a list is as wide as its widest entry and its arrow): measured on a
+  // copy beside it, out of the flow, where no flex box can squeeze it.
   const lists = ['pick-series', 'pick-game'].map((id) => {
     const s = document.getElementById(id);
     const room = s.getBoundingClientRect().width;
-    const saved = s.style.cssText;
-    s.style.maxWidth = 'none';
-    s.style.width = 'max-content';
-    const need = s.getBoundingClientRect().width;
-    s.style.cssText = saved;
-    return { id, text: s.selectedOptions[0]?.textContent ?? '', need: Math.ceil(need),
-             room: Math.ceil(room) };
+    const probe = s.cloneNode(true);
+    probe.removeAttribute('id');
+    probe.style.cssText = 'position: absolute; left: 0; top: 0; visibility: hidden; '
+      + 'width: max-content; max-width: none; min-width: 0;';
+    s.parentElement.append(probe);
+    const need = probe.getBoundingClientRect().width;
+    probe.remove();
+    const box = s.getBoundingClientRect();
+    return { id, text: s.selectedOptions[0]?.textContent ?? '',
+             full: s.selectedOptions[0]?.title ?? '', need: Math.ceil(need),
+             room: Math.ceil(room), left: box.left, right: box.right };
   });
   const line = document.getElementById('game-line');
   return {
@@ -411,17 +419,22 @@ def check_layout(browser, engine, series, game, width, shots, name):
                           + ", ".join(layout["out"][:6]))
     if layout["boardScrolls"]:
         raise CheckFailed(f"{where}: the board does not fit; it scrolls sideways")
-    picked = " · ".join(lst["text"] for lst in layout["lists"])
+    picked = " · ".join(lst["full"] for lst in layout["lists"])
     if layout["gameLine"] != picked or not layout["gameLineIn"]:
         raise CheckFailed(f"{where}: the picked series and game are not described whole under "
                           f"the lists ({layout['gameLine']!r}, the lists have {picked!r})")
-    if width >= 1000:
-        for lst in layout["lists"]:
-            if lst["need"] > lst["room"]:
-                raise CheckFailed(
-                    f"{where}: the list #{lst['id']} cuts its text: its entries need "
-                    f"{lst['need']} px, it has {lst['room']} (picked: {lst['text']!r})"
-                )
+    for lst in layout["lists"]:
+        if lst["left"] < -0.5 or lst["right"] > width + 0.5:
+            raise CheckFailed(f"{where}: the list #{lst['id']} overflows the page: it spans "
+                              f"{lst['left']:.0f} to {lst['right']:.0f} px of {width}")
+        if lst["need"] > lst["room"]:
+            raise CheckFailed(
+                f"{where}: the list #{lst['id']} cuts its text: its entries need "
+                f"{lst['need']} px, it has {lst['room']} (picked: {lst['text']!r})"
+            )
+        if not lst["full"].startswith(lst["text"].split(":")[0] + ":"):
+            raise CheckFailed(f"{where}: the list #{lst['id']}'s entry {lst['text']!r} has "
+                              f"not its full text as its title ({lst['full']!r})")
     # Mid-game, where holes hold more seeds: still nothing sticks out.
     mid = engine.plies(series, game) // 2
     browser.go_to_hash(f"#series={series}&game={game}&ply={mid}")
@@ -539,7 +552,7 @@ command = ["arena", "bot", "random", "--seed", "2"]
 
 # The ways --self-check breaks a copy of the page; each must fail a check.
 TAMPERS = ("script error", "wrong position", "North row reversed", "fixed-width board",
-           "to move twice", "stale note", "narrow game list")
+           "to move twice", "stale note", "narrow game list", "lists not shortened on a phone")
 
 
 def tamper(report, kind, out):
@@ -568,6 +581,9 @@ def tamper(report, kind, out):
         html = html.replace("note.textContent = baseNote();", "", 1)
     elif kind == "narrow game list":
         html = html.replace(".controls select { max-width: 100%;", ".controls select { max-width: 12rem;", 1)
+    elif kind == "lists not shortened on a phone":
+        html = html.replace('window.matchMedia("(max-width: 600px)")',
+                            'window.matchMedia("(max-width: 1px)")', 1)
     if html == report.read_text():
         raise CheckFailed(f"could not break the page ({kind}): has it changed?")
     out.write_text(html)

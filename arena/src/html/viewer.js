@@ -54,25 +54,47 @@
     return `${who}${score}, ${g.termination}`;
   }
 
+  // A narrow window (a phone) lists series and games in short: long bot
+  // names cut to NAME_CHARS with an ellipsis, so an entry fits the list's
+  // width; every entry's full text is its title, and #game-line gives the
+  // picked ones whole.
+  const narrow = window.matchMedia("(max-width: 600px)");
+  const NAME_CHARS = 14;
+  const short = (name) =>
+    narrow.matches && name.length > NAME_CHARS ? `${name.slice(0, NAME_CHARS - 1)}…` : name;
+
   function fillSeries() {
     const pick = $("pick-series");
+    const picked = pick.value;
+    pick.replaceChildren();
     data.series.forEach((s, i) => {
-      const text = `${seriesName(s)}: ${bot(s.a)} vs ${bot(s.b)} ` +
+      const full = `${seriesName(s)}: ${bot(s.a)} vs ${bot(s.b)} ` +
         `(${s.wins}-${s.draws}-${s.losses}, ${s.played} games)`;
+      const text = narrow.matches ? `${seriesName(s)}: ${short(bot(s.a))} vs ${short(bot(s.b))}` : full;
       const option = new Option(text, String(i));
+      option.title = full;
       option.disabled = s.games.length === 0;
       pick.add(option);
     });
+    if (picked) pick.value = picked;
   }
 
   function fillGames(si) {
     const pick = $("pick-game");
+    const picked = pick.value;
     pick.replaceChildren();
     for (const gi of data.series[si].games) {
       const g = data.games[gi];
-      const text = `game ${g.game}: ${bot(g.south)} (S) vs ${bot(g.north)} (N), ${resultText(g)}`;
-      pick.add(new Option(text, String(gi)));
+      const full = `game ${g.game}: ${bot(g.south)} (S) vs ${bot(g.north)} (N), ${resultText(g)}`;
+      const last = decode(g).at(-1);
+      const score = last ? ` ${last.cap[0]}-${last.cap[1]}` : "";
+      const who = g.result === "south" ? `${short(bot(g.south))} wins` :
+        g.result === "north" ? `${short(bot(g.north))} wins` : "draw";
+      const option = new Option(narrow.matches ? `game ${g.game}: ${who}${score}` : full, String(gi));
+      option.title = full;
+      pick.add(option);
     }
+    if (picked && [...pick.options].some((o) => o.value === picked)) pick.value = picked;
   }
 
   function el(tag, className, text) {
@@ -143,7 +165,7 @@
       $("pick-game").value = String(gi);
       // Both picks whole, for a window too narrow for the lists.
       $("game-line").textContent = ["pick-series", "pick-game"]
-        .map((id) => $(id).selectedOptions[0]?.textContent ?? "").join(" · ");
+        .map((id) => $(id).selectedOptions[0]?.title ?? "").join(" · ");
       state.series = si;
       state.game = gi;
       state.positions = decode(g);
@@ -287,6 +309,11 @@
 
   function start() {
     fillSeries();
+    // Turning a phone (or resizing) lists the entries for the new width.
+    narrow.addEventListener("change", () => {
+      fillSeries();
+      if (state.series >= 0) fillGames(state.series);
+    });
     $("viewer-note").textContent = baseNote();
     // After a pick, the arrow keys step plies again instead of changing the pick.
     $("pick-series").addEventListener("change", (e) => {
