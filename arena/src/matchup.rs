@@ -55,6 +55,20 @@ pub struct MatchElo {
     pub pentanomial: bool,
 }
 
+impl MatchElo {
+    /// The column of `pairwise.csv` that holds this LOS (`penta_los` from
+    /// the game pairs, `los` from single games): which of the arena's three
+    /// LOS figures it is (docs/ratings.md, "Which LOS to quote").
+    #[must_use]
+    pub fn los_column(&self) -> &'static str {
+        if self.pentanomial {
+            "penta_los"
+        } else {
+            "los"
+        }
+    }
+}
+
 /// An SPRT match's test and its course.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SprtCurve {

@@ -370,9 +370,7 @@ pub fn matchup_text(m: &Matchup) -> String {
         c[0], c[1], c[2], c[3], c[4]
     );
     let e = &m.elo;
-    // Which of the arena's three LOS figures this is (docs/ratings.md,
-    // "Which LOS to quote"): pairwise.csv's column of the same model.
-    let column = if e.pentanomial { "penta_los" } else { "los" };
+    let column = e.los_column();
     let _ = write!(
         out,
         "  Elo {}, LOS {}% (pairwise.csv's {column})",

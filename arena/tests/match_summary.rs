@@ -162,6 +162,8 @@ fn an_sprt_match_prints_and_writes_its_summary_and_draws_its_llr() {
         pentanomial.pairs() + 1
     );
     assert!(html.contains("SPRT: H1 accepted: the test passed"));
+    // The same LOS as the summary's line, named by its pairwise.csv column.
+    assert!(html.contains("is the stronger (pairwise.csv's penta_los)"));
     assert!(html.contains(&format!("{llr:.2} in [{lower:.2}, {upper:.2}]")));
 
     // `arena rate` of the run's games draws the same report, curve and all.

@@ -522,7 +522,7 @@ fn match_section(m: &Matchup) -> Markup {
                     tr { th.name { "Elo" } td.name {
                         (crate::matchup::elo_text(e))
                     } }
-                    tr { th.name { "LOS" } td.name { (num(100.0 * e.los, 1)) "% that " (a) " is the stronger" } }
+                    tr { th.name { "LOS" } td.name { (num(100.0 * e.los, 1)) "% that " (a) " is the stronger (pairwise.csv's " (e.los_column()) ")" } }
                 }
             }
         }
