@@ -3,9 +3,11 @@
 as it starts, before it is asked, and again when the arena's `hello` comes
 (so the arena sees two). With --once it does not answer the asked `hello`
 (the early line is its only one); with --banner it writes TEXT at start
-instead of the early reply, then answers `hello` once, as asked. Otherwise
-correct: it plays the first legal hole.
+instead of the early reply (escapes such as \\xff read as bytes, so it
+may not be UTF-8), then answers `hello` once, as asked. Otherwise correct:
+it plays the first legal hole.
 Expected termination: normal results (the extra lines are skipped)."""
+import codecs
 import sys
 
 once = "--once" in sys.argv
@@ -18,7 +20,13 @@ def send(line):
     sys.stdout.flush()
 
 
-send(banner if banner is not None else HELLO)
+if banner is None:
+    send(HELLO)
+else:
+    # The banner's bytes, with Python's escapes (\xff) read as bytes, so
+    # that it can send a line that is not UTF-8.
+    sys.stdout.buffer.write(codecs.escape_decode(banner.encode())[0] + b"\n")
+    sys.stdout.buffer.flush()
 for line in sys.stdin:
     words = line.split()
     if words[:1] == ["hello"]:

@@ -28,8 +28,8 @@ use crate::bot::{BotLog, BotProcess, Fault, StartOptions, GRACE};
 use crate::config::{BotSpec, Limits, DEFAULT_MARGIN_MS};
 use crate::referee::ply::{self, NewGameFault, PlyClock, PlyFault};
 use endodoi_protocol::{
-    hello_name, shown, write_line, BadHole, GameOver, Hello, NewGame, Quit, Reply, ReplyError,
-    VERSION,
+    hello_name, shown_bytes, write_line, BadHole, GameOver, Hello, NewGame, Quit, Reply,
+    ReplyError, VERSION,
 };
 
 /// The default per-move limit of `arena check`, ms.
@@ -353,8 +353,8 @@ struct Failure {
     at: String,
     /// What went wrong.
     why: String,
-    /// The line the bot sent, if any, as read.
-    sent: Option<String>,
+    /// The line the bot sent, if any, its bytes as read.
+    sent: Option<Vec<u8>>,
     /// What protocol.md asks for there.
     expected: String,
 }
@@ -363,7 +363,7 @@ impl Failure {
     fn detail(&self) -> String {
         let mut text = format!("at {}: {}", self.at, self.why);
         if let Some(line) = &self.sent {
-            let _ = write!(text, "; sent '{}'", shown(line));
+            let _ = write!(text, "; sent '{}'", shown_bytes(line));
         }
         let _ = write!(text, "; expected {}", self.expected);
         text
@@ -431,13 +431,13 @@ impl Checker {
             Ok((reply, elapsed)) => match hello_name(reply) {
                 Ok(_) => {
                     line.status = Status::Pass;
-                    line.detail = format!("'{}' in {}", shown(reply), ms(elapsed));
+                    line.detail = format!("'{}' in {}", shown_bytes(reply.as_bytes()), ms(elapsed));
                     None
                 }
                 Err(_) => Some(Failure {
                     at: "hello".into(),
                     why: why_not(reply, "hello"),
-                    sent: Some(reply.to_string()),
+                    sent: Some(reply.as_bytes().to_vec()),
                     expected: expected.into(),
                 }),
             },
@@ -449,7 +449,7 @@ impl Checker {
                         if n == 1 { "" } else { "s" },
                         if n == 1 { "is" } else { "are" },
                     ),
-                    sent: Some(first.to_string()),
+                    sent: Some(first.to_vec()),
                     expected: format!("{expected} within {} ms", self.startup.as_millis()),
                 },
                 _ => Failure {
@@ -476,7 +476,7 @@ impl Checker {
                         " (after {n} line{} that {} not a hello reply, skipped as a banner: '{}')",
                         if *n == 1 { "" } else { "s" },
                         if *n == 1 { "is" } else { "are" },
-                        shown(first)
+                        shown_bytes(first)
                     );
                 }
             }
@@ -632,7 +632,10 @@ impl Checker {
                 let hint = after
                     .map(|n| format!(" (after {n}, which takes no reply)"))
                     .unwrap_or_default();
-                (format!("{}{hint}", why_not(&line, "newgame")), Some(line))
+                (
+                    format!("{}{hint}", why_not(&line, "newgame")),
+                    Some(line.into_bytes()),
+                )
             }
             Err(NewGameFault::Fault(f)) => (start_limit(&f, self.startup), None),
         };
@@ -655,7 +658,7 @@ impl Checker {
         let failure = |why: String, sent: Option<String>| Failure {
             at,
             why,
-            sent,
+            sent: sent.map(String::into_bytes),
             expected: format!("'move N' with N in legal={}", list(legal)),
         };
         let bot = self.bot.as_mut().expect("started");

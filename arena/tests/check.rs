@@ -368,6 +368,28 @@ fn a_bot_that_answers_hello_twice_fails_the_handshake_in_words_it_can_act_on() {
     assert!(stdout.contains("\n1 of 9 checks failed\n"), "{stdout}");
 }
 
+/// A banner line that is not UTF-8 is shown as sent, `\xff`, as the
+/// referee's details and logs show it (it was `\u{fffd}`).
+#[test]
+fn a_banner_that_is_not_utf8_is_shown_as_its_bytes() {
+    // The bot reads `\xff` as the byte 0xff.
+    let (code, stdout) = check(
+        &[],
+        &[
+            "python3",
+            "test-bots/early_hello.py",
+            "--banner",
+            "EarlyBot \\xff1.0",
+        ],
+    );
+    assert_eq!(code, 0, "{stdout}");
+    assert!(
+        line(&stdout, "handshake").ends_with("skipped as a banner: 'EarlyBot \\xff1.0')"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("fffd"), "{stdout}");
+}
+
 #[test]
 fn a_banner_or_an_early_hello_reply_passes() {
     passes(&["python3", "test-bots/early_hello.py", "--once"]);

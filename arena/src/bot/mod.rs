@@ -140,8 +140,8 @@ pub struct BotProcess {
     /// (a second one would be skipped), or past it.
     hello: HelloStage,
     /// Lines before the `hello` reply that were not one (a banner),
-    /// skipped and logged: how many, and the first, as read.
-    banner: (usize, Option<String>),
+    /// skipped and logged: how many, and the first, its bytes as read.
+    banner: (usize, Option<Vec<u8>>),
     /// A second `hello` reply, skipped: the line, as read.
     second_hello: Option<String>,
 }
@@ -168,8 +168,9 @@ pub struct Ended {
     /// the one `hello` twice, most likely once before it was asked.
     pub second_hello: Option<String>,
     /// How many lines before its `hello` reply were not one (a banner,
-    /// skipped), and the first of them, as read.
-    pub banner: (usize, Option<String>),
+    /// skipped), and the first of them, its bytes as read (show them with
+    /// [`shown_bytes`]: `\xff` for a byte that is not UTF-8).
+    pub banner: (usize, Option<Vec<u8>>),
 }
 
 impl Ended {
@@ -289,16 +290,16 @@ impl BotProcess {
             (n, Some(first)) => format!(
                 "; it sent {n} line{} but no hello reply, the first '{}' (lines before the hello reply that are not one are skipped as a banner)",
                 if *n == 1 { "" } else { "s" },
-                shown(first)
+                shown_bytes(first)
             ),
             _ => " (if it wrote a reply, it may not have flushed its standard output)".into(),
         }
     }
 
     /// Lines skipped before the `hello` reply (a banner): how many, and
-    /// the first, as read.
+    /// the first, its bytes as read.
     #[must_use]
-    pub fn banner(&self) -> (usize, Option<&str>) {
+    pub fn banner(&self) -> (usize, Option<&[u8]>) {
         (self.banner.0, self.banner.1.as_deref())
     }
 
@@ -317,7 +318,7 @@ impl BotProcess {
                     shown_bytes(bytes)
                 ));
                 self.banner.0 += 1;
-                self.banner.1.get_or_insert_with(|| text.to_string());
+                self.banner.1.get_or_insert_with(|| bytes.to_vec());
                 true
             }
             HelloStage::Awaiting => {
