@@ -24,7 +24,7 @@ ARENA_LAYERS = [
     ("plan", ["config", "schedule", "shard", "series", "stats", "standings"]),
     ("formats", ["output", "rate", "replay", "shards", "matchup"]),
     ("execution", ["affinity", "sandbox", "guard", "bot", "referee", "runner"]),
-    ("reporting", ["report", "html", "progress", "reporter"]),
+    ("reporting", ["report", "html", "progress", "reporter", "live"]),
     ("commands", ["commands", "check", "play"]),
 ]
 

@@ -12,6 +12,7 @@ pub mod commands;
 pub mod config;
 pub mod guard;
 pub mod html;
+pub mod live;
 pub mod matchup;
 pub mod output;
 pub mod play;

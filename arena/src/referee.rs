@@ -223,6 +223,81 @@ pub async fn stop_seats(seats: [Seat; 2]) {
     .await;
 }
 
+/// What happens inside a game, for watchers (the live view of
+/// `arena run --serve`): sent through a [`Watch`], and dropped when the
+/// watcher is behind, so a game never waits for one. The position is not
+/// sent: a watcher replays the holes with the rules engine from the start
+/// and the opening.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WatchEvent {
+    /// A game began; its opening is already played.
+    GameStarted {
+        /// The series' number, from 1.
+        series: usize,
+        /// The game's number in its series, from 1.
+        game: u32,
+        /// South's bot.
+        south: String,
+        /// North's bot.
+        north: String,
+        /// The rules it is played under.
+        rules: Rules,
+        /// The opening plies the referee played, as in `games.csv`'s
+        /// `moves` (own-perspective holes, space separated).
+        opening: String,
+        /// South's and North's game clocks, ms; `None` without a clock.
+        clocks_ms: Option<[u64; 2]>,
+    },
+    /// A bot's ply was played.
+    Ply {
+        /// The series' number.
+        series: usize,
+        /// The game's number.
+        game: u32,
+        /// The ply's number in the game (the opening's plies count), from 1.
+        ply: u32,
+        /// The hole played, in the mover's numbering.
+        hole: u8,
+        /// South's and North's game clocks after it, ms; `None` without one.
+        clocks_ms: Option<[u64; 2]>,
+    },
+    /// The game ended; its record follows as a runner event.
+    GameEnded {
+        /// The series' number.
+        series: usize,
+        /// The game's number.
+        game: u32,
+    },
+    /// The game was cut short (the run stopped, or its series ended on
+    /// another lane): it is not recorded.
+    Abandoned {
+        /// The series' number.
+        series: usize,
+        /// The game's number.
+        game: u32,
+    },
+}
+
+/// The sending end of a watcher's feed: a bounded channel written only with
+/// `try_send`, so a full feed drops the update and the game goes on.
+#[derive(Clone, Debug)]
+pub struct Watch(tokio::sync::mpsc::Sender<WatchEvent>);
+
+impl Watch {
+    /// A feed holding at most `capacity` updates not yet read, and its
+    /// receiving end.
+    #[must_use]
+    pub fn channel(capacity: usize) -> (Watch, tokio::sync::mpsc::Receiver<WatchEvent>) {
+        let (tx, rx) = tokio::sync::mpsc::channel(capacity.max(1));
+        (Watch(tx), rx)
+    }
+
+    /// Hands `event` to the watcher if there is room; drops it otherwise.
+    pub fn send(&self, event: WatchEvent) {
+        let _ = self.0.try_send(event);
+    }
+}
+
 /// Plays one game between `seats` (`[south, north]`) under `rules` and `time`,
 /// from the position after `opening` (legal plies, played by the referee),
 /// as game `game.1` of series `game.0`, and returns its record; `None` if `cancel` fired first (the game is then not
@@ -236,11 +311,33 @@ pub async fn play_game(
     game: (usize, u32),
     cancel: &CancellationToken,
 ) -> Option<GameRecord> {
-    tokio::select! {
+    play_watched(rules, time, seats, opening, game, cancel, None).await
+}
+
+/// [`play_game`], telling `watch` (if any) of the game's start, each ply
+/// and its end ([`WatchEvent`]); without one nothing per ply changes.
+pub async fn play_watched(
+    rules: Rules,
+    time: &TimeControl,
+    seats: [&mut Seat; 2],
+    opening: &[Move],
+    game: (usize, u32),
+    cancel: &CancellationToken,
+    watch: Option<&Watch>,
+) -> Option<GameRecord> {
+    let played = tokio::select! {
         biased;
         () = cancel.cancelled() => None,
-        record = play(rules, time, seats, opening, game) => Some(record),
+        record = play(rules, time, seats, opening, game, watch) => Some(record),
+    };
+    if let Some(w) = watch {
+        let (series, game) = game;
+        w.send(match played {
+            Some(_) => WatchEvent::GameEnded { series, game },
+            None => WatchEvent::Abandoned { series, game },
+        });
     }
+    played
 }
 
 async fn play(
@@ -249,6 +346,7 @@ async fn play(
     mut seats: [&mut Seat; 2],
     opening: &[Move],
     (series, game): (usize, u32),
+    watch: Option<&Watch>,
 ) -> GameRecord {
     let started = Instant::now();
     // The opening is played by the referee; the bots take over after it.
@@ -311,6 +409,19 @@ async fn play(
         // Game clocks in ms; a bot may overdraw its clock by at most the
         // margin over the whole game, so a clock at 0 runs out for real.
         let mut clock = [time.base_time_ms as i64; 2];
+        let shown_clocks =
+            |clock: &[i64; 2]| (time.base_time_ms > 0).then(|| clock.map(|c| c.max(0) as u64));
+        if let Some(w) = watch {
+            w.send(WatchEvent::GameStarted {
+                series,
+                game,
+                south: seats[0].spec.name.clone(),
+                north: seats[1].spec.name.clone(),
+                rules,
+                opening: opening_text.clone(),
+                clocks_ms: shown_clocks(&clock),
+            });
+        }
         let mut last: Option<Move> = opening.last().copied();
         while !pos.is_over() {
             let side = pos.to_move();
@@ -359,6 +470,15 @@ async fn play(
             if time.base_time_ms > 0 {
                 let c = &mut clock[side.index()];
                 *c = *c - elapsed.as_millis() as i64 + time.increment_ms as i64;
+            }
+            if let (Some(w), Some(mv)) = (watch, last) {
+                w.send(WatchEvent::Ply {
+                    series,
+                    game,
+                    ply: pos.ply(),
+                    hole: mv.hole(),
+                    clocks_ms: shown_clocks(&clock),
+                });
             }
         }
         None

@@ -23,7 +23,7 @@ use crate::bot::log::LOG_CAP_BYTES;
 use crate::bot::{BotLog, BotProcess, StartOptions};
 use crate::config::{Config, SprtModelName, TimeControl};
 use crate::output::{GamesCsv, RunFolder};
-use crate::referee::{play_game, stop_seats, GameRecord, Seat};
+use crate::referee::{play_watched, stop_seats, GameRecord, Seat, Watch};
 use crate::schedule::{self, round_robin, Series};
 use crate::series::{self, InOrder, SeriesRule, SeriesState};
 use crate::shard::Shard;
@@ -141,6 +141,10 @@ pub struct RunOptions {
     /// numbers, so a resume or a shard with another set of bots left out
     /// still agrees on which pair each series is.
     pub skipped: Vec<usize>,
+    /// A watcher's feed of what happens inside games (the live view of
+    /// `arena run --serve`), written with `try_send` only: a full feed
+    /// drops updates and no game waits. `None` watches nothing.
+    pub watch: Option<Watch>,
 }
 
 impl RunOptions {
@@ -750,7 +754,7 @@ async fn play_lane(shared: &Shared, m: &Match, prefix: &str, tx: &mpsc::Sender<E
         let opening = opening_of(config, m.series, m.rule.pair(pair) as u32);
         for (index, game) in m.games(pair) {
             let Some(record) =
-                play_series_game(config, m.series, &mut seats, &opening, game, &m.stop).await
+                play_series_game(shared, m.series, &mut seats, &opening, game, &m.stop).await
             else {
                 break 'pairs; // Stopped: the unfinished game is not recorded.
             };
@@ -770,7 +774,7 @@ async fn play_lane(shared: &Shared, m: &Match, prefix: &str, tx: &mpsc::Sender<E
 /// Plays game `game` of `series` from `opening` between `seats` (`[a, b]`),
 /// each on its side of that game; `None` if `cancel` fired first.
 async fn play_series_game(
-    config: &Config,
+    shared: &Shared,
     series: Series,
     seats: &mut [Seat; 2],
     opening: &[endodoi::Move],
@@ -783,13 +787,15 @@ async fn play_series_game(
     } else {
         [sb, sa]
     };
-    play_game(
+    let config = &shared.config;
+    play_watched(
         config.rules,
         &config.time,
         in_order,
         opening,
         (series.number, game),
         cancel,
+        shared.options.watch.as_ref(),
     )
     .await
 }

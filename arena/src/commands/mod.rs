@@ -17,6 +17,7 @@ pub mod play;
 pub mod rate;
 pub mod replay;
 pub mod run;
+pub mod serve;
 pub mod slurm;
 
 use std::fmt::Display;

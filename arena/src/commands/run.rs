@@ -9,6 +9,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::{Console, Outcome};
 use crate::config::{Config, OnStartFailure};
+use crate::live::{self, Server};
 use crate::output::RunFolder;
 use crate::reporter::{Lines, Reporter};
 use crate::runner::{self, RunOptions};
@@ -45,6 +46,8 @@ pub struct Options {
     pub resume_if_exists: bool,
     /// The executable that supervises each bot (`arena guard`): this one.
     pub guard: Option<PathBuf>,
+    /// Serve the live view on this address (`HOST:PORT`, as given).
+    pub serve: Option<String>,
 }
 
 /// Runs the tournament: checks the bots, plays every game, writes the
@@ -63,6 +66,14 @@ pub fn run<F: Future<Output = ()>>(
 ) -> anyhow::Result<Outcome> {
     let config_path = &options.config;
     let shard = options.shard;
+    // The live view's address is taken first: a bad one, or one in use,
+    // stops the run before anything is written.
+    let listener = options
+        .serve
+        .as_deref()
+        .map(|a| live::parse_addr(a).and_then(live::bind))
+        .transpose()
+        .context("--serve")?;
     // An earlier attempt's folder (it has the config copied in) is resumed.
     let resume = match (&options.out, &options.resume) {
         (Some(dir), None) if options.resume_if_exists && RunFolder::at(dir).is_run() => {
@@ -137,6 +148,17 @@ pub fn run<F: Future<Output = ()>>(
         console.note(format_args!("arena: {torn}"));
     }
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    let server = match listener {
+        Some(listener) => Some(serve(
+            listener,
+            &config,
+            &dir,
+            shard,
+            earlier.as_ref(),
+            console,
+        )?),
+        None => None,
+    };
     let mut run_options = RunOptions {
         guard: options.guard.clone(),
         transcripts: options.transcripts,
@@ -144,6 +166,7 @@ pub fn run<F: Future<Output = ()>>(
         shard: shard.filter(|s| !s.is_whole()),
         resume: resume.is_some(),
         skipped: Vec::new(),
+        watch: server.as_ref().map(Server::watch),
     };
 
     // Every bot must start before any game is played. The signals are
@@ -196,6 +219,9 @@ pub fn run<F: Future<Output = ()>>(
     }
     let config = Arc::new(config);
     let bound = runner::games_bound(&config, run_options.shard, &run_options.skipped);
+    if let Some(server) = &server {
+        server.bound(bound);
+    }
     let playing = |i: &usize| !run_options.skipped.contains(i);
     let series = runner::series_count(config.bots.len(), run_options.shard, &run_options.skipped);
     let at_once = runner::games_at_once(&config, run_options.shard, &run_options.skipped);
@@ -260,12 +286,20 @@ pub fn run<F: Future<Output = ()>>(
         None => 0,
     };
     let reporter = std::cell::RefCell::new(reporter);
+    // A live view that fails does not stop the run: it is said once.
+    let mut live_gone = false;
     let outcome = runtime.block_on(async {
         let work = runner::run(config.clone(), &dir, &run_options, &cancel, |event| {
             if let runner::Event::Game(_) = event {
                 done += 1;
             }
             reporter.borrow_mut().event(event);
+            if let Some(server) = &server {
+                if !server.event(event) && !live_gone {
+                    live_gone = true;
+                    reporter.borrow_mut().note("arena: the live view stopped; the run goes on");
+                }
+            }
         });
         tokio::pin!(work);
         // The first Ctrl-C (or SIGTERM) abandons the games in progress and
@@ -321,6 +355,13 @@ pub fn run<F: Future<Output = ()>>(
             .map_err(go_on)?;
     }
     let table = report::write_summaries(&config, &dir, &summary).map_err(|e| go_on(e.into()))?;
+    if let Some(server) = server {
+        // The pages see the run finished, then the streams end.
+        if !cancel.is_cancelled() {
+            server.finish();
+        }
+        server.stop();
+    }
     drop(reporter);
     console.print(table);
     if cancel.is_cancelled() {
@@ -339,6 +380,41 @@ pub fn run<F: Future<Output = ()>>(
         console.note(format_args!("arena: results in {}", dir.path.display()));
     }
     Ok(Outcome::Success)
+}
+
+/// Starts the live view of the run of `config` in `dir` on `listener`, with
+/// the games of an interrupted run (`earlier`), and prints its address.
+fn serve(
+    listener: std::net::TcpListener,
+    config: &Config,
+    dir: &RunFolder,
+    shard: Option<Shard>,
+    earlier: Option<&crate::output::GamesRead>,
+    console: &mut Console<'_>,
+) -> anyhow::Result<Server> {
+    let bots: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
+    let setup = live::Setup {
+        title: config.name.clone(),
+        bound: runner::games_bound(config, shard.filter(|s| !s.is_whole()), &[]),
+        sprt: runner::sprt_of(config),
+        ratings: report::rating_options(&config.ratings, config.tournament.seed, &bots),
+        bots,
+        follows: true,
+    };
+    let server = Server::start(
+        listener,
+        setup,
+        Some(dir.path.join(crate::html::REPORT_FILE)),
+    )
+    .context("--serve")?;
+    if let Some(read) = earlier {
+        server.earlier(read.rows.clone());
+    }
+    console.note(format_args!("arena: live view at {}", server.url()));
+    if !server.addr().ip().is_loopback() {
+        console.note(super::serve::non_loopback_warning(server.addr()));
+    }
+    Ok(server)
 }
 
 /// A run that stopped on an error once its folder held games (a full disk,

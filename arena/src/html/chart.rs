@@ -165,14 +165,20 @@ const LLR_HEIGHT: u32 = 300;
 /// LLR), starting from 0 before the first game, as a line, against its
 /// stopping bounds `(lower, upper)` as horizontal lines (H0 is accepted at
 /// or below the lower one, H1 at or above the upper one). Non-finite
-/// numbers are drawn as 0.
+/// numbers are drawn as 0. The `svg` element's `data-pairs` attribute is
+/// the number of pairs drawn.
 #[must_use]
 pub fn llr_svg(points: &[(u32, f64)], bounds: (f64, f64)) -> String {
     let mut svg = String::new();
     // As for the standings chart: a layout error leaves the chart as far as
     // it got.
     let _ = draw_llr(&mut svg, points, bounds);
-    svg
+    // The number of pairs drawn, for a page that follows the chart grow.
+    svg.replacen(
+        "<svg ",
+        &format!("<svg data-pairs=\"{}\" ", points.len()),
+        1,
+    )
 }
 
 fn draw_llr(

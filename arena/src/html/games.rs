@@ -79,14 +79,74 @@ pub struct ReportGames {
     /// The games of the one series, while all are of one series and two
     /// bots: game number, South (an index into `bots`) and winner.
     course: Option<Vec<(u32, usize, Option<Side>)>>,
+    /// Bytes of positions of the games in `viewed` ([`ReportGames::add`]).
+    viewed_bytes: usize,
 }
 
 impl ReportGames {
-    fn new() -> ReportGames {
+    /// No games yet: [`ReportGames::add`] counts them one by one.
+    #[must_use]
+    pub fn new() -> ReportGames {
         ReportGames {
             course: Some(Vec::new()),
             ..ReportGames::default()
         }
+    }
+
+    /// Adds the game of `row` (with its [`GameRow::file`]) to every count,
+    /// as [`read_games`] counts it, and keeps it whole for the viewer while
+    /// the viewer's games fit in `budget` bytes of positions (the first
+    /// games to come, not chosen fairly across series as [`read_games`]
+    /// chooses, since later games are not known yet). Returns whether the
+    /// game is in the viewer. Games may come in any order.
+    pub fn add(&mut self, row: GameRow, budget: usize) -> bool {
+        let series_before = self.series.len();
+        self.count(&row);
+        if self.series.len() != series_before {
+            self.series.sort_by_key(|s| (s.file, s.number));
+            self.series_at = self
+                .series
+                .iter()
+                .enumerate()
+                .map(|(i, s)| ((s.file, s.number), i))
+                .collect();
+        }
+        if let Some(course) = &mut self.course {
+            // In game order: a game that ended early goes before later ones.
+            if let Some(last) = course.pop() {
+                let at = course.partition_point(|c| c.0 <= last.0);
+                course.insert(at, last);
+            }
+        }
+        let size = replay(&row).positions.len();
+        if self.viewed_bytes + size > budget && !self.viewed.is_empty() {
+            return false;
+        }
+        self.viewed_bytes += size;
+        let key = (row.file, row.series, row.game);
+        let at = self
+            .viewed
+            .partition_point(|g| (g.file, g.series, g.game) < key);
+        self.viewed.insert(at, row);
+        true
+    }
+
+    /// The viewer's game of `file` (from 0), series and game, if kept.
+    #[must_use]
+    pub fn viewed(&self, file: usize, series: u64, game: u32) -> Option<&GameRow> {
+        let key = (file, series, game);
+        let at = self
+            .viewed
+            .partition_point(|g| (g.file, g.series, g.game) < key);
+        self.viewed
+            .get(at)
+            .filter(|g| (g.file, g.series, g.game) == key)
+    }
+
+    /// The viewer's games, in file, series and game order.
+    #[must_use]
+    pub fn viewed_games(&self) -> &[GameRow] {
+        &self.viewed
     }
 
     /// Games in all.

@@ -34,6 +34,7 @@
 
 mod chart;
 mod games;
+mod live;
 #[cfg(test)]
 mod tests;
 
@@ -47,6 +48,7 @@ use serde::Serialize;
 pub use chart::{llr_svg, standings_svg, CHART_WIDTH};
 use games::SeriesInfo;
 pub use games::{read_games, ReportGames};
+pub use live::{live_page, sections, viewer_game, LivePage, Sections};
 
 use crate::matchup::Matchup;
 use crate::output::rows::RULE_ENDS;
@@ -300,7 +302,27 @@ pub struct Rendered {
 /// with the engine's reason.
 #[must_use]
 pub fn render(input: &ReportInput<'_>) -> Rendered {
-    // Bot names: those of the standings, then any only the games name.
+    let (names, series) = prepared(input);
+    let svg = standings_svg(&names, input.table);
+    let json = viewer_json(input, &names, &series);
+    let page = page(input, &names, &series, &svg, &json);
+    Rendered {
+        html: page.into_string(),
+        svg,
+    }
+}
+
+/// The viewer's data of `input` as JSON, safe inside a `<script>`.
+fn viewer_json(input: &ReportInput<'_>, names: &[String], series: &[SeriesInfo]) -> String {
+    let data = viewer_data(input, names, series);
+    serde_json::to_string(&data)
+        .unwrap_or_else(|_| "{}".to_string())
+        .replace('<', "\\u003c")
+}
+
+/// The bot names of `input` (those of the standings, then any only the
+/// games name) and its series with their bots as indices into them.
+fn prepared(input: &ReportInput<'_>) -> (Vec<String>, Vec<SeriesInfo>) {
     let mut names: Vec<String> = input.names.to_vec();
     let at: Vec<usize> = input
         .games
@@ -323,16 +345,7 @@ pub fn render(input: &ReportInput<'_>) -> Rendered {
             ..s.clone()
         })
         .collect();
-    let svg = standings_svg(&names, input.table);
-    let data = viewer_data(input, &names, &series);
-    let json = serde_json::to_string(&data)
-        .unwrap_or_else(|_| "{}".to_string())
-        .replace('<', "\\u003c");
-    let page = page(input, &names, &series, &svg, &json);
-    Rendered {
-        html: page.into_string(),
-        svg,
-    }
+    (names, series)
 }
 
 /// The viewer's data: every series, and the games [`read_games`] chose
@@ -364,22 +377,7 @@ fn viewer_data<'a>(
         .filter_map(|(k, g)| {
             let si = input.games.series_of(g.file, g.series)?;
             series_json[si].games.push(k);
-            let r = replay(g);
-            Some(GameJson {
-                series: si,
-                game: g.game,
-                south: bot(&g.south),
-                north: bot(&g.north),
-                holes: r.holes,
-                opening: g.opening.split_whitespace().count().min(r.moves.len()),
-                moves: r.moves,
-                result: &g.result,
-                termination: &g.termination,
-                detail: &g.detail,
-                positions: r.positions,
-                error: r.error,
-                agrees: r.agrees,
-            })
+            Some(game_json(g, si, bot))
         })
         .collect();
     ViewerData {
@@ -389,6 +387,27 @@ fn viewer_data<'a>(
         games,
         omitted: input.games.total - viewed.len(),
         total: input.games.total,
+    }
+}
+
+/// The viewer's data of game `g`, replayed by the engine, in series `si`
+/// (an index into the viewer's series), its bots numbered by `bot`.
+fn game_json(g: &GameRow, si: usize, bot: impl Fn(&str) -> usize) -> GameJson<'_> {
+    let r = replay(g);
+    GameJson {
+        series: si,
+        game: g.game,
+        south: bot(&g.south),
+        north: bot(&g.north),
+        holes: r.holes,
+        opening: g.opening.split_whitespace().count().min(r.moves.len()),
+        moves: r.moves,
+        result: &g.result,
+        termination: &g.termination,
+        detail: &g.detail,
+        positions: r.positions,
+        error: r.error,
+        agrees: r.agrees,
     }
 }
 

@@ -362,5 +362,52 @@
     document.body.dataset.ready = "1";
   }
 
+  // Whether the viewer holds game `game` of series `series` in file `file`.
+  function has(file, series, game) {
+    const s = data.series.find((x) => x.file === file && x.series === series);
+    return !!s && s.games.some((k) => data.games[k].game === game);
+  }
+
+  // Adds a game fetched after the page was made (the live page): `entry` is
+  // {bots, series: {file, series, a, b, wins, draws, losses, played}, game},
+  // its bots given as indices into entry.bots. The lists follow; the game
+  // shown stays.
+  function add(entry) {
+    const at = (i) => {
+      const name = entry.bots[i] ?? "?";
+      let k = data.bots.indexOf(name);
+      if (k < 0) k = data.bots.push(name) - 1;
+      return k;
+    };
+    const e = entry.series;
+    if (has(e.file, e.series, entry.game.game)) return;
+    let si = data.series.findIndex((x) => x.file === e.file && x.series === e.series);
+    if (si < 0) {
+      si = data.series.findIndex((x) => x.file > e.file || (x.file === e.file && x.series > e.series));
+      if (si < 0) si = data.series.length;
+      data.series.splice(si, 0, { file: e.file, series: e.series, games: [] });
+      for (const g of data.games) if (g.series >= si) g.series += 1;
+      if (state.series >= si) state.series += 1;
+    }
+    const s = data.series[si];
+    Object.assign(s, { a: at(e.a), b: at(e.b), wins: e.wins, draws: e.draws, losses: e.losses, played: e.played });
+    const g = Object.assign({}, entry.game, { series: si, south: at(entry.game.south), north: at(entry.game.north) });
+    const gi = data.games.push(g) - 1;
+    s.games.push(gi);
+    s.games.sort((x, y) => data.games[x].game - data.games[y].game);
+    data.total = Math.max(data.total ?? 0, data.games.length);
+    fillSeries();
+    if (state.game < 0) {
+      show(si, gi, 0, false);
+    } else {
+      $("pick-series").value = String(state.series);
+      if (state.series === si) {
+        fillGames(si);
+        $("pick-game").value = String(state.game);
+      }
+    }
+  }
+
+  window.endodoiViewer = { add, has };
   start();
 })();

@@ -20,6 +20,13 @@ pub struct Cli {
 pub enum Command {
     /// Run the round-robin tournament described by a TOML config.
     Run(RunArgs),
+    /// Serve the live page of a run folder, read-only, until Ctrl-C: a
+    /// finished run, one in progress (its games.csv followed as it grows,
+    /// say a Slurm shard's) or a merged one.
+    ///
+    /// Example: `arena serve results/demo-... --addr 127.0.0.1:8080`, then
+    /// open http://127.0.0.1:8080/ (from a laptop: see docs/live.md).
+    Serve(ServeArgs),
     /// Merge the run folders of the shards of one tournament into one, with
     /// exactly the files a single run would have written.
     Merge(MergeArgs),
@@ -129,6 +136,31 @@ pub struct RunArgs {
     /// attempt of a job array task, say), resume it instead of refusing.
     #[arg(long, requires = "out")]
     pub resume_if_exists: bool,
+    /// Serve a live page of the run while it plays, at http://HOST:PORT/
+    /// (printed at start): progress, standings, cross table, the SPRT
+    /// curve, every game in progress, and the game viewer. ADDR defaults
+    /// to 127.0.0.1 and a free port; see docs/live.md.
+    #[arg(long, value_name = "HOST:PORT", num_args = 0..=1, default_missing_value = "127.0.0.1:0")]
+    pub serve: Option<String>,
+}
+
+/// The arguments of `arena serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The run folder (it holds games.csv).
+    pub dir: PathBuf,
+    /// The address to serve on [default: 127.0.0.1 and a free port].
+    #[arg(long, value_name = "HOST:PORT")]
+    pub addr: Option<String>,
+}
+
+impl From<ServeArgs> for arena::commands::serve::Options {
+    fn from(a: ServeArgs) -> Self {
+        Self {
+            dir: a.dir,
+            addr: a.addr,
+        }
+    }
 }
 
 /// The arguments of `arena merge`.
@@ -595,6 +627,7 @@ impl RunArgs {
             resume: self.resume,
             resume_if_exists: self.resume_if_exists,
             guard,
+            serve: self.serve,
         }
     }
 }

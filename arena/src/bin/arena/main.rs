@@ -48,6 +48,9 @@ fn main() -> ExitCode {
                 let options = args.into_options(shard, view, std::env::current_exe().ok());
                 commands::run::run(&options, &mut console, || signals::stopped(false))
             }),
+        Command::Serve(args) => {
+            commands::serve::run(&args.into(), &mut console, || signals::stopped(false))
+        }
         Command::Merge(args) => commands::merge::run(&args.into(), &mut console),
         Command::Init(args) => commands::init::run(&args.into(), &mut console),
         Command::Replay(args) => commands::replay::run(&args.into(), &mut console),

@@ -1,0 +1,145 @@
+//! `arena serve DIR`: the live page of a run folder, read-only, until
+//! Ctrl-C: a finished run, one in progress (written by another arena, say
+//! a Slurm shard, whose `games.csv` is followed as it grows), or a merged
+//! one.
+
+use std::future::Future;
+use std::path::PathBuf;
+
+use anyhow::Context as _;
+
+use super::{Console, Outcome};
+use crate::config::Config;
+use crate::live::follow::{Follower, POLL};
+use crate::live::{self, Server, Setup};
+use crate::output::RunFolder;
+
+/// What `arena serve` was asked.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The run folder.
+    pub dir: PathBuf,
+    /// The address to serve on, `HOST:PORT` as given [default: 127.0.0.1:0].
+    pub addr: Option<String>,
+}
+
+/// Serves the folder's live page until `interrupted` resolves.
+///
+/// # Errors
+/// A bad address, one in use, a folder without `games.csv`, or a
+/// `games.csv` that cannot be read.
+pub fn run<F: Future<Output = ()>>(
+    options: &Options,
+    console: &mut Console<'_>,
+    interrupted: impl FnOnce() -> F,
+) -> anyhow::Result<Outcome> {
+    let addr = match &options.addr {
+        Some(text) => live::parse_addr(text).context("--addr")?,
+        None => live::DEFAULT_ADDR,
+    };
+    let folder = RunFolder::at(&options.dir);
+    let games = folder.games();
+    anyhow::ensure!(
+        games.is_file(),
+        "{} has no games.csv: give a run folder (arena run --out DIR, a shard's or a merged one)",
+        options.dir.display()
+    );
+    let listener = live::bind(addr).context("--addr")?;
+    let setup = setup_of(&options.dir, folder.is_finished() || !folder.is_run());
+    let mut follower = Follower::new(&games);
+    // The games so far, before the page is served: a late visitor of a
+    // finished folder sees it whole.
+    let first = follower.poll()?;
+    let server = Server::start(
+        listener,
+        setup,
+        Some(options.dir.join(crate::html::REPORT_FILE)),
+    )?;
+    server.earlier(first);
+    console.note(format_args!("arena: live view at {}", server.url()));
+    if !server.addr().ip().is_loopback() {
+        console.note(non_loopback_warning(server.addr()));
+    }
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let mut finished = false;
+    let mut said = false;
+    runtime.block_on(async {
+        let stop = interrupted();
+        tokio::pin!(stop);
+        loop {
+            // A folder is over once it is marked finished (or is no run's
+            // folder, as a merged one) and every row is read.
+            let over = folder.is_finished() || !folder.is_run();
+            match follower.poll() {
+                Ok(rows) => {
+                    for row in rows {
+                        server.row(row);
+                    }
+                }
+                Err(e) if !said => {
+                    console.note(format_args!("arena: {e}; trying again"));
+                    said = true;
+                }
+                Err(_) => {}
+            }
+            if over && !finished {
+                server.finish();
+                finished = true;
+            }
+            tokio::select! {
+                () = &mut stop => break,
+                () = tokio::time::sleep(POLL) => {}
+            }
+        }
+    });
+    server.stop();
+    Ok(Outcome::Success)
+}
+
+/// What the page of the folder at `dir` is of: from its copy of the config
+/// when it has one that reads, else from its games alone.
+fn setup_of(dir: &std::path::Path, finished: bool) -> Setup {
+    let title = dir.file_name().map_or_else(
+        || dir.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let mut setup = Setup {
+        title,
+        follows: !finished,
+        ..Setup::default()
+    };
+    let config = dir.join("config.toml");
+    let base = std::fs::read_to_string(dir.join(crate::config::CONFIG_DIR_FILE))
+        .ok()
+        .map(|b| PathBuf::from(b.trim_end()));
+    let parsed = std::fs::read_to_string(&config).ok().and_then(|text| {
+        Config::parse_in(
+            &text,
+            &config.display().to_string(),
+            "run",
+            base.as_deref().unwrap_or(dir),
+            &super::host(),
+        )
+        .ok()
+    });
+    if let Some(config) = parsed {
+        setup.bots = config.bots.iter().map(|b| b.name.clone()).collect();
+        setup.bound = crate::runner::games_bound(&config, None, &[]);
+        setup.sprt = crate::runner::sprt_of(&config);
+        setup.ratings =
+            crate::report::rating_options(&config.ratings, config.tournament.seed, &setup.bots);
+    }
+    setup
+}
+
+/// The warning for a page served on an address other than loopback.
+#[must_use]
+pub fn non_loopback_warning(addr: std::net::SocketAddr) -> String {
+    format!(
+        "arena: warning: {addr} is not a loopback address: anyone who can reach this machine on port {} can read the page (bind 127.0.0.1 and use an SSH tunnel instead; see docs/live.md)",
+        addr.port()
+    )
+}

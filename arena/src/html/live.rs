@@ -1,0 +1,171 @@
+//! The live page of `arena run --serve` and `arena serve`: the report's own
+//! sections (the same maud functions, so the tables are the report's), its
+//! style and its game viewer, with the games in progress drawn as boards
+//! and a script that follows the server's events (`live.js`). The page is
+//! whole at every moment: a late visitor sees the state at once, then the
+//! updates. As in `report.html`, every string from a bot or a file is
+//! escaped by maud or put into the page as text by the scripts.
+
+use maud::{html, PreEscaped, DOCTYPE};
+use serde::Serialize;
+
+use super::{
+    cross_section, forfeits_section, game_json, match_section, prepared, standings_section,
+    standings_svg, viewer_json, viewer_section, GameJson, ReportInput, SeriesJson, CSS, SCRIPT,
+};
+
+/// The live page's own style, after the report's.
+const LIVE_CSS: &str = include_str!("live.css");
+/// The live page's script: the server's events into the page.
+const LIVE_SCRIPT: &str = include_str!("live.js");
+
+/// The report's sections as HTML fragments, as `report.html` has them:
+/// the server sends them to the live page as they change.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Sections {
+    /// `section#match` of a two-bot match (with its LLR chart); empty for
+    /// a tournament of more bots.
+    #[serde(rename = "match")]
+    pub matchup: String,
+    /// `section#standings`: the chart and the table.
+    pub standings: String,
+    /// `section#cross`: the cross table.
+    pub cross: String,
+    /// `section#forfeits`: how games ended, forfeits by kind.
+    pub forfeits: String,
+}
+
+/// The number of groups (bots that met, even through others) in `input`.
+fn groups(input: &ReportInput<'_>) -> usize {
+    input
+        .table
+        .iter()
+        .map(|s| s.group)
+        .collect::<std::collections::BTreeSet<_>>()
+        .len()
+}
+
+/// The sections of the report of `input`, each rendered as in
+/// `report.html`.
+#[must_use]
+pub fn sections(input: &ReportInput<'_>) -> Sections {
+    let (names, series) = prepared(input);
+    let svg = standings_svg(&names, input.table);
+    Sections {
+        matchup: input
+            .matchup
+            .map(|m| match_section(m).into_string())
+            .unwrap_or_default(),
+        standings: standings_section(input, &names, &svg, groups(input)).into_string(),
+        cross: cross_section(input, &names, &series).into_string(),
+        forfeits: forfeits_section(input, &names, &series).into_string(),
+    }
+}
+
+/// One finished game for the viewer of a page already open.
+#[derive(Serialize)]
+struct ViewerGame<'a> {
+    /// Bot names; `series` and `game` refer to them by index.
+    bots: &'a [String],
+    /// The game's series, its tallies so far (no games listed).
+    series: SeriesJson,
+    /// The game, replayed by the engine (`series` is 0: the page files it).
+    game: GameJson<'a>,
+}
+
+/// The viewer's JSON of game `game` of series `series` in file `file`
+/// (from 0) of `input`, if the viewer holds it: what `/game` answers and the
+/// live page hands to `endodoiViewer.add`. Every `<` is written `\u003c`.
+#[must_use]
+pub fn viewer_game(input: &ReportInput<'_>, file: usize, series: u64, game: u32) -> Option<String> {
+    let (names, infos) = prepared(input);
+    let si = input.games.series_of(file, series)?;
+    let row = input.games.viewed(file, series, game)?;
+    let s = &infos[si];
+    let bot = |name: &str| names.iter().position(|n| n == name).unwrap_or(0);
+    let data = ViewerGame {
+        bots: &names,
+        series: SeriesJson {
+            file: s.file + 1,
+            series: s.number,
+            a: s.a,
+            b: s.b,
+            wins: s.wdl.wins,
+            draws: s.wdl.draws,
+            losses: s.wdl.losses,
+            played: s.played,
+            games: Vec::new(),
+        },
+        game: game_json(row, 0, bot),
+    };
+    serde_json::to_string(&data)
+        .ok()
+        .map(|j| j.replace('<', "\\u003c"))
+}
+
+/// What the live page shows beyond the report's sections.
+#[derive(Clone, Copy, Debug)]
+pub struct LivePage<'a> {
+    /// Whether the run is over (`body[data-state=finished]`).
+    pub finished: bool,
+    /// Games done (`#progress[data-done]`).
+    pub done: u64,
+    /// The progress line: games done of the bound, time left.
+    pub progress: &'a str,
+    /// The live state as JSON (the `/state` snapshot), for the script's
+    /// start; its `<` must be written `\u003c`.
+    pub state_json: &'a str,
+    /// What the page is of: the config's name, or the folder.
+    pub title: &'a str,
+}
+
+/// The live page of `input` (the games finished so far) and `live`.
+#[must_use]
+pub fn live_page(input: &ReportInput<'_>, live: &LivePage<'_>) -> String {
+    let parts = sections(input);
+    let (names, series) = prepared(input);
+    let json = viewer_json(input, &names, &series);
+    let state = if live.finished { "finished" } else { "live" };
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { "En Dodoi live: " (live.title) }
+                style { (PreEscaped(CSS)) (PreEscaped(LIVE_CSS)) }
+            }
+            body data-state=(state) {
+                header {
+                    h1 { "En Dodoi live: " (live.title) }
+                    p #progress .meta data-done=(live.done) { (live.progress) }
+                    p #connection .meta {}
+                    nav {
+                        a href="#live-games" { "Games in progress" } " · "
+                        @if !parts.matchup.is_empty() { a href="#match" { "Match" } " · " }
+                        a href="#standings" { "Standings" } " · "
+                        a href="#cross" { "Cross table" } " · "
+                        a href="#forfeits" { "How games ended" } " · "
+                        a href="#viewer" { "Game viewer" } " · "
+                        a #report-link href="/report" { "The report" }
+                    }
+                }
+                section #live-games {
+                    h2 { "Games in progress" }
+                    p #no-live .note { "None at the moment." }
+                    div #boards .boards {}
+                }
+                div #part-match { (PreEscaped(&parts.matchup)) }
+                div #part-standings { (PreEscaped(&parts.standings)) }
+                div #part-cross { (PreEscaped(&parts.cross)) }
+                div #part-forfeits { (PreEscaped(&parts.forfeits)) }
+                (viewer_section())
+                script #report-data type="application/json" { (PreEscaped(json)) }
+                script #live-data type="application/json" { (PreEscaped(live.state_json)) }
+                script { (PreEscaped(SCRIPT)) }
+                script { (PreEscaped(LIVE_SCRIPT)) }
+            }
+        }
+    }
+    .into_string()
+}

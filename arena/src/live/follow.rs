@@ -1,0 +1,113 @@
+//! Follows a run folder's `games.csv` as it grows, as `tail -f` does: its
+//! length is polled, and when it grows the rows after those already read
+//! are read with [`GamesReader`], so every row is parsed and checked as
+//! everywhere else. A last line without its newline (a write under way) is
+//! left for the next poll, not counted. So a folder being written by
+//! another arena (a Slurm shard, on a shared file system), a finished one
+//! or a merged one can be watched by `arena serve`.
+
+use std::path::{Path, PathBuf};
+
+use crate::output::{GameRow, GamesError, GamesReader};
+
+/// How often `arena serve` looks at the file's length.
+pub const POLL: std::time::Duration = std::time::Duration::from_millis(300);
+
+/// A `games.csv` being followed.
+#[derive(Clone, Debug)]
+pub struct Follower {
+    path: PathBuf,
+    /// Whole rows read so far.
+    rows: usize,
+    /// The file's length at the last read.
+    len: Option<u64>,
+}
+
+impl Follower {
+    /// Follows the `games.csv` at `path`, from its first row.
+    #[must_use]
+    pub fn new(path: &Path) -> Follower {
+        Follower {
+            path: path.to_path_buf(),
+            rows: 0,
+            len: None,
+        }
+    }
+
+    /// The file.
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Whole rows read so far.
+    #[must_use]
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// The whole rows added since the last call (all of them the first
+    /// time); none if the file's length did not change.
+    ///
+    /// # Errors
+    /// The file cannot be read, lacks a column, or has a bad row (the
+    /// rows before it are not returned; the next call tries again).
+    pub fn poll(&mut self) -> Result<Vec<GameRow>, GamesError> {
+        let len = std::fs::metadata(&self.path)
+            .map_err(|source| GamesError::Read {
+                path: self.path.clone(),
+                source,
+            })?
+            .len();
+        if self.len == Some(len) {
+            return Ok(Vec::new());
+        }
+        let mut rows = Vec::new();
+        for row in GamesReader::open(&self.path)?.skip(self.rows) {
+            rows.push(row?.1);
+        }
+        self.rows += rows.len();
+        self.len = Some(len);
+        Ok(rows)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write as _;
+
+    const HEADER: &str = "series,game,pair,opening,south,north,holes,seeds,max_laps,max_plies,moves,plies,south_seeds,north_seeds,result,termination,detail,duration_ms\n";
+
+    fn row(game: u32) -> String {
+        format!(
+            "1,{game},{},,a,b,2,1,0,0,1,1,2,0,south,no-moves,,1\n",
+            game.div_ceil(2)
+        )
+    }
+
+    #[test]
+    fn rows_are_read_once_as_they_come_and_a_torn_line_waits_for_its_newline() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.csv");
+        std::fs::write(&path, format!("{HEADER}{}", row(1))).unwrap();
+        let mut f = Follower::new(&path);
+        let first = f.poll().unwrap();
+        assert_eq!(first.len(), 1);
+        assert_eq!(first[0].game, 1);
+        assert!(f.poll().unwrap().is_empty(), "nothing new");
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
+        let second = row(2);
+        let (head, tail) = second.split_at(10);
+        file.write_all(head.as_bytes()).unwrap();
+        assert!(f.poll().unwrap().is_empty(), "a torn line is not a row");
+        file.write_all(tail.as_bytes()).unwrap();
+        file.write_all(row(3).as_bytes()).unwrap();
+        let games: Vec<u32> = f.poll().unwrap().iter().map(|r| r.game).collect();
+        assert_eq!(games, [2, 3]);
+        assert_eq!(f.rows(), 3);
+    }
+}

@@ -1,0 +1,633 @@
+//! The live view's HTTP server: axum on its own thread and current-thread
+//! runtime, so it never takes a game's thread. It prints nothing (the
+//! command prints the address).
+//!
+//! Routes, and only these (anything else is 404; no file is ever read from
+//! the disk by a path from the request):
+//! - `GET /`: the live page (`html::live_page`), whole as the state is now;
+//! - `GET /events`: server-sent events: `snapshot` (the whole state), then
+//!   `summary`, `board`, `ended`, `gone` and `finished` ([`Update`]);
+//! - `GET /state`: the snapshot as JSON;
+//! - `GET /game?file=F&series=S&game=G`: a finished game for the viewer
+//!   (file from 1);
+//! - `GET /report`: the report: for a finished run, its `report.html` (the
+//!   one file the server may read, named when it starts); before, the
+//!   report of the games so far.
+//!
+//! **It never slows the games.** Updates go to the clients through a
+//! `tokio::sync::broadcast` channel of [`CLIENT_QUEUE`] updates: a client
+//! that falls behind gets a fresh `snapshot` instead of what it missed, and
+//! a client whose socket takes no bytes for [`STALL`] is dropped. The game
+//! threads only hand events over (the watch feed with `try_send`).
+//!
+//! **Safe by default.** Bound to loopback, it answers only requests whose
+//! `Host` is its own address (`127.0.0.1`, `localhost` or `[::1]` with its
+//! port): a page of another site that a DNS name rebinds to 127.0.0.1 is
+//! refused (421). At most [`MAX_CONNECTIONS`] connections are open; over it
+//! a connection gets 503 and is closed. Every response has
+//! `Cache-Control: no-store`, `X-Content-Type-Options: nosniff`, a
+//! `Content-Security-Policy` that lets the page load nothing from
+//! elsewhere, and `Referrer-Policy: no-referrer`.
+
+use std::future::Future;
+use std::io;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener as StdListener};
+use std::path::PathBuf;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+
+use axum::extract::{Query, Request, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::middleware::Next;
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt as _, ReadBuf};
+use tokio::sync::{broadcast, mpsc, OwnedSemaphorePermit, Semaphore};
+use tokio_util::sync::CancellationToken;
+
+use super::state::{LiveState, Setup, Update};
+use crate::html::GameRow;
+use crate::referee::{Watch, WatchEvent};
+use crate::runner::Event;
+
+/// Updates a client may be behind before it gets a snapshot instead.
+pub const CLIENT_QUEUE: usize = 64;
+
+/// Watch-feed events held for the server; past it the games drop them.
+pub const WATCH_QUEUE: usize = 4096;
+
+/// The most connections open at once; more get 503.
+pub const MAX_CONNECTIONS: usize = 1000;
+
+/// How long a client's socket may take no bytes before it is dropped.
+pub const STALL: Duration = Duration::from_secs(10);
+
+/// How often the boards and the standings are sent (at most).
+const TICK: Duration = Duration::from_millis(100);
+
+/// How long a stopping server waits for its clients to read the end.
+const GOODBYE: Duration = Duration::from_secs(2);
+
+/// Why the live view cannot be served.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The address is not `HOST:PORT`.
+    #[error("'{0}' is not an address HOST:PORT: give one such as 127.0.0.1:8080 (port 0 for a free one), or the flag alone for a free port on 127.0.0.1")]
+    BadAddress(String),
+    /// The address is in use by another program.
+    #[error("{0} is in use by another program: choose another port, or port 0 for a free one")]
+    InUse(SocketAddr),
+    /// The address cannot be bound for another reason.
+    #[error("cannot listen on {0}: {1}: choose another address, such as 127.0.0.1:0")]
+    Bind(SocketAddr, #[source] io::Error),
+    /// The server's thread or runtime could not start.
+    #[error("cannot start the live view's server")]
+    Start(#[source] io::Error),
+}
+
+/// The default address: loopback, a free port.
+pub const DEFAULT_ADDR: SocketAddr = SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), 0);
+
+/// `HOST:PORT` as a socket address: an IP address (IPv6 in brackets) or
+/// `localhost`, and a port.
+///
+/// # Errors
+/// [`ServeError::BadAddress`] for anything else.
+pub fn parse_addr(text: &str) -> Result<SocketAddr, ServeError> {
+    let bad = || ServeError::BadAddress(text.to_string());
+    if let Ok(addr) = text.parse::<SocketAddr>() {
+        return Ok(addr);
+    }
+    let (host, port) = text.rsplit_once(':').ok_or_else(bad)?;
+    let port: u16 = port.parse().map_err(|_| bad())?;
+    if host.eq_ignore_ascii_case("localhost") {
+        return Ok(SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), port));
+    }
+    Err(bad())
+}
+
+/// Binds `addr` now, so a bad address is known before anything else is
+/// done; [`Server::start`] serves on it.
+///
+/// # Errors
+/// The address is in use or cannot be bound.
+pub fn bind(addr: SocketAddr) -> Result<StdListener, ServeError> {
+    let listener = StdListener::bind(addr).map_err(|e| match e.kind() {
+        io::ErrorKind::AddrInUse => ServeError::InUse(addr),
+        _ => ServeError::Bind(addr, e),
+    })?;
+    listener
+        .set_nonblocking(true)
+        .map_err(|e| ServeError::Bind(addr, e))?;
+    Ok(listener)
+}
+
+/// What the server is fed besides the watch feed.
+enum Input {
+    Event(Box<Event>),
+    Row(Box<GameRow>),
+    Earlier(Vec<GameRow>),
+    Bound(u64),
+    Finish,
+}
+
+/// A live view being served: feed it the run's events; stop it at the end.
+pub struct Server {
+    addr: SocketAddr,
+    inputs: mpsc::UnboundedSender<Input>,
+    watch: Watch,
+    stop: CancellationToken,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+/// What the handlers share.
+#[derive(Clone)]
+struct App {
+    state: Arc<Mutex<LiveState>>,
+    updates: broadcast::Sender<Update>,
+    /// The `Host` values accepted; empty accepts any (not on loopback).
+    hosts: Arc<Vec<String>>,
+    /// The finished run's `report.html`.
+    report: Option<Arc<PathBuf>>,
+}
+
+impl App {
+    fn state(&self) -> MutexGuard<'_, LiveState> {
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+impl Server {
+    /// Serves the live view of `setup` on `listener` (from [`bind`]) on a
+    /// thread of its own; `report` is the run's `report.html`, served by
+    /// `/report` once the run is finished.
+    ///
+    /// # Errors
+    /// The thread or its runtime cannot start.
+    pub fn start(
+        listener: StdListener,
+        setup: Setup,
+        report: Option<PathBuf>,
+    ) -> Result<Server, ServeError> {
+        let addr = listener.local_addr().map_err(ServeError::Start)?;
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(ServeError::Start)?;
+        let (inputs, input_rx) = mpsc::unbounded_channel();
+        let (watch, watch_rx) = Watch::channel(WATCH_QUEUE);
+        let stop = CancellationToken::new();
+        let state = Arc::new(Mutex::new(LiveState::new(setup, Instant::now())));
+        let (updates, _) = broadcast::channel(CLIENT_QUEUE);
+        let app = App {
+            state,
+            updates,
+            hosts: Arc::new(allowed_hosts(addr)),
+            report: report.map(Arc::new),
+        };
+        let stopping = stop.clone();
+        let thread = std::thread::Builder::new()
+            .name("live-view".into())
+            .spawn(move || runtime.block_on(serve(listener, app, input_rx, watch_rx, stopping)))
+            .map_err(ServeError::Start)?;
+        Ok(Server {
+            addr,
+            inputs,
+            watch,
+            stop,
+            thread: Some(thread),
+        })
+    }
+
+    /// The address served.
+    #[must_use]
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The page's address, `http://HOST:PORT/`.
+    #[must_use]
+    pub fn url(&self) -> String {
+        format!("http://{}/", self.addr)
+    }
+
+    /// The feed for the runner's games ([`crate::runner::RunOptions::watch`]).
+    #[must_use]
+    pub fn watch(&self) -> Watch {
+        self.watch.clone()
+    }
+
+    fn send(&self, input: Input) -> bool {
+        self.inputs.send(input).is_ok()
+    }
+
+    /// A runner event; `false` if the server is gone.
+    pub fn event(&self, event: &Event) -> bool {
+        self.send(Input::Event(Box::new(event.clone())))
+    }
+
+    /// A finished game read from a file (its `file` from 0); `false` if the
+    /// server is gone.
+    pub fn row(&self, row: GameRow) -> bool {
+        self.send(Input::Row(Box::new(row)))
+    }
+
+    /// A resumed run's earlier games; `false` if the server is gone.
+    pub fn earlier(&self, rows: Vec<GameRow>) -> bool {
+        self.send(Input::Earlier(rows))
+    }
+
+    /// The most games the run plays, now known better; `false` if the
+    /// server is gone.
+    pub fn bound(&self, bound: u64) -> bool {
+        self.send(Input::Bound(bound))
+    }
+
+    /// The run is over: the page shows it finished (it goes on serving).
+    pub fn finish(&self) -> bool {
+        self.send(Input::Finish)
+    }
+
+    /// Whether the server's thread has ended (it failed).
+    #[must_use]
+    pub fn is_gone(&self) -> bool {
+        self.inputs.is_closed()
+    }
+
+    /// Stops serving: every event stream is ended (after `finished`, if
+    /// sent), clients get a moment to read it, and the thread is joined.
+    pub fn stop(mut self) {
+        self.stop.cancel();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.stop.cancel();
+    }
+}
+
+/// The `Host` values a server on `addr` accepts: on loopback its own
+/// address under each loopback name; elsewhere any (empty).
+fn allowed_hosts(addr: SocketAddr) -> Vec<String> {
+    if !addr.ip().is_loopback() {
+        return Vec::new();
+    }
+    let port = addr.port();
+    let mut hosts = vec![
+        format!("127.0.0.1:{port}"),
+        format!("localhost:{port}"),
+        format!("[::1]:{port}"),
+        addr.to_string(),
+    ];
+    hosts.dedup();
+    hosts
+}
+
+/// The server's thread: the pump from the feeds into the state and the
+/// clients, and the HTTP server, until `stop`.
+async fn serve(
+    listener: StdListener,
+    app: App,
+    inputs: mpsc::UnboundedReceiver<Input>,
+    watch: mpsc::Receiver<WatchEvent>,
+    stop: CancellationToken,
+) {
+    let Ok(listener) = tokio::net::TcpListener::from_std(listener) else {
+        return;
+    };
+    let pump = tokio::spawn(pump(app.clone(), inputs, watch, stop.clone()));
+    let router = Router::new()
+        .route("/", get(page))
+        .route("/state", get(state))
+        .route("/events", get(events))
+        .route("/game", get(game))
+        .route("/report", get(report))
+        .fallback(not_found)
+        .layer(axum::middleware::from_fn_with_state(app.clone(), guard))
+        .with_state(app);
+    let capped = Capped {
+        inner: listener,
+        permits: Arc::new(Semaphore::new(MAX_CONNECTIONS)),
+    };
+    let ending = stop.clone();
+    let server = axum::serve(capped, router).with_graceful_shutdown(ending.cancelled_owned());
+    tokio::select! {
+        _ = server => {}
+        () = async { stop.cancelled().await; tokio::time::sleep(GOODBYE).await } => {}
+    }
+    pump.abort();
+}
+
+/// Feeds the state from the runner's events (each handled at once) and the
+/// watch feed, and sends the updates; boards and the refit every [`TICK`].
+async fn pump(
+    app: App,
+    mut inputs: mpsc::UnboundedReceiver<Input>,
+    mut watch: mpsc::Receiver<WatchEvent>,
+    stop: CancellationToken,
+) {
+    let mut tick = tokio::time::interval(TICK);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut watching = true;
+    loop {
+        tokio::select! {
+            () = stop.cancelled() => return,
+            input = inputs.recv() => {
+                let Some(input) = input else { return };
+                let mut state = app.state();
+                let updates = match input {
+                    Input::Event(e) => state.event(&e).into_iter().collect(),
+                    Input::Row(row) => vec![state.add_row(*row)],
+                    Input::Earlier(rows) => {
+                        for row in rows {
+                            state.add_earlier(row);
+                        }
+                        state.tick(Instant::now()).into_iter().collect()
+                    }
+                    Input::Bound(bound) => {
+                        state.set_bound(bound);
+                        Vec::new()
+                    }
+                    Input::Finish => state.finish(Instant::now()),
+                };
+                for u in updates {
+                    let _ = app.updates.send(u);
+                }
+            }
+            event = watch.recv(), if watching => {
+                match event {
+                    Some(event) => {
+                        let mut state = app.state();
+                        if let Some(u) = state.watch(event) {
+                            let _ = app.updates.send(u);
+                        }
+                    }
+                    None => watching = false,
+                }
+            }
+            _ = tick.tick() => {
+                let mut state = app.state();
+                let now = Instant::now();
+                for u in state.boards_changed().into_iter().chain(state.tick(now)) {
+                    let _ = app.updates.send(u);
+                }
+            }
+        }
+    }
+}
+
+/// Refuses a request whose `Host` is not the server's own (on loopback),
+/// and puts the safety headers on every response.
+async fn guard(State(app): State<App>, request: Request, next: Next) -> Response {
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("");
+    let mut response = if !app.hosts.is_empty() && !app.hosts.iter().any(|h| h == host) {
+        (
+            StatusCode::MISDIRECTED_REQUEST,
+            "this server answers only requests for its own address (Host header)\n",
+        )
+            .into_response()
+    } else {
+        next.run(request).await
+    };
+    let headers = response.headers_mut();
+    for (name, value) in [
+        (header::CACHE_CONTROL, "no-store"),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (header::REFERRER_POLICY, "no-referrer"),
+        (header::X_FRAME_OPTIONS, "DENY"),
+        (
+            header::CONTENT_SECURITY_POLICY,
+            "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+        ),
+    ] {
+        headers.insert(name, HeaderValue::from_static(value));
+    }
+    response
+}
+
+async fn not_found() -> Response {
+    (StatusCode::NOT_FOUND, "not found\n").into_response()
+}
+
+async fn page(State(app): State<App>) -> Html<String> {
+    Html(app.state().page(Instant::now()))
+}
+
+fn json(body: String) -> Response {
+    (
+        [(header::CONTENT_TYPE, "application/json; charset=utf-8")],
+        body,
+    )
+        .into_response()
+}
+
+async fn state(State(app): State<App>) -> Response {
+    json(app.state().snapshot(Instant::now()))
+}
+
+/// The game `/game` names.
+#[derive(serde::Deserialize)]
+struct GameQuery {
+    file: usize,
+    series: u64,
+    game: u32,
+}
+
+async fn game(State(app): State<App>, Query(q): Query<GameQuery>) -> Response {
+    match app.state().game(q.file, q.series, q.game) {
+        Some(body) => json(body),
+        None => (
+            StatusCode::NOT_FOUND,
+            "no such game in the viewer (see arena replay)\n",
+        )
+            .into_response(),
+    }
+}
+
+async fn report(State(app): State<App>) -> Response {
+    let (finished, live) = {
+        let state = app.state();
+        let finished = state.is_finished();
+        (finished, (!finished).then(|| state.report()))
+    };
+    if let (true, Some(path)) = (finished, &app.report) {
+        let path = path.clone();
+        if let Ok(Ok(bytes)) = tokio::task::spawn_blocking(move || std::fs::read(&*path)).await {
+            return ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], bytes).into_response();
+        }
+    }
+    Html(live.unwrap_or_else(|| app.state().report())).into_response()
+}
+
+/// A client's stream: the snapshot, then the updates; a fresh snapshot for
+/// one that fell behind; it ends after `finished`.
+async fn events(State(app): State<App>) -> Response {
+    let (first, rx, over) = {
+        let state = app.state();
+        // Subscribed under the lock: no update falls between the two.
+        let rx = app.updates.subscribe();
+        (
+            state.snapshot_update(Instant::now()),
+            rx,
+            state.is_finished(),
+        )
+    };
+    let mut queue = vec![first];
+    if over {
+        queue.push(Update {
+            event: "finished",
+            data: "{}".into(),
+        });
+    }
+    let stream = futures::stream::unfold(
+        (app, rx, queue, over, false),
+        |(app, mut rx, mut queue, over, ended)| async move {
+            if ended {
+                return None;
+            }
+            if !queue.is_empty() {
+                let u = queue.remove(0);
+                let last = over && queue.is_empty();
+                return Some((
+                    Ok::<_, std::convert::Infallible>(sse(&u)),
+                    (app, rx, queue, over, last),
+                ));
+            }
+            let u = match rx.recv().await {
+                Ok(u) => u,
+                // Behind: the whole state instead of what it missed.
+                Err(broadcast::error::RecvError::Lagged(_)) => {
+                    app.state().snapshot_update(Instant::now())
+                }
+                Err(broadcast::error::RecvError::Closed) => return None,
+            };
+            let last = u.event == "finished";
+            Some((Ok(sse(&u)), (app, rx, queue, over, last)))
+        },
+    );
+    Sse::new(stream)
+        .keep_alive(KeepAlive::default())
+        .into_response()
+}
+
+fn sse(u: &Update) -> SseEvent {
+    SseEvent::default().event(u.event).data(&*u.data)
+}
+
+/// The listener with a cap on open connections.
+struct Capped {
+    inner: tokio::net::TcpListener,
+    permits: Arc<Semaphore>,
+}
+
+impl axum::serve::Listener for Capped {
+    type Io = Conn;
+    type Addr = SocketAddr;
+
+    async fn accept(&mut self) -> (Conn, SocketAddr) {
+        loop {
+            let (stream, addr) = match self.inner.accept().await {
+                Ok(accepted) => accepted,
+                Err(_) => {
+                    // Out of file descriptors, say: wait, and try again.
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            };
+            let _ = stream.set_nodelay(true);
+            match self.permits.clone().try_acquire_owned() {
+                Ok(permit) => {
+                    return (
+                        Conn {
+                            stream,
+                            _permit: permit,
+                            stalled: None,
+                        },
+                        addr,
+                    )
+                }
+                Err(_) => {
+                    tokio::spawn(refuse(stream));
+                }
+            }
+        }
+    }
+
+    fn local_addr(&self) -> io::Result<SocketAddr> {
+        self.inner.local_addr()
+    }
+}
+
+/// Answers 503 to a connection over the cap, and closes it.
+async fn refuse(mut stream: tokio::net::TcpStream) {
+    let answer = b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain\r\ncontent-length: 18\r\nconnection: close\r\n\r\ntoo many clients.\n";
+    let _ = tokio::time::timeout(Duration::from_secs(1), stream.write_all(answer)).await;
+}
+
+/// A client's connection: it holds a place under the cap, and fails a
+/// write that has waited [`STALL`] for the client to read.
+struct Conn {
+    stream: tokio::net::TcpStream,
+    _permit: OwnedSemaphorePermit,
+    stalled: Option<Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl AsyncRead for Conn {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.stream).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for Conn {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        let this = &mut *self;
+        match Pin::new(&mut this.stream).poll_write(cx, buf) {
+            Poll::Ready(r) => {
+                this.stalled = None;
+                Poll::Ready(r)
+            }
+            Poll::Pending => {
+                let timer = this
+                    .stalled
+                    .get_or_insert_with(|| Box::pin(tokio::time::sleep(STALL)));
+                match timer.as_mut().poll(cx) {
+                    Poll::Ready(()) => Poll::Ready(Err(io::Error::new(
+                        io::ErrorKind::TimedOut,
+                        "the client reads nothing",
+                    ))),
+                    Poll::Pending => Poll::Pending,
+                }
+            }
+        }
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.stream).poll_shutdown(cx)
+    }
+}
