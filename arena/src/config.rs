@@ -263,7 +263,9 @@ impl Config {
     /// the arena's working directory other than what they name from
     /// [`Config::base`], as written: what a config read the old way, from
     /// the working directory, would have used instead. Empty when `base` is
-    /// the working directory.
+    /// the working directory. A path missing from `base` is not listed: the
+    /// error about it says that the working directory has it
+    /// ([`current_dir_hint`]).
     #[must_use]
     pub fn moved_paths(&self) -> Vec<String> {
         let base = &self.base;
@@ -299,6 +301,7 @@ impl Config {
             if path.is_relative()
                 && !text.is_empty()
                 && path.exists()
+                && base.join(&path).exists()
                 && !same(&path, &base.join(&path))
                 && !moved.contains(&text)
             {
@@ -307,6 +310,26 @@ impl Config {
         }
         moved
     }
+}
+
+/// What a one-line error adds when a relative path of the config, as
+/// `written`, names nothing from the config's folder `base` but does name
+/// something from the current directory (where paths started before issue
+/// 17): that it is there, why it is not used, and the fix. The caller has
+/// looked in the current directory.
+///
+/// ```
+/// # use std::path::Path;
+/// let hint = arena::config::current_dir_hint(Path::new("book.txt"), Path::new("other/place"));
+/// assert!(hint.starts_with("; the current directory has book.txt, but relative paths start from the config's folder other/place"));
+/// ```
+#[must_use]
+pub fn current_dir_hint(written: &Path, base: &Path) -> String {
+    format!(
+        "; the current directory has {}, but relative paths start from the config's folder {} (they used to start from the current directory): write the path from {1}, or an absolute one (see \"Relative paths\" in docs/configuration.md)",
+        written.display(),
+        base.display()
+    )
 }
 
 /// The file beside a copy of a config (in a run folder, a Slurm
@@ -954,6 +977,24 @@ impl Config {
             None => None,
             Some(f) => Some(
                 read_openings(&base.join(f.get_ref()), rules, host)
+                    .map_err(|e| match e {
+                        // Missing beside the config, but where paths
+                        // used to start from (the host reads a relative
+                        // path from the current directory)?
+                        OpeningsError::Read { path, source, .. }
+                            if source.kind() == std::io::ErrorKind::NotFound
+                                && Path::new(f.get_ref()).is_relative()
+                                && !base.as_os_str().is_empty()
+                                && (host.read)(Path::new(f.get_ref())).is_ok() =>
+                        {
+                            OpeningsError::Read {
+                                path,
+                                source,
+                                hint: Some(current_dir_hint(Path::new(f.get_ref()), base)),
+                            }
+                        }
+                        e => e,
+                    })
                     .map_err(|e| at(Some(f.span()), &e.to_string()))?,
             ),
         };
@@ -991,12 +1032,15 @@ impl Config {
 #[derive(Debug, thiserror::Error)]
 pub enum OpeningsError {
     /// It cannot be read.
-    #[error("openings.file {}: {source}; check the path (relative to the config file's folder)", path.display())]
+    #[error("openings.file {}: {source}{}", path.display(), hint.as_deref().unwrap_or("; check the path (relative to the config file's folder)"))]
     Read {
         /// The file.
         path: PathBuf,
         /// Why.
         source: std::io::Error,
+        /// The [`current_dir_hint`], when the current directory has the
+        /// file as written.
+        hint: Option<String>,
     },
     /// A line is not a legal opening that leaves the game on.
     #[error("openings.file {}:{line}: {why}", path.display())]
@@ -1033,6 +1077,7 @@ fn read_openings(
     let text = (host.read)(path).map_err(|source| OpeningsError::Read {
         path: path.to_path_buf(),
         source,
+        hint: None,
     })?;
     let text = strip_bom(&text);
     let mut book = Vec::new();

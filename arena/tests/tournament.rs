@@ -897,6 +897,63 @@ fn relative_paths_start_from_the_config_files_folder() {
     assert_success(&again);
 }
 
+/// A file missing beside the config but in the current directory (where
+/// relative paths started before issue 17): the one-line error says that
+/// the current directory has it and how to fix the config, for the
+/// openings file, a bot's script, a bot's program and a bot's `dir`.
+#[test]
+fn a_file_only_in_the_current_directory_is_named_in_the_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let place = tmp.path().join("other/place");
+    std::fs::create_dir_all(&place).unwrap();
+    std::fs::create_dir_all(tmp.path().join("bots/sub")).unwrap();
+    std::fs::write(tmp.path().join("book.txt"), "1\n").unwrap();
+    let greedy = repo().join("bots/python/greedy.py");
+    std::fs::copy(&greedy, tmp.path().join("bots/greedy.py")).unwrap();
+    let random = "[[bot]]\nname = \"r\"\ncommand = [\"arena\", \"bot\", \"random\"]\n";
+    for (what, table, written) in [
+        (
+            "openings",
+            "[openings]\nfile = \"book.txt\"\n[[bot]]\nname = \"g\"\ncommand = [\"arena\", \"bot\", \"greedy\"]\n".to_string(),
+            "book.txt",
+        ),
+        (
+            "script",
+            "[[bot]]\nname = \"g\"\ncommand = [\"python3\", \"bots/greedy.py\"]\n".to_string(),
+            "bots/greedy.py",
+        ),
+        (
+            "program",
+            "[[bot]]\nname = \"g\"\ncommand = [\"bots/greedy.py\"]\n".to_string(),
+            "bots/greedy.py",
+        ),
+        (
+            "dir",
+            "[[bot]]\nname = \"g\"\ncommand = [\"arena\", \"bot\", \"greedy\"]\ndir = \"bots/sub\"\n".to_string(),
+            "bots/sub",
+        ),
+    ] {
+        std::fs::write(place.join("t.toml"), format!("{table}{random}")).unwrap();
+        let output = Command::cargo_bin("arena")
+            .unwrap()
+            .current_dir(tmp.path())
+            .args(["run", "other/place/t.toml", "--out", "run", "--quiet"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{what}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{what}: {stderr}");
+        assert!(
+            stderr.starts_with("error: other/place/t.toml:")
+                && stderr.contains(&format!(
+                    "the current directory has {written}, but relative paths start from the config's folder other/place"
+                ))
+                && stderr.contains("write the path from other/place, or an absolute one"),
+            "{what}: {stderr}"
+        );
+    }
+}
+
 /// With `[openings] file`, the start says that plies_min/plies_max are
 /// ignored (when set) and that the book repeats, one stderr line each.
 #[test]

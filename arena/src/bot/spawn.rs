@@ -19,12 +19,15 @@ pub enum SpawnError {
     #[error("cannot read the working directory: {0}")]
     Cwd(std::io::Error),
     /// The bot's `dir` does not exist.
-    #[error("bot '{bot}': working directory '{}' does not exist: fix its dir in the config", dir.display())]
+    #[error("bot '{bot}': working directory '{}' does not exist{}", dir.display(), if hint.is_empty() { ": fix its dir in the config" } else { hint })]
     NoDir {
         /// The bot.
         bot: String,
         /// The folder.
         dir: PathBuf,
+        /// [`crate::config::current_dir_hint`] when the current directory
+        /// has the folder as written, else empty.
+        hint: String,
     },
     /// The arena's own executable (for `arena ...` commands) cannot be found.
     #[error("bot '{bot}': cannot find the arena's own executable: {source}")]
@@ -93,9 +96,17 @@ pub fn resolve_program(spec: &BotSpec) -> Result<(PathBuf, PathBuf), SpawnError>
         None => cwd.join(&spec.base),
     };
     if !dir.is_dir() {
+        let hint = spec
+            .dir
+            .as_deref()
+            .and_then(|d| d.strip_prefix(&spec.base).ok())
+            .map_or_else(String::new, |written| {
+                in_current_dir(written, spec, Path::is_dir)
+            });
         return Err(SpawnError::NoDir {
             bot: spec.name.clone(),
             dir,
+            hint,
         });
     }
     let first = &spec.command[0];
@@ -116,6 +127,9 @@ pub fn resolve_program(spec: &BotSpec) -> Result<(PathBuf, PathBuf), SpawnError>
                 "is not found in the sandbox's PATH ({}), where a program named without / is looked up",
                 crate::sandbox::INSIDE_PATH
             )
+        } else if spec.dir.is_none() {
+            let hint = in_current_dir(Path::new(first), spec, Path::exists);
+            format!("{}{hint}", why_not_found(first, &dir))
         } else {
             why_not_found(first, &dir)
         };
@@ -185,10 +199,20 @@ pub fn check_programs(config: &Config) -> Result<(), ConfigError> {
                 && !dir.join(path).exists()
         });
         if let Some(script) = missing {
+            let hint = if bot.dir.is_none() {
+                in_current_dir(Path::new(script), bot, Path::exists)
+            } else {
+                String::new()
+            };
+            let fix = if hint.is_empty() {
+                ": fix its command in the config; relative paths start in the bot's dir, or else in the config file's folder"
+            } else {
+                ""
+            };
             return Err(bot_error(
                 origin,
                 format!(
-                    "bot '{}': script '{script}' does not exist (looked in {}): fix its command in the config; relative paths start in the bot's dir, or else in the config file's folder",
+                    "bot '{}': script '{script}' does not exist (looked in {}){hint}{fix}",
                     bot.name,
                     dir.display()
                 ),
@@ -197,6 +221,18 @@ pub fn check_programs(config: &Config) -> Result<(), ConfigError> {
     }
     Ok(())
 }
+/// [`crate::config::current_dir_hint`] for `written`, a relative path of
+/// `spec` missing from the config's folder, when `found` holds for it from
+/// the current directory (where relative paths started before); else
+/// empty.
+fn in_current_dir(written: &Path, spec: &BotSpec, found: fn(&Path) -> bool) -> String {
+    if written.is_relative() && !spec.base.as_os_str().is_empty() && found(written) {
+        crate::config::current_dir_hint(written, &spec.base)
+    } else {
+        String::new()
+    }
+}
+
 /// A problem of the bot whose `command` is at `origin` (`FILE:LINE:COL`).
 fn bot_error(origin: &str, message: impl std::fmt::Display) -> ConfigError {
     ConfigError::Bot {
