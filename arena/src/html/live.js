@@ -148,9 +148,11 @@
   on("snapshot", snapshot);
   on("summary", summary);
   on("board", drawBoard);
-  on("ended", (g) => {
-    dropBoard(g.series.series, g.game.game);
-    if (viewer && !viewer.has(g.series.file, g.series.series, g.game.game)) viewer.add(g);
+  // A finished game: its board goes, and it joins the viewer (if the
+  // viewer holds it: the report's size limit).
+  on("ended", (e) => {
+    dropBoard(e.series, e.game);
+    if (viewer && e.viewer && !viewer.has(e.file, e.series, e.game)) viewer.add(e.viewer);
   });
   on("gone", (g) => dropBoard(g.series, g.game));
   on("finished", () => { finished(); events.close(); });

@@ -473,9 +473,20 @@ async fn report(State(app): State<App>) -> Response {
     Html(live.unwrap_or_else(|| app.state().report())).into_response()
 }
 
-/// A client's stream: the snapshot, then the updates; a fresh snapshot for
-/// one that fell behind; it ends after `finished`.
+/// `/events`: a client's stream of [`client_updates`], as server-sent
+/// events, with a keep-alive comment now and then.
 async fn events(State(app): State<App>) -> Response {
+    use futures::StreamExt as _;
+    let stream = client_updates(&app).map(|u| Ok::<_, std::convert::Infallible>(sse(&u)));
+    Sse::new(stream)
+        .keep_alive(KeepAlive::default())
+        .into_response()
+}
+
+/// A client's updates: the snapshot, then each update; a fresh snapshot
+/// for a client that fell more than [`CLIENT_QUEUE`] updates behind,
+/// instead of what it missed. It ends after `finished`.
+fn client_updates(app: &App) -> impl futures::Stream<Item = Update> + Send + 'static {
     let (first, rx, over) = {
         let state = app.state();
         // Subscribed under the lock: no update falls between the two.
@@ -486,42 +497,34 @@ async fn events(State(app): State<App>) -> Response {
             state.is_finished(),
         )
     };
-    let mut queue = vec![first];
+    let mut queue = std::collections::VecDeque::from([first]);
     if over {
-        queue.push(Update {
+        queue.push_back(Update {
             event: "finished",
             data: "{}".into(),
         });
     }
-    let stream = futures::stream::unfold(
-        (app, rx, queue, over, false),
-        |(app, mut rx, mut queue, over, ended)| async move {
+    futures::stream::unfold(
+        (app.clone(), rx, queue, false),
+        |(app, mut rx, mut queue, ended)| async move {
             if ended {
                 return None;
             }
-            if !queue.is_empty() {
-                let u = queue.remove(0);
-                let last = over && queue.is_empty();
-                return Some((
-                    Ok::<_, std::convert::Infallible>(sse(&u)),
-                    (app, rx, queue, over, last),
-                ));
-            }
-            let u = match rx.recv().await {
-                Ok(u) => u,
-                // Behind: the whole state instead of what it missed.
-                Err(broadcast::error::RecvError::Lagged(_)) => {
-                    app.state().snapshot_update(Instant::now())
-                }
-                Err(broadcast::error::RecvError::Closed) => return None,
+            let u = match queue.pop_front() {
+                Some(u) => u,
+                None => match rx.recv().await {
+                    Ok(u) => u,
+                    // Behind: the whole state instead of what it missed.
+                    Err(broadcast::error::RecvError::Lagged(_)) => {
+                        app.state().snapshot_update(Instant::now())
+                    }
+                    Err(broadcast::error::RecvError::Closed) => return None,
+                },
             };
             let last = u.event == "finished";
-            Some((Ok(sse(&u)), (app, rx, queue, over, last)))
+            Some((u, (app, rx, queue, last)))
         },
-    );
-    Sse::new(stream)
-        .keep_alive(KeepAlive::default())
-        .into_response()
+    )
 }
 
 fn sse(u: &Update) -> SseEvent {
@@ -629,5 +632,118 @@ impl AsyncWrite for Conn {
 
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         Pin::new(&mut self.stream).poll_shutdown(cx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use futures::StreamExt as _;
+
+    fn app() -> App {
+        let setup = Setup {
+            title: "t".into(),
+            bots: vec!["a".into(), "b".into()],
+            follows: true,
+            ..Setup::default()
+        };
+        let (updates, _) = broadcast::channel(CLIENT_QUEUE);
+        App {
+            state: Arc::new(Mutex::new(LiveState::new(setup, Instant::now()))),
+            updates,
+            hosts: Arc::new(allowed_hosts(DEFAULT_ADDR)),
+            report: None,
+        }
+    }
+
+    fn board(n: usize) -> Update {
+        Update {
+            event: "board",
+            data: format!("{{\"n\":{n}}}").into(),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_client_gets_the_snapshot_first_then_the_updates_in_order() {
+        let app = app();
+        let mut client = Box::pin(client_updates(&app));
+        for n in 0..3 {
+            app.updates.send(board(n)).unwrap();
+        }
+        assert_eq!(client.next().await.unwrap().event, "snapshot");
+        for n in 0..3 {
+            assert_eq!(client.next().await.unwrap(), board(n));
+        }
+        app.updates
+            .send(Update {
+                event: "finished",
+                data: "{}".into(),
+            })
+            .unwrap();
+        assert_eq!(client.next().await.unwrap().event, "finished");
+        assert_eq!(client.next().await, None, "the stream ends after finished");
+    }
+
+    #[tokio::test]
+    async fn a_client_that_falls_behind_gets_a_fresh_snapshot_instead_of_what_it_missed() {
+        let app = app();
+        let mut client = Box::pin(client_updates(&app));
+        assert_eq!(client.next().await.unwrap().event, "snapshot");
+        // More updates than its queue holds, while it reads nothing.
+        for n in 0..CLIENT_QUEUE + 10 {
+            app.updates.send(board(n)).unwrap();
+        }
+        let next = client.next().await.unwrap();
+        assert_eq!(next.event, "snapshot", "{next:?}");
+        // Then the updates still held, the newest ones, in order.
+        let then = client.next().await.unwrap();
+        assert_eq!(then.event, "board");
+        assert_ne!(then, board(0), "the oldest were dropped");
+        // The sender never waited: the broadcast holds at most its capacity.
+        assert!(app.updates.len() <= CLIENT_QUEUE);
+    }
+
+    #[tokio::test]
+    async fn a_late_client_of_a_finished_run_gets_the_snapshot_and_finished_then_the_end() {
+        let app = app();
+        app.state().finish(Instant::now());
+        let events: Vec<&str> = client_updates(&app).map(|u| u.event).collect().await;
+        assert_eq!(events, ["snapshot", "finished"]);
+    }
+
+    #[test]
+    fn addresses_parse_as_host_and_port_or_name_the_problem() {
+        assert_eq!(parse_addr("127.0.0.1:8080").unwrap().port(), 8080);
+        assert_eq!(
+            parse_addr("localhost:0").unwrap(),
+            SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), 0)
+        );
+        assert!(parse_addr("[::1]:9").unwrap().ip().is_loopback());
+        for bad in [
+            "",
+            "8080",
+            "127.0.0.1",
+            "127.0.0.1:99999",
+            "example.com:80",
+            "x:y",
+        ] {
+            let e = parse_addr(bad).unwrap_err().to_string();
+            assert!(
+                e.starts_with(&format!("'{bad}' is not an address HOST:PORT")),
+                "{e}"
+            );
+        }
+    }
+
+    #[test]
+    fn on_loopback_only_its_own_address_is_a_host_and_elsewhere_any() {
+        let hosts = allowed_hosts("127.0.0.1:4242".parse().unwrap());
+        for good in ["127.0.0.1:4242", "localhost:4242", "[::1]:4242"] {
+            assert!(hosts.iter().any(|h| h == good), "{good}");
+        }
+        for bad in ["evil.example:4242", "127.0.0.1:80", "localhost", ""] {
+            assert!(!hosts.iter().any(|h| h == bad), "{bad}");
+        }
+        assert!(allowed_hosts("0.0.0.0:4242".parse().unwrap()).is_empty());
     }
 }

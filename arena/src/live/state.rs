@@ -640,3 +640,241 @@ fn duration_words(secs: f64) -> String {
         format!("{} h {:02} min", s / 3600, (s % 3600) / 60)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::referee::{GameEnd, GameRecord};
+    use endodoi::Rules;
+
+    fn setup() -> Setup {
+        Setup {
+            title: "t".into(),
+            bots: vec!["b".into(), "a".into()],
+            bound: 10,
+            sprt: None,
+            ratings: RatingOptions {
+                bootstrap_samples: 20,
+                ..RatingOptions::default()
+            },
+            follows: true,
+        }
+    }
+
+    /// A whole game of the first legal move on 2x3 with 2 seeds: its holes.
+    fn first_moves(rules: Rules) -> Vec<u8> {
+        let mut pos = rules.start();
+        let mut holes = Vec::new();
+        while !pos.is_over() {
+            let mv = pos.legal_moves().into_iter().next().unwrap();
+            pos.play(mv).unwrap();
+            holes.push(mv.hole());
+        }
+        holes
+    }
+
+    fn record(series: usize, game: u32, south: &str, north: &str) -> GameRecord {
+        let rules = Rules::new(3, 2).unwrap();
+        let holes = first_moves(rules);
+        let mut pos = rules.start();
+        for &h in &holes {
+            pos.play(Move::new(h).unwrap()).unwrap();
+        }
+        let outcome = pos.outcome().unwrap();
+        GameRecord {
+            series,
+            game,
+            bots: [south.into(), north.into()],
+            rules,
+            moves: holes
+                .iter()
+                .map(u8::to_string)
+                .collect::<Vec<_>>()
+                .join(" "),
+            plies: holes.len() as u32,
+            seeds: [pos.captured(Side::South), pos.captured(Side::North)],
+            winner: outcome.winner,
+            end: match outcome.termination {
+                endodoi::Termination::NoMoves => GameEnd::NoMoves,
+                endodoi::Termination::PlyLimit => GameEnd::PlyLimit,
+            },
+            detail: String::new(),
+            duration_ms: 1,
+            transcript: None,
+            opening: String::new(),
+        }
+    }
+
+    fn json(text: &str) -> serde_json::Value {
+        serde_json::from_str(text).unwrap()
+    }
+
+    #[test]
+    fn plies_in_make_the_engines_position_and_a_finished_game_moves_into_the_viewer() {
+        let t0 = Instant::now();
+        let mut state = LiveState::new(setup(), t0);
+        let rules = Rules::new(3, 2).unwrap();
+        let holes = first_moves(rules);
+        // The first ply is the opening; the bots play the rest.
+        let started = WatchEvent::GameStarted {
+            series: 1,
+            game: 1,
+            south: "a".into(),
+            north: "b".into(),
+            rules,
+            opening: holes[0].to_string(),
+            clocks_ms: Some([1000, 1000]),
+        };
+        assert_eq!(state.watch(started), None);
+        let mut engine = rules.start();
+        engine.play(Move::new(holes[0]).unwrap()).unwrap();
+        let details = engine.play(Move::new(holes[1]).unwrap()).unwrap();
+        let ply = WatchEvent::Ply {
+            series: 1,
+            game: 1,
+            ply: 2,
+            hole: holes[1],
+            clocks_ms: Some([990, 1000]),
+        };
+        assert_eq!(state.watch(ply), None);
+        let boards = state.boards_changed();
+        assert_eq!(boards.len(), 1, "one update for the two plies");
+        assert_eq!(boards[0].event, "board");
+        assert!(state.boards_changed().is_empty(), "nothing changed since");
+
+        let snap = json(&state.snapshot(t0));
+        let live = &snap["live"][0];
+        let mut token = String::new();
+        html::encode_position(&engine, true, &mut token);
+        assert_eq!(live["ply"], 2);
+        assert_eq!(live["position"], token.as_str());
+        assert_eq!(live["south"], "a");
+        assert_eq!(live["clocks"], serde_json::json!([990, 1000]));
+        assert_eq!(live["last"]["hole"], holes[1]);
+        assert_eq!(live["last"]["laps"], details.laps);
+        assert_eq!(live["stale"], false);
+        assert_eq!(snap["done"], 0);
+
+        // The game ends: its board goes, the game is counted and viewable.
+        let ended = state.event(&Event::Game(record(1, 1, "a", "b"))).unwrap();
+        assert_eq!(ended.event, "ended");
+        let e = json(&ended.data);
+        assert_eq!(
+            (e["file"].clone(), e["series"].clone(), e["game"].clone()),
+            (1.into(), 1.into(), 1.into())
+        );
+        assert_eq!(
+            e["viewer"]["game"]["moves"].as_array().unwrap().len(),
+            holes.len()
+        );
+        let snap = json(&state.snapshot(t0));
+        assert_eq!(snap["live"].as_array().unwrap().len(), 0);
+        assert_eq!(snap["done"], 1);
+        assert_eq!(snap["viewed"], serde_json::json!([[1, 1, 1]]));
+        assert!(state.game(1, 1, 1).is_some());
+        assert!(state.game(1, 1, 2).is_none());
+        assert!(state.game(0, 1, 1).is_none(), "files count from 1");
+
+        // The end: a last refit counts every game, then `finished`.
+        let last = state.finish(t0);
+        assert_eq!(
+            last.iter().map(|u| u.event).collect::<Vec<_>>(),
+            ["summary", "finished"]
+        );
+        let snap = json(&state.snapshot(t0));
+        assert_eq!(snap["finished"], true);
+        let games: Vec<_> = snap["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| {
+                (
+                    s["bot"].as_str().unwrap().to_string(),
+                    s["games"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(games.len(), 2);
+        assert!(games.iter().all(|(_, g)| *g == 1), "{games:?}");
+        assert!(state.page(t0).contains("data-state=\"finished\""));
+    }
+
+    #[test]
+    fn a_missed_ply_marks_the_board_stale_instead_of_drawing_a_wrong_position() {
+        let t0 = Instant::now();
+        let mut state = LiveState::new(setup(), t0);
+        let rules = Rules::new(3, 2).unwrap();
+        let holes = first_moves(rules);
+        state.watch(WatchEvent::GameStarted {
+            series: 2,
+            game: 3,
+            south: "a".into(),
+            north: "b".into(),
+            rules,
+            opening: String::new(),
+            clocks_ms: None,
+        });
+        // Ply 1 was dropped: ply 2 cannot be placed.
+        state.watch(WatchEvent::Ply {
+            series: 2,
+            game: 3,
+            ply: 2,
+            hole: holes[1],
+            clocks_ms: None,
+        });
+        let snap = json(&state.snapshot(t0));
+        assert_eq!(snap["live"][0]["stale"], true);
+        assert_eq!(snap["live"][0]["ply"], 0);
+        // An abandoned game goes at once.
+        let gone = state
+            .watch(WatchEvent::Abandoned { series: 2, game: 3 })
+            .unwrap();
+        assert_eq!(gone.event, "gone");
+        assert_eq!(json(&state.snapshot(t0))["live"], serde_json::json!([]));
+    }
+
+    #[test]
+    fn the_standings_are_refitted_at_most_once_a_second_while_games_end() {
+        let t0 = Instant::now();
+        let mut state = LiveState::new(setup(), t0);
+        let games = |s: &LiveState| s.table().iter().map(|r| r.wdl.games()).sum::<u32>();
+        assert_eq!(state.tick(t0 + REFIT_EVERY), None, "nothing ended");
+        state.event(&Event::Game(record(1, 1, "a", "b")));
+        // Refitted at t0 (the start): not again before a second has passed.
+        assert_eq!(state.tick(t0 + REFIT_EVERY / 2), None);
+        assert_eq!(games(&state), 0);
+        let summary = state.tick(t0 + REFIT_EVERY).expect("a refit is due");
+        assert_eq!(summary.event, "summary");
+        assert_eq!(json(&summary.data)["done"], 1);
+        assert_eq!(games(&state), 2, "one game, counted for both bots");
+        // Games that end within the next second wait for it.
+        state.event(&Event::Game(record(1, 2, "b", "a")));
+        state.event(&Event::Game(record(1, 3, "a", "b")));
+        assert_eq!(state.tick(t0 + REFIT_EVERY + REFIT_EVERY / 2), None);
+        assert_eq!(games(&state), 2);
+        assert!(state.tick(t0 + 2 * REFIT_EVERY).is_some());
+        assert_eq!(games(&state), 6);
+        assert_eq!(state.tick(t0 + 5 * REFIT_EVERY), None, "nothing new");
+    }
+
+    #[test]
+    fn time_left_comes_from_the_pace_of_the_games_played_here() {
+        let t0 = Instant::now();
+        let mut state = LiveState::new(setup(), t0);
+        // A resumed run's earlier games are not part of the pace.
+        state.add_earlier(GameRow::from(&record(1, 1, "a", "b")));
+        assert_eq!(state.progress(t0), "1 game of at most 10 done");
+        state.event(&Event::Game(record(1, 2, "b", "a")));
+        // 1 game in 60 s, 8 to go: 8 minutes.
+        let line = state.progress(t0 + Duration::from_secs(60));
+        assert_eq!(
+            line,
+            "2 games of at most 10 done · at most about 8 min left"
+        );
+        state.finish(t0);
+        assert_eq!(
+            state.progress(t0),
+            "2 games of at most 10 · the run is over"
+        );
+    }
+}
