@@ -1,0 +1,159 @@
+"""Type stubs of the native module ``endodoi._endodoi`` (the Rust engine).
+
+Sides are ``"south"`` and ``"north"``; holes are the mover's own numbers 1..n.
+"""
+
+from typing import Literal, Optional
+
+Side = Literal["south", "north"]
+
+MAX_HOLES: int
+MIN_HOLES: int
+
+class IllegalMoveError(ValueError):
+    """A move that cannot be played: the game is over, no such hole, an
+    empty hole, or an endless move."""
+
+class Rules:
+    """Holes per row (2 to 50), seeds per hole (1 or more), the lap limit
+    of an endless move and the ply limit. Bad values raise ValueError."""
+
+    def __init__(self, holes: int = 8, seeds: int = 4, max_laps: int = 100000, max_plies: int = 1000) -> None: ...
+    @property
+    def holes(self) -> int: ...
+    @property
+    def seeds(self) -> int: ...
+    @property
+    def max_laps(self) -> int: ...
+    @property
+    def max_plies(self) -> int: ...
+    @property
+    def total_seeds(self) -> int: ...
+    def start(self) -> Position:
+        """The start position: every hole full, South to move."""
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+class GameOutcome:
+    """How a game ended."""
+
+    @property
+    def termination(self) -> Literal["no-moves", "ply-limit"]: ...
+    @property
+    def winner(self) -> Optional[Side]: ...
+
+class MoveResult:
+    """What a move did."""
+
+    @property
+    def hole(self) -> int: ...
+    @property
+    def mover(self) -> Side: ...
+    @property
+    def laps(self) -> int: ...
+    @property
+    def sown(self) -> int: ...
+    @property
+    def last(self) -> int:
+        """The ring index where the last seed fell."""
+    @property
+    def capture(self) -> Optional[tuple[int, int]]:
+        """``(opponent's hole in its numbering, seeds with the triggering one)``."""
+    @property
+    def outcome(self) -> Optional[GameOutcome]: ...
+
+class MoveLap:
+    """One lap of a move, with the ring after it."""
+
+    @property
+    def number(self) -> int: ...
+    @property
+    def start(self) -> int:
+        """The ring index lifted."""
+    @property
+    def seeds(self) -> int: ...
+    @property
+    def last(self) -> int: ...
+    @property
+    def ends(self) -> bool: ...
+    @property
+    def ring(self) -> list[int]: ...
+
+class PlayoutStats:
+    """The tally of ``Position.playouts``."""
+
+    @property
+    def games(self) -> int: ...
+    @property
+    def south_wins(self) -> int: ...
+    @property
+    def north_wins(self) -> int: ...
+    @property
+    def draws(self) -> int: ...
+    @property
+    def plies(self) -> int: ...
+    @property
+    def seed_difference(self) -> int: ...
+    def score(self, side: Side) -> float:
+        """Wins plus half the draws of ``side``, per game."""
+
+class Position:
+    """An immutable position; ``str()`` is the engine's text format."""
+
+    def __init__(self, text: str, rules: Rules) -> None: ...
+    @staticmethod
+    def parse(text: str, rules: Rules) -> Position:
+        """The position of the text format; ValueError if malformed."""
+    @staticmethod
+    def from_parts(
+        rules: Rules,
+        south: list[int],
+        north: list[int],
+        to_move: Side = "south",
+        captured: tuple[int, int] = (0, 0),
+        ply: int = 0,
+    ) -> Position: ...
+    @staticmethod
+    def from_turn(line: str, rules: Rules, side: Side) -> Position:
+        """The position a protocol ``turn`` line shows the bot playing ``side``."""
+    def to_turn(self, last: Optional[int] = None, time_ms: Optional[int] = None) -> str:
+        """The ``turn`` line for the side to move; ValueError once over."""
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def holes(self) -> int: ...
+    @property
+    def to_move(self) -> Side: ...
+    @property
+    def ply(self) -> int: ...
+    @property
+    def captured(self) -> tuple[int, int]:
+        """``(south, north)``, with the final sweep once over."""
+    @property
+    def ring(self) -> list[int]: ...
+    def row(self, side: Side) -> list[int]: ...
+    def seeds(self, side: Side, hole: int) -> int: ...
+    @property
+    def outcome(self) -> Optional[GameOutcome]: ...
+    @property
+    def is_over(self) -> bool: ...
+    def legal_moves(self) -> list[int]: ...
+    def is_legal(self, hole: int) -> bool: ...
+    def check(self, hole: int) -> None:
+        """Raises IllegalMoveError unless ``hole`` is legal."""
+    def play(self, hole: int) -> tuple[Position, MoveResult]:
+        """The next position and what the move did; IllegalMoveError if illegal."""
+    def after(self, hole: int) -> Position: ...
+    def laps(self, hole: int) -> list[MoveLap]: ...
+    def children(self) -> list[tuple[int, Position, MoveResult]]:
+        """Every legal move with its position and result, in hole order."""
+    def playouts(self, n: int, seed: int = 0) -> PlayoutStats:
+        """``n`` uniformly random games from here (in Rust, GIL released)."""
+    def observation(self) -> list[int]: ...
+    def action_mask(self) -> list[bool]: ...
+    def perft(self, depth: int) -> int: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+def parse_newgame(line: str) -> tuple[Rules, Side]:
+    """The rules and the bot's side of a protocol ``newgame`` line."""
