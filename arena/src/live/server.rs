@@ -76,7 +76,7 @@ const GOODBYE: Duration = Duration::from_secs(2);
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
     /// The address is not `HOST:PORT`.
-    #[error("'{0}' is not an address HOST:PORT: give one such as 127.0.0.1:8080 (port 0 for a free one), or the flag alone for a free port on 127.0.0.1")]
+    #[error("'{0}' is not an address HOST:PORT: give one such as 127.0.0.1:8080, or 127.0.0.1:0 for a free port")]
     BadAddress(String),
     /// The address is in use by another program.
     #[error("{0} is in use by another program: choose another port, or port 0 for a free one")]
