@@ -386,15 +386,25 @@ async fn pump(
     }
 }
 
-/// Refuses a request whose `Host` is not the server's own (on loopback),
-/// and puts the safety headers on every response.
+/// Refuses a request with more than one `Host` header (400), or whose
+/// `Host` is not the server's own (on loopback: 421), and puts the safety
+/// headers on every response.
 async fn guard(State(app): State<App>, request: Request, next: Next) -> Response {
-    let host = request
-        .headers()
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .unwrap_or("");
-    let mut response = if !app.hosts.is_empty() && !app.hosts.iter().any(|h| h == host) {
+    // A request target in absolute form names the host itself (RFC 9112,
+    // 3.2.2): then that is the host, and it must be ours too.
+    let host = match request.uri().authority() {
+        Some(authority) => authority.as_str(),
+        None => request
+            .headers()
+            .get(header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .unwrap_or(""),
+    };
+    // More than one Host is a bad request (RFC 9112, 3.2), whatever they say.
+    let hosts = request.headers().get_all(header::HOST).iter().count();
+    let mut response = if hosts > 1 {
+        (StatusCode::BAD_REQUEST, "a request has one Host header\n").into_response()
+    } else if !app.hosts.is_empty() && !app.hosts.iter().any(|h| h == host) {
         (
             StatusCode::MISDIRECTED_REQUEST,
             "this server answers only requests for its own address (Host header)\n",
