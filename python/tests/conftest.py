@@ -15,22 +15,33 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 REQUIRED = os.environ.get("ENDODOI_REQUIRE_PYTHON_PKG") == "1"
 
 
-def need(reason):
-    """Skips the calling test with `reason`, or fails it when the switch is set."""
+def need(reason, module_level=False):
+    """Skips the calling test (or module) with `reason`, or fails it when the switch is set."""
     if REQUIRED:
-        pytest.fail(reason + " (ENDODOI_REQUIRE_PYTHON_PKG=1)")
-    pytest.skip(reason)
+        pytest.fail(reason + " (ENDODOI_REQUIRE_PYTHON_PKG=1)", pytrace=False)
+    pytest.skip(reason, allow_module_level=module_level)
 
 
-def pytest_collection_modifyitems(config, items):
+def require(module, module_level=False):
+    """The module imported, or a skip (a failure with the switch set)."""
+    import importlib
     try:
-        import endodoi  # noqa: F401
+        return importlib.import_module(module)
     except ImportError as e:
-        reason = "the endodoi package is not installed (pip install ./python): %s" % e
-        if REQUIRED:
-            raise pytest.UsageError(reason + " (ENDODOI_REQUIRE_PYTHON_PKG=1)")
-        for item in items:
-            item.add_marker(pytest.mark.skip(reason=reason))
+        need("%s is not installed (pip install -r python/requirements-test.txt): %s" % (module, e),
+             module_level)
+    return None
+
+
+try:
+    import endodoi  # noqa: F401
+    MISSING = None
+except ImportError as e:
+    MISSING = "the endodoi package is not installed (pip install ./python): %s" % e
+    if REQUIRED:
+        raise pytest.UsageError(MISSING + " (ENDODOI_REQUIRE_PYTHON_PKG=1)")
+    # Every test module imports the package: collect only the one that says so.
+    collect_ignore_glob = ["test_[!p]*.py", "test_properties.py"]
 
 
 @pytest.fixture(scope="session")

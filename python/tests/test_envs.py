@@ -4,21 +4,13 @@ and OpenSpiel's MCTS bot beats the random bot on the game."""
 
 import random
 
-import numpy as np
 import pytest
 
 import endodoi
-from conftest import need
+from conftest import require
 
+np = require("numpy", module_level=True)
 
-
-def require(module):
-    """The module, or a skip (a failure with ENDODOI_REQUIRE_PYTHON_PKG=1)."""
-    import importlib
-    try:
-        return importlib.import_module(module)
-    except ImportError as e:
-        need("%s is not installed (pip install -r python/requirements-test.txt): %s" % (module, e))
 
 
 # -- PettingZoo -------------------------------------------------------------

@@ -5,10 +5,14 @@
 import re
 import subprocess
 
-from hypothesis import assume, given, settings
-from hypothesis import strategies as st
+from conftest import require
 
-import endodoi
+require("hypothesis", module_level=True)
+
+from hypothesis import assume, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+import endodoi  # noqa: E402
 
 POSITION_LINE = re.compile(r"^\s+(\d+(?:,\d+)*/\d+(?:,\d+)*) ([sn]) (\d+) (\d+) (\d+)$")
 
