@@ -8,14 +8,18 @@ import importlib
 import pytest
 
 import endodoi
+from conftest import require
 from endodoi import IllegalMoveError, Position, Rules
 
 EXAMPLE = "0,5,0,1/2,0,6,5 n 5 8 5"  # RULES.md's endless example, North to move
 
 
 @pytest.mark.parametrize("module", [
-    "endodoi", "endodoi.search", "endodoi.envs.endodoi_v0", "endodoi.gym"])
+    "endodoi", "endodoi.search", "endodoi.envs.endodoi_v0", "endodoi.gym", "endodoi.spiel"])
 def test_doctests(module):
+    needs = {"endodoi.spiel": "pyspiel", "endodoi.gym": "gymnasium", "endodoi.envs.endodoi_v0": "pettingzoo"}
+    if module in needs:
+        require(needs[module])
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted > 0 and result.failed == 0, result
 
