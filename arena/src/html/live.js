@@ -57,7 +57,8 @@
     box.dataset.ply = String(b.ply);
     box.classList.toggle("stale", !!b.stale);
     const pos = decode(b.position, b.holes);
-    const names = el("div", "names", `series ${b.series}, game ${b.game}: ${b.south} (South) vs ${b.north} (North), ply ${b.ply}`);
+    const names = el("div", "names", `series ${b.series}, game ${b.game}: ${b.south} (South) vs ${b.north} (North), ply ${b.ply}` +
+      (pos.over ? " · game over" : ""));
     const board = el("div", "board");
     board.style.setProperty("--holes", b.holes);
     for (const side of ["n", "s"]) {

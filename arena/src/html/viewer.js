@@ -404,6 +404,9 @@
       if (state.series === si) {
         fillGames(si);
         $("pick-game").value = String(state.game);
+        // The line under the lists gives the series' new tally too.
+        $("game-line").textContent = ["pick-series", "pick-game"]
+          .map((id) => $(id).selectedOptions[0]?.title ?? "").join(" · ");
       }
     }
   }
