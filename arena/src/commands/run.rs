@@ -401,15 +401,16 @@ fn serve(
         bots,
         follows: true,
     };
+    let mut state = live::LiveState::new(setup, std::time::Instant::now());
+    for row in earlier.iter().flat_map(|read| &read.rows) {
+        state.add_earlier(row.clone());
+    }
     let server = Server::start(
         listener,
-        setup,
+        state,
         Some(dir.path.join(crate::html::REPORT_FILE)),
     )
     .context("--serve")?;
-    if let Some(read) = earlier {
-        server.earlier(read.rows.clone());
-    }
     console.note(format_args!("arena: live view at {}", server.url()));
     if !server.addr().ip().is_loopback() {
         console.note(super::serve::non_loopback_warning(server.addr()));

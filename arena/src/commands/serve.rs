@@ -11,8 +11,9 @@ use anyhow::Context as _;
 use super::{Console, Outcome};
 use crate::config::Config;
 use crate::live::follow::{Follower, POLL};
-use crate::live::{self, Server, Setup};
+use crate::live::{self, LiveState, Server, Setup};
 use crate::output::RunFolder;
+use std::time::Instant;
 
 /// What `arena serve` was asked.
 #[derive(Clone, Debug)]
@@ -45,17 +46,24 @@ pub fn run<F: Future<Output = ()>>(
         options.dir.display()
     );
     let listener = live::bind(addr).context("--addr")?;
-    let setup = setup_of(&options.dir, folder.is_finished() || !folder.is_run());
+    let over = folder.is_finished() || !folder.is_run();
+    let setup = setup_of(&options.dir, over);
     let mut follower = Follower::new(&games);
-    // The games so far, before the page is served: a late visitor of a
-    // finished folder sees it whole.
-    let first = follower.poll()?;
+    // The games so far are in the state before the page is served: the
+    // first visitor of a finished folder sees it whole, and finished.
+    let mut state = LiveState::new(setup, Instant::now());
+    for row in follower.poll()? {
+        state.add_earlier(row);
+    }
+    let mut finished = over;
+    if over {
+        state.finish(Instant::now());
+    }
     let server = Server::start(
         listener,
-        setup,
+        state,
         Some(options.dir.join(crate::html::REPORT_FILE)),
     )?;
-    server.earlier(first);
     console.note(format_args!("arena: live view at {}", server.url()));
     if !server.addr().ip().is_loopback() {
         console.note(non_loopback_warning(server.addr()));
@@ -64,7 +72,6 @@ pub fn run<F: Future<Output = ()>>(
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    let mut finished = false;
     let mut said = false;
     runtime.block_on(async {
         let stop = interrupted();

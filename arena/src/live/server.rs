@@ -49,7 +49,7 @@ use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt as _, ReadBuf};
 use tokio::sync::{broadcast, mpsc, OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 
-use super::state::{LiveState, Setup, Update};
+use super::state::{LiveState, Update};
 use crate::html::GameRow;
 use crate::referee::{Watch, WatchEvent};
 use crate::runner::Event;
@@ -164,15 +164,16 @@ impl App {
 }
 
 impl Server {
-    /// Serves the live view of `setup` on `listener` (from [`bind`]) on a
+    /// Serves the live view of `state` on `listener` (from [`bind`]) on a
     /// thread of its own; `report` is the run's `report.html`, served by
-    /// `/report` once the run is finished.
+    /// `/report` once the run is finished. What `state` holds (a resumed
+    /// run's games, a folder read whole) is there for the first request.
     ///
     /// # Errors
     /// The thread or its runtime cannot start.
     pub fn start(
         listener: StdListener,
-        setup: Setup,
+        state: LiveState,
         report: Option<PathBuf>,
     ) -> Result<Server, ServeError> {
         let addr = listener.local_addr().map_err(ServeError::Start)?;
@@ -183,7 +184,7 @@ impl Server {
         let (inputs, input_rx) = mpsc::unbounded_channel();
         let (watch, watch_rx) = Watch::channel(WATCH_QUEUE);
         let stop = CancellationToken::new();
-        let state = Arc::new(Mutex::new(LiveState::new(setup, Instant::now())));
+        let state = Arc::new(Mutex::new(state));
         let (updates, _) = broadcast::channel(CLIENT_QUEUE);
         let app = App {
             state,
@@ -648,6 +649,7 @@ impl AsyncWrite for Conn {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::live::Setup;
     use futures::StreamExt as _;
 
     fn app() -> App {
