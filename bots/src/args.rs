@@ -5,10 +5,12 @@ use clap::Parser;
 
 use crate::alphabeta::{AlphaBeta, AlphaBetaOptions, Evaluation, DEFAULT_ROW_WEIGHT, MAX_DEPTH};
 use crate::mcts::{Mcts, MctsOptions, Rollout, DEFAULT_EXPLORATION};
-use crate::strategy::{First, Greedy, Random, Strategy};
+use std::time::Duration;
+
+use crate::strategy::{First, Greedy, Random, Strategy, Thinking};
 
 /// The options of `random`, `greedy` and `first` (which makes no random
-/// choices and ignores its seed).
+/// choices and ignores its seed): the seed, and a think time.
 #[derive(Debug, Parser)]
 #[command(about = "An En Dodoi bot speaking the arena protocol (protocol.md) on stdin/stdout.")]
 struct SeedArgs {
@@ -16,6 +18,20 @@ struct SeedArgs {
     /// the game's series and number).
     #[arg(long, value_name = "N", default_value_t = 0)]
     seed: u64,
+    /// Wait T ms before each move (0 to 60000), to slow a tournament down
+    /// enough to watch it live (`arena run --serve`); never more than half
+    /// of the time the arena allows the reply.
+    #[arg(long, value_name = "T", default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=60_000))]
+    think_ms: u64,
+}
+
+/// `bot`, waiting `think_ms` before each move when that is not 0.
+fn thinking<S: Strategy + 'static>(bot: S, think_ms: u64) -> Box<dyn Strategy> {
+    if think_ms == 0 {
+        Box::new(bot)
+    } else {
+        Box::new(Thinking::new(bot, Duration::from_millis(think_ms)))
+    }
 }
 
 /// The options of `alphabeta`.
@@ -103,6 +119,8 @@ fn parse<T: Parser>(program: &str, args: Vec<String>) -> Result<T, BotArgsError>
 /// usage and error messages (`arena bot alphabeta`, `endodoi-alphabeta`).
 ///
 /// - every bot: `--seed N` (default 0);
+/// - `random`, `greedy`, `first`: `--think-ms T`, a wait before each move
+///   (default 0);
 /// - `alphabeta`: `--depth D`, `--time-ms T`;
 /// - `mcts`: `--playouts P`, `--time-ms T`, `--rollout random|greedy`,
 ///   `--exploration C`.
@@ -129,12 +147,15 @@ where
 {
     let args: Vec<String> = args.into_iter().map(Into::into).collect();
     Ok(match name {
-        "random" => Box::new(Random::new(parse::<SeedArgs>(program, args)?.seed)),
-        "greedy" => Box::new(Greedy::new(parse::<SeedArgs>(program, args)?.seed)),
-        "first" => {
-            parse::<SeedArgs>(program, args)?;
-            Box::new(First)
+        "random" => {
+            let a = parse::<SeedArgs>(program, args)?;
+            thinking(Random::new(a.seed), a.think_ms)
         }
+        "greedy" => {
+            let a = parse::<SeedArgs>(program, args)?;
+            thinking(Greedy::new(a.seed), a.think_ms)
+        }
+        "first" => thinking(First, parse::<SeedArgs>(program, args)?.think_ms),
         "alphabeta" => {
             let a = parse::<AlphaBetaArgs>(program, args)?;
             Box::new(AlphaBeta::new(AlphaBetaOptions {

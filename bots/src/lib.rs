@@ -57,7 +57,7 @@ pub use alphabeta::{AlphaBeta, AlphaBetaOptions};
 pub use args::{strategy_from_args, BotArgsError};
 use endodoi_protocol::{Command, HelloReply, NewGame, Reply, Request, Turn};
 pub use mcts::{Mcts, MctsOptions};
-pub use strategy::{own_view, play_game, First, Greedy, Random, Strategy, TimeLeft};
+pub use strategy::{own_view, play_game, First, Greedy, Random, Strategy, Thinking, TimeLeft};
 
 /// The names of the bundled bots, for [`run_named`], [`strategy_by_name`]
 /// and [`strategy_from_args`].
@@ -415,6 +415,45 @@ mod tests {
         ));
         let bot = strategy_from_args("alphabeta", "alphabeta", args("--depth 3 --seed 1")).unwrap();
         assert_eq!(bot.name(), "alphabeta");
+    }
+
+    #[test]
+    fn think_ms_waits_before_each_move_and_plays_the_same_moves() {
+        let turn = |time_ms: u64| {
+            format!(
+                "hello version=1\n\
+                 newgame holes=8 seeds=4 side=south move_time_ms={time_ms} base_time_ms=0 increment_ms=0 max_plies=1000 max_laps=100000 series=1 game=1\n\
+                 turn mine=4,4,4,4,4,4,4,4 theirs=4,4,4,4,4,4,4,4 captured=0,0 last=none legal=1,2,3,4,5,6,7,8 ply=0 time_ms={time_ms}\n\
+                 turn mine=4,4,4,4,4,4,4,4 theirs=4,4,4,4,4,4,4,4 captured=0,0 last=none legal=1,2,3,4,5,6,7,8 ply=2 time_ms={time_ms}\n\
+                 quit\n"
+            )
+        };
+        let play = |name: &str, options: &str, input: &str| {
+            let bot = strategy_from_args(name, name, args(options)).unwrap();
+            let mut output = Vec::new();
+            let start = std::time::Instant::now();
+            run(bot, input.as_bytes(), &mut output).unwrap();
+            (String::from_utf8(output).unwrap(), start.elapsed())
+        };
+        for name in ["random", "greedy", "first"] {
+            // No limit on the reply (time_ms=0): the whole wait, twice.
+            let (instant, _) = play(name, "--seed 5", &turn(0));
+            let (slow, took) = play(name, "--seed 5 --think-ms 60", &turn(0));
+            assert_eq!(slow, instant, "{name}: the wait changed the moves");
+            assert!(
+                took >= std::time::Duration::from_millis(120),
+                "{name}: {took:?}"
+            );
+            // A reply limit of 40 ms: at most half of it is waited, never
+            // the 5 s asked for (the bot would lose on time).
+            let (_, took) = play(name, "--think-ms 5000", &turn(40));
+            assert!(
+                took < std::time::Duration::from_millis(2000),
+                "{name}: {took:?}"
+            );
+        }
+        assert!(strategy_from_args("random", "random", args("--think-ms 60001")).is_err());
+        assert!(strategy_from_args("mcts", "mcts", args("--think-ms 10")).is_err());
     }
 
     #[test]

@@ -244,6 +244,61 @@ impl Strategy for Greedy {
     }
 }
 
+/// Another strategy that takes its time: it waits `think` before each move
+/// (`--think-ms` of `random`, `greedy` and `first`), so that a tournament of
+/// instant bots plays slowly enough for a person to watch its games live
+/// (`arena run --serve`). The wait never costs a game on time: with a limit
+/// on the reply it stops at half of what the reply may take.
+#[derive(Clone, Debug)]
+pub struct Thinking<S> {
+    inner: S,
+    think: std::time::Duration,
+}
+
+impl<S: Strategy> Thinking<S> {
+    /// `inner`, waiting `think` before each of its moves.
+    #[must_use]
+    pub fn new(inner: S, think: std::time::Duration) -> Thinking<S> {
+        Thinking { inner, think }
+    }
+
+    /// How long to wait for a reply whose time is `time`: `think`, cut to
+    /// half of the reply's limit (counted from when the request was read).
+    fn wait(&self, time: &TimeLeft) -> std::time::Duration {
+        match time.reply_ms {
+            None => self.think,
+            Some(ms) => {
+                let half = std::time::Duration::from_millis(ms / 2);
+                self.think.min(half.saturating_sub(time.received.elapsed()))
+            }
+        }
+    }
+}
+
+impl<S: Strategy> Strategy for Thinking<S> {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+
+    fn new_game(&mut self, settings: &NewGame) {
+        self.inner.new_game(settings);
+    }
+
+    fn choose(&mut self, pos: &Position, legal: MoveSet) -> Move {
+        std::thread::sleep(self.think);
+        self.inner.choose(pos, legal)
+    }
+
+    fn choose_timed(&mut self, pos: &Position, legal: MoveSet, time: &TimeLeft) -> Move {
+        std::thread::sleep(self.wait(time));
+        self.inner.choose_timed(pos, legal, time)
+    }
+
+    fn info(&mut self) -> Option<String> {
+        self.inner.info()
+    }
+}
+
 /// `pos` as the side to move sees it: that side is South, its row first, its
 /// captured seeds first, same rules and ply count. The identity for South to
 /// move; meant for positions whose game is still going on.
