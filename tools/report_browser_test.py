@@ -6,7 +6,8 @@
 Without DIR it plays the demo tournament first (cargo run --release -- run
 configs/demo.toml --out target/report-browser-test/run --quiet). It then
 opens DIR/report.html in headless Chromium, driven over the DevTools
-protocol on a pipe (--remote-debugging-pipe), and checks that:
+protocol on a pipe (tools/cdp.py, shared with tools/live_browser_test.py),
+and checks that:
 
 - the page loads with no script error, no console error or warning, and no
   request for anything but the page itself (it must be self-contained);
@@ -43,212 +44,17 @@ report).
 
 import argparse
 import csv
-import fcntl
-import json
 import os
 import re
-import select
 import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--hide-scrollbars",
-    "--remote-debugging-pipe",
-]
-# The longest any one browser step may take before the test gives up.
-STEP_TIMEOUT_S = 30.0
-
-
-class CheckFailed(Exception):
-    """A check of the page failed."""
-
-
-class Browser:
-    """Headless Chromium driven over the DevTools protocol on fds 3 and 4."""
-
-    def __init__(self, chromium, workdir):
-        self.workdir = Path(workdir)
-        cmd_r, self.cmd_w = os.pipe()  # we write commands; Chromium reads fd 3
-        self.res_r, res_w = os.pipe()  # Chromium writes fd 4; we read
-
-        def plumb():
-            # Out of the way of 3 and 4 first, then onto them (inheritable).
-            a = fcntl.fcntl(cmd_r, fcntl.F_DUPFD_CLOEXEC, 10)
-            b = fcntl.fcntl(res_w, fcntl.F_DUPFD_CLOEXEC, 10)
-            os.dup2(a, 3)
-            os.dup2(b, 4)
-
-        self.log_path = self.workdir / "chromium.log"
-        self.log = open(self.log_path, "wb")
-        profile = self.workdir / "profile"
-        profile.mkdir()
-        self.proc = subprocess.Popen(
-            [chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "about:blank"],
-            stdin=subprocess.DEVNULL,
-            stdout=self.log,
-            stderr=self.log,
-            preexec_fn=plumb,
-            close_fds=False,
-        )
-        os.close(cmd_r)
-        os.close(res_w)
-        self.buf = b""
-        self.next_id = 0
-        self.events = []
-        target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
-        self.session = self.call(
-            "Target.attachToTarget", {"targetId": target, "flatten": True}
-        )["sessionId"]
-        for domain in ["Runtime", "Log", "Page", "Network"]:
-            self.page(f"{domain}.enable")
-
-    def close(self):
-        try:
-            self.call("Browser.close", timeout=5)
-        except Exception:
-            pass
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        for fd in (self.cmd_w, self.res_r):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-        self.log.close()
-
-    def _message(self, deadline):
-        while b"\0" not in self.buf:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise CheckFailed("the browser did not answer in time")
-            ready, _, _ = select.select([self.res_r], [], [], left)
-            if ready:
-                chunk = os.read(self.res_r, 1 << 20)
-                if not chunk:
-                    raise CheckFailed(
-                        f"the browser exited (log: {self.log_path})"
-                    )
-                self.buf += chunk
-        raw, self.buf = self.buf.split(b"\0", 1)
-        return json.loads(raw)
-
-    def call(self, method, params=None, session=None, timeout=STEP_TIMEOUT_S):
-        self.next_id += 1
-        msg = {"id": self.next_id, "method": method, "params": params or {}}
-        if session:
-            msg["sessionId"] = session
-        data = json.dumps(msg).encode() + b"\0"
-        while data:
-            data = data[os.write(self.cmd_w, data):]
-        deadline = time.monotonic() + timeout
-        while True:
-            m = self._message(deadline)
-            if m.get("id") == self.next_id:
-                if "error" in m:
-                    raise CheckFailed(f"{method}: {m['error']}")
-                return m.get("result", {})
-            self.events.append(m)
-
-    def page(self, method, params=None):
-        return self.call(method, params, session=self.session)
-
-    def wait_event(self, method):
-        deadline = time.monotonic() + STEP_TIMEOUT_S
-        while True:
-            for i, e in enumerate(self.events):
-                if e.get("method") == method:
-                    return self.events.pop(i)
-            self.events.append(self._message(deadline))
-
-    def eval(self, expression):
-        r = self.page(
-            "Runtime.evaluate",
-            {"expression": expression, "returnByValue": True, "awaitPromise": True},
-        )
-        if "exceptionDetails" in r:
-            raise CheckFailed(f"evaluating {expression[:60]}...: {r['exceptionDetails']}")
-        return r["result"].get("value")
-
-    def open(self, url):
-        self.events = [e for e in self.events if e.get("method") != "Page.loadEventFired"]
-        self.page("Page.navigate", {"url": url})
-        self.wait_event("Page.loadEventFired")
-
-    def go_to_hash(self, fragment):
-        """Sets the address's fragment and returns once the page has handled
-        the hashchange event (the page's own listener runs first)."""
-        self.eval(
-            "new Promise((done) => { addEventListener('hashchange', () => done(), {once: true});"
-            f" location.hash = {json.dumps(fragment)}; }})"
-        )
-
-    def key(self, key, code, key_code):
-        for kind in ("keyDown", "keyUp"):
-            self.page(
-                "Input.dispatchKeyEvent",
-                {"type": kind, "key": key, "code": code, "windowsVirtualKeyCode": key_code},
-            )
-
-    def click(self, selector):
-        box = self.eval(
-            f"(() => {{ const e = document.querySelector({json.dumps(selector)});"
-            " e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect();"
-            " return [r.x + r.width / 2, r.y + r.height / 2]; })()"
-        )
-        for kind in ("mousePressed", "mouseReleased"):
-            self.page(
-                "Input.dispatchMouseEvent",
-                {"type": kind, "x": box[0], "y": box[1], "button": "left", "clickCount": 1},
-            )
-
-    def problems(self):
-        """Script errors, console errors and warnings, and requests that
-        leave the page, seen so far."""
-        out = []
-        for e in self.events:
-            m, p = e.get("method"), e.get("params", {})
-            if m == "Runtime.exceptionThrown":
-                d = p["exceptionDetails"]
-                text = d.get("exception", {}).get("description") or d.get("text")
-                out.append(f"script error: {text} (line {d.get('lineNumber')})")
-            elif m == "Runtime.consoleAPICalled" and p.get("type") in ("error", "warning", "assert"):
-                args = " ".join(str(a.get("value", a.get("description"))) for a in p.get("args", []))
-                out.append(f"console {p['type']}: {args}")
-            elif m == "Log.entryAdded" and p["entry"].get("level") in ("error", "warning"):
-                out.append(f"browser log {p['entry']['level']}: {p['entry'].get('text')}")
-            elif m == "Network.requestWillBeSent":
-                url = p["request"]["url"]
-                if not url.startswith(("file:", "data:", "about:")):
-                    out.append(f"request to {url}: the page must be self-contained")
-        return out
-
-    def screenshot(self, path, selector=None):
-        params = {"format": "png", "captureBeyondViewport": True}
-        if selector:
-            box = self.eval(
-                f"(() => {{ const r = document.querySelector({json.dumps(selector)})"
-                ".getBoundingClientRect(); return [r.x + scrollX, r.y + scrollY, r.width, r.height]; })()"
-            )
-            params["clip"] = {"x": box[0], "y": box[1], "width": box[2], "height": box[3], "scale": 1}
-        import base64
-
-        path.write_bytes(base64.b64decode(self.page("Page.captureScreenshot", params)["data"]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from cdp import Browser, CheckFailed  # noqa: E402  (the shared DevTools driver, tools/cdp.py)
 
 
 # What the page shows, read from the DOM and from the layout on screen.
