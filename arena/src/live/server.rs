@@ -130,7 +130,6 @@ pub fn bind(addr: SocketAddr) -> Result<StdListener, ServeError> {
 enum Input {
     Event(Box<Event>),
     Row(Box<GameRow>),
-    Earlier(Vec<GameRow>),
     Bound(u64),
     Finish,
 }
@@ -239,11 +238,6 @@ impl Server {
         self.send(Input::Row(Box::new(row)))
     }
 
-    /// A resumed run's earlier games; `false` if the server is gone.
-    pub fn earlier(&self, rows: Vec<GameRow>) -> bool {
-        self.send(Input::Earlier(rows))
-    }
-
     /// The most games the run plays, now known better; `false` if the
     /// server is gone.
     pub fn bound(&self, bound: u64) -> bool {
@@ -349,12 +343,6 @@ async fn pump(
                 let updates = match input {
                     Input::Event(e) => state.event(&e).into_iter().collect(),
                     Input::Row(row) => vec![state.add_row(*row)],
-                    Input::Earlier(rows) => {
-                        for row in rows {
-                            state.add_earlier(row);
-                        }
-                        state.tick(Instant::now()).into_iter().collect()
-                    }
                     Input::Bound(bound) => {
                         state.set_bound(bound);
                         Vec::new()
