@@ -70,6 +70,7 @@ class Browser:
 
     def __init__(self, chromium, workdir):
         self.workdir = Path(workdir)
+        self.workdir.mkdir(parents=True, exist_ok=True)
         cmd_r, self.cmd_w = os.pipe()  # we write commands; Chromium reads fd 3
         self.res_r, res_w = os.pipe()  # Chromium writes fd 4; we read
 
