@@ -440,9 +440,10 @@ pub async fn run(
 ) -> Result<Summary, RunError> {
     let (schedule, pair_shard) = shard_schedule(config.bots.len(), options.shard);
     let rule = series_rule(&config, pair_shard);
-    // A resumed run that stopped before its first game has no games.csv yet.
+    // A resumed run that stopped before its first game has no games.csv
+    // yet, or one cut short before its header row (a full disk).
     let games_csv = dir.games();
-    let (mut games, resumed) = if options.resume && games_csv.exists() {
+    let (mut games, resumed) = if options.resume && dir.has_games() {
         let recorded = crate::output::merge_games(&[&games_csv], None)?.games;
         let so_far = progress(&config, &games_csv, &recorded)?;
         (
@@ -450,6 +451,10 @@ pub async fn run(
             so_far,
         )
     } else {
+        if options.resume {
+            dir.clear_headerless_games()
+                .map_err(|e| RunError::CreateGames(games_csv.clone(), e))?;
+        }
         (
             GamesCsv::create(dir).map_err(|e| RunError::CreateGames(games_csv.clone(), e))?,
             HashMap::new(),

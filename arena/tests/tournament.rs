@@ -1288,6 +1288,30 @@ fn resume_if_exists_starts_a_folder_that_never_got_to_its_first_game() {
     // A finished folder run again plays nothing more.
     assert_success(&run());
     assert_eq!(games_without_timing(&out), first);
+    // As a disk that filled as the run began leaves it: a games.csv of no
+    // bytes, or of half its header; resumed, as the arena says to.
+    for stub in ["", "series,game,pa"] {
+        std::fs::write(out.join("games.csv"), stub).unwrap();
+        std::fs::remove_file(out.join("finished")).unwrap();
+        for f in SUMMARY_FILES {
+            let _ = std::fs::remove_file(out.join(f));
+        }
+        assert_success(&run());
+        assert_eq!(games_without_timing(&out), first, "from {stub:?}");
+        assert!(out.join("finished").exists());
+        std::fs::write(out.join("games.csv"), stub).unwrap();
+        std::fs::remove_file(out.join("finished")).unwrap();
+        let resumed = Command::cargo_bin("arena")
+            .unwrap()
+            .arg("run")
+            .arg(&cfg)
+            .args(["--quiet", "--resume"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_success(&resumed);
+        assert_eq!(games_without_timing(&out), first, "--resume from {stub:?}");
+    }
 }
 
 #[test]

@@ -273,17 +273,46 @@ impl RunFolder {
         self.path.join("games.csv")
     }
 
+    /// Whether the folder's `games.csv` got its header row: it exists and
+    /// holds a whole line. A file cut short before its first newline (a
+    /// disk that filled as the run began) holds no game, as no file does.
+    #[must_use]
+    pub fn has_games(&self) -> bool {
+        use std::io::Read as _;
+        let Ok(file) = File::open(self.games()) else {
+            return false;
+        };
+        // The header is one short line: its newline comes early or never.
+        let mut head = Vec::new();
+        let _ = file.take(64 * 1024).read_to_end(&mut head);
+        head.contains(&b'\n')
+    }
+
+    /// Removes a `games.csv` that never got its header row (see
+    /// [`RunFolder::has_games`]), so a resumed run starts it afresh; one
+    /// with its header is left as it is.
+    ///
+    /// # Errors
+    /// An I/O error removing the file.
+    pub fn clear_headerless_games(&self) -> io::Result<()> {
+        let path = self.games();
+        if path.exists() && !self.has_games() {
+            std::fs::remove_file(&path)?;
+        }
+        Ok(())
+    }
+
     /// The games in the folder's `games.csv` ([`read_games`]); `None` when
-    /// it has none (a run that stopped before its first game).
+    /// it has none (a run that stopped before its first game, or before
+    /// the file's header row was written).
     ///
     /// # Errors
     /// A [`GamesError`] reading the file.
     pub fn read_games(&self) -> Result<Option<GamesRead>, GamesError> {
-        let path = self.games();
-        if !path.exists() {
+        if !self.has_games() {
             return Ok(None);
         }
-        read_games(&path).map(Some)
+        read_games(&self.games()).map(Some)
     }
 
     /// The shard this folder holds, from its `shard` file: `Some(shard)`,
@@ -301,8 +330,10 @@ impl RunFolder {
     /// # Errors
     /// Any I/O error writing `DIR/finished`.
     pub fn mark_finished(&self, games: usize) -> io::Result<()> {
+        // Atomic: a marker cut short by a full disk would still exist, and
+        // an interrupted run would pass for a finished one.
         let path = self.path.join("finished");
-        std::fs::write(&path, format!("{games} games\n"))
+        write_bytes_atomic(&path, format!("{games} games\n").as_bytes())
     }
 
     /// Whether the run finished ([`RunFolder::mark_finished`]).
