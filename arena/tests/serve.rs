@@ -596,7 +596,6 @@ fn paths_and_parameters_never_return_a_file_from_the_disk() {
 }
 
 #[test]
-#[ignore = "waiting for the server to refuse two Host headers (RFC 9112 3.2: 400)"]
 fn a_foreign_host_header_is_refused() {
     let tmp = tempfile::tempdir().unwrap();
     let cfg = sprt_config(tmp.path(), 20);
@@ -808,7 +807,6 @@ fn finished_run(dir: &Path, games: u32) -> PathBuf {
 }
 
 #[test]
-#[ignore = "waiting for arena serve to mark a finished folder finished before it prints the URL"]
 fn serve_dir_of_a_finished_folder() {
     let tmp = tempfile::tempdir().unwrap();
     let done = finished_run(tmp.path(), 10);
