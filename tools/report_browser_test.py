@@ -19,7 +19,8 @@ and checks that:
 - stepping works: every ply of one game by the right arrow key, back with
   the left arrow, End, Home and a real mouse click on the next button; and
   other games chosen through the address and the game list;
-- at window widths of 1400 and 420 pixels (a phone): no part of the viewer
+- at window widths of 1400 and 420 pixels (a phone): the page does not
+  scroll sideways (a wide table scrolls in its own box), no part of the viewer
   sticks out of the window and the board fits without scrolling; ply 0
   says whose move it is once; the series and game lists stay inside the
   page and show their picked entry whole at both widths (at 420 px the
@@ -33,10 +34,10 @@ It checks DIR's report and that of a short 2x10 match it plays itself
 report-viewer.png, report-viewer-1400.png, report-viewer-420.png and the
 same for report-2x10-) to OUT (default target/report-browser-test/) for a
 person to look at. With --self-check it then breaks copies of DIR's page
-eight ways (a script error, a wrong position in the embedded data, the
+nine ways (a script error, a wrong position in the embedded data, the
 North row drawn in the wrong order, the board's old fixed-width columns,
 "to move" twice at ply 0, a note that stays, a narrow game list, lists
-not shortened on a phone) and
+not shortened on a phone, wide tables that widen the page on a phone) and
 fails unless each broken copy fails the same checks. Exit status 0:
 all passed; 1: a check failed; 2: it could not run (no Chromium, no
 report).
@@ -192,6 +193,7 @@ READ_LAYOUT = """(() => {
   return {
     width, out, lists,
     boardScrolls: wrap.scrollWidth > wrap.clientWidth + 0.5,
+    pageWide: document.documentElement.scrollWidth,
     gameLine: line ? line.textContent : null, gameLineIn: line ? inView(line) : false,
   };
 })()"""
@@ -225,6 +227,9 @@ def check_layout(browser, engine, series, game, width, shots, name):
                           + ", ".join(layout["out"][:6]))
     if layout["boardScrolls"]:
         raise CheckFailed(f"{where}: the board does not fit; it scrolls sideways")
+    if layout["pageWide"] > width + 0.5:
+        raise CheckFailed(f"{where}: the page scrolls sideways: it is {layout['pageWide']} px wide "
+                          "(a wide table must scroll in its own box)")
     picked = " · ".join(lst["full"] for lst in layout["lists"])
     if layout["gameLine"] != picked or not layout["gameLineIn"]:
         raise CheckFailed(f"{where}: the picked series and game are not described whole under "
@@ -358,7 +363,8 @@ command = ["arena", "bot", "random", "--seed", "2"]
 
 # The ways --self-check breaks a copy of the page; each must fail a check.
 TAMPERS = ("script error", "wrong position", "North row reversed", "fixed-width board",
-           "to move twice", "stale note", "narrow game list", "lists not shortened on a phone")
+           "to move twice", "stale note", "narrow game list", "lists not shortened on a phone",
+           "wide tables on a phone")
 
 
 def tamper(report, kind, out):
@@ -390,6 +396,9 @@ def tamper(report, kind, out):
     elif kind == "lists not shortened on a phone":
         html = html.replace('window.matchMedia("(max-width: 600px)")',
                             'window.matchMedia("(max-width: 1px)")', 1)
+    elif kind == "wide tables on a phone":
+        html = html.replace("table.standings, table.forfeits, table.forfeit-list, table.match "
+                            "{ display: block;", "table.none { display: block;", 1)
     if html == report.read_text():
         raise CheckFailed(f"could not break the page ({kind}): has it changed?")
     out.write_text(html)
