@@ -214,7 +214,8 @@ def main():
             problems += check_crate(pkg["name"], sorted(kinds)[0], os.path.dirname(tgt["src_path"]), tgt["src_path"])
     for p in problems:
         print(p)
-    print(f"{crates} crate targets checked, {len(problems)} problem(s)")
+    noun = "problem" if len(problems) == 1 else "problems"
+    print(f"{crates} crate targets checked, {len(problems)} {noun}")
     return 1 if problems else 0
 
 

@@ -271,7 +271,8 @@ def read_rows(path, required, complete_check=None):
     header = [h.strip() for h in records[0][1]]
     missing = [c for c in required if c not in header]
     if missing:
-        raise InputError(f"{path}: missing column(s): {', '.join(missing)}")
+        noun = "column" if len(missing) == 1 else "columns"
+        raise InputError(f"{path}: missing {noun}: {', '.join(missing)}")
     body = records[1:]
 
     if body:
@@ -472,7 +473,7 @@ def main(argv=None):
     parser.add_argument("--vectors", metavar="PATH",
                         help="check a rules test-vector CSV instead of games.csv files")
     parser.add_argument("games", nargs="*", metavar="GAMES_CSV",
-                        help="arena games.csv file(s)")
+                        help="one or more arena games.csv files")
     args = parser.parse_args(argv)
     if not args.vectors and not args.games:
         parser.error("give --vectors PATH or at least one GAMES_CSV")

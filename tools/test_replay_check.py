@@ -289,7 +289,7 @@ class GamesTest(TempFiles):
         self.assertEqual(len(err.strip().splitlines()), 1, err)
         code, _, err = self.run_cli(self.write("series,game\n1,1\n", "bad.csv"))
         self.assertEqual(code, 2)
-        self.assertIn("missing column", err)
+        self.assertIn("missing columns: ", err)
 
 
 if __name__ == "__main__":

@@ -598,6 +598,11 @@ impl Config {
             if msg.contains("number too large") {
                 msg.push_str(": use a smaller whole number");
             }
+            if msg.contains("duplicate key") {
+                if let Some(span) = e.span() {
+                    msg.push_str(&duplicate_hint(text, span.start));
+                }
+            }
             // Name the place: the line TOML stumbled on, as written.
             if let Some(span) = e.span() {
                 let line = line_of(span);
@@ -874,7 +879,10 @@ impl Config {
         if bots.len() < 2 {
             return Err(at(
                 None,
-                &format!("{} bot(s) configured: a round robin needs at least two [[bot]] tables with name and command", bots.len()),
+                &format!(
+                    "{} configured: a round robin needs at least two [[bot]] tables with name and command",
+                    if bots.is_empty() { "no bot" } else { "1 bot" }
+                ),
             ));
         }
         let rr = &raw.ratings;
@@ -1069,6 +1077,20 @@ pub fn strip_bom(text: &str) -> &str {
 /// Reads an openings file: one opening per line, own-perspective hole
 /// numbers separated by spaces, South first; blank lines and lines starting
 /// with `#` are skipped. Every opening must be legal and leave the game on.
+/// Why `word` is not a hole number, with the rule, as every reader of a
+/// move list says it (the openings file, `arena replay`, `--opening`, the
+/// checks of `games.csv`): `'01' is not a hole number: use 1 to 3, in plain
+/// digits (no sign, no leading zero)`. `holes` is the board's holes per
+/// row when known; without it the range is the largest board's, 1 to
+/// [`endodoi::MAX_HOLES`].
+#[must_use]
+pub fn not_a_hole(word: &str, holes: Option<usize>) -> String {
+    let top = holes.unwrap_or(endodoi::MAX_HOLES);
+    format!(
+        "'{word}' is not a hole number: use 1 to {top}, in plain digits (no sign, no leading zero)"
+    )
+}
+
 fn read_openings(
     path: &Path,
     rules: Rules,
@@ -1096,7 +1118,7 @@ fn read_openings(
         for word in line.split_whitespace() {
             let mv = endodoi_protocol::parse_move(word)
                 .ok()
-                .ok_or_else(|| at(format!("'{word}' is not a hole number")))?;
+                .ok_or_else(|| at(not_a_hole(word, Some(rules.holes()))))?;
             pos.play(mv).map_err(|e| at(format!("move {word}: {e}")))?;
             moves.push(mv);
         }
@@ -1168,6 +1190,34 @@ pub const STARTER: &str = include_str!("starter.toml");
 
 /// A hint for a TOML or serde message: the key meant, for an unknown one;
 /// how to write the value, for a wrong type.
+/// The fix of a key written twice in one table, whose second writing
+/// starts at byte `at` of `text`: `; keep one: it is also on line 3`
+/// (the first writing's line, found back to the table's header), or
+/// `; keep one of the two` when it cannot be found.
+fn duplicate_hint(text: &str, at: usize) -> String {
+    let at = at.min(text.len());
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let key_of = |line: &str| {
+        line.split_once('=')
+            .map(|(k, _)| k.trim().trim_matches('"').to_string())
+    };
+    let this_line = text[line_start..].lines().next().unwrap_or("");
+    let Some(key) = key_of(this_line) else {
+        return "; keep one of the two".into();
+    };
+    let before: Vec<&str> = text[..line_start].lines().collect();
+    for (i, line) in before.iter().enumerate().rev() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with('[') {
+            break;
+        }
+        if !trimmed.starts_with('#') && key_of(trimmed).as_deref() == Some(key.as_str()) {
+            return format!("; keep one: `{key}` is also on line {}", i + 1);
+        }
+    }
+    "; keep one of the two".into()
+}
+
 fn hint(message: &str) -> String {
     if let Some(rest) = message.strip_prefix("unknown field `") {
         let (unknown, expected) = rest.split_once('`').unwrap_or((rest, ""));
@@ -1468,6 +1518,22 @@ dir = "bots"
             .unwrap_err()
             .to_string();
         assert!(e.contains("book.txt:1: '03' is not a hole number"), "{e}");
+        // With the rule, and the board's own range (issue 17's tester):
+        // a 2x3 board's holes are 1 to 3.
+        std::fs::write(&book, "01\n").unwrap();
+        let small = format!(
+            "[board]\nholes = 3\n[openings]\nfile = {:?}\n{TWO_BOTS}",
+            book.display().to_string()
+        );
+        let e = Config::parse(&small, "t", "t", &crate::commands::host())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.ends_with(
+                "book.txt:1: '01' is not a hole number: use 1 to 3, in plain digits (no sign, no leading zero)"
+            ),
+            "{e}"
+        );
     }
 
     #[test]
@@ -1623,13 +1689,26 @@ dir = "bots"
         assert!(error(&inline).contains("elo0 < elo1"), "{}", error(&inline));
     }
 
+    /// Issue 17's tester: a key written twice said only `duplicate key`.
+    #[test]
+    fn a_duplicate_key_names_both_lines() {
+        let text = format!("[board]\nholes = 6\nseeds = 4\nholes = 5\n{TWO_BOTS}");
+        let e = Config::parse(&text, "t", "t", &crate::commands::host())
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("t:4:"), "{e}");
+        assert!(e.contains("duplicate key"), "{e}");
+        assert!(e.contains("keep one: `holes` is also on line 2"), "{e}");
+        assert_eq!(e.lines().count(), 1, "{e}");
+    }
+
     #[test]
     fn bad_bots_are_refused() {
         let one = "[[bot]]\nname = \"a\"\ncommand = [\"x\"]\n";
         assert!(Config::parse(one, "t", "t", &crate::commands::host())
             .unwrap_err()
             .to_string()
-            .contains("at least two"));
+            .contains("1 bot configured: a round robin needs at least two"));
         let dup = format!("{one}{one}");
         let e = Config::parse(&dup, "t", "t", &crate::commands::host())
             .unwrap_err()

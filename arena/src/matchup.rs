@@ -53,6 +53,10 @@ pub struct MatchElo {
     /// ([`stats::penta_elo`]) or, without a complete pair, from single
     /// games ([`stats::pair_elo`]).
     pub pentanomial: bool,
+    /// How many samples the figures come from: game pairs when
+    /// `pentanomial`, else games. With one, `error_95` is `None` because
+    /// one sample has no spread to measure, not because results agreed.
+    pub samples: u64,
 }
 
 impl MatchElo {
@@ -145,10 +149,15 @@ pub fn elo_text(e: &MatchElo) -> String {
     };
     match (e.elo, e.error_95) {
         (None, _) => format!("without a finite estimate ({from}: one bot scored every point)"),
-        (Some(x), None) => format!(
-            "{} ({from}; no error: every pair scored the same)",
-            signed(x, 1)
-        ),
+        (Some(x), None) => {
+            let why = match (e.samples, e.pentanomial) {
+                (0 | 1, true) => "one pair is too few",
+                (0 | 1, false) => "one game is too few",
+                (_, true) => "every pair scored the same",
+                (_, false) => "every game had the same result",
+            };
+            format!("{} ({from}; no error: {why})", signed(x, 1))
+        }
         (Some(x), Some(error)) => {
             let nelo = match (e.nelo, e.nelo_error_95) {
                 (Some(n), Some(ne)) => format!(", nElo {} ± {}", signed(n, 1), num(ne, 1)),
@@ -274,6 +283,7 @@ fn match_elo(wdl: Wdl, pentanomial: &Pentanomial) -> MatchElo {
             nelo_error_95: known(p.nelo_error_95, spread),
             los: p.los,
             pentanomial: true,
+            samples: pentanomial.pairs(),
         }
     } else {
         let t = stats::pair_elo(wdl.wins, wdl.draws, wdl.losses);
@@ -289,6 +299,7 @@ fn match_elo(wdl: Wdl, pentanomial: &Pentanomial) -> MatchElo {
             nelo_error_95: known(t.nelo_error_95, spread),
             los: t.los,
             pentanomial: false,
+            samples: u64::from(wdl.games()),
         }
     }
 }
@@ -422,6 +433,7 @@ mod tests {
             nelo_error_95: None,
             los: 0.5,
             pentanomial: true,
+            samples: 2,
         };
         let text = elo_text(&e);
         assert_eq!(text.matches('(').count(), 1, "{text}");
@@ -451,5 +463,35 @@ mod tests {
         let (names, tally, rows) = games(&[Some(Side::South), None]);
         let m = matchup(&names, &tally, 0, Some(&rows), None).unwrap();
         assert!(m.elo.elo.is_some_and(|x| x > 0.0 && x < 2000.0));
+    }
+
+    /// Issue 17's tester: one pair's summary said "no error: every pair
+    /// scored the same"; with one pair the error is undefined, not zero.
+    #[test]
+    fn one_pair_is_too_few_for_an_error() {
+        let (names, tally, rows) = games(&[Some(Side::South), None]);
+        let m = matchup(&names, &tally, 0, Some(&rows), None).unwrap();
+        assert_eq!(m.elo.error_95, None);
+        let text = elo_text(&m.elo);
+        assert!(
+            text.ends_with("(from the game pairs; no error: one pair is too few)"),
+            "{text}"
+        );
+        // Two pairs with the same score: that is the reason then.
+        let (names, tally, rows) = games(&[Some(Side::South), None, None, Some(Side::North)]);
+        let m = matchup(&names, &tally, 0, Some(&rows), None).unwrap();
+        let text = elo_text(&m.elo);
+        assert!(
+            text.ends_with("no error: every pair scored the same)"),
+            "{text}"
+        );
+        // One game, drawn: no pair, and one game is too few.
+        let (names, tally, rows) = games(&[None]);
+        let m = matchup(&names, &tally, 0, Some(&rows), None).unwrap();
+        let text = elo_text(&m.elo);
+        assert!(
+            text.ends_with("(from single games; no error: one game is too few)"),
+            "{text}"
+        );
     }
 }

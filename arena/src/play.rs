@@ -343,8 +343,8 @@ impl PlayOptions {
 
 /// The moves of `--opening`, checked by playing them.
 fn parse_opening(text: &str, rules: Rules) -> Result<Vec<Move>, OpeningError> {
-    let holes =
-        crate::replay::parse_moves(&[text]).map_err(|e| OpeningError::Unreadable(e.to_string()))?;
+    let holes = crate::replay::parse_moves_of(&[text], Some(rules.holes()))
+        .map_err(|e| OpeningError::Unreadable(e.to_string()))?;
     let mut pos = rules.start();
     let mut moves = Vec::with_capacity(holes.len());
     for (i, hole) in holes.into_iter().enumerate() {

@@ -14,8 +14,9 @@ use crate::output::GamesError;
 #[derive(Debug, thiserror::Error)]
 pub enum ReplayError {
     /// A move that is not a hole number.
-    #[error("'{0}' is not a hole number: use 1 to 50, in plain digits (no sign, no leading zero)")]
-    NotAHole(String),
+    /// The word, and the board's holes per row when known.
+    #[error("{}", crate::config::not_a_hole(.0, *.1))]
+    NotAHole(String, Option<usize>),
     /// The `games.csv` cannot be read.
     #[error(transparent)]
     Games(#[from] GamesError),
@@ -28,6 +29,9 @@ pub enum ReplayError {
         series: usize,
         /// The game asked for.
         game: u32,
+        /// The file's last line, if it was cut short and left out (it may
+        /// have been the game asked for): the caller warns of it first.
+        torn: Option<crate::output::TornLine>,
     },
     /// The game's row has rules that are not numbers or not playable.
     #[error("{}: series {series} game {game}: {source}", path.display())]
@@ -126,6 +130,18 @@ impl Recorded {
 /// A word that is not a hole number from 1 to 50, by the protocol's rule
 /// ([`endodoi_protocol::parse_move`]: no sign, no leading zero).
 pub fn parse_moves<S: AsRef<str>>(words: &[S]) -> Result<Vec<u8>, ReplayError> {
+    parse_moves_of(words, None)
+}
+
+/// [`parse_moves`] for a board of `holes` holes per row (when known), whose
+/// range a word that is not a hole number is told.
+///
+/// # Errors
+/// As [`parse_moves`].
+pub fn parse_moves_of<S: AsRef<str>>(
+    words: &[S],
+    holes: Option<usize>,
+) -> Result<Vec<u8>, ReplayError> {
     words
         .iter()
         .flat_map(|w| {
@@ -137,7 +153,7 @@ pub fn parse_moves<S: AsRef<str>>(words: &[S]) -> Result<Vec<u8>, ReplayError> {
         .map(|w| {
             endodoi_protocol::parse_move(&w)
                 .map(Move::hole)
-                .map_err(|_| ReplayError::NotAHole(w.clone()))
+                .map_err(|_| ReplayError::NotAHole(w.clone(), holes))
         })
         .collect()
 }
@@ -160,10 +176,17 @@ const REPLAY_COLUMNS: [&str; 11] = [
 /// Reads game `game` of series `series` from a `games.csv` file (with
 /// [`crate::output::read_games`]).
 ///
+/// With the game, the file's last line if it was cut short and left out
+/// (for the caller to warn of, as `arena rate` and `arena merge` do).
+///
 /// # Errors
 /// The file cannot be read, lacks a column, or has no such game; or the
 /// game's rules or moves are not numbers.
-pub fn from_games_csv(path: &Path, series: usize, game: u32) -> Result<Replay, ReplayError> {
+pub fn from_games_csv(
+    path: &Path,
+    series: usize,
+    game: u32,
+) -> Result<(Replay, Option<crate::output::TornLine>), ReplayError> {
     let read = crate::output::read_games(path)?;
     if let Some(column) = REPLAY_COLUMNS.iter().find(|c| !read.has_column(c)) {
         return Err(GamesError::MissingColumn {
@@ -180,6 +203,7 @@ pub fn from_games_csv(path: &Path, series: usize, game: u32) -> Result<Replay, R
             path: path.to_path_buf(),
             series,
             game,
+            torn: read.torn.clone(),
         })?;
     let bad = |source: RowRulesError| ReplayError::BadRules {
         path: path.to_path_buf(),
@@ -196,14 +220,14 @@ pub fn from_games_csv(path: &Path, series: usize, game: u32) -> Result<Replay, R
             })
         })
     };
-    let moves = parse_moves(&[row.moves.as_str()])?;
+    let moves = parse_moves_of(&[row.moves.as_str()], Some(rules.holes()))?;
     let players = Players {
         series: row.series,
         game: row.game,
         bots: [row.south.clone(), row.north.clone()],
         opening: row.opening.split_whitespace().count().min(moves.len()),
     };
-    Ok(Replay {
+    let replay = Replay {
         rules,
         moves,
         players: Some(players),
@@ -216,7 +240,8 @@ pub fn from_games_csv(path: &Path, series: usize, game: u32) -> Result<Replay, R
             termination: row.termination.clone(),
             detail: row.detail.clone(),
         }),
-    })
+    };
+    Ok((replay, read.torn))
 }
 
 /// A capture as RULES.md tells it, the opposite hole's seeds and the
@@ -470,11 +495,16 @@ mod tests {
         for bad in ["01", "+1", "-1", "0", "007"] {
             let err = parse_moves(&["4", bad]).unwrap_err();
             assert!(
-                matches!(&err, ReplayError::NotAHole(w) if w == bad),
+                matches!(&err, ReplayError::NotAHole(w, None) if w == bad),
                 "{err}"
             );
         }
         assert_eq!(parse_moves(&["10 1"]).unwrap(), [10, 1]);
+        let on_3 = parse_moves_of(&["01"], Some(3)).unwrap_err().to_string();
+        assert_eq!(
+            on_3,
+            "'01' is not a hole number: use 1 to 3, in plain digits (no sign, no leading zero)"
+        );
     }
 
     #[test]

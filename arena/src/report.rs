@@ -513,8 +513,8 @@ fn standing_row(names: &[String], s: &Standing) -> StandingRow {
         wins: s.wdl.wins,
         draws: s.wdl.draws,
         losses: s.wdl.losses,
-        score: num(s.wdl.score(), 1),
-        score_pct: num(s.wdl.score_pct(), 1),
+        score: played(s, || num(s.wdl.score(), 1)),
+        score_pct: played(s, || num(s.wdl.score_pct(), 1)),
         elo: estimate(s, s.elo, 1),
         elo_lower: estimate(s, s.elo_lower, 1),
         elo_upper: estimate(s, s.elo_upper, 1),
@@ -523,6 +523,16 @@ fn standing_row(names: &[String], s: &Standing) -> StandingRow {
         forfeits: s.forfeits,
         group: s.group,
         note: String::new(),
+    }
+}
+
+/// `cell()` when `s` played a game, else empty: a bot with no games has no
+/// score, as a bot left out at the start has none (not 0.0, not 0.0%).
+fn played(s: &Standing, cell: impl FnOnce() -> String) -> String {
+    if s.wdl.games() == 0 {
+        String::new()
+    } else {
+        cell()
     }
 }
 
@@ -588,7 +598,7 @@ fn render_table_at(
                 names[s.bot].clone(),
                 s.wdl.games().to_string(),
                 format!("{}-{}-{}", s.wdl.wins, s.wdl.draws, s.wdl.losses),
-                format!("{}%", num(s.wdl.score_pct(), 1)),
+                played(s, || format!("{}%", num(s.wdl.score_pct(), 1))),
                 estimate(s, s.elo, 0),
                 if s.interval.has_interval() {
                     format!("[{}, {}]", num(s.elo_lower, 0), num(s.elo_upper, 0))
@@ -609,12 +619,16 @@ fn render_table_at(
     let fitted = render_fitted(&header, &align, &rows, width, &DROP_ORDER);
     let mut out = fitted.text;
     if !fitted.dropped.is_empty() {
-        let _ = write!(
-            out,
-            "\n(left out to fit {} columns: {}; standings.csv has them)",
-            width.unwrap_or(0),
+        let cols = width.unwrap_or(u16::MAX);
+        let note = format!(
+            "(left out to fit {cols} columns: {}; standings.csv has them)",
             fitted.dropped.join(", ")
         );
+        let options = textwrap::Options::new(usize::from(cols))
+            .subsequent_indent(" ")
+            .break_words(true)
+            .word_splitter(textwrap::WordSplitter::NoHyphenation);
+        let _ = write!(out, "\n{}", textwrap::fill(&note, options));
     }
     if !not_started.is_empty() {
         let bots: Vec<&str> = not_started.iter().map(|(bot, _)| bot.as_str()).collect();
@@ -707,6 +721,11 @@ mod tests {
         for r in &rows {
             assert_eq!(r.games, 0);
             assert_eq!(
+                (r.score.as_str(), r.score_pct.as_str()),
+                ("", ""),
+                "no games, no score"
+            );
+            assert_eq!(
                 (r.elo.as_str(), r.elo_lower.as_str(), r.elo_upper.as_str()),
                 ("", "", "")
             );
@@ -716,7 +735,9 @@ mod tests {
             table.contains("zed") && table.contains("no-games"),
             "{table}"
         );
+        assert!(!table.contains("0.0%"), "no score shown:\n{table}");
         let html = std::fs::read_to_string(tmp.path().join("report.html")).unwrap();
+        assert!(!html.contains("0.0 (0.0%)"), "no score in the report");
         assert_eq!(
             html.matches("no-games").count(),
             3,
@@ -794,6 +815,53 @@ mod tests {
             piped.lines().any(|l| l.chars().count() > 80),
             "full width:\n{piped}"
         );
+    }
+
+    /// Issue 17's tester: the note naming the columns left out was wider
+    /// than the terminal (72 characters at 60 columns). It wraps to the
+    /// width, its continuation lines indented.
+    #[test]
+    fn the_left_out_note_fits_the_width() {
+        let names: Vec<String> = [
+            "a-bot-whose-name-is-sixty-four-characters-long-and-then-some-more",
+            "mcts",
+        ]
+        .iter()
+        .map(|n| n.to_string())
+        .collect();
+        let mut tally = Tally::new(2);
+        for (game, winner) in [Some(Side::South), None].into_iter().enumerate() {
+            let (south, north) = if game % 2 == 0 { (0, 1) } else { (1, 0) };
+            tally.add(GameResult {
+                series: 1,
+                game: game as u32 + 1,
+                south,
+                north,
+                winner,
+                forfeit: false,
+            });
+        }
+        let options = rating_options(&RatingSettings::default(), 1, &names);
+        let (table, _) = standings(&tally, &options);
+        for width in [60u16, 80] {
+            let text = render_table_at(&names, &table, &[], Some(width));
+            assert!(text.contains("(left out to fit"), "{text}");
+            for line in text.lines() {
+                assert!(
+                    line.chars().count() <= usize::from(width),
+                    "{} chars at {width}: {line}\n{text}",
+                    line.chars().count()
+                );
+            }
+            let note_at = text.find("(left out").unwrap();
+            let note: Vec<&str> = text[note_at..].lines().collect();
+            assert!(note.len() >= 2, "wrapped at {width}:\n{text}");
+            assert!(note[1..].iter().all(|l| l.starts_with(' ')), "{text}");
+            assert!(
+                note.last().unwrap().ends_with("standings.csv has them)"),
+                "{text}"
+            );
+        }
     }
 
     #[test]

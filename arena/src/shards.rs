@@ -57,8 +57,8 @@ pub fn check_whole(folders: &[ShardState]) -> Result<(), NotWhole> {
     let whole = folders.iter().filter(|s| s.shard.is_none()).count();
     if whole > 0 && folders.len() > 1 {
         problems.push(format!(
-            "{} whole run(s) among {} folders: merge the shards of one split, or rate several runs with `arena rate`",
-            whole,
+            "{} among {} folders: merge the shards of one split, or rate several runs with `arena rate`",
+            crate::output::counted(whole, "whole run", "whole runs"),
             folders.len()
         ));
     }
@@ -171,6 +171,6 @@ mod tests {
         assert!(check_whole(&whole_and_shard)
             .unwrap_err()
             .to_string()
-            .contains("whole run"));
+            .contains("1 whole run among 2 folders"));
     }
 }

@@ -223,3 +223,24 @@ fn rows_without_moves_are_counted_with_a_note_and_bad_seeds_refused() {
         "{stderr}"
     );
 }
+
+/// Issue 17's tester: `no games in X.csv` gave no fix; it says what makes
+/// a games.csv (a header row and a row per game, as `arena run` writes).
+#[test]
+fn a_games_file_without_games_says_what_one_holds() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = a_run(tmp.path(), "run", 4);
+    let text = std::fs::read_to_string(run.join("games.csv")).unwrap();
+    let header = tmp.path().join("header-only.csv");
+    std::fs::write(&header, format!("{}\n", text.lines().next().unwrap())).unwrap();
+    let (code, stderr) = arena(&["rate".as_ref(), header.as_os_str()]);
+    assert_ne!(code, Some(0), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "no games in {}: a games.csv needs its header row and a row per game played",
+            header.display()
+        )),
+        "{stderr}"
+    );
+}

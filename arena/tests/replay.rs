@@ -9,10 +9,10 @@ fn arena() -> Command {
     cmd
 }
 
-#[test]
-fn a_recorded_game_names_its_bots_and_marks_its_opening() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("pair.toml");
+/// Runs a 2-game match on a 4-hole board with a 3-ply opening in `dir`;
+/// its games.csv.
+fn pair_run(dir: &std::path::Path) -> std::path::PathBuf {
+    let config = dir.join("pair.toml");
     std::fs::write(
         &config,
         r#"name = "pair"
@@ -34,7 +34,7 @@ command = ["arena", "bot", "random", "--seed", "2"]
 "#,
     )
     .unwrap();
-    let out = dir.path().join("out");
+    let out = dir.join("out");
     arena()
         .arg("run")
         .arg(&config)
@@ -43,7 +43,13 @@ command = ["arena", "bot", "random", "--seed", "2"]
         .arg("--quiet")
         .assert()
         .success();
-    let games = out.join("games.csv");
+    out.join("games.csv")
+}
+
+#[test]
+fn a_recorded_game_names_its_bots_and_marks_its_opening() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = pair_run(dir.path());
     let mut reader = csv::Reader::from_path(&games).unwrap();
     let headers = reader.headers().unwrap().clone();
     let col = |name: &str| headers.iter().position(|h| h == name).unwrap();
@@ -124,4 +130,39 @@ fn one_ply_is_a_ply() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}");
     assert!(stdout.contains("the game goes on after 1 ply:"), "{stdout}");
+}
+
+/// Issue 17's tester: replaying the game on a games.csv's last line, cut
+/// short (no newline), said only "has no game": the torn-line warning of
+/// `arena rate` and `arena merge` comes first.
+#[test]
+fn a_torn_last_line_is_named_before_its_game_is_missed() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = pair_run(dir.path());
+    let text = std::fs::read_to_string(&games).unwrap();
+    std::fs::write(&games, text.trim_end_matches('\n')).unwrap();
+    let mut reader = csv::Reader::from_path(&games).unwrap();
+    let last = reader.records().last().unwrap().unwrap();
+    let (series, game) = (last[0].to_string(), last[1].to_string());
+    assert_eq!(
+        reader.headers().unwrap().iter().take(2).collect::<Vec<_>>(),
+        ["series", "game"]
+    );
+    let out = arena()
+        .args(["replay", "--series", &series, "--game", &game, "--games"])
+        .arg(&games)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    assert!(
+        lines[0].contains("the last line has no newline at its end, so it was cut short"),
+        "{stderr}"
+    );
+    assert!(
+        lines[1].contains(&format!("has no game {game} in series {series}")),
+        "{stderr}"
+    );
 }

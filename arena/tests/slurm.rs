@@ -175,7 +175,7 @@ fn a_job_array_with_a_cancelled_shard_reruns_and_merges_to_a_single_run() {
     assert!(line("merge").contains("FAILED"), "{table}");
     let merge_log = std::fs::read_to_string(t.join("slurm/merge.log")).unwrap();
     assert!(
-        merge_log.contains(&format!("{} hold(s) no run", t.join("shard-2").display())),
+        merge_log.contains(&format!("{} holds no run", t.join("shard-2").display())),
         "{merge_log}"
     );
 

@@ -477,6 +477,11 @@ fn an_sprt_match_stops_when_the_test_decides() {
         .output()
         .unwrap();
     assert_success(&output);
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("arena: 1 shard folder merged into"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     assert_same_files(&out, &merged, &["sprt.csv", "standings.csv"]);
 }
 

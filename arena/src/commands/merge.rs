@@ -44,8 +44,9 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
     if !absent.is_empty() {
         anyhow::ensure!(
             partial && !dirs.is_empty(),
-            "{} hold(s) no run (no config.toml): a shard that never ran? Run it (`arena slurm rerun DIR`, or `arena run CONFIG --shard K/N --out DIR`), or pass --partial to merge what there is",
-            list(&absent)
+            "{} {} no run (no config.toml): a shard that never ran? Run it (`arena slurm rerun DIR`, or `arena run CONFIG --shard K/N --out DIR`), or pass --partial to merge what there is",
+            list(&absent),
+            if absent.len() == 1 { "holds" } else { "hold" }
         );
         console.note(format_args!(
             "arena: --partial: leaving out {}",
@@ -171,8 +172,8 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
     let table = report::write_summaries(&config, &dir, &summary)?;
     console.print(table);
     console.note(format_args!(
-        "arena: {} shard folder(s) merged into {}",
-        dirs.len(),
+        "arena: {} merged into {}",
+        crate::output::counted(dirs.len(), "shard folder", "shard folders"),
         dir.path.display()
     ));
     Ok(Outcome::Success)

@@ -118,7 +118,7 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
     }
     anyhow::ensure!(
         rated.games > 0,
-        "no games in {}",
+        "no games in {}: a games.csv needs its header row and a row per game played, as `arena run CONFIG --out DIR` writes DIR/games.csv (a run stopped before its first game has none yet)",
         options
             .games
             .iter()

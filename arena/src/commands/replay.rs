@@ -42,7 +42,23 @@ pub fn run(source: &Source, console: &mut Console<'_>) -> anyhow::Result<Outcome
             games,
             series,
             game,
-        } => crate::replay::from_games_csv(games, *series, *game)?,
+        } => match crate::replay::from_games_csv(games, *series, *game) {
+            Ok((game, torn)) => {
+                if let Some(torn) = torn {
+                    console.note(format_args!("arena: {torn}"));
+                }
+                game
+            }
+            Err(e) => {
+                if let crate::replay::ReplayError::NoSuchGame {
+                    torn: Some(torn), ..
+                } = &e
+                {
+                    console.note(format_args!("arena: {torn}"));
+                }
+                return Err(e.into());
+            }
+        },
         Source::Moves {
             holes,
             seeds,
@@ -53,7 +69,7 @@ pub fn run(source: &Source, console: &mut Console<'_>) -> anyhow::Result<Outcome
             rules: endodoi::Rules::new(*holes, *seeds)?
                 .with_max_laps(*max_laps)?
                 .with_max_plies(*max_plies)?,
-            moves: crate::replay::parse_moves(moves)?,
+            moves: crate::replay::parse_moves_of(moves, Some(*holes))?,
             recorded: None,
             players: None,
         },

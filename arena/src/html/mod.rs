@@ -579,7 +579,7 @@ fn standings_section(
                             td.name { (names.get(s.bot).map_or("?", String::as_str)) }
                             td { (s.wdl.games()) }
                             td { (s.wdl.wins) } td { (s.wdl.draws) } td { (s.wdl.losses) }
-                            td { (num(s.wdl.score(), 1)) " (" (num(s.wdl.score_pct(), 1)) "%)" }
+                            td { @if s.wdl.games() > 0 { (num(s.wdl.score(), 1)) " (" (num(s.wdl.score_pct(), 1)) "%)" } }
                             @if s.interval.has_interval() {
                                 td { (num(s.elo, 1)) }
                                 td { "[" (num(s.elo_lower, 1)) ", " (num(s.elo_upper, 1)) "]"

@@ -127,9 +127,12 @@ fn replay(row: &GameRow) -> Result<(), String> {
     for word in row.moves.split_whitespace() {
         plies += 1;
         let mover = pos.to_move();
-        let mv = endodoi_protocol::parse_move(word)
-            .ok()
-            .ok_or_else(|| format!("moves: ply {plies} '{word}' is not a hole number"))?;
+        let mv = endodoi_protocol::parse_move(word).ok().ok_or_else(|| {
+            format!(
+                "moves: ply {plies} {}",
+                crate::config::not_a_hole(word, Some(rules.holes()))
+            )
+        })?;
         pos.play(mv).map_err(|e| {
             format!("moves do not replay: at ply {plies} {mover} cannot play {word}: {e}")
         })?;

@@ -114,7 +114,7 @@ pub enum GamesError {
         source: csv::Error,
     },
     /// A field that is not what its column holds (a number, say).
-    #[error("{}:{line}: bad {column} '{value}'", path.display())]
+    #[error("{}:{line}: bad {column} '{value}': write {}", path.display(), expected(column))]
     BadValue {
         /// The file.
         path: PathBuf,
@@ -376,6 +376,16 @@ pub fn read_games(path: &Path) -> Result<GamesRead, GamesError> {
 }
 
 /// Whether a row's bots and result make sense.
+/// What a `games.csv` column's field must be, for [`GamesError::BadValue`]'s fix.
+fn expected(column: &str) -> &'static str {
+    match column {
+        "series" | "game" | "pair" => "a whole number from 1, in plain digits",
+        "plies" => "a whole number of plies, 0 or more, in plain digits",
+        "duration_ms" => "a whole number of ms, 0 or more, in plain digits",
+        _ => "what the column holds (docs/output-files.md lists each column)",
+    }
+}
+
 fn check_row(path: &Path, line: u64, row: &GameRow) -> Result<(), GamesError> {
     let path = || path.to_path_buf();
     if row.south.is_empty() || row.north.is_empty() {
@@ -703,6 +713,10 @@ mod tests {
             ("1,1,a,a,south,no-moves", "'a' plays itself"),
             ("1,1,,b,north,no-moves", "a game without a bot's name"),
             ("1,1,a,b,won,no-moves", "bad result 'won'"),
+            (
+                "1e3,1,a,b,south,no-moves",
+                "bad series '1e3': write a whole number from 1, in plain digits",
+            ),
         ] {
             let p = file(
                 tmp.path(),
@@ -712,6 +726,19 @@ mod tests {
             let e = read_games(&p).unwrap_err().to_string();
             assert!(e.starts_with(&format!("{}:3: {why}", p.display())), "{e}");
         }
+        // Issue 17's tester: the fix is said, not only the problem.
+        let p = file(
+            tmp.path(),
+            "ms.csv",
+            "series,game,south,north,result,termination,duration_ms\n1,1,a,b,draw,no-moves,-5\n",
+        );
+        assert_eq!(
+            read_games(&p).unwrap_err().to_string(),
+            format!(
+                "{}:2: bad duration_ms '-5': write a whole number of ms, 0 or more, in plain digits",
+                p.display()
+            )
+        );
     }
 
     #[test]
