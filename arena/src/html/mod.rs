@@ -548,6 +548,25 @@ fn match_section(m: &Matchup) -> Markup {
     }
 }
 
+/// How the standings' intervals were measured, for the chart's caption
+/// (after "from one Bradley–Terry fit over all games"): the bootstrap, the
+/// fit's curvature, or both, as the `interval` column says of each bot.
+fn interval_words(table: &[Standing]) -> &'static str {
+    use crate::stats::IntervalMethod::{Bootstrap, Curvature};
+    let bootstrap = table.iter().any(|s| s.interval == Bootstrap);
+    let curvature = table.iter().any(|s| s.interval == Curvature);
+    match (bootstrap, curvature) {
+        (true, false) => " and a parametric bootstrap",
+        (false, true) => {
+            " and the fit's curvature (the bootstrap degenerates on these games: a bot won or lost every game, or every game was drawn)"
+        }
+        (true, true) => {
+            " and a parametric bootstrap, or the fit's curvature where the interval says (curvature)"
+        }
+        (false, false) => ", with no interval measured (see the interval column)",
+    }
+}
+
 fn standings_section(
     input: &ReportInput<'_>,
     names: &[String],
@@ -560,7 +579,9 @@ fn standings_section(
             figure.chart {
                 (PreEscaped(svg))
                 figcaption {
-                    "Elo ratings (logistic scale, mean 0 in each group unless anchored) with their 95% intervals, from one Bradley–Terry fit over all games and a parametric bootstrap, as in standings.csv."
+                    "Elo ratings (logistic scale, mean 0 in each group unless anchored) with their 95% intervals, from one Bradley–Terry fit over all games"
+                    (interval_words(input.table))
+                    ", as in standings.csv."
                     @if groups > 1 {
                         " Colours mark groups: bots in different groups never met, even through others, so their ratings are not comparable."
                     }

@@ -592,3 +592,49 @@ fn the_course_of_a_match_is_one_series_of_one_file() {
         .course(&names)
         .is_none());
 }
+
+/// Issue 17's tester: the caption said "a parametric bootstrap" when every
+/// interval was measured from the fit's curvature. It says what was used.
+#[test]
+fn the_standings_caption_names_the_interval_method_used() {
+    use crate::stats::IntervalMethod;
+    let games = tournament();
+    let (names, mut table) = rate(&games);
+    let caption = |table: &[Standing]| {
+        let page = render(&ReportInput {
+            names: &names,
+            table,
+            games: &ReportGames::of_rows(&games, 1 << 20),
+            files: &["games.csv".to_string()],
+            warning: None,
+            matchup: None,
+            not_started: &[],
+        });
+        let at = page.html.find("<figcaption>").unwrap();
+        let end = at + page.html[at..].find("</figcaption>").unwrap();
+        page.html[at..end].to_string()
+    };
+    for s in &mut table {
+        s.interval = IntervalMethod::Bootstrap;
+    }
+    let boot = caption(&table);
+    assert!(
+        boot.contains("parametric bootstrap") && !boot.contains("curvature"),
+        "{boot}"
+    );
+    for s in &mut table {
+        s.interval = IntervalMethod::Curvature;
+    }
+    let curv = caption(&table);
+    assert!(
+        curv.contains("the fit's curvature") && !curv.contains("bootstrap,"),
+        "{curv}"
+    );
+    assert!(!curv.contains("parametric bootstrap"), "{curv}");
+    table[0].interval = IntervalMethod::Bootstrap;
+    let both = caption(&table);
+    assert!(
+        both.contains("parametric bootstrap, or the fit's curvature"),
+        "{both}"
+    );
+}
