@@ -316,7 +316,10 @@ pub fn write_ratings(
     let mut out = render_table(names, &table, &not_started);
     if let Some(m) = &matchup {
         out.push_str("\n\n");
-        out.push_str(&matchup_text(m));
+        out.push_str(&matchup_text_at(
+            m,
+            crate::output::table::stdout_terminal_width(),
+        ));
     }
     Ok(out)
 }
@@ -328,6 +331,19 @@ pub fn write_ratings(
 /// from the first bot's side.
 #[must_use]
 pub fn matchup_text(m: &Matchup) -> String {
+    matchup_text_at(m, None)
+}
+
+/// [`matchup_text`] for a terminal `width` columns wide: each line wrapped
+/// to it, continuation lines indented ([`crate::output::table::wrap_lines`]);
+/// with `None` (a pipe or a file) each line whole.
+#[must_use]
+pub fn matchup_text_at(m: &Matchup, width: Option<u16>) -> String {
+    crate::output::table::wrap_lines(&matchup_lines(m), width)
+}
+
+/// The summary's lines, each whole.
+fn matchup_lines(m: &Matchup) -> String {
     let [a, b] = &m.bots;
     let games = m.wdl.games();
     let draw_pct = if games == 0 {
@@ -862,6 +878,59 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    /// Issue 17's tester: at 80 columns the SPRT summary's LLR line (86
+    /// characters) and Elo line (103) ran past the terminal. They wrap,
+    /// continuation lines indented; off a terminal each line is whole.
+    #[test]
+    fn the_match_summary_fits_the_width() {
+        use crate::matchup::MatchGame;
+        let names = vec!["greedy".to_string(), "random".to_string()];
+        let mut tally = Tally::new(2);
+        let mut course = Vec::new();
+        for (game, winner) in [
+            Some(Side::South),
+            None,
+            Some(Side::North),
+            Some(Side::South),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let (south, north) = if game % 2 == 0 { (0, 1) } else { (1, 0) };
+            tally.add(GameResult {
+                series: 1,
+                game: game as u32 + 1,
+                south,
+                north,
+                winner,
+                forfeit: false,
+            });
+            course.push(MatchGame { south, winner });
+        }
+        let test = Sprt {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+            model: crate::stats::SprtModel::Logistic,
+        };
+        let m = matchup(&names, &tally, 0, Some(&course), Some(test)).unwrap();
+        let whole = matchup_text(&m);
+        assert!(whole.lines().any(|l| l.chars().count() > 80), "{whole}");
+        let at_80 = matchup_text_at(&m, Some(80));
+        assert!(at_80.lines().all(|l| l.chars().count() <= 80), "{at_80}");
+        assert!(at_80.lines().count() > whole.lines().count(), "{at_80}");
+        for line in at_80.lines().skip(1) {
+            assert!(line.starts_with("  "), "{at_80}");
+        }
+        let llr_at = at_80.lines().position(|l| l.starts_with("  LLR ")).unwrap();
+        assert!(
+            at_80.lines().nth(llr_at + 1).unwrap().starts_with("    "),
+            "{at_80}"
+        );
+        assert_eq!(matchup_text_at(&m, None), whole);
     }
 
     #[test]

@@ -245,9 +245,13 @@ pub fn run<F: Future<Output = ()>>(
         ),
         dir.path.display()
     );
-    // Before the live view starts, as plain text the terminal may wrap.
+    // Before the live view starts; wrapped at a terminal's width (whole
+    // in a pipe or a log, one line to grep).
     if options.view != View::Quiet {
-        console.note(&start);
+        console.note(crate::output::table::wrap_lines(
+            &start,
+            crate::output::table::stderr_terminal_width(),
+        ));
     }
     // Even when quiet: games lost on time to the scheduler look like the
     // bots' fault.

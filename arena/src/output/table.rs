@@ -35,6 +35,44 @@ pub fn stdout_terminal_width() -> Option<u16> {
         .map(|(_, columns)| columns.max(20))
 }
 
+/// The width, in columns, of stderr when it is a terminal (where the
+/// arena's notes go); `None` when it is a pipe or a file.
+#[must_use]
+pub fn stderr_terminal_width() -> Option<u16> {
+    console::Term::stderr()
+        .size_checked()
+        .map(|(_, columns)| columns.max(20))
+}
+
+/// `text` with each line wrapped at spaces to `width` columns, its
+/// continuation lines indented two spaces more than the line itself; with
+/// `None` (a pipe or a file) every line is kept whole, as a table is laid
+/// out at its natural width there, so a log or `grep` sees one line per
+/// figure. A word longer than the width (a path, say) is kept whole.
+#[must_use]
+pub fn wrap_lines(text: &str, width: Option<u16>) -> String {
+    let Some(width) = width else {
+        return text.to_string();
+    };
+    let mut out = Vec::new();
+    for line in text.split('\n') {
+        let indent = &line[..line.len() - line.trim_start().len()];
+        let more = format!("{indent}  ");
+        let options = textwrap::Options::new(usize::from(width))
+            .initial_indent(indent)
+            .subsequent_indent(&more)
+            .break_words(false)
+            .word_splitter(textwrap::WordSplitter::NoHyphenation);
+        let wrapped = textwrap::fill(line.trim_start(), options);
+        out.push(if line.trim().is_empty() {
+            line.to_string()
+        } else {
+            wrapped
+        });
+    }
+    out.join("\n")
+}
+
 /// How a column's cells sit in it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Align {
@@ -262,6 +300,35 @@ fn width_of(text: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 17's tester: the run's start line (124 characters) ran past
+    /// an 80-column terminal. Wrapped, every line fits, continuation lines
+    /// indented; off a terminal it stays one line.
+    #[test]
+    fn long_lines_wrap_at_the_width_indented() {
+        let start = "arena: 2 bots, 1 series, an SPRT of [0, 10] logistic Elo to a verdict or 400 games, 2 at once; writing results/a-long-folder-name";
+        assert!(start.chars().count() > 120);
+        let wrapped = wrap_lines(start, Some(80));
+        let lines: Vec<&str> = wrapped.lines().collect();
+        assert!(lines.len() >= 2, "{wrapped}");
+        assert!(lines.iter().all(|l| l.chars().count() <= 80), "{wrapped}");
+        assert!(lines[1..].iter().all(|l| l.starts_with("  ")), "{wrapped}");
+        assert_eq!(
+            lines.join(" ").split_whitespace().collect::<Vec<_>>(),
+            start.split_whitespace().collect::<Vec<_>>()
+        );
+        assert_eq!(wrap_lines(start, None), start);
+        // An indented line's continuation goes two further in.
+        let summary = format!("a vs b\n  LLR {}", "word ".repeat(30).trim_end());
+        let wrapped = wrap_lines(&summary, Some(40));
+        let lines: Vec<&str> = wrapped.lines().collect();
+        assert_eq!(lines[0], "a vs b");
+        assert!(lines[1].starts_with("  LLR "), "{wrapped}");
+        assert!(
+            lines[2..].iter().all(|l| l.starts_with("    w")),
+            "{wrapped}"
+        );
+    }
 
     fn rows(names: &[&str]) -> Vec<Vec<String>> {
         names
