@@ -24,7 +24,8 @@
 //! `Host` is its own address (`127.0.0.1`, `localhost` or `[::1]` with its
 //! port): a page of another site that a DNS name rebinds to 127.0.0.1 is
 //! refused (421). At most [`MAX_CONNECTIONS`] connections are open; over it
-//! a connection gets 503 and is closed. Every response has
+//! a connection gets 503 and is closed; one that has not sent a request's
+//! head whole within [`HEAD_TIMEOUT`] is closed too. Every response has
 //! `Cache-Control: no-store`, `X-Content-Type-Options: nosniff`, a
 //! `Content-Security-Policy` that lets the page load nothing from
 //! elsewhere, and `Referrer-Policy: no-referrer`.
@@ -68,6 +69,10 @@ pub const STALL: Duration = Duration::from_secs(10);
 
 /// How often the boards and the standings are sent (at most).
 const TICK: Duration = Duration::from_millis(100);
+
+/// How long a client may take to send a request's head (its line and
+/// headers); a connection that sends less is closed.
+pub const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How long a stopping server waits for its clients to read the end.
 const GOODBYE: Duration = Duration::from_secs(2);
@@ -310,16 +315,43 @@ async fn serve(
         .fallback(not_found)
         .layer(axum::middleware::from_fn_with_state(app.clone(), guard))
         .with_state(app);
-    let capped = Capped {
+    let mut capped = Capped {
         inner: listener,
         permits: Arc::new(Semaphore::new(MAX_CONNECTIONS)),
     };
-    let ending = stop.clone();
-    let server = axum::serve(capped, router).with_graceful_shutdown(ending.cancelled_owned());
-    tokio::select! {
-        _ = server => {}
-        () = async { stop.cancelled().await; tokio::time::sleep(GOODBYE).await } => {}
+    // axum's own `serve` sets no timer, so a request head sent half would
+    // hold its connection forever: hyper's connections are built here,
+    // with a timer, so a head must arrive whole within HEAD_TIMEOUT.
+    use tower::ServiceExt as _;
+    let service = hyper_util::service::TowerToHyperService::new(
+        router.map_request(|r: Request<hyper::body::Incoming>| r.map(axum::body::Body::new)),
+    );
+    let connections = tokio_util::task::TaskTracker::new();
+    loop {
+        let conn = tokio::select! {
+            (conn, _) = capped.accept() => conn,
+            () = stop.cancelled() => break,
+        };
+        let (service, stop) = (service.clone(), stop.clone());
+        connections.spawn(async move {
+            let mut http = hyper::server::conn::http1::Builder::new();
+            http.timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(HEAD_TIMEOUT);
+            let served = http.serve_connection(hyper_util::rt::TokioIo::new(conn), service);
+            tokio::pin!(served);
+            tokio::select! {
+                _ = served.as_mut() => {}
+                () = stop.cancelled() => {
+                    served.as_mut().graceful_shutdown();
+                    let _ = served.await;
+                }
+            }
+        });
     }
+    // Stopping: the streams end with `finished`; wait for the clients to
+    // read it, at most GOODBYE.
+    connections.close();
+    let _ = tokio::time::timeout(GOODBYE, connections.wait()).await;
     pump.abort();
 }
 
@@ -536,10 +568,7 @@ struct Capped {
     permits: Arc<Semaphore>,
 }
 
-impl axum::serve::Listener for Capped {
-    type Io = Conn;
-    type Addr = SocketAddr;
-
+impl Capped {
     async fn accept(&mut self) -> (Conn, SocketAddr) {
         loop {
             let (stream, addr) = match self.inner.accept().await {
@@ -567,10 +596,6 @@ impl axum::serve::Listener for Capped {
                 }
             }
         }
-    }
-
-    fn local_addr(&self) -> io::Result<SocketAddr> {
-        self.inner.local_addr()
     }
 }
 
@@ -709,6 +734,50 @@ mod tests {
         app.state().finish(Instant::now());
         let events: Vec<&str> = client_updates(&app).map(|u| u.event).collect().await;
         assert_eq!(events, ["snapshot", "finished"]);
+    }
+
+    /// A real server: a request head sent half is closed once
+    /// HEAD_TIMEOUT has passed (axum's own serve held it forever), while a
+    /// whole request beside it is answered.
+    #[test]
+    fn a_connection_that_sends_half_a_request_head_is_closed() {
+        use std::io::{Read as _, Write as _};
+        let listener = bind(DEFAULT_ADDR).unwrap();
+        let setup = Setup {
+            title: "t".into(),
+            bots: vec!["a".into(), "b".into()],
+            ..Setup::default()
+        };
+        let state = LiveState::new(setup, Instant::now());
+        let server = Server::start(listener, state, None).unwrap();
+        let addr = server.addr();
+        let mut half = std::net::TcpStream::connect(addr).unwrap();
+        half.write_all(format!("GET /state HTTP/1.1\r\nHost: {addr}\r\n").as_bytes())
+            .unwrap();
+        let mut whole = std::net::TcpStream::connect(addr).unwrap();
+        whole
+            .write_all(
+                format!("GET /state HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n")
+                    .as_bytes(),
+            )
+            .unwrap();
+        let mut answer = String::new();
+        whole.read_to_string(&mut answer).unwrap();
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        // Waits for the server to act, up to three times its timeout.
+        half.set_read_timeout(Some(3 * HEAD_TIMEOUT)).unwrap();
+        let mut rest = Vec::new();
+        let read = half.read_to_end(&mut rest);
+        assert!(
+            read.is_ok(),
+            "the half-sent request was still open: {read:?}"
+        );
+        let rest = String::from_utf8_lossy(&rest);
+        assert!(
+            rest.is_empty() || rest.starts_with("HTTP/1.1 408"),
+            "{rest}"
+        );
+        server.stop();
     }
 
     #[test]
