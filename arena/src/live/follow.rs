@@ -1,14 +1,15 @@
 //! Follows a run folder's `games.csv` as it grows, as `tail -f` does: its
 //! length is polled, and when it grows the rows after those already read
-//! are read with [`GamesReader`], so every row is parsed and checked as
-//! everywhere else. A last line without its newline (a write under way) is
+//! are read with [`GamesReader`] from where the last read stopped
+//! ([`GamesReader::open_at`]: each row is read once, however long the file
+//! grows), so every row is parsed and checked as everywhere else. A last line without its newline (a write under way) is
 //! left for the next poll, not counted. So a folder being written by
 //! another arena (a Slurm shard, on a shared file system), a finished one
 //! or a merged one can be watched by `arena serve`.
 
 use std::path::{Path, PathBuf};
 
-use crate::output::{GameRow, GamesError, GamesReader};
+use crate::output::{GameRow, GamesError, GamesReader, ReadPoint};
 
 /// How often `arena serve` looks at the file's length.
 pub const POLL: std::time::Duration = std::time::Duration::from_millis(300);
@@ -19,6 +20,8 @@ pub struct Follower {
     path: PathBuf,
     /// Whole rows read so far.
     rows: usize,
+    /// Where the next row starts.
+    next: ReadPoint,
     /// The file's length at the last read.
     len: Option<u64>,
 }
@@ -30,6 +33,7 @@ impl Follower {
         Follower {
             path: path.to_path_buf(),
             rows: 0,
+            next: ReadPoint::default(),
             len: None,
         }
     }
@@ -50,8 +54,9 @@ impl Follower {
     /// time); none if the file's length did not change.
     ///
     /// # Errors
-    /// The file cannot be read, lacks a column, or has a bad row (the
-    /// rows before it are not returned; the next call tries again).
+    /// The file cannot be read, lacks a column, has a bad row (the rows
+    /// before it are not returned; the next call tries again), or is
+    /// shorter than it was ([`GamesError::Shrank`]: it was replaced).
     pub fn poll(&mut self) -> Result<Vec<GameRow>, GamesError> {
         let len = std::fs::metadata(&self.path)
             .map_err(|source| GamesError::Read {
@@ -62,10 +67,17 @@ impl Follower {
         if self.len == Some(len) {
             return Ok(Vec::new());
         }
+        if self.len.is_some_and(|was| len < was) {
+            return Err(GamesError::Shrank {
+                path: self.path.clone(),
+            });
+        }
+        let mut reader = GamesReader::open_at(&self.path, self.next)?;
         let mut rows = Vec::new();
-        for row in GamesReader::open(&self.path)?.skip(self.rows) {
+        for row in reader.by_ref() {
             rows.push(row?.1);
         }
+        self.next = reader.point();
         self.rows += rows.len();
         self.len = Some(len);
         Ok(rows)
@@ -109,5 +121,40 @@ mod tests {
         let games: Vec<u32> = f.poll().unwrap().iter().map(|r| r.game).collect();
         assert_eq!(games, [2, 3]);
         assert_eq!(f.rows(), 3);
+        // Read on from where it stopped: a bad row already read is not
+        // read again, and a bad new row is named by its line in the file.
+        file.write_all(b"1,4,2,,a,b,2,1,0,0,1,1,2,0,sideways,no-moves,,1\n")
+            .unwrap();
+        let e = f.poll().unwrap_err().to_string();
+        assert!(e.contains(":5:"), "{e}");
+        // A file replaced by a shorter one cannot be followed on.
+        std::fs::write(&path, format!("{HEADER}{}", row(1))).unwrap();
+        assert!(matches!(f.poll(), Err(GamesError::Shrank { .. })));
+    }
+
+    #[test]
+    fn a_reader_goes_on_from_its_point_as_a_whole_read_would() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.csv");
+        let all: String = (1..=6).map(row).collect();
+        std::fs::write(&path, format!("{HEADER}{all}")).unwrap();
+        let whole: Vec<(u64, u32)> = GamesReader::open(&path)
+            .unwrap()
+            .map(|r| r.map(|(line, g)| (line, g.game)).unwrap())
+            .collect();
+        let mut first = GamesReader::open(&path).unwrap();
+        let mut got: Vec<(u64, u32)> = first
+            .by_ref()
+            .take(2)
+            .map(|r| r.map(|(line, g)| (line, g.game)).unwrap())
+            .collect();
+        let at = first.point();
+        got.extend(
+            GamesReader::open_at(&path, at)
+                .unwrap()
+                .map(|r| r.map(|(line, g)| (line, g.game)).unwrap()),
+        );
+        assert_eq!(got, whole);
+        assert_eq!(whole[0], (2, 1));
     }
 }

@@ -93,6 +93,13 @@ pub enum GamesError {
         /// The file.
         path: PathBuf,
     },
+    /// The file is shorter than where an earlier read of it stopped: it
+    /// was replaced or cut (a follower cannot go on).
+    #[error("{} is shorter than when it was last read: it was replaced or cut; start again to read it whole", path.display())]
+    Shrank {
+        /// The file.
+        path: PathBuf,
+    },
     /// A column a reader needs is missing.
     #[error("{} has no column '{column}': is it an arena games.csv?", path.display())]
     MissingColumn {
@@ -195,7 +202,21 @@ pub struct GamesReader {
     torn_bytes: Option<usize>,
     /// The line after the last row read (from 1).
     next_line: u64,
+    /// Where the CSV reader started: its byte 0 and line 1 are this
+    /// point's (the file's start, or [`GamesReader::open_at`]'s point).
+    base: ReadPoint,
     done: bool,
+}
+
+/// A place between rows of a `games.csv`: where the next row starts, as a
+/// byte offset (from 0) and a line number (from 1). [`GamesReader::point`]
+/// gives it; [`GamesReader::open_at`] reads on from it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReadPoint {
+    /// Bytes before it.
+    pub byte: u64,
+    /// Its line, from 1; 0 for the file's start (before the header row).
+    pub line: u64,
 }
 
 /// The length of the whole lines of `file` (up to and with its last
@@ -258,8 +279,60 @@ impl GamesReader {
             headers,
             record: csv::StringRecord::new(),
             torn_bytes: (torn > 0).then_some(torn as usize),
+            base: ReadPoint::default(),
             done: false,
         })
+    }
+
+    /// Opens the `games.csv` at `path` as [`GamesReader::open`] does (its
+    /// header row read and checked), and reads on from `at`, a point an
+    /// earlier reader of the same file gave ([`GamesReader::point`]): so a
+    /// file that grows is read row by row once, not from its start again.
+    /// Lines are numbered as in the whole file.
+    ///
+    /// # Errors
+    /// As [`GamesReader::open`]; and a file now shorter than `at` (it was
+    /// replaced) is [`GamesError::Shrank`].
+    pub fn open_at(path: &Path, at: ReadPoint) -> Result<GamesReader, GamesError> {
+        let mut reader = GamesReader::open(path)?;
+        let header_end = reader.reader.position().byte();
+        if at.byte <= header_end {
+            return Ok(reader);
+        }
+        let read_error = |source| GamesError::Read {
+            path: path.to_path_buf(),
+            source,
+        };
+        use std::io::{Read as _, Seek as _};
+        let mut file = File::open(path).map_err(read_error)?;
+        let (whole, torn) = whole_lines(&mut file).map_err(read_error)?;
+        if whole + torn < at.byte {
+            return Err(GamesError::Shrank {
+                path: path.to_path_buf(),
+            });
+        }
+        file.seek(std::io::SeekFrom::Start(at.byte))
+            .map_err(read_error)?;
+        let rest = io::BufReader::new(file).take(whole.saturating_sub(at.byte));
+        reader.reader = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_reader(rest);
+        reader.base = ReadPoint {
+            byte: at.byte,
+            line: at.line.saturating_sub(1),
+        };
+        reader.next_line = at.line;
+        Ok(reader)
+    }
+
+    /// Where the next row starts: after the rows read so far.
+    #[must_use]
+    pub fn point(&self) -> ReadPoint {
+        let p = self.reader.position();
+        ReadPoint {
+            byte: self.base.byte + p.byte(),
+            line: self.base.line + p.line(),
+        }
     }
 
     /// The file.
@@ -295,11 +368,12 @@ impl GamesReader {
     /// The next row and its line, or `None` at the end.
     fn next_row(&mut self) -> Result<Option<(u64, GameRow)>, GamesError> {
         let path = &self.path;
-        let line = self.reader.position().line();
+        let base = self.base.line;
+        let line = base + self.reader.position().line();
         match self.reader.read_record(&mut self.record) {
             Ok(true) => {}
             Ok(false) => {
-                self.next_line = self.reader.position().line();
+                self.next_line = base + self.reader.position().line();
                 return Ok(None);
             }
             Err(source) => {
@@ -311,7 +385,7 @@ impl GamesReader {
             }
         }
         let (record, headers) = (&self.record, &self.headers);
-        let line = record.position().map_or(line, csv::Position::line);
+        let line = record.position().map_or(line, |p| base + p.line());
         let row: GameRow = record.deserialize(Some(headers)).map_err(|e| {
             let field = match e.kind() {
                 csv::ErrorKind::Deserialize { err, .. } => err.field(),

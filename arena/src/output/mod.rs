@@ -21,7 +21,7 @@ pub use checks::{CheckError, Duplicates, RowChecks};
 pub use folder::{FolderError, RunFolder, RunLock};
 pub use games::{
     merge_games, read_games, GamesCsv, GamesError, GamesRead, GamesReader, Merged, MergedGame,
-    TornLine,
+    ReadPoint, TornLine,
 };
 pub use rows::{
     CsvRow, GameRow, MatchRow, PairwiseRow, SeriesRow, SprtRow, StandingRow, GAMES_COLUMNS,
