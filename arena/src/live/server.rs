@@ -367,8 +367,11 @@ async fn pump(
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut watching = true;
     loop {
+        // Biased, the run's events first: a stop that comes right after
+        // `finish` must not win over the queued Finish (a random pick lost
+        // the page its `finished` in about one run of three).
         tokio::select! {
-            () = stop.cancelled() => return,
+            biased;
             input = inputs.recv() => {
                 let Some(input) = input else { return };
                 let mut state = app.state();
@@ -385,6 +388,7 @@ async fn pump(
                     let _ = app.updates.send(u);
                 }
             }
+            () = stop.cancelled() => return,
             event = watch.recv(), if watching => {
                 match event {
                     Some(event) => {
