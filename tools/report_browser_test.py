@@ -34,10 +34,11 @@ It checks DIR's report and that of a short 2x10 match it plays itself
 report-viewer.png, report-viewer-1400.png, report-viewer-420.png and the
 same for report-2x10-) to OUT (default target/report-browser-test/) for a
 person to look at. With --self-check it then breaks copies of DIR's page
-nine ways (a script error, a wrong position in the embedded data, the
+ten ways (a script error, a wrong position in the embedded data, the
 North row drawn in the wrong order, the board's old fixed-width columns,
 "to move" twice at ply 0, a note that stays, a narrow game list, lists
-not shortened on a phone, wide tables that widen the page on a phone) and
+not shortened on a phone, wide tables that widen the page on a phone,
+charts shrunk on a phone till their labels cannot be read) and
 fails unless each broken copy fails the same checks. Exit status 0:
 all passed; 1: a check failed; 2: it could not run (no Chromium, no
 report).
@@ -194,6 +195,10 @@ READ_LAYOUT = """(() => {
     width, out, lists,
     boardScrolls: wrap.scrollWidth > wrap.clientWidth + 0.5,
     pageWide: document.documentElement.scrollWidth,
+    // Each chart's scale: drawn width over its own; below about 3/4 its
+    // labels are too small to read.
+    charts: [...document.querySelectorAll('figure.chart svg')].map((c) =>
+      c.getBoundingClientRect().width / (c.viewBox.baseVal?.width || c.width.baseVal.value)),
     gameLine: line ? line.textContent : null, gameLineIn: line ? inView(line) : false,
   };
 })()"""
@@ -227,6 +232,9 @@ def check_layout(browser, engine, series, game, width, shots, name):
                           + ", ".join(layout["out"][:6]))
     if layout["boardScrolls"]:
         raise CheckFailed(f"{where}: the board does not fit; it scrolls sideways")
+    small = [round(x, 2) for x in layout["charts"] if x < 0.75]
+    if small:
+        raise CheckFailed(f"{where}: a chart is drawn at {small} of its size: its labels cannot be read")
     if layout["pageWide"] > width + 0.5:
         raise CheckFailed(f"{where}: the page scrolls sideways: it is {layout['pageWide']} px wide "
                           "(a wide table must scroll in its own box)")
@@ -364,7 +372,7 @@ command = ["arena", "bot", "random", "--seed", "2"]
 # The ways --self-check breaks a copy of the page; each must fail a check.
 TAMPERS = ("script error", "wrong position", "North row reversed", "fixed-width board",
            "to move twice", "stale note", "narrow game list", "lists not shortened on a phone",
-           "wide tables on a phone")
+           "wide tables on a phone", "charts shrunk on a phone")
 
 
 def tamper(report, kind, out):
@@ -399,6 +407,8 @@ def tamper(report, kind, out):
     elif kind == "wide tables on a phone":
         html = html.replace("table.standings, table.forfeits, table.forfeit-list, table.match "
                             "{ display: block;", "table.none { display: block;", 1)
+    elif kind == "charts shrunk on a phone":
+        html = html.replace("figure.chart svg { max-width: none; width: 600px; }", "", 1)
     if html == report.read_text():
         raise CheckFailed(f"could not break the page ({kind}): has it changed?")
     out.write_text(html)

@@ -587,6 +587,7 @@ fn standings_section(
                     }
                 }
             }
+            p.note.narrow-hint { "The table scrolls sideways: Elo, its interval, LOS and forfeits are to the right." }
             table.standings {
                 thead { tr {
                     th { "#" } th.name { "bot" } th { "games" } th { "W" } th { "D" } th { "L" }
