@@ -23,9 +23,14 @@ import statistics
 import sys
 import time
 
-import endodoi
+HERE = pathlib.Path(__file__).resolve().parent
+REPO = HERE.parent
+# Python puts this script's folder first on sys.path, where the source folder
+# python/endodoi (without the built extension) would shadow the installed
+# package: import the installed one.
+sys.path[:] = [p for p in sys.path if pathlib.Path(p or ".").resolve() != HERE]
 
-REPO = pathlib.Path(__file__).resolve().parents[1]
+import endodoi  # noqa: E402
 
 
 def pure_python_engine():

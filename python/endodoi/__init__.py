@@ -56,6 +56,7 @@ from endodoi._endodoi import (
     Position,
     Rules,
     parse_newgame,
+    side_name,
 )
 
 IllegalMoveError.__module__ = "endodoi"
@@ -65,10 +66,9 @@ SIDES = ("south", "north")
 
 
 def opponent(side):
-    """The other side: ``opponent("south") == "north"``."""
-    if side not in SIDES:
-        raise ValueError("side must be 'south' or 'north', not %r" % (side,))
-    return "north" if side == "south" else "south"
+    """The other side: ``opponent("south") == "north"`` (any spelling of
+    ``side_name``)."""
+    return "north" if side_name(side) == "south" else "south"
 
 
 __all__ = [
@@ -84,4 +84,5 @@ __all__ = [
     "Rules",
     "opponent",
     "parse_newgame",
+    "side_name",
 ]

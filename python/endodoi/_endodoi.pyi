@@ -3,7 +3,21 @@
 Sides are ``"south"`` and ``"north"``; holes are the mover's own numbers 1..n.
 """
 
-from typing import Literal, Optional
+from typing import Any, Literal, Optional, final
+
+__all__ = [
+    "MAX_HOLES",
+    "MIN_HOLES",
+    "GameOutcome",
+    "IllegalMoveError",
+    "MoveLap",
+    "MoveResult",
+    "PlayoutStats",
+    "Position",
+    "Rules",
+    "parse_newgame",
+    "side_name",
+]
 
 Side = Literal["south", "north"]
 
@@ -14,11 +28,12 @@ class IllegalMoveError(ValueError):
     """A move that cannot be played: the game is over, no such hole, an
     empty hole, or an endless move."""
 
+@final
 class Rules:
     """Holes per row (2 to 50), seeds per hole (1 or more), the lap limit
     of an endless move and the ply limit. Bad values raise ValueError."""
 
-    def __init__(self, holes: int = 8, seeds: int = 4, max_laps: int = 100000, max_plies: int = 1000) -> None: ...
+    def __new__(cls, holes: int = 8, seeds: int = 4, max_laps: int = 100000, max_plies: int = 1000) -> Rules: ...
     @property
     def holes(self) -> int: ...
     @property
@@ -31,19 +46,40 @@ class Rules:
     def total_seeds(self) -> int: ...
     def start(self) -> Position:
         """The start position: every hole full, South to move."""
-    def __eq__(self, other: object) -> bool: ...
+    def __reduce__(self) -> tuple[type[Rules], tuple[int, int, int, int]]: ...
+    def __copy__(self) -> Rules: ...
+    def __deepcopy__(self, memo: Any, /) -> Rules: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class GameOutcome:
     """How a game ended."""
+
+    def __new__(cls, termination: Literal["no-moves", "ply-limit"], winner: Optional[str] = None) -> GameOutcome: ...
+    def __reduce__(self) -> tuple[type[GameOutcome], tuple[str, Optional[str]]]: ...
+    def __eq__(self, other: object, /) -> bool: ...
 
     @property
     def termination(self) -> Literal["no-moves", "ply-limit"]: ...
     @property
     def winner(self) -> Optional[Side]: ...
 
+@final
 class MoveResult:
     """What a move did."""
+
+    def __new__(
+        cls,
+        hole: int,
+        mover: str,
+        laps: int,
+        sown: int,
+        last: int,
+        capture: Optional[tuple[int, int]] = None,
+        outcome: Optional[GameOutcome] = None,
+    ) -> MoveResult: ...
+    def __reduce__(self) -> tuple[type[MoveResult], tuple[Any, ...]]: ...
 
     @property
     def hole(self) -> int: ...
@@ -62,6 +98,7 @@ class MoveResult:
     @property
     def outcome(self) -> Optional[GameOutcome]: ...
 
+@final
 class MoveLap:
     """One lap of a move, with the ring after it."""
 
@@ -79,8 +116,15 @@ class MoveLap:
     @property
     def ring(self) -> list[int]: ...
 
+@final
 class PlayoutStats:
     """The tally of ``Position.playouts``."""
+
+    def __new__(
+        cls, games: int, south_wins: int, north_wins: int, draws: int, plies: int, seed_difference: int
+    ) -> PlayoutStats: ...
+    def __reduce__(self) -> tuple[type[PlayoutStats], tuple[int, int, int, int, int, int]]: ...
+    def __eq__(self, other: object, /) -> bool: ...
 
     @property
     def games(self) -> int: ...
@@ -97,10 +141,11 @@ class PlayoutStats:
     def score(self, side: Side) -> float:
         """Wins plus half the draws of ``side``, per game."""
 
+@final
 class Position:
     """An immutable position; ``str()`` is the engine's text format."""
 
-    def __init__(self, text: str, rules: Rules) -> None: ...
+    def __new__(cls, text: str, rules: Rules) -> Position: ...
     @staticmethod
     def parse(text: str, rules: Rules) -> Position:
         """The position of the text format; ValueError if malformed."""
@@ -148,12 +193,19 @@ class Position:
     def children(self) -> list[tuple[int, Position, MoveResult]]:
         """Every legal move with its position and result, in hole order."""
     def playouts(self, n: int, seed: int = 0) -> PlayoutStats:
-        """``n`` uniformly random games from here (in Rust, GIL released)."""
+        """``n`` uniformly random games from here (in Rust, GIL released
+        between chunks that check for Ctrl-C)."""
     def observation(self) -> list[int]: ...
     def action_mask(self) -> list[bool]: ...
     def perft(self, depth: int) -> int: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __reduce__(self) -> tuple[type[Position], tuple[str, Rules]]: ...
+    def __copy__(self) -> Position: ...
+    def __deepcopy__(self, memo: Any, /) -> Position: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
 def parse_newgame(line: str) -> tuple[Rules, Side]:
     """The rules and the bot's side of a protocol ``newgame`` line."""
+
+def side_name(side: str) -> Side:
+    """``"south"`` or ``"north"`` from any spelling the engine takes."""

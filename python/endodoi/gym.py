@@ -8,7 +8,8 @@ opponent, registered as ``endodoi/EnDodoi-v0`` when this module is imported.
 >>> obs["observation"].tolist(), obs["action_mask"].tolist()
 ([4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0], [1, 1, 1, 1, 1, 1])
 
-The agent plays ``side`` (``"south"`` by default, or ``"north"``); the
+The agent plays ``side`` (``"south"`` by default, or ``"north"``, in any
+spelling the engine takes: ``"North"``, ``"n"``); the
 opponent is a strategy of ``endodoi.search.STRATEGIES`` by name
 (``"random"``, ``"greedy"``, ``"alphabeta"``) or any callable
 ``f(position, rng) -> hole``, ``rng`` a ``random.Random`` seeded from
@@ -16,14 +17,24 @@ opponent is a strategy of ``endodoi.search.STRATEGIES`` by name
 environment ``endodoi.envs.endodoi_v0``, from the agent's seat; the
 opponent's moves are played inside ``step``. An illegal action ends the
 episode with reward -1 and ``info["illegal"]``; a game's end gives +1, 0
-or -1 (or the seed difference with ``reward="seeds"``).
+or -1 (or the seed difference with ``reward="seeds"``). Under rules where
+every first move is endless (e.g. ``holes=4, seeds=4, max_laps=3``) the game
+is over at the start, a draw: ``reset`` returns ``info["over_at_start"]``
+and an all-zero mask, and the first ``step``, whatever its action, ends the
+episode with reward 0 (the seed difference, 0, with ``reward="seeds"``),
+``info["over_at_start"]`` and ``info["termination"]``. The environment
+pickles and deep-copies.
 """
 
 import random
 
-import gymnasium
-import numpy as np
-from gymnasium import spaces
+try:
+    import gymnasium
+    import numpy as np
+    from gymnasium import spaces
+except ImportError as missing:
+    raise ImportError(
+        "endodoi.gym needs gymnasium and numpy: pip install \"./python[envs]\" (%s)" % (missing,)) from missing
 
 import endodoi
 from endodoi import search
@@ -49,8 +60,7 @@ class EnDodoiEnv(gymnasium.Env):
         reward="win",
         render_mode=None,
     ):
-        if side not in endodoi.SIDES:
-            raise ValueError("side must be 'south' or 'north', not %r" % (side,))
+        side = endodoi.side_name(side)
         if reward not in ("win", "seeds"):
             raise ValueError("reward must be 'win' or 'seeds', not %r" % (reward,))
         if isinstance(opponent, str):
@@ -116,11 +126,19 @@ class EnDodoiEnv(gymnasium.Env):
         self.rng = random.Random(int(self.np_random.integers(2**63)))
         self.position = self.rules.start()
         self._opponent_moves()
-        return self._observation(), self._info()
+        info = self._info()
+        if self.position.ply == 0 and self.position.is_over:
+            info["over_at_start"] = True
+        return self._observation(), info
 
     def step(self, action):
         """Plays hole ``action + 1`` for the agent, then the opponent's moves."""
         hole = int(action) + 1
+        if self.position.ply == 0 and self.position.is_over:
+            info = self._info()
+            info["over_at_start"] = True
+            info["termination"] = self.position.outcome.termination
+            return self._observation(), self._final_reward(), True, False, info
         if not self.position.is_legal(hole):
             info = self._info()
             info["illegal"] = True

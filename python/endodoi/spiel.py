@@ -19,9 +19,13 @@ seat, is the environments' observation: the player's holes, the
 opponent's, then the two captured totals.
 """
 
-import numpy as np
-import pyspiel
-from open_spiel.python.observation import IIGObserverForPublicInfoGame
+try:
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.observation import IIGObserverForPublicInfoGame
+except ImportError as missing:
+    raise ImportError(
+        "endodoi.spiel needs OpenSpiel and numpy: pip install open_spiel numpy (pinned in python/requirements-test.txt) (%s)" % (missing,)) from missing
 
 import endodoi
 
@@ -105,6 +109,14 @@ class EnDodoiState(pyspiel.State):
         self._record.play(int(action) + 1)
 
     def _action_to_string(self, player, action):
+        holes = self.position.holes
+        if player not in (0, 1):
+            raise ValueError("player must be 0 (South) or 1 (North), not %r" % (player,))
+        if not 0 <= action < holes:
+            raise ValueError("action %r is not a hole: actions are 0 to %d (holes 1 to %d)"
+                             % (action, holes - 1, holes))
+        if self.position.is_over:
+            raise ValueError("the game is over: there is no action %d to name" % action)
         return "%s %d" % (endodoi.SIDES[player], action + 1)
 
     def is_terminal(self):

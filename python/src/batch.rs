@@ -39,28 +39,68 @@ pub struct PlayoutStats {
 /// ```
 #[must_use]
 pub fn playouts(pos: &Position, games: u64, seed: u64) -> PlayoutStats {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut stats = PlayoutStats {
-        games,
-        ..PlayoutStats::default()
-    };
-    for _ in 0..games {
-        let mut game = pos.clone();
-        let start_ply = game.ply();
-        while let Some(mv) = random_legal(&game, &mut rng) {
-            game.play_unchecked(mv);
+    let mut run = Playouts::new(seed);
+    run.play(pos, games);
+    run.stats()
+}
+
+/// A run of [`playouts`] played in parts: the games of `play(pos, a)` then
+/// `play(pos, b)` are the games of `playouts(pos, a + b, seed)`, so a long
+/// batch can stop between parts (the bindings check for Ctrl-C there).
+///
+/// ```
+/// use endodoi::Rules;
+/// use endodoi_python::batch::{playouts, Playouts};
+/// let start = Rules::new(6, 4)?.start();
+/// let mut run = Playouts::new(7);
+/// run.play(&start, 40);
+/// run.play(&start, 60);
+/// assert_eq!(run.stats(), playouts(&start, 100, 7));
+/// # Ok::<(), endodoi::RulesError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Playouts {
+    rng: ChaCha8Rng,
+    stats: PlayoutStats,
+}
+
+impl Playouts {
+    /// A run with no games yet, its generator seeded by `seed`.
+    #[must_use]
+    pub fn new(seed: u64) -> Playouts {
+        Playouts {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            stats: PlayoutStats::default(),
         }
-        let outcome = game.outcome().expect("a game without legal moves is over");
-        match outcome.winner {
-            Some(Side::South) => stats.south_wins += 1,
-            Some(Side::North) => stats.north_wins += 1,
-            None => stats.draws += 1,
-        }
-        stats.plies += u64::from(game.ply() - start_ply);
-        stats.seed_difference +=
-            i64::from(game.captured(Side::South)) - i64::from(game.captured(Side::North));
     }
-    stats
+
+    /// The tally of the games played so far.
+    #[must_use]
+    pub fn stats(&self) -> PlayoutStats {
+        self.stats
+    }
+
+    /// Plays `games` more random games from `pos`.
+    pub fn play(&mut self, pos: &Position, games: u64) {
+        let (rng, stats) = (&mut self.rng, &mut self.stats);
+        stats.games += games;
+        for _ in 0..games {
+            let mut game = pos.clone();
+            let start_ply = game.ply();
+            while let Some(mv) = random_legal(&game, rng) {
+                game.play_unchecked(mv);
+            }
+            let outcome = game.outcome().expect("a game without legal moves is over");
+            match outcome.winner {
+                Some(Side::South) => stats.south_wins += 1,
+                Some(Side::North) => stats.north_wins += 1,
+                None => stats.draws += 1,
+            }
+            stats.plies += u64::from(game.ply() - start_ply);
+            stats.seed_difference +=
+                i64::from(game.captured(Side::South)) - i64::from(game.captured(Side::North));
+        }
+    }
 }
 
 /// A uniformly random legal move, or `None` when the game is over: picks

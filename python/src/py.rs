@@ -7,7 +7,7 @@ use endodoi::{IllegalMove, Lap, Move, MoveDetails, Outcome, Side};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyInt;
+use pyo3::types::{PyInt, PyType};
 
 use crate::{batch, observation, turn};
 
@@ -26,7 +26,7 @@ fn illegal(e: IllegalMove) -> PyErr {
     IllegalMoveError::new_err(e.to_string())
 }
 
-fn side_name(side: Side) -> &'static str {
+fn side_name_of(side: Side) -> &'static str {
     match side {
         Side::South => "south",
         Side::North => "north",
@@ -57,10 +57,38 @@ fn to_move(hole: &Bound<'_, PyAny>, holes: usize) -> PyResult<Move> {
         })
 }
 
-/// A count from Python that must not be negative.
-fn count(what: &str, value: i64) -> PyResult<u64> {
-    u64::try_from(value).map_err(|_| value_error(format!("{what} must be 0 or more, not {value}")))
+/// An integer argument from Python in `0..=max`: any other int is a
+/// `ValueError` naming the argument and its range (never an
+/// `OverflowError`), a non-integer a `TypeError`.
+fn uint(what: &str, value: &Bound<'_, PyAny>, max: u64) -> PyResult<u64> {
+    let out_of_range = || value_error(format!("{what} must be 0 to {max}, not {value}"));
+    match value.extract::<u64>() {
+        Ok(v) if v <= max => Ok(v),
+        Ok(_) => Err(out_of_range()),
+        Err(_) if value.is_instance_of::<PyInt>() => Err(out_of_range()),
+        Err(e) => Err(e),
+    }
 }
+
+/// [`uint`] for a `u32`.
+fn uint32(what: &str, value: &Bound<'_, PyAny>) -> PyResult<u32> {
+    Ok(uint(what, value, u64::from(u32::MAX))? as u32)
+}
+
+/// A row of seeds from Python, each checked by [`uint32`].
+fn row_arg(what: &str, row: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
+    row.try_iter()?
+        .enumerate()
+        .map(|(i, v)| uint32(&format!("{what}[{i}]"), &v?))
+        .collect()
+}
+
+/// What `__reduce__` returns: the class and the arguments that remake the value.
+type Reduced<'py, A> = (Bound<'py, PyType>, A);
+
+/// Games per chunk of `Position.playouts`: between chunks the GIL is
+/// taken back and Ctrl-C checked, a few milliseconds apart.
+const PLAYOUT_CHUNK: u64 = 256;
 
 /// The rules of a game: holes per row, seeds per hole, the lap limit that
 /// makes a sowing endless and the ply limit (RULES.md).
@@ -71,24 +99,40 @@ pub struct Rules(endodoi::Rules);
 #[pymethods]
 impl Rules {
     #[new]
-    #[pyo3(signature = (holes = 8, seeds = 4, max_laps = i64::from(endodoi::DEFAULT_MAX_LAPS), max_plies = i64::from(endodoi::DEFAULT_MAX_PLIES)))]
-    fn new(holes: i64, seeds: i64, max_laps: i64, max_plies: i64) -> PyResult<Rules> {
-        let number = |what: &str, v: i64| {
-            u32::try_from(v)
-                .map_err(|_| value_error(format!("{what} must be 0 to {}, not {v}", u32::MAX)))
+    #[pyo3(
+        signature = (holes = None, seeds = None, max_laps = None, max_plies = None),
+        text_signature = "(holes=8, seeds=4, max_laps=100000, max_plies=1000)"
+    )]
+    fn new(
+        holes: Option<&Bound<'_, PyAny>>,
+        seeds: Option<&Bound<'_, PyAny>>,
+        max_laps: Option<&Bound<'_, PyAny>>,
+        max_plies: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Rules> {
+        let number = |what: &str, v: Option<&Bound<'_, PyAny>>, default: u32| {
+            v.map_or(Ok(default), |v| uint32(what, v))
         };
-        let (max_laps, max_plies) = (
-            number("max_laps", max_laps)?,
-            number("max_plies", max_plies)?,
-        );
-        let holes = usize::try_from(holes).map_err(|_| {
-            value_error(format!(
-                "holes must be {} to {}, not {holes}",
-                endodoi::MIN_HOLES,
-                endodoi::MAX_HOLES
-            ))
-        })?;
-        let rules = endodoi::Rules::new(holes, number("seeds", seeds)?)
+        let max_laps = number("max_laps", max_laps, endodoi::DEFAULT_MAX_LAPS)?;
+        let max_plies = number("max_plies", max_plies, endodoi::DEFAULT_MAX_PLIES)?;
+        let seeds = number("seeds", seeds, 4)?;
+        let holes = match holes {
+            None => 8,
+            Some(h) => {
+                let bad = || {
+                    value_error(format!(
+                        "holes must be {} to {}, not {h}",
+                        endodoi::MIN_HOLES,
+                        endodoi::MAX_HOLES
+                    ))
+                };
+                match h.extract::<usize>() {
+                    Ok(n) => n,
+                    Err(_) if h.is_instance_of::<PyInt>() => return Err(bad()),
+                    Err(e) => return Err(e),
+                }
+            }
+        };
+        let rules = endodoi::Rules::new(holes, seeds)
             .and_then(|r| r.with_max_laps(max_laps))
             .and_then(|r| r.with_max_plies(max_plies))
             .map_err(value_error)?;
@@ -130,6 +174,23 @@ impl Rules {
         Position(self.0.start())
     }
 
+    /// Pickles as its four numbers.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> Reduced<'py, (usize, u32, u32, u32)> {
+        let r = slf.get().0;
+        (
+            slf.get_type(),
+            (r.holes(), r.seeds(), r.max_laps(), r.max_plies()),
+        )
+    }
+
+    fn __copy__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __deepcopy__<'py>(slf: PyRef<'py, Self>, _memo: &Bound<'py, PyAny>) -> PyRef<'py, Self> {
+        slf
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Rules(holes={}, seeds={}, max_laps={}, max_plies={})",
@@ -143,7 +204,7 @@ impl Rules {
 
 /// How a game ended: `termination` is `"no-moves"` or `"ply-limit"`,
 /// `winner` `"south"`, `"north"` or `None` for a draw.
-#[pyclass(module = "endodoi", frozen, eq)]
+#[pyclass(module = "endodoi", frozen, eq, from_py_object)]
 #[derive(Clone, PartialEq, Eq)]
 pub struct GameOutcome {
     /// `"no-moves"` or `"ply-limit"`.
@@ -158,13 +219,40 @@ impl From<Outcome> for GameOutcome {
     fn from(o: Outcome) -> Self {
         GameOutcome {
             termination: o.termination.name(),
-            winner: o.winner.map(side_name),
+            winner: o.winner.map(side_name_of),
         }
     }
 }
 
 #[pymethods]
 impl GameOutcome {
+    /// An outcome from its `termination` and `winner` (what pickling uses).
+    #[new]
+    #[pyo3(signature = (termination, winner = None))]
+    fn new(termination: &str, winner: Option<&str>) -> PyResult<GameOutcome> {
+        let termination = match termination {
+            "no-moves" => "no-moves",
+            "ply-limit" => "ply-limit",
+            other => {
+                return Err(value_error(format!(
+                    "termination must be \"no-moves\" or \"ply-limit\", not {other:?}"
+                )))
+            }
+        };
+        let winner = winner.map(parse_side).transpose()?.map(side_name_of);
+        Ok(GameOutcome {
+            termination,
+            winner,
+        })
+    }
+
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> (Bound<'py, PyType>, (&'static str, Option<&'static str>)) {
+        let o = slf.get();
+        (slf.get_type(), (o.termination, o.winner))
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Outcome(termination={:?}, winner={})",
@@ -208,7 +296,7 @@ impl From<MoveDetails> for MoveResult {
     fn from(d: MoveDetails) -> Self {
         MoveResult {
             hole: d.mv.hole(),
-            mover: side_name(d.mover),
+            mover: side_name_of(d.mover),
             laps: d.laps,
             sown: d.sown,
             last: d.last,
@@ -220,10 +308,71 @@ impl From<MoveDetails> for MoveResult {
 
 #[pymethods]
 impl MoveResult {
+    /// A result from its fields (what pickling uses; `Position.play` makes them).
+    #[new]
+    #[pyo3(signature = (hole, mover, laps, sown, last, capture = None, outcome = None))]
+    fn new(
+        hole: u8,
+        mover: &str,
+        laps: u32,
+        sown: u64,
+        last: usize,
+        capture: Option<(u8, u32)>,
+        outcome: Option<GameOutcome>,
+    ) -> PyResult<MoveResult> {
+        Ok(MoveResult {
+            hole,
+            mover: side_name_of(parse_side(mover)?),
+            laps,
+            sown,
+            last,
+            capture,
+            outcome,
+        })
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> (
+        Bound<'py, PyType>,
+        (
+            u8,
+            &'static str,
+            u32,
+            u64,
+            usize,
+            Option<(u8, u32)>,
+            Option<GameOutcome>,
+        ),
+    ) {
+        let r = slf.get();
+        (
+            slf.get_type(),
+            (
+                r.hole,
+                r.mover,
+                r.laps,
+                r.sown,
+                r.last,
+                r.capture,
+                r.outcome.clone(),
+            ),
+        )
+    }
+
     fn __repr__(&self) -> String {
         format!(
-            "MoveResult(hole={}, mover={:?}, laps={}, sown={}, last={}, capture={:?})",
-            self.hole, self.mover, self.laps, self.sown, self.last, self.capture
+            "MoveResult(hole={}, mover={:?}, laps={}, sown={}, last={}, capture={:?}, outcome={})",
+            self.hole,
+            self.mover,
+            self.laps,
+            self.sown,
+            self.last,
+            self.capture,
+            self.outcome
+                .as_ref()
+                .map_or("None".to_string(), GameOutcome::__repr__)
         )
     }
 }
@@ -272,7 +421,11 @@ impl MoveLap {
     fn __repr__(&self) -> String {
         format!(
             "Lap(number={}, start={}, seeds={}, last={}, ends={})",
-            self.number, self.start, self.seeds, self.last, self.ends
+            self.number,
+            self.start,
+            self.seeds,
+            self.last,
+            if self.ends { "True" } else { "False" }
         )
     }
 }
@@ -284,6 +437,41 @@ pub struct PlayoutStats(batch::PlayoutStats);
 
 #[pymethods]
 impl PlayoutStats {
+    /// A tally from its numbers (what pickling uses; `Position.playouts` makes them).
+    #[new]
+    fn new(
+        games: u64,
+        south_wins: u64,
+        north_wins: u64,
+        draws: u64,
+        plies: u64,
+        seed_difference: i64,
+    ) -> PlayoutStats {
+        PlayoutStats(batch::PlayoutStats {
+            games,
+            south_wins,
+            north_wins,
+            draws,
+            plies,
+            seed_difference,
+        })
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> Reduced<'py, (u64, u64, u64, u64, u64, i64)> {
+        let s = slf.get().0;
+        (
+            slf.get_type(),
+            (
+                s.games,
+                s.south_wins,
+                s.north_wins,
+                s.draws,
+                s.plies,
+                s.seed_difference,
+            ),
+        )
+    }
+
     /// Games played.
     #[getter]
     fn games(&self) -> u64 {
@@ -362,17 +550,26 @@ impl Position {
     /// A position from its rows (each from its owner's left), the side to
     /// move, the captured seeds `(south, north)` and the ply count.
     #[staticmethod]
-    #[pyo3(signature = (rules, south, north, to_move = "south", captured = (0, 0), ply = 0))]
+    #[pyo3(
+        signature = (rules, south, north, to_move = "south", captured = None, ply = None),
+        text_signature = "(rules, south, north, to_move='south', captured=(0, 0), ply=0)"
+    )]
     fn from_parts(
         rules: Rules,
-        south: Vec<u32>,
-        north: Vec<u32>,
+        south: &Bound<'_, PyAny>,
+        north: &Bound<'_, PyAny>,
         to_move: &str,
-        captured: (u32, u32),
-        ply: u32,
+        captured: Option<(Bound<'_, PyAny>, Bound<'_, PyAny>)>,
+        ply: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Position> {
         let side = parse_side(to_move)?;
-        endodoi::Position::from_parts(rules.0, &south, &north, side, [captured.0, captured.1], ply)
+        let (south, north) = (row_arg("south", south)?, row_arg("north", north)?);
+        let captured = match captured {
+            None => [0, 0],
+            Some((s, n)) => [uint32("captured[0]", &s)?, uint32("captured[1]", &n)?],
+        };
+        let ply = ply.map_or(Ok(0), |p| uint32("ply", p))?;
+        endodoi::Position::from_parts(rules.0, &south, &north, side, captured, ply)
             .map(Position)
             .map_err(value_error)
     }
@@ -388,12 +585,13 @@ impl Position {
 
     /// The `turn` line the arena would send to the side to move.
     #[pyo3(signature = (last = None, time_ms = None))]
-    fn to_turn(&self, last: Option<&Bound<'_, PyAny>>, time_ms: Option<i64>) -> PyResult<String> {
-        let last = last
-            .map(|h| to_move(h, self.0.holes()))
-            .transpose()
-            .map_err(value_error)?;
-        let time_ms = time_ms.map(|t| count("time_ms", t)).transpose()?;
+    fn to_turn(
+        &self,
+        last: Option<&Bound<'_, PyAny>>,
+        time_ms: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<String> {
+        let last = last.map(|h| to_move(h, self.0.holes())).transpose()?;
+        let time_ms = time_ms.map(|t| uint("time_ms", t, u64::MAX)).transpose()?;
         turn::to_turn(&self.0, last, time_ms).map_err(value_error)
     }
 
@@ -412,7 +610,7 @@ impl Position {
     /// `"south"` or `"north"`: the side to move (after the end, the side that could not).
     #[getter]
     fn to_move(&self) -> &'static str {
-        side_name(self.0.to_move())
+        side_name_of(self.0.to_move())
     }
 
     /// Plies played.
@@ -440,7 +638,11 @@ impl Position {
 
     /// Seeds in `side`'s hole `hole` (1..n).
     fn seeds(&self, side: &str, hole: &Bound<'_, PyAny>) -> PyResult<u32> {
-        let hole: i64 = hole.extract().unwrap_or(i64::MAX);
+        let hole: i64 = match hole.extract() {
+            Ok(n) => n,
+            Err(_) if hole.is_instance_of::<PyInt>() => i64::MAX,
+            Err(e) => return Err(e),
+        };
         let side = parse_side(side)?;
         let n = self.0.holes();
         usize::try_from(hole)
@@ -521,13 +723,23 @@ impl Position {
     }
 
     /// `n` uniformly random games from here, seeded; the GIL is released.
-    #[pyo3(signature = (n, seed = 0))]
-    fn playouts(&self, py: Python<'_>, n: i64, seed: u64) -> PyResult<PlayoutStats> {
-        let n = count("n", n)?;
-        let pos = self.0.clone();
-        Ok(PlayoutStats(
-            py.detach(move || batch::playouts(&pos, n, seed)),
-        ))
+    #[pyo3(signature = (n, seed = None), text_signature = "($self, n, seed=0)")]
+    fn playouts(
+        &self,
+        py: Python<'_>,
+        n: &Bound<'_, PyAny>,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PlayoutStats> {
+        let mut left = uint("n", n, u64::MAX)?;
+        let seed = seed.map_or(Ok(0), |s| uint("seed", s, u64::MAX))?;
+        let mut run = batch::Playouts::new(seed);
+        while left > 0 {
+            let chunk = left.min(PLAYOUT_CHUNK);
+            py.detach(|| run.play(&self.0, chunk));
+            left -= chunk;
+            py.check_signals()?;
+        }
+        Ok(PlayoutStats(run.stats()))
     }
 
     /// The mover's view: its holes, the opponent's holes, its captured
@@ -557,6 +769,12 @@ impl Position {
         format!("Position('{}')", self.0)
     }
 
+    /// Pickles as its text and rules.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (String, Rules)) {
+        let p = slf.get();
+        (slf.get_type(), (p.0.to_string(), Rules(*p.0.rules())))
+    }
+
     fn __copy__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
         slf
     }
@@ -570,7 +788,14 @@ impl Position {
 #[pyfunction]
 fn parse_newgame(line: &str) -> PyResult<(Rules, &'static str)> {
     let (rules, side) = turn::from_newgame(line).map_err(value_error)?;
-    Ok((Rules(rules), side_name(side)))
+    Ok((Rules(rules), side_name_of(side)))
+}
+
+/// The side's name as the package spells it, `"south"` or `"north"`, from
+/// any spelling the engine takes (`"South"`, `"s"`, `"N"`...).
+#[pyfunction]
+fn side_name(side: &str) -> PyResult<&'static str> {
+    parse_side(side).map(side_name_of)
 }
 
 /// The module `endodoi._endodoi`.
@@ -584,6 +809,7 @@ fn endodoi_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<MoveLap>()?;
     m.add_class::<PlayoutStats>()?;
     m.add_function(wrap_pyfunction!(parse_newgame, m)?)?;
+    m.add_function(wrap_pyfunction!(side_name, m)?)?;
     m.add("IllegalMoveError", m.py().get_type::<IllegalMoveError>())?;
     m.add("MAX_HOLES", endodoi::MAX_HOLES)?;
     m.add("MIN_HOLES", endodoi::MIN_HOLES)?;

@@ -25,6 +25,17 @@ pub enum TurnError {
         /// The position, in the text format.
         position: String,
     },
+    /// The line's ply is the other side's: South moves at even plies and
+    /// North at odd ones, as no player ever moves twice in a row (RULES.md).
+    #[error("the turn is at ply {ply}, where {mover} moves, but it was read as {side}'s")]
+    WrongSide {
+        /// The ply of the line.
+        ply: u32,
+        /// The side that moves at that ply.
+        mover: &'static str,
+        /// The side named by the caller.
+        side: &'static str,
+    },
     /// A finished game has no `turn`.
     #[error("the game is over: there is no turn to send")]
     GameOver,
@@ -35,8 +46,8 @@ pub enum TurnError {
 /// engine's legal moves of that position.
 ///
 /// # Errors
-/// [`TurnError`]: a malformed line, rows that do not fit `rules`, or legal
-/// moves that differ from the engine's.
+/// [`TurnError`]: a malformed line, a ply where the other side moves,
+/// rows that do not fit `rules`, or legal moves that differ from the engine's.
 ///
 /// ```
 /// use endodoi::{Rules, Side};
@@ -48,6 +59,22 @@ pub enum TurnError {
 /// ```
 pub fn from_turn(line: &str, rules: Rules, side: Side) -> Result<Position, TurnError> {
     let turn: Turn = line.parse()?;
+    let mover = if turn.ply.is_multiple_of(2) {
+        Side::South
+    } else {
+        Side::North
+    };
+    if mover != side {
+        let name = |s: Side| match s {
+            Side::South => "South",
+            Side::North => "North",
+        };
+        return Err(TurnError::WrongSide {
+            ply: turn.ply,
+            mover: name(mover),
+            side: name(side),
+        });
+    }
     let (south, north, captured) = match side {
         Side::South => (turn.mine, turn.theirs, turn.captured),
         Side::North => (turn.theirs, turn.mine, [turn.captured[1], turn.captured[0]]),
@@ -143,6 +170,17 @@ mod tests {
         let err = from_turn(line, rules, Side::North).unwrap_err();
         assert!(matches!(err, TurnError::Legal { .. }), "{err}");
         assert!(err.to_string().contains("3 4"), "{err}");
+        let wrong = from_turn(line, rules, Side::South).unwrap_err();
+        assert!(
+            matches!(wrong, TurnError::WrongSide { ply: 5, .. }),
+            "{wrong}"
+        );
+        assert!(
+            wrong
+                .to_string()
+                .contains("North moves, but it was read as South's"),
+            "{wrong}"
+        );
         let ok = "turn mine=2,0,6,5 theirs=0,5,0,1 captured=8,5 last=1 legal=3,4 ply=5";
         assert!(from_turn(ok, rules, Side::North).is_ok());
         assert!(matches!(

@@ -8,10 +8,16 @@ fail instead of skipping when those are missing.
 
 import os
 import pathlib
+import sys
 
 import pytest
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
+SOURCE = REPO / "python"
+# `cd python && python -m pytest tests` puts python/ first on sys.path, where
+# the source folder python/endodoi (without the built extension) would shadow
+# the installed package: the tests import the installed one.
+sys.path[:] = [p for p in sys.path if pathlib.Path(p or ".").resolve() != SOURCE]
 REQUIRED = os.environ.get("ENDODOI_REQUIRE_PYTHON_PKG") == "1"
 
 

@@ -17,8 +17,10 @@ np = require("numpy", module_level=True)
 
 @pytest.mark.parametrize("kwargs", [
     {}, {"holes": 3, "seeds": 2}, {"holes": 6, "seeds": 4, "max_plies": 9, "reward": "seeds"},
-    {"holes": 4, "seeds": 4, "max_laps": 5}])
+    {"holes": 4, "seeds": 4, "max_laps": 12}])
 def test_pettingzoo_api_test(kwargs):
+    # Not rules over at the start (max_laps=5 on 2x4 with 4 seeds): api_test
+    # wants no agent terminated after reset, and such a game is (see below).
     test = require("pettingzoo.test")
     from endodoi.envs import endodoi_v0
     test.api_test(endodoi_v0.env(**kwargs), num_cycles=300)
@@ -180,3 +182,80 @@ def test_openspiel_mcts_beats_random():
             state.apply_action(bots[state.current_player()].step(state))
         wins += state.returns()[mcts_player] > 0
     assert wins >= 0.75 * games, "MCTS won %d of %d games against random" % (wins, games)
+
+
+# -- A game over at the start (issue 19) --------------------------------------
+
+OVER_AT_START = {"holes": 4, "seeds": 4, "max_laps": 3}  # every first move is endless
+
+
+@pytest.mark.parametrize("reward", ["win", "seeds"])
+def test_pettingzoo_game_over_at_start_is_a_draw(reward):
+    require("pettingzoo")
+    from endodoi.envs import endodoi_v0
+    assert endodoi.Rules(**OVER_AT_START).start().legal_moves() == []
+    env = endodoi_v0.env(reward=reward, **OVER_AT_START)
+    env.reset(seed=0)
+    assert env.unwrapped.terminations == {"south": True, "north": True}
+    seen = []
+    for agent in env.agent_iter():
+        obs, reward_now, termination, truncation, info = env.last()
+        assert termination and not truncation and reward_now == 0
+        assert info["over_at_start"] and info["winner"] is None
+        assert obs["action_mask"].tolist() == [0, 0, 0, 0]
+        seen.append(agent)
+        env.step(None)
+    assert sorted(seen) == ["north", "south"]
+
+
+@pytest.mark.parametrize("side", ["south", "north"])
+def test_gymnasium_game_over_at_start_is_a_draw(side):
+    require("gymnasium")
+    from endodoi.gym import EnDodoiEnv
+    env = EnDodoiEnv(side=side, **OVER_AT_START)
+    obs, info = env.reset(seed=1)
+    assert info["over_at_start"] and obs["action_mask"].tolist() == [0, 0, 0, 0]
+    obs, reward, terminated, truncated, info = env.step(2)
+    assert (reward, terminated, truncated) == (0.0, True, False)
+    assert info["over_at_start"] and info["termination"] == "no-moves"
+    assert "illegal" not in info
+    _, info = EnDodoiEnv(**{"holes": 4, "seeds": 4}).reset(seed=1)
+    assert "over_at_start" not in info
+
+
+def test_gymnasium_takes_side_names_as_the_engine_does():
+    require("gymnasium")
+    from endodoi.gym import EnDodoiEnv
+    assert EnDodoiEnv(side="North").side == "north"
+    with pytest.raises(ValueError, match="east"):
+        EnDodoiEnv(side="east")
+
+
+@pytest.mark.parametrize("module, blocked, hint", [
+    ("endodoi.gym", "gymnasium", 'pip install "./python[envs]"'),
+    ("endodoi.envs.endodoi_v0", "pettingzoo", 'pip install "./python[envs]"'),
+    ("endodoi.spiel", "pyspiel", "pip install open_spiel"),
+])
+def test_a_missing_framework_says_what_to_install(module, blocked, hint):
+    import subprocess
+    import sys
+    from conftest import REPO
+    script = ("import sys; sys.modules[%r] = None\n"
+              "try:\n    import %s\nexcept ImportError as e:\n    print(e)\n" % (blocked, module))
+    done = subprocess.run([sys.executable, "-c", script], cwd=str(REPO / "rules"),
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert hint in done.stdout and blocked in done.stdout, done.stdout
+
+
+def test_openspiel_action_to_string_of_a_bad_action_or_an_ended_game():
+    pyspiel = pyspiel_or_skip()
+    game = pyspiel.load_game("python_en_dodoi", {"holes": 4, "seeds": 4})
+    state = game.new_initial_state()
+    assert state.action_to_string(0, 0) == "south 1"
+    with pytest.raises(Exception, match="action -1 is not a hole: actions are 0 to 3"):
+        state.action_to_string(0, -1)
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    with pytest.raises(Exception, match="the game is over"):
+        state.action_to_string(0, 0)

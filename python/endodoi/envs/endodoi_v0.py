@@ -20,14 +20,21 @@ legal moves (endless moves excluded). Rewards come at the end: +1, 0, -1
 (``reward="win"``), or the agent's final seeds minus the opponent's
 (``reward="seeds"``). The ply limit (``max_plies``) ends the game as
 RULES.md says, each side taking its own row: a termination, not a
-truncation, since the game has a result.
+truncation, since the game has a result. Under rules where every first move
+is endless (e.g. ``holes=4, seeds=4, max_laps=3``) the game is over at the
+start, a draw: ``reset`` leaves every agent terminated with reward 0 and
+``info["over_at_start"]``. The environment pickles and deep-copies.
 """
 
-import gymnasium
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+try:
+    import gymnasium
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as missing:
+    raise ImportError(
+        "endodoi.envs.endodoi_v0 needs pettingzoo, gymnasium and numpy: pip install \"./python[envs]\" (%s)" % (missing,)) from missing
 
 import endodoi
 
@@ -134,6 +141,12 @@ class raw_env(AECEnv):
         self.last_result = None
         self._reset_dicts()
         self.agent_selection = self.position.to_move
+        if self.position.outcome is not None:
+            # Rules where every first move is endless: the game is over
+            # before it starts, a draw, and every agent is terminated.
+            self._finish(self.position.outcome)
+            for a in self.agents:
+                self.infos[a]["over_at_start"] = True
         if self.render_mode == "human":
             self.render()
 
