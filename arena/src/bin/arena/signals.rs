@@ -1,24 +1,90 @@
 //! The signals that stop a command: Ctrl-C (SIGINT), SIGTERM and, for a
 //! command tied to a terminal, SIGHUP (the terminal closed).
+//!
+//! One thread of its own listens for them from the first wait on, and
+//! counts them; each wait takes one. So a signal that comes while no one
+//! waits (between the start-up check and the run, say, which a loaded
+//! machine widens) is kept for the next wait, not lost.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
 
 use tokio::signal::unix::{signal, Signal, SignalKind};
+use tokio::sync::Notify;
 
-/// Resolves on Ctrl-C or SIGTERM, and with `hangup` on SIGHUP too. A
-/// signal whose handler cannot be installed is not waited for.
+/// Signals received, and taken by a wait.
+static RECEIVED: AtomicU64 = AtomicU64::new(0);
+static TAKEN: AtomicU64 = AtomicU64::new(0);
+static ARRIVED: Notify = Notify::const_new();
+static LISTENING: OnceLock<()> = OnceLock::new();
+
+/// Starts the listening thread once, and returns when its handlers are
+/// installed. A signal whose handler cannot be installed is not listened
+/// for.
+fn listen(hangup: bool) {
+    LISTENING.get_or_init(|| {
+        let (ready, installed) = std::sync::mpsc::channel();
+        let started = std::thread::Builder::new()
+            .name("signals".into())
+            .spawn(move || {
+                let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                else {
+                    let _ = ready.send(());
+                    return;
+                };
+                runtime.block_on(async move {
+                    let mut int = signal(SignalKind::interrupt()).ok();
+                    let mut term = signal(SignalKind::terminate()).ok();
+                    let mut hup = hangup.then(|| signal(SignalKind::hangup()).ok()).flatten();
+                    let _ = ready.send(());
+                    loop {
+                        tokio::select! {
+                            () = received(&mut int) => {}
+                            () = received(&mut term) => {}
+                            () = received(&mut hup) => {}
+                        }
+                        RECEIVED.fetch_add(1, Ordering::SeqCst);
+                        ARRIVED.notify_waiters();
+                    }
+                });
+            });
+        if started.is_ok() {
+            let _ = installed.recv();
+        }
+    });
+}
+
+/// Resolves on Ctrl-C or SIGTERM, and with `hangup` on SIGHUP too (the
+/// first wait decides which signals are listened for): on the first such
+/// signal not yet taken by an earlier wait.
 pub async fn stopped(hangup: bool) {
-    let mut term = signal(SignalKind::terminate()).ok();
-    let mut hup = hangup.then(|| signal(SignalKind::hangup()).ok()).flatten();
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => {}
-        () = received(&mut term) => {}
-        () = received(&mut hup) => {}
+    listen(hangup);
+    loop {
+        let arrived = ARRIVED.notified();
+        tokio::pin!(arrived);
+        arrived.as_mut().enable();
+        let taken = TAKEN.load(Ordering::SeqCst);
+        if RECEIVED.load(Ordering::SeqCst) > taken {
+            if TAKEN
+                .compare_exchange(taken, taken + 1, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+            {
+                return;
+            }
+            continue;
+        }
+        arrived.await;
     }
 }
 
 async fn received(signal: &mut Option<Signal>) {
     match signal {
         Some(s) => {
-            s.recv().await;
+            if s.recv().await.is_none() {
+                std::future::pending::<()>().await;
+            }
         }
         None => std::future::pending().await,
     }
