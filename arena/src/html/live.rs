@@ -85,17 +85,7 @@ pub fn viewer_game(input: &ReportInput<'_>, file: usize, series: u64, game: u32)
     let bot = |name: &str| names.iter().position(|n| n == name).unwrap_or(0);
     let data = ViewerGame {
         bots: &names,
-        series: SeriesJson {
-            file: s.file + 1,
-            series: s.number,
-            a: s.a,
-            b: s.b,
-            wins: s.wdl.wins,
-            draws: s.wdl.draws,
-            losses: s.wdl.losses,
-            played: s.played,
-            games: Vec::new(),
-        },
+        series: SeriesJson::of(s),
         game: game_json(row, 0, bot),
     };
     serde_json::to_string(&data)

@@ -243,6 +243,23 @@ struct SeriesJson {
     games: Vec<usize>,
 }
 
+impl SeriesJson {
+    /// Series `s` for the viewer, with no game of it embedded yet.
+    fn of(s: &SeriesInfo) -> SeriesJson {
+        SeriesJson {
+            file: s.file + 1,
+            series: s.number,
+            a: s.a,
+            b: s.b,
+            wins: s.wdl.wins,
+            draws: s.wdl.draws,
+            losses: s.wdl.losses,
+            played: s.played,
+            games: Vec::new(),
+        }
+    }
+}
+
 #[derive(Serialize)]
 struct GameJson<'a> {
     /// Index into `series`.
@@ -355,20 +372,7 @@ fn viewer_data<'a>(
     names: &'a [String],
     series: &[SeriesInfo],
 ) -> ViewerData<'a> {
-    let mut series_json: Vec<SeriesJson> = series
-        .iter()
-        .map(|s| SeriesJson {
-            file: s.file + 1,
-            series: s.number,
-            a: s.a,
-            b: s.b,
-            wins: s.wdl.wins,
-            draws: s.wdl.draws,
-            losses: s.wdl.losses,
-            played: s.played,
-            games: Vec::new(),
-        })
-        .collect();
+    let mut series_json: Vec<SeriesJson> = series.iter().map(SeriesJson::of).collect();
     let bot = |name: &str| names.iter().position(|n| n == name).unwrap_or(0);
     let viewed = &input.games.viewed;
     let games = viewed
