@@ -34,6 +34,12 @@ fn main() -> ExitCode {
         Err(e) => e.exit(), // --help and --version
     };
     let mut console = Console::new(std::io::stdout(), std::io::stderr());
+    // The handlers are in place before the command shows any sign of life.
+    match &cli.command {
+        Command::Run(_) | Command::Serve(_) => signals::listen(false),
+        Command::Play(_) => signals::listen(true),
+        _ => {}
+    }
     let outcome = match cli.command {
         Command::Run(args) => ShardSpec::resolve(args.shard.as_ref(), |k| std::env::var(k).ok())
             .map_err(anyhow::Error::from)

@@ -19,9 +19,11 @@ static ARRIVED: Notify = Notify::const_new();
 static LISTENING: OnceLock<()> = OnceLock::new();
 
 /// Starts the listening thread once, and returns when its handlers are
-/// installed. A signal whose handler cannot be installed is not listened
+/// installed: `main` calls it before a command that waits for signals
+/// starts, so a signal sent as soon as the command shows a sign of life
+/// (the live view's address) is counted, not fatal. A signal whose handler cannot be installed is not listened
 /// for.
-fn listen(hangup: bool) {
+pub fn listen(hangup: bool) {
     LISTENING.get_or_init(|| {
         let (ready, installed) = std::sync::mpsc::channel();
         let started = std::thread::Builder::new()
