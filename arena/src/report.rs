@@ -761,21 +761,11 @@ mod tests {
         );
     }
 
-    /// Issue 17's tester: bot names over about 18 characters made the
-    /// table wrap mid-row at 80 columns. At a terminal's 80 columns every
-    /// row is one line (columns left out and named under the table); off
-    /// a terminal every column is there, each row one line.
-    #[test]
-    fn long_names_never_break_a_row() {
-        let names: Vec<String> = ["alphabeta-depth-7-quiescence", "mcts-10000-playouts-uct"]
-            .iter()
-            .map(|n| n.to_string())
-            .collect();
+    /// The standings of one series between `names[0]` (South in odd
+    /// games) and `names[1]`, with `winners` game by game.
+    fn two_bot_table(names: &[String], winners: &[Option<Side>]) -> Vec<Standing> {
         let mut tally = Tally::new(2);
-        for (game, winner) in [Some(Side::South), None, Some(Side::South)]
-            .into_iter()
-            .enumerate()
-        {
+        for (game, &winner) in winners.iter().enumerate() {
             let (south, north) = if game % 2 == 0 { (0, 1) } else { (1, 0) };
             tally.add(GameResult {
                 series: 1,
@@ -786,8 +776,21 @@ mod tests {
                 forfeit: false,
             });
         }
-        let options = rating_options(&RatingSettings::default(), 1, &names);
-        let (table, _) = standings(&tally, &options);
+        let options = rating_options(&RatingSettings::default(), 1, names);
+        standings(&tally, &options).0
+    }
+
+    /// Issue 17's tester: bot names over about 18 characters made the
+    /// table wrap mid-row at 80 columns. At a terminal's 80 columns every
+    /// row is one line (columns left out and named under the table); off
+    /// a terminal every column is there, each row one line.
+    #[test]
+    fn long_names_never_break_a_row() {
+        let names: Vec<String> = ["alphabeta-depth-7-quiescence", "mcts-10000-playouts-uct"]
+            .iter()
+            .map(|n| n.to_string())
+            .collect();
+        let table = two_bot_table(&names, &[Some(Side::South), None, Some(Side::South)]);
         let rows = |text: &str| -> Vec<String> {
             text.lines()
                 .filter(|l| names.iter().any(|n| l.contains(n.as_str())))
@@ -845,20 +848,7 @@ mod tests {
         .iter()
         .map(|n| n.to_string())
         .collect();
-        let mut tally = Tally::new(2);
-        for (game, winner) in [Some(Side::South), None].into_iter().enumerate() {
-            let (south, north) = if game % 2 == 0 { (0, 1) } else { (1, 0) };
-            tally.add(GameResult {
-                series: 1,
-                game: game as u32 + 1,
-                south,
-                north,
-                winner,
-                forfeit: false,
-            });
-        }
-        let options = rating_options(&RatingSettings::default(), 1, &names);
-        let (table, _) = standings(&tally, &options);
+        let table = two_bot_table(&names, &[Some(Side::South), None]);
         for width in [60u16, 80] {
             let text = render_table_at(&names, &table, &[], Some(width));
             assert!(text.contains("(left out to fit"), "{text}");
