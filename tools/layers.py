@@ -21,7 +21,7 @@ import sys
 # The arena library's layers, lowest first. A module may use modules of its
 # own layer (without a cycle) and of the layers before it.
 ARENA_LAYERS = [
-    ("plan", ["config", "schedule", "shard", "series", "stats", "standings"]),
+    ("plan", ["config", "format", "schedule", "shard", "series", "stats", "standings"]),
     ("formats", ["output", "rate", "replay", "shards", "matchup"]),
     ("execution", ["affinity", "sandbox", "guard", "bot", "referee", "runner"]),
     ("reporting", ["report", "html", "progress", "reporter", "live"]),

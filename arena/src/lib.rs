@@ -10,6 +10,7 @@ pub mod bot;
 pub mod check;
 pub mod commands;
 pub mod config;
+pub mod format;
 pub mod guard;
 pub mod html;
 pub mod live;

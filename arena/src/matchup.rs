@@ -251,6 +251,7 @@ pub fn matchup(
         });
         let series = Series {
             number: 1,
+            round: 1,
             a: 0,
             b: 1,
         };

@@ -652,6 +652,7 @@ mod tests {
         live.series(&SeriesResult {
             series: Series {
                 number: 1,
+                round: 1,
                 a: 0,
                 b: 1,
             },
@@ -708,6 +709,7 @@ mod tests {
         live.series(&SeriesResult {
             series: Series {
                 number: 1,
+                round: 1,
                 a: 0,
                 b: 1,
             },

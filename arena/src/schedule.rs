@@ -14,6 +14,9 @@ use rand_chacha::ChaCha8Rng;
 pub struct Series {
     /// The series' number, from 1, in schedule order.
     pub number: usize,
+    /// The round it belongs to, from 1: a round robin's Berger round, a
+    /// gauntlet's, a knockout's or a Swiss round.
+    pub round: u32,
     /// The first bot of the pair (the lower index).
     pub a: usize,
     /// The second bot of the pair.
@@ -95,12 +98,13 @@ pub fn round_robin(bots: usize) -> Vec<Series> {
     let n = bots + bots % 2;
     let mut ring: Vec<usize> = (0..n).collect();
     let mut out = Vec::with_capacity(bots * bots.saturating_sub(1) / 2);
-    for _round in 0..n.saturating_sub(1) {
+    for round in 0..n.saturating_sub(1) {
         for i in 0..n / 2 {
             let (x, y) = (ring[i], ring[n - 1 - i]);
             if x < bots && y < bots {
                 out.push(Series {
                     number: out.len() + 1,
+                    round: round as u32 + 1,
                     a: x.min(y),
                     b: x.max(y),
                 });

@@ -434,6 +434,7 @@ mod tests {
 
     const SERIES: Series = Series {
         number: 1,
+        round: 1,
         a: 0,
         b: 1,
     };
@@ -528,6 +529,7 @@ mod tests {
         let state = SeriesState::new(
             Series {
                 number: 4,
+                round: 1,
                 a: 1,
                 b: 2,
             },
@@ -690,6 +692,7 @@ mod bias {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         let pair = Series {
             number: 1,
+            round: 1,
             a: 0,
             b: 1,
         };

@@ -1,0 +1,287 @@
+//! The tournament formats: who meets whom, round by round. Pure: a
+//! function of the format, the number of bots and the results of the
+//! series played so far.
+//!
+//! A [`Plan`] holds a tournament's course. The runner asks it for the
+//! [`Stage`] to play (series whose pairs are known and whose results are
+//! not), plays the stage, records each [`SeriesResult`], and asks again
+//! until [`Plan::next_stage`] has nothing left. Round robin and gauntlet
+//! know every series from the start (one stage); a knockout round or a
+//! Swiss round is known only once the round before it has ended.
+//!
+//! Series are numbered from 1 in the order they become known, so a resumed
+//! run, which records the results of its `games.csv` in order, numbers
+//! them alike.
+
+mod gauntlet;
+mod knockout;
+mod swiss;
+
+pub use knockout::{Bracket, BracketSeries};
+pub use swiss::{SwissRow, SwissStandings};
+
+use crate::schedule::{round_robin, Series};
+use crate::series::SeriesResult;
+
+/// The most extra game pairs a drawn knockout series plays with
+/// [`Decider::Pair`] before the better seed goes through.
+pub const MAX_DECIDER_PAIRS: u32 = 3;
+
+/// A tournament format (`[tournament] format`).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum Format {
+    /// Every pair of bots meets in one series (the default).
+    #[default]
+    RoundRobin,
+    /// Each candidate (indices into the config's bots, in the config's
+    /// order) meets every other bot; two non-candidates never meet.
+    Gauntlet {
+        /// The candidates.
+        candidates: Vec<usize>,
+    },
+    /// Single elimination: each round's series winners meet in the next.
+    Knockout {
+        /// The bots, best seed first (indices into the config's bots).
+        seeds: Vec<usize>,
+        /// What settles a drawn series.
+        decider: Decider,
+    },
+    /// A number of rounds, each bot meeting a bot with the same score that
+    /// it has not met (the Dutch system's core, FIDE Handbook C.04.3).
+    Swiss {
+        /// The bots, best seed first: the ranking before round 1 and the
+        /// last tiebreak.
+        seeds: Vec<usize>,
+        /// The number of rounds.
+        rounds: u32,
+    },
+}
+
+/// What settles a drawn knockout series (`[tournament] decider`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Decider {
+    /// Extra game pairs, one at a time, until a bot wins one, at most
+    /// [`MAX_DECIDER_PAIRS`]; then the better seed.
+    #[default]
+    Pair,
+    /// The better seed goes through at once.
+    Seed,
+}
+
+impl Format {
+    /// The format's name as the config writes it: `round-robin`,
+    /// `gauntlet`, `knockout` or `swiss`.
+    #[must_use]
+    pub fn name(&self) -> &'static str {
+        match self {
+            Format::RoundRobin => "round-robin",
+            Format::Gauntlet { .. } => "gauntlet",
+            Format::Knockout { .. } => "knockout",
+            Format::Swiss { .. } => "swiss",
+        }
+    }
+
+    /// Whether every series is known before any is played (round robin and
+    /// gauntlet), so the series can be split among shards by number.
+    #[must_use]
+    pub fn is_static(&self) -> bool {
+        matches!(self, Format::RoundRobin | Format::Gauntlet { .. })
+    }
+
+    /// Every series of a static format over `bots` bots, numbered from 1;
+    /// `None` for a knockout or Swiss, whose rounds depend on results.
+    #[must_use]
+    pub fn static_schedule(&self, bots: usize) -> Option<Vec<Series>> {
+        match self {
+            Format::RoundRobin => Some(round_robin(bots)),
+            Format::Gauntlet { candidates } => Some(gauntlet::schedule(bots, candidates)),
+            Format::Knockout { .. } | Format::Swiss { .. } => None,
+        }
+    }
+
+    /// The most series the tournament can have over `bots` bots (for the
+    /// games bound: each plays at most `max_games`). A knockout counts its
+    /// possible deciders, each of one game pair, apart: see
+    /// [`Format::max_decider_series`].
+    #[must_use]
+    pub fn max_series(&self, bots: usize) -> usize {
+        match self {
+            Format::RoundRobin | Format::Gauntlet { .. } => {
+                self.static_schedule(bots).map_or(0, |s| s.len())
+            }
+            Format::Knockout { seeds, .. } => seeds.len().saturating_sub(1),
+            Format::Swiss { seeds, rounds } => seeds.len() / 2 * *rounds as usize,
+        }
+    }
+
+    /// The most decider series (one game pair each) a knockout can play.
+    #[must_use]
+    pub fn max_decider_series(&self) -> usize {
+        match self {
+            Format::Knockout {
+                seeds,
+                decider: Decider::Pair,
+            } => seeds.len().saturating_sub(1) * MAX_DECIDER_PAIRS as usize,
+            _ => 0,
+        }
+    }
+}
+
+/// Series to play now: all of them may be played at once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stage {
+    /// The series, in number order.
+    pub series: Vec<Series>,
+    /// Whether these are knockout deciders: each one game pair long
+    /// (`max_games = 2`, no `first_to`), whatever the config's series are.
+    pub decider: bool,
+}
+
+/// A tournament's course: the series known so far and their results.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    format: Format,
+    bots: usize,
+    /// Every series known so far, in number order (number `i + 1` at `i`).
+    series: Vec<Series>,
+    /// The result of each series, by index, once recorded.
+    results: Vec<Option<SeriesResult>>,
+    /// Which series are knockout deciders, by index.
+    deciders: Vec<bool>,
+    /// Byes: (round, bot), in the order given.
+    byes: Vec<(u32, usize)>,
+}
+
+impl Plan {
+    /// The plan of `format` over `bots` bots, before any series is played.
+    /// Bots in `absent` (left out: they did not start) are not paired: a
+    /// knockout gives their first opponent a bye, a Swiss leaves them out,
+    /// and a round robin or gauntlet still lists their series (the runner
+    /// does not play them), so series keep their numbers.
+    #[must_use]
+    pub fn new(format: &Format, bots: usize, absent: &[usize]) -> Plan {
+        let mut plan = Plan {
+            format: format.clone(),
+            bots,
+            series: Vec::new(),
+            results: Vec::new(),
+            deciders: Vec::new(),
+            byes: Vec::new(),
+        };
+        let _ = absent;
+        if let Some(all) = format.static_schedule(bots) {
+            plan.push_all(all, false);
+        }
+        plan
+    }
+
+    /// The format.
+    #[must_use]
+    pub fn format(&self) -> &Format {
+        &self.format
+    }
+
+    /// The number of bots.
+    #[must_use]
+    pub fn bots(&self) -> usize {
+        self.bots
+    }
+
+    /// Every series known so far, in number order.
+    #[must_use]
+    pub fn series(&self) -> &[Series] {
+        &self.series
+    }
+
+    /// Series `number` (from 1), if known.
+    #[must_use]
+    pub fn get(&self, number: usize) -> Option<Series> {
+        self.series.get(number.checked_sub(1)?).copied()
+    }
+
+    /// Whether series `number` is a knockout decider (one game pair).
+    #[must_use]
+    pub fn is_decider(&self, number: usize) -> bool {
+        number
+            .checked_sub(1)
+            .and_then(|i| self.deciders.get(i))
+            .copied()
+            .unwrap_or(false)
+    }
+
+    /// The recorded result of series `number`.
+    #[must_use]
+    pub fn result(&self, number: usize) -> Option<&SeriesResult> {
+        self.results.get(number.checked_sub(1)?)?.as_ref()
+    }
+
+    /// The byes given so far: (round, bot).
+    #[must_use]
+    pub fn byes(&self) -> &[(u32, usize)] {
+        &self.byes
+    }
+
+    /// The series known and not yet recorded, to play now; `None` when the
+    /// tournament is over.
+    #[must_use]
+    pub fn next_stage(&self) -> Option<Stage> {
+        let pending: Vec<Series> = self
+            .series
+            .iter()
+            .zip(&self.results)
+            .filter(|(_, r)| r.is_none())
+            .map(|(s, _)| *s)
+            .collect();
+        let decider = pending.first().is_some_and(|s| self.is_decider(s.number));
+        (!pending.is_empty()).then_some(Stage {
+            series: pending,
+            decider,
+        })
+    }
+
+    /// Whether every series is recorded and no round is left.
+    #[must_use]
+    pub fn is_over(&self) -> bool {
+        self.next_stage().is_none()
+    }
+
+    /// Records the result of a known series (`result.series.number`); once
+    /// every series of a round is recorded, the next round's series become
+    /// known. A result of an unknown series, or one recorded already, is
+    /// ignored: returns whether it was taken.
+    pub fn record(&mut self, result: &SeriesResult) -> bool {
+        let Some(i) = result.series.number.checked_sub(1) else {
+            return false;
+        };
+        match self.results.get_mut(i) {
+            Some(slot @ None) if self.series[i] == result.series => {
+                *slot = Some(result.clone());
+            }
+            _ => return false,
+        }
+        if self.results.iter().all(Option::is_some) {
+            self.advance();
+        }
+        true
+    }
+
+    /// Adds series for bot pairs `pairs` (`(a, b, round)`) as the next
+    /// numbers.
+    fn push_all(&mut self, series: impl IntoIterator<Item = Series>, decider: bool) {
+        for s in series {
+            let number = self.series.len() + 1;
+            self.series.push(Series { number, ..s });
+            self.results.push(None);
+            self.deciders.push(decider);
+        }
+    }
+
+    /// Every recorded series is in: make the next round's series known.
+    fn advance(&mut self) {
+        match &self.format {
+            Format::RoundRobin | Format::Gauntlet { .. } => {}
+            Format::Knockout { .. } => {}
+            Format::Swiss { .. } => {}
+        }
+    }
+}
