@@ -17,8 +17,11 @@ mod gauntlet;
 mod knockout;
 mod swiss;
 
-pub use knockout::{Bracket, BracketSeries};
-pub use swiss::{SwissRow, SwissStandings};
+pub use knockout::{Bracket, BracketSeries, Placing, Settled};
+pub use swiss::{SwissRow, SwissStandings, STEP_BUDGET as SWISS_STEP_BUDGET};
+
+use knockout::Knockout;
+use swiss::Swiss;
 
 use crate::schedule::{round_robin, Series};
 use crate::series::SeriesResult;
@@ -150,16 +153,47 @@ pub struct Plan {
     deciders: Vec<bool>,
     /// Byes: (round, bot), in the order given.
     byes: Vec<(u32, usize)>,
+    /// The state of a format whose rounds depend on results.
+    course: Course,
+}
+
+/// The state of a knockout or Swiss beside the series and results.
+#[derive(Clone, Debug)]
+enum Course {
+    /// Round robin or gauntlet: every series known from the start.
+    Static,
+    /// A knockout's bracket.
+    Knockout(Knockout),
+    /// A Swiss's rounds paired so far.
+    Swiss(Swiss),
+}
+
+/// What a format's `advance` adds: series (numbered on from the plan's
+/// last), whether they are deciders, and byes.
+#[derive(Clone, Debug, Default)]
+struct Step {
+    series: Vec<Series>,
+    decider: bool,
+    byes: Vec<(u32, usize)>,
 }
 
 impl Plan {
     /// The plan of `format` over `bots` bots, before any series is played.
     /// Bots in `absent` (left out: they did not start) are not paired: a
-    /// knockout gives their first opponent a bye, a Swiss leaves them out,
-    /// and a round robin or gauntlet still lists their series (the runner
-    /// does not play them), so series keep their numbers.
+    /// knockout keeps them in the bracket and their round-1 opponent goes
+    /// through unplayed (a walkover, listed among the byes), a Swiss leaves
+    /// them out, and a round robin or gauntlet still lists their series
+    /// (the runner does not play them), so series keep their numbers. A
+    /// knockout's or Swiss's round 1 is known at once.
     #[must_use]
     pub fn new(format: &Format, bots: usize, absent: &[usize]) -> Plan {
+        let course = match format {
+            Format::RoundRobin | Format::Gauntlet { .. } => Course::Static,
+            Format::Knockout { seeds, decider } => {
+                Course::Knockout(Knockout::new(seeds, *decider, absent))
+            }
+            Format::Swiss { seeds, rounds } => Course::Swiss(Swiss::new(seeds, *rounds, absent)),
+        };
         let mut plan = Plan {
             format: format.clone(),
             bots,
@@ -167,10 +201,12 @@ impl Plan {
             results: Vec::new(),
             deciders: Vec::new(),
             byes: Vec::new(),
+            course,
         };
-        let _ = absent;
         if let Some(all) = format.static_schedule(bots) {
             plan.push_all(all, false);
+        } else {
+            plan.advance();
         }
         plan
     }
@@ -276,12 +312,63 @@ impl Plan {
         }
     }
 
-    /// Every recorded series is in: make the next round's series known.
+    /// Every recorded series is in: make the next round's series (or a
+    /// knockout's deciders) known.
     fn advance(&mut self) {
-        match &self.format {
-            Format::RoundRobin | Format::Gauntlet { .. } => {}
-            Format::Knockout { .. } => {}
-            Format::Swiss { .. } => {}
+        let next = self.series.len() + 1;
+        let step = match &mut self.course {
+            Course::Static => return,
+            Course::Knockout(k) => k.advance(&self.results, next),
+            Course::Swiss(s) => s.advance(&self.series, &self.results, &self.byes, next),
+        };
+        self.byes.extend(step.byes);
+        self.push_all(step.series, step.decider);
+    }
+
+    /// A knockout's bracket so far; `None` for other formats.
+    #[must_use]
+    pub fn bracket(&self) -> Option<&Bracket> {
+        match &self.course {
+            Course::Knockout(k) => Some(k.bracket()),
+            _ => None,
+        }
+    }
+
+    /// A knockout's placings so far (the champion once known, and every
+    /// bot out, by place, then seed); `None` for other formats.
+    #[must_use]
+    pub fn placings(&self) -> Option<Vec<Placing>> {
+        match &self.course {
+            Course::Knockout(k) => Some(k.placings()),
+            _ => None,
+        }
+    }
+
+    /// A Swiss's standings from the series recorded so far (points,
+    /// Buchholz, seed); `None` for other formats.
+    #[must_use]
+    pub fn swiss_standings(&self) -> Option<SwissStandings> {
+        match &self.course {
+            Course::Swiss(s) => Some(s.standings(&self.results, &self.byes)),
+            _ => None,
+        }
+    }
+
+    /// The winner: a knockout's once its final is settled, a Swiss's top
+    /// row once the tournament is over; `None` before, and for a round
+    /// robin or gauntlet (their standings rank by rating).
+    #[must_use]
+    pub fn champion(&self) -> Option<usize> {
+        match &self.course {
+            Course::Static => None,
+            Course::Knockout(k) => k.champion(),
+            Course::Swiss(_) if !self.is_over() => None,
+            Course::Swiss(_) => self
+                .swiss_standings()?
+                .rows
+                .first()
+                .filter(|r| !r.absent)
+                .map(|r| r.bot),
         }
     }
 }
