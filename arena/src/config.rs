@@ -13,6 +13,8 @@ use toml::Spanned;
 
 use endodoi_protocol::valid_name;
 
+use crate::format::{Decider, Format};
+
 /// A validated tournament configuration.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -24,6 +26,8 @@ pub struct Config {
     pub time: TimeControl,
     /// Series length and how the tournament runs.
     pub tournament: TournamentSettings,
+    /// The format: who meets whom (`[tournament] format` and its keys).
+    pub format: Format,
     /// The bots, in the file's order; at least two, names unique.
     pub bots: Vec<BotSpec>,
     /// How the ratings are computed.
@@ -479,6 +483,12 @@ struct RawTournament {
     seed: Option<Spanned<i64>>,
     on_start_failure: Option<OnStartFailure>,
     affinity: Option<bool>,
+    format: Option<Spanned<String>>,
+    candidates: Option<Spanned<Vec<String>>>,
+    seeding: Option<Spanned<Vec<String>>>,
+    seeding_file: Option<Spanned<String>>,
+    decider: Option<Spanned<String>>,
+    rounds: Option<Spanned<i64>>,
 }
 
 #[derive(Deserialize)]
@@ -885,6 +895,7 @@ impl Config {
                 ),
             ));
         }
+        let format = parse_format(r, &bots, raw.sprt.is_some(), base, host, &at)?;
         let rr = &raw.ratings;
         let prior_draws = match &rr.prior_draws {
             None => 1.0,
@@ -1023,6 +1034,7 @@ impl Config {
             name,
             rules,
             time,
+            format,
             tournament: TournamentSettings {
                 first_to,
                 max_games,
@@ -1310,6 +1322,216 @@ pub fn check_anchor_elo(x: f64) -> Result<f64, AnchorEloError> {
     }
 }
 
+/// The `[tournament]` format keys of `r` checked into a [`Format`] over
+/// `bots`: `format`, `candidates` (gauntlet), `seeding` or `seeding_file`
+/// (knockout, Swiss), `decider` (knockout), `rounds` (Swiss). A key of
+/// another format is an error, since it would leave the organiser believing
+/// it holds.
+fn parse_format(
+    r: &RawTournament,
+    bots: &[BotSpec],
+    sprt: bool,
+    base: &Path,
+    host: &Host<'_>,
+    at: &dyn Fn(Option<Range<usize>>, &str) -> ConfigError,
+) -> Result<Format, ConfigError> {
+    const NAMES: &str = "\"round-robin\", \"gauntlet\", \"knockout\" or \"swiss\"";
+    let name = r
+        .format
+        .as_ref()
+        .map_or("round-robin", |f| f.get_ref().as_str());
+    if !["round-robin", "gauntlet", "knockout", "swiss"].contains(&name) {
+        return Err(at(
+            r.format.as_ref().map(|f| f.span()),
+            &format!("tournament.format = \"{name}\" is not a format: use {NAMES}"),
+        ));
+    }
+    // Keys that belong to other formats than this one.
+    let only = |key: &str, span: Option<Range<usize>>, formats: &[&str]| {
+        match span {
+            Some(span) if !formats.contains(&name) => Err(at(
+                Some(span),
+                &format!(
+                    "tournament.{key} applies only to format = {}, and this config's format is \"{name}\": set the format, or remove {key}",
+                    formats.iter().map(|f| format!("\"{f}\"")).collect::<Vec<_>>().join(" or ")
+                ),
+            )),
+            _ => Ok(()),
+        }
+    };
+    only(
+        "candidates",
+        r.candidates.as_ref().map(Spanned::span),
+        &["gauntlet"],
+    )?;
+    only(
+        "decider",
+        r.decider.as_ref().map(Spanned::span),
+        &["knockout"],
+    )?;
+    only("rounds", r.rounds.as_ref().map(Spanned::span), &["swiss"])?;
+    only(
+        "seeding",
+        r.seeding.as_ref().map(Spanned::span),
+        &["knockout", "swiss"],
+    )?;
+    only(
+        "seeding_file",
+        r.seeding_file.as_ref().map(Spanned::span),
+        &["knockout", "swiss"],
+    )?;
+    if sprt && name != "round-robin" {
+        return Err(at(
+            r.format.as_ref().map(|f| f.span()),
+            &format!("tournament.format = \"{name}\" does not go with [sprt], a match of two bots: remove format, or remove [sprt]"),
+        ));
+    }
+    let index_of = |n: &str| bots.iter().position(|b| b.name == n);
+    // A list of bot names: each a bot, none twice.
+    let names = |list: &Spanned<Vec<String>>, key: &str| -> Result<Vec<usize>, ConfigError> {
+        let mut out = Vec::new();
+        for n in list.get_ref() {
+            let Some(i) = index_of(n) else {
+                return Err(at(
+                    Some(list.span()),
+                    &format!(
+                        "tournament.{key} names '{n}', which is not a bot: name [[bot]] tables"
+                    ),
+                ));
+            };
+            if out.contains(&i) {
+                return Err(at(
+                    Some(list.span()),
+                    &format!("tournament.{key} names '{n}' twice: name each bot once"),
+                ));
+            }
+            out.push(i);
+        }
+        Ok(out)
+    };
+    match name {
+        "round-robin" => Ok(Format::RoundRobin),
+        "gauntlet" => {
+            let Some(list) = &r.candidates else {
+                return Err(at(
+                    r.format.as_ref().map(|f| f.span()),
+                    "tournament.format = \"gauntlet\" needs candidates: the bots that meet all the others, e.g. candidates = [\"new\"]",
+                ));
+            };
+            let candidates = names(list, "candidates")?;
+            if candidates.is_empty() {
+                return Err(at(
+                    Some(list.span()),
+                    "tournament.candidates is empty: name at least one bot, e.g. candidates = [\"new\"]",
+                ));
+            }
+            Ok(Format::Gauntlet { candidates })
+        }
+        _ => {
+            // The seeds: the listed bots first, in that order, then the
+            // others in the config's order.
+            let mut seeds = match (&r.seeding, &r.seeding_file) {
+                (Some(list), None) => names(list, "seeding")?,
+                (None, Some(file)) => {
+                    let path = base.join(file.get_ref());
+                    let text = (host.read)(&path).map_err(|e| {
+                        at(
+                            Some(file.span()),
+                            &format!("tournament.seeding_file: cannot read {}: {e}: give the path of a standings.csv (from the config's folder)", path.display()),
+                        )
+                    })?;
+                    let ranked = ranked_bots(&text).map_err(|why| {
+                        at(
+                            Some(file.span()),
+                            &format!("tournament.seeding_file {}: {why}", path.display()),
+                        )
+                    })?;
+                    let mut seeds = Vec::new();
+                    for n in &ranked {
+                        if let Some(i) = index_of(n).filter(|i| !seeds.contains(i)) {
+                            seeds.push(i);
+                        }
+                    }
+                    seeds
+                }
+                (Some(_), Some(file)) => {
+                    return Err(at(
+                        Some(file.span()),
+                        "tournament.seeding and seeding_file are both set: keep one",
+                    ))
+                }
+                (None, None) => Vec::new(),
+            };
+            let rest: Vec<usize> = (0..bots.len()).filter(|i| !seeds.contains(i)).collect();
+            seeds.extend(rest);
+            if name == "knockout" {
+                let decider = match r.decider.as_ref().map(|d| d.get_ref().as_str()) {
+                    None | Some("pair") => Decider::Pair,
+                    Some("seed") => Decider::Seed,
+                    Some(other) => {
+                        return Err(at(
+                            r.decider.as_ref().map(Spanned::span),
+                            &format!("tournament.decider = \"{other}\" is not a decider: use \"pair\" (extra game pairs) or \"seed\" (the better seed goes through)"),
+                        ))
+                    }
+                };
+                Ok(Format::Knockout { seeds, decider })
+            } else {
+                // Each bot can meet a new one in n - 1 rounds (n with an odd
+                // count, one of them a bye).
+                let most = (bots.len() - 1 + bots.len() % 2) as i64;
+                let default = (usize::BITS - (bots.len() - 1).leading_zeros()) as i64;
+                let rounds = match &r.rounds {
+                    None => default.min(most),
+                    Some(s) if (1..=most).contains(s.get_ref()) => *s.get_ref(),
+                    Some(s) => {
+                        return Err(at(
+                            Some(s.span()),
+                            &format!(
+                                "tournament.rounds = {} is out of range: {} bots can play 1 to {most} rounds without a repeat (default {})",
+                                s.get_ref(),
+                                bots.len(),
+                                default.min(most)
+                            ),
+                        ))
+                    }
+                };
+                Ok(Format::Swiss {
+                    seeds,
+                    rounds: rounds as u32,
+                })
+            }
+        }
+    }
+}
+
+/// The bots of a standings file (`arena rate`'s or a run's
+/// `standings.csv`), best first: the `bot` column in the file's order,
+/// which is by `rank`.
+///
+/// # Errors
+/// A line naming the problem: no `bot` column, a row that is not CSV.
+fn ranked_bots(text: &str) -> Result<Vec<String>, String> {
+    let mut reader = csv::ReaderBuilder::new().from_reader(strip_bom(text).as_bytes());
+    let headers = reader
+        .headers()
+        .map_err(|e| format!("is not CSV: {e}"))?
+        .clone();
+    let Some(bot) = headers.iter().position(|h| h == "bot") else {
+        return Err(
+            "has no bot column: give a standings.csv written by arena run or arena rate".into(),
+        );
+    };
+    let mut out = Vec::new();
+    for row in reader.records() {
+        let row = row.map_err(|e| format!("is not CSV: {e}"))?;
+        if let Some(name) = row.get(bot) {
+            out.push(name.to_string());
+        }
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1434,6 +1656,78 @@ dir = "bots"
                     });
                 assert!(written, "the starter config lacks `{key}` of {table:?}");
             }
+        }
+    }
+
+    #[test]
+    fn format_keys_are_checked_against_the_format_and_the_bots() {
+        let bots = "[[bot]]\nname = \"a\"\ncommand = [\"x\"]\n[[bot]]\nname = \"b\"\ncommand = [\"x\"]\n[[bot]]\nname = \"c\"\ncommand = [\"x\"]\n";
+        let files = |p: &Path| match p.to_str() {
+            Some("ranks.csv") => Ok("rank,bot,elo\n1,c,50\n2,zed,10\n3,a,-60\n".to_string()),
+            _ => Err(std::io::Error::from(std::io::ErrorKind::NotFound)),
+        };
+        let host = Host {
+            cores: 2,
+            read: &files,
+        };
+        let parse = |tournament: &str| {
+            Config::parse(
+                &format!("[tournament]\n{tournament}\n{bots}"),
+                "t.toml",
+                "t",
+                &host,
+            )
+        };
+        let err = |tournament: &str| parse(tournament).unwrap_err().to_string();
+        assert_eq!(parse("").unwrap().format, Format::RoundRobin);
+        assert_eq!(
+            parse("format = \"gauntlet\"\ncandidates = [\"b\"]")
+                .unwrap()
+                .format,
+            Format::Gauntlet {
+                candidates: vec![1]
+            }
+        );
+        // Seeds: the listed bots first, then the others in the config's order.
+        assert_eq!(
+            parse("format = \"knockout\"\nseeding = [\"b\"]")
+                .unwrap()
+                .format,
+            Format::Knockout {
+                seeds: vec![1, 0, 2],
+                decider: Decider::Pair
+            }
+        );
+        // A standings file: its order, bots it does not know left out.
+        assert_eq!(
+            parse("format = \"swiss\"\nseeding_file = \"ranks.csv\"\nrounds = 3")
+                .unwrap()
+                .format,
+            Format::Swiss {
+                seeds: vec![2, 0, 1],
+                rounds: 3
+            }
+        );
+        assert_eq!(
+            parse("format = \"swiss\"").unwrap().format,
+            Format::Swiss {
+                seeds: vec![0, 1, 2],
+                rounds: 2
+            }
+        );
+        for (tournament, expected) in [
+            ("format = \"ladder\"", "t.toml:2:10: tournament.format = \"ladder\" is not a format: use \"round-robin\", \"gauntlet\", \"knockout\" or \"swiss\""),
+            ("candidates = [\"a\"]", "t.toml:2:14: tournament.candidates applies only to format = \"gauntlet\", and this config's format is \"round-robin\": set the format, or remove candidates"),
+            ("format = \"gauntlet\"", "t.toml:2:10: tournament.format = \"gauntlet\" needs candidates"),
+            ("format = \"gauntlet\"\ncandidates = [\"q\"]", "t.toml:3:14: tournament.candidates names 'q', which is not a bot"),
+            ("format = \"knockout\"\nseeding = [\"a\", \"a\"]", "t.toml:3:11: tournament.seeding names 'a' twice"),
+            ("format = \"knockout\"\ndecider = \"coin\"", "t.toml:3:11: tournament.decider = \"coin\" is not a decider"),
+            ("format = \"knockout\"\nrounds = 2", "t.toml:3:10: tournament.rounds applies only to format = \"swiss\""),
+            ("format = \"swiss\"\nrounds = 4", "t.toml:3:10: tournament.rounds = 4 is out of range: 3 bots can play 1 to 3 rounds"),
+            ("format = \"swiss\"\nseeding_file = \"none.csv\"", "t.toml:3:16: tournament.seeding_file: cannot read none.csv"),
+        ] {
+            let e = err(tournament);
+            assert!(e.starts_with(expected), "{tournament:?}: {e}");
         }
     }
 

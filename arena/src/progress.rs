@@ -422,6 +422,7 @@ impl crate::reporter::Reporter for Live {
             Event::Series(s) => self.series(s),
             // In place, on the bar: a line per pair would flood the terminal.
             Event::Sprt(s) => self.sprt(s),
+            Event::Stage(_) => {}
         }
     }
 

@@ -114,11 +114,16 @@ pub fn write_summaries(
     summary: &Summary,
 ) -> Result<String, ReportError> {
     let name = |i: usize| config.bots[i].name.clone();
+    // A knockout's deciders are named as such.
+    let absent: Vec<usize> = summary.not_started.iter().map(|(i, _)| *i).collect();
+    let plan =
+        crate::format::Plan::replay(&config.format, config.bots.len(), &absent, &summary.series);
     let mut series_rows: Vec<SeriesRow> = summary
         .series
         .iter()
         .map(|s| SeriesRow {
             series: s.series.number,
+            round: s.series.round,
             bot_a: name(s.series.a),
             bot_b: name(s.series.b),
             games: s.wdl.games(),
@@ -127,7 +132,11 @@ pub fn write_summaries(
             wins_b: s.wdl.losses,
             winner: s.winner().map_or_else(|| "draw".to_string(), name),
             decided: s.decided,
-            note: String::new(),
+            note: if plan.is_decider(s.series.number) {
+                "decider".to_string()
+            } else {
+                String::new()
+            },
         })
         .collect();
     // A bot that did not start: its series are listed, unplayed, with why.

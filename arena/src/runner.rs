@@ -22,14 +22,14 @@ use tokio_util::sync::CancellationToken;
 use crate::bot::log::LOG_CAP_BYTES;
 use crate::bot::{BotLog, BotProcess, StartOptions};
 use crate::config::{Config, SprtModelName, TimeControl};
+use crate::format::{Plan, Stage};
 use crate::output::{GamesCsv, RunFolder};
 use crate::referee::{play_watched, stop_seats, GameRecord, Seat, Watch};
-use crate::schedule::{self, round_robin, Series};
+use crate::schedule::{self, Series};
 use crate::series::{self, InOrder, SeriesRule, SeriesState};
 use crate::shard::Shard;
 use crate::stats::{GameScore, Sprt, SprtModel};
 
-pub use crate::schedule::shard_schedule;
 pub use crate::series::{SeriesResult, SprtState, Summary};
 
 /// Events that may wait for the writer (games not yet on disk, say): the
@@ -45,6 +45,9 @@ pub enum Event {
     Series(SeriesResult),
     /// In an SPRT match, a game pair ended: the test's state after it.
     Sprt(SprtState),
+    /// A stage begins: its series are played now (a round robin's or
+    /// gauntlet's whole schedule, a knockout or Swiss round).
+    Stage(Stage),
 }
 
 /// Why a run could not go on: the arena's own failures (bot faults are
@@ -190,17 +193,39 @@ fn merged_score(config: &Config, series: Series, g: &crate::output::MergedGame) 
     }
 }
 
+/// The whole schedule of `config`'s format if it is static (round robin,
+/// gauntlet); empty for a knockout or Swiss, which cannot be merged from
+/// shards.
+fn static_schedule(config: &Config) -> Vec<Series> {
+    config
+        .format
+        .static_schedule(config.bots.len())
+        .unwrap_or_default()
+}
+
+/// The rule of a knockout's decider series: one game pair, taken by the
+/// bot that wins more of its two games.
+#[must_use]
+pub fn decider_rule() -> SeriesRule {
+    SeriesRule {
+        first_to: 2,
+        max_games: 2,
+        sprt: None,
+        pair_shard: None,
+    }
+}
+
 /// The summary of merged shards' `games` (bots by name, in schedule
 /// order): each series' result, and an SPRT match's test after each game
 /// pair, as the run would have counted them.
 #[must_use]
 pub fn merged_summary(config: &Config, games: &[crate::output::MergedGame]) -> Summary {
-    let schedule = round_robin(config.bots.len());
+    let schedule = static_schedule(config);
     let scores = games.iter().filter_map(|g| {
         let series = *schedule.get(g.series.checked_sub(1)?)?;
         Some((g.series, merged_score(config, series, g)))
     });
-    Summary::from_scores(config.bots.len(), series_rule(config, None), scores)
+    Summary::from_scores(schedule.clone(), series_rule(config, None), scores)
 }
 
 /// Which of the merged shards' `games` (bots by name, in schedule order:
@@ -216,7 +241,7 @@ pub fn merged_summary(config: &Config, games: &[crate::output::MergedGame]) -> S
 /// a partial merge, which is then not cut at all.
 #[must_use]
 pub fn past_the_end(config: &Config, games: &[crate::output::MergedGame]) -> Option<Vec<bool>> {
-    let schedule = round_robin(config.bots.len());
+    let schedule = static_schedule(config);
     let rule = series_rule(config, None);
     // Per series: its rule's state and the number of the next kept game.
     let mut states: HashMap<usize, (SeriesState, u32)> = HashMap::new();
@@ -242,69 +267,125 @@ pub fn past_the_end(config: &Config, games: &[crate::output::MergedGame]) -> Opt
     (!gap || !past.contains(&true)).then_some(past)
 }
 
-/// What an interrupted run already played: per series, the scores of its
-/// games so far from bot `a`'s side, in order, rebuilt from `recorded`, the
-/// games of `games` (its `games.csv`, named in errors).
-///
-/// # Errors
-/// A series that does not fit the schedule, or that holds another pair.
-pub fn progress(
-    config: &Config,
-    games: &Path,
-    recorded: &[crate::output::MergedGame],
-) -> Result<HashMap<usize, Vec<GameScore>>, ResumeError> {
-    let schedule = round_robin(config.bots.len());
-    let mut progress: HashMap<usize, Vec<GameScore>> = HashMap::new();
-    for g in recorded {
-        let series =
-            *schedule
-                .get(g.series.wrapping_sub(1))
-                .ok_or_else(|| ResumeError::UnknownSeries {
-                    file: games.to_path_buf(),
-                    series: g.series,
-                })?;
-        let pair = [&config.bots[series.a].name, &config.bots[series.b].name];
-        if !(pair.contains(&&g.bots[0]) && pair.contains(&&g.bots[1]) && g.bots[0] != g.bots[1]) {
-            return Err(ResumeError::OtherPair {
-                file: games.to_path_buf(),
-                series: g.series,
-                bots: Box::new(g.bots.clone()),
-                pair: Box::new(pair.map(Clone::clone)),
-            });
-        }
-        progress
-            .entry(g.series)
-            .or_default()
-            .push(merged_score(config, series, g));
-    }
-    Ok(progress)
+/// What an interrupted run already played, per series number, from its
+/// `games.csv` (`file`, named in errors): handed out stage by stage, each
+/// series' games checked against the pair the format gives it.
+struct Recorded {
+    file: PathBuf,
+    by_series: HashMap<usize, Vec<crate::output::MergedGame>>,
 }
 
-/// The most games a run can play: `max_games` for each of its series, or a
-/// pair shard's share of them.
+impl Recorded {
+    /// The games `recorded` of `file`, grouped by series.
+    fn new(file: &Path, recorded: Vec<crate::output::MergedGame>) -> Recorded {
+        let mut by_series: HashMap<usize, Vec<_>> = HashMap::new();
+        for g in recorded {
+            by_series.entry(g.series).or_default().push(g);
+        }
+        Recorded {
+            file: file.to_path_buf(),
+            by_series,
+        }
+    }
+
+    /// The scores (from bot `a`'s side, in order) of the recorded games of
+    /// the series `schedule`, taken out of the store.
+    ///
+    /// # Errors
+    /// A series whose games are of another pair of bots.
+    fn take(
+        &mut self,
+        config: &Config,
+        schedule: &[Series],
+    ) -> Result<HashMap<usize, Vec<GameScore>>, ResumeError> {
+        let mut out = HashMap::new();
+        for &series in schedule {
+            let Some(games) = self.by_series.remove(&series.number) else {
+                continue;
+            };
+            let pair = [&config.bots[series.a].name, &config.bots[series.b].name];
+            let mut scores = Vec::with_capacity(games.len());
+            for g in games {
+                if !(pair.contains(&&g.bots[0])
+                    && pair.contains(&&g.bots[1])
+                    && g.bots[0] != g.bots[1])
+                {
+                    return Err(ResumeError::OtherPair {
+                        file: self.file.clone(),
+                        series: g.series,
+                        bots: Box::new(g.bots.clone()),
+                        pair: Box::new(pair.map(Clone::clone)),
+                    });
+                }
+                scores.push(merged_score(config, series, &g));
+            }
+            out.insert(series.number, scores);
+        }
+        Ok(out)
+    }
+
+    /// An error for the lowest series left that the tournament never
+    /// scheduled, if any.
+    fn leftover(&self) -> Option<ResumeError> {
+        let series = *self.by_series.keys().min()?;
+        Some(ResumeError::UnknownSeries {
+            file: self.file.clone(),
+            series,
+        })
+    }
+}
+
+/// The most games a run can play: `max_games` for each of its series (a
+/// knockout's or Swiss's most), a pair shard's share of them, and a
+/// knockout's possible deciders of one game pair each.
 #[must_use]
 pub fn games_bound(config: &Config, shard: Option<Shard>, skipped: &[usize]) -> u64 {
-    let (_, pair_shard) = shard_schedule(config.bots.len(), shard);
-    let series = series_count(config.bots.len(), shard, skipped) as u64;
+    let (_, pair_shard) = config.format.shard_schedule(config.bots.len(), shard);
+    let series = series_count(config, shard, skipped) as u64;
+    let deciders = config.format.max_decider_series() as u64;
     series * u64::from(series_rule(config, pair_shard).bound())
+        + deciders * u64::from(decider_rule().bound())
 }
 
 /// How many shards a tournament splits into at most: one per series of
-/// the round robin, or, for a two-bot match, one per game pair.
+/// the round robin or gauntlet, or, for a two-bot match, one per game
+/// pair; 1 for a knockout or Swiss, whose rounds are known only as the
+/// games are played (see [`crate::format::Format::is_static`]).
 #[must_use]
 pub fn split_units(config: &Config) -> usize {
-    let bots = config.bots.len();
-    match bots * (bots - 1) / 2 {
+    if !config.format.is_static() {
+        return 1;
+    }
+    match static_schedule(config).len() {
         1 => config.tournament.max_games.div_ceil(2) as usize,
         series => series,
     }
 }
 
-/// The series a run plays between bots that started (`skipped` are the
-/// indices of those that did not).
+/// Why `config`'s tournament cannot be split into shards, if it cannot: a
+/// knockout or Swiss pairs each round from the results of the round
+/// before, so no shard can know its series before they are played. One
+/// line, with the fix; `None` for a round robin or gauntlet.
 #[must_use]
-pub fn series_count(bots: usize, shard: Option<Shard>, skipped: &[usize]) -> usize {
-    let (schedule, _) = shard_schedule(bots, shard);
+pub fn unsplittable(config: &Config) -> Option<String> {
+    (!config.format.is_static()).then(|| {
+        format!(
+            "a {} pairs each round from the results of the round before, so its series are not known before they are played and cannot be split into shards: run it whole (as shard 1/1, or without --shard); concurrency plays a round's series at once",
+            config.format.name()
+        )
+    })
+}
+
+/// The series a run plays between bots that started (`skipped` are the
+/// indices of those that did not): a static format's (or its shard's), or
+/// the most a knockout (without deciders) or Swiss has.
+#[must_use]
+pub fn series_count(config: &Config, shard: Option<Shard>, skipped: &[usize]) -> usize {
+    let bots = config.bots.len();
+    if !config.format.is_static() {
+        return config.format.max_series(bots - skipped.len().min(bots));
+    }
+    let (schedule, _) = config.format.shard_schedule(bots, shard);
     schedule
         .iter()
         .filter(|s| !skipped.contains(&s.a) && !skipped.contains(&s.b))
@@ -313,11 +394,20 @@ pub fn series_count(bots: usize, shard: Option<Shard>, skipped: &[usize]) -> usi
 
 /// The most games a run plays at once: one per series (each is played on
 /// one lane), except in a two-bot match, played `concurrency` games at once
-/// on as many lanes.
+/// on as many lanes. A knockout or Swiss plays a round's series at once: at
+/// most half the bots.
 #[must_use]
 pub fn games_at_once(config: &Config, shard: Option<Shard>, skipped: &[usize]) -> usize {
-    let (schedule, _) = shard_schedule(config.bots.len(), shard);
-    let series = series_count(config.bots.len(), shard, skipped);
+    let bots = config.bots.len();
+    let (schedule, _) = config.format.shard_schedule(bots, shard);
+    let series = series_count(config, shard, skipped);
+    if !config.format.is_static() {
+        return config
+            .tournament
+            .concurrency
+            .min((bots - skipped.len().min(bots)) / 2)
+            .max(1);
+    }
     if schedule.len() == 1 && series == 1 {
         config.tournament.concurrency
     } else {
@@ -421,11 +511,12 @@ pub fn openings_notes(config: &Config, series: usize) -> Vec<String> {
     notes
 }
 
-/// Plays the whole round robin of `config` into `dir`: `games.csv` gets one
-/// synced row per game as it ends; `on_event` sees each game and series.
-/// When `cancel` fires, games in progress are abandoned (not recorded), no
-/// new game starts, every bot is stopped, and the games played so far are
-/// returned.
+/// Plays the whole tournament of `config` into `dir`, stage by stage (a
+/// round robin or gauntlet in one, a knockout or Swiss a round at a time:
+/// [`Plan`]): `games.csv` gets one synced row per game as it ends;
+/// `on_event` sees each stage, game and series. When `cancel` fires, games
+/// in progress are abandoned (not recorded), no new game starts, every bot
+/// is stopped, and the games played so far are returned.
 ///
 /// # Errors
 /// The arena's own failures only (a `games.csv` that cannot be read or
@@ -438,17 +529,15 @@ pub async fn run(
     cancel: &CancellationToken,
     mut on_event: impl FnMut(&Event),
 ) -> Result<Summary, RunError> {
-    let (schedule, pair_shard) = shard_schedule(config.bots.len(), options.shard);
-    let rule = series_rule(&config, pair_shard);
+    let bots = config.bots.len();
     // A resumed run that stopped before its first game has no games.csv
     // yet, or one cut short before its header row (a full disk).
     let games_csv = dir.games();
-    let (mut games, resumed) = if options.resume && dir.has_games() {
-        let recorded = crate::output::merge_games(&[&games_csv], None)?.games;
-        let so_far = progress(&config, &games_csv, &recorded)?;
+    let (games, mut recorded) = if options.resume && dir.has_games() {
+        let games = crate::output::merge_games(&[&games_csv], None)?.games;
         (
             GamesCsv::reopen(dir).map_err(|e| RunError::ReopenGames(games_csv.clone(), e))?,
-            so_far,
+            Recorded::new(&games_csv, games),
         )
     } else {
         if options.resume {
@@ -457,7 +546,7 @@ pub async fn run(
         }
         (
             GamesCsv::create(dir).map_err(|e| RunError::CreateGames(games_csv.clone(), e))?,
-            HashMap::new(),
+            Recorded::new(&games_csv, Vec::new()),
         )
     };
     if options.transcripts {
@@ -471,33 +560,131 @@ pub async fn run(
         .map(|b| BotLog::open(&dir.bot_log(&b.name), LOG_CAP_BYTES))
         .collect::<Result<_, _>>()
         .map_err(RunError::BotLogs)?;
+    let is_static = config.format.is_static();
+    // A static format checks every recorded game before it plays any.
+    let mut checked = None;
+    if is_static {
+        checked = Some(recorded.take(&config, &static_schedule(&config))?);
+        if let Some(e) = recorded.leftover() {
+            return Err(e.into());
+        }
+    }
+    // A knockout or Swiss pairs only the bots that started.
+    let absent: &[usize] = if is_static { &[] } else { &options.skipped };
+    let mut plan = Plan::new(&config.format, bots, absent);
+    let mut out = Committer {
+        games,
+        games_csv,
+        dir,
+        results: Vec::new(),
+        sprt: Vec::new(),
+    };
+    while let Some(stage) = plan.next_stage() {
+        if cancel.is_cancelled() {
+            break;
+        }
+        let (schedule, pair_shard) = if is_static {
+            config.format.shard_schedule(bots, options.shard)
+        } else {
+            (stage.series.clone(), None)
+        };
+        let rule = if stage.decider {
+            decider_rule()
+        } else {
+            series_rule(&config, pair_shard)
+        };
+        let resumed = match checked.take() {
+            Some(all) => all,
+            None => recorded.take(&config, &schedule)?,
+        };
+        on_event(&Event::Stage(stage));
+        let shared = Arc::new(Shared {
+            config: config.clone(),
+            schedule,
+            rule,
+            next: AtomicUsize::new(0),
+            logs: logs.clone(),
+            resumed,
+            options: options.clone(),
+        });
+        let before = out.results.len();
+        play_stage(shared, cancel, &mut out, &mut on_event).await?;
+        let mut took = false;
+        for result in &out.results[before..] {
+            took |= plan.record(result);
+        }
+        // A static format is one stage (a shard plays only its part of
+        // it); a stage that settled nothing (cancelled) ends the run.
+        if is_static || !took {
+            break;
+        }
+    }
+    if !is_static && plan.is_over() {
+        if let Some(e) = recorded.leftover() {
+            return Err(e.into());
+        }
+    }
+    let mut results = out.results;
+    results.sort_by_key(|r| r.series.number);
+    Ok(Summary {
+        series: results,
+        sprt: out.sprt,
+        // The command knows why a bot did not start, and says so.
+        not_started: Vec::new(),
+        not_played: if is_static {
+            config
+                .format
+                .shard_schedule(bots, options.shard)
+                .0
+                .into_iter()
+                .filter(|s| options.leaves_out(s))
+                .collect()
+        } else {
+            Vec::new()
+        },
+    })
+}
+
+/// Where the games of a run go: `games.csv` (group commit), the
+/// transcripts, and the results and SPRT rows so far.
+struct Committer<'a> {
+    games: GamesCsv,
+    games_csv: PathBuf,
+    dir: &'a RunFolder,
+    results: Vec<SeriesResult>,
+    sprt: Vec<SprtState>,
+}
+
+/// Plays the series of one stage (`shared.schedule`, all at once) to their
+/// end or until `cancel` fires, committing each game to `out` and handing
+/// each event to `on_event`.
+async fn play_stage(
+    shared: Arc<Shared>,
+    cancel: &CancellationToken,
+    out: &mut Committer<'_>,
+    on_event: &mut impl FnMut(&Event),
+) -> Result<(), RunError> {
+    let config = shared.config.clone();
+    let options = &shared.options;
     let (tx, mut rx) = mpsc::channel::<Event>(EVENTS_IN_FLIGHT);
     // The workers stop when the run is cancelled, and when this future ends
     // or is dropped (an error here, a second Ctrl-C).
     let stop = cancel.child_token();
     let _stop_workers = stop.clone().drop_guard();
-    let shared = Arc::new(Shared {
-        config: config.clone(),
-        schedule,
-        rule,
-        next: AtomicUsize::new(0),
-        logs,
-        resumed,
-        options: options.clone(),
-    });
     // A resumed SPRT match's rows start with those of the games played before.
-    let mut sprt_rows = match shared.schedule.as_slice() {
-        [series] if rule.sprt.is_some() => shared.state_of(*series).1,
-        _ => Vec::new(),
-    };
+    if let [series] = shared.schedule.as_slice() {
+        if shared.rule.sprt.is_some() {
+            out.sprt.extend(shared.state_of(*series).1);
+        }
+    }
     let cores = if config.tournament.affinity {
         crate::affinity::allowed_cores()
     } else {
         Vec::new()
     };
-    // A two-bot match (one series, or a shard of its pairs) plays
-    // `concurrency` games at once, one per lane; a round robin plays that
-    // many series at once, each on one lane.
+    // A stage of one series (a two-bot match, a shard of its pairs, a
+    // knockout's final) plays `concurrency` games at once, one per lane;
+    // otherwise that many series play at once, each on one lane.
     let one_match = match shared.schedule.as_slice() {
         [series] if config.tournament.concurrency > 1 && !options.leaves_out(series) => {
             let state = shared.state_of(*series).0;
@@ -511,8 +698,14 @@ pub async fn run(
         }
         _ => None,
     };
-    // The one count of what plays at once (the start line says it too).
-    let workers = games_at_once(&config, options.shard, &options.skipped);
+    let workers = match &one_match {
+        Some(_) => config.tournament.concurrency,
+        None => config
+            .tournament
+            .concurrency
+            .min(shared.schedule.len())
+            .max(1),
+    };
     let mut handles = Vec::with_capacity(workers);
     for k in 0..workers {
         // Built here, so that a failure is an error of the run.
@@ -543,7 +736,6 @@ pub async fn run(
     }
     drop(tx);
 
-    let mut results = Vec::new();
     let mut batch = Vec::with_capacity(EVENTS_IN_FLIGHT);
     // Group commit: the events that came while the last sync ran are
     // handled together, their games written with one write and one sync;
@@ -553,14 +745,15 @@ pub async fn run(
             Event::Game(g) => Some(g),
             _ => None,
         });
-        games
+        out.games
             .append_all(played)
-            .map_err(|e| RunError::AppendGames(games_csv.clone(), e))?;
+            .map_err(|e| RunError::AppendGames(out.games_csv.clone(), e))?;
         for event in batch.drain(..) {
             match &event {
                 Event::Game(g) => {
                     if let Some(t) = &g.transcript {
-                        let path = dir
+                        let path = out
+                            .dir
                             .path
                             .join("transcripts")
                             .join(format!("series-{:04}-game-{:03}.txt", g.series, g.game));
@@ -568,8 +761,9 @@ pub async fn run(
                             .map_err(|source| RunError::WriteTranscript { path, source })?;
                     }
                 }
-                Event::Series(s) => results.push(s.clone()),
-                Event::Sprt(s) => sprt_rows.push(s.clone()),
+                Event::Series(s) => out.results.push(s.clone()),
+                Event::Sprt(s) => out.sprt.push(s.clone()),
+                Event::Stage(_) => {}
             }
             on_event(&event);
         }
@@ -583,22 +777,11 @@ pub async fn run(
     if !joined.iter().all(Result::is_ok) {
         return Err(RunError::WorkerPanicked);
     }
-    results.sort_by_key(|r| r.series.number);
-    Ok(Summary {
-        series: results,
-        sprt: sprt_rows,
-        // The command knows why a bot did not start, and says so.
-        not_started: Vec::new(),
-        not_played: shard_schedule(config.bots.len(), options.shard)
-            .0
-            .into_iter()
-            .filter(|s| options.leaves_out(s))
-            .collect(),
-    })
+    Ok(())
 }
 
-/// What the workers share: the schedule, and the index of the next series
-/// to play (taken in schedule order).
+/// What the workers of a stage share: its series, and the index of the
+/// next one to play (taken in order).
 struct Shared {
     config: Arc<Config>,
     schedule: Vec<Series>,

@@ -116,13 +116,13 @@ pub fn round_robin(bots: usize) -> Vec<Series> {
     out
 }
 
-/// The series a run plays: all of the round robin of `bots` bots, or shard
-/// `k` of `n`'s share (`shard`, 1-based: the series whose number `s` has
-/// `(s - 1) % n == k - 1`). One long match (a single series) is split by
-/// game pairs instead, and then the shard is returned as the pair shard.
+/// The series of `full` (a whole schedule, numbered 1, 2, ...) that a run
+/// plays: all of them, or shard `k` of `n`'s share (`shard`, 1-based: the
+/// series whose number `s` has `(s - 1) % n == k - 1`). One long match (a
+/// single series) is split by game pairs instead, and then the shard is
+/// returned as the pair shard.
 #[must_use]
-pub fn shard_schedule(bots: usize, shard: Option<Shard>) -> (Vec<Series>, Option<Shard>) {
-    let full = round_robin(bots);
+pub fn shard_of(full: Vec<Series>, shard: Option<Shard>) -> (Vec<Series>, Option<Shard>) {
     let pair_shard = shard.filter(|_| full.len() == 1);
     let schedule = full
         .into_iter()

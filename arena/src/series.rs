@@ -18,7 +18,7 @@
 use crate::shard::Shard;
 use std::collections::BTreeMap;
 
-use crate::schedule::{round_robin, Series};
+use crate::schedule::Series;
 use crate::standings::Wdl;
 use crate::stats::{GameScore, Pentanomial, Sprt, SprtStatus};
 
@@ -389,18 +389,18 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// The summary of the games `scores` of a round robin of `bots` bots
-    /// under `rule` (no shard: every game): per game, its series' number and
-    /// its score from that series' bot `a`, in commit order. Each series'
-    /// result and an SPRT match's test after each pair come out as the run
-    /// counted them.
+    /// The summary of the games `scores` of the series `schedule` (numbered
+    /// 1, 2, ... in order: a round robin or a gauntlet) under `rule` (no
+    /// shard: every game): per game, its series' number and its score from
+    /// that series' bot `a`, in commit order. Each series' result and an
+    /// SPRT match's test after each pair come out as the run counted them.
     #[must_use]
     pub fn from_scores(
-        bots: usize,
+        schedule: Vec<Series>,
         rule: SeriesRule,
         scores: impl IntoIterator<Item = (usize, GameScore)>,
     ) -> Summary {
-        let mut states: Vec<(SeriesState, Vec<SprtState>)> = round_robin(bots)
+        let mut states: Vec<(SeriesState, Vec<SprtState>)> = schedule
             .into_iter()
             .map(|s| (SeriesState::new(s, rule), Vec::new()))
             .collect();

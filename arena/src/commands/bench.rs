@@ -743,7 +743,7 @@ pub fn tournament(config: &Path, dir: &Path, console: &mut Console<'_>) -> Resul
         guard: std::env::current_exe().ok(),
         ..RunOptions::default()
     };
-    let series = runner::shard_schedule(config.bots.len(), None).0.len();
+    let series = runner::series_count(&config, None, &[]);
     let mut series_done = 0usize;
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     let cancel = CancellationToken::new();
@@ -766,7 +766,7 @@ pub fn tournament(config: &Path, dir: &Path, console: &mut Console<'_>) -> Resul
                     f.rss_quarter_kib = max_rss_kib();
                 }
             }
-            Event::Sprt(_) => {}
+            Event::Sprt(_) | Event::Stage(_) => {}
         },
     ))?;
     f.games_s = t.elapsed().as_secs_f64();

@@ -102,6 +102,9 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         &base,
         &super::host(),
     )?;
+    if let Some(why) = crate::runner::unsplittable(&config) {
+        anyhow::bail!("{}: {why}; so there are no shards to merge", list(&dirs));
+    }
     let dir = RunFolder::create(out)?;
     dir.write_config(&first)?;
     super::run::write_config_dir(&dir.path, &base)?;
@@ -160,7 +163,10 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         })
         .collect();
     let skipped = |i: usize| summary.not_started.iter().any(|(b, _)| *b == i);
-    summary.not_played = crate::schedule::round_robin(config.bots.len())
+    summary.not_played = config
+        .format
+        .static_schedule(config.bots.len())
+        .unwrap_or_default()
         .into_iter()
         .filter(|s| skipped(s.a) || skipped(s.b))
         .filter(|s| summary.series.iter().all(|r| r.series.number != s.number))

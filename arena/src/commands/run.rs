@@ -91,6 +91,9 @@ pub fn run<F: Future<Output = ()>>(
             moved.join(", ")
         ));
     }
+    if let (Some(s), Some(why)) = (shard, runner::unsplittable(&config)) {
+        anyhow::ensure!(s.is_whole(), "--shard {s}: {why}");
+    }
     if let Some(s) = shard {
         let units = runner::split_units(&config);
         anyhow::ensure!(
@@ -223,7 +226,7 @@ pub fn run<F: Future<Output = ()>>(
         server.bound(bound);
     }
     let playing = |i: &usize| !run_options.skipped.contains(i);
-    let series = runner::series_count(config.bots.len(), run_options.shard, &run_options.skipped);
+    let series = runner::series_count(&config, run_options.shard, &run_options.skipped);
     let at_once = runner::games_at_once(&config, run_options.shard, &run_options.skipped);
     // An SPRT match says what it tests: its bound is only max_games.
     let games = match runner::sprt_of(&config) {

@@ -25,6 +25,7 @@ use swiss::Swiss;
 
 use crate::schedule::{round_robin, Series};
 use crate::series::SeriesResult;
+use crate::shard::Shard;
 
 /// The most extra game pairs a drawn knockout series plays with
 /// [`Decider::Pair`] before the better seed goes through.
@@ -100,6 +101,18 @@ impl Format {
             Format::Gauntlet { candidates } => Some(gauntlet::schedule(bots, candidates)),
             Format::Knockout { .. } | Format::Swiss { .. } => None,
         }
+    }
+
+    /// The series a run of a static format over `bots` bots plays: all, or
+    /// a shard's share ([`crate::schedule::shard_of`]); with the pair shard
+    /// of a two-bot match split by game pairs. Empty for a knockout or Swiss.
+    #[must_use]
+    pub fn shard_schedule(
+        &self,
+        bots: usize,
+        shard: Option<Shard>,
+    ) -> (Vec<Series>, Option<Shard>) {
+        crate::schedule::shard_of(self.static_schedule(bots).unwrap_or_default(), shard)
     }
 
     /// The most series the tournament can have over `bots` bots (for the
@@ -207,6 +220,25 @@ impl Plan {
             plan.push_all(all, false);
         } else {
             plan.advance();
+        }
+        plan
+    }
+
+    /// The plan of `format` over `bots` bots (`absent` left out, as in
+    /// [`Plan::new`]) after the series `results`, recorded in number order:
+    /// a finished or interrupted run's course, for its report.
+    #[must_use]
+    pub fn replay(
+        format: &Format,
+        bots: usize,
+        absent: &[usize],
+        results: &[SeriesResult],
+    ) -> Plan {
+        let mut plan = Plan::new(format, bots, absent);
+        let mut sorted: Vec<&SeriesResult> = results.iter().collect();
+        sorted.sort_by_key(|r| r.series.number);
+        for r in sorted {
+            plan.record(r);
         }
         plan
     }

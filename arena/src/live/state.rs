@@ -326,7 +326,7 @@ impl LiveState {
     pub fn event(&mut self, event: &Event) -> Option<Update> {
         match event {
             Event::Game(record) => Some(self.add_row(GameRow::from(record))),
-            Event::Series(_) | Event::Sprt(_) => None,
+            Event::Series(_) | Event::Sprt(_) | Event::Stage(_) => None,
         }
     }
 

@@ -218,10 +218,11 @@ mod tests {
         let path = dir.path().join("series.csv");
         assert_eq!(
             std::fs::read_to_string(&path).unwrap(),
-            "series,bot_a,bot_b,games,wins_a,draws,wins_b,winner,decided,note\n"
+            "series,round,bot_a,bot_b,games,wins_a,draws,wins_b,winner,decided,note\n"
         );
         let row = SeriesRow {
             series: 3,
+            round: 2,
             bot_a: "a".into(),
             bot_b: "b,c".into(),
             games: 2,
@@ -235,7 +236,7 @@ mod tests {
         write_rows(dir.path(), &[row]).unwrap();
         assert_eq!(
             std::fs::read_to_string(&path).unwrap(),
-            "series,bot_a,bot_b,games,wins_a,draws,wins_b,winner,decided,note\n3,a,\"b,c\",2,1,1,0,a,true,\n"
+            "series,round,bot_a,bot_b,games,wins_a,draws,wins_b,winner,decided,note\n3,2,a,\"b,c\",2,1,1,0,a,true,\n"
         );
         assert!(!dir.path().join("series.csv.tmp").exists());
     }

@@ -198,6 +198,9 @@ impl GameRow {
 pub struct SeriesRow {
     /// The series number, from 1.
     pub series: usize,
+    /// The round, from 1: a round robin's Berger round, a gauntlet's, a
+    /// knockout's or a Swiss round.
+    pub round: u32,
     /// The first bot (South in game 1).
     pub bot_a: String,
     /// The second bot.
@@ -227,8 +230,9 @@ impl CsvRow for SeriesRow {
 }
 
 /// The columns of `series.csv`, in order.
-pub const SERIES_COLUMNS: [&str; 10] = [
-    "series", "bot_a", "bot_b", "games", "wins_a", "draws", "wins_b", "winner", "decided", "note",
+pub const SERIES_COLUMNS: [&str; 11] = [
+    "series", "round", "bot_a", "bot_b", "games", "wins_a", "draws", "wins_b", "winner", "decided",
+    "note",
 ];
 
 /// One row of `sprt.csv`: an SPRT match after a game pair. The decimals

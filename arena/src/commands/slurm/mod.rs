@@ -267,6 +267,9 @@ fn submit(args: &Submit, console: &mut Console<'_>) -> anyhow::Result<bool> {
         config.sprt.is_none() || n == 1,
         "an SPRT match decides game by game and cannot be split: use --shards 1"
     );
+    if let Some(why) = crate::runner::unsplittable(&config) {
+        anyhow::ensure!(n == 1, "--shards {n}: {why}");
+    }
     let units = crate::runner::split_units(&config);
     anyhow::ensure!(
         (1..=units).contains(&n),
