@@ -583,4 +583,33 @@ mod tests {
             }
         }
     }
+
+    proptest! {
+        /// With some bots absent: no absent bot ever plays, each present
+        /// bot is placed once, and the champion is present (if any is).
+        #[test]
+        fn absent_bots_never_play(
+            n in 3usize..=9,
+            gone in proptest::collection::vec(0usize..9, 0..5),
+            results in proptest::collection::vec((0u32..3, 0u32..3), 64),
+        ) {
+            let absent: Vec<usize> = gone.into_iter().filter(|&b| b < n).collect();
+            let format = Format::Knockout { seeds: (0..n).collect(), decider: Decider::Pair };
+            let mut plan = Plan::new(&format, n, &absent);
+            play(&mut plan, |_, k| results[k % results.len()]);
+            for s in plan.series() {
+                prop_assert!(!absent.contains(&s.a) && !absent.contains(&s.b), "{:?}", s);
+            }
+            let champion = plan.champion();
+            prop_assert_eq!(champion.is_some(), absent.iter().collect::<HashSet<_>>().len() < n);
+            if let Some(c) = champion {
+                prop_assert!(!absent.contains(&c));
+            }
+            let mut placed: Vec<usize> = plan.placings().unwrap().iter().map(|p| p.bot).collect();
+            placed.sort_unstable();
+            placed.dedup();
+            // Every bot is placed: the absent ones out in round 1.
+            prop_assert_eq!(placed.len(), n);
+        }
+    }
 }

@@ -75,6 +75,8 @@ pub(super) struct Swiss {
     seeds: Vec<usize>,
     rounds: u32,
     absent: Vec<usize>,
+    /// Each bot's seed rank (0 the best), by bot index; `None` unseeded.
+    rank: Vec<Option<usize>>,
     /// Rounds paired so far.
     paired: u32,
 }
@@ -219,18 +221,28 @@ impl Swiss {
     /// A Swiss of `rounds` rounds over `seeds` (best first), `absent` left
     /// out, before round 1 is paired.
     pub(super) fn new(seeds: &[usize], rounds: u32, absent: &[usize]) -> Swiss {
+        let mut rank = vec![None; seeds.iter().max().map_or(0, |&m| m + 1)];
+        for (i, &bot) in seeds.iter().enumerate() {
+            rank[bot] = Some(i);
+        }
         Swiss {
             seeds: seeds.to_vec(),
             rounds,
             absent: absent.to_vec(),
+            rank,
             paired: 0,
         }
+    }
+
+    /// A bot's seed rank (0 the best); `None` if it is not seeded.
+    fn rank(&self, bot: usize) -> Option<usize> {
+        self.rank.get(bot).copied().flatten()
     }
 
     /// Each seed's tally (by seed rank) from the series and byes so far.
     fn tallies(&self, results: &[Option<SeriesResult>], byes: &[(u32, usize)]) -> Vec<Tally> {
         let mut t = vec![Tally::default(); self.seeds.len()];
-        let rank = |bot: usize| self.seeds.iter().position(|&s| s == bot);
+        let rank = |bot: usize| self.rank(bot);
         for r in results.iter().flatten() {
             let (Some(a), Some(b)) = (rank(r.series.a), rank(r.series.b)) else {
                 continue;
@@ -282,19 +294,19 @@ impl Swiss {
                 .collect();
             ranked.sort_by_key(|&i| (std::cmp::Reverse(tallies[i].half_points), i));
             let bots: Vec<usize> = ranked.iter().map(|&i| self.seeds[i]).collect();
-            let met = bots
-                .iter()
-                .map(|&x| {
-                    bots.iter()
-                        .map(|&y| {
-                            series
-                                .iter()
-                                .filter(|s| (s.a, s.b) == (x.min(y), x.max(y)) && x != y)
-                                .count() as u32
-                        })
-                        .collect()
-                })
-                .collect();
+            // Times each two positions have met, from every series so far.
+            let mut position = vec![None; self.seeds.len()];
+            for (p, &i) in ranked.iter().enumerate() {
+                position[i] = Some(p);
+            }
+            let mut met = vec![vec![0; ranked.len()]; ranked.len()];
+            for x in series {
+                let at = |bot: usize| self.rank(bot).and_then(|i| position[i]);
+                if let (Some(p), Some(q)) = (at(x.a), at(x.b)) {
+                    met[p][q] += 1;
+                    met[q][p] += 1;
+                }
+            }
             let field = Field {
                 points: ranked.iter().map(|&i| tallies[i].half_points).collect(),
                 met,
@@ -324,7 +336,7 @@ impl Swiss {
         byes: &[(u32, usize)],
     ) -> SwissStandings {
         let t = self.tallies(results, byes);
-        let rank = |bot: usize| self.seeds.iter().position(|&s| s == bot);
+        let rank = |bot: usize| self.rank(bot);
         let mut buchholz = vec![0u32; self.seeds.len()];
         for r in results.iter().flatten() {
             if let (Some(a), Some(b)) = (rank(r.series.a), rank(r.series.b)) {
@@ -586,5 +598,28 @@ mod tests {
             let ranks: Vec<usize> = st.rows.iter().map(|r| r.rank).collect();
             prop_assert_eq!(ranks, (1..=n).collect::<Vec<_>>());
         }
+    }
+
+    #[test]
+    fn a_large_field_pairs_every_round_without_repeats() {
+        // 101 bots, 9 rounds; the better seed wins every series.
+        let mut plan = Plan::new(&swiss(101, 9), 101, &[]);
+        let mut met = HashSet::new();
+        let mut rounds = 0;
+        while let Some(stage) = plan.next_stage() {
+            rounds += 1;
+            assert_eq!(stage.series.len(), 50);
+            for s in &stage.series {
+                assert!(met.insert((s.a, s.b)), "round {rounds} repeats {s:?}");
+                plan.record(&result(*s, 2, 0));
+            }
+        }
+        assert_eq!(rounds, 9);
+        assert_eq!(plan.byes().len(), 9);
+        let byes: HashSet<usize> = plan.byes().iter().map(|b| b.1).collect();
+        assert_eq!(byes.len(), 9, "nine different bots had the byes");
+        // Seed 1 won every series.
+        let st = plan.swiss_standings().unwrap();
+        assert_eq!((st.rows[0].bot, st.rows[0].points), (0, 9.0));
     }
 }
