@@ -22,6 +22,9 @@ pub struct Config {
     pub name: String,
     /// The board and rule limits of every game.
     pub rules: Rules,
+    /// Whether the referee ends a game once its winner is certain
+    /// (`[board] adjudicate`).
+    pub adjudicate: Adjudicate,
     /// The clocks of every game.
     pub time: TimeControl,
     /// Series length and how the tournament runs.
@@ -142,6 +145,20 @@ pub struct TournamentSettings {
     /// k to the k-th allowed core, cycling), so a game's round trips never
     /// cross cores. For single-threaded bots: a bot's threads share the core.
     pub affinity: bool,
+}
+
+/// Whether the referee ends a game early when its result is certain
+/// (`[board] adjudicate`, `"off"` by default).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Adjudicate {
+    /// Every game is played to its end by the rules (the default).
+    #[default]
+    Off,
+    /// Exact adjudication: a game ends, with termination `decided`, after
+    /// the ply that gives one side more than half of all seeds
+    /// ([`endodoi::Position::decided_winner`]): seeds never return to the
+    /// board, so that side wins whatever follows, short of a later forfeit.
+    Decided,
 }
 
 /// What to do when a bot fails its start-up check before the first game.
@@ -462,6 +479,9 @@ struct RawBoard {
     seeds: Option<Spanned<i64>>,
     max_plies: Option<Spanned<i64>>,
     max_laps: Option<Spanned<i64>>,
+    /// Any TOML value, so a bad one of any type gets the one message
+    /// that lists the choices.
+    adjudicate: Option<Spanned<toml::Value>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -679,6 +699,26 @@ impl Config {
                 ),
             ));
         }
+
+        let adjudicate = match &b.adjudicate {
+            None => Adjudicate::Off,
+            Some(v) => match v.get_ref().as_str() {
+                Some("off") => Adjudicate::Off,
+                Some("decided") => Adjudicate::Decided,
+                other => {
+                    let close = other
+                        .filter(|s| strsim::jaro_winkler(s, "decided") > 0.8)
+                        .map_or("", |_| "; did you mean \"decided\"?");
+                    return Err(at(
+                        Some(v.span()),
+                        &format!(
+                            "board.adjudicate = {} is not a choice: use \"off\" (the default) or \"decided\" (end a game once its winner is certain){close}",
+                            v.get_ref()
+                        ),
+                    ));
+                }
+            },
+        };
 
         let t = &raw.time;
         const DAY_MS: i64 = 86_400_000;
@@ -1033,6 +1073,7 @@ impl Config {
             sprt,
             name,
             rules,
+            adjudicate,
             time,
             format,
             tournament: TournamentSettings {
@@ -1606,6 +1647,7 @@ dir = "bots"
             Config::parse(STARTER, "arena.toml", "arena", &crate::commands::host()).unwrap();
         let defaults = Config::parse(TWO_BOTS, "t.toml", "t", &crate::commands::host()).unwrap();
         assert_eq!(starter.rules, defaults.rules);
+        assert_eq!(starter.adjudicate, defaults.adjudicate);
         assert_eq!(starter.time, defaults.time);
         assert_eq!(starter.tournament, defaults.tournament);
         assert_eq!(starter.ratings, defaults.ratings);
@@ -1728,6 +1770,38 @@ dir = "bots"
         ] {
             let e = err(tournament);
             assert!(e.starts_with(expected), "{tournament:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn adjudication_is_off_unless_asked_for_and_takes_two_values() {
+        let parse = |board: &str| {
+            let text = format!("[board]\n{board}\n{TWO_BOTS}");
+            Config::parse(&text, "t.toml", "t", &crate::commands::host()).map_err(|e| e.to_string())
+        };
+        assert_eq!(parse("").unwrap().adjudicate, Adjudicate::Off);
+        assert_eq!(
+            parse("adjudicate = \"off\"").unwrap().adjudicate,
+            Adjudicate::Off
+        );
+        assert_eq!(
+            parse("adjudicate = \"decided\"").unwrap().adjudicate,
+            Adjudicate::Decided
+        );
+        let e = parse("adjudicate = \"decide\"").unwrap_err();
+        assert_eq!(
+            e,
+            "t.toml:2:14: board.adjudicate = \"decide\" is not a choice: use \"off\" (the default) or \"decided\" (end a game once its winner is certain); did you mean \"decided\"?"
+        );
+        for bad in ["\"always\"", "true", "1"] {
+            let e = parse(&format!("adjudicate = {bad}")).unwrap_err();
+            assert!(
+                e.starts_with(&format!(
+                    "t.toml:2:14: board.adjudicate = {bad} is not a choice: use \"off\""
+                )),
+                "{e}"
+            );
+            assert!(!e.contains("did you mean") && !e.contains('\n'), "{e}");
         }
     }
 

@@ -19,7 +19,7 @@ use tokio_util::sync::CancellationToken;
 use endodoi_protocol::{shown, write_line, GameOver, NewGame};
 
 use crate::bot::{BotLog, BotProcess, Fault, StartOptions};
-use crate::config::{BotSpec, TimeControl};
+use crate::config::{Adjudicate, BotSpec, TimeControl};
 use ply::{NewGameFault, PlyClock, PlyFault};
 
 /// How a game ended: by the rules, or by a bot's fault.
@@ -29,6 +29,10 @@ pub enum GameEnd {
     NoMoves,
     /// The ply limit was reached; each player took their own row.
     PlyLimit,
+    /// Exact adjudication (`[board] adjudicate = "decided"`): the winner
+    /// had captured more than half of all seeds, so the referee stopped the
+    /// game; the seeds are those captured so far.
+    Decided,
     /// A bot named a hole that is not a legal move.
     IllegalMove,
     /// A bot did not reply in time.
@@ -48,6 +52,7 @@ impl GameEnd {
         match self {
             GameEnd::NoMoves => "no-moves",
             GameEnd::PlyLimit => "ply-limit",
+            GameEnd::Decided => "decided",
             GameEnd::IllegalMove => "illegal-move",
             GameEnd::Timeout => "timeout",
             GameEnd::Crash => "crash",
@@ -59,13 +64,17 @@ impl GameEnd {
     /// Whether the game ended by a bot's fault (a forfeit).
     #[must_use]
     pub const fn is_forfeit(self) -> bool {
-        !matches!(self, GameEnd::NoMoves | GameEnd::PlyLimit)
+        !matches!(
+            self,
+            GameEnd::NoMoves | GameEnd::PlyLimit | GameEnd::Decided
+        )
     }
 
-    /// All ends, rule endings first.
-    pub const ALL: [GameEnd; 7] = [
+    /// All ends, those without a fault first.
+    pub const ALL: [GameEnd; 8] = [
         GameEnd::NoMoves,
         GameEnd::PlyLimit,
+        GameEnd::Decided,
         GameEnd::IllegalMove,
         GameEnd::Timeout,
         GameEnd::Crash,
@@ -106,7 +115,8 @@ pub struct GameRecord {
     pub moves: String,
     /// The number of plies in `moves`.
     pub plies: u32,
-    /// Final seeds of South and North; for a forfeit, the seeds captured so far.
+    /// Final seeds of South and North; for a forfeit or a decided game, the
+    /// seeds captured so far.
     pub seeds: [u32; 2],
     /// The winner, or `None` for a draw.
     pub winner: Option<Side>,
@@ -298,13 +308,34 @@ impl Watch {
     }
 }
 
+/// The rules of a game and whether the referee adjudicates it: what
+/// [`play_game`] plays under. `Rules` alone convert to it with
+/// adjudication off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameRules {
+    /// The board and rule limits.
+    pub rules: Rules,
+    /// Whether the game ends as soon as its winner is certain
+    /// ([`GameEnd::Decided`]).
+    pub adjudicate: Adjudicate,
+}
+
+impl From<Rules> for GameRules {
+    fn from(rules: Rules) -> GameRules {
+        GameRules {
+            rules,
+            adjudicate: Adjudicate::Off,
+        }
+    }
+}
+
 /// Plays one game between `seats` (`[south, north]`) under `rules` and `time`,
 /// from the position after `opening` (legal plies, played by the referee),
 /// as game `game.1` of series `game.0`, and returns its record; `None` if `cancel` fired first (the game is then not
 /// recorded, and its bots are left to the caller to stop). Starts bots
 /// whose process is `None`.
 pub async fn play_game(
-    rules: Rules,
+    rules: impl Into<GameRules>,
     time: &TimeControl,
     seats: [&mut Seat; 2],
     opening: &[Move],
@@ -317,7 +348,7 @@ pub async fn play_game(
 /// [`play_game`], telling `watch` (if any) of the game's start, each ply
 /// and its end ([`WatchEvent`]); without one nothing per ply changes.
 pub async fn play_watched(
-    rules: Rules,
+    rules: impl Into<GameRules>,
     time: &TimeControl,
     seats: [&mut Seat; 2],
     opening: &[Move],
@@ -328,7 +359,7 @@ pub async fn play_watched(
     let played = tokio::select! {
         biased;
         () = cancel.cancelled() => None,
-        record = play(rules, time, seats, opening, game, watch) => Some(record),
+        record = play(rules.into(), time, seats, opening, game, watch) => Some(record),
     };
     if let Some(w) = watch {
         let (series, game) = game;
@@ -341,7 +372,7 @@ pub async fn play_watched(
 }
 
 async fn play(
-    rules: Rules,
+    GameRules { rules, adjudicate }: GameRules,
     time: &TimeControl,
     mut seats: [&mut Seat; 2],
     opening: &[Move],
@@ -368,6 +399,8 @@ async fn play(
     let mut transcript = Transcript(seats[0].transcripts.then(String::new));
     // Which bots were told of this game: only they hear of its end.
     let mut in_game = [false; 2];
+    // The winner, when adjudication ended the game.
+    let mut decided = None;
 
     // Bots not running yet (a series' first game, or after a fault) start
     // at once, not one after the other: a start costs milliseconds.
@@ -424,6 +457,14 @@ async fn play(
         }
         let mut last: Option<Move> = opening.last().copied();
         while !pos.is_over() {
+            // After every ply (and the opening): a winner already certain
+            // ends the game here, with the seeds captured so far.
+            if adjudicate == Adjudicate::Decided {
+                if let Some(winner) = pos.decided_winner() {
+                    decided = Some(winner);
+                    break;
+                }
+            }
             let side = pos.to_move();
             let mine = clock[side.index()];
             let limit = turn_limit(time, mine.max(0) as u64);
@@ -486,6 +527,7 @@ async fn play(
 
     let seeds = [pos.captured(Side::South), pos.captured(Side::North)];
     let (end, winner, detail) = match forfeit {
+        None if decided.is_some() => (GameEnd::Decided, decided, String::new()),
         None => {
             let outcome = pos
                 .outcome()
@@ -589,6 +631,7 @@ mod tests {
             [
                 "no-moves",
                 "ply-limit",
+                "decided",
                 "illegal-move",
                 "timeout",
                 "crash",
@@ -598,7 +641,7 @@ mod tests {
         );
         assert!(GameEnd::ALL.iter().filter(|e| e.is_forfeit()).count() == 5);
         // The reader's lists of ends are these names.
-        let (rules, faults) = names.split_at(2);
+        let (rules, faults) = names.split_at(3);
         assert_eq!(rules, crate::output::rows::RULE_ENDS);
         assert_eq!(faults, crate::output::rows::FAULT_ENDS);
     }

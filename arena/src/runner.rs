@@ -24,7 +24,7 @@ use crate::bot::{BotLog, BotProcess, StartOptions};
 use crate::config::{Config, SprtModelName, TimeControl};
 use crate::format::{Plan, Stage};
 use crate::output::{GamesCsv, RunFolder};
-use crate::referee::{play_watched, stop_seats, GameRecord, Seat, Watch};
+use crate::referee::{play_watched, stop_seats, GameRecord, GameRules, Seat, Watch};
 use crate::schedule::{self, Series};
 use crate::series::{self, InOrder, SeriesRule, SeriesState};
 use crate::shard::Shard;
@@ -977,7 +977,10 @@ async fn play_series_game(
     };
     let config = &shared.config;
     play_watched(
-        config.rules,
+        GameRules {
+            rules: config.rules,
+            adjudicate: config.adjudicate,
+        },
         &config.time,
         in_order,
         opening,

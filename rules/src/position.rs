@@ -432,6 +432,41 @@ impl Position {
         on_game!(&self.0, g => g.outcome)
     }
 
+    /// The side that has won whatever follows: the one that has captured
+    /// more than half of all seeds (the board's plus both captures), or
+    /// `None` when neither has. Exact, not a guess: seeds only ever leave
+    /// the board to the players, never back, and every way the game ends
+    /// gives the seeds left out to the players (the last mover's sweep, or
+    /// each side its own row at the ply limit; RULES.md, "A move", step 5,
+    /// and "End of the game"), so a capture total never falls and more than
+    /// half stays more than half. Once the game is over it is the winner if
+    /// the winner holds more than half (never for a draw). Allocates
+    /// nothing; the arena's `[board] adjudicate = "decided"` ends a game on it.
+    ///
+    /// ```
+    /// use endodoi::{Position, Rules, Side};
+    /// let rules = Rules::new(2, 2)?; // 8 seeds
+    /// let open = Position::parse("1,1/1,1 s 4 0 6", rules)?;
+    /// assert_eq!(open.decided_winner(), None); // 4 of 8 is half, not more
+    /// let decided = Position::parse("1,0/1,1 n 5 0 7", rules)?;
+    /// assert_eq!(decided.decided_winner(), Some(Side::South));
+    /// assert!(!decided.is_over());
+    /// # Ok::<(), endodoi::ParsePositionError>(())
+    /// ```
+    #[must_use]
+    #[inline]
+    pub fn decided_winner(&self) -> Option<Side> {
+        let board = u64::from(on_game!(&self.0, g => g.ring.sum(0, 2 * g.rules.holes())));
+        let [south, north] = Side::ALL.map(|s| u64::from(self.captured(s)));
+        if south > north + board {
+            Some(Side::South)
+        } else if north > south + board {
+            Some(Side::North)
+        } else {
+            None
+        }
+    }
+
     /// Whether the game is over, the same as `self.outcome().is_some()`.
     ///
     /// ```

@@ -1,5 +1,6 @@
-//! Generating, playing and showing moves lap by lap allocates nothing on the
-//! heap: a counting global allocator watches a whole random game on each board size.
+//! Generating, playing and showing moves lap by lap, and asking whether a
+//! game is decided, allocate nothing on the heap: a counting global
+//! allocator watches a whole random game on each board size.
 //!
 //! It counts the allocations of the test's own thread only: the test harness's
 //! main thread may allocate at any moment, and counting it made this test flaky.
@@ -48,6 +49,8 @@ fn a_whole_game_allocates_nothing() {
             // Showing the move lap by lap allocates nothing either.
             let laps = pos.laps(mv).unwrap().count() as u32;
             assert_eq!(pos.play(mv).unwrap().laps, laps);
+            // So does the referee's exact adjudication, after every ply.
+            let _ = std::hint::black_box(pos.decided_winner());
             pick = pick.wrapping_mul(31).wrapping_add(17);
         }
         let after = allocations();

@@ -235,6 +235,58 @@ proptest! {
         }
     }
 
+    /// Exact adjudication is exact: in a random game, from the first
+    /// position where `decided_winner` names a side, every continuation
+    /// (the game's own and `continuations` other random ones) ends with that
+    /// side the winner, and it stays decided for that side at every ply on
+    /// the way; a game it never names a side in ends without a winner above
+    /// half (a draw, or a win by half the seeds or fewer cannot happen with
+    /// two sides, so: a draw). Ply limits from 5 plies up, so the ply-limit
+    /// end (each side takes its own row) is tried as well as the sweep.
+    #[test]
+    fn a_decided_winner_wins_whatever_follows(
+        holes in 2usize..=12,
+        seeds in 1u32..=6,
+        max_plies in 5u32..=400,
+        seed in any::<u64>(),
+        continuations in 1usize..=4,
+    ) {
+        let rules = Rules::new(holes, seeds).unwrap().with_max_plies(max_plies).unwrap();
+        // A small LCG: the picks of every continuation.
+        let mut state = seed | 1;
+        let mut pick = move |n: usize| {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 33) as usize % n
+        };
+        let mut pos = rules.start();
+        prop_assert_eq!(pos.decided_winner(), None);
+        let mut first = None;
+        while !pos.is_over() && first.is_none() {
+            let legal = pos.legal_moves();
+            pos.play(legal.nth(pick(legal.len())).unwrap()).unwrap();
+            first = pos.decided_winner().map(|side| (side, pos.clone()));
+        }
+        match first {
+            Some((side, at)) => {
+                for _ in 0..=continuations {
+                    let mut rest = at.clone();
+                    while !rest.is_over() {
+                        let legal = rest.legal_moves();
+                        rest.play(legal.nth(pick(legal.len())).unwrap()).unwrap();
+                        prop_assert_eq!(rest.decided_winner(), Some(side), "it changed at {}", rest);
+                    }
+                    prop_assert_eq!(rest.outcome().unwrap().winner, Some(side), "decided at {}", at);
+                }
+            }
+            None => {
+                // Over without ever being decided: neither side holds more
+                // than half, and the totals add up, so they are equal.
+                prop_assert!(pos.is_over());
+                prop_assert_eq!(pos.outcome().unwrap().winner, None, "{}", pos);
+            }
+        }
+    }
+
     /// Replaying the same moves from the start gives the same position.
     #[test]
     fn replays_are_deterministic(holes in 2usize..=20, picks in proptest::collection::vec(any::<u8>(), 0..100)) {

@@ -102,7 +102,10 @@ pub fn rules_text(rules: &Rules) -> String {
 /// other than the number of moves, an `opening` that is not the start of
 /// `moves`, a `pair` other than `ceil(game / 2)`, and an end that the moves
 /// do not give. A game the rules ended must end after its moves with the
-/// recorded termination, result and final seeds. A game lost by a fault
+/// recorded termination, result and final seeds. A game adjudicated
+/// `decided` must go on after its moves, with the recorded winner holding
+/// more than half of all seeds there and at no earlier position past its
+/// opening, and the seeds captured so far as its final seeds. A game lost by a fault
 /// (a forfeit: the moves alone cannot give its result) must have a known
 /// fault as termination, moves that replay legally and leave the game
 /// going on, the final seeds captured so far, and a winner: the opponent
@@ -124,7 +127,17 @@ fn replay(row: &GameRow) -> Result<(), String> {
     ];
     let mut pos = rules.start();
     let mut plies = 0u32;
+    let opening_plies = row.opening.split_whitespace().count();
     for word in row.moves.split_whitespace() {
+        // The referee adjudicates after the opening and every ply since:
+        // a decided game has no ply past the first decided position.
+        if row.termination == DECIDED && plies as usize >= opening_plies {
+            if let Some(side) = pos.decided_winner() {
+                return Err(format!(
+                    "termination decided, but {side} had more than half of the seeds after ply {plies} already, and its moves go on"
+                ));
+            }
+        }
         plies += 1;
         let mover = pos.to_move();
         let mv = endodoi_protocol::parse_move(word).ok().ok_or_else(|| {
@@ -180,6 +193,9 @@ pub fn end_problem(
     check_end(end, termination, result, detail, recorded).err()
 }
 
+/// The termination of a game the referee adjudicated (see [`RULE_ENDS`]).
+const DECIDED: &str = "decided";
+
 fn check_end(
     pos: &Position,
     termination: &str,
@@ -188,7 +204,29 @@ fn check_end(
     recorded: [u32; 2],
 ) -> Result<(), String> {
     let captured = [pos.captured(Side::South), pos.captured(Side::North)];
-    if RULE_ENDS.contains(&termination) {
+    if termination == DECIDED {
+        if let Some(outcome) = pos.outcome() {
+            return Err(format!(
+                "termination decided, but its moves end the game ({} by {})",
+                outcome.winner.map_or("draw", Side::name),
+                outcome.termination.name()
+            ));
+        }
+        match pos.decided_winner() {
+            Some(side) if side.name() == result => {}
+            Some(side) => {
+                return Err(format!(
+                    "result {result} by decided, but after its moves {side} has more than half of the seeds"
+                ))
+            }
+            None => {
+                return Err(format!(
+                    "termination decided, but after its moves neither side has more than half of the seeds (South {}, North {})",
+                    captured[0], captured[1]
+                ))
+            }
+        }
+    } else if RULE_ENDS.contains(&termination) {
         let Some(outcome) = pos.outcome() else {
             return Err(format!(
                 "termination {termination} but after its moves the game goes on ({} to move)",
@@ -208,7 +246,7 @@ fn check_end(
     } else {
         if !FAULT_ENDS.contains(&termination) {
             return Err(format!(
-                "unknown termination '{termination}' (no-moves, ply-limit, or a fault: {})",
+                "unknown termination '{termination}' (no-moves, ply-limit, decided, or a fault: {})",
                 FAULT_ENDS.join(", ")
             ));
         }
@@ -472,5 +510,52 @@ mod tests {
         assert!(replay_problem(&row(&going_on))
             .unwrap()
             .starts_with("termination no-moves but after its moves the game goes on"));
+    }
+
+    /// GAME stopped by exact adjudication: after its 11th ply South has 34
+    /// of the 64 seeds (shown by `arena replay 4 2 2 6 4 1 7 1 5 2 1`).
+    const DECIDED: &str = "1,1,1,4 2 2 6,greedy,first,8,4,100000,1000,4 2 2 6 4 1 7 1 5 2 1,11,34,16,south,decided,,300";
+
+    #[test]
+    fn a_decided_game_stops_at_its_first_decided_ply() {
+        assert_eq!(replay_problem(&row(DECIDED)), None);
+        let swap = |from: &str, to: &str| DECIDED.replacen(from, to, 1);
+        for (text, want) in [
+            (
+                swap(",south,decided", ",north,decided"),
+                "result north by decided, but after its moves south has more than half of the seeds",
+            ),
+            (
+                swap(",south,decided", ",draw,decided"),
+                "result draw by decided, but after its moves south has",
+            ),
+            (
+                swap(" 5 2 1,11,34,", " 5 2,10,26,"),
+                "termination decided, but after its moves neither side has more than half of the seeds (South 26, North 16)",
+            ),
+            (
+                swap(" 5 2 1,11,34,16,", " 5 2 1 1,12,34,21,"),
+                "termination decided, but south had more than half of the seeds after ply 11 already",
+            ),
+            (
+                swap(",34,16,", ",34,15,"),
+                "final seeds 34 - 15 (south_seeds - north_seeds), but its moves give 34 - 16",
+            ),
+            (
+                GAME.replacen(",no-moves,", ",decided,", 1),
+                "termination decided, but south had more than half of the seeds after ply 11",
+            ),
+        ] {
+            let got = replay_problem(&row(&text)).unwrap_or_default();
+            assert!(got.starts_with(want), "{text}: {got}");
+        }
+        // The check counts from the end of the opening, where the referee
+        // first looks: an opening past the decided ply is no contradiction.
+        let long_opening = swap("1,1,1,4 2 2 6,", "1,1,1,4 2 2 6 4 1 7 1 5 2 1,");
+        assert_eq!(replay_problem(&row(&long_opening)), None);
+        let the_end = Position::parse("0,0/0,0 s 5 3 9", Rules::new(2, 2).unwrap()).unwrap();
+        assert!(end_problem(&the_end, "decided", "south", "", [5, 3])
+            .unwrap()
+            .starts_with("termination decided, but its moves end the game (south by no-moves)"));
     }
 }

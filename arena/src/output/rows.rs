@@ -42,8 +42,10 @@ pub const GAMES_COLUMNS: [&str; 18] = [
 /// others default when absent (an older file still reads).
 pub const GAMES_REQUIRED: [&str; 6] = ["series", "game", "south", "north", "result", "termination"];
 
-/// The terminations the rules end a game with; every other one is a fault.
-pub const RULE_ENDS: [&str; 2] = ["no-moves", "ply-limit"];
+/// The terminations of a game no fault ended: the two the rules end a game
+/// with, and `decided` (exact adjudication: the referee stopped a game
+/// whose winner had more than half of all seeds); every other one is a fault.
+pub const RULE_ENDS: [&str; 3] = ["no-moves", "ply-limit", "decided"];
 
 /// The terminations of a game a bot lost by its fault (a forfeit).
 pub const FAULT_ENDS: [&str; 5] = [
@@ -103,7 +105,7 @@ pub struct GameRow {
     pub north_seeds: String,
     /// `south`, `north` or `draw`.
     pub result: String,
-    /// `no-moves`, `ply-limit`, or the fault that lost the game.
+    /// `no-moves`, `ply-limit`, `decided`, or the fault that lost the game.
     pub termination: String,
     /// For a forfeit: the side and bot at fault, and what happened.
     #[serde(default)]
