@@ -63,6 +63,41 @@ pub fn sprt_suffix(s: &crate::runner::SprtState, first: &str) -> String {
     )
 }
 
+/// The line that announces a knockout or Swiss stage, for the console:
+/// `arena: knockout round 2: a v b, c v d` (`bots` are the config's names;
+/// a stage of deciders says so), or `None` for a round robin or gauntlet,
+/// whose one stage is the whole schedule.
+#[must_use]
+pub fn stage_line(
+    format: &crate::format::Format,
+    bots: &[&str],
+    stage: &crate::format::Stage,
+) -> Option<String> {
+    if format.is_static() {
+        return None;
+    }
+    let round = stage.series.first()?.round;
+    let of = match format {
+        crate::format::Format::Swiss { rounds, .. } => format!(" of {rounds}"),
+        _ => String::new(),
+    };
+    let pairs: Vec<String> = stage
+        .series
+        .iter()
+        .map(|s| format!("{} v {}", bots[s.a], bots[s.b]))
+        .collect();
+    let kind = if stage.decider {
+        ", deciders (one game pair each)"
+    } else {
+        ""
+    };
+    Some(format!(
+        "arena: {} round {round}{of}{kind}: {}",
+        format.name(),
+        pairs.join(", ")
+    ))
+}
+
 impl<W: Write> Lines<W> {
     /// Plain lines on `out`; `first` is the first bot's name.
     pub fn new(out: W, quiet: bool, first: &str) -> Lines<W> {
@@ -202,6 +237,47 @@ mod tests {
             .lines()
             .map(String::from)
             .collect()
+    }
+
+    #[test]
+    fn a_knockout_stage_is_announced_with_its_pairs_and_a_round_robin_is_not() {
+        use crate::format::{Decider, Format, Stage};
+        use crate::schedule::Series;
+        let bots = ["a", "b", "c", "d"];
+        let series = |number, a, b| Series {
+            number,
+            round: 2,
+            a,
+            b,
+        };
+        let stage = Stage {
+            series: vec![series(3, 0, 3), series(4, 1, 2)],
+            decider: false,
+        };
+        let knockout = Format::Knockout {
+            seeds: vec![0, 1, 2, 3],
+            decider: Decider::Pair,
+        };
+        assert_eq!(
+            stage_line(&knockout, &bots, &stage).as_deref(),
+            Some("arena: knockout round 2: a v d, b v c")
+        );
+        let deciders = Stage {
+            series: vec![series(5, 0, 3)],
+            decider: true,
+        };
+        assert_eq!(
+            stage_line(&knockout, &bots, &deciders).as_deref(),
+            Some("arena: knockout round 2, deciders (one game pair each): a v d")
+        );
+        let swiss = Format::Swiss {
+            seeds: vec![0, 1, 2, 3],
+            rounds: 3,
+        };
+        assert!(stage_line(&swiss, &bots, &stage)
+            .unwrap()
+            .starts_with("arena: swiss round 2 of 3: "));
+        assert_eq!(stage_line(&Format::RoundRobin, &bots, &stage), None);
     }
 
     #[test]

@@ -293,12 +293,20 @@ pub fn run<F: Future<Output = ()>>(
         None => 0,
     };
     let reporter = std::cell::RefCell::new(reporter);
+    let names: Vec<&str> = config.bots.iter().map(|b| b.name.as_str()).collect();
     // A live view that fails does not stop the run: it is said once.
     let mut live_gone = false;
     let outcome = runtime.block_on(async {
         let work = runner::run(config.clone(), &dir, &run_options, &cancel, |event| {
             if let runner::Event::Game(_) = event {
                 done += 1;
+            }
+            if let runner::Event::Stage(stage) = event {
+                if let Some(line) = crate::reporter::stage_line(&config.format, &names, stage) {
+                    if options.view != View::Quiet {
+                        reporter.borrow_mut().note(&line);
+                    }
+                }
             }
             reporter.borrow_mut().event(event);
             if let Some(server) = &server {
