@@ -478,6 +478,73 @@ mod tests {
         assert!(st.rows.last().unwrap().absent && st.rows.last().unwrap().bot == 0);
     }
 
+    /// A field of `n` bots on `points` (half-points, rank order) with the
+    /// meetings `met` (position pairs) and no byes.
+    fn field(points: &[u32], met: &[(usize, usize)]) -> Field {
+        let n = points.len();
+        let mut m = vec![vec![0; n]; n];
+        for &(p, q) in met {
+            m[p][q] += 1;
+            m[q][p] += 1;
+        }
+        Field {
+            points: points.to_vec(),
+            met: m,
+            byes: vec![0; n],
+        }
+    }
+
+    #[test]
+    fn the_top_bot_prefers_s2_then_s1_from_the_bottom_then_lower_groups() {
+        // A score group of 6 (positions 0..5), then 2 bots on less.
+        let f = field(&[2, 2, 2, 2, 2, 2, 0, 0], &[]);
+        let none = vec![false; 8];
+        assert_eq!(f.preference(&none, 0), vec![3, 4, 5, 2, 1, 6, 7]);
+        // A group of 1 floats at once: the lower groups in rank order.
+        let f = field(&[4, 2, 2, 0], &[]);
+        assert_eq!(f.preference(&[false; 4], 0), vec![1, 2, 3]);
+    }
+
+    #[test]
+    fn a_met_opponent_is_skipped_as_the_dutch_transposition_does() {
+        // Six on equal points; 1 has met 4 (1-based). Dutch: S1 = {1, 2,
+        // 3}, S2 = {4, 5, 6}; 1 v 4 is barred, so S2 transposes to 5, 4, 6:
+        // 1 v 5, 2 v 4, 3 v 6.
+        let f = field(&[0; 6], &[(0, 3)]);
+        assert_eq!(
+            f.pair(STEP_BUDGET),
+            Pairing {
+                pairs: vec![(0, 4), (1, 3), (2, 5)],
+                bye: None
+            }
+        );
+    }
+
+    #[test]
+    fn the_bye_moves_up_when_the_rest_cannot_be_paired() {
+        // Three bots; 1 and 2 (positions 0, 1) have met: a bye to 3 would
+        // leave them a repeat, so the bye moves up to 2, and 1 plays 3.
+        let f = field(&[0; 3], &[(0, 1)]);
+        assert_eq!(
+            f.pair(STEP_BUDGET),
+            Pairing {
+                pairs: vec![(0, 2)],
+                bye: Some(1)
+            }
+        );
+        // Out of budget the bye goes to the lowest-ranked bot with the
+        // fewest byes, and the rest pair allowing repeats.
+        let mut f = field(&[0; 3], &[(0, 1)]);
+        f.byes = vec![0, 0, 1];
+        assert_eq!(
+            f.pair(0),
+            Pairing {
+                pairs: vec![(0, 2)],
+                bye: Some(1)
+            }
+        );
+    }
+
     #[test]
     fn out_of_budget_pairs_allowing_repeats() {
         // Four bots that have all met: no repeat-free pairing; and with a
