@@ -361,6 +361,9 @@ GAMES_COLUMNS = ["holes", "seeds", "max_laps", "max_plies", "moves", "plies",
 INT_COLUMNS = ["holes", "seeds", "max_laps", "max_plies", "plies",
                "south_seeds", "north_seeds"]
 RULE_ENDINGS = ("no-moves", "ply-limit")
+# Exact adjudication: the referee stopped the game after the first ply
+# (past the opening) that gave a side more than half of all seeds.
+DECIDED = "decided"
 FORFEITS = ("illegal-move", "timeout", "crash", "protocol-error", "start-failure")
 
 
@@ -371,7 +374,16 @@ def _games_row_complete(row):
             int(row[col])
     except (KeyError, ValueError):
         return False
-    return row.get("termination") in RULE_ENDINGS + FORFEITS
+    return row.get("termination") in RULE_ENDINGS + (DECIDED,) + FORFEITS
+
+
+def decided_side(game):
+    """The side holding more than half of all seeds, or None: seeds never
+    go back to the board, so that side has won (RULES.md, End of the game)."""
+    for side in (SOUTH, NORTH):
+        if 2 * game.captured[side] > game.total:
+            return side
+    return None
 
 
 def check_game(row):
@@ -389,7 +401,7 @@ def check_game(row):
     diffs = []
     if result not in ("south", "north", "draw"):
         diffs.append(f"unknown result {result!r}")
-    if termination not in RULE_ENDINGS + FORFEITS:
+    if termination not in RULE_ENDINGS + (DECIDED,) + FORFEITS:
         diffs.append(f"unknown termination {termination!r}")
     if nums["plies"] != len(moves):
         diffs.append(f"plies {nums['plies']} but {len(moves)} moves")
@@ -400,7 +412,12 @@ def check_game(row):
     except ValueError as e:
         return diffs + [f"bad parameters: {e}"]
 
+    opening = len((row.get("opening") or "").split())
     for ply, hole in enumerate(moves):
+        if termination == DECIDED and ply >= opening and decided_side(game) is not None:
+            return diffs + [f"decided claimed at ply {len(moves)}, but "
+                            f"{SIDE_NAMES[decided_side(game)]} held more than half "
+                            f"of the seeds after ply {ply} already"]
         try:
             game.play(hole)
         except IllegalMove as e:
@@ -424,6 +441,21 @@ def check_game(row):
         if sum(totals) != game.total:
             diffs.append(f"totals {totals[0]}+{totals[1]} = {sum(totals)}, "
                          f"not {game.total} seeds")
+    elif termination == DECIDED:
+        side = decided_side(game)
+        if game.ended is not None:
+            diffs.append(f"decided claimed but the game was over by the rules "
+                         f"({game.ended}) after {len(moves)} plies")
+        elif side is None:
+            diffs.append(f"decided claimed but neither side holds more than half "
+                         f"of the {game.total} seeds ({game.captured[0]}-{game.captured[1]})")
+        elif result != SIDE_NAMES[side]:
+            diffs.append(f"result {result}, but {SIDE_NAMES[side]} holds more "
+                         f"than half of the seeds")
+        captured = tuple(game.captured)
+        if totals != captured:
+            diffs.append(f"totals {totals[0]}-{totals[1]}, captured so far "
+                         f"{captured[0]}-{captured[1]}")
     elif termination in FORFEITS:
         if game.ended is not None:
             diffs.append(f"{termination} claimed but the game was already over "

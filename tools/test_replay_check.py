@@ -256,6 +256,36 @@ class GamesTest(TempFiles):
         for game in range(1, len(rows) + 1):
             self.assertIn(f"series 4 game {game}:", out)
 
+    def test_decided_games(self):
+        # A 2x8 game of the demo: after its 11th ply South holds 34 of the
+        # 64 seeds (16 for North), so exact adjudication stops it there.
+        moves = "4 2 2 6 4 1 7 1 5 2 1"
+        decided = dict(holes=8, moves=moves, south_seeds=34, north_seeds=16,
+                       result="south", termination="decided")
+        code, out, err = self.check([game_row(series=5, game=1, **decided)])
+        self.assertSummary(out, 1, 0)
+        self.assertEqual(code, 0, out + err)
+        rows = [
+            game_row(series=5, game=2, **{**decided, "result": "north"}),
+            game_row(series=5, game=3, **{**decided, "moves": moves[:-2],
+                                          "south_seeds": 26}),
+            game_row(series=5, game=4, **{**decided, "moves": moves + " 1",
+                                          "north_seeds": 21}),
+            game_row(series=5, game=5, **{**decided, "north_seeds": 15}),
+            # The ply limit ends it (North then holds 21 of 32): not decided.
+            game_row(series=5, game=6, holes=4, max_plies=5, moves=EXAMPLE_MOVES,
+                     south_seeds=11, north_seeds=21, result="north",
+                     termination="decided"),
+        ]
+        code, out, _ = self.check(rows)
+        self.assertEqual(code, 1)
+        self.assertSummary(out, 0, len(rows))
+        self.assertRegex(out, r"series 5 game 2: result north, but south holds")
+        self.assertRegex(out, r"series 5 game 3: decided claimed but neither side")
+        self.assertRegex(out, r"series 5 game 4: .*after ply 11 already")
+        self.assertRegex(out, r"series 5 game 5: totals 34-15, captured so far 34-16")
+        self.assertRegex(out, r"series 5 game 6: .*over by the rules")
+
     def test_truncated_last_row_skipped(self):
         text = csv_text(good_rows()) + "2,1,botA,botB,9,4,100000,1000,4 7 2"
         code, out, err = self.run_cli(self.write(text))

@@ -408,6 +408,12 @@ pub fn run(replay: &Replay) -> Result<(String, bool), ReplayError> {
                 pos.to_move(),
                 pos.legal_moves()
             );
+            if let Some(side) = pos.decided_winner() {
+                let _ = writeln!(
+                    out,
+                    "decided: {side} has more than half of all seeds, so it wins whatever follows"
+                );
+            }
         }
     }
     let mut matches = true;
@@ -460,6 +466,31 @@ mod tests {
         assert_eq!(
             text.matches("\nply ").count() + usize::from(text.starts_with("ply ")),
             34
+        );
+    }
+
+    #[test]
+    fn a_decided_game_replays_to_its_adjudication() {
+        // A demo game stopped after ply 11, South holding 34 of 64 seeds.
+        let replay = Replay {
+            rules: Rules::new(8, 4).unwrap(),
+            moves: parse_moves(&["4 2 2 6 4 1 7 1 5 2 1"]).unwrap(),
+            recorded: Some(Recorded {
+                seeds: [34, 16],
+                result: "south".into(),
+                termination: "decided".into(),
+                detail: String::new(),
+            }),
+            players: None,
+        };
+        let (text, ok) = run(&replay).unwrap();
+        assert!(ok, "{text}");
+        assert!(
+            text.contains("the game goes on after 11 plies: South has 34, North 16")
+                && text.contains("decided: south has more than half of all seeds")
+                && text
+                    .contains("recorded: south by decided, South 34 - North 16: the replay agrees"),
+            "{text}"
         );
     }
 

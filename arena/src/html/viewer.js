@@ -236,6 +236,12 @@
         const winner = g.result === "south" ? `${bot(g.south)} (South) wins` :
           g.result === "north" ? `${bot(g.north)} (North) wins` : "a draw";
         text += ` Game over by ${g.termination}: South ${pos.cap[0]} - North ${pos.cap[1]}, ${winner}.`;
+      } else if (g.termination === "decided") {
+        // Exact adjudication: the winner holds more than half of all seeds.
+        const w = g.result === "south" ? "s" : "n";
+        text += ` Decided: ${SIDE[w]} has captured more than half of all seeds and wins` +
+          ` whatever follows, so the referee ended the game: South ${pos.cap[0]} - North ${pos.cap[1]},` +
+          ` ${bot(w === "s" ? g.south : g.north)} (${SIDE[w]}) wins.`;
       } else {
         const loser = g.result === "south" ? "n" : g.result === "north" ? "s" : pos.toMove;
         text += ` ${bot(loser === "s" ? g.south : g.north)} (${SIDE[loser]}) lost by ${g.termination}` +
