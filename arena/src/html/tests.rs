@@ -360,6 +360,55 @@ fn a_small_budget_keeps_every_series_in_the_viewer() {
     assert_eq!(data["games"].as_array().unwrap().len(), 1);
 }
 
+/// `full`, a game played to its end, cut short by exact adjudication: its
+/// moves up to the first position past the opening where a side holds
+/// more than half of the seeds; `None` if the game never had one.
+fn decided(full: &GameRow) -> Option<GameRow> {
+    let rules = full.rules().unwrap();
+    let opening = full.opening.split(' ').count();
+    let mut pos = rules.start();
+    let mut moves = Vec::new();
+    for word in full.moves.split(' ') {
+        if moves.len() >= opening && pos.decided_winner().is_some() {
+            break;
+        }
+        let hole: u8 = word.parse().unwrap();
+        pos.play(Move::new(hole).unwrap()).unwrap();
+        moves.push(hole);
+    }
+    let winner = pos.decided_winner().filter(|_| !pos.is_over())?;
+    Some(GameRow {
+        moves: words(&moves),
+        south_seeds: pos.captured(Side::South).to_string(),
+        north_seeds: pos.captured(Side::North).to_string(),
+        result: winner.name().into(),
+        termination: "decided".into(),
+        ..full.clone()
+    })
+}
+
+#[test]
+fn a_decided_game_is_no_forfeit_and_its_replay_agrees() {
+    let mut games = tournament();
+    let (i, cut) = games
+        .iter()
+        .enumerate()
+        .find_map(|(i, g)| decided(g).map(|d| (i, d)))
+        .expect("a game of the fixture is decided before its end");
+    assert_eq!(cut.result, games[i].result);
+    games[i] = cut;
+    let page = render_games(&games, VIEWER_BUDGET_BYTES);
+    assert!(
+        page.html
+            .contains("<td class=\"name\">decided</td><td>1</td>"),
+        "{}",
+        page.html
+    );
+    let data = data_of(&page.html);
+    assert_eq!(data["games"][i]["agrees"], true);
+    assert!(data["games"][i]["error"].is_null(), "{}", data["games"][i]);
+}
+
 #[test]
 fn bad_rows_are_shown_never_panicked_on() {
     let mut games = tournament();
