@@ -25,11 +25,11 @@ use tokio::time::Instant;
 
 use crate::bot::log::LOG_CAP_BYTES;
 use crate::bot::{BotLog, BotProcess, Fault, StartOptions, GRACE};
-use crate::config::{BotSpec, Limits, DEFAULT_MARGIN_MS};
+use crate::config::{BotSpec, TimeControl, DEFAULT_MARGIN_MS};
 use crate::referee::ply::{self, NewGameFault, PlyClock, PlyFault};
 use endodoi_protocol::{
-    hello_name, shown_bytes, write_line, BadHole, GameOver, Hello, NewGame, Quit, Reply,
-    ReplyError, VERSION,
+    hello_name, shown_bytes, write_line, BadHole, GameOver, NewGame, Quit, Reply, ReplyError,
+    VERSION,
 };
 
 /// The default per-move limit of `arena check`, ms.
@@ -57,6 +57,9 @@ pub struct CheckOptions {
     /// Run the bot in this sandbox, its `dir` the current directory (needs
     /// `guard`); `None` runs it unsandboxed.
     pub sandbox: Option<crate::config::SandboxSpec>,
+    /// Options sent in `hello` as `option.NAME=VALUE`, as a config's
+    /// `options` sends them ([`crate::config::valid_option`] words).
+    pub options: Vec<(String, String)>,
 }
 
 /// The verdict of one check.
@@ -185,12 +188,14 @@ pub fn run(
     mut on_line: impl FnMut(&CheckLine),
 ) -> Result<Report, CheckError> {
     let spec = BotSpec {
-        name: "bot".into(),
-        command: options.command.clone(),
         dir: options.sandbox.as_ref().map(|_| ".".into()),
-        base: std::path::PathBuf::new(),
-        limits: Limits::default(),
         sandbox: options.sandbox.clone(),
+        options: options.options.clone(),
+        ..BotSpec::new(
+            "bot",
+            options.command.clone(),
+            TimeControl::per_move(options.move_time_ms.max(1), options.startup_ms),
+        )
     };
     let Some(program) = spec.command.first() else {
         return Err(CheckError::NoCommand);
@@ -426,12 +431,20 @@ impl Checker {
             }
         };
         let mut buf = String::new();
-        write_line(&mut buf, &Hello::CURRENT);
+        write_line(&mut buf, &crate::bot::hello_of(&self.spec));
         let failure = match bot.request(&buf, self.startup, Duration::ZERO).await {
             Ok((reply, elapsed)) => match hello_name(reply) {
                 Ok(_) => {
                     line.status = Status::Pass;
-                    line.detail = format!("'{}' in {}", shown_bytes(reply.as_bytes()), ms(elapsed));
+                    line.detail = format!(
+                        "'{}' in {}{}",
+                        shown_bytes(reply.as_bytes()),
+                        ms(elapsed),
+                        options_note(
+                            crate::bot::listed_options(reply).as_deref(),
+                            &self.spec.options
+                        )
+                    );
                     None
                 }
                 Err(_) => Some(Failure {
@@ -802,6 +815,42 @@ impl Checker {
 
 /// A fault during `hello` or `newgame`, naming the start-up limit for a
 /// timeout (which has no margin there).
+/// What the handshake line adds about options: those the bot `listed` in
+/// its `hello` reply, and a warning for each option `sent` (`--option`)
+/// that it did not list, when it listed any (a bot that lists none may
+/// still read some). Empty when it listed none and none was sent.
+fn options_note(listed: Option<&[String]>, sent: &[(String, String)]) -> String {
+    let mut note = String::new();
+    if let Some(listed) = listed {
+        let _ = write!(
+            note,
+            "; its options: {}",
+            if listed.is_empty() {
+                "none".to_string()
+            } else {
+                listed.join(", ")
+            }
+        );
+        let unlisted: Vec<&str> = sent
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .filter(|n| !listed.iter().any(|l| l == n))
+            .collect();
+        if !unlisted.is_empty() {
+            let _ = write!(
+                note,
+                "; warning: it does not list {} (sent as option.NAME= in hello): check the name, or the bot ignores it",
+                unlisted.join(", ")
+            );
+        }
+    } else if !sent.is_empty() {
+        note.push_str(
+            "; it lists no options (options= in its hello reply), so whether it read those sent is unknown",
+        );
+    }
+    note
+}
+
 fn start_limit(fault: &Fault, startup: Duration) -> String {
     match fault {
         Fault::Timeout { .. } => format!(
@@ -846,6 +895,26 @@ fn why_not(reply: &str, request: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn options_are_shown_and_unlisted_ones_warned_of() {
+        let sent = [
+            ("depth".to_string(), "4".to_string()),
+            ("style".to_string(), "x".to_string()),
+        ];
+        let listed = ["depth".to_string(), "seed".to_string()];
+        let note = options_note(Some(&listed), &sent);
+        assert!(
+            note.starts_with("; its options: depth, seed; warning: it does not list style "),
+            "{note}"
+        );
+        assert_eq!(
+            options_note(Some(&listed), &sent[..1]),
+            "; its options: depth, seed"
+        );
+        assert_eq!(options_note(None, &[]), "");
+        assert!(options_note(None, &sent).contains("lists no options"));
+    }
 
     /// Each position holds what its check says about it.
     #[test]

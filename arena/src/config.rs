@@ -127,6 +127,22 @@ pub struct TimeControl {
     pub startup_ms: u64,
 }
 
+impl TimeControl {
+    /// A per-move limit of `move_time_ms` alone (no game clock), with
+    /// `startup_ms` for the start-up and the default margin: the clocks of
+    /// `arena check` and `arena play`.
+    #[must_use]
+    pub const fn per_move(move_time_ms: u64, startup_ms: u64) -> TimeControl {
+        TimeControl {
+            move_time_ms,
+            base_time_ms: 0,
+            increment_ms: 0,
+            margin_ms: DEFAULT_MARGIN_MS,
+            startup_ms,
+        }
+    }
+}
+
 /// How series are played and scheduled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TournamentSettings {
@@ -219,7 +235,80 @@ pub struct BotSpec {
     pub limits: Limits,
     /// How it is sandboxed; `None` runs it as the arena's user, unconfined.
     pub sandbox: Option<SandboxSpec>,
+    /// Its clocks: `[time]`, with the bot's own `move_time_ms`,
+    /// `base_time_ms` and `increment_ms` in place of the table's (a handicap
+    /// match); `margin_ms` and `startup_ms` are always `[time]`'s.
+    pub time: TimeControl,
+    /// Variables set in its environment (`env`), in name order: names
+    /// `[A-Za-z_][A-Za-z0-9_]*`. A sandboxed bot sees these and the few the
+    /// sandbox sets (docs/sandbox.md), nothing of the arena's; an unsandboxed
+    /// one the arena's environment with these on top.
+    pub env: Vec<(String, String)>,
+    /// Options sent in `hello` as `option.NAME=VALUE` (`options`), in name
+    /// order, the values rendered plainly ([`BotSpec::options`] fit
+    /// protocol.md's word rules: [`valid_option`]).
+    pub options: Vec<(String, String)>,
 }
+
+impl BotSpec {
+    /// A bot called `name` run by `command` from the arena's working
+    /// directory, with the default limits and clocks `time`, unsandboxed,
+    /// with no `env` and no `options`: the bot of `arena check` and
+    /// `arena play`, and of tests.
+    #[must_use]
+    pub fn new(name: &str, command: Vec<String>, time: TimeControl) -> BotSpec {
+        BotSpec {
+            name: name.into(),
+            command,
+            dir: None,
+            base: PathBuf::new(),
+            limits: Limits::default(),
+            sandbox: None,
+            time,
+            env: Vec::new(),
+            options: Vec::new(),
+        }
+    }
+}
+
+/// Whether `name` may name an environment variable of a bot's `env`:
+/// `[A-Za-z_][A-Za-z0-9_]*` (the POSIX shell's rule), so it cannot hold
+/// `=` or a NUL and every shell can read it.
+///
+/// ```
+/// assert!(arena::config::valid_env_name("DEPTH_2"));
+/// assert!(!arena::config::valid_env_name("2DEPTH"));
+/// assert!(!arena::config::valid_env_name("A=B"));
+/// ```
+#[must_use]
+pub fn valid_env_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Whether `name` and `value` (as rendered) make a word
+/// `option.NAME=VALUE` of `hello` that protocol.md allows: a name of 1 to
+/// 64 of `A-Z a-z 0-9 . _ -`, a value of printable ASCII without spaces
+/// (possibly empty), the word at most [`MAX_OPTION_BYTES`].
+///
+/// ```
+/// assert!(arena::config::valid_option("depth", "5"));
+/// assert!(!arena::config::valid_option("my depth", "5"));
+/// assert!(!arena::config::valid_option("style", "very fast"));
+/// ```
+#[must_use]
+pub fn valid_option(name: &str, value: &str) -> bool {
+    valid_name(name)
+        && value.chars().all(|c| c.is_ascii_graphic())
+        && "option.".len() + name.len() + 1 + value.len() <= MAX_OPTION_BYTES
+}
+
+/// The longest `option.NAME=VALUE` word, bytes: a tenth of protocol.md's
+/// line cap, so a `hello` with a few dozen options still fits one line.
+pub const MAX_OPTION_BYTES: usize = endodoi_protocol::MAX_LINE_BYTES / 10;
 
 /// The default holes per row.
 pub const DEFAULT_HOLES: usize = 8;
@@ -526,6 +615,11 @@ struct RawBot {
     sandbox_user: Option<Spanned<String>>,
     sandbox_ro: Option<Spanned<Vec<String>>>,
     sandbox_rw: Option<Spanned<Vec<String>>>,
+    move_time_ms: Option<Spanned<i64>>,
+    base_time_ms: Option<Spanned<i64>>,
+    increment_ms: Option<Spanned<i64>>,
+    env: Option<Spanned<std::collections::BTreeMap<String, Spanned<toml::Value>>>>,
+    options: Option<Spanned<std::collections::BTreeMap<String, Spanned<toml::Value>>>>,
 }
 
 impl Config {
@@ -895,6 +989,86 @@ impl Config {
                     ));
                 }
             }
+            let own = |v: &Option<Spanned<i64>>, key: &str, default: u64| {
+                int(v, &format!("bot.{key}"), 0, DAY_MS, default as i64).map(|x| x as u64)
+            };
+            let bot_time = TimeControl {
+                move_time_ms: own(&rb.move_time_ms, "move_time_ms", time.move_time_ms)?,
+                base_time_ms: own(&rb.base_time_ms, "base_time_ms", time.base_time_ms)?,
+                increment_ms: own(&rb.increment_ms, "increment_ms", time.increment_ms)?,
+                ..time
+            };
+            if bot_time.move_time_ms == 0 && bot_time.base_time_ms == 0 {
+                let span = [&rb.move_time_ms, &rb.base_time_ms]
+                    .into_iter()
+                    .flatten()
+                    .next()
+                    .map(|s| s.span());
+                return Err(at(
+                    span,
+                    &format!("bot '{name}': move_time_ms = 0 and no game clock leaves its moves unlimited: set its move_time_ms or base_time_ms above 0"),
+                ));
+            }
+            let mut env = Vec::new();
+            for (key, value) in rb.env.iter().flat_map(|e| e.get_ref()) {
+                if !valid_env_name(key) {
+                    return Err(at(
+                        Some(value.span()),
+                        &format!("bot '{name}': env name '{}' is not a variable name: use letters, digits and _, not starting with a digit (e.g. MY_SETTING)", endodoi_protocol::shown(key)),
+                    ));
+                }
+                match value.get_ref() {
+                    toml::Value::String(v) if !v.contains('\0') => env.push((key.clone(), v.clone())),
+                    toml::Value::String(_) => return Err(at(
+                        Some(value.span()),
+                        &format!("bot '{name}': env {key} holds a NUL character, which no environment can: remove it"),
+                    )),
+                    other => return Err(at(
+                        Some(value.span()),
+                        &format!("bot '{name}': env {key} = {other} is a {}: write the value as a string, e.g. {key} = \"{}\"", other.type_str(), other.to_string().trim_matches('"')),
+                    )),
+                }
+            }
+            let mut options = Vec::new();
+            for (key, value) in rb.options.iter().flat_map(|o| o.get_ref()) {
+                let rendered = match value.get_ref() {
+                    toml::Value::String(v) => Some(v.clone()),
+                    toml::Value::Integer(i) => Some(i.to_string()),
+                    toml::Value::Float(f) if f.is_finite() => Some(format!("{f:?}")),
+                    toml::Value::Boolean(b) => Some(b.to_string()),
+                    _ => None,
+                };
+                let Some(rendered) = rendered else {
+                    return Err(at(
+                        Some(value.span()),
+                        &format!("bot '{name}': option {} is a {}: use a string, a whole number, a finite number or a boolean", endodoi_protocol::shown(key), value.get_ref().type_str()),
+                    ));
+                };
+                if !valid_name(key) {
+                    return Err(at(
+                        Some(value.span()),
+                        &format!("bot '{name}': option name '{}' does not fit the protocol: use 1 to 64 of A-Z a-z 0-9 . _ - (no spaces or '=')", endodoi_protocol::shown(key)),
+                    ));
+                }
+                if !valid_option(key, &rendered) {
+                    return Err(at(
+                        Some(value.span()),
+                        &format!("bot '{name}': option {key} = '{}' does not fit the protocol: use printable ASCII without spaces, option.{key}=VALUE at most {MAX_OPTION_BYTES} bytes", endodoi_protocol::shown(&rendered)),
+                    ));
+                }
+                options.push((key.clone(), rendered));
+            }
+            let hello_bytes = "hello version=1".len()
+                + options
+                    .iter()
+                    .map(|(k, v)| " option.=".len() + k.len() + v.len())
+                    .sum::<usize>();
+            if hello_bytes > endodoi_protocol::MAX_LINE_BYTES {
+                return Err(at(
+                    rb.options.as_ref().map(|o| o.span()),
+                    &format!("bot '{name}': its options make a hello line of {hello_bytes} bytes, over the protocol's {}: send fewer or shorter options", endodoi_protocol::MAX_LINE_BYTES),
+                ));
+            }
             bots.push(BotSpec {
                 name: name.clone(),
                 command: rb.command.get_ref().clone(),
@@ -924,6 +1098,9 @@ impl Config {
                     )? as u64,
                 },
                 sandbox: sandboxed.then_some(spec),
+                time: bot_time,
+                env,
+                options,
             });
         }
         if bots.len() < 2 {
@@ -1297,6 +1474,9 @@ fn hint(message: &str) -> String {
             return "; write true or false, without quotes".into();
         }
     }
+    if message.contains("expected a map") {
+        return "; write a table of names and values, e.g. env = { MY_SETTING = \"1\" } or options = { depth = 5 }".into();
+    }
     if message.contains("missing field `name`") || message.contains("missing field `command`") {
         return "; every [[bot]] needs a name and a command".into();
     }
@@ -1598,6 +1778,133 @@ dir = "bots"
         assert_eq!(c.tournament.max_games, 15);
         assert_eq!(c.bots[1].command, ["y", "--seed", "2"]);
         assert_eq!(c.bots[1].dir, Some(PathBuf::from("bots")));
+    }
+
+    /// The config of bot `a` with `keys` (TOML lines) beside bot `b`.
+    fn with_bot_keys(keys: &str) -> Result<Config, ConfigError> {
+        Config::parse(
+            &format!("[time]\nmove_time_ms = 500\nmargin_ms = 20\n[[bot]]\nname = \"a\"\ncommand = [\"x\"]\n{keys}\n[[bot]]\nname = \"b\"\ncommand = [\"y\"]\n"),
+            "t.toml",
+            "t",
+            &crate::commands::host(),
+        )
+    }
+
+    #[test]
+    fn a_bots_own_time_replaces_the_tables() {
+        let c =
+            with_bot_keys("move_time_ms = 0\nbase_time_ms = 60000\nincrement_ms = 100").unwrap();
+        let [a, b] = [&c.bots[0].time, &c.bots[1].time];
+        assert_eq!(
+            (a.move_time_ms, a.base_time_ms, a.increment_ms),
+            (0, 60_000, 100)
+        );
+        // margin and start-up are the table's, for every bot.
+        assert_eq!((a.margin_ms, a.startup_ms), (20, DEFAULT_STARTUP_MS));
+        assert_eq!(*b, c.time);
+        assert_eq!(b.move_time_ms, 500);
+        let e = with_bot_keys("move_time_ms = 0").unwrap_err().to_string();
+        assert!(
+            e.starts_with("t.toml:7:16: bot 'a': move_time_ms = 0 and no game clock"),
+            "{e}"
+        );
+        let e = with_bot_keys("increment_ms = -1").unwrap_err().to_string();
+        assert!(
+            e.starts_with("t.toml:7:16: bot.increment_ms = -1 is out of range"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn env_takes_variable_names_and_strings() {
+        let c = with_bot_keys("env = { B_2 = \"x y\", _A = \"\" }").unwrap();
+        assert_eq!(
+            c.bots[0].env,
+            [("B_2".into(), "x y".into()), ("_A".into(), String::new())]
+        );
+        assert!(c.bots[1].env.is_empty());
+        for (keys, want) in [
+            ("env = { 2X = \"1\" }", "t.toml:7:14: bot 'a': env name '2X' is not a variable name"),
+            ("env = { \"A=B\" = \"1\" }", "t.toml:7:17: bot 'a': env name 'A=B'"),
+            ("env = { A-B = \"1\" }", "t.toml:7:15: bot 'a': env name 'A-B'"),
+            ("env = { DEPTH = 5 }", "t.toml:7:17: bot 'a': env DEPTH = 5 is a integer: write the value as a string, e.g. DEPTH = \"5\""),
+            ("env = { A = \"a\\u0000b\" }", "t.toml:7:13: bot 'a': env A holds a NUL"),
+        ] {
+            let e = with_bot_keys(keys).unwrap_err().to_string();
+            assert!(e.starts_with(want), "{keys}: {e}");
+        }
+        let e = with_bot_keys("env = \"A=1\"").unwrap_err().to_string();
+        assert!(e.contains("e.g. env = { MY_SETTING"), "{e}");
+    }
+
+    #[test]
+    fn options_are_rendered_plainly_and_must_fit_the_protocol() {
+        let c = with_bot_keys(
+            "options = { depth = 5, style = \"fast\", c = 1.5, d = 2.0, big = 1e300, on = true, k = -3 }",
+        )
+        .unwrap();
+        let shown: Vec<String> = c.bots[0]
+            .options
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                "big=1e300",
+                "c=1.5",
+                "d=2.0",
+                "depth=5",
+                "k=-3",
+                "on=true",
+                "style=fast"
+            ]
+        );
+        for (keys, want) in [
+            (
+                "options = { \"my depth\" = 5 }",
+                "t.toml:7:26: bot 'a': option name 'my depth' does not fit",
+            ),
+            (
+                "options = { \"a=b\" = 5 }",
+                "t.toml:7:21: bot 'a': option name 'a=b'",
+            ),
+            (
+                "options = { style = \"very fast\" }",
+                "t.toml:7:21: bot 'a': option style = 'very fast' does not fit",
+            ),
+            (
+                "options = { list = [1, 2] }",
+                "t.toml:7:20: bot 'a': option list is a array",
+            ),
+            (
+                "options = { x = nan }",
+                "t.toml:7:17: bot 'a': option x is a float",
+            ),
+            (
+                "options = { at = 1979-05-27 }",
+                "t.toml:7:18: bot 'a': option at is a datetime",
+            ),
+        ] {
+            let e = with_bot_keys(keys).unwrap_err().to_string();
+            assert!(e.starts_with(want), "{keys}: {e}");
+        }
+        let long = "v".repeat(MAX_OPTION_BYTES);
+        let e = with_bot_keys(&format!("options = {{ x = \"{long}\" }}"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("at most 409 bytes"), "{e}");
+        // Many options that fit one by one, but not in one hello line.
+        let many: Vec<String> = (0..20)
+            .map(|i| format!("o{i} = \"{}\"", "v".repeat(300)))
+            .collect();
+        let e = with_bot_keys(&format!("options = {{ {} }}", many.join(", ")))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("t.toml:7:11: bot 'a': its options make a hello line of"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -29,7 +29,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::bot::log::LOG_CAP_BYTES;
 use crate::bot::{BotLog, BotProcess, StartOptions};
-use crate::config::{BotSpec, Limits, DEFAULT_MARGIN_MS, DEFAULT_STARTUP_MS};
+use crate::config::{BotSpec, DEFAULT_MARGIN_MS, DEFAULT_STARTUP_MS};
 use crate::referee::ply::{self, NewGameFault, PlyClock, PlyFault};
 
 /// The most laps of one move shown one by one with `laps` on; the rest of a
@@ -320,7 +320,7 @@ impl PlayOptions {
             Players::Bots { commands, .. } => commands.iter().collect(),
         };
         for command in commands {
-            let spec = spec("bot", command);
+            let spec = spec("bot", command, args.move_time_ms, DEFAULT_STARTUP_MS);
             crate::bot::resolve_program(&spec).map_err(|_| PlayOptionsError::ProgramNotFound {
                 program: command[0].clone(),
             })?;
@@ -366,15 +366,12 @@ fn parse_opening(text: &str, rules: Rules) -> Result<Vec<Move>, OpeningError> {
     Ok(moves)
 }
 
-fn spec(name: &str, command: &[String]) -> BotSpec {
-    BotSpec {
-        name: name.into(),
-        command: command.to_vec(),
-        dir: None,
-        base: std::path::PathBuf::new(),
-        limits: Limits::default(),
-        sandbox: None,
-    }
+fn spec(name: &str, command: &[String], move_time_ms: u64, startup_ms: u64) -> BotSpec {
+    BotSpec::new(
+        name,
+        command.to_vec(),
+        crate::config::TimeControl::per_move(move_time_ms, startup_ms),
+    )
 }
 
 /// Reads one line into `line` (without its `\n`), keeping at most
@@ -439,6 +436,7 @@ pub async fn session<W: Write>(
         let guard = options.guard.clone();
         let command = commands[side.index()].cloned();
         let startup = Duration::from_millis(options.startup_ms);
+        let (move_time_ms, startup_ms) = (options.move_time_ms, options.startup_ms);
         async move {
             let Some(command) = command else {
                 return Ok(None);
@@ -451,7 +449,7 @@ pub async fn session<W: Write>(
                 log_prefix: name.into(),
                 transcript: false,
             };
-            BotProcess::start(&spec(name, &command), start)
+            BotProcess::start(&spec(name, &command, move_time_ms, startup_ms), start)
                 .await
                 .map(Some)
                 .map_err(|f| {

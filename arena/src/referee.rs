@@ -329,27 +329,26 @@ impl From<Rules> for GameRules {
     }
 }
 
-/// Plays one game between `seats` (`[south, north]`) under `rules` and `time`,
+/// Plays one game between `seats` (`[south, north]`) under `rules`, each
+/// bot on its own clocks ([`BotSpec::time`](crate::config::BotSpec::time)),
 /// from the position after `opening` (legal plies, played by the referee),
 /// as game `game.1` of series `game.0`, and returns its record; `None` if `cancel` fired first (the game is then not
 /// recorded, and its bots are left to the caller to stop). Starts bots
 /// whose process is `None`.
 pub async fn play_game(
     rules: impl Into<GameRules>,
-    time: &TimeControl,
     seats: [&mut Seat; 2],
     opening: &[Move],
     game: (usize, u32),
     cancel: &CancellationToken,
 ) -> Option<GameRecord> {
-    play_watched(rules, time, seats, opening, game, cancel, None).await
+    play_watched(rules, seats, opening, game, cancel, None).await
 }
 
 /// [`play_game`], telling `watch` (if any) of the game's start, each ply
 /// and its end ([`WatchEvent`]); without one nothing per ply changes.
 pub async fn play_watched(
     rules: impl Into<GameRules>,
-    time: &TimeControl,
     seats: [&mut Seat; 2],
     opening: &[Move],
     game: (usize, u32),
@@ -359,7 +358,7 @@ pub async fn play_watched(
     let played = tokio::select! {
         biased;
         () = cancel.cancelled() => None,
-        record = play(rules.into(), time, seats, opening, game, watch) => Some(record),
+        record = play(rules.into(), seats, opening, game, watch) => Some(record),
     };
     if let Some(w) = watch {
         let (series, game) = game;
@@ -373,7 +372,6 @@ pub async fn play_watched(
 
 async fn play(
     GameRules { rules, adjudicate }: GameRules,
-    time: &TimeControl,
     mut seats: [&mut Seat; 2],
     opening: &[Move],
     (series, game): (usize, u32),
@@ -394,8 +392,9 @@ async fn play(
     }
     let opening_text = moves.clone();
     let mut buf = String::new();
-    let startup = Duration::from_millis(time.startup_ms);
-    let margin = Duration::from_millis(time.margin_ms);
+    // Each bot's own clocks: a handicap match gives the two different ones.
+    let times = [seats[0].spec.time, seats[1].spec.time];
+    let startup = times.map(|t| Duration::from_millis(t.startup_ms));
     let mut transcript = Transcript(seats[0].transcripts.then(String::new));
     // Which bots were told of this game: only they hear of its end.
     let mut in_game = [false; 2];
@@ -406,7 +405,10 @@ async fn play(
     // at once, not one after the other: a start costs milliseconds.
     let mut starts = {
         let [south, north] = &mut seats;
-        let (s, n) = futures::join!(south.ensure_started(startup), north.ensure_started(startup));
+        let (s, n) = futures::join!(
+            south.ensure_started(startup[0]),
+            north.ensure_started(startup[1])
+        );
         [s, n]
     };
     let forfeit = 'game: {
@@ -415,6 +417,7 @@ async fn play(
             if let Err(f) = std::mem::replace(&mut starts[side.index()], Ok(())) {
                 break 'game Some((side, Foul::Fault(f), String::new()));
             }
+            let time = &times[side.index()];
             let new_game = NewGame {
                 rules,
                 side,
@@ -424,7 +427,8 @@ async fn play(
                 game: Some((series as u64, u64::from(game))),
             };
             let bot = seat.process.as_mut().expect("started");
-            let answer = match ply::new_game(bot, &mut buf, &new_game, startup).await {
+            let answer = match ply::new_game(bot, &mut buf, &new_game, startup[side.index()]).await
+            {
                 Ok(()) => None,
                 Err(NewGameFault::Fault(f)) => Some((Foul::Fault(f), String::new())),
                 Err(e @ NewGameFault::NotReady { .. }) => {
@@ -441,9 +445,10 @@ async fn play(
 
         // Game clocks in ms; a bot may overdraw its clock by at most the
         // margin over the whole game, so a clock at 0 runs out for real.
-        let mut clock = [time.base_time_ms as i64; 2];
-        let shown_clocks =
-            |clock: &[i64; 2]| (time.base_time_ms > 0).then(|| clock.map(|c| c.max(0) as u64));
+        // A bot without a game clock (a handicap match) shows 0.
+        let mut clock = times.map(|t| t.base_time_ms as i64);
+        let any_clock = times.iter().any(|t| t.base_time_ms > 0);
+        let shown_clocks = |clock: &[i64; 2]| any_clock.then(|| clock.map(|c| c.max(0) as u64));
         if let Some(w) = watch {
             w.send(WatchEvent::GameStarted {
                 series,
@@ -466,6 +471,8 @@ async fn play(
                 }
             }
             let side = pos.to_move();
+            let time = &times[side.index()];
+            let margin = Duration::from_millis(time.margin_ms);
             let mine = clock[side.index()];
             let limit = turn_limit(time, mine.max(0) as u64);
             let grace = if time.base_time_ms > 0 {

@@ -433,6 +433,16 @@ pub fn move_budget_ms(time: &TimeControl) -> Option<u64> {
     }
 }
 
+/// The clocks of `bots` whose move gets the least ([`move_budget_ms`]; no
+/// limit counts as the most): what the overload warning judges, since the
+/// fastest bot is the first to lose on time. `None` for no bots.
+#[must_use]
+pub fn tightest_time(bots: &[crate::config::BotSpec]) -> Option<TimeControl> {
+    bots.iter()
+        .map(|b| b.time)
+        .min_by_key(|t| move_budget_ms(t).unwrap_or(u64::MAX))
+}
+
 /// The warning for a run that plays `games` games at once (2 bot processes
 /// each) on `cores` usable cores under `time`, if there are more processes
 /// than cores and a move gets less than [`LOADED_MOVE_MS`] with the margin:
@@ -981,7 +991,6 @@ async fn play_series_game(
             rules: config.rules,
             adjudicate: config.adjudicate,
         },
-        &config.time,
         in_order,
         opening,
         (series.number, game),
@@ -1023,8 +1032,8 @@ pub struct StartChecks {
 /// bot that answers `hello` twice (it sends a reply before it is asked) is
 /// named in [`StartChecks::notes`].
 pub async fn check_bots(config: &Config, dir: &RunFolder, options: &RunOptions) -> StartChecks {
-    let startup = std::time::Duration::from_millis(config.time.startup_ms);
     let checks = config.bots.iter().map(|spec| async move {
+        let startup = std::time::Duration::from_millis(spec.time.startup_ms);
         let log = BotLog::open(&dir.bot_log(&spec.name), LOG_CAP_BYTES)
             .unwrap_or_else(|_| BotLog::none());
         let start = StartOptions {

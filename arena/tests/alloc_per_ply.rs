@@ -10,7 +10,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use arena::bot::BotLog;
-use arena::config::{BotSpec, Limits, TimeControl};
+use arena::config::{BotSpec, TimeControl};
 use arena::referee::{play_game, GameEnd, Seat};
 use endodoi::Rules;
 use tokio_util::sync::CancellationToken;
@@ -51,17 +51,25 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
+/// Generous clocks: a loaded machine must not make the first bot time out.
+fn time() -> TimeControl {
+    TimeControl {
+        move_time_ms: 5000,
+        base_time_ms: 0,
+        increment_ms: 0,
+        margin_ms: 1000,
+        startup_ms: 10_000,
+    }
+}
+
 fn seat(name: &str) -> Seat {
     let arena = env!("CARGO_BIN_EXE_arena");
     Seat {
-        spec: BotSpec {
-            name: name.into(),
-            command: vec![arena.into(), "bot".into(), "first".into()],
-            dir: None,
-            base: std::path::PathBuf::new(),
-            limits: Limits::default(),
-            sandbox: None,
-        },
+        spec: BotSpec::new(
+            name,
+            vec![arena.into(), "bot".into(), "first".into()],
+            time(),
+        ),
         process: None,
         log: BotLog::none(),
         log_prefix: "s1".into(),
@@ -76,13 +84,6 @@ fn a_longer_game_allocates_no_more() {
         .enable_all()
         .build()
         .unwrap();
-    let time = TimeControl {
-        move_time_ms: 5000,
-        base_time_ms: 0,
-        increment_ms: 0,
-        margin_ms: 1000,
-        startup_ms: 10_000,
-    };
     let cancel = CancellationToken::new();
     let mut seats = [seat("a"), seat("b")];
     let allocations = runtime.block_on(async {
@@ -92,7 +93,7 @@ fn a_longer_game_allocates_no_more() {
             let rules = Rules::new(8, 4).unwrap().with_max_plies(plies).unwrap();
             let [a, b] = &mut seats;
             let before = allocations();
-            let record = play_game(rules, &time, [a, b], &[], (1, game), &cancel)
+            let record = play_game(rules, [a, b], &[], (1, game), &cancel)
                 .await
                 .unwrap();
             counts.push(allocations() - before);

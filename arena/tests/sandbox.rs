@@ -866,3 +866,107 @@ fn kill_9_of_the_arena_takes_every_sandbox_down() {
     let left = common::leftovers(&marker, &[]);
     assert!(left.is_empty(), "processes left behind: {left:?}");
 }
+
+/// The `attempt environ:` line of `bot`'s log in the run folder `out`: its
+/// variables, `/proc/self/environ` and its parent's.
+fn environ_line(out: &Path, bot: &str) -> String {
+    let log = std::fs::read_to_string(out.join(format!("logs/{bot}.stderr.log"))).unwrap();
+    log.lines()
+        .find_map(|l| {
+            l.split_once("attempt environ: ")
+                .map(|(_, rest)| rest.to_string())
+        })
+        .unwrap_or_else(|| panic!("bot {bot} logged no environ line:\n{log}"))
+}
+
+/// Every file under `dir` but `skip`, read whole (lossily).
+fn all_text(dir: &Path, skip: &Path) -> String {
+    let mut text = String::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            text.push_str(&all_text(&path, skip));
+        } else if path != skip {
+            text.push_str(&String::from_utf8_lossy(&std::fs::read(&path).unwrap()));
+        }
+    }
+    text
+}
+
+#[test]
+fn a_sandboxed_bot_sees_its_env_and_nothing_of_the_arenas() {
+    if !bubblewrap() {
+        return;
+    }
+    const SECRET: &str = "ENDODOI_SECRET";
+    const VALUE: &str = "s3cr3t-7d1e-do-not-leak";
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let owner = is_root().then_some(NOBODY);
+    let mut text = String::from("[tournament]\nfirst_to = 1\nconcurrency = 1\n");
+    for (name, sandboxed) in [("boxed", true), ("open", false)] {
+        let dir = tmp.path().join("bots").join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(built("escape"), dir.join("escape")).unwrap();
+        // A writable folder too, where a bot could leave what it found.
+        text.push_str(&format!(
+            "\n[[bot]]\nname = \"{name}\"\ncommand = [\"./escape\", \"environ\"]\ndir = {:?}\nsandbox = {sandboxed}\nenv = {{ BOT_DEPTH = \"7\", LANG = \"C\" }}\n{}",
+            dir.display().to_string(),
+            if sandboxed { "sandbox_rw = [\".\"]\n" } else { "" }
+        ));
+    }
+    hand_over(&tmp.path().join("bots"), owner);
+    let config = tmp.path().join("t.toml");
+    std::fs::write(&config, text).unwrap();
+    let out = tmp.path().join("run");
+    let status = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["run", "--quiet"])
+        .arg(&config)
+        .arg("--out")
+        .arg(&out)
+        .env(SECRET, VALUE)
+        .status()
+        .unwrap();
+    assert!(status.success());
+
+    let boxed = environ_line(&out, "boxed");
+    assert!(!boxed.contains(VALUE), "the secret leaked: {boxed}");
+    assert!(!boxed.contains(SECRET), "the secret's name leaked: {boxed}");
+    // Exactly the sandbox's documented variables (bubblewrap adds PWD, the
+    // bot's dir) and the bot's own, which replaces the sandbox's LANG.
+    let vars = boxed
+        .strip_prefix("refused (vars: ")
+        .and_then(|v| v.split_once(';'))
+        .map(|(v, _)| v)
+        .unwrap_or_else(|| panic!("{boxed}"));
+    let mut names: Vec<&str> = vars
+        .split(' ')
+        .filter_map(|w| w.split_once('='))
+        .map(|(k, _)| k)
+        .collect();
+    names.sort_unstable();
+    let mut expected: Vec<&str> = arena::sandbox::ENV.iter().map(|(k, _)| *k).collect();
+    expected.extend(["BOT_DEPTH", "PWD"]);
+    expected.sort_unstable();
+    assert_eq!(names, expected, "{boxed}");
+    assert!(
+        vars.contains("BOT_DEPTH=7") && vars.contains("LANG=C "),
+        "{boxed}"
+    );
+    assert!(
+        boxed.contains("self: PATH="),
+        "/proc/self/environ was not read: {boxed}"
+    );
+    // Nothing of it anywhere the sandboxed bot could write, or in the run
+    // folder but the unsandboxed bot's log.
+    for dir in [tmp.path().join("bots/boxed"), out.clone()] {
+        let text = all_text(&dir, &out.join("logs/open.stderr.log"));
+        assert!(!text.contains(VALUE), "the secret is in {}", dir.display());
+    }
+
+    // Unsandboxed, a bot gets the arena's environment with its env on top,
+    // as docs/sandbox.md says: the control that the secret was there.
+    let open = environ_line(&out, "open");
+    assert!(open.contains(&format!("{SECRET}={VALUE}")), "{open}");
+    assert!(open.contains("BOT_DEPTH=7"), "{open}");
+}

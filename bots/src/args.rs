@@ -12,6 +12,7 @@ use crate::strategy::{First, Greedy, Random, Strategy, Thinking};
 /// The options of `random`, `greedy` and `first` (which makes no random
 /// choices and ignores its seed): the seed, and a think time.
 #[derive(Debug, Parser)]
+#[command(args_override_self = true)]
 #[command(about = "An En Dodoi bot speaking the arena protocol (protocol.md) on stdin/stdout.")]
 struct SeedArgs {
     /// The seed of the bot's random choices (each game is seeded from it and
@@ -36,6 +37,7 @@ fn thinking<S: Strategy + 'static>(bot: S, think_ms: u64) -> Box<dyn Strategy> {
 
 /// The options of `alphabeta`.
 #[derive(Debug, Parser)]
+#[command(args_override_self = true)]
 #[command(
     about = "Alpha-beta search with iterative deepening and a transposition table, speaking the arena protocol (protocol.md) on stdin/stdout.",
     long_about = "Alpha-beta search with iterative deepening and a transposition table, speaking the arena protocol (protocol.md) on stdin/stdout.\n\nWithout --depth or --time-ms it takes its share of the time the arena allows (per-move limit, game clock and increment), with a safety margin. With --depth it plays reproducibly, unless the arena's time limit stops a search first."
@@ -59,6 +61,7 @@ struct AlphaBetaArgs {
 
 /// The options of `mcts`.
 #[derive(Debug, Parser)]
+#[command(args_override_self = true)]
 #[command(
     about = "Monte Carlo tree search (UCT) speaking the arena protocol (protocol.md) on stdin/stdout.",
     long_about = "Monte Carlo tree search (UCT) speaking the arena protocol (protocol.md) on stdin/stdout.\n\nWithout --playouts or --time-ms it takes its share of the time the arena allows. With --playouts it plays reproducibly (seeded per game), unless the arena's time limit stops a search first."
@@ -80,6 +83,37 @@ struct MctsArgs {
     /// The UCB1 exploration constant (rewards are in [0, 1]).
     #[arg(long, value_name = "C", default_value_t = DEFAULT_EXPLORATION)]
     exploration: f64,
+}
+
+/// The options bundled bot `name` takes as `option.NAME=VALUE` in `hello`
+/// (its command-line options `--NAME` with `_` for `-`), listed in its
+/// `hello` reply (`options=`); empty for an unknown name.
+///
+/// ```
+/// assert_eq!(endodoi_bots::option_names("alphabeta"), ["depth", "time_ms", "seed"]);
+/// ```
+#[must_use]
+pub fn option_names(name: &str) -> &'static [&'static str] {
+    match name {
+        "random" | "greedy" | "first" => &["seed", "think_ms"],
+        "alphabeta" => &["depth", "time_ms", "seed"],
+        "mcts" => &["playouts", "time_ms", "rollout", "exploration", "seed"],
+        _ => &[],
+    }
+}
+
+/// The command-line arguments that say what the `option.` words of a
+/// `hello` say, for bundled bot `name`: `--depth=4` for `option.depth=4`;
+/// options it does not take are left out (protocol.md: a bot ignores
+/// keys it does not know). Put after the command line's, they win.
+#[must_use]
+pub fn option_args(name: &str, options: &[(String, String)]) -> Vec<String> {
+    let known = option_names(name);
+    options
+        .iter()
+        .filter(|(n, _)| known.contains(&n.as_str()))
+        .map(|(n, v)| format!("--{}={v}", n.replace('_', "-")))
+        .collect()
 }
 
 /// Why a bot could not be made from a command line.

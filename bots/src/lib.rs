@@ -54,8 +54,8 @@ use std::time::Instant;
 use endodoi::{Move, Position, Rules, Side};
 
 pub use alphabeta::{AlphaBeta, AlphaBetaOptions};
-pub use args::{strategy_from_args, BotArgsError};
-use endodoi_protocol::{Command, HelloReply, NewGame, Reply, Request, Turn};
+pub use args::{option_args, option_names, strategy_from_args, BotArgsError};
+use endodoi_protocol::{Command, Hello, HelloReply, NewGame, Reply, Request, Turn};
 pub use mcts::{Mcts, MctsOptions};
 pub use strategy::{own_view, play_game, First, Greedy, Random, Strategy, Thinking, TimeLeft};
 
@@ -196,8 +196,44 @@ fn send(output: &mut impl Write, reply: &Reply) -> io::Result<()> {
 ///
 /// # Errors
 /// Only I/O errors from `input` or `output`.
-pub fn run<S: Strategy>(
+pub fn run<S: Strategy>(strategy: S, input: impl BufRead, output: impl Write) -> io::Result<()> {
+    serve(strategy, &[], |_| Ok(None), input, output)
+}
+
+/// [`run`] for a bot with options: its `hello` reply lists `options`
+/// (`options=`), and the `hello` (with its `option.NAME=VALUE` words) goes
+/// to `configure` first, which may return the strategy to play with
+/// instead. The bundled bots ([`bot_main`]) make theirs again from their
+/// command line with the options added.
+///
+/// ```
+/// use endodoi_bots::{run_with_options, Greedy};
+/// let input = "hello version=1 option.seed=3\nquit\n";
+/// let mut output = Vec::new();
+/// run_with_options(Greedy::new(0), &["seed"], |hello| {
+///     Ok(hello.option("seed").map(|s| Greedy::new(s.parse().unwrap())))
+/// }, input.as_bytes(), &mut output)?;
+/// assert_eq!(String::from_utf8(output).unwrap(), "hello version=1 name=greedy options=seed\n");
+/// # Ok::<(), std::io::Error>(())
+/// ```
+///
+/// # Errors
+/// I/O errors, and `configure`'s error (the options cannot be used) as
+/// [`io::ErrorKind::InvalidInput`], before the `hello` reply.
+pub fn run_with_options<S: Strategy>(
+    strategy: S,
+    options: &[&str],
+    configure: impl FnMut(&Hello) -> Result<Option<S>, String>,
+    input: impl BufRead,
+    output: impl Write,
+) -> io::Result<()> {
+    serve(strategy, options, configure, input, output)
+}
+
+fn serve<S: Strategy>(
     mut strategy: S,
+    options: &[&str],
+    mut configure: impl FnMut(&Hello) -> Result<Option<S>, String>,
     mut input: impl BufRead,
     mut output: impl Write,
 ) -> io::Result<()> {
@@ -211,7 +247,19 @@ pub fn run<S: Strategy>(
         let received = Instant::now();
         let line = String::from_utf8_lossy(&buf);
         let reply = match Request::parse(&line) {
-            Ok(Request::Hello(_)) => Reply::Hello(HelloReply::new(strategy.name(), None)),
+            Ok(Request::Hello(hello)) => {
+                if let Some(configured) =
+                    configure(&hello).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?
+                {
+                    strategy = configured;
+                }
+                let reply = HelloReply::new(strategy.name(), None);
+                Reply::Hello(if options.is_empty() {
+                    reply
+                } else {
+                    reply.with_options(options)
+                })
+            }
             Ok(Request::NewGame(s)) => {
                 strategy.new_game(&s);
                 settings = Some(s);
@@ -303,9 +351,13 @@ pub struct Stdio<I, O, E> {
 /// The whole `main` of a bundled bot: makes the bot `name` from `args`
 /// (without the program name) with [`strategy_from_args`], runs it on
 /// `stdio`, and returns the process exit code: 0 after `quit` or end of
-/// input (or `--help`), 1 on an I/O error, 2 on bad arguments or an unknown
-/// name. `program` names the command in messages. This is what
-/// `arena bot NAME [OPTIONS]` does.
+/// input (or `--help`), 1 on an I/O error or a bad option in `hello`, 2 on
+/// bad arguments or an unknown name. `program` names the command in
+/// messages. This is what `arena bot NAME [OPTIONS]` does.
+///
+/// Its `hello` reply lists the bot's [`option_names`]; the `option.` words
+/// of the arena's `hello` set those options as the command line would
+/// ([`option_args`]), over the command line's, and the bot is made again.
 pub fn bot_main(
     program: &str,
     name: &str,
@@ -317,8 +369,36 @@ pub fn bot_main(
         mut output,
         mut errors,
     } = stdio;
-    match strategy_from_args(program, name, args) {
-        Ok(strategy) => match run(strategy, input, &mut output) {
+    let args: Vec<String> = args.into_iter().collect();
+    // The options of hello, after the command line's, so that they win.
+    let configure = |hello: &Hello| {
+        if hello.options.is_empty() {
+            return Ok(None);
+        }
+        let mut all = args.clone();
+        all.extend(option_args(name, &hello.options));
+        strategy_from_args(program, name, all)
+            .map(Some)
+            .map_err(|e| match e {
+                BotArgsError::Options(e) => format!(
+                    "bad option in hello ({}): {}",
+                    hello
+                        .options
+                        .iter()
+                        .map(|(n, v)| format!("option.{n}={v}"))
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    e.to_string()
+                        .lines()
+                        .next()
+                        .unwrap_or_default()
+                        .trim_start_matches("error: ")
+                ),
+                e => e.to_string(),
+            })
+    };
+    match strategy_from_args(program, name, args.clone()) {
+        Ok(strategy) => match serve(strategy, option_names(name), configure, input, &mut output) {
             Ok(()) => 0,
             Err(e) => {
                 let _ = writeln!(errors, "{program}: {e}");
@@ -394,6 +474,45 @@ mod tests {
             errors: &mut errors,
         };
         assert_eq!(main_for("alphazero", args(""), stdio), 2);
+        {
+            // Options of hello win over the command line; unknown ones are
+            // ignored; a bad value stops the bot before its reply.
+            let run = |input: &str| {
+                let (mut output, mut errors) = (Vec::new(), Vec::new());
+                let stdio = Stdio {
+                    input: input.as_bytes(),
+                    output: &mut output,
+                    errors: &mut errors,
+                };
+                let code = main_for("alphabeta", args("--depth 6"), stdio);
+                (
+                    code,
+                    String::from_utf8(output).unwrap(),
+                    String::from_utf8(errors).unwrap(),
+                )
+            };
+            let game = "newgame holes=4 seeds=4 side=south move_time_ms=60000 base_time_ms=0 increment_ms=0 max_plies=1000 max_laps=100000\n\
+                turn mine=4,4,4,4 theirs=4,4,4,4 captured=0,0 last=none legal=1,2,3,4 ply=0 time_ms=60000\nquit\n";
+            let (code, out, _) = run(&format!(
+                "hello version=1 option.depth=2 option.style=x\n{game}"
+            ));
+            assert_eq!(code, 0);
+            assert!(
+                out.starts_with("hello version=1 name=alphabeta options=depth,time_ms,seed\n"),
+                "{out}"
+            );
+            assert!(out.contains("info depth 2 score"), "{out}");
+            let (_, out, _) = run(&format!("hello version=1\n{game}"));
+            assert!(out.contains("info depth 6 score"), "{out}");
+            let (code, out, errors) = run("hello version=1 option.depth=deep\n");
+            assert_eq!((code, out.as_str()), (1, ""));
+            assert!(
+                errors.contains(
+                    "bad option in hello (option.depth=deep): invalid value 'deep' for '--depth"
+                ),
+                "{errors}"
+            );
+        }
         let said = String::from_utf8(errors).unwrap();
         assert!(said.starts_with("endodoi-alphazero: "), "{said}");
         let (mut output, mut errors) = (Vec::new(), Vec::new());

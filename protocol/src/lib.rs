@@ -38,7 +38,7 @@ pub use reply::{
 };
 pub use request::{
     legal_of_turn, Command, GameOver, GameResult, Hello, NewGame, Quit, Request, RequestError,
-    RequestErrorKind, Row, Turn,
+    RequestErrorKind, Row, Turn, OPTION_PREFIX,
 };
 
 /// The protocol version this crate speaks.

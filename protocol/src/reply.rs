@@ -105,11 +105,20 @@ impl BadHole {
     }
 }
 
-/// A bot's answer to `hello`: `hello version=V name=NAME [author=AUTHOR]`.
+/// A bot's answer to `hello`:
+/// `hello version=V name=NAME [author=AUTHOR] [options=NAME,NAME...]`.
 ///
 /// Encoding makes the name valid ([`to_valid_name`](crate::to_valid_name))
 /// and replaces characters of the author that are not printable ASCII with
 /// `_` (an empty author is left out); decoding requires a valid name.
+///
+/// ```
+/// use endodoi_protocol::HelloReply;
+/// let reply: HelloReply = "hello version=1 name=ab options=depth,think_ms".parse()?;
+/// assert_eq!(reply.option_names().collect::<Vec<_>>(), ["depth", "think_ms"]);
+/// assert_eq!(reply.to_string(), "hello version=1 name=ab options=depth,think_ms");
+/// # Ok::<(), endodoi_protocol::ReplyError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct HelloReply<'a> {
     /// The version the bot speaks.
@@ -118,6 +127,10 @@ pub struct HelloReply<'a> {
     pub name: Cow<'a, str>,
     /// The author, if given (no spaces).
     pub author: Option<Cow<'a, str>>,
+    /// The options the bot takes (`options=`), as sent: names separated by
+    /// commas ([`HelloReply::option_names`]); `None` when it lists none.
+    /// Kept as one word so decoding allocates nothing.
+    pub options: Option<Cow<'a, str>>,
 }
 
 impl<'a> HelloReply<'a> {
@@ -128,7 +141,27 @@ impl<'a> HelloReply<'a> {
             version: VERSION,
             name: name.into(),
             author,
+            options: None,
         }
+    }
+
+    /// The same reply listing the options `names` (joined with commas; no
+    /// name may hold a comma or whitespace).
+    #[must_use]
+    pub fn with_options<S: AsRef<str>>(mut self, names: &[S]) -> HelloReply<'a> {
+        let joined: Vec<&str> = names.iter().map(AsRef::as_ref).collect();
+        self.options = Some(Cow::Owned(joined.join(",")));
+        self
+    }
+
+    /// The names of the options the bot listed, in its order (empty items
+    /// of the list skipped); none when it listed none.
+    pub fn option_names(&self) -> impl Iterator<Item = &str> {
+        self.options
+            .as_deref()
+            .unwrap_or("")
+            .split(',')
+            .filter(|n| !n.is_empty())
     }
 
     /// The same reply, owning its text.
@@ -138,6 +171,7 @@ impl<'a> HelloReply<'a> {
             version: self.version,
             name: Cow::Owned(self.name.into_owned()),
             author: self.author.map(|a| Cow::Owned(a.into_owned())),
+            options: self.options.map(|o| Cow::Owned(o.into_owned())),
         }
     }
 }
@@ -151,6 +185,9 @@ impl fmt::Display for HelloReply<'_> {
             for c in author.chars() {
                 fmt::Write::write_char(f, if c.is_ascii_graphic() { c } else { '_' })?;
             }
+        }
+        if let Some(options) = self.options.as_deref().filter(|o| !o.is_empty()) {
+            write!(f, " options={options}")?;
         }
         Ok(())
     }
@@ -215,11 +252,13 @@ impl<'a> Reply<'a> {
                 let mut version = None;
                 let mut name = None;
                 let mut author = None;
+                let mut options = None;
                 for word in rest.split_whitespace() {
                     match word.split_once('=') {
                         Some(("version", v)) => version = crate::parse_decimal(v),
                         Some(("name", n)) if valid_name(n) => name = Some(n),
                         Some(("author", a)) => author = Some(Cow::Borrowed(a)),
+                        Some(("options", o)) => options = Some(Cow::Borrowed(o)),
                         Some(_) => {} // keys of later versions
                         // A name with a space (`name=my bot`) leaves a bare word.
                         None => return Err(ReplyError::BadHello),
@@ -230,6 +269,7 @@ impl<'a> Reply<'a> {
                         version,
                         name: Cow::Borrowed(name),
                         author,
+                        options,
                     })),
                     _ => Err(ReplyError::BadHello),
                 }
@@ -339,6 +379,7 @@ pub fn hello_name(line: &str) -> Result<&str, HandshakeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{Hello, Request};
 
     #[test]
     fn replies_parse_with_tolerance() {
@@ -355,7 +396,8 @@ mod tests {
             Ok(Reply::Hello(HelloReply {
                 version: 1,
                 name: "greedy-py".into(),
-                author: Some("x".into())
+                author: Some("x".into()),
+                options: None,
             }))
         );
         let owned: Reply<'static> = "move 7".parse().unwrap();
@@ -423,6 +465,43 @@ mod tests {
         assert_eq!(Reply::from(Move::new(12).unwrap()).to_string(), "move 12");
         assert_eq!(Reply::Info("a\nb".into()).to_string(), "info a b");
         assert_eq!(Reply::Info("".into()).to_string(), "info");
+    }
+
+    #[test]
+    fn hello_options_both_ways() {
+        // The arena's side: option words out, and back.
+        let hello = Hello {
+            options: vec![
+                ("depth".into(), "5".into()),
+                ("style".into(), "fast".into()),
+            ],
+            ..Hello::CURRENT
+        };
+        let line = hello.to_string();
+        assert_eq!(line, "hello version=1 option.depth=5 option.style=fast");
+        assert_eq!(line.parse::<Hello>().as_ref(), Ok(&hello));
+        assert_eq!(Request::parse(&line), Ok(Request::Hello(hello.clone())));
+        assert_eq!(hello.option("style"), Some("fast"));
+        assert_eq!(hello.option("speed"), None);
+        // Keys a bot does not know, and an option word with no name, are
+        // no option.
+        let odd: Hello = "hello version=1 future=2 option.=x option.a=b=c"
+            .parse()
+            .unwrap();
+        assert_eq!(odd.options, [("a".to_string(), "b=c".to_string())]);
+        // The bot's side: its list, out and back.
+        let reply = HelloReply::new("ab", None).with_options(&["depth", "style"]);
+        let line = reply.to_string();
+        assert_eq!(line, "hello version=1 name=ab options=depth,style");
+        let back: HelloReply = line.parse().unwrap();
+        assert_eq!(back, reply);
+        assert_eq!(back.option_names().collect::<Vec<_>>(), ["depth", "style"]);
+        let none: HelloReply = "hello version=1 name=ab".parse().unwrap();
+        assert_eq!(none.options, None);
+        assert_eq!(none.option_names().count(), 0);
+        // An empty list says "no options", and stays out of the line.
+        let empty = HelloReply::new("ab", None).with_options::<&str>(&[]);
+        assert_eq!(empty.to_string(), "hello version=1 name=ab");
     }
 
     #[test]

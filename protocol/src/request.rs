@@ -307,30 +307,59 @@ fn args_for(line: &str, command: Command) -> Result<Args<'_>, RequestError> {
 
 /// `hello`: the handshake, once per process. Answered by [`Reply::Hello`](crate::Reply::Hello).
 ///
+/// The bot's options from the config travel as `option.NAME=VALUE` words
+/// (protocol.md): a bot reads those it knows and ignores the rest.
+///
 /// ```
 /// use endodoi_protocol::Hello;
 /// assert_eq!(Hello::CURRENT.to_string(), "hello version=1");
-/// assert_eq!("hello".parse(), Ok(Hello { version: None }));
+/// assert_eq!("hello".parse(), Ok(Hello { version: None, options: vec![] }));
+/// let hello = Hello { options: vec![("depth".into(), "4".into())], ..Hello::CURRENT };
+/// assert_eq!(hello.to_string(), "hello version=1 option.depth=4");
+/// assert_eq!(hello.to_string().parse::<Hello>()?.option("depth"), Some("4"));
+/// # Ok::<(), endodoi_protocol::RequestError>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Hello {
     /// The version the arena speaks; `None` when the line has none (or an
     /// unreadable one).
     pub version: Option<u32>,
+    /// The `option.NAME=VALUE` words, `(NAME, VALUE)`, in the line's order.
+    /// Encoding writes them as given: names and values must be words (no
+    /// whitespace, no `=` in a name), as the arena's config ensures.
+    pub options: Vec<(String, String)>,
 }
 
 impl Hello {
-    /// The handshake of this version: `hello version=1`.
+    /// The handshake of this version with no options: `hello version=1`.
     pub const CURRENT: Hello = Hello {
         version: Some(VERSION),
+        options: Vec::new(),
     };
+
+    /// The value of option `name`, if the line set it (the last one if it
+    /// set it twice).
+    #[must_use]
+    pub fn option(&self, name: &str) -> Option<&str> {
+        self.options
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
 }
+
+/// The prefix of an option's key in `hello`: `option.depth=4`.
+pub const OPTION_PREFIX: &str = "option.";
 
 impl Encode for Hello {
     fn encode<W: fmt::Write + ?Sized>(&self, f: &mut W) -> fmt::Result {
         f.write_str("hello")?;
         if let Some(v) = self.version {
             write!(f, " version={v}")?;
+        }
+        for (name, value) in &self.options {
+            write!(f, " {OPTION_PREFIX}{name}={value}")?;
         }
         Ok(())
     }
@@ -351,8 +380,19 @@ impl FromStr for Hello {
         let args = args_for(line, Command::Hello)?;
         Ok(Hello {
             version: args.number("version").ok().flatten(),
+            options: options_of(line),
         })
     }
+}
+
+/// The `option.NAME=VALUE` words of a `hello` line, in order (a word
+/// `option.=x`, with no name, is skipped).
+fn options_of(line: &str) -> Vec<(String, String)> {
+    line.split_whitespace()
+        .filter_map(|w| w.strip_prefix(OPTION_PREFIX)?.split_once('='))
+        .filter(|(name, _)| !name.is_empty())
+        .map(|(n, v)| (n.to_string(), v.to_string()))
+        .collect()
 }
 
 /// `newgame`: a game starts, with these settings. Answered by
@@ -852,6 +892,7 @@ impl Request {
         Ok(match command {
             Command::Hello => Request::Hello(Hello {
                 version: args.number("version").ok().flatten(),
+                options: options_of(rest),
             }),
             Command::NewGame => Request::NewGame(parse_newgame(&args)?),
             Command::Turn => Request::Turn(Box::new(parse_turn(&args)?)),
@@ -1108,7 +1149,10 @@ mod tests {
         );
         assert_eq!(
             Request::parse("hello"),
-            Ok(Request::Hello(Hello { version: None }))
+            Ok(Request::Hello(Hello {
+                version: None,
+                options: vec![]
+            }))
         );
         assert_eq!(Request::parse("quit\r"), Ok(Request::Quit));
         assert_eq!("quit".parse(), Ok(Quit));

@@ -95,9 +95,16 @@ fn gameover() -> impl Strategy<Value = GameOver> {
         })
 }
 
+/// `option.NAME=VALUE` pairs as the arena sends them: names of the name
+/// rule, values of printable ASCII without spaces (`=` allowed).
+fn options() -> impl Strategy<Value = Vec<(String, String)>> {
+    proptest::collection::vec(("[A-Za-z0-9][A-Za-z0-9._-]{0,20}", "[!-~]{0,20}"), 0..4)
+}
+
 fn request() -> impl Strategy<Value = Request> {
     prop_oneof![
-        proptest::option::of(any::<u32>()).prop_map(|version| Request::Hello(Hello { version })),
+        (proptest::option::of(any::<u32>()), options())
+            .prop_map(|(version, options)| Request::Hello(Hello { version, options })),
         newgame().prop_map(Request::NewGame),
         turn().prop_map(|t| Request::Turn(Box::new(t))),
         gameover().prop_map(Request::GameOver),
@@ -117,11 +124,13 @@ fn reply() -> impl Strategy<Value = Reply<'static>> {
             any::<u32>(),
             "[A-Za-z0-9][A-Za-z0-9._-]{0,63}",
             proptest::option::of("[!-~]{1,30}"),
+            proptest::option::of("[A-Za-z0-9._-]{1,20}(,[A-Za-z0-9._-]{1,20}){0,3}"),
         )
-            .prop_map(|(version, name, author)| Reply::Hello(HelloReply {
+            .prop_map(|(version, name, author, options)| Reply::Hello(HelloReply {
                 version,
                 name: Cow::Owned(name),
                 author: author.map(Cow::Owned),
+                options: options.map(Cow::Owned),
             })),
         Just(Reply::Ready),
         any::<u32>().prop_map(Reply::Move),
@@ -147,12 +156,13 @@ proptest! {
         t in turn(),
         o in gameover(),
         version in proptest::option::of(any::<u32>()),
+        options in options(),
     ) {
         prop_assert_eq!(g.to_string().parse::<NewGame>(), Ok(g));
         prop_assert_eq!(t.to_string().parse::<Turn>(), Ok(t));
         prop_assert_eq!(o.to_string().parse::<GameOver>(), Ok(o.clone()));
-        let hello = Hello { version };
-        prop_assert_eq!(hello.to_string().parse::<Hello>(), Ok(hello));
+        let hello = Hello { version, options };
+        prop_assert_eq!(hello.to_string().parse::<Hello>(), Ok(hello.clone()));
         prop_assert_eq!(Quit.to_string().parse::<Quit>(), Ok(Quit));
     }
 

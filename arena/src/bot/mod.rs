@@ -130,6 +130,9 @@ pub struct BotProcess {
     transcript: Option<String>,
     /// The name the bot gave in its handshake.
     pub self_name: String,
+    /// The options the bot listed in its handshake (`options=`), in its
+    /// order; `None` when it listed none.
+    pub listed_options: Option<Vec<String>>,
     closed: bool,
     /// The last notification sent (`gameover`), until the next request: a
     /// line the bot sends meanwhile is most likely a reply to it.
@@ -187,6 +190,28 @@ impl Ended {
     }
 }
 
+/// The `hello` for `spec`: this version, with its `options` as
+/// `option.NAME=VALUE` words.
+#[must_use]
+pub fn hello_of(spec: &BotSpec) -> Hello {
+    Hello {
+        options: spec.options.clone(),
+        ..Hello::CURRENT
+    }
+}
+
+/// The options a good `hello` reply `line` lists (`options=`), `None` when
+/// it lists none.
+#[must_use]
+pub fn listed_options(line: &str) -> Option<Vec<String>> {
+    match Reply::parse(line) {
+        Ok(Reply::Hello(h)) if h.options.is_some() => {
+            Some(h.option_names().map(str::to_string).collect())
+        }
+        _ => None,
+    }
+}
+
 impl BotProcess {
     /// Starts `spec` and runs the handshake within `options.startup`.
     ///
@@ -198,10 +223,10 @@ impl BotProcess {
         let startup = options.startup;
         let mut bot = BotProcess::spawn(spec, options)?;
         let mut buf = String::new();
-        endodoi_protocol::write_line(&mut buf, &Hello::CURRENT);
+        endodoi_protocol::write_line(&mut buf, &hello_of(spec));
         let result = match bot.request(&buf, startup, Duration::ZERO).await {
             Ok((line, _)) => hello_name(line)
-                .map(str::to_string)
+                .map(|name| (name.to_string(), listed_options(line)))
                 .map_err(|e| e.to_string()),
             Err(Fault::Timeout {
                 limit_ms,
@@ -217,8 +242,9 @@ impl BotProcess {
             Err(f) => Err(format!("handshake failed: {f}{}", bot.banner_hint())),
         };
         match result {
-            Ok(name) => {
+            Ok((name, listed)) => {
                 bot.self_name = name;
+                bot.listed_options = listed;
                 Ok(bot)
             }
             Err(why) => {
@@ -272,6 +298,7 @@ impl BotProcess {
             stderr_task: Some(stderr_task),
             transcript: options.transcript.then(String::new),
             self_name: String::new(),
+            listed_options: None,
             closed: false,
             notified: None,
             asked_after: None,

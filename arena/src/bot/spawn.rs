@@ -267,7 +267,8 @@ fn sandbox_of(spec: &BotSpec, program: &Path, dir: &Path) -> Result<Option<Sandb
         return Ok(None);
     };
     let runs_arena = spec.command[0] == "arena";
-    let sandbox = Sandbox::resolve(&spec.name, settings, dir, runs_arena)?;
+    let mut sandbox = Sandbox::resolve(&spec.name, settings, dir, runs_arena)?;
+    sandbox.env.clone_from(&spec.env);
     if !runs_arena && !sandbox.shows(program) {
         let real = std::fs::canonicalize(program).unwrap_or_else(|_| program.to_path_buf());
         let link = if real == program {
@@ -352,6 +353,12 @@ pub fn command(spec: &BotSpec, guard: Option<&Path>) -> Result<Command, SpawnErr
     // drop): a SIGKILL to the guard alone on drop could beat the guard to
     // it and leave the bot orphaned, so only an unguarded bot is killed on
     // drop here.
+    // Unsandboxed, the bot gets the arena's environment with its own `env`
+    // on top; a sandboxed one gets these in the sandbox (`Sandbox::env`),
+    // and the guard's environment never reaches it.
+    if sandbox.is_none() {
+        cmd.envs(spec.env.iter().map(|(k, v)| (k, v)));
+    }
     cmd.current_dir(&dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

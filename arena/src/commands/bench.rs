@@ -47,7 +47,7 @@ use tokio_util::sync::CancellationToken;
 use super::{Console, Outcome};
 use crate::affinity::{allowed_cores, one_core, pinned};
 use crate::bot::{BotLog, BotProcess, StartOptions};
-use crate::config::{BotSpec, Config, Limits, TimeControl};
+use crate::config::{BotSpec, Config, TimeControl};
 use crate::output::RunFolder;
 use crate::referee::{play_game, Seat};
 use crate::runner::{self, Event, RunOptions};
@@ -354,14 +354,11 @@ fn floor_tokio(exe: &Path, line: &str, n: u32, flavor: Flavor) -> Result<Times> 
 
 /// The instant bot, as a config names it.
 fn first_bot(name: &str) -> BotSpec {
-    BotSpec {
-        name: name.into(),
-        command: vec!["arena".into(), "bot".into(), "first".into()],
-        dir: None,
-        base: std::path::PathBuf::new(),
-        limits: Limits::default(),
-        sandbox: None,
-    }
+    BotSpec::new(
+        name,
+        vec!["arena".into(), "bot".into(), "first".into()],
+        time_control(),
+    )
 }
 
 /// The time control of every benchmark game: the defaults.
@@ -442,7 +439,6 @@ async fn arena_games_async(
     games: u32,
     restart: bool,
 ) -> Result<ArenaRun> {
-    let time = time_control();
     let cancel = CancellationToken::new();
     let seat = |name: &str| Seat {
         spec: first_bot(name),
@@ -466,7 +462,7 @@ async fn arena_games_async(
         let [a, b] = &mut seats;
         let order = if game % 2 == 0 { [a, b] } else { [b, a] };
         let t = Instant::now();
-        let record = play_game(rules, &time, order, &opening, (1, game.max(1)), &cancel)
+        let record = play_game(rules, order, &opening, (1, game.max(1)), &cancel)
             .await
             .expect("never cancelled");
         let took = t.elapsed();

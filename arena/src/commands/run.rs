@@ -258,9 +258,11 @@ pub fn run<F: Future<Output = ()>>(
     }
     // Even when quiet: games lost on time to the scheduler look like the
     // bots' fault.
-    if let Some(warning) =
-        runner::overload_warning(at_once, crate::affinity::usable_cores(), &config.time)
-    {
+    if let Some(warning) = runner::overload_warning(
+        at_once,
+        crate::affinity::usable_cores(),
+        &runner::tightest_time(&config.bots).unwrap_or(config.time),
+    ) {
         console.note(format_args!("arena: {warning}"));
     }
     for note in runner::openings_notes(&config, series)

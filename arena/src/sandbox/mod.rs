@@ -185,6 +185,10 @@ pub struct Sandbox {
     pub host_user: Option<(u32, u32)>,
     /// Whether the program is the arena's own executable (a bundled bot).
     pub runs_arena: bool,
+    /// The bot's own variables (its `env`), set after [`ENV`] (so they may
+    /// replace one of those): with [`ENV`], its whole environment.
+    #[serde(default)]
+    pub env: Vec<(String, String)>,
 }
 
 /// A bubblewrap command ready to spawn, with the descriptors it inherits;
@@ -290,6 +294,7 @@ impl Sandbox {
             tmp_mb: sandbox.tmp_mb,
             host_user,
             runs_arena,
+            env: Vec::new(),
         })
     }
 
@@ -358,6 +363,9 @@ impl Sandbox {
         ]);
         for (k, v) in ENV {
             push(&[s("--setenv"), s(k), s(v)]);
+        }
+        for (k, v) in &self.env {
+            push(&[s("--setenv"), k.as_ref(), v.as_ref()]);
         }
         push(&[s("--ro-bind"), s("/usr"), s("/usr")]);
         for name in ROOT_LINKS {
@@ -752,6 +760,7 @@ mod tests {
             tmp_mb: 8,
             host_user: None,
             runs_arena: false,
+            env: vec![("DEPTH".into(), "4".into())],
         }
     }
 
@@ -788,6 +797,11 @@ mod tests {
             assert!(a.contains(&flag.to_string()), "{flag} missing");
         }
         assert!(has(&a, &["--cap-drop", "ALL"]));
+        // The bot's own env comes after the fixed one, which it may override.
+        let at = |words: &[&str]| a.windows(words.len()).position(|w| w == words);
+        let own = at(&["--setenv", "DEPTH", "4"]).expect("the bot's env is set");
+        assert!(at(&["--setenv", "HOME", "/tmp"]).unwrap() < own);
+        assert!(at(&["--clearenv"]).unwrap() < own);
         assert!(!a.iter().any(|w| w == "--share-net" || w == "--cap-add"));
         assert!(has(&a, &["--seccomp", "4"]));
     }

@@ -35,6 +35,10 @@
 //! - `userns`: `unshare(CLONE_NEWUSER)`, in a forked child.
 //! - `setuid`: `setuid(0)`, in a forked child.
 //! - `whoami`: never escapes; logs the uid, gid and `/proc/self/uid_map`.
+//! - `environ`: never escapes; logs its whole environment: the variables
+//!   as the process sees them, `/proc/self/environ`, and its parent's
+//!   `/proc/PPID/environ` where it can read it (`NAME=VALUE` words; a test
+//!   looks for a secret in them).
 //! - `setid=PATH`: a set-uid or set-gid file at PATH (and PATH.2 to PATH.4),
 //!   made by chmod, by open with O_CREAT, by mknod and by openat2; escaped
 //!   if one of them has the bit.
@@ -123,6 +127,7 @@ fn try_attempt(name: &str, arg: Option<&str>) -> Outcome {
         ),
         "setuid" => in_child(|| nix::unistd::setuid(Uid::from_raw(0)), "became uid 0"),
         "whoami" => whoami(),
+        "environ" => environ(),
         "int80" => in_child(int80, "made an i386 system call (int 0x80)"),
         "setid" => arg.map_or_else(|| needs("PATH"), setid),
         "x32" => in_child(x32, "made an x32 system call"),
@@ -473,6 +478,23 @@ fn tty() -> Outcome {
     } else {
         Escaped(worked.join(", "))
     }
+}
+
+fn environ() -> Outcome {
+    let vars: Vec<String> = std::env::vars_os()
+        .map(|(k, v)| format!("{}={}", k.to_string_lossy(), v.to_string_lossy()))
+        .collect();
+    let file = |path: &str| match fs::read(path) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).replace('\0', " "),
+        Err(e) => format!("unreadable: {e}"),
+    };
+    let ppid = nix::unistd::getppid();
+    Refused(format!(
+        "vars: {}; self: {}; parent {ppid}: {}",
+        vars.join(" "),
+        file("/proc/self/environ"),
+        file(&format!("/proc/{ppid}/environ"))
+    ))
 }
 
 fn env(name: &str) -> Outcome {

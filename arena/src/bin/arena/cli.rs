@@ -284,6 +284,19 @@ pub struct BenchArgs {
     pub tournament_dir: Option<PathBuf>,
 }
 
+/// `NAME=VALUE` of `arena check --option`, checked as a config's `options`.
+fn parse_option(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((name, value)) if arena::config::valid_option(name, value) => {
+            Ok((name.to_string(), value.to_string()))
+        }
+        _ => Err(format!(
+            "write NAME=VALUE, a name of 1 to 64 of A-Z a-z 0-9 . _ - and a value of printable ASCII without spaces (at most {} bytes with option.)",
+            arena::config::MAX_OPTION_BYTES
+        )),
+    }
+}
+
 /// The arguments of `arena check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
@@ -314,6 +327,11 @@ pub struct CheckArgs {
     /// the current directory); repeatable.
     #[arg(long, value_name = "PATH", requires = "sandbox")]
     pub sandbox_rw: Vec<PathBuf>,
+    /// Send `option.NAME=VALUE` in hello, as a config's `options` does
+    /// (docs/bots.md); repeatable. The check shows the options the bot
+    /// lists and warns about one it does not.
+    #[arg(long = "option", value_name = "NAME=VALUE", value_parser = parse_option)]
+    pub options: Vec<(String, String)>,
     /// The bot's program and arguments, run without a shell, best after
     /// `--`; a first word `arena` means this executable (`arena bot greedy`).
     #[arg(
@@ -695,6 +713,7 @@ impl CheckArgs {
             startup_ms: self.startup_ms,
             guard,
             log: self.log,
+            options: self.options,
             sandbox: self.sandbox.then(|| arena::config::SandboxSpec {
                 read_only: self.sandbox_ro,
                 writable: self.sandbox_rw,

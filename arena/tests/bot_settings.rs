@@ -1,0 +1,125 @@
+//! Per-bot settings of a `[[bot]]` table, end to end: its own clocks (a
+//! handicap match), its `options` sent in `hello`, and its `env`. (The
+//! sandboxed bot's `env`, as an attacker sees it, is in `sandbox.rs`.)
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::rows;
+
+/// Runs the config `text` (written under `dir`) with `--transcripts`, and
+/// returns the run folder.
+fn run(dir: &Path, text: &str) -> std::path::PathBuf {
+    let config = dir.join("t.toml");
+    std::fs::write(&config, text).unwrap();
+    let out = dir.join("run");
+    let output = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["run", "--quiet", "--transcripts"])
+        .arg(&config)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    out
+}
+
+/// Each game's transcript, with the side (`S` or `N`) the bot `name` had.
+fn transcripts(out: &Path, name: &str) -> Vec<(String, char)> {
+    rows(&out.join("games.csv"))
+        .iter()
+        .map(|g| {
+            let file = format!(
+                "series-{:04}-game-{:03}.txt",
+                g["series"].parse::<u32>().unwrap(),
+                g["game"].parse::<u32>().unwrap()
+            );
+            let text = std::fs::read_to_string(out.join("transcripts").join(file)).unwrap();
+            let side = if g["south"] == name { 'S' } else { 'N' };
+            (text, side)
+        })
+        .collect()
+}
+
+#[test]
+fn alphabeta_takes_its_depth_and_its_clock_from_its_table() {
+    let tmp = tempfile::tempdir().unwrap();
+    // The depth only in `options`: without it alphabeta would search as
+    // deep as its second allows, far past 2 plies on this board.
+    let out = run(
+        tmp.path(),
+        r#"
+[board]
+holes = 4
+[time]
+move_time_ms = 1000
+[tournament]
+first_to = 1
+max_games = 2
+concurrency = 1
+
+[[bot]]
+name = "deep"
+command = ["arena", "bot", "alphabeta"]
+options = { depth = 2, style = "unknown-to-it" }
+move_time_ms = 1500
+
+[[bot]]
+name = "quick"
+command = ["arena", "bot", "random", "--seed", "3"]
+"#,
+    );
+    let games = transcripts(&out, "deep");
+    assert_eq!(games.len(), 2);
+    // The first game's transcript holds the handshakes of both processes.
+    let (first, side) = &games[0];
+    let other = if *side == 'S' { 'N' } else { 'S' };
+    assert!(
+        first.contains(&format!(
+            "{side} > hello version=1 option.depth=2 option.style=unknown-to-it\n"
+        )),
+        "{first}"
+    );
+    assert!(
+        first.contains(&format!(
+            "{side} < hello version=1 name=alphabeta options=depth,time_ms,seed\n"
+        )),
+        "{first}"
+    );
+    assert!(
+        first.contains(&format!("{other} > hello version=1\n")),
+        "{first}"
+    );
+    let mut depths = Vec::new();
+    for (text, side) in &games {
+        let other = if *side == 'S' { 'N' } else { 'S' };
+        // Each bot is told its own clock.
+        let newgame = |who: char| {
+            text.lines()
+                .find(|l| l.starts_with(&format!("{who} > newgame ")))
+                .unwrap_or_else(|| panic!("{text}"))
+                .to_string()
+        };
+        assert!(newgame(*side).contains(" move_time_ms=1500 "), "{text}");
+        assert!(newgame(other).contains(" move_time_ms=1000 "), "{text}");
+        // Its turns too: time_ms is the bot's own limit.
+        for line in text.lines().filter(|l| l.contains("> turn ")) {
+            let want = if line.starts_with(*side) { 1500 } else { 1000 };
+            assert!(line.ends_with(&format!(" time_ms={want}")), "{line}");
+        }
+        depths.extend(
+            text.lines()
+                .filter_map(|l| l.strip_prefix(&format!("{side} < info depth ")))
+                .map(|rest| rest.split(' ').next().unwrap().parse::<u32>().unwrap()),
+        );
+    }
+    assert!(!depths.is_empty(), "alphabeta said nothing of its search");
+    assert!(depths.iter().all(|&d| d <= 2), "{depths:?}");
+    assert!(depths.contains(&2), "{depths:?}");
+}
