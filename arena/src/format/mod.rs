@@ -116,7 +116,9 @@ impl Format {
     }
 
     /// The most series the tournament can have over `bots` bots (for the
-    /// games bound: each plays at most `max_games`). A knockout counts its
+    /// games bound: each plays at most `max_games`); for a knockout or
+    /// Swiss, `bots` is the number that play (those that started). A
+    /// knockout counts its
     /// possible deciders, each of one game pair, apart: see
     /// [`Format::max_decider_series`].
     #[must_use]
@@ -125,8 +127,8 @@ impl Format {
             Format::RoundRobin | Format::Gauntlet { .. } => {
                 self.static_schedule(bots).map_or(0, |s| s.len())
             }
-            Format::Knockout { seeds, .. } => seeds.len().saturating_sub(1),
-            Format::Swiss { seeds, rounds } => seeds.len() / 2 * *rounds as usize,
+            Format::Knockout { .. } => bots.saturating_sub(1),
+            Format::Swiss { rounds, .. } => bots / 2 * *rounds as usize,
         }
     }
 
