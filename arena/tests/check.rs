@@ -107,6 +107,45 @@ fn bundled_rust_bots_pass() {
 }
 
 #[test]
+fn options_go_in_hello_and_the_bots_list_is_shown() {
+    let (code, stdout) = check(
+        &["--option", "depth=3", "--option", "style=fast"],
+        &["arena", "bot", "alphabeta"],
+    );
+    assert_eq!(code, 0, "{stdout}");
+    let hello = line(&stdout, "handshake");
+    assert!(
+        hello.contains("'hello version=1 name=alphabeta options=depth,time_ms,seed'"),
+        "{hello}"
+    );
+    assert!(
+        hello.contains("; its options: depth, time_ms, seed; warning: it does not list style "),
+        "{hello}"
+    );
+    // A bad value for an option the bot takes stops it before its reply.
+    let (code, stdout) = check(&["--option", "depth=0"], &["arena", "bot", "alphabeta"]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(line(&stdout, "handshake").starts_with("FAIL  "), "{stdout}");
+    // And the arena refuses an option that does not fit the protocol.
+    let output = Command::cargo_bin("arena")
+        .unwrap()
+        .args([
+            "check",
+            "--option",
+            "style=very fast",
+            "--",
+            "arena",
+            "bot",
+            "first",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(said.contains("write NAME=VALUE"), "{said}");
+}
+
+#[test]
 fn searching_rust_bots_pass() {
     passes(&["arena", "bot", "alphabeta", "--depth", "4"]);
     passes(&["arena", "bot", "mcts", "--playouts", "200", "--seed", "1"]);

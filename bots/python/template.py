@@ -21,6 +21,11 @@ import sys
 # with a letter or digit. Tournaments list bots by their config name.
 NAME = "template-py"
 
+# Your bot's options and their defaults, as strings: a config's
+# options = { seed = 7 } in the bot's [[bot]] table arrives as option.seed=7
+# in hello (docs/bots.md, "Options"). The hello reply lists their names.
+OPTIONS = {"seed": "0"}
+
 
 def choose(game, turn, rng):
     """Returns the hole to play: one of turn["legal"].
@@ -75,12 +80,17 @@ def main():
         if command == "hello":
             # Load anything slow (tables, models) before answering: the reply
             # must come within the start-up limit (5 s by default).
-            send("hello version=1 name=" + NAME)
+            for key, value in args.items():
+                name = key[len("option."):]
+                if key.startswith("option.") and name in OPTIONS:
+                    OPTIONS[name] = value  # ignore options you do not take
+            send("hello version=1 name=%s options=%s" % (NAME, ",".join(OPTIONS)))
         elif command == "newgame":
             game = {k: (v if k == "side" else int(v)) for k, v in args.items()
                     if k == "side" or v.isdigit()}
-            # Seeded from the game's place in the tournament, when given.
-            rng.seed("%s-%s" % (args.get("series"), args.get("game")))
+            # Seeded from the seed option and the game's place in the
+            # tournament, when given.
+            rng.seed("%s-%s-%s" % (OPTIONS["seed"], args.get("series"), args.get("game")))
             send("ready")
         elif command == "turn":
             turn = {
