@@ -1158,4 +1158,18 @@ mod tests {
         assert!(overload_warning(4, 2, &time(0, 1500, 0, 50)).is_some());
         assert_eq!(overload_warning(4, 2, &time(0, 60_000, 0, 50)), None);
     }
+
+    #[test]
+    fn the_overload_warning_judges_the_bot_with_the_least_time() {
+        let bot = |t: TimeControl| crate::config::BotSpec::new("x", vec!["x".into()], t);
+        let bots = [
+            bot(time(1000, 0, 0, 50)),
+            bot(time(0, 3000, 10, 50)),
+            bot(time(0, 0, 0, 50)),
+        ];
+        // 110 ms a move (the clock's) is less than 1000, and no limit the most.
+        assert_eq!(tightest_time(&bots), Some(time(0, 3000, 10, 50)));
+        assert_eq!(tightest_time(&bots[2..]), Some(time(0, 0, 0, 50)));
+        assert_eq!(tightest_time(&[]), None);
+    }
 }

@@ -123,3 +123,61 @@ command = ["arena", "bot", "random", "--seed", "3"]
     assert!(depths.iter().all(|&d| d <= 2), "{depths:?}");
     assert!(depths.contains(&2), "{depths:?}");
 }
+
+#[test]
+fn a_game_clock_for_one_bot_alone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = run(
+        tmp.path(),
+        r#"
+[board]
+holes = 4
+[time]
+move_time_ms = 800
+[tournament]
+first_to = 1
+max_games = 2
+concurrency = 1
+
+[[bot]]
+name = "clocked"
+command = ["arena", "bot", "greedy"]
+move_time_ms = 0
+base_time_ms = 60000
+increment_ms = 100
+
+[[bot]]
+name = "per-move"
+command = ["arena", "bot", "random"]
+"#,
+    );
+    for (text, side) in transcripts(&out, "clocked") {
+        let newgame = |who: char| {
+            text.lines()
+                .find(|l| l.starts_with(&format!("{who} > newgame ")))
+                .unwrap_or_else(|| panic!("{text}"))
+                .to_string()
+        };
+        let other = if side == 'S' { 'N' } else { 'S' };
+        assert!(
+            newgame(side).contains(" move_time_ms=0 base_time_ms=60000 increment_ms=100 "),
+            "{text}"
+        );
+        assert!(
+            newgame(other).contains(" move_time_ms=800 base_time_ms=0 increment_ms=0 "),
+            "{text}"
+        );
+        let turns: Vec<&str> = text.lines().filter(|l| l.contains("> turn ")).collect();
+        assert!(!turns.is_empty());
+        for line in turns {
+            if line.starts_with(side) {
+                // Its own clock, and the other's shown as 0 (it has none).
+                assert!(line.contains(" clock_ms="), "{line}");
+                assert!(line.ends_with(",0"), "{line}");
+            } else {
+                assert!(!line.contains("clock_ms"), "{line}");
+                assert!(line.ends_with(" time_ms=800"), "{line}");
+            }
+        }
+    }
+}
