@@ -9,12 +9,16 @@ use endodoi::Side;
 use std::path::Path;
 
 use crate::config::{Config, RatingSettings};
+use crate::format::Format;
 pub use crate::html::ReportError;
+use crate::html::{
+    candidate_scores, round_name, settled_word, settled_words, ties, Entrant, FormatCourse,
+};
 use crate::matchup::{matchup, model_name, model_words, verdict_words, Matchup};
 use crate::output::rows::{LOS_COLUMNS, LOS_FILE};
 use crate::output::{
-    num, write_atomic, write_rows, MatchRow, PairwiseRow, RunFolder, SeriesRow, SprtRow,
-    StandingRow,
+    num, write_atomic, write_rows, KnockoutRow, MatchRow, PairwiseRow, RunFolder, SeriesRow,
+    SprtRow, StandingRow, SwissStandingRow,
 };
 use crate::referee::GameRecord;
 use crate::runner::{SprtState, Summary};
@@ -201,7 +205,13 @@ pub fn write_summaries(
             (name(i), why.map(|(_, why)| why.clone()))
         })
         .collect();
-    write_ratings(
+    let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
+    let course = FormatCourse {
+        plan: &plan,
+        names: &names,
+    };
+    write_format_rows(&dir.path, &course)?;
+    let table = write_ratings(
         &rated.names,
         &rated.tally,
         &options,
@@ -209,6 +219,266 @@ pub fn write_summaries(
         &games,
         sprt,
         &listed,
+        (config.format != Format::RoundRobin).then_some(course),
+    )?;
+    let width = crate::output::table::stdout_terminal_width();
+    Ok(with_format_text(&course, table, width))
+}
+
+/// `table` (the Elo standings and any match summary) with the text of
+/// `course`'s format around it: a knockout's champion and bracket after
+/// it, a Swiss's standings before it (points rank a Swiss), a gauntlet's
+/// candidates after it; `table` alone for a round robin.
+#[must_use]
+pub fn with_format_text(course: &FormatCourse<'_>, table: String, width: Option<u16>) -> String {
+    match course.plan.format() {
+        Format::RoundRobin => table,
+        Format::Swiss { .. } => format!(
+            "{}
+
+{table}",
+            swiss_text(course, width)
+        ),
+        Format::Knockout { .. } => format!(
+            "{table}
+
+{}",
+            knockout_text(course, width)
+        ),
+        Format::Gauntlet { .. } => format!(
+            "{table}
+
+{}",
+            candidates_text(course, width)
+        ),
+    }
+}
+
+/// Writes a knockout's `knockout.csv` or a Swiss's `swiss.csv` from
+/// `course`; nothing for other formats.
+///
+/// # Errors
+/// An I/O error writing the file.
+pub fn write_format_rows(dir: &Path, course: &FormatCourse<'_>) -> std::io::Result<()> {
+    match course.plan.format() {
+        Format::Knockout { .. } => write_rows(dir, &knockout_rows(course)),
+        Format::Swiss { .. } => write_rows(dir, &swiss_rows(course)),
+        Format::RoundRobin | Format::Gauntlet { .. } => Ok(()),
+    }
+}
+
+/// `names[i]`, or `?`.
+fn bot_name(names: &[String], i: usize) -> String {
+    names.get(i).cloned().unwrap_or_else(|| "?".to_string())
+}
+
+/// The rows of `knockout.csv`: one per tie, round by round.
+#[must_use]
+pub fn knockout_rows(course: &FormatCourse<'_>) -> Vec<KnockoutRow> {
+    let names = course.names;
+    ties(course.plan)
+        .iter()
+        .map(|t| KnockoutRow {
+            round: t.round,
+            tie: t.tie,
+            series: t
+                .series
+                .iter()
+                .map(usize::to_string)
+                .collect::<Vec<_>>()
+                .join(" "),
+            bot_a: t.bots[0].map_or_else(String::new, |e| bot_name(names, e.bot)),
+            seed_a: t.bots[0].map(|e| e.seed),
+            bot_b: t.bots[1].map_or_else(String::new, |e| bot_name(names, e.bot)),
+            seed_b: t.bots[1].map(|e| e.seed),
+            wins_a: t.wdl.wins,
+            draws: t.wdl.draws,
+            wins_b: t.wdl.losses,
+            winner: t.winner.map_or_else(String::new, |w| bot_name(names, w)),
+            settled: t.settled.map_or("", settled_word).to_string(),
+        })
+        .collect()
+}
+
+/// The rows of `swiss.csv`: the Swiss standings, best first.
+#[must_use]
+pub fn swiss_rows(course: &FormatCourse<'_>) -> Vec<SwissStandingRow> {
+    let Some(st) = course.plan.swiss_standings() else {
+        return Vec::new();
+    };
+    st.rows
+        .iter()
+        .map(|r| SwissStandingRow {
+            rank: r.rank,
+            bot: bot_name(course.names, r.bot),
+            seed: r.seed,
+            points: num(r.points, 1),
+            buchholz: num(r.buchholz, 1),
+            won: r.won,
+            drawn: r.drawn,
+            lost: r.lost,
+            byes: r.byes,
+            note: if r.absent {
+                "not started".to_string()
+            } else {
+                String::new()
+            },
+        })
+        .collect()
+}
+
+/// A table laid out for `width` (`None`: natural width), with `drop`
+/// the columns left out first when it is too narrow.
+fn fitted_table(
+    header: &[&str],
+    left: &[usize],
+    rows: &[Vec<String>],
+    width: Option<u16>,
+    drop: &[usize],
+) -> String {
+    use crate::output::table::{render_fitted, Align};
+    let mut align = vec![Align::Right; header.len()];
+    for &i in left {
+        align[i] = Align::Left;
+    }
+    let fitted = render_fitted(header, &align, rows, width, drop);
+    let mut out = fitted.text;
+    if !fitted.dropped.is_empty() {
+        let _ = write!(out, "\n(left out to fit: {})", fitted.dropped.join(", "));
+    }
+    out
+}
+
+/// A knockout as text: the champion (or who is still in), then the
+/// bracket round by round, one tie a line: the better seed and its bot,
+/// the games W-D-L from its side (deciders included), the other seed and
+/// bot, and how the tie was settled.
+#[must_use]
+pub fn knockout_text(course: &FormatCourse<'_>, width: Option<u16>) -> String {
+    let names = course.names;
+    let plan = course.plan;
+    let total = plan.bracket().map_or(0, |b| b.total_rounds);
+    let mut out = match plan.champion() {
+        Some(c) => format!("Knockout champion: {}", bot_name(names, c)),
+        None => "Knockout: no champion yet".to_string(),
+    };
+    let side = |e: Option<Entrant>| match e {
+        Some(e) => (e.seed.to_string(), bot_name(names, e.bot)),
+        None => (String::new(), "(bye)".to_string()),
+    };
+    let rows: Vec<Vec<String>> = ties(plan)
+        .iter()
+        .map(|t| {
+            let (sa, a) = side(t.bots[0]);
+            let (sb, b) = side(t.bots[1]);
+            let mark = |x: Option<Entrant>, n: String| {
+                if x.is_some_and(|e| t.winner == Some(e.bot)) {
+                    format!("{n} *")
+                } else {
+                    n
+                }
+            };
+            vec![
+                round_name(t.round, total),
+                sa,
+                mark(t.bots[0], a),
+                if t.series.is_empty() {
+                    "-".to_string()
+                } else {
+                    format!("{}-{}-{}", t.wdl.wins, t.wdl.draws, t.wdl.losses)
+                },
+                sb,
+                mark(t.bots[1], b),
+                settled_words(t),
+            ]
+        })
+        .collect();
+    let header = ["round", "seed", "bot", "W-D-L", "seed", "bot", "settled"];
+    let _ = write!(
+        out,
+        "\n{}\n(* went through; W-D-L games from the first bot's side, deciders included; knockout.csv has the ties)",
+        fitted_table(&header, &[0, 2, 5, 6], &rows, width, &[])
+    );
+    out
+}
+
+/// A Swiss's standings as text: rank, bot, points, Buchholz, the series
+/// W-D-L and byes.
+#[must_use]
+pub fn swiss_text(course: &FormatCourse<'_>, width: Option<u16>) -> String {
+    let Some(st) = course.plan.swiss_standings() else {
+        return String::new();
+    };
+    let rounds = match course.plan.format() {
+        Format::Swiss { rounds, .. } => *rounds,
+        _ => 0,
+    };
+    let mut out = format!(
+        "Swiss standings after {} of {rounds} rounds",
+        st.rounds_paired
+    );
+    if let Some(c) = course.plan.champion() {
+        let _ = write!(out, ": {} wins", bot_name(course.names, c));
+    }
+    let rows: Vec<Vec<String>> = st
+        .rows
+        .iter()
+        .map(|r| {
+            vec![
+                if r.absent {
+                    "-".to_string()
+                } else {
+                    r.rank.to_string()
+                },
+                bot_name(course.names, r.bot),
+                num(r.points, 1),
+                num(r.buchholz, 1),
+                format!("{}-{}-{}", r.won, r.drawn, r.lost),
+                r.byes.to_string(),
+            ]
+        })
+        .collect();
+    let header = ["#", "bot", "points", "Buchholz", "series W-D-L", "byes"];
+    let _ = write!(
+        out,
+        "\n{}\n(points: 1 a series won or a bye, 0.5 drawn; ties by Buchholz, then seed; the Elo standings rate the same games)",
+        fitted_table(&header, &[1], &rows, width, &[])
+    );
+    out
+}
+
+/// A gauntlet's candidates against the pool as text: series and games
+/// W-D-L and the score.
+#[must_use]
+pub fn candidates_text(course: &FormatCourse<'_>, width: Option<u16>) -> String {
+    let rows: Vec<Vec<String>> = candidate_scores(course.plan)
+        .iter()
+        .map(|c| {
+            vec![
+                bot_name(course.names, c.bot),
+                c.series.to_string(),
+                format!(
+                    "{}-{}-{}",
+                    c.series_wdl.wins, c.series_wdl.draws, c.series_wdl.losses
+                ),
+                c.wdl.games().to_string(),
+                format!("{}-{}-{}", c.wdl.wins, c.wdl.draws, c.wdl.losses),
+                c.score_pct()
+                    .map_or_else(String::new, |p| format!("{}%", num(p, 1))),
+            ]
+        })
+        .collect();
+    let header = [
+        "candidate",
+        "series",
+        "series W-D-L",
+        "games",
+        "W-D-L",
+        "score",
+    ];
+    format!(
+        "Candidates against the pool\n{}",
+        fitted_table(&header, &[0], &rows, width, &[])
     )
 }
 
@@ -242,10 +512,13 @@ pub fn rating_options(settings: &RatingSettings, seed: u64, names: &[String]) ->
 /// the bots without games are listed after the others in this order, and
 /// each left out that played no game gets a row of 0 games after them all,
 /// with its reason in `standings.csv`'s `note`, in the table and in the
-/// report. A bot without games has empty LOS cells.
+/// report. A bot without games has empty LOS cells. `format` is the
+/// course of a knockout, Swiss or gauntlet, whose sections the report
+/// shows.
 ///
 /// # Errors
 /// An I/O error writing a file, or a `games` file that cannot be read.
+#[allow(clippy::too_many_arguments)]
 pub fn write_ratings(
     names: &[String],
     tally: &Tally,
@@ -254,6 +527,7 @@ pub fn write_ratings(
     games: &[impl AsRef<Path>],
     sprt: Option<Sprt>,
     listed: &[(String, Option<String>)],
+    format: Option<FormatCourse<'_>>,
 ) -> Result<String, ReportError> {
     let (mut table, ratings) = standings(tally, options);
     crate::standings::list_idle_by(&mut table, |i| {
@@ -321,6 +595,7 @@ pub fn write_ratings(
         &rows,
         matchup.as_ref(),
         &not_started,
+        format,
     )?;
     let mut out = render_table(names, &table, &not_started);
     if let Some(m) = &matchup {

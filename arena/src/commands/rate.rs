@@ -175,6 +175,7 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         &options.games,
         sprt,
         &listed,
+        None,
     )?;
     console.print(table);
     console.note(format_args!(

@@ -417,6 +417,8 @@ fn serve(
         ratings: report::rating_options(&config.ratings, config.tournament.seed, &bots),
         bots,
         follows: true,
+        format: config.format.clone(),
+        series_rule: Some(runner::series_rule(config, None)),
     };
     let mut state = live::LiveState::new(setup, std::time::Instant::now());
     for row in earlier.iter().flat_map(|read| &read.rows) {

@@ -138,6 +138,8 @@ fn setup_of(dir: &std::path::Path, finished: bool) -> Setup {
         setup.sprt = crate::runner::sprt_of(&config);
         setup.ratings =
             crate::report::rating_options(&config.ratings, config.tournament.seed, &setup.bots);
+        setup.format = config.format.clone();
+        setup.series_rule = Some(crate::runner::series_rule(&config, None));
     }
     setup
 }

@@ -109,7 +109,7 @@
 
   function summary(s) {
     progress(s);
-    for (const part of ["match", "standings", "cross", "forfeits"]) {
+    for (const part of ["match", "format", "standings", "cross", "forfeits"]) {
       const html = s.sections[part];
       // The server made these with the report's own (escaping) functions.
       if (html !== undefined) $(`part-${part}`).innerHTML = html;

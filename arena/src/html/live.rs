@@ -33,6 +33,10 @@ pub struct Sections {
     pub cross: String,
     /// `section#forfeits`: how games ended, forfeits by kind.
     pub forfeits: String,
+    /// The sections of a knockout (`section#bracket`), Swiss
+    /// (`section#swiss`, `section#rounds`) or gauntlet
+    /// (`section#candidates`); empty for a round robin.
+    pub format: String,
 }
 
 /// The number of groups (bots that met, even through others) in `input`.
@@ -59,6 +63,10 @@ pub fn sections(input: &ReportInput<'_>) -> Sections {
         standings: standings_section(input, &names, &svg, groups(input)).into_string(),
         cross: cross_section(input, &names, &series).into_string(),
         forfeits: forfeits_section(input, &names, &series).into_string(),
+        format: input
+            .format
+            .map(|c| super::format_sections(&c).into_string())
+            .unwrap_or_default(),
     }
 }
 
@@ -133,6 +141,7 @@ pub fn live_page(input: &ReportInput<'_>, live: &LivePage<'_>) -> String {
                     nav {
                         a href="#live-games" { "Games in progress" } " · "
                         @if !parts.matchup.is_empty() { a href="#match" { "Match" } " · " }
+                        @if let Some(c) = &input.format { (super::formats::format_links(c)) }
                         a href="#standings" { "Standings" } " · "
                         a href="#cross" { "Cross table" } " · "
                         a href="#forfeits" { "How games ended" } " · "
@@ -146,6 +155,7 @@ pub fn live_page(input: &ReportInput<'_>, live: &LivePage<'_>) -> String {
                     div #boards .boards {}
                 }
                 div #part-match { (PreEscaped(&parts.matchup)) }
+                div #part-format { (PreEscaped(&parts.format)) }
                 div #part-standings { (PreEscaped(&parts.standings)) }
                 div #part-cross { (PreEscaped(&parts.cross)) }
                 div #part-forfeits { (PreEscaped(&parts.forfeits)) }

@@ -33,6 +33,7 @@
 //! and details into the page as text (`textContent`), never as HTML.
 
 mod chart;
+mod formats;
 mod games;
 mod live;
 #[cfg(test)]
@@ -46,6 +47,10 @@ use maud::{html, Markup, PreEscaped, DOCTYPE};
 use serde::Serialize;
 
 pub use chart::{llr_svg, standings_svg, CHART_WIDTH};
+pub use formats::{
+    candidate_scores, format_sections, round_name, settled_word, settled_words, swiss_rounds, ties,
+    CandidateScore, Entrant, FormatCourse, SwissRound, Tie,
+};
 use games::SeriesInfo;
 pub use games::{read_games, ReportGames};
 pub use live::{live_page, sections, viewer_game, LivePage, Sections};
@@ -302,6 +307,10 @@ pub struct ReportInput<'a> {
     /// The bots left out since they did not start (name, why): rows of 0
     /// games under the standings.
     pub not_started: &'a [(String, String)],
+    /// The course of a knockout, Swiss or gauntlet, whose sections
+    /// (bracket, rounds, candidates) come before the standings; `None`
+    /// for a round robin or games without a config.
+    pub format: Option<FormatCourse<'a>>,
 }
 
 /// The report's two files, as text.
@@ -485,6 +494,7 @@ fn page(
                     }
                     nav {
                         @if input.matchup.is_some() { a href="#match" { "Match" } " · " }
+                        @if let Some(c) = &input.format { (formats::format_links(c)) }
                         a href="#standings" { "Standings" } " · "
                         a href="#cross" { "Cross table" } " · "
                         a href="#forfeits" { "How games ended" } " · "
@@ -492,6 +502,7 @@ fn page(
                     }
                 }
                 @if let Some(m) = input.matchup { (match_section(m)) }
+                @if let Some(c) = &input.format { (format_sections(c)) }
                 (standings_section(input, names, svg, groups))
                 (cross_section(input, names, series))
                 (forfeits_section(input, names, series))
@@ -819,16 +830,18 @@ pub fn write_report(
     files: &[impl AsRef<Path>],
 ) -> Result<(), ReportError> {
     let games = read_games(files, VIEWER_BUDGET_BYTES)?;
-    write_report_of(dir, names, table, files, &games, None, &[])
+    write_report_of(dir, names, table, files, &games, None, &[], None)
 }
 
 /// Writes `report.html` and `standings.svg` as [`write_report`] does, from
 /// `games` already read from `files` (with [`read_games`]), with the
 /// summary of a two-bot match `matchup` if there is one, and a row for each
-/// bot of `not_started` (name, why).
+/// bot of `not_started` (name, why), and the sections of a knockout's,
+/// Swiss's or gauntlet's `format` course.
 ///
 /// # Errors
 /// An I/O error writing a file; a file not written is left as it was.
+#[allow(clippy::too_many_arguments)]
 pub fn write_report_of(
     dir: &Path,
     names: &[String],
@@ -837,6 +850,7 @@ pub fn write_report_of(
     games: &ReportGames,
     matchup: Option<&Matchup>,
     not_started: &[(String, String)],
+    format: Option<FormatCourse<'_>>,
 ) -> Result<(), ReportError> {
     let file_names: Vec<String> = files
         .iter()
@@ -852,6 +866,7 @@ pub fn write_report_of(
         files: &file_names,
         matchup,
         not_started,
+        format,
         warning: interrupted.then_some(
             "This run did not finish: the figures cover only the games played so far (arena run --resume DIR plays the rest).",
         ),

@@ -155,6 +155,7 @@ fn render_read(games: &[GameRow], read: &ReportGames) -> Rendered {
         warning: None,
         matchup: None,
         not_started: &[],
+        format: None,
     })
 }
 
@@ -439,6 +440,7 @@ fn bad_rows_are_shown_never_panicked_on() {
         warning: None,
         matchup: None,
         not_started: &[],
+        format: None,
     });
     assert_eq!(data_of(&empty.html)["total"], 0);
     assert!(empty.svg.starts_with("<svg"));
@@ -658,6 +660,7 @@ fn the_standings_caption_names_the_interval_method_used() {
             warning: None,
             matchup: None,
             not_started: &[],
+            format: None,
         });
         let at = page.html.find("<figcaption>").unwrap();
         let end = at + page.html[at..].find("</figcaption>").unwrap();

@@ -21,10 +21,12 @@ use std::time::{Duration, Instant};
 use endodoi::{Move, Position, Side};
 use serde::Serialize;
 
-use crate::html::{self, GameRow, LivePage, ReportGames, ReportInput, Sections};
+use crate::format::{Format, Plan};
+use crate::html::{self, FormatCourse, GameRow, LivePage, ReportGames, ReportInput, Sections};
 use crate::matchup::{matchup, Matchup};
 use crate::referee::WatchEvent;
 use crate::runner::Event;
+use crate::series::{SeriesRule, SeriesState};
 use crate::standings::{standings, GameResult, Standing, Tally};
 use crate::stats::{RatingOptions, Sprt};
 
@@ -50,6 +52,12 @@ pub struct Setup {
     /// Whether the view follows a run that goes on (`false`: a folder read
     /// once, whose page needs no event stream).
     pub follows: bool,
+    /// The tournament's format (the default: a round robin).
+    pub format: Format,
+    /// The rule that ends the config's series; with it, the page shows a
+    /// knockout's bracket, a Swiss's rounds or a gauntlet's candidates as
+    /// series end (`None`: it does not).
+    pub series_rule: Option<SeriesRule>,
 }
 
 /// One update for the page's event stream: its event name and its data
@@ -202,6 +210,47 @@ pub struct LiveState {
     /// Games ended since the last refit.
     dirty: bool,
     last_refit: Option<Instant>,
+    /// The format's course, rebuilt from the games as series end.
+    course: Option<LiveCourse>,
+}
+
+/// A knockout's, Swiss's or gauntlet's course as the live view follows it:
+/// its plan, with each series recorded once its games end it under its
+/// rule (a decider's: one game pair), as the runner records it.
+struct LiveCourse {
+    plan: Plan,
+    rule: SeriesRule,
+    /// The series with games and not yet over, by number.
+    open: BTreeMap<usize, SeriesState>,
+}
+
+impl LiveCourse {
+    /// Counts game `game` of series `number`, won by `winner`: once the
+    /// series is over, its result goes to the plan.
+    fn add(&mut self, number: usize, game: u32, winner: Option<Side>) {
+        let Some(series) = self.plan.get(number) else {
+            return;
+        };
+        if self.plan.result(number).is_some() {
+            return;
+        }
+        let rule = if self.plan.is_decider(number) {
+            crate::runner::decider_rule()
+        } else {
+            self.rule
+        };
+        let state = self
+            .open
+            .entry(number)
+            .or_insert_with(|| SeriesState::new(series, rule));
+        state.record(crate::series::score(series, game, winner));
+        if state.is_over() {
+            if let Some(result) = state.result() {
+                self.plan.record(&result);
+            }
+            self.open.remove(&number);
+        }
+    }
 }
 
 impl LiveState {
@@ -211,6 +260,14 @@ impl LiveState {
         let mut names: Vec<String> = setup.bots.clone();
         names.sort();
         names.dedup();
+        let course = setup
+            .series_rule
+            .filter(|_| setup.format != Format::RoundRobin)
+            .map(|rule| LiveCourse {
+                plan: Plan::new(&setup.format, setup.bots.len(), &[]),
+                rule,
+                open: BTreeMap::new(),
+            });
         let mut state = LiveState {
             tally: Tally::new(names.len()),
             names,
@@ -226,6 +283,7 @@ impl LiveState {
             sections: Sections::default(),
             dirty: false,
             last_refit: None,
+            course,
         };
         state.refit(now);
         state
@@ -294,6 +352,9 @@ impl LiveState {
     fn add(&mut self, row: GameRow) -> Update {
         let (file, series, game) = (row.file, row.series, row.game);
         let (south, north) = (self.bot(&row.south), self.bot(&row.north));
+        if let (Some(course), Ok(number)) = (&mut self.course, usize::try_from(series)) {
+            course.add(number, game, row.winner());
+        }
         self.tally.add(GameResult {
             series: series | ((file as u64) << 40),
             game,
@@ -473,6 +534,10 @@ impl LiveState {
             warning: None,
             matchup: self.matchup.as_ref(),
             not_started: &[],
+            format: self.course.as_ref().map(|c| FormatCourse {
+                plan: &c.plan,
+                names: &self.setup.bots,
+            }),
         }
     }
 
@@ -658,6 +723,7 @@ mod tests {
                 ..RatingOptions::default()
             },
             follows: true,
+            ..Setup::default()
         }
     }
 

@@ -24,8 +24,9 @@ pub use games::{
     ReadPoint, TornLine,
 };
 pub use rows::{
-    CsvRow, GameRow, MatchRow, PairwiseRow, SeriesRow, SprtRow, StandingRow, GAMES_COLUMNS,
-    MATCH_COLUMNS, PAIRWISE_COLUMNS, SERIES_COLUMNS, SPRT_COLUMNS, STANDINGS_COLUMNS,
+    CsvRow, GameRow, KnockoutRow, MatchRow, PairwiseRow, SeriesRow, SprtRow, StandingRow,
+    SwissStandingRow, GAMES_COLUMNS, KNOCKOUT_COLUMNS, MATCH_COLUMNS, PAIRWISE_COLUMNS,
+    SERIES_COLUMNS, SPRT_COLUMNS, STANDINGS_COLUMNS, SWISS_COLUMNS,
 };
 
 /// Writes the CSV file of row type `R` whole into `dir` (as

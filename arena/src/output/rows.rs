@@ -237,6 +237,88 @@ pub const SERIES_COLUMNS: [&str; 11] = [
     "note",
 ];
 
+/// One row of `knockout.csv`: one tie of a knockout's bracket, round by
+/// round in bracket order (the winners of ties `2i - 1` and `2i` meet in
+/// tie `i` of the next round). Game counts sum the tie's series and its
+/// deciders, from `bot_a`'s side.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KnockoutRow {
+    /// The knockout round, from 1.
+    pub round: u32,
+    /// The tie's place in its round's bracket order, from 1.
+    pub tie: usize,
+    /// The numbers of its series in `series.csv`, the series then each
+    /// decider, separated by spaces; empty for a bye or a walkover.
+    pub series: String,
+    /// The better seed's bot; empty for an empty slot.
+    pub bot_a: String,
+    /// Its seed, from 1; empty for an empty slot.
+    pub seed_a: Option<usize>,
+    /// The other bot; empty for an empty slot (a bye).
+    pub bot_b: String,
+    /// Its seed, from 1; empty for an empty slot.
+    pub seed_b: Option<usize>,
+    /// Games `bot_a` won, over the series and its deciders.
+    pub wins_a: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Games `bot_b` won.
+    pub wins_b: u32,
+    /// The bot that went through; empty while the tie is open.
+    pub winner: String,
+    /// How: `series`, `decider` (a decider game pair had a winner), `seed`
+    /// (drawn: the better seed went through), `bye`, `walkover` (a bot did
+    /// not start); empty while open.
+    pub settled: String,
+}
+
+impl CsvRow for KnockoutRow {
+    const FILE: &'static str = "knockout.csv";
+    const COLUMNS: &'static [&'static str] = &KNOCKOUT_COLUMNS;
+}
+
+/// The columns of `knockout.csv`, in order.
+pub const KNOCKOUT_COLUMNS: [&str; 12] = [
+    "round", "tie", "series", "bot_a", "seed_a", "bot_b", "seed_b", "wins_a", "draws", "wins_b",
+    "winner", "settled",
+];
+
+/// One row of `swiss.csv`: a bot's line of a Swiss's standings, best
+/// first (points, then Buchholz, then seed).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SwissStandingRow {
+    /// The rank, from 1; bots that did not start come last.
+    pub rank: usize,
+    /// The bot.
+    pub bot: String,
+    /// Its seed, from 1.
+    pub seed: usize,
+    /// Points: 1 a series won or a bye, 0.5 a series drawn (1 decimal).
+    pub points: String,
+    /// Buchholz: the sum of the points of the opponents met (1 decimal).
+    pub buchholz: String,
+    /// Series won.
+    pub won: u32,
+    /// Series drawn.
+    pub drawn: u32,
+    /// Series lost.
+    pub lost: u32,
+    /// Byes had.
+    pub byes: u32,
+    /// Empty, or `not started` for a bot that was never paired.
+    pub note: String,
+}
+
+impl CsvRow for SwissStandingRow {
+    const FILE: &'static str = "swiss.csv";
+    const COLUMNS: &'static [&'static str] = &SWISS_COLUMNS;
+}
+
+/// The columns of `swiss.csv`, in order.
+pub const SWISS_COLUMNS: [&str; 10] = [
+    "rank", "bot", "seed", "points", "buchholz", "won", "drawn", "lost", "byes", "note",
+];
+
 /// One row of `sprt.csv`: an SPRT match after a game pair. The decimals
 /// are text as written (4 decimals).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -550,9 +632,11 @@ pub const LOS_COLUMNS: [&str; 1] = ["bot"];
 
 /// Every CSV file of a run folder with its fixed columns in order, for
 /// checks (the docs test): the row types' files, then `los.csv`.
-pub const ALL_FILES: [(&str, &[&str]); 7] = [
+pub const ALL_FILES: [(&str, &[&str]); 9] = [
     (GameRow::FILE, GameRow::COLUMNS),
     (SeriesRow::FILE, SeriesRow::COLUMNS),
+    (KnockoutRow::FILE, KnockoutRow::COLUMNS),
+    (SwissStandingRow::FILE, SwissStandingRow::COLUMNS),
     (SprtRow::FILE, SprtRow::COLUMNS),
     (MatchRow::FILE, MatchRow::COLUMNS),
     (StandingRow::FILE, StandingRow::COLUMNS),
@@ -605,6 +689,8 @@ mod tests {
         }
         check::<GameRow>();
         check::<SeriesRow>();
+        check::<KnockoutRow>();
+        check::<SwissStandingRow>();
         check::<SprtRow>();
         check::<MatchRow>();
         check::<StandingRow>();
