@@ -831,11 +831,7 @@ fn options_note(listed: Option<&[String]>, sent: &[(String, String)]) -> String 
                 listed.join(", ")
             }
         );
-        let unlisted: Vec<&str> = sent
-            .iter()
-            .map(|(n, _)| n.as_str())
-            .filter(|n| !listed.iter().any(|l| l == n))
-            .collect();
+        let unlisted = crate::bot::unlisted_options(Some(listed), sent);
         if !unlisted.is_empty() {
             let _ = write!(
                 note,

@@ -1045,15 +1045,30 @@ pub async fn check_bots(config: &Config, dir: &RunFolder, options: &RunOptions) 
         };
         match BotProcess::start(spec, start).await {
             Ok(p) => {
+                let unlisted = crate::bot::unlisted_options(p.listed_options.as_deref(), &spec.options);
+                let options = (!unlisted.is_empty()).then(|| {
+                    format!(
+                        "bot '{}': the config sets option{} {}, which the bot does not list in its hello reply (it lists {}): check the name, or the bot ignores it",
+                        spec.name,
+                        if unlisted.len() == 1 { "" } else { "s" },
+                        unlisted.join(", "),
+                        p.listed_options.as_deref().unwrap_or_default().join(", "),
+                    )
+                });
                 let note = p.shutdown(true).await.second_hello_note();
-                (None, note.map(|n| format!("bot '{}' {n}", spec.name)))
+                let notes = note
+                    .map(|n| format!("bot '{}' {n}", spec.name))
+                    .into_iter()
+                    .chain(options)
+                    .collect::<Vec<_>>();
+                (None, notes)
             }
             Err(f) => (
                 Some(match dir.bot_stderr_tail(&spec.name, "check", 3) {
                     Some(said) => format!("{f} (its stderr: {said})"),
                     None => f.to_string(),
                 }),
-                None,
+                Vec::new(),
             ),
         }
     });

@@ -10,8 +10,8 @@ use std::process::Command;
 use common::rows;
 
 /// Runs the config `text` (written under `dir`) with `--transcripts`, and
-/// returns the run folder.
-fn run(dir: &Path, text: &str) -> std::path::PathBuf {
+/// returns the run folder and what the arena wrote to stderr.
+fn run(dir: &Path, text: &str) -> (std::path::PathBuf, String) {
     let config = dir.join("t.toml");
     std::fs::write(&config, text).unwrap();
     let out = dir.join("run");
@@ -27,7 +27,7 @@ fn run(dir: &Path, text: &str) -> std::path::PathBuf {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    out
+    (out, String::from_utf8_lossy(&output.stderr).into_owned())
 }
 
 /// Each game's transcript, with the side (`S` or `N`) the bot `name` had.
@@ -52,7 +52,7 @@ fn alphabeta_takes_its_depth_and_its_clock_from_its_table() {
     let tmp = tempfile::tempdir().unwrap();
     // The depth only in `options`: without it alphabeta would search as
     // deep as its second allows, far past 2 plies on this board.
-    let out = run(
+    let (out, said) = run(
         tmp.path(),
         r#"
 [board]
@@ -74,6 +74,15 @@ move_time_ms = 1500
 name = "quick"
 command = ["arena", "bot", "random", "--seed", "3"]
 "#,
+    );
+    // The start-up check names the option the bot does not list.
+    assert!(
+        said.contains("bot 'deep': the config sets option style, which the bot does not list in its hello reply (it lists depth, time_ms, seed)"),
+        "{said}"
+    );
+    assert!(
+        !said.contains("option depth") && !said.contains("options depth"),
+        "{said}"
     );
     let games = transcripts(&out, "deep");
     assert_eq!(games.len(), 2);
@@ -127,7 +136,7 @@ command = ["arena", "bot", "random", "--seed", "3"]
 #[test]
 fn a_game_clock_for_one_bot_alone() {
     let tmp = tempfile::tempdir().unwrap();
-    let out = run(
+    let (out, _) = run(
         tmp.path(),
         r#"
 [board]

@@ -212,6 +212,23 @@ pub fn listed_options(line: &str) -> Option<Vec<String>> {
     }
 }
 
+/// The options of `sent` (a config's `options`) that a bot which `listed`
+/// its options in its `hello` reply did not list, in `sent`'s order; none
+/// when it listed none (a bot need not list what it reads).
+#[must_use]
+pub fn unlisted_options<'a>(
+    listed: Option<&[String]>,
+    sent: &'a [(String, String)],
+) -> Vec<&'a str> {
+    let Some(listed) = listed else {
+        return Vec::new();
+    };
+    sent.iter()
+        .map(|(n, _)| n.as_str())
+        .filter(|n| !listed.iter().any(|l| l == n))
+        .collect()
+}
+
 impl BotProcess {
     /// Starts `spec` and runs the handshake within `options.startup`.
     ///
