@@ -138,9 +138,15 @@ fn check_gauntlet(played: &[Played], bots: &[String], candidates: &[String]) {
 /// round by round from the series' winners, is exactly what was played;
 /// each round halves the field; a drawn series goes to deciders (`pair`:
 /// one game pair each, in a stage of their own, at most 3, then the better
-/// seed) or to the better seed at once. Returns the champion and the
-/// number of deciders played.
-fn check_knockout(played: &[Played], seeds: &[String], decider_pairs: bool) -> (String, usize) {
+/// seed) or to the better seed at once; a bot in `absent` (it did not
+/// start) loses its tie unplayed. Returns the champion and the number of
+/// deciders played.
+fn check_knockout(
+    played: &[Played],
+    seeds: &[String],
+    absent: &[String],
+    decider_pairs: bool,
+) -> (String, usize) {
     let n = seeds.len();
     let size = n.next_power_of_two();
     let rounds = size.trailing_zeros();
@@ -156,34 +162,33 @@ fn check_knockout(played: &[Played], seeds: &[String], decider_pairs: bool) -> (
     let mut deciders = 0;
     let mut last_of_round = 0;
     for r in 1..=rounds {
-        if r > 1 {
+        if r > 1 && absent.is_empty() {
             assert!(
                 slots.iter().all(Option::is_some),
                 "a bye after round 1: {slots:?}"
             );
         }
         let of_round: Vec<&Played> = played.iter().filter(|s| s.round == r).collect();
-        let first = of_round
-            .iter()
-            .map(|s| s.series)
-            .min()
-            .unwrap_or_else(|| panic!("round {r} has no series"));
-        assert!(
-            first > last_of_round,
-            "round {r} starts before round {} ended",
-            r - 1
-        );
-        last_of_round = of_round.iter().map(|s| s.series).max().unwrap();
+        // A round of walkovers alone has no series.
+        if let Some(first) = of_round.iter().map(|s| s.series).min() {
+            assert!(
+                first > last_of_round,
+                "round {r} starts before round {} ended",
+                r - 1
+            );
+            last_of_round = of_round.iter().map(|s| s.series).max().unwrap();
+        }
         let mut next = Vec::new();
         let mut ties = BTreeSet::new();
         for tie in slots.chunks(2) {
             let (x, y) = match (&tie[0], &tie[1]) {
-                (Some(x), Some(y)) => (x, y),
-                (Some(x), None) | (None, Some(x)) => {
-                    next.push(Some(x.clone()));
+                (Some(x), Some(y)) if !absent.contains(x) && !absent.contains(y) => (x, y),
+                (x, y) => {
+                    // A bye or a walkover: the one present goes through.
+                    let present = |b: &Option<String>| b.clone().filter(|b| !absent.contains(b));
+                    next.push(present(x).or_else(|| present(y)));
                     continue;
                 }
-                (None, None) => panic!("two empty slots meet: {slots:?}"),
             };
             ties.insert(pair(x, y));
             let games: Vec<&Played> = of_round
@@ -392,7 +397,7 @@ fn a_knockout_follows_its_bracket_round_by_round_to_one_champion() {
         seeds.extend(rest);
         let out = dir.join("run");
         assert_success(&run_arena(&tiny(&dir, &keys, &bots), &out));
-        let (_, extra) = check_knockout(&series_of(&out), &seeds, decider == "pair");
+        let (_, extra) = check_knockout(&series_of(&out), &seeds, &[], decider == "pair");
         deciders += extra;
     }
     // Series of one game pair are often drawn: the decider path was taken.
@@ -652,7 +657,7 @@ fn the_sample_configs_of_the_formats_run_from_the_repo_root() {
             "gauntlet" => check_gauntlet(&played, &bots, &strings(&t["candidates"])),
             "knockout" => {
                 let pairs = t.get("decider").and_then(|d| d.as_str()) != Some("seed");
-                check_knockout(&played, &seeds, pairs);
+                check_knockout(&played, &seeds, &[], pairs);
                 // docs/formats.md shows this run's series.csv.
                 let csv = std::fs::read_to_string(out.join("series.csv")).unwrap();
                 let page = std::fs::read_to_string(repo().join("docs/formats.md")).unwrap();
@@ -664,5 +669,45 @@ fn the_sample_configs_of_the_formats_run_from_the_repo_root() {
             "swiss" => check_swiss(&played, &seeds, t["rounds"].as_integer().unwrap() as u32),
             other => panic!("configs/{file}: format {other}"),
         }
+    }
+}
+
+/// A bot that fails its start-up check, with `on_start_failure = "skip"`:
+/// in a knockout its opponent goes through unplayed (round 1 of 5 bots
+/// with seed 4 out is then all byes and a walkover: no series), in a Swiss
+/// it is never paired and the others are paired as if it were not there.
+#[test]
+fn a_bot_that_does_not_start_is_walked_over_in_a_knockout_and_never_paired_in_a_swiss() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (format, n) in [("knockout", 5), ("knockout", 6), ("swiss", 6)] {
+        let dir = tmp.path().join(format!("{format}-{n}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut bots = field(n, 0);
+        bots[3].1 = vec!["sh".into(), "-c".into(), "exit 3".into()];
+        let keys = format!("format = \"{format}\"\non_start_failure = \"skip\"");
+        let out = dir.join("run");
+        let output = run_arena(&tiny(&dir, &keys, &bots), &out);
+        assert_success(&output);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("bot 'b4' did not start"), "{stderr}");
+        let played = series_of(&out);
+        assert!(
+            played.iter().all(|s| s.a != "b4" && s.b != "b4"),
+            "b4 played: {played:?}"
+        );
+        let absent = vec!["b4".to_string()];
+        if format == "knockout" {
+            check_knockout(&played, &names(&bots), &absent, true);
+            if n == 5 {
+                assert!(!played.iter().any(|s| s.round == 1), "{played:?}");
+            }
+        } else {
+            let present: Vec<String> = names(&bots).into_iter().filter(|b| b != "b4").collect();
+            // rounds' default counts every [[bot]]: 6 bots, 3 rounds.
+            check_swiss(&played, &present, 3);
+        }
+        let standings = rows(&out.join("standings.csv"));
+        let b4 = standings.iter().find(|r| r["bot"] == "b4").unwrap();
+        assert!(b4["note"].starts_with("not started: "), "{b4:?}");
     }
 }
