@@ -9,10 +9,13 @@ use std::time::Duration;
 
 use crate::strategy::{First, Greedy, Random, Strategy, Thinking};
 
+/// What every bundled bot's `--help` ends with: the options of `hello`.
+const OPTIONS_HELP: &str = "Each option may also come from the arena, as option.NAME=VALUE in hello (a config's options = { NAME = VALUE }), NAME with _ for -: it wins over the command line. The hello reply lists them (options=...).";
+
 /// The options of `random`, `greedy` and `first` (which makes no random
 /// choices and ignores its seed): the seed, and a think time.
 #[derive(Debug, Parser)]
-#[command(args_override_self = true)]
+#[command(args_override_self = true, after_help = OPTIONS_HELP)]
 #[command(about = "An En Dodoi bot speaking the arena protocol (protocol.md) on stdin/stdout.")]
 struct SeedArgs {
     /// The seed of the bot's random choices (each game is seeded from it and
@@ -37,7 +40,7 @@ fn thinking<S: Strategy + 'static>(bot: S, think_ms: u64) -> Box<dyn Strategy> {
 
 /// The options of `alphabeta`.
 #[derive(Debug, Parser)]
-#[command(args_override_self = true)]
+#[command(args_override_self = true, after_help = OPTIONS_HELP)]
 #[command(
     about = "Alpha-beta search with iterative deepening and a transposition table, speaking the arena protocol (protocol.md) on stdin/stdout.",
     long_about = "Alpha-beta search with iterative deepening and a transposition table, speaking the arena protocol (protocol.md) on stdin/stdout.\n\nWithout --depth or --time-ms it takes its share of the time the arena allows (per-move limit, game clock and increment), with a safety margin. With --depth it plays reproducibly, unless the arena's time limit stops a search first."
@@ -61,7 +64,7 @@ struct AlphaBetaArgs {
 
 /// The options of `mcts`.
 #[derive(Debug, Parser)]
-#[command(args_override_self = true)]
+#[command(args_override_self = true, after_help = OPTIONS_HELP)]
 #[command(
     about = "Monte Carlo tree search (UCT) speaking the arena protocol (protocol.md) on stdin/stdout.",
     long_about = "Monte Carlo tree search (UCT) speaking the arena protocol (protocol.md) on stdin/stdout.\n\nWithout --playouts or --time-ms it takes its share of the time the arena allows. With --playouts it plays reproducibly (seeded per game), unless the arena's time limit stops a search first."

@@ -9,8 +9,13 @@ use crate::check::CheckOptions;
 /// # Errors
 /// The check cannot run at all (the program is not found, say).
 pub fn run(options: &CheckOptions, console: &mut Console<'_>) -> anyhow::Result<Outcome> {
+    let sent: String = options
+        .options
+        .iter()
+        .map(|(n, v)| format!(", option.{n}={v}"))
+        .collect();
     let mut header = Some(format!(
-        "arena check: {} (move time {} ms, start-up {} ms)",
+        "arena check: {} (move time {} ms, start-up {} ms{sent})",
         options
             .command
             .iter()
