@@ -944,6 +944,7 @@ fn render_table_at(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::Plan;
     use crate::standings::GameResult;
     use endodoi::Side;
 
@@ -1232,5 +1233,185 @@ mod tests {
         ]);
         assert_ne!(cell(&even, "elo_error_95"), "");
         assert_eq!(cell(&even, "penta_elo_error_95"), "");
+    }
+
+    /// The words of each line of `text` (columns split on spaces).
+    fn words(text: &str) -> Vec<Vec<String>> {
+        text.lines()
+            .map(|l| l.split_whitespace().map(str::to_string).collect())
+            .collect()
+    }
+
+    #[test]
+    fn a_knockout_prints_its_champion_and_each_tie_with_how_it_was_settled() {
+        use crate::html::formats_fixtures as fx;
+        let names = fx::names(4);
+        let plan = fx::knockout();
+        let course = FormatCourse {
+            plan: &plan,
+            names: &names,
+        };
+        let text = knockout_text(&course, None);
+        let lines = words(&text);
+        assert_eq!(lines[0], ["Knockout", "champion:", "c"], "{text}");
+        assert_eq!(
+            lines[1],
+            ["round", "seed", "bot", "W-D-L", "seed", "bot", "settled"]
+        );
+        // a beat d; b and c drew and c took the decider (b's side: 1-0-1
+        // then 0-0-2); c beat a in the final (a's side 1-0-2).
+        assert_eq!(
+            lines[2],
+            ["semi-finals", "1", "a", "*", "2-0-0", "4", "d", "series"]
+        );
+        assert_eq!(
+            lines[3],
+            ["semi-finals", "2", "b", "1-0-3", "3", "c", "*", "decider"]
+        );
+        assert_eq!(
+            lines[4],
+            ["final", "1", "a", "1-0-2", "3", "c", "*", "series"]
+        );
+        assert_eq!(lines.len(), 6, "a note under the table:\n{text}");
+        // The console puts it after the Elo table.
+        let whole = with_format_text(&course, "ELO TABLE".to_string(), None);
+        assert!(
+            whole.starts_with("ELO TABLE\n\nKnockout champion: c"),
+            "{whole}"
+        );
+    }
+
+    #[test]
+    fn knockout_csv_has_a_row_per_tie_with_seeds_game_sums_and_the_settling() {
+        use crate::html::formats_fixtures as fx;
+        let names = fx::names(4);
+        let plan = fx::knockout();
+        let rows = knockout_rows(&FormatCourse {
+            plan: &plan,
+            names: &names,
+        });
+        let row = |round,
+                   tie,
+                   series: &str,
+                   a: &str,
+                   sa,
+                   b: &str,
+                   sb,
+                   w,
+                   d,
+                   l,
+                   winner: &str,
+                   how: &str| KnockoutRow {
+            round,
+            tie,
+            series: series.to_string(),
+            bot_a: a.to_string(),
+            seed_a: Some(sa),
+            bot_b: b.to_string(),
+            seed_b: Some(sb),
+            wins_a: w,
+            draws: d,
+            wins_b: l,
+            winner: winner.to_string(),
+            settled: how.to_string(),
+        };
+        assert_eq!(
+            rows,
+            [
+                row(1, 1, "1", "a", 1, "d", 4, 2, 0, 0, "a", "series"),
+                row(1, 2, "2 3", "b", 2, "c", 3, 1, 0, 3, "c", "decider"),
+                row(2, 1, "4", "a", 1, "c", 3, 1, 0, 2, "c", "series"),
+            ]
+        );
+        let tmp = tempfile::tempdir().unwrap();
+        write_format_rows(
+            tmp.path(),
+            &FormatCourse {
+                plan: &plan,
+                names: &names,
+            },
+        )
+        .unwrap();
+        let csv = std::fs::read_to_string(tmp.path().join("knockout.csv")).unwrap();
+        assert_eq!(
+            csv.lines().nth(2),
+            Some("1,2,2 3,b,2,c,3,1,0,3,c,decider"),
+            "{csv}"
+        );
+        assert!(!tmp.path().join("swiss.csv").exists());
+    }
+
+    #[test]
+    fn a_swiss_prints_its_points_table_before_the_elo_table() {
+        use crate::html::formats_fixtures as fx;
+        let names = fx::names(3);
+        let plan = fx::swiss();
+        let course = FormatCourse {
+            plan: &plan,
+            names: &names,
+        };
+        let whole = with_format_text(&course, "ELO TABLE".to_string(), None);
+        let lines = words(&whole);
+        assert_eq!(
+            lines[0],
+            [
+                "Swiss",
+                "standings",
+                "after",
+                "2",
+                "of",
+                "2",
+                "rounds:",
+                "c",
+                "wins"
+            ],
+            "{whole}"
+        );
+        assert_eq!(
+            lines[1],
+            ["#", "bot", "points", "Buchholz", "series", "W-D-L", "byes"]
+        );
+        // c: bye, then beat a; b: drew a, then the bye; a: drew b, lost to c.
+        assert_eq!(lines[2], ["1", "c", "2.0", "0.5", "1-0-0", "1"]);
+        assert_eq!(lines[3], ["2", "b", "1.5", "0.5", "0-1-0", "1"]);
+        assert_eq!(lines[4], ["3", "a", "0.5", "3.5", "0-1-1", "0"]);
+        assert!(whole.ends_with("\n\nELO TABLE"), "{whole}");
+        let tmp = tempfile::tempdir().unwrap();
+        write_format_rows(tmp.path(), &course).unwrap();
+        let csv = std::fs::read_to_string(tmp.path().join("swiss.csv")).unwrap();
+        assert_eq!(
+            csv.lines().collect::<Vec<_>>(),
+            [
+                "rank,bot,seed,points,buchholz,won,drawn,lost,byes,note",
+                "1,c,3,2.0,0.5,1,0,0,1,",
+                "2,b,2,1.5,0.5,0,1,0,1,",
+                "3,a,1,0.5,3.5,0,1,1,0,",
+            ]
+        );
+        assert!(!tmp.path().join("knockout.csv").exists());
+    }
+
+    #[test]
+    fn a_gauntlet_prints_each_candidates_score_against_the_pool() {
+        use crate::html::formats_fixtures as fx;
+        let names = fx::names(4);
+        let plan = fx::gauntlet();
+        let course = FormatCourse {
+            plan: &plan,
+            names: &names,
+        };
+        let whole = with_format_text(&course, "ELO TABLE".to_string(), None);
+        let lines = words(&whole);
+        assert_eq!(lines[0], ["ELO", "TABLE"]);
+        assert_eq!(lines[2], ["Candidates", "against", "the", "pool"]);
+        // a: c 2-0, d 1-0-1 (a v b left out); b: c 0-0-2, d 1-2-0.
+        assert_eq!(lines[4], ["a", "2", "1-1-0", "4", "3-0-1", "75.0%"]);
+        assert_eq!(lines[5], ["b", "2", "1-0-1", "5", "1-2-2", "40.0%"]);
+        let round_robin = Plan::new(&Format::RoundRobin, 4, &[]);
+        let plain = FormatCourse {
+            plan: &round_robin,
+            names: &names,
+        };
+        assert_eq!(with_format_text(&plain, "T".to_string(), None), "T");
     }
 }

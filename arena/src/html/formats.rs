@@ -405,9 +405,9 @@ fn rounds_section(course: &FormatCourse<'_>) -> Markup {
                                 @let won = wdl.map(|w| w.wins.cmp(&w.losses));
                                 tr {
                                     td { "series " (n) }
-                                    td.name class=(if won == Some(std::cmp::Ordering::Greater) { "name won" } else { "name" }) { (name_of(names, *a)) }
+                                    td class=(if won == Some(std::cmp::Ordering::Greater) { "name won" } else { "name" }) { (name_of(names, *a)) }
                                     td.score { @match wdl { Some(w) => { (w.wins) "-" (w.draws) "-" (w.losses) }, None => { "…" } } }
-                                    td.name class=(if won == Some(std::cmp::Ordering::Less) { "name won" } else { "name" }) { (name_of(names, *b)) }
+                                    td class=(if won == Some(std::cmp::Ordering::Less) { "name won" } else { "name" }) { (name_of(names, *b)) }
                                 }
                             }
                             @if let Some(b) = r.bye {
@@ -446,5 +446,316 @@ fn candidates_section(course: &FormatCourse<'_>) -> Markup {
                 }
             }
         }
+    }
+}
+
+/// Plans played out with results chosen by hand, for the tests of the
+/// format sections here and of their text and CSV (`report`).
+#[cfg(test)]
+pub(crate) mod fixtures {
+    use crate::format::{Decider, Format, Plan};
+    use crate::series::SeriesResult;
+    use crate::standings::Wdl;
+
+    /// Games `w`-`d`-`l` from bot `a`'s side.
+    pub fn wdl(w: u32, d: u32, l: u32) -> Wdl {
+        Wdl {
+            wins: w,
+            draws: d,
+            losses: l,
+        }
+    }
+
+    /// Plays `plan` out stage by stage; `outcome(a, b, decider)` gives each
+    /// series' games from `a`'s side (`a < b`, as the plan numbers them).
+    pub fn play(mut plan: Plan, outcome: impl Fn(usize, usize, bool) -> Wdl) -> Plan {
+        while let Some(stage) = plan.next_stage() {
+            for s in stage.series {
+                let result = SeriesResult {
+                    series: s,
+                    wdl: outcome(s.a, s.b, stage.decider),
+                    decided: true,
+                };
+                assert!(plan.record(&result));
+            }
+        }
+        plan
+    }
+
+    /// Names `a`, `b`, ... of `n` bots.
+    pub fn names(n: usize) -> Vec<String> {
+        (0..n)
+            .map(|i| ((b'a' + i as u8) as char).to_string())
+            .collect()
+    }
+
+    /// A knockout of 4 bots seeded a, b, c, d, decided by game pairs:
+    /// a beats d 2-0; b and c draw 1-1 (series 2), c takes the decider
+    /// 2-0 (series 3); in the final (series 4) c beats a 2-1.
+    pub fn knockout() -> Plan {
+        let format = Format::Knockout {
+            seeds: vec![0, 1, 2, 3],
+            decider: Decider::Pair,
+        };
+        play(Plan::new(&format, 4, &[]), |a, b, decider| match (a, b) {
+            (0, 3) => wdl(2, 0, 0),
+            (1, 2) if decider => wdl(0, 0, 2),
+            (1, 2) => wdl(1, 0, 1),
+            (0, 2) => wdl(1, 0, 2),
+            other => panic!("{other:?} do not meet in this bracket"),
+        })
+    }
+
+    /// A Swiss of 3 bots seeded a, b, c over 2 rounds: round 1 a draws b
+    /// 1-1 and c has the bye; round 2 c beats a 2-0 and b has the bye.
+    pub fn swiss() -> Plan {
+        let format = Format::Swiss {
+            seeds: vec![0, 1, 2],
+            rounds: 2,
+        };
+        play(Plan::new(&format, 3, &[]), |a, b, _| match (a, b) {
+            (0, 1) => wdl(1, 0, 1),
+            (0, 2) => wdl(0, 0, 2),
+            other => panic!("{other:?} do not meet in this Swiss"),
+        })
+    }
+
+    /// A gauntlet of candidates a and b against the pool c and d: a beats
+    /// c 2-0 and splits with d 1-0-1; b loses to c 0-0-2 and beats d
+    /// 1-2-0; a and b draw 1-1 (not against the pool).
+    pub fn gauntlet() -> Plan {
+        let format = Format::Gauntlet {
+            candidates: vec![0, 1],
+        };
+        play(Plan::new(&format, 4, &[]), |a, b, _| match (a, b) {
+            (0, 1) => wdl(1, 0, 1),
+            (0, 2) => wdl(2, 0, 0),
+            (0, 3) => wdl(1, 0, 1),
+            (1, 2) => wdl(0, 0, 2),
+            (1, 3) => wdl(1, 2, 0),
+            other => panic!("{other:?} never meet in this gauntlet"),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixtures::{self, wdl};
+    use super::*;
+
+    fn html_of(plan: &Plan, names: &[String]) -> String {
+        format_sections(&FormatCourse { plan, names }).into_string()
+    }
+
+    /// The text of each element that starts with `open` (its tags
+    /// stripped, one space between cells), in order.
+    fn texts(html: &str, open: &str) -> Vec<String> {
+        html.split(open)
+            .skip(1)
+            .map(|rest| {
+                let mut text = String::new();
+                let mut depth = 1usize;
+                // An opener without its `>` has attributes to skip.
+                let mut in_tag = !open.ends_with('>');
+                let mut chars = rest.chars().peekable();
+                while let Some(c) = chars.next() {
+                    match c {
+                        '<' if chars.peek() == Some(&'/') => {
+                            depth -= 1;
+                            in_tag = true;
+                            text.push(' ');
+                        }
+                        '<' => {
+                            depth += 1;
+                            in_tag = true;
+                            text.push(' ');
+                        }
+                        '>' => in_tag = false,
+                        c if !in_tag => text.push(c),
+                        _ => {}
+                    }
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                text.split_whitespace().collect::<Vec<_>>().join(" ")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_ties_of_a_knockout_add_up_their_series_and_deciders() {
+        let plan = fixtures::knockout();
+        let e = |bot, seed| Some(Entrant { bot, seed });
+        let t = ties(&plan);
+        assert_eq!(t.len(), 3, "{t:?}");
+        assert_eq!(
+            (t[0].round, t[0].tie, t[0].bots, &t[0].series, t[0].wdl),
+            (1, 1, [e(0, 1), e(3, 4)], &vec![1], wdl(2, 0, 0))
+        );
+        assert_eq!(t[0].winner, Some(0));
+        // b's side: 1-0-1 in the series, 0-0-2 in the decider.
+        assert_eq!(
+            (t[1].round, t[1].tie, t[1].bots, &t[1].series, t[1].wdl),
+            (1, 2, [e(1, 2), e(2, 3)], &vec![2, 3], wdl(1, 0, 3))
+        );
+        assert_eq!(
+            (t[1].winner, t[1].settled),
+            (Some(2), Some(Settled::Decider))
+        );
+        assert_eq!(t[1].deciders, 1);
+        assert_eq!(
+            (t[2].round, t[2].bots, &t[2].series, t[2].wdl, t[2].winner),
+            (2, [e(0, 1), e(2, 3)], &vec![4], wdl(1, 0, 2), Some(2))
+        );
+        assert_eq!(settled_words(&t[2]), "series");
+        assert_eq!(round_name(1, 2), "semi-finals");
+        assert_eq!(round_name(2, 2), "final");
+        assert_eq!(round_name(1, 4), "round 1");
+    }
+
+    #[test]
+    fn the_bracket_has_a_column_per_round_and_the_winner_of_each_tie_in_bold() {
+        let names = fixtures::names(4);
+        let html = html_of(&fixtures::knockout(), &names);
+        assert!(html.starts_with("<section id=\"bracket\">"), "{html}");
+        assert_eq!(html.matches("<div class=\"round\"").count(), 2, "{html}");
+        assert_eq!(html.matches("<div class=\"tie\"").count(), 3, "{html}");
+        assert_eq!(
+            texts(&html, "<h3>"),
+            ["semi-finals", "final"],
+            "the rounds in order"
+        );
+        // Seed, name, game wins; the one that went through is `slot won`.
+        assert_eq!(
+            texts(&html, "<div class=\"slot won\">"),
+            ["1 a 2", "3 c 3", "3 c 2"]
+        );
+        assert_eq!(
+            texts(&html, "<div class=\"slot\">"),
+            ["4 d 0", "2 b 1", "1 a 1"]
+        );
+        assert_eq!(
+            texts(&html, "<div class=\"how\">"),
+            [
+                "series · series 1",
+                "decider · series 2",
+                "series · series 4"
+            ]
+        );
+        assert!(html.contains("Champion: <strong class=\"champion\">c</strong>"));
+        assert!(
+            html.contains("class=\"scroll bracket-scroll\""),
+            "scrolls in its own box"
+        );
+    }
+
+    #[test]
+    fn a_bracket_with_byes_shows_the_empty_slots_and_no_score() {
+        // Three bots in a bracket of 4: seed 1 (a) has the bye.
+        let format = Format::Knockout {
+            seeds: vec![0, 1, 2],
+            decider: crate::format::Decider::Seed,
+        };
+        let plan = fixtures::play(Plan::new(&format, 3, &[]), |_, _, _| wdl(1, 0, 1));
+        let html = html_of(&plan, &fixtures::names(3));
+        assert_eq!(
+            html.matches("<div class=\"slot empty\">").count(),
+            1,
+            "{html}"
+        );
+        let how = texts(&html, "<div class=\"how\">");
+        // b v c drawn (a game each, no game drawn): the better seed b;
+        // the final a v b drawn: a.
+        assert_eq!(
+            how,
+            ["bye", "better seed · series 1", "better seed · series 2"]
+        );
+        assert!(html.contains("Champion: <strong class=\"champion\">a</strong>"));
+    }
+
+    #[test]
+    fn the_swiss_sections_have_the_standings_by_points_and_each_round_with_its_bye() {
+        let names = fixtures::names(3);
+        let html = html_of(&fixtures::swiss(), &names);
+        let swiss_at = html.find("<section id=\"swiss\">").expect("standings");
+        let rounds_at = html.find("<section id=\"rounds\">").expect("rounds");
+        assert!(swiss_at < rounds_at);
+        // c: a bye and a win, 2 points, Buchholz a's 0.5; b: a draw and a
+        // bye, 1.5, Buchholz 0.5; a: a draw and a loss, 0.5, Buchholz
+        // b's 1.5 + c's 2.
+        let rows = texts(&html[..rounds_at], "<tr>");
+        assert_eq!(
+            rows,
+            [
+                "# bot seed points Buchholz W-D-L byes",
+                "1 c 3 2.0 0.5 1-0-0 1",
+                "2 b 2 1.5 0.5 0-1-0 1",
+                "3 a 1 0.5 3.5 0-1-1 0",
+            ]
+        );
+        assert_eq!(texts(&html[rounds_at..], "<h3>"), ["Round 1", "Round 2"]);
+        let pairings = texts(&html[rounds_at..], "<tr");
+        assert_eq!(
+            pairings,
+            [
+                "series 1 a 1-0-1 b",
+                "bye c (1 point)",
+                "series 2 a 0-0-2 c",
+                "bye b (1 point)",
+            ]
+        );
+        assert!(
+            html[rounds_at..].contains("<td class=\"name won\">c</td>"),
+            "{html}"
+        );
+        assert!(html.contains("the winner: <strong>c</strong>"));
+    }
+
+    #[test]
+    fn a_gauntlets_candidates_are_scored_against_the_pool_only() {
+        let plan = fixtures::gauntlet();
+        let scores = candidate_scores(&plan);
+        assert_eq!(scores.len(), 2);
+        assert_eq!(
+            (
+                scores[0].bot,
+                scores[0].series,
+                scores[0].series_wdl,
+                scores[0].wdl
+            ),
+            (0, 2, wdl(1, 1, 0), wdl(3, 0, 1))
+        );
+        assert_eq!(scores[0].score_pct(), Some(75.0));
+        assert_eq!(
+            (
+                scores[1].bot,
+                scores[1].series,
+                scores[1].series_wdl,
+                scores[1].wdl
+            ),
+            (1, 2, wdl(1, 0, 1), wdl(1, 2, 2))
+        );
+        assert_eq!(scores[1].score_pct(), Some(40.0));
+        let html = html_of(&plan, &fixtures::names(4));
+        assert_eq!(
+            texts(&html, "<tr>")[1..],
+            ["a 2 1-1-0 4 3-0-1 75.0%", "b 2 1-0-1 5 1-2-2 40.0%"]
+        );
+    }
+
+    #[test]
+    fn a_round_robin_has_no_format_section() {
+        let plan = Plan::new(&Format::RoundRobin, 3, &[]);
+        assert_eq!(html_of(&plan, &fixtures::names(3)), "");
+    }
+
+    #[test]
+    fn names_are_escaped() {
+        let mut names = fixtures::names(4);
+        names[2] = "<b>c&".to_string();
+        let html = html_of(&fixtures::knockout(), &names);
+        assert!(!html.contains("<b>c&"), "{html}");
+        assert!(html.contains("&lt;b&gt;c&amp;"), "{html}");
     }
 }

@@ -47,6 +47,8 @@ use maud::{html, Markup, PreEscaped, DOCTYPE};
 use serde::Serialize;
 
 pub use chart::{llr_svg, standings_svg, CHART_WIDTH};
+#[cfg(test)]
+pub(crate) use formats::fixtures as formats_fixtures;
 pub use formats::{
     candidate_scores, format_sections, round_name, settled_word, settled_words, swiss_rounds, ties,
     CandidateScore, Entrant, FormatCourse, SwissRound, Tie,

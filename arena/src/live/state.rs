@@ -943,4 +943,74 @@ mod tests {
             "2 games of at most 10 · the run is over"
         );
     }
+
+    /// A knockout's bracket on the live page follows the games: a series
+    /// goes to the plan once its games end it under the config's rule, and
+    /// the next round appears once the round before is over.
+    #[test]
+    fn the_live_bracket_records_a_series_once_its_games_end_it() {
+        use crate::format::{Decider, Format};
+        let t0 = Instant::now();
+        let setup = Setup {
+            title: "ko".into(),
+            bots: vec!["a".into(), "b".into(), "c".into()],
+            format: Format::Knockout {
+                seeds: vec![0, 1, 2],
+                decider: Decider::Seed,
+            },
+            series_rule: Some(SeriesRule {
+                first_to: 2,
+                max_games: 2,
+                sprt: None,
+                pair_shard: None,
+            }),
+            follows: true,
+            ..Setup::default()
+        };
+        let mut state = LiveState::new(setup, t0);
+        let row = |series: u64, game: u32, south: &str, north: &str, result: &str| GameRow {
+            series,
+            game,
+            south: south.into(),
+            north: north.into(),
+            result: result.into(),
+            termination: "no-moves".into(),
+            ..GameRow::default()
+        };
+        let bracket = |state: &LiveState, at: Instant| {
+            let page = state.page(at);
+            let start = page.find("<section id=\"bracket\">").expect("a bracket");
+            let end = start + page[start..].find("</section>").unwrap();
+            page[start..end].to_string()
+        };
+        // Seed 1 (a) has the bye; b and c play series 1, South b in game 1.
+        state.add_row(row(1, 1, "b", "c", "north"));
+        state.tick(t0 + REFIT_EVERY);
+        let html = bracket(&state, t0 + REFIT_EVERY);
+        assert!(
+            html.contains("data-settled=\"open\""),
+            "one game of two: {html}"
+        );
+        assert_eq!(html.matches("<div class=\"tie\"").count(), 2, "{html}");
+        state.add_row(row(1, 2, "c", "b", "south"));
+        state.tick(t0 + 2 * REFIT_EVERY);
+        let html = bracket(&state, t0 + 2 * REFIT_EVERY);
+        // c won 2-0: the final, a v c (series 2), is known and open.
+        assert_eq!(html.matches("<div class=\"tie\"").count(), 3, "{html}");
+        assert!(
+            html.contains("<span class=\"bot\">c</span><span class=\"wins\">2</span>"),
+            "{html}"
+        );
+        assert!(html.contains("No champion yet"), "{html}");
+        // The final: 1-1, a drawn series; the better seed a goes through.
+        state.add_row(row(2, 1, "a", "c", "north"));
+        state.add_row(row(2, 2, "c", "a", "north"));
+        state.finish(t0 + 3 * REFIT_EVERY);
+        let html = bracket(&state, t0 + 3 * REFIT_EVERY);
+        assert!(
+            html.contains("Champion: <strong class=\"champion\">a</strong>"),
+            "{html}"
+        );
+        assert!(html.contains("better seed"), "{html}");
+    }
 }
