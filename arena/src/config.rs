@@ -25,7 +25,8 @@ pub struct Config {
     /// Whether the referee ends a game once its winner is certain
     /// (`[board] adjudicate`).
     pub adjudicate: Adjudicate,
-    /// The clocks of every game.
+    /// The `[time]` table: every bot's clocks but those its `[[bot]]` table
+    /// sets itself; the referee plays each bot on [`BotSpec::time`].
     pub time: TimeControl,
     /// Series length and how the tournament runs.
     pub tournament: TournamentSettings,
