@@ -139,14 +139,13 @@ fn check_gauntlet(played: &[Played], bots: &[String], candidates: &[String]) {
 /// each round halves the field; a drawn series goes to deciders (`pair`:
 /// one game pair each, in a stage of their own, at most 3, then the better
 /// seed) or to the better seed at once; a bot in `absent` (it did not
-/// start) loses its tie unplayed. Returns the champion and the number of
-/// deciders played.
+/// start) loses its tie unplayed.
 fn check_knockout(
     played: &[Played],
     seeds: &[String],
     absent: &[String],
     decider_pairs: bool,
-) -> (String, usize) {
+) -> Knockout {
     let n = seeds.len();
     let size = n.next_power_of_two();
     let rounds = size.trailing_zeros();
@@ -160,6 +159,7 @@ fn check_knockout(
     }
     let mut slots: Vec<Option<String>> = order.iter().map(|&s| seeds.get(s - 1).cloned()).collect();
     let mut deciders = 0;
+    let mut ties_seen = Vec::new();
     let mut last_of_round = 0;
     for r in 1..=rounds {
         if r > 1 && absent.is_empty() {
@@ -180,13 +180,21 @@ fn check_knockout(
         }
         let mut next = Vec::new();
         let mut ties = BTreeSet::new();
-        for tie in slots.chunks(2) {
+        for (i, tie) in slots.chunks(2).enumerate() {
+            // The tie as knockout.csv lists it: the better seed first.
+            let mut bots = [tie[0].clone(), tie[1].clone()];
+            bots.sort_by_key(|b| b.as_deref().map_or(usize::MAX, rank));
+            let [better, other] = bots;
+            let mut went_through = |w: Option<String>| {
+                ties_seen.push((r, i + 1, better.clone(), other.clone(), w.clone()));
+                next.push(w);
+            };
             let (x, y) = match (&tie[0], &tie[1]) {
                 (Some(x), Some(y)) if !absent.contains(x) && !absent.contains(y) => (x, y),
                 (x, y) => {
                     // A bye or a walkover: the one present goes through.
                     let present = |b: &Option<String>| b.clone().filter(|b| !absent.contains(b));
-                    next.push(present(x).or_else(|| present(y)));
+                    went_through(present(x).or_else(|| present(y)));
                     continue;
                 }
             };
@@ -233,7 +241,7 @@ fn check_knockout(
             }
             deciders += extra;
             let better = if rank(x) < rank(y) { x } else { y };
-            next.push(Some(last.winner.clone().unwrap_or_else(|| better.clone())));
+            went_through(Some(last.winner.clone().unwrap_or_else(|| better.clone())));
         }
         let played_ties: BTreeSet<(String, String)> =
             of_round.iter().map(|s| pair(&s.a, &s.b)).collect();
@@ -246,7 +254,135 @@ fn check_knockout(
         "a round past {rounds}"
     );
     assert_eq!(slots.len(), 1);
-    (slots[0].clone().unwrap(), deciders)
+    Knockout {
+        champion: slots[0].clone().unwrap(),
+        deciders,
+        ties: ties_seen,
+    }
+}
+
+/// A knockout tie: round, place in the round (from 1), the better seed,
+/// the other, the bot that went through.
+type Tie = (u32, usize, Option<String>, Option<String>, Option<String>);
+
+/// A knockout as its series' rows make it, by [`check_knockout`].
+struct Knockout {
+    champion: String,
+    /// Deciders played.
+    deciders: usize,
+    /// Each tie, in knockout.csv's order.
+    ties: Vec<Tie>,
+}
+
+/// `dir/knockout.csv` lists the ties of `knockout`, in order, and the
+/// console's last line names its champion.
+fn assert_knockout_csv(dir: &Path, knockout: &Knockout) {
+    let some = |v: &str| (!v.is_empty()).then(|| v.to_string());
+    let listed: Vec<_> = rows(&dir.join("knockout.csv"))
+        .iter()
+        .map(|r| {
+            (
+                r["round"].parse::<u32>().unwrap(),
+                r["tie"].parse::<usize>().unwrap(),
+                some(&r["bot_a"]),
+                some(&r["bot_b"]),
+                some(&r["winner"]),
+            )
+        })
+        .collect();
+    assert_eq!(listed, knockout.ties, "knockout.csv");
+    let last = knockout.ties.last().unwrap();
+    assert_eq!(last.4.as_ref(), Some(&knockout.champion));
+}
+
+/// A row of swiss.csv: bot, seed, points, Buchholz, won, drawn, lost, byes.
+type SwissLine = (String, usize, f64, f64, u32, u32, u32, u32);
+
+/// `dir/swiss.csv` has the standings that `played` (every series of the
+/// Swiss) makes by the rules: points (1 a series won or a bye, 0.5
+/// drawn), Buchholz (the opponents' points, per meeting), then seed; the
+/// bots in `absent` last, by seed. A bye is a round without a series.
+fn assert_swiss_csv(dir: &Path, played: &[Played], seeds: &[String], absent: &[String]) {
+    #[derive(Default, Debug)]
+    struct Tally {
+        won: u32,
+        drawn: u32,
+        lost: u32,
+        byes: u32,
+        met: Vec<String>,
+    }
+    let present: Vec<&String> = seeds.iter().filter(|b| !absent.contains(b)).collect();
+    let mut tally: BTreeMap<&String, Tally> =
+        present.iter().map(|b| (*b, Tally::default())).collect();
+    let rounds = played.iter().map(|s| s.round).max().unwrap_or(0);
+    for r in 1..=rounds {
+        let of_round: Vec<&Played> = played.iter().filter(|s| s.round == r).collect();
+        for bot in &present {
+            if !of_round.iter().any(|s| &&s.a == bot || &&s.b == bot) {
+                tally.get_mut(bot).unwrap().byes += 1;
+            }
+        }
+        for s in of_round {
+            for (me, them) in [(&s.a, &s.b), (&s.b, &s.a)] {
+                let t = tally.get_mut(me).unwrap();
+                t.met.push(them.clone());
+                match &s.winner {
+                    None => t.drawn += 1,
+                    Some(w) if w == me => t.won += 1,
+                    Some(_) => t.lost += 1,
+                }
+            }
+        }
+    }
+    // Half-points, to sort exactly.
+    let points = |t: &Tally| 2 * (t.won + t.byes) + t.drawn;
+    let seed = |b: &String| seeds.iter().position(|s| s == b).unwrap() + 1;
+    let mut expected: Vec<SwissLine> = tally
+        .iter()
+        .map(|(b, t)| {
+            let buchholz: u32 = t.met.iter().map(|o| points(&tally[o])).sum();
+            let p = f64::from(points(t)) / 2.0;
+            (
+                b.to_string(),
+                seed(b),
+                p,
+                f64::from(buchholz) / 2.0,
+                t.won,
+                t.drawn,
+                t.lost,
+                t.byes,
+            )
+        })
+        .collect();
+    expected.sort_by(|x, y| {
+        y.2.total_cmp(&x.2)
+            .then(y.3.total_cmp(&x.3))
+            .then(x.1.cmp(&y.1))
+    });
+    let mut out: Vec<&String> = seeds.iter().filter(|b| absent.contains(b)).collect();
+    out.sort_by_key(|b| seed(b));
+    expected.extend(
+        out.into_iter()
+            .map(|b| (b.clone(), seed(b), 0.0, 0.0, 0, 0, 0, 0)),
+    );
+    let listed: Vec<_> = rows(&dir.join("swiss.csv"))
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            assert_eq!(r["rank"], (i + 1).to_string(), "{r:?}");
+            (
+                r["bot"].clone(),
+                r["seed"].parse::<usize>().unwrap(),
+                r["points"].parse::<f64>().unwrap(),
+                r["buchholz"].parse::<f64>().unwrap(),
+                r["won"].parse::<u32>().unwrap(),
+                r["drawn"].parse::<u32>().unwrap(),
+                r["lost"].parse::<u32>().unwrap(),
+                r["byes"].parse::<u32>().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(listed, expected, "swiss.csv");
 }
 
 /// Whether the bots not in `out` can be paired with no pair that has met,
@@ -397,8 +533,9 @@ fn a_knockout_follows_its_bracket_round_by_round_to_one_champion() {
         seeds.extend(rest);
         let out = dir.join("run");
         assert_success(&run_arena(&tiny(&dir, &keys, &bots), &out));
-        let (_, extra) = check_knockout(&series_of(&out), &seeds, &[], decider == "pair");
-        deciders += extra;
+        let knockout = check_knockout(&series_of(&out), &seeds, &[], decider == "pair");
+        assert_knockout_csv(&out, &knockout);
+        deciders += knockout.deciders;
     }
     // Series of one game pair are often drawn: the decider path was taken.
     assert!(deciders > 0, "no decider was played");
@@ -435,6 +572,7 @@ fn a_swiss_plays_its_rounds_without_repeats_one_series_or_the_bye_each() {
         assert_success(&run_arena(&tiny(&dir, &keys, &bots), &out));
         let played = series_of(&out);
         check_swiss(&played, &seeds, expected);
+        assert_swiss_csv(&out, &played, &seeds, &[]);
         assert_eq!(played.len(), n / 2 * expected as usize);
     }
 }
@@ -461,8 +599,9 @@ fn games_so_far(dir: &Path) -> Vec<(usize, u32)> {
 /// Plays `keys`' tournament over `n` bots in one go, then again killed
 /// (SIGKILL to the arena's process group) once a game of round `round`
 /// is in games.csv, and resumed: the resumed run has the same series,
-/// rounds and results, every game once, and the same summary files.
-fn killed_in_a_round_resumes_to_the_same_tournament(keys: &str, n: usize, round: u32) {
+/// rounds and results, every game once, and the same summary files
+/// (`file` too: knockout.csv or swiss.csv).
+fn killed_in_a_round_resumes_to_the_same_tournament(keys: &str, n: usize, round: u32, file: &str) {
     let tmp = tempfile::tempdir().unwrap();
     // Bots that wait 3 ms a move: a round's games take long enough for the
     // kill to land in the middle of it.
@@ -536,16 +675,17 @@ fn killed_in_a_round_resumes_to_the_same_tournament(keys: &str, n: usize, round:
     assert!(resumed.len() > cut.len(), "the resume played nothing");
     assert_eq!(games_without_timing(&whole), games_without_timing(&run));
     assert_same_files(&whole, &run, &SUMMARY_FILES);
+    assert_same_files(&whole, &run, &[file]);
 }
 
 #[test]
 fn a_knockout_killed_in_round_2_resumes_to_the_same_bracket() {
-    killed_in_a_round_resumes_to_the_same_tournament("format = \"knockout\"", 8, 2);
+    killed_in_a_round_resumes_to_the_same_tournament("format = \"knockout\"", 8, 2, "knockout.csv");
 }
 
 #[test]
 fn a_swiss_killed_in_round_2_resumes_to_the_same_pairings() {
-    killed_in_a_round_resumes_to_the_same_tournament("format = \"swiss\"", 6, 2);
+    killed_in_a_round_resumes_to_the_same_tournament("format = \"swiss\"", 6, 2, "swiss.csv");
 }
 
 #[test]
@@ -643,6 +783,25 @@ fn the_sample_configs_of_the_formats_run_from_the_repo_root() {
             .output()
             .unwrap();
         assert_success(&output);
+        // docs/formats.md shows the format's summary the console prints.
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let marker = match file {
+            "gauntlet.toml" => "Candidates against the pool",
+            "knockout.toml" => "Knockout champion: ",
+            _ => "Swiss standings after ",
+        };
+        let summary: String = stdout
+            .lines()
+            .skip_while(|l| !l.starts_with(marker))
+            .take_while(|l| !l.is_empty())
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert!(!summary.is_empty(), "no {marker:?} in:\n{stdout}");
+        let page = std::fs::read_to_string(repo().join("docs/formats.md")).unwrap();
+        assert!(
+            page.contains(&format!("```text\n{summary}```")),
+            "docs/formats.md's console summary of configs/{file} is out of date; the run prints:\n{summary}"
+        );
         let (bots, t) = sample(file);
         let played = series_of(&out);
         // Seeds: those the config names, then the others in its order.
@@ -657,16 +816,18 @@ fn the_sample_configs_of_the_formats_run_from_the_repo_root() {
             "gauntlet" => check_gauntlet(&played, &bots, &strings(&t["candidates"])),
             "knockout" => {
                 let pairs = t.get("decider").and_then(|d| d.as_str()) != Some("seed");
-                check_knockout(&played, &seeds, &[], pairs);
+                assert_knockout_csv(&out, &check_knockout(&played, &seeds, &[], pairs));
                 // docs/formats.md shows this run's series.csv.
                 let csv = std::fs::read_to_string(out.join("series.csv")).unwrap();
-                let page = std::fs::read_to_string(repo().join("docs/formats.md")).unwrap();
                 assert!(
                     page.contains(&format!("```text\n{csv}```")),
                     "docs/formats.md's series.csv of configs/knockout.toml is out of date; the run writes:\n{csv}"
                 );
             }
-            "swiss" => check_swiss(&played, &seeds, t["rounds"].as_integer().unwrap() as u32),
+            "swiss" => {
+                check_swiss(&played, &seeds, t["rounds"].as_integer().unwrap() as u32);
+                assert_swiss_csv(&out, &played, &seeds, &[]);
+            }
             other => panic!("configs/{file}: format {other}"),
         }
     }
@@ -697,7 +858,7 @@ fn a_bot_that_does_not_start_is_walked_over_in_a_knockout_and_never_paired_in_a_
         );
         let absent = vec!["b4".to_string()];
         if format == "knockout" {
-            check_knockout(&played, &names(&bots), &absent, true);
+            assert_knockout_csv(&out, &check_knockout(&played, &names(&bots), &absent, true));
             if n == 5 {
                 assert!(!played.iter().any(|s| s.round == 1), "{played:?}");
             }
@@ -705,6 +866,7 @@ fn a_bot_that_does_not_start_is_walked_over_in_a_knockout_and_never_paired_in_a_
             let present: Vec<String> = names(&bots).into_iter().filter(|b| b != "b4").collect();
             // rounds' default counts every [[bot]]: 6 bots, 3 rounds.
             check_swiss(&played, &present, 3);
+            assert_swiss_csv(&out, &played, &names(&bots), &absent);
         }
         let standings = rows(&out.join("standings.csv"));
         let b4 = standings.iter().find(|r| r["bot"] == "b4").unwrap();
