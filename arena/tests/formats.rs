@@ -716,6 +716,34 @@ fn a_knockout_or_swiss_refuses_shards_in_one_line_and_a_gauntlet_splits() {
             );
             assert!(!out.exists(), "a refused run made its folder");
         }
+        // Nor does arena slurm split it, nor arena merge take its folder.
+        let output = Command::new(env!("CARGO_BIN_EXE_arena"))
+            .current_dir(tmp.path())
+            .arg("slurm")
+            .arg(&cfg)
+            .args(["--shards", "2"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "arena slurm split a {format}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.contains("--shards 2: a ") && stderr.contains("cannot be split"),
+            "{stderr}"
+        );
+        let whole = tmp.path().join(format!("{format}-whole"));
+        assert_success(&run_arena(&cfg, &whole));
+        let output = Command::new(env!("CARGO_BIN_EXE_arena"))
+            .arg("merge")
+            .arg("--out")
+            .arg(tmp.path().join(format!("{format}-merged")))
+            .arg(&whole)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "arena merge took a {format}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains("no shards to merge"), "{stderr}");
     }
     // A gauntlet's series are known at the start: its shards merge to the
     // run made in one go.
