@@ -603,9 +603,9 @@ fn games_so_far(dir: &Path) -> Vec<(usize, u32)> {
 /// (`file` too: knockout.csv or swiss.csv).
 fn killed_in_a_round_resumes_to_the_same_tournament(keys: &str, n: usize, round: u32, file: &str) {
     let tmp = tempfile::tempdir().unwrap();
-    // Bots that wait 3 ms a move: a round's games take long enough for the
+    // Bots that wait 5 ms a move: a round's games take long enough for the
     // kill to land in the middle of it.
-    let bots = field(n, 3);
+    let bots = field(n, 5);
     let header = format!(
         "[board]\nholes = 6\n[tournament]\n{keys}\nfirst_to = 2\nmax_games = 4\nconcurrency = 2\nseed = 7\n"
     );
