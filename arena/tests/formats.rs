@@ -4,9 +4,11 @@
 //! bot once and the others never meet; a knockout follows its seeded
 //! bracket, byes and deciders to one champion; a Swiss plays its rounds
 //! with one series or the bye per bot and no repeat while one can be
-//! avoided); resume after `kill -9` in the middle of a knockout round and
-//! of a Swiss round; the refusal of shards; and the sample configs, with
-//! the knockout's `series.csv` that docs/formats.md shows.
+//! avoided), with `knockout.csv` and `swiss.csv` recomputed from the
+//! series; a bot that does not start (walked over, never paired); resume
+//! after `kill -9` in the middle of a knockout round and of a Swiss round;
+//! the refusal of shards, `arena slurm` and `arena merge`; and the sample
+//! configs, with what docs/formats.md shows of their runs.
 
 mod common;
 
