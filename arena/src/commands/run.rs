@@ -224,6 +224,9 @@ pub fn run<F: Future<Output = ()>>(
     let bound = runner::games_bound(&config, run_options.shard, &run_options.skipped);
     if let Some(server) = &server {
         server.bound(bound);
+        if !config.format.is_static() {
+            server.absent(run_options.skipped.clone());
+        }
     }
     let playing = |i: &usize| !run_options.skipped.contains(i);
     let series = runner::series_count(&config, run_options.shard, &run_options.skipped);

@@ -136,6 +136,7 @@ enum Input {
     Event(Box<Event>),
     Row(Box<GameRow>),
     Bound(u64),
+    Absent(Vec<usize>),
     Finish,
 }
 
@@ -247,6 +248,13 @@ impl Server {
     /// server is gone.
     pub fn bound(&self, bound: u64) -> bool {
         self.send(Input::Bound(bound))
+    }
+
+    /// The bots (indices into the config's) that did not start, known
+    /// after the start-up check: a knockout or Swiss pairs without them;
+    /// `false` if the server is gone.
+    pub fn absent(&self, absent: Vec<usize>) -> bool {
+        self.send(Input::Absent(absent))
     }
 
     /// The run is over: the page shows it finished (it goes on serving).
@@ -380,6 +388,10 @@ async fn pump(
                     Input::Row(row) => vec![state.add_row(*row)],
                     Input::Bound(bound) => {
                         state.set_bound(bound);
+                        Vec::new()
+                    }
+                    Input::Absent(absent) => {
+                        state.set_absent(&absent);
                         Vec::new()
                     }
                     Input::Finish => state.finish(Instant::now()),

@@ -214,6 +214,10 @@ pub struct LiveState {
     course: Option<LiveCourse>,
 }
 
+/// A game the live course counted: series, game, bots (South, North),
+/// winner.
+type Seen = (usize, u32, [usize; 2], Option<Side>);
+
 /// A knockout's, Swiss's or gauntlet's course as the live view follows it:
 /// its plan, with each series recorded once its games end it under its
 /// rule (a decider's: one game pair), as the runner records it.
@@ -222,15 +226,46 @@ struct LiveCourse {
     rule: SeriesRule,
     /// The series with games and not yet over, by number.
     open: BTreeMap<usize, SeriesState>,
+    /// Every game counted: (series, game, winner), to count again when
+    /// the bots that did not start become known.
+    seen: Vec<Seen>,
 }
 
 impl LiveCourse {
-    /// Counts game `game` of series `number`, won by `winner`: once the
-    /// series is over, its result goes to the plan.
-    fn add(&mut self, number: usize, game: u32, winner: Option<Side>) {
+    /// The course of `format` over `bots` bots, `absent` left out, after
+    /// the games `seen`.
+    fn new(
+        format: &Format,
+        bots: usize,
+        absent: &[usize],
+        rule: SeriesRule,
+        seen: &[Seen],
+    ) -> LiveCourse {
+        let mut course = LiveCourse {
+            plan: Plan::new(format, bots, absent),
+            rule,
+            open: BTreeMap::new(),
+            seen: Vec::new(),
+        };
+        for &(number, game, bots, winner) in seen {
+            course.add(number, game, bots, winner);
+        }
+        course
+    }
+
+    /// Counts game `game` of series `number` between `bots` (South,
+    /// North), won by `winner`: once the series is over, its result goes
+    /// to the plan. A game whose bots are not the series' (the plan is
+    /// not the run's: a bot the run skipped) is left out.
+    fn add(&mut self, number: usize, game: u32, bots: [usize; 2], winner: Option<Side>) {
+        self.seen.push((number, game, bots, winner));
         let Some(series) = self.plan.get(number) else {
             return;
         };
+        let (lo, hi) = (bots[0].min(bots[1]), bots[0].max(bots[1]));
+        if (series.a, series.b) != (lo, hi) {
+            return;
+        }
         if self.plan.result(number).is_some() {
             return;
         }
@@ -263,11 +298,7 @@ impl LiveState {
         let course = setup
             .series_rule
             .filter(|_| setup.format != Format::RoundRobin)
-            .map(|rule| LiveCourse {
-                plan: Plan::new(&setup.format, setup.bots.len(), &[]),
-                rule,
-                open: BTreeMap::new(),
-            });
+            .map(|rule| LiveCourse::new(&setup.format, setup.bots.len(), &[], rule, &[]));
         let mut state = LiveState {
             tally: Tally::new(names.len()),
             names,
@@ -287,6 +318,22 @@ impl LiveState {
         };
         state.refit(now);
         state
+    }
+
+    /// The bots (indices into [`Setup::bots`]) that did not start: a
+    /// knockout or Swiss course is made again without them, from the
+    /// games so far.
+    pub fn set_absent(&mut self, absent: &[usize]) {
+        if let Some(c) = &self.course {
+            self.course = Some(LiveCourse::new(
+                &self.setup.format,
+                self.setup.bots.len(),
+                absent,
+                c.rule,
+                &c.seen,
+            ));
+            self.dirty = true;
+        }
     }
 
     /// Games finished.
@@ -353,7 +400,10 @@ impl LiveState {
         let (file, series, game) = (row.file, row.series, row.game);
         let (south, north) = (self.bot(&row.south), self.bot(&row.north));
         if let (Some(course), Ok(number)) = (&mut self.course, usize::try_from(series)) {
-            course.add(number, game, row.winner());
+            let at = |name: &str| self.setup.bots.iter().position(|b| b == name);
+            if let (Some(s), Some(n)) = (at(&row.south), at(&row.north)) {
+                course.add(number, game, [s, n], row.winner());
+            }
         }
         self.tally.add(GameResult {
             series: series | ((file as u64) << 40),
@@ -967,6 +1017,32 @@ mod tests {
             follows: true,
             ..Setup::default()
         };
+        // A view that does not know c was skipped (arena serve) sees the
+        // run's series 1, a v b, where its plan has b v c: left out.
+        let mut unaware = LiveState::new(setup.clone(), t0);
+        for game in 1..=2 {
+            unaware.add_row(GameRow {
+                series: 1,
+                game,
+                south: "a".into(),
+                north: "b".into(),
+                result: "south".into(),
+                termination: "no-moves".into(),
+                ..GameRow::default()
+            });
+        }
+        unaware.tick(t0 + REFIT_EVERY);
+        let page = unaware.page(t0 + REFIT_EVERY);
+        assert_eq!(page.matches("<div class=\"tie\"").count(), 2, "{page}");
+        assert!(page.contains("data-settled=\"open\""), "{page}");
+        let mut absent = LiveState::new(setup.clone(), t0);
+        // With c out (the start-up check), b walks over: the final, a v
+        // b, is series 1.
+        absent.set_absent(&[2]);
+        absent.tick(t0 + REFIT_EVERY);
+        let page = absent.page(t0 + REFIT_EVERY);
+        assert!(page.contains("data-settled=\"walkover\""), "{page}");
+        assert_eq!(page.matches("<div class=\"tie\"").count(), 3, "{page}");
         let mut state = LiveState::new(setup, t0);
         let row = |series: u64, game: u32, south: &str, north: &str, result: &str| GameRow {
             series,
