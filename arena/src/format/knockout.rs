@@ -321,23 +321,10 @@ impl Knockout {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::test_result as result;
     use crate::format::{Format, Plan};
-    use crate::standings::Wdl;
     use proptest::prelude::*;
     use std::collections::HashSet;
-
-    /// A series result with game wins `w` for `a` and `l` for `b`.
-    fn result(s: Series, w: u32, l: u32) -> SeriesResult {
-        SeriesResult {
-            series: s,
-            wdl: Wdl {
-                wins: w,
-                draws: 0,
-                losses: l,
-            },
-            decided: false,
-        }
-    }
 
     /// Plays `plan` out, taking series results from `outcome` (given the
     /// series and how many were played before), and returns the stages

@@ -406,3 +406,17 @@ impl Plan {
         }
     }
 }
+
+/// A series result for tests: `w` game wins for `a`, `l` for `b`, no draws.
+#[cfg(test)]
+pub(crate) fn test_result(s: Series, w: u32, l: u32) -> SeriesResult {
+    SeriesResult {
+        series: s,
+        wdl: crate::standings::Wdl {
+            wins: w,
+            draws: 0,
+            losses: l,
+        },
+        decided: false,
+    }
+}

@@ -380,23 +380,10 @@ impl Swiss {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::test_result as result;
     use crate::format::{Format, Plan};
-    use crate::standings::Wdl;
     use proptest::prelude::*;
     use std::collections::HashSet;
-
-    /// A series result: `w` game wins for `a`, `l` for `b`.
-    fn result(s: Series, w: u32, l: u32) -> SeriesResult {
-        SeriesResult {
-            series: s,
-            wdl: Wdl {
-                wins: w,
-                draws: 0,
-                losses: l,
-            },
-            decided: false,
-        }
-    }
 
     fn pairs(stage: &[Series]) -> Vec<(usize, usize)> {
         let mut p: Vec<(usize, usize)> = stage.iter().map(|s| (s.a, s.b)).collect();
