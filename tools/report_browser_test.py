@@ -29,10 +29,13 @@ and checks that:
   whole at both;
   a note about a link to a missing series goes once a good link is followed.
 
-It checks DIR's report and that of a short 2x10 match it plays itself
-(two bundled bots, in OUT/run-2x10), and saves screenshots (report-top.png,
-report-viewer.png, report-viewer-1400.png, report-viewer-420.png and the
-same for report-2x10-) to OUT (default target/report-browser-test/) for a
+It checks DIR's report and those of a short 2x10 match and of a knockout
+of five bundled bots it plays itself (in OUT/run-2x10 and
+OUT/run-knockout: the bracket has a box per row of knockout.csv, the
+bot that went through in bold, and at 420 px it scrolls in its own box),
+and saves screenshots (report-top.png, report-viewer.png,
+report-viewer-1400.png, report-viewer-420.png and the same for
+report-2x10- and report-knockout-, with report-knockout-bracket-*.png) to OUT (default target/report-browser-test/) for a
 person to look at. With --self-check it then breaks copies of DIR's page
 ten ways (a script error, a wrong position in the embedded data, the
 North row drawn in the wrong order, the board's old fixed-width columns,
@@ -341,6 +344,7 @@ def run_checks(chromium, report, engine, shots, workdir, name="report"):
         # The layout on a wide screen and on a phone.
         for width in (1400, 420):
             check_layout(browser, engine, series, keys[0][1], width, shots, name)
+            check_bracket(browser, report, width, shots, name)
             compared += 1
         problems = browser.problems()
         if problems:
@@ -368,6 +372,85 @@ command = ["arena", "bot", "greedy", "--seed", "1"]
 name = "random"
 command = ["arena", "bot", "random", "--seed", "2"]
 """
+
+# A knockout of five bundled bots, whose bracket is tested too: byes in
+# round 1, a box per tie (arena = the bundled bots).
+KNOCKOUT_CONFIG = """name = "knockout"
+[board]
+holes = 6
+[tournament]
+format = "knockout"
+first_to = 2
+max_games = 4
+concurrency = 2
+[[bot]]
+name = "greedy-with-a-long-name"
+command = ["arena", "bot", "greedy", "--seed", "1"]
+[[bot]]
+name = "random-1"
+command = ["arena", "bot", "random", "--seed", "2"]
+[[bot]]
+name = "random-2"
+command = ["arena", "bot", "random", "--seed", "3"]
+[[bot]]
+name = "first"
+command = ["arena", "bot", "first"]
+[[bot]]
+name = "random-3"
+command = ["arena", "bot", "random", "--seed", "4"]
+"""
+
+READ_BRACKET = """(() => {
+  const b = document.getElementById('bracket');
+  if (!b) return null;
+  const box = b.querySelector('.bracket-scroll');
+  const r = box.getBoundingClientRect();
+  return {
+    ties: [...b.querySelectorAll('.tie')].map((t) => ({
+      slots: t.querySelectorAll('.slot').length,
+      won: [...t.querySelectorAll('.slot.won')].map((s) => s.querySelector('.bot').textContent),
+      bold: [...t.querySelectorAll('.slot.won .bot')].every(
+        (s) => Number(getComputedStyle(s).fontWeight) >= 600),
+    })),
+    rounds: b.querySelectorAll('.round').length,
+    left: r.left, right: r.right, scrolls: box.scrollWidth > box.clientWidth + 0.5,
+  };
+})()"""
+
+
+def check_bracket(browser, report, width, shots, name):
+    """A knockout's bracket at a window `width` pixels wide: a box per row
+    of knockout.csv, two slots each, the bot that went through (and only
+    it) in bold; the bracket stays inside the window (it scrolls in its own
+    box when it is wider)."""
+    browser.page("Emulation.setDeviceMetricsOverride",
+                 {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+    shown = browser.eval(READ_BRACKET)
+    ko = report.parent / "knockout.csv"
+    if shown is None:
+        if ko.is_file():
+            raise CheckFailed("a knockout's report has no bracket")
+        return
+    with open(ko, newline="") as f:
+        ties = list(csv.DictReader(f))
+    where = f"the bracket at {width} px"
+    if len(shown["ties"]) != len(ties):
+        raise CheckFailed(f"{where} has {len(shown['ties'])} boxes, knockout.csv {len(ties)} ties")
+    if shown["rounds"] != max(int(t["round"]) for t in ties):
+        raise CheckFailed(f"{where} has {shown['rounds']} round columns")
+    for box, tie in zip(shown["ties"], ties):
+        want = [tie["winner"]] if tie["winner"] else []
+        if box["slots"] != 2 or box["won"] != want or not box["bold"]:
+            raise CheckFailed(f"{where}: tie {tie['round']}.{tie['tie']} shows {box}, "
+                              f"knockout.csv has {tie['winner']!r} through")
+    if shown["left"] < -0.5 or shown["right"] > width + 0.5:
+        raise CheckFailed(f"{where} spans {shown['left']:.0f} to {shown['right']:.0f} px: "
+                          "it must scroll in its own box")
+    if width <= 420 and not shown["scrolls"]:
+        raise CheckFailed(f"{where}: three rounds of boxes fit 420 px without scrolling?")
+    if shots:
+        browser.screenshot(shots / f"{name}-bracket-{width}.png", "#bracket")
+
 
 # The ways --self-check breaks a copy of the page; each must fail a check.
 TAMPERS = ("script error", "wrong position", "North row reversed", "fixed-width board",
@@ -458,10 +541,20 @@ def main():
                     "--quiet"], check=True, stdout=subprocess.DEVNULL)
     wide_report = wide_dir / "out" / "report.html"
     wide_engine = Engine(arena, wide_dir / "out" / "games.csv")
+    # A knockout: its report has the bracket.
+    ko_dir = args.shots / "run-knockout"
+    shutil.rmtree(ko_dir, ignore_errors=True)
+    ko_dir.mkdir(parents=True)
+    (ko_dir / "knockout.toml").write_text(KNOCKOUT_CONFIG)
+    subprocess.run([arena, "run", str(ko_dir / "knockout.toml"), "--out", str(ko_dir / "out"),
+                    "--quiet"], check=True, stdout=subprocess.DEVNULL)
+    ko_report = ko_dir / "out" / "report.html"
+    ko_engine = Engine(arena, ko_dir / "out" / "games.csv")
     with tempfile.TemporaryDirectory(prefix="report-browser-") as tmp:
         tmp = Path(tmp)
         for page, page_engine, name in ((report, engine, "report"),
-                                        (wide_report, wide_engine, "report-2x10")):
+                                        (wide_report, wide_engine, "report-2x10"),
+                                        (ko_report, ko_engine, "report-knockout")):
             try:
                 (tmp / name).mkdir()
                 compared = run_checks(chromium, page, page_engine, args.shots, tmp / name, name)
@@ -484,7 +577,7 @@ def main():
                     continue
                 print(f"FAILED: self-check: a page with a {kind} passed the checks", file=sys.stderr)
                 return 1
-    checks = 2 + (len(TAMPERS) if args.self_check else 0)
+    checks = 3 + (len(TAMPERS) if args.self_check else 0)
     print(f"report-browser: {checks} passed, 0 failed")
     return 0
 
