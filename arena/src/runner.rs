@@ -203,18 +203,6 @@ fn static_schedule(config: &Config) -> Vec<Series> {
         .unwrap_or_default()
 }
 
-/// The rule of a knockout's decider series: one game pair, taken by the
-/// bot that wins more of its two games.
-#[must_use]
-pub fn decider_rule() -> SeriesRule {
-    SeriesRule {
-        first_to: 2,
-        max_games: 2,
-        sprt: None,
-        pair_shard: None,
-    }
-}
-
 /// The summary of merged shards' `games` (bots by name, in schedule
 /// order): each series' result, and an SPRT match's test after each game
 /// pair, as the run would have counted them.
@@ -344,7 +332,7 @@ pub fn games_bound(config: &Config, shard: Option<Shard>, skipped: &[usize]) -> 
     let series = series_count(config, shard, skipped) as u64;
     let deciders = config.format.max_decider_series() as u64;
     series * u64::from(series_rule(config, pair_shard).bound())
-        + deciders * u64::from(decider_rule().bound())
+        + deciders * u64::from(SeriesRule::decider().bound())
 }
 
 /// How many shards a tournament splits into at most: one per series of
@@ -599,7 +587,7 @@ pub async fn run(
             (stage.series.clone(), None)
         };
         let rule = if stage.decider {
-            decider_rule()
+            SeriesRule::decider()
         } else {
             series_rule(&config, pair_shard)
         };

@@ -39,6 +39,18 @@ pub struct SeriesRule {
 }
 
 impl SeriesRule {
+    /// The rule of a knockout's decider series: one game pair, taken by
+    /// the bot that wins more of its two games.
+    #[must_use]
+    pub fn decider() -> SeriesRule {
+        SeriesRule {
+            first_to: 2,
+            max_games: 2,
+            sprt: None,
+            pair_shard: None,
+        }
+    }
+
     /// The number of the pair (from 1) that this rule's pair `index` (from
     /// 0, counting only this shard's pairs) is.
     #[must_use]

@@ -160,6 +160,27 @@ fn knockout_csv_agrees_with_series_csv_tie_by_tie() {
     assert!(html.contains(&format!(
         "Champion: <strong class=\"champion\">{champion}</strong>"
     )));
+    // Rating the run folder again writes its report anew: with the bracket,
+    // followed through its games.csv, the same as the run's.
+    let rated = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
+        .arg("rate")
+        .arg(out.join("games.csv"))
+        .output()
+        .unwrap();
+    assert!(
+        rated.status.success(),
+        "{}",
+        String::from_utf8_lossy(&rated.stderr)
+    );
+    let again = std::fs::read_to_string(out.join("report.html")).unwrap();
+    let section = |h: &str| {
+        h[h.find("<section id=\"bracket\">").unwrap()..]
+            .split("</section>")
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(section(&again), section(&html));
 }
 
 #[test]

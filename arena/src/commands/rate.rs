@@ -97,6 +97,11 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         .map(|c| c.bots.iter().map(|b| b.name.clone()).collect())
         .unwrap_or_default();
     let from_run = run_config.is_some();
+    // A gauntlet's, knockout's or Swiss's course, for its report's sections.
+    let format_config = run_config
+        .as_ref()
+        .filter(|c| c.format != crate::format::Format::RoundRobin)
+        .cloned();
     let (ratings, seed) = run_config.map_or_else(
         || (RatingSettings::default(), DEFAULT_SEED),
         |c| (c.ratings, c.tournament.seed),
@@ -167,6 +172,20 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
     };
     let seed = options.seed.unwrap_or(seed);
     let rating = report::rating_options(&settings, seed, &rated.names);
+    let course = match (&format_config, options.games.as_slice()) {
+        (Some(config), [games]) => {
+            let absent: Vec<usize> = not_started
+                .iter()
+                .filter_map(|(n, _)| config.bots.iter().position(|b| &b.name == n))
+                .collect();
+            Some(followed_course(config, games, &absent)?)
+        }
+        _ => None,
+    };
+    let config_names: Vec<String> = format_config
+        .iter()
+        .flat_map(|c| c.bots.iter().map(|b| b.name.clone()))
+        .collect();
     let table = report::write_ratings(
         &rated.names,
         &rated.tally,
@@ -175,7 +194,10 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         &options.games,
         sprt,
         &listed,
-        None,
+        course.as_ref().map(|c| crate::html::FormatCourse {
+            plan: c.plan(),
+            names: &config_names,
+        }),
     )?;
     console.print(table);
     console.note(format_args!(
@@ -208,4 +230,31 @@ pub(super) fn not_started_in(dir: &Path) -> Vec<(String, String)> {
         }
     }
     found
+}
+
+/// The course of `config`'s format (`absent`: the bots that did not
+/// start) followed through the games of its run's `games`, as the run
+/// recorded it, so that rating a run folder keeps its report's bracket,
+/// rounds or candidates.
+///
+/// # Errors
+/// `games` cannot be read.
+fn followed_course(
+    config: &Config,
+    games: &Path,
+    absent: &[usize],
+) -> anyhow::Result<crate::format::GameCourse> {
+    let rule = crate::runner::series_rule(config, None);
+    let mut course =
+        crate::format::GameCourse::new(&config.format, config.bots.len(), absent, rule, &[]);
+    let at = |name: &str| config.bots.iter().position(|b| b.name == name);
+    // A torn or bad row was reported by the rating's own read.
+    for (_, row) in crate::output::GamesReader::open(games)?.map_while(Result::ok) {
+        if let (Some(s), Some(n), Ok(number)) =
+            (at(&row.south), at(&row.north), usize::try_from(row.series))
+        {
+            course.add(number, row.game, [s, n], row.winner());
+        }
+    }
+    Ok(course)
 }

@@ -13,10 +13,12 @@
 //! run, which records the results of its `games.csv` in order, numbers
 //! them alike.
 
+mod course;
 mod gauntlet;
 mod knockout;
 mod swiss;
 
+pub use course::{GameCourse, SeenGame};
 pub use knockout::{Bracket, BracketSeries, Placing, Settled};
 pub use swiss::{SwissRow, SwissStandings, STEP_BUDGET as SWISS_STEP_BUDGET};
 

@@ -21,12 +21,12 @@ use std::time::{Duration, Instant};
 use endodoi::{Move, Position, Side};
 use serde::Serialize;
 
-use crate::format::{Format, Plan};
+use crate::format::{Format, GameCourse};
 use crate::html::{self, FormatCourse, GameRow, LivePage, ReportGames, ReportInput, Sections};
 use crate::matchup::{matchup, Matchup};
 use crate::referee::WatchEvent;
 use crate::runner::Event;
-use crate::series::{SeriesRule, SeriesState};
+use crate::series::SeriesRule;
 use crate::standings::{standings, GameResult, Standing, Tally};
 use crate::stats::{RatingOptions, Sprt};
 
@@ -211,81 +211,7 @@ pub struct LiveState {
     dirty: bool,
     last_refit: Option<Instant>,
     /// The format's course, rebuilt from the games as series end.
-    course: Option<LiveCourse>,
-}
-
-/// A game the live course counted: series, game, bots (South, North),
-/// winner.
-type Seen = (usize, u32, [usize; 2], Option<Side>);
-
-/// A knockout's, Swiss's or gauntlet's course as the live view follows it:
-/// its plan, with each series recorded once its games end it under its
-/// rule (a decider's: one game pair), as the runner records it.
-struct LiveCourse {
-    plan: Plan,
-    rule: SeriesRule,
-    /// The series with games and not yet over, by number.
-    open: BTreeMap<usize, SeriesState>,
-    /// Every game counted: (series, game, winner), to count again when
-    /// the bots that did not start become known.
-    seen: Vec<Seen>,
-}
-
-impl LiveCourse {
-    /// The course of `format` over `bots` bots, `absent` left out, after
-    /// the games `seen`.
-    fn new(
-        format: &Format,
-        bots: usize,
-        absent: &[usize],
-        rule: SeriesRule,
-        seen: &[Seen],
-    ) -> LiveCourse {
-        let mut course = LiveCourse {
-            plan: Plan::new(format, bots, absent),
-            rule,
-            open: BTreeMap::new(),
-            seen: Vec::new(),
-        };
-        for &(number, game, bots, winner) in seen {
-            course.add(number, game, bots, winner);
-        }
-        course
-    }
-
-    /// Counts game `game` of series `number` between `bots` (South,
-    /// North), won by `winner`: once the series is over, its result goes
-    /// to the plan. A game whose bots are not the series' (the plan is
-    /// not the run's: a bot the run skipped) is left out.
-    fn add(&mut self, number: usize, game: u32, bots: [usize; 2], winner: Option<Side>) {
-        self.seen.push((number, game, bots, winner));
-        let Some(series) = self.plan.get(number) else {
-            return;
-        };
-        let (lo, hi) = (bots[0].min(bots[1]), bots[0].max(bots[1]));
-        if (series.a, series.b) != (lo, hi) {
-            return;
-        }
-        if self.plan.result(number).is_some() {
-            return;
-        }
-        let rule = if self.plan.is_decider(number) {
-            crate::runner::decider_rule()
-        } else {
-            self.rule
-        };
-        let state = self
-            .open
-            .entry(number)
-            .or_insert_with(|| SeriesState::new(series, rule));
-        state.record(crate::series::score(series, game, winner));
-        if state.is_over() {
-            if let Some(result) = state.result() {
-                self.plan.record(&result);
-            }
-            self.open.remove(&number);
-        }
-    }
+    course: Option<GameCourse>,
 }
 
 impl LiveState {
@@ -298,7 +224,7 @@ impl LiveState {
         let course = setup
             .series_rule
             .filter(|_| setup.format != Format::RoundRobin)
-            .map(|rule| LiveCourse::new(&setup.format, setup.bots.len(), &[], rule, &[]));
+            .map(|rule| GameCourse::new(&setup.format, setup.bots.len(), &[], rule, &[]));
         let mut state = LiveState {
             tally: Tally::new(names.len()),
             names,
@@ -325,12 +251,12 @@ impl LiveState {
     /// games so far.
     pub fn set_absent(&mut self, absent: &[usize]) {
         if let Some(c) = &self.course {
-            self.course = Some(LiveCourse::new(
+            self.course = Some(GameCourse::new(
                 &self.setup.format,
                 self.setup.bots.len(),
                 absent,
-                c.rule,
-                &c.seen,
+                c.rule(),
+                c.seen(),
             ));
             self.dirty = true;
         }
@@ -585,7 +511,7 @@ impl LiveState {
             matchup: self.matchup.as_ref(),
             not_started: &[],
             format: self.course.as_ref().map(|c| FormatCourse {
-                plan: &c.plan,
+                plan: c.plan(),
                 names: &self.setup.bots,
             }),
         }

@@ -1,0 +1,104 @@
+//! A tournament's course rebuilt from its games, one at a time: each
+//! series goes to the [`Plan`] once its games end it under its rule (a
+//! decider's: one game pair), as the runner records it. Pure.
+
+use std::collections::BTreeMap;
+
+use endodoi::Side;
+
+use crate::format::{Format, Plan};
+use crate::series::{SeriesRule, SeriesState};
+
+/// A game the live course counted: series, game, bots (South, North),
+/// winner.
+pub type SeenGame = (usize, u32, [usize; 2], Option<Side>);
+
+/// A tournament's course followed game by game (the live view, `arena
+/// rate` of a run folder):
+/// its plan, with each series recorded once its games end it under its
+/// rule (a decider's: one game pair), as the runner records it.
+pub struct GameCourse {
+    plan: Plan,
+    rule: SeriesRule,
+    /// The series with games and not yet over, by number.
+    open: BTreeMap<usize, SeriesState>,
+    /// Every game counted: (series, game, winner), to count again when
+    /// the bots that did not start become known.
+    seen: Vec<SeenGame>,
+}
+
+impl GameCourse {
+    /// The course of `format` over `bots` bots, `absent` left out, after
+    /// the games `seen`.
+    #[must_use]
+    pub fn new(
+        format: &Format,
+        bots: usize,
+        absent: &[usize],
+        rule: SeriesRule,
+        seen: &[SeenGame],
+    ) -> GameCourse {
+        let mut course = GameCourse {
+            plan: Plan::new(format, bots, absent),
+            rule,
+            open: BTreeMap::new(),
+            seen: Vec::new(),
+        };
+        for &(number, game, bots, winner) in seen {
+            course.add(number, game, bots, winner);
+        }
+        course
+    }
+
+    /// Counts game `game` of series `number` between `bots` (South,
+    /// North), won by `winner`: once the series is over, its result goes
+    /// to the plan. A game whose bots are not the series' (the plan is
+    /// not the run's: a bot the run skipped) is left out.
+    pub fn add(&mut self, number: usize, game: u32, bots: [usize; 2], winner: Option<Side>) {
+        self.seen.push((number, game, bots, winner));
+        let Some(series) = self.plan.get(number) else {
+            return;
+        };
+        let (lo, hi) = (bots[0].min(bots[1]), bots[0].max(bots[1]));
+        if (series.a, series.b) != (lo, hi) {
+            return;
+        }
+        if self.plan.result(number).is_some() {
+            return;
+        }
+        let rule = if self.plan.is_decider(number) {
+            SeriesRule::decider()
+        } else {
+            self.rule
+        };
+        let state = self
+            .open
+            .entry(number)
+            .or_insert_with(|| SeriesState::new(series, rule));
+        state.record(crate::series::score(series, game, winner));
+        if state.is_over() {
+            if let Some(result) = state.result() {
+                self.plan.record(&result);
+            }
+            self.open.remove(&number);
+        }
+    }
+
+    /// The plan, with every series recorded that its games have ended.
+    #[must_use]
+    pub fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
+    /// The rule of the series (not of deciders).
+    #[must_use]
+    pub fn rule(&self) -> SeriesRule {
+        self.rule
+    }
+
+    /// Every game counted so far, in order.
+    #[must_use]
+    pub fn seen(&self) -> &[SeenGame] {
+        &self.seen
+    }
+}
