@@ -53,18 +53,25 @@ impl GameCourse {
     /// Counts game `game` of series `number` between `bots` (South,
     /// North), won by `winner`: once the series is over, its result goes
     /// to the plan. A game whose bots are not the series' (the plan is
-    /// not the run's: a bot the run skipped) is left out.
-    pub fn add(&mut self, number: usize, game: u32, bots: [usize; 2], winner: Option<Side>) {
+    /// not the run's: a bot the run skipped) is left out. Returns whether
+    /// this game ended its series, so that the plan changed.
+    pub fn add(
+        &mut self,
+        number: usize,
+        game: u32,
+        bots: [usize; 2],
+        winner: Option<Side>,
+    ) -> bool {
         self.seen.push((number, game, bots, winner));
         let Some(series) = self.plan.get(number) else {
-            return;
+            return false;
         };
         let (lo, hi) = (bots[0].min(bots[1]), bots[0].max(bots[1]));
         if (series.a, series.b) != (lo, hi) {
-            return;
+            return false;
         }
         if self.plan.result(number).is_some() {
-            return;
+            return false;
         }
         let rule = if self.plan.is_decider(number) {
             SeriesRule::decider()
@@ -76,12 +83,14 @@ impl GameCourse {
             .entry(number)
             .or_insert_with(|| SeriesState::new(series, rule));
         state.record(crate::series::score(series, game, winner));
-        if state.is_over() {
-            if let Some(result) = state.result() {
-                self.plan.record(&result);
-            }
-            self.open.remove(&number);
+        if !state.is_over() {
+            return false;
         }
+        let recorded = state
+            .result()
+            .is_some_and(|result| self.plan.record(&result));
+        self.open.remove(&number);
+        recorded
     }
 
     /// The plan, with every series recorded that its games have ended.

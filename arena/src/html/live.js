@@ -151,8 +151,11 @@
   on("board", drawBoard);
   // A finished game: its board goes, and it joins the viewer (if the
   // viewer holds it: the report's size limit).
+  // A game that ended a series also brings the format's sections (the next
+  // round's pairings), without waiting for the standings' refit.
   on("ended", (e) => {
     dropBoard(e.series, e.game);
+    if (e.format !== undefined) $("part-format").innerHTML = e.format;
     if (viewer && e.viewer && !viewer.has(e.file, e.series, e.game)) viewer.add(e.viewer);
   });
   on("gone", (g) => dropBoard(g.series, g.game));

@@ -258,6 +258,7 @@ impl LiveState {
                 c.rule(),
                 c.seen(),
             ));
+            self.sections.format = self.format_html();
             self.dirty = true;
         }
     }
@@ -316,7 +317,9 @@ impl LiveState {
     }
 
     /// A finished game (a row of `games.csv`, its `file` from 0): counted,
-    /// and its board gone. The `ended` update carries the viewer's game.
+    /// and its board gone. The `ended` update carries the viewer's game,
+    /// and, if the game ended a series of a knockout, Swiss or gauntlet,
+    /// the format's sections as `format` (the HTML of `Sections::format`).
     pub fn add_row(&mut self, row: GameRow) -> Update {
         self.played_here += 1;
         self.add(row)
@@ -325,10 +328,11 @@ impl LiveState {
     fn add(&mut self, row: GameRow) -> Update {
         let (file, series, game) = (row.file, row.series, row.game);
         let (south, north) = (self.bot(&row.south), self.bot(&row.north));
+        let mut recorded = false;
         if let (Some(course), Ok(number)) = (&mut self.course, usize::try_from(series)) {
             let at = |name: &str| self.setup.bots.iter().position(|b| b == name);
             if let (Some(s), Some(n)) = (at(&row.south), at(&row.north)) {
-                course.add(number, game, [s, n], row.winner());
+                recorded = course.add(number, game, [s, n], row.winner());
             }
         }
         self.tally.add(GameResult {
@@ -348,13 +352,37 @@ impl LiveState {
         let viewer = self
             .game(file + 1, series, game)
             .unwrap_or_else(|| "null".to_string());
+        // A series ended: the bracket, rounds or candidates change now, not
+        // at the next refit (they need no rating fit, so they are cheap).
+        let format = if recorded {
+            self.sections.format = self.format_html();
+            let html = serde_json::to_string(&self.sections.format).unwrap_or_default();
+            format!(",\"format\":{html}")
+        } else {
+            String::new()
+        };
         Update::new(
             "ended",
             format!(
-                "{{\"file\":{},\"series\":{series},\"game\":{game},\"viewer\":{viewer}}}",
+                "{{\"file\":{},\"series\":{series},\"game\":{game},\"viewer\":{viewer}{format}}}",
                 file + 1
             ),
         )
+    }
+
+    /// The format's sections (bracket, Swiss standings and rounds,
+    /// candidates) of the course so far; empty for a round robin.
+    fn format_html(&self) -> String {
+        self.course
+            .as_ref()
+            .map(|c| {
+                html::format_sections(&FormatCourse {
+                    plan: c.plan(),
+                    names: &self.setup.bots,
+                })
+                .into_string()
+            })
+            .unwrap_or_default()
     }
 
     /// A runner event: a game's row becomes an `ended` update; series and
@@ -1014,5 +1042,121 @@ mod tests {
             "{html}"
         );
         assert!(html.contains("better seed"), "{html}");
+    }
+
+    /// A Swiss's rounds on the live page follow the games, not the refit:
+    /// the `ended` update of the game that ends round 1 carries round 2's
+    /// pairings at once, with the standings not refitted.
+    #[test]
+    fn the_game_that_ends_a_swiss_round_brings_the_next_rounds_pairings_without_a_refit() {
+        let t0 = Instant::now();
+        let bots: Vec<String> = ["a", "b", "c", "d"].map(String::from).to_vec();
+        let setup = Setup {
+            title: "swiss".into(),
+            bots: bots.clone(),
+            format: Format::Swiss {
+                seeds: vec![0, 1, 2, 3],
+                rounds: 2,
+            },
+            series_rule: Some(SeriesRule {
+                first_to: 1,
+                max_games: 1,
+                sprt: None,
+                pair_shard: None,
+            }),
+            follows: true,
+            ..Setup::default()
+        };
+        let mut state = LiveState::new(setup, t0);
+        let round = |state: &LiveState, r: u32| -> Vec<crate::schedule::Series> {
+            let plan = state.course.as_ref().unwrap().plan();
+            plan.series()
+                .iter()
+                .filter(|s| s.round == r)
+                .copied()
+                .collect()
+        };
+        let first = round(&state, 1);
+        assert_eq!(first.len(), 2, "4 bots: two series in round 1");
+        assert!(
+            round(&state, 2).is_empty(),
+            "round 2 is paired after round 1"
+        );
+        // Each series is one game, won by its South.
+        let play = |state: &mut LiveState, s: &crate::schedule::Series| {
+            let south = s.south(1);
+            let north = if south == s.a { s.b } else { s.a };
+            state.add_row(GameRow {
+                series: s.number as u64,
+                game: 1,
+                south: bots[south].clone(),
+                north: bots[north].clone(),
+                result: "south".into(),
+                termination: "no-moves".into(),
+                ..GameRow::default()
+            })
+        };
+        let ended = json(&play(&mut state, &first[0]).data);
+        let html = ended["format"]
+            .as_str()
+            .expect("a series ended: its sections");
+        assert!(html.contains("data-round=\"1\""), "{html}");
+        assert!(!html.contains("data-round=\"2\""), "{html}");
+        let ended = json(&play(&mut state, &first[1]).data);
+        let html = ended["format"]
+            .as_str()
+            .expect("round 1 ended: its sections");
+        let second = round(&state, 2);
+        assert_eq!(second.len(), 2, "round 2 is paired");
+        assert!(html.contains("data-round=\"2\""), "{html}");
+        let start = html.find("data-round=\"2\"").unwrap();
+        for s in &second {
+            assert!(
+                html[start..].contains(&format!("<td>series {}</td>", s.number)),
+                "series {} of round 2 listed: {html}",
+                s.number
+            );
+        }
+        // No refit ran: the standings count no game, and the snapshot's
+        // sections (for a page opened now) are the new ones too.
+        assert_eq!(state.table().iter().map(|r| r.wdl.games()).sum::<u32>(), 0);
+        let snap = json(&state.snapshot(t0));
+        assert_eq!(snap["sections"]["format"].as_str(), Some(html));
+        // A game that ends no series carries no sections.
+        let mut open = LiveState::new(setup_of_two_game_series(), t0);
+        let ended = json(
+            &open
+                .add_row(GameRow {
+                    series: 1,
+                    game: 1,
+                    south: "b".into(),
+                    north: "c".into(),
+                    result: "north".into(),
+                    termination: "no-moves".into(),
+                    ..GameRow::default()
+                })
+                .data,
+        );
+        assert!(ended.get("format").is_none(), "{ended}");
+    }
+
+    /// A knockout of a, b, c whose series are first to 2 of at most 2.
+    fn setup_of_two_game_series() -> Setup {
+        Setup {
+            title: "ko".into(),
+            bots: vec!["a".into(), "b".into(), "c".into()],
+            format: Format::Knockout {
+                seeds: vec![0, 1, 2],
+                decider: crate::format::Decider::Seed,
+            },
+            series_rule: Some(SeriesRule {
+                first_to: 2,
+                max_games: 2,
+                sprt: None,
+                pair_shard: None,
+            }),
+            follows: true,
+            ..Setup::default()
+        }
     }
 }
