@@ -659,6 +659,7 @@ mod tests {
             },
             wdl: Wdl::default(),
             decided: true,
+            over: true,
         });
         assert_eq!(live.bar.length(), Some(LLR_STEPS));
         live.finish();
@@ -720,6 +721,7 @@ mod tests {
                 losses: 0,
             },
             decided: true,
+            over: true,
         });
         // Series 1 played 2 of its 4: the bound is 12 - 2.
         assert_eq!(live.bar.length(), Some(10));

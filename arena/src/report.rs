@@ -136,10 +136,11 @@ pub fn write_summaries(
             wins_b: s.wdl.losses,
             winner: s.winner().map_or_else(|| "draw".to_string(), name),
             decided: s.decided,
-            note: if plan.is_decider(s.series.number) {
-                "decider".to_string()
-            } else {
-                String::new()
+            note: match (plan.is_decider(s.series.number), s.over) {
+                (true, true) => "decider".to_string(),
+                (true, false) => "decider; not over: the run was interrupted".to_string(),
+                (false, true) => String::new(),
+                (false, false) => "not over: the run was interrupted".to_string(),
             },
         })
         .collect();
@@ -154,6 +155,7 @@ pub fn write_summaries(
     series_rows.extend(summary.not_played.iter().map(|s| {
         SeriesRow {
             series: s.number,
+            round: s.round,
             bot_a: name(s.a),
             bot_b: name(s.b),
             note: why(s.a)
@@ -413,10 +415,9 @@ pub fn swiss_text(course: &FormatCourse<'_>, width: Option<u16>) -> String {
         Format::Swiss { rounds, .. } => *rounds,
         _ => 0,
     };
-    let mut out = format!(
-        "Swiss standings after {} of {rounds} rounds",
-        st.rounds_paired
-    );
+    // The rounds over: an interrupted run's last round paired is not.
+    let over = st.rounds_paired - u32::from(!course.plan.is_over() && st.rounds_paired > 0);
+    let mut out = format!("Swiss standings after {over} of {rounds} rounds");
     if let Some(c) = course.plan.champion() {
         let _ = write!(out, ": {} wins", bot_name(course.names, c));
     }

@@ -236,10 +236,12 @@ impl SeriesState {
         } else {
             self.wdl.takes_series(self.rule.first_to)
         };
+        let over = self.is_over();
         (self.wdl.games() > 0).then_some(SeriesResult {
             series: self.series,
             wdl: self.wdl,
-            decided,
+            decided: decided && over,
+            over,
         })
     }
 }
@@ -369,8 +371,14 @@ pub struct SeriesResult {
     /// Results from bot `a`'s side.
     pub wdl: Wdl,
     /// Whether its rule decided it (a bot with `first_to` wins, or the SPRT
-    /// test); otherwise `max_games` ended it.
+    /// test); otherwise `max_games` ended it, or an interruption cut it
+    /// short.
     pub decided: bool,
+    /// Whether the series is over under its rule (decided, or out of
+    /// games); `false` for one an interruption cut short, whose result
+    /// counts its games so far and settles nothing (a knockout tie, Swiss
+    /// points).
+    pub over: bool,
 }
 
 impl SeriesResult {

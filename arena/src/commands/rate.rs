@@ -186,6 +186,14 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         .iter()
         .flat_map(|c| c.bots.iter().map(|b| b.name.clone()))
         .collect();
+    let format_course = course.as_ref().map(|c| crate::html::FormatCourse {
+        plan: c.plan(),
+        names: &config_names,
+    });
+    if let Some(c) = &format_course {
+        report::write_format_rows(&out, c)
+            .with_context(|| format!("cannot write the format's file in {}", out.display()))?;
+    }
     let table = report::write_ratings(
         &rated.names,
         &rated.tally,
@@ -194,11 +202,14 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         &options.games,
         sprt,
         &listed,
-        course.as_ref().map(|c| crate::html::FormatCourse {
-            plan: c.plan(),
-            names: &config_names,
-        }),
+        format_course,
     )?;
+    let table = match &format_course {
+        Some(c) => {
+            report::with_format_text(c, table, crate::output::table::stdout_terminal_width())
+        }
+        None => table,
+    };
     console.print(table);
     console.note(format_args!(
         "arena: {} from {}; standings.csv, pairwise.csv, los.csv, {}report.html and standings.svg in {}",

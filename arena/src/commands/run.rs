@@ -217,6 +217,12 @@ pub fn run<F: Future<Output = ()>>(
                     config.bots.len() - run_options.skipped.len() >= 2,
                     "fewer than two bots started: nothing to play"
                 );
+                if let crate::format::Format::Gauntlet { candidates } = &config.format {
+                    anyhow::ensure!(
+                        candidates.iter().any(|c| !run_options.skipped.contains(c)),
+                        "no candidate of the gauntlet started, and the other bots never meet: nothing to play; fix a candidate (its error is above) or name others in candidates"
+                    );
+                }
             }
         }
     }

@@ -6,7 +6,8 @@ use crate::schedule::Series;
 
 /// Every series of a gauntlet of `candidates` (indices, in the config's
 /// order) over `bots` bots, numbered from 1. Round `r` holds each
-/// candidate's `r`-th opponent, so the series played at once tend to
+/// candidate's `r`-th opponent (an order, not a pairing: a bot may play
+/// more than one series of a round), so the series played at once tend to
 /// involve different candidates. Two candidates meet once, in the earlier
 /// candidate's list. Within a series, `a` is the lower index.
 #[must_use]

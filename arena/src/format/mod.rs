@@ -319,9 +319,13 @@ impl Plan {
 
     /// Records the result of a known series (`result.series.number`); once
     /// every series of a round is recorded, the next round's series become
-    /// known. A result of an unknown series, or one recorded already, is
-    /// ignored: returns whether it was taken.
+    /// known. A result of an unknown series, one recorded already, or one
+    /// not over (an interrupted run's) is ignored: returns whether it was
+    /// taken.
     pub fn record(&mut self, result: &SeriesResult) -> bool {
+        if !result.over {
+            return false;
+        }
         let Some(i) = result.series.number.checked_sub(1) else {
             return false;
         };
@@ -420,5 +424,44 @@ pub(crate) fn test_result(s: Series, w: u32, l: u32) -> SeriesResult {
             losses: l,
         },
         decided: false,
+        over: true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_series_an_interruption_cut_short_settles_nothing() {
+        let format = Format::Knockout {
+            seeds: vec![0, 1, 2, 3],
+            decider: Decider::Pair,
+        };
+        let mut plan = Plan::new(&format, 4, &[]);
+        let first = plan.next_stage().unwrap();
+        assert_eq!(first.series.len(), 2);
+        // 1-1 after two games of up to four: not a drawn series.
+        let mut cut = test_result(first.series[0], 1, 1);
+        cut.over = false;
+        assert!(!plan.record(&cut));
+        assert_eq!(plan.result(1), None);
+        assert_eq!(
+            plan.next_stage().unwrap(),
+            first,
+            "no decider, no next round"
+        );
+        // A run's report replays its results: the cut one leaves its tie open.
+        let won = test_result(first.series[1], 2, 0);
+        let replayed = Plan::replay(&format, 4, &[], &[cut.clone(), won.clone()]);
+        // (A round's ties are settled together, once all its series are over.)
+        let ties = &replayed.bracket().unwrap().rounds[0];
+        assert!(ties.iter().all(|t| t.winner.is_none()));
+        assert_eq!(replayed.series().len(), 2, "the final is not known yet");
+        assert_eq!(replayed.next_stage().unwrap().series, vec![first.series[0]]);
+        // Over, the same result is a drawn series: a decider follows.
+        cut.over = true;
+        let decided = Plan::replay(&format, 4, &[], &[cut, won]);
+        assert!(decided.next_stage().unwrap().decider);
     }
 }

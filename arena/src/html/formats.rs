@@ -475,6 +475,7 @@ pub(crate) mod fixtures {
                     series: s,
                     wdl: outcome(s.a, s.b, stage.decider),
                     decided: true,
+                    over: true,
                 };
                 assert!(plan.record(&result));
             }
