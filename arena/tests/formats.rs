@@ -903,3 +903,23 @@ fn a_bot_that_does_not_start_is_walked_over_in_a_knockout_and_never_paired_in_a_
         assert!(b4["note"].starts_with("not started: "), "{b4:?}");
     }
 }
+
+/// A gauntlet whose only candidate fails its start-up check, skipped: the
+/// other bots never meet, so the run stops with one line and plays nothing.
+#[test]
+fn a_gauntlet_whose_candidates_do_not_start_stops_in_one_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut bots = field(3, 0);
+    bots[0].1 = vec!["sh".into(), "-c".into(), "exit 3".into()];
+    let keys = "format = \"gauntlet\"\ncandidates = [\"b1\"]\non_start_failure = \"skip\"";
+    let out = tmp.path().join("run");
+    let output = run_arena(&tiny(tmp.path(), keys, &bots), &out);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let last = stderr.lines().last().unwrap_or("");
+    assert!(
+        last.starts_with("error: no candidate of the gauntlet started"),
+        "{stderr}"
+    );
+    assert!(!out.join("series.csv").exists(), "a folder of empty tables");
+}
