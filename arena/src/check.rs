@@ -828,15 +828,27 @@ fn options_note(listed: Option<&[String]>, sent: &[(String, String)]) -> String 
             if listed.is_empty() {
                 "none".to_string()
             } else {
-                listed.join(", ")
+                // The bot's text: the codec keeps only valid names, and
+                // `shown` escapes whatever might still slip through.
+                listed
+                    .iter()
+                    .map(|n| endodoi_protocol::shown(n))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             }
         );
         let unlisted = crate::bot::unlisted_options(Some(listed), sent);
         if !unlisted.is_empty() {
+            let words: Vec<String> = sent
+                .iter()
+                .filter(|(n, _)| unlisted.contains(&n.as_str()))
+                .map(|(n, v)| format!("{}{n}={v}", endodoi_protocol::OPTION_PREFIX))
+                .collect();
             let _ = write!(
                 note,
-                "; warning: it does not list {} (sent as option.NAME= in hello): check the name, or the bot ignores it",
-                unlisted.join(", ")
+                "; warning: it does not list {} (sent as {} in hello): check the name, or the bot ignores it",
+                unlisted.join(", "),
+                words.join(" ")
             );
         }
     } else if !sent.is_empty() {
@@ -901,7 +913,9 @@ mod tests {
         let listed = ["depth".to_string(), "seed".to_string()];
         let note = options_note(Some(&listed), &sent);
         assert!(
-            note.starts_with("; its options: depth, seed; warning: it does not list style "),
+            note.starts_with(
+                "; its options: depth, seed; warning: it does not list style (sent as option.style=x in hello)"
+            ),
             "{note}"
         );
         assert_eq!(

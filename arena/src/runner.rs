@@ -1035,12 +1035,21 @@ pub async fn check_bots(config: &Config, dir: &RunFolder, options: &RunOptions) 
             Ok(p) => {
                 let unlisted = crate::bot::unlisted_options(p.listed_options.as_deref(), &spec.options);
                 let options = (!unlisted.is_empty()).then(|| {
+                    // Bot text: valid names only (the codec), escaped all the same.
+                    let listed = p
+                        .listed_options
+                        .as_deref()
+                        .unwrap_or_default()
+                        .iter()
+                        .map(|n| endodoi_protocol::shown(n))
+                        .collect::<Vec<_>>()
+                        .join(", ");
                     format!(
                         "bot '{}': the config sets option{} {}, which the bot does not list in its hello reply (it lists {}): check the name, or the bot ignores it",
                         spec.name,
                         if unlisted.len() == 1 { "" } else { "s" },
                         unlisted.join(", "),
-                        p.listed_options.as_deref().unwrap_or_default().join(", "),
+                        if listed.is_empty() { "none" } else { &listed },
                     )
                 });
                 let note = p.shutdown(true).await.second_hello_note();

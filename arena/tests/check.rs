@@ -387,6 +387,45 @@ fn a_reply_to_gameover_is_named_as_such() {
     );
 }
 
+/// A bot's `options=` list reaches the organiser's terminal: escape
+/// sequences in it (a colour, a window title with BEL) must not.
+#[test]
+fn escape_sequences_in_a_bots_options_do_not_reach_the_terminal() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bot = tmp.path().join("escopt.py");
+    std::fs::write(
+        &bot,
+        "import sys\n\
+         for line in sys.stdin:\n\
+         \x20   w = line.split()\n\
+         \x20   if not w: continue\n\
+         \x20   if w[0] == 'hello': print('hello version=1 name=esc options=\\x1b[31mred\\x1b[0m,depth,\\x1b]0;pwned\\x07,depth', flush=True)\n\
+         \x20   elif w[0] == 'newgame': print('ready', flush=True)\n\
+         \x20   elif w[0] == 'turn':\n\
+         \x20       legal = [x for x in w if x.startswith('legal=')][0][6:]\n\
+         \x20       print('move', legal.split(',')[0], flush=True)\n\
+         \x20   elif w[0] == 'quit': break\n",
+    )
+    .unwrap();
+    let (code, stdout) = check(
+        &["--option", "bogus=1"],
+        &["python3", bot.to_str().unwrap()],
+    );
+    assert_eq!(code, 0, "{stdout}");
+    assert!(
+        !stdout
+            .bytes()
+            .any(|b| (b < 0x20 && b != b'\n') || b == 0x7f),
+        "a raw control byte in: {stdout:?}"
+    );
+    // The valid name is kept, once; the rest is dropped.
+    let handshake = line(&stdout, "handshake");
+    assert!(
+        handshake.contains("; its options: depth; warning: it does not list bogus (sent as option.bogus=1 in hello)"),
+        "{handshake}"
+    );
+}
+
 #[test]
 fn a_bot_that_answers_hello_twice_fails_the_handshake_in_words_it_can_act_on() {
     let (code, stdout) = check(&[], &["python3", "test-bots/early_hello.py"]);

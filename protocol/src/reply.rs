@@ -127,9 +127,12 @@ pub struct HelloReply<'a> {
     pub name: Cow<'a, str>,
     /// The author, if given (no spaces).
     pub author: Option<Cow<'a, str>>,
-    /// The options the bot takes (`options=`), as sent: names separated by
-    /// commas ([`HelloReply::option_names`]); `None` when it lists none.
-    /// Kept as one word so decoding allocates nothing.
+    /// The options the bot takes (`options=`): names separated by commas
+    /// ([`HelloReply::option_names`]); `None` when it lists none. Decoding
+    /// and [`HelloReply::with_options`] keep only valid option names
+    /// ([`valid_name`]: what protocol.md allows in `option.NAME=`), each
+    /// once, in the bot's order, so the list is safe to print. Kept as one
+    /// word so decoding a clean list allocates nothing.
     pub options: Option<Cow<'a, str>>,
 }
 
@@ -145,12 +148,13 @@ impl<'a> HelloReply<'a> {
         }
     }
 
-    /// The same reply listing the options `names` (joined with commas; no
-    /// name may hold a comma or whitespace).
+    /// The same reply listing the options `names`, joined with commas: as
+    /// decoding does, a name that is not a valid option name
+    /// ([`valid_name`]) is left out, and a repeated one kept once.
     #[must_use]
     pub fn with_options<S: AsRef<str>>(mut self, names: &[S]) -> HelloReply<'a> {
         let joined: Vec<&str> = names.iter().map(AsRef::as_ref).collect();
-        self.options = Some(Cow::Owned(joined.join(",")));
+        self.options = Some(Cow::Owned(clean_options(&joined.join(",")).into_owned()));
         self
     }
 
@@ -174,6 +178,23 @@ impl<'a> HelloReply<'a> {
             options: self.options.map(|o| Cow::Owned(o.into_owned())),
         }
     }
+}
+
+/// An `options=` list with only its valid option names ([`valid_name`]),
+/// each once, in order: borrowed when it is already so (no allocation).
+/// A bot's list reaches the organiser's terminal, so nothing else may pass.
+fn clean_options(list: &str) -> Cow<'_, str> {
+    let names = || list.split(',');
+    let fresh = |i: usize, n: &str| valid_name(n) && !names().take(i).any(|m| m == n);
+    if names().enumerate().all(|(i, n)| fresh(i, n)) {
+        return Cow::Borrowed(list);
+    }
+    let kept: Vec<&str> = names()
+        .enumerate()
+        .filter(|&(i, n)| fresh(i, n))
+        .map(|(_, n)| n)
+        .collect();
+    Cow::Owned(kept.join(","))
 }
 
 impl fmt::Display for HelloReply<'_> {
@@ -229,7 +250,10 @@ pub enum Reply<'a> {
 
 impl<'a> Reply<'a> {
     /// Decodes one line from a bot (without its `\n`); a trailing `\r` and
-    /// surrounding whitespace are ignored. Allocates nothing.
+    /// surrounding whitespace are ignored. Allocates nothing, unless a
+    /// `hello`'s `options=` list needs cleaning ([`HelloReply::options`]).
+    /// A key given twice in a `hello` reply counts once: the last one (as
+    /// [`Hello::option`](crate::Hello::option) reads `option.NAME=`).
     ///
     /// # Errors
     /// [`ReplyError`] when the line is not a message of protocol.md.
@@ -258,7 +282,8 @@ impl<'a> Reply<'a> {
                         Some(("version", v)) => version = crate::parse_decimal(v),
                         Some(("name", n)) if valid_name(n) => name = Some(n),
                         Some(("author", a)) => author = Some(Cow::Borrowed(a)),
-                        Some(("options", o)) => options = Some(Cow::Borrowed(o)),
+                        // The last options= replaces any before it.
+                        Some(("options", o)) => options = Some(o),
                         Some(_) => {} // keys of later versions
                         // A name with a space (`name=my bot`) leaves a bare word.
                         None => return Err(ReplyError::BadHello),
@@ -269,7 +294,7 @@ impl<'a> Reply<'a> {
                         version,
                         name: Cow::Borrowed(name),
                         author,
-                        options,
+                        options: options.map(clean_options),
                     })),
                     _ => Err(ReplyError::BadHello),
                 }
@@ -502,6 +527,36 @@ mod tests {
         // An empty list says "no options", and stays out of the line.
         let empty = HelloReply::new("ab", None).with_options::<&str>(&[]);
         assert_eq!(empty.to_string(), "hello version=1 name=ab");
+    }
+
+    #[test]
+    fn listed_options_keep_only_valid_names_once() {
+        let names = |line: &str| -> Vec<String> {
+            let reply: HelloReply = line.parse().unwrap();
+            reply.option_names().map(str::to_string).collect()
+        };
+        // Escape sequences, empty items and repeats are dropped, in order.
+        let line = "hello version=1 name=g options=\u{1b}[31mred\u{1b}[0m,depth,\u{1b}]0;pwned\u{7},,depth,seed,-x";
+        assert_eq!(names(line), ["depth", "seed"]);
+        let reply: HelloReply = line.parse().unwrap();
+        assert_eq!(reply.options.as_deref(), Some("depth,seed"));
+        assert!(!reply.to_string().contains('\u{1b}'));
+        // Nothing valid: a list of none, not an absent list.
+        let junk: HelloReply = "hello version=1 name=g options=\u{7}".parse().unwrap();
+        assert_eq!(junk.options.as_deref(), Some(""));
+        // A clean list is borrowed as sent.
+        match Reply::parse("hello version=1 name=g options=depth,seed") {
+            Ok(Reply::Hello(h)) => assert!(matches!(h.options, Some(Cow::Borrowed("depth,seed")))),
+            other => panic!("{other:?}"),
+        }
+        // A second options= replaces the first, as every repeated key.
+        assert_eq!(
+            names("hello version=1 name=g options=seed options=x"),
+            ["x"]
+        );
+        // The bot's side cleans the same way.
+        let reply = HelloReply::new("g", None).with_options(&["a", "a b", "a", "b"]);
+        assert_eq!(reply.to_string(), "hello version=1 name=g options=a,b");
     }
 
     #[test]

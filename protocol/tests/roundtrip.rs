@@ -124,7 +124,11 @@ fn reply() -> impl Strategy<Value = Reply<'static>> {
             any::<u32>(),
             "[A-Za-z0-9][A-Za-z0-9._-]{0,63}",
             proptest::option::of("[!-~]{1,30}"),
-            proptest::option::of("[A-Za-z0-9._-]{1,20}(,[A-Za-z0-9._-]{1,20}){0,3}"),
+            // Valid option names, each once: what decoding keeps.
+            proptest::option::of(
+                proptest::collection::btree_set("[A-Za-z0-9][A-Za-z0-9._-]{0,19}", 1..5)
+                    .prop_map(|names| names.into_iter().collect::<Vec<_>>().join(",")),
+            ),
         )
             .prop_map(|(version, name, author, options)| Reply::Hello(HelloReply {
                 version,
