@@ -307,6 +307,18 @@ pub fn valid_option(name: &str, value: &str) -> bool {
         && "option.".len() + name.len() + 1 + value.len() <= MAX_OPTION_BYTES
 }
 
+/// A TOML value's type with its article, for messages: "an integer",
+/// "a string".
+fn a_type(value: &toml::Value) -> String {
+    let name = value.type_str();
+    let article = if name.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    };
+    format!("{article} {name}")
+}
+
 /// The longest `option.NAME=VALUE` word, bytes: a tenth of protocol.md's
 /// line cap, so a `hello` with a few dozen options still fits one line.
 pub const MAX_OPTION_BYTES: usize = endodoi_protocol::MAX_LINE_BYTES / 10;
@@ -712,14 +724,8 @@ impl Config {
                     .trim()
                     .to_string()
             };
-            let paths = e
-                .span()
-                .is_some_and(|s| line_of(s).starts_with("sandbox_r"));
-            if paths && msg.contains("expected a sequence") {
-                msg.push_str("; write a list of paths, e.g. sandbox_rw = [\"state\"]");
-            } else {
-                msg.push_str(&hint(&msg));
-            }
+            let key = e.span().and_then(|s| key_before(text, s.start));
+            msg.push_str(&hint(&msg, key.as_deref()));
             if msg.contains("number too large") {
                 msg.push_str(": use a smaller whole number");
             }
@@ -991,7 +997,14 @@ impl Config {
                 }
             }
             let own = |v: &Option<Spanned<i64>>, key: &str, default: u64| {
-                int(v, &format!("bot.{key}"), 0, DAY_MS, default as i64).map(|x| x as u64)
+                int(
+                    v,
+                    &format!("bot '{name}': {key}"),
+                    0,
+                    DAY_MS,
+                    default as i64,
+                )
+                .map(|x| x as u64)
             };
             let bot_time = TimeControl {
                 move_time_ms: own(&rb.move_time_ms, "move_time_ms", time.move_time_ms)?,
@@ -1010,6 +1023,19 @@ impl Config {
                     &format!("bot '{name}': move_time_ms = 0 and no game clock leaves its moves unlimited: set its move_time_ms or base_time_ms above 0"),
                 ));
             }
+            if bot_time.increment_ms > 0 && bot_time.base_time_ms == 0 {
+                // An increment with no clock to add to means nothing, yet
+                // it would be sent: say where it comes from.
+                let inc = bot_time.increment_ms;
+                let msg = if let Some(own) = &rb.increment_ms {
+                    at(Some(own.span()), &format!("bot '{name}': increment_ms = {inc} adds to a game clock, and base_time_ms = 0 sets none: set its base_time_ms, or remove increment_ms"))
+                } else if let Some(base) = &rb.base_time_ms {
+                    at(Some(base.span()), &format!("bot '{name}': base_time_ms = 0 sets no game clock, and [time]'s increment_ms = {inc} adds to one: set its base_time_ms above 0, or its increment_ms = 0"))
+                } else {
+                    at(t.increment_ms.as_ref().map(|s| s.span()), &format!("time.increment_ms = {inc} adds to a game clock, and base_time_ms = 0 sets none: set base_time_ms, or remove increment_ms"))
+                };
+                return Err(msg);
+            }
             let mut env = Vec::new();
             for (key, value) in rb.env.iter().flat_map(|e| e.get_ref()) {
                 if !valid_env_name(key) {
@@ -1026,7 +1052,7 @@ impl Config {
                     )),
                     other => return Err(at(
                         Some(value.span()),
-                        &format!("bot '{name}': env {key} = {other} is a {}: write the value as a string, e.g. {key} = \"{}\"", other.type_str(), other.to_string().trim_matches('"')),
+                        &format!("bot '{name}': env {key} = {other} is {}: write the value as a string, e.g. {key} = \"{}\"", a_type(other), other.to_string().trim_matches('"')),
                     )),
                 }
             }
@@ -1042,7 +1068,7 @@ impl Config {
                 let Some(rendered) = rendered else {
                     return Err(at(
                         Some(value.span()),
-                        &format!("bot '{name}': option {} is a {}: use a string, a whole number, a finite number or a boolean", endodoi_protocol::shown(key), value.get_ref().type_str()),
+                        &format!("bot '{name}': option {} is {}: use a string, a whole number, a finite number or a boolean", endodoi_protocol::shown(key), a_type(value.get_ref())),
                     ));
                 };
                 if !valid_name(key) {
@@ -1449,7 +1475,55 @@ fn duplicate_hint(text: &str, at: usize) -> String {
     "; keep one of the two".into()
 }
 
-fn hint(message: &str) -> String {
+/// The key whose value starts at byte `at` of `text`: the word before the
+/// last `=` ahead of it on its line (`seeding` in `seeding = "a"`, `b` in
+/// `a = { b = 1 }`); `None` when there is none.
+fn key_before(text: &str, at: usize) -> Option<String> {
+    let at = at.min(text.len());
+    let line = &text[text[..at].rfind('\n').map_or(0, |i| i + 1)..at];
+    let (before, _) = line.rsplit_once('=')?;
+    let before = before.trim_end();
+    let start = before
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '"')))
+        .map_or(0, |i| i + 1);
+    let key = before[start..].trim_matches('"');
+    (!key.is_empty()).then(|| key.to_string())
+}
+
+/// The fix for a TOML type error `message` on the value of `key` (when
+/// known), with its leading `; `; empty when there is none to name.
+fn hint(message: &str, key: Option<&str>) -> String {
+    if message.contains("expected a sequence") {
+        match key {
+            Some("command") | None => {}
+            Some(k @ ("sandbox_ro" | "sandbox_rw")) => {
+                return format!("; write a list of paths, e.g. {k} = [\"state\"]")
+            }
+            Some(k) => {
+                // The value as written, in the list: `seeding = ["a"]`.
+                let value = message
+                    .strip_prefix("invalid type: string ")
+                    .and_then(|r| r.split_once(", expected"))
+                    .map_or("\"name\"", |(v, _)| v);
+                return format!("; write a list, e.g. {k} = [{value}]");
+            }
+        }
+    }
+    if message.contains("expected a string") {
+        match key {
+            Some("format") => {
+                return "; use \"round-robin\", \"gauntlet\", \"knockout\" or \"swiss\"".into()
+            }
+            Some("decider") => {
+                return "; use \"pair\" (extra game pairs) or \"seed\" (the better seed goes through)"
+                    .into()
+            }
+            Some(k @ ("candidates" | "seeding")) => {
+                return format!("; write bot names in quotes, e.g. {k} = [\"a\", \"b\"]")
+            }
+            _ => {}
+        }
+    }
     if let Some(rest) = message.strip_prefix("unknown field `") {
         let (unknown, expected) = rest.split_once('`').unwrap_or((rest, ""));
         let closest = expected
@@ -1809,9 +1883,35 @@ dir = "bots"
             e.starts_with("t.toml:7:16: bot 'a': move_time_ms = 0 and no game clock"),
             "{e}"
         );
+        // An increment with no game clock to add to is refused where it is
+        // set: the bot's own keys, or [time]'s.
+        let e = with_bot_keys("increment_ms = 100").unwrap_err().to_string();
+        assert_eq!(e, "t.toml:7:16: bot 'a': increment_ms = 100 adds to a game clock, and base_time_ms = 0 sets none: set its base_time_ms, or remove increment_ms");
+        let e = Config::parse(
+            &format!(
+                "[time]\nbase_time_ms = 1000\nincrement_ms = 100\n{TWO_BOTS}\nbase_time_ms = 0\n"
+            ),
+            "t.toml",
+            "t",
+            &crate::commands::host(),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains(": bot 'b': base_time_ms = 0 sets no game clock, and [time]'s increment_ms = 100 adds to one: set its base_time_ms above 0, or its increment_ms = 0"), "{e}");
+        let e = Config::parse(
+            &format!("[time]\nincrement_ms = 100\n{TWO_BOTS}"),
+            "t.toml",
+            "t",
+            &crate::commands::host(),
+        )
+        .unwrap_err()
+        .to_string();
+        assert_eq!(e, "t.toml:2:16: time.increment_ms = 100 adds to a game clock, and base_time_ms = 0 sets none: set base_time_ms, or remove increment_ms");
         let e = with_bot_keys("increment_ms = -1").unwrap_err().to_string();
         assert!(
-            e.starts_with("t.toml:7:16: bot.increment_ms = -1 is out of range"),
+            e.starts_with(
+                "t.toml:7:16: bot 'a': increment_ms = -1 is out of range: use 0 to 86400000"
+            ),
             "{e}"
         );
     }
@@ -1828,7 +1928,7 @@ dir = "bots"
             ("env = { 2X = \"1\" }", "t.toml:7:14: bot 'a': env name '2X' is not a variable name"),
             ("env = { \"A=B\" = \"1\" }", "t.toml:7:17: bot 'a': env name 'A=B'"),
             ("env = { A-B = \"1\" }", "t.toml:7:15: bot 'a': env name 'A-B'"),
-            ("env = { DEPTH = 5 }", "t.toml:7:17: bot 'a': env DEPTH = 5 is a integer: write the value as a string, e.g. DEPTH = \"5\""),
+            ("env = { DEPTH = 5 }", "t.toml:7:17: bot 'a': env DEPTH = 5 is an integer: write the value as a string, e.g. DEPTH = \"5\""),
             ("env = { A = \"a\\u0000b\" }", "t.toml:7:13: bot 'a': env A holds a NUL"),
         ] {
             let e = with_bot_keys(keys).unwrap_err().to_string();
@@ -1876,7 +1976,7 @@ dir = "bots"
             ),
             (
                 "options = { list = [1, 2] }",
-                "t.toml:7:20: bot 'a': option list is a array",
+                "t.toml:7:20: bot 'a': option list is an array",
             ),
             (
                 "options = { x = nan }",
@@ -2075,6 +2175,12 @@ dir = "bots"
             ("format = \"knockout\"\nrounds = 2", "t.toml:3:10: tournament.rounds applies only to format = \"swiss\""),
             ("format = \"swiss\"\nrounds = 4", "t.toml:3:10: tournament.rounds = 4 is out of range: 3 bots can play 1 to 3 rounds"),
             ("format = \"swiss\"\nseeding_file = \"none.csv\"", "t.toml:3:16: tournament.seeding_file: cannot read none.csv"),
+            // Type errors name the key's fix, not the command's.
+            ("format = \"knockout\"\nseeding = \"a\"", "t.toml:3:11: invalid type: string \"a\", expected a sequence; write a list, e.g. seeding = [\"a\"] (in `seeding = \"a\"`)"),
+            ("format = \"gauntlet\"\ncandidates = \"b\"", "t.toml:3:14: invalid type: string \"b\", expected a sequence; write a list, e.g. candidates = [\"b\"]"),
+            ("format = \"gauntlet\"\ncandidates = [1, 2]", "t.toml:3:15: invalid type: integer `1`, expected a string; write bot names in quotes, e.g. candidates = [\"a\", \"b\"]"),
+            ("format = 3", "t.toml:2:10: invalid type: integer `3`, expected a string; use \"round-robin\", \"gauntlet\", \"knockout\" or \"swiss\" (in `format = 3`)"),
+            ("format = \"knockout\"\ndecider = 1", "t.toml:3:11: invalid type: integer `1`, expected a string; use \"pair\" (extra game pairs) or \"seed\""),
         ] {
             let e = err(tournament);
             assert!(e.starts_with(expected), "{tournament:?}: {e}");
