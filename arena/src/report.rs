@@ -164,6 +164,24 @@ pub fn write_summaries(
             ..SeriesRow::default()
         }
     }));
+    // A knockout's or Swiss's round known but not begun when the run
+    // stopped: listed, unplayed, as knockout.csv lists its ties.
+    if !config.format.is_static() {
+        let listed: Vec<usize> = series_rows.iter().map(|r| r.series).collect();
+        series_rows.extend(
+            plan.series()
+                .iter()
+                .filter(|s| plan.result(s.number).is_none() && !listed.contains(&s.number))
+                .map(|s| SeriesRow {
+                    series: s.number,
+                    round: s.round,
+                    bot_a: name(s.a),
+                    bot_b: name(s.b),
+                    note: "not played: the run was interrupted".to_string(),
+                    ..SeriesRow::default()
+                }),
+        );
+    }
     series_rows.sort_by_key(|r| r.series);
     write_rows(&dir.path, &series_rows)?;
     if !summary.sprt.is_empty() {
@@ -989,6 +1007,61 @@ mod tests {
             .position(|c| *c == column)
             .unwrap();
         row[i].clone()
+    }
+
+    /// A knockout stopped in round 1: the series it cut short is not
+    /// over, and the one not begun is listed too, unplayed; neither
+    /// settles its tie.
+    #[test]
+    fn an_interrupted_knockout_lists_its_round_cut_short_and_not_begun() {
+        fn read(path: &std::path::Path) -> std::io::Result<String> {
+            std::fs::read_to_string(path)
+        }
+        let host = crate::config::Host {
+            cores: 2,
+            read: &read,
+        };
+        let bots: String = ["a", "b", "c", "d"]
+            .iter()
+            .map(|n| format!("[[bot]]\nname = \"{n}\"\ncommand = [\"x\"]\n"))
+            .collect();
+        let text = format!("[tournament]\nformat = \"knockout\"\n{bots}");
+        let config = Config::parse(&text, "t.toml", "t", &host).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = RunFolder::create(tmp.path()).unwrap();
+        let header = crate::output::GAMES_COLUMNS.join(",");
+        std::fs::write(dir.games(), format!("{header}\n")).unwrap();
+        let plan = crate::format::Plan::new(&config.format, 4, &[]);
+        let round = plan.next_stage().unwrap().series;
+        let mut cut = crate::format::test_result(round[0], 1, 1);
+        cut.over = false;
+        let summary = Summary {
+            series: vec![cut],
+            sprt: Vec::new(),
+            not_started: Vec::new(),
+            not_played: Vec::new(),
+        };
+        write_summaries(&config, &dir, &summary).unwrap();
+        let mut reader = csv::Reader::from_path(tmp.path().join("series.csv")).unwrap();
+        let rows: Vec<SeriesRow> = reader.deserialize().map(Result::unwrap).collect();
+        let notes: Vec<(usize, u32, &str, &str)> = rows
+            .iter()
+            .map(|r| (r.series, r.games, r.winner.as_str(), r.note.as_str()))
+            .collect();
+        assert_eq!(
+            notes,
+            [
+                (1, 2, "draw", "not over: the run was interrupted"),
+                (2, 0, "", "not played: the run was interrupted")
+            ]
+        );
+        assert!(rows.iter().all(|r| r.round == 1 && !r.decided));
+        let ties = std::fs::read_to_string(tmp.path().join("knockout.csv")).unwrap();
+        assert_eq!(
+            ties.lines().count(),
+            3,
+            "a header and two open ties:\n{ties}"
+        );
     }
 
     /// A run stopped before its first game: `games.csv` has only its
