@@ -347,26 +347,21 @@ pub fn swiss_rows(course: &FormatCourse<'_>) -> Vec<SwissStandingRow> {
         .collect()
 }
 
-/// A table laid out for `width` (`None`: natural width), with `drop`
-/// the columns left out first when it is too narrow.
+/// A table laid out for `width` (`None`: natural width), its `left`
+/// columns aligned left; no column is left out, text cells are broken
+/// to fit ([`render_fitted`](crate::output::table::render_fitted)).
 fn fitted_table(
     header: &[&str],
     left: &[usize],
     rows: &[Vec<String>],
     width: Option<u16>,
-    drop: &[usize],
 ) -> String {
     use crate::output::table::{render_fitted, Align};
     let mut align = vec![Align::Right; header.len()];
     for &i in left {
         align[i] = Align::Left;
     }
-    let fitted = render_fitted(header, &align, rows, width, drop);
-    let mut out = fitted.text;
-    if !fitted.dropped.is_empty() {
-        let _ = write!(out, "\n(left out to fit: {})", fitted.dropped.join(", "));
-    }
-    out
+    render_fitted(header, &align, rows, width, &[]).text
 }
 
 /// A knockout as text: the champion (or who is still in), then the
@@ -417,7 +412,7 @@ pub fn knockout_text(course: &FormatCourse<'_>, width: Option<u16>) -> String {
     let _ = write!(
         out,
         "\n{}\n(* went through; W-D-L games from the first bot's side, deciders included; knockout.csv has the ties)",
-        fitted_table(&header, &[0, 2, 5, 6], &rows, width, &[])
+        fitted_table(&header, &[0, 2, 5, 6], &rows, width)
     );
     out
 }
@@ -461,7 +456,7 @@ pub fn swiss_text(course: &FormatCourse<'_>, width: Option<u16>) -> String {
     let _ = write!(
         out,
         "\n{}\n(points: 1 a series won or a bye, 0.5 drawn; ties by Buchholz, then seed; the Elo standings rate the same games)",
-        fitted_table(&header, &[1], &rows, width, &[])
+        fitted_table(&header, &[1], &rows, width)
     );
     out
 }
@@ -497,7 +492,7 @@ pub fn candidates_text(course: &FormatCourse<'_>, width: Option<u16>) -> String 
     ];
     format!(
         "Candidates against the pool\n{}",
-        fitted_table(&header, &[0], &rows, width, &[])
+        fitted_table(&header, &[0], &rows, width)
     )
 }
 

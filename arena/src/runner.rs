@@ -387,8 +387,6 @@ pub fn series_count(config: &Config, shard: Option<Shard>, skipped: &[usize]) ->
 #[must_use]
 pub fn games_at_once(config: &Config, shard: Option<Shard>, skipped: &[usize]) -> usize {
     let bots = config.bots.len();
-    let (schedule, _) = config.format.shard_schedule(bots, shard);
-    let series = series_count(config, shard, skipped);
     if !config.format.is_static() {
         return config
             .tournament
@@ -396,6 +394,8 @@ pub fn games_at_once(config: &Config, shard: Option<Shard>, skipped: &[usize]) -
             .min((bots - skipped.len().min(bots)) / 2)
             .max(1);
     }
+    let (schedule, _) = config.format.shard_schedule(bots, shard);
+    let series = series_count(config, shard, skipped);
     if schedule.len() == 1 && series == 1 {
         config.tournament.concurrency
     } else {

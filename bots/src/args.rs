@@ -218,3 +218,36 @@ where
         _ => return Err(BotArgsError::UnknownBot(name.to_string())),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    /// The options a bot lists are its visible command-line flags, `-` as
+    /// `_`: the list is written out once for `hello`, so it is checked
+    /// against the flags it stands for.
+    #[test]
+    fn each_bots_options_are_its_visible_flags() {
+        let flags = |command: clap::Command| {
+            let mut names: Vec<String> = command
+                .get_arguments()
+                .filter(|a| !a.is_hide_set() && a.get_long().is_some_and(|l| l != "help"))
+                .map(|a| a.get_long().unwrap_or_default().replace('-', "_"))
+                .collect();
+            names.sort();
+            names
+        };
+        for (bot, command) in [
+            ("random", SeedArgs::command()),
+            ("greedy", SeedArgs::command()),
+            ("first", SeedArgs::command()),
+            ("alphabeta", AlphaBetaArgs::command()),
+            ("mcts", MctsArgs::command()),
+        ] {
+            let mut listed: Vec<String> = option_names(bot).iter().map(|s| s.to_string()).collect();
+            listed.sort();
+            assert_eq!(listed, flags(command), "{bot}");
+        }
+    }
+}

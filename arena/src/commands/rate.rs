@@ -258,14 +258,11 @@ fn followed_course(
     let rule = crate::runner::series_rule(config, None);
     let mut course =
         crate::format::GameCourse::new(&config.format, config.bots.len(), absent, rule, &[]);
-    let at = |name: &str| config.bots.iter().position(|b| b.name == name);
+    let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
     // A torn or bad row was reported by the rating's own read.
     for (_, row) in crate::output::GamesReader::open(games)?.map_while(Result::ok) {
-        if let (Some(s), Some(n), Ok(number)) =
-            (at(&row.south), at(&row.north), usize::try_from(row.series))
-        {
-            course.add(number, row.game, [s, n], row.winner());
-        }
+        let bots = [row.south.as_str(), row.north.as_str()];
+        course.add_named(&names, row.series, row.game, bots, row.winner());
     }
     Ok(course)
 }

@@ -50,6 +50,25 @@ impl GameCourse {
         course
     }
 
+    /// [`GameCourse::add`] for a game of bots by name (`south`, `north`;
+    /// `names` are the config's, in order), as `games.csv` gives it; a
+    /// name not among `names`, or a series number past `usize`, counts
+    /// nothing.
+    pub fn add_named(
+        &mut self,
+        names: &[String],
+        series: u64,
+        game: u32,
+        [south, north]: [&str; 2],
+        winner: Option<Side>,
+    ) -> bool {
+        let at = |name: &str| names.iter().position(|b| b == name);
+        match (at(south), at(north), usize::try_from(series)) {
+            (Some(s), Some(n), Ok(number)) => self.add(number, game, [s, n], winner),
+            _ => false,
+        }
+    }
+
     /// Counts game `game` of series `number` between `bots` (South,
     /// North), won by `winner`: once the series is over, its result goes
     /// to the plan. A game whose bots are not the series' (the plan is

@@ -161,7 +161,6 @@ pub struct Stage {
 #[derive(Clone, Debug)]
 pub struct Plan {
     format: Format,
-    bots: usize,
     /// Every series known so far, in number order (number `i + 1` at `i`).
     series: Vec<Series>,
     /// The result of each series, by index, once recorded.
@@ -213,7 +212,6 @@ impl Plan {
         };
         let mut plan = Plan {
             format: format.clone(),
-            bots,
             series: Vec::new(),
             results: Vec::new(),
             deciders: Vec::new(),
@@ -251,12 +249,6 @@ impl Plan {
     #[must_use]
     pub fn format(&self) -> &Format {
         &self.format
-    }
-
-    /// The number of bots.
-    #[must_use]
-    pub fn bots(&self) -> usize {
-        self.bots
     }
 
     /// Every series known so far, in number order.

@@ -328,13 +328,10 @@ impl LiveState {
     fn add(&mut self, row: GameRow) -> Update {
         let (file, series, game) = (row.file, row.series, row.game);
         let (south, north) = (self.bot(&row.south), self.bot(&row.north));
-        let mut recorded = false;
-        if let (Some(course), Ok(number)) = (&mut self.course, usize::try_from(series)) {
-            let at = |name: &str| self.setup.bots.iter().position(|b| b == name);
-            if let (Some(s), Some(n)) = (at(&row.south), at(&row.north)) {
-                recorded = course.add(number, game, [s, n], row.winner());
-            }
-        }
+        let recorded = self.course.as_mut().is_some_and(|course| {
+            let bots = [row.south.as_str(), row.north.as_str()];
+            course.add_named(&self.setup.bots, series, game, bots, row.winner())
+        });
         self.tally.add(GameResult {
             series: series | ((file as u64) << 40),
             game,
