@@ -354,26 +354,47 @@ fn usage_errors_exit_2_with_one_line() {
     }
 }
 
+/// Writes `dir/file`, a Python bot that answers hello with `hello` (a
+/// Python string's text: escapes allowed), plays the first legal move, and
+/// answers gameover with `on_gameover` if it is not empty (gameover takes
+/// no reply).
+fn first_legal_py(
+    dir: &std::path::Path,
+    file: &str,
+    hello: &str,
+    on_gameover: &str,
+) -> std::path::PathBuf {
+    let bot = dir.join(file);
+    let gameover = if on_gameover.is_empty() {
+        String::new()
+    } else {
+        format!("    elif w[0] == 'gameover': print('{on_gameover}', flush=True)\n")
+    };
+    std::fs::write(
+        &bot,
+        format!(
+            "import sys\n\
+             for line in sys.stdin:\n\
+             \x20   w = line.split()\n\
+             \x20   if not w: continue\n\
+             \x20   if w[0] == 'hello': print('{hello}', flush=True)\n\
+             \x20   elif w[0] == 'newgame': print('ready', flush=True)\n\
+             \x20   elif w[0] == 'turn':\n\
+             \x20       legal = [x for x in w if x.startswith('legal=')][0][6:]\n\
+             \x20       print('move', legal.split(',')[0], flush=True)\n\
+             {gameover}\
+             \x20   elif w[0] == 'quit': break\n"
+        ),
+    )
+    .unwrap();
+    bot
+}
+
 #[test]
 fn a_reply_to_gameover_is_named_as_such() {
     let tmp = tempfile::tempdir().unwrap();
-    let bot = tmp.path().join("chatty.py");
     // Plays the first legal move, and answers gameover, which takes no reply.
-    std::fs::write(
-        &bot,
-        "import sys\n\
-         for line in sys.stdin:\n\
-         \x20   w = line.split()\n\
-         \x20   if not w: continue\n\
-         \x20   if w[0] == 'hello': print('hello version=1 name=chatty', flush=True)\n\
-         \x20   elif w[0] == 'newgame': print('ready', flush=True)\n\
-         \x20   elif w[0] == 'turn':\n\
-         \x20       legal = [x for x in w if x.startswith('legal=')][0][6:]\n\
-         \x20       print('move', legal.split(',')[0], flush=True)\n\
-         \x20   elif w[0] == 'gameover': print('ok', flush=True)\n\
-         \x20   elif w[0] == 'quit': break\n",
-    )
-    .unwrap();
+    let bot = first_legal_py(tmp.path(), "chatty.py", "hello version=1 name=chatty", "ok");
     let (code, stdout) = check(&[], &["python3", bot.to_str().unwrap()]);
     assert_eq!(code, 1, "{stdout}");
     // Caught before newgame if it has arrived by then, else as newgame's
@@ -392,21 +413,12 @@ fn a_reply_to_gameover_is_named_as_such() {
 #[test]
 fn escape_sequences_in_a_bots_options_do_not_reach_the_terminal() {
     let tmp = tempfile::tempdir().unwrap();
-    let bot = tmp.path().join("escopt.py");
-    std::fs::write(
-        &bot,
-        "import sys\n\
-         for line in sys.stdin:\n\
-         \x20   w = line.split()\n\
-         \x20   if not w: continue\n\
-         \x20   if w[0] == 'hello': print('hello version=1 name=esc options=\\x1b[31mred\\x1b[0m,depth,\\x1b]0;pwned\\x07,depth', flush=True)\n\
-         \x20   elif w[0] == 'newgame': print('ready', flush=True)\n\
-         \x20   elif w[0] == 'turn':\n\
-         \x20       legal = [x for x in w if x.startswith('legal=')][0][6:]\n\
-         \x20       print('move', legal.split(',')[0], flush=True)\n\
-         \x20   elif w[0] == 'quit': break\n",
-    )
-    .unwrap();
+    let bot = first_legal_py(
+        tmp.path(),
+        "escopt.py",
+        "hello version=1 name=esc options=\\x1b[31mred\\x1b[0m,depth,\\x1b]0;pwned\\x07,depth",
+        "",
+    );
     let (code, stdout) = check(
         &["--option", "bogus=1"],
         &["python3", bot.to_str().unwrap()],
