@@ -191,12 +191,15 @@ class Game:
         # "the game has not ended" (RULES.md, End of the game).
         if not self._sowings():
             self.ended = "no-moves"
-            left = sum(self.board)
-            # At the very start nobody has moved; cannot happen with seeds >= 1
-            # (a one-seed lap always ends), but keep the seeds with nobody.
             if last_mover is not None:
-                self.captured[last_mover] += left
-                self.board = [0] * len(self.board)
+                self.captured[last_mover] += sum(self.board)
+            else:
+                # Over before the first move (only a tiny max_laps makes every
+                # first move endless): nobody made a last move, so each player
+                # takes the seeds in their own row (RULES.md decision).
+                for side in (SOUTH, NORTH):
+                    self.captured[side] += sum(self.row(side))
+            self.board = [0] * len(self.board)
         elif self.max_plies is not None and self.plies >= self.max_plies:
             self.ended = "ply-limit"
             for side in (SOUTH, NORTH):

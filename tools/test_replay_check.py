@@ -130,6 +130,16 @@ class RulesTest(unittest.TestCase):
         self.assertEqual(g.totals, (4, 0))
         self.assertEqual(g.result(), "south")
 
+    def test_over_before_the_first_move(self):
+        # 2x4, 1 seed, max_laps 1: every first lap ends in an occupied hole,
+        # so South has no legal move at the start. Nobody made a last move:
+        # each player takes the 4 seeds of their own row (RULES.md decision).
+        g = rc.Game(4, 1, max_laps=1)
+        self.assertEqual(g.ended, "no-moves")
+        self.assertEqual(g.totals, (4, 4))
+        self.assertEqual(g.result(), "draw")
+        self.assertEqual(g.board, [0] * 8)
+
     def test_no_capture_when_opposite_empty(self):
         # Hand-set 2x3 position 1 0 0 | 0 0 1: South hole 1 sows its seed into
         # South hole 2 (empty), whose opposite North hole 2 is empty too, so
