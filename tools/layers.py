@@ -23,7 +23,7 @@ import sys
 ARENA_LAYERS = [
     ("plan", ["config", "format", "schedule", "shard", "series", "stats", "standings"]),
     ("formats", ["output", "rate", "replay", "shards", "matchup"]),
-    ("execution", ["affinity", "sandbox", "guard", "bot", "referee", "runner"]),
+    ("execution", ["affinity", "cgroup", "sandbox", "guard", "bot", "referee", "runner"]),
     ("reporting", ["report", "html", "progress", "reporter", "live"]),
     ("commands", ["commands", "check", "play"]),
 ]

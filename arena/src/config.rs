@@ -198,6 +198,25 @@ pub struct Limits {
     pub cpu_seconds: u64,
     /// Open files (RLIMIT_NOFILE).
     pub open_files: u64,
+    /// Whether the bot gets cgroups of its own (`[limits] cgroups`, for
+    /// every bot; `crate::cgroup`).
+    pub cgroups: CgroupMode,
+}
+
+/// `[limits] cgroups`: whether each bot runs in cgroups of its own, the
+/// kernel's control of its CPU turn, memory and processes as a whole
+/// (docs/sandbox.md, "Fair play").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum CgroupMode {
+    /// Use what the host gives, and say at the start what is not enforced
+    /// (the default).
+    #[default]
+    Auto,
+    /// Refuse to start, in one line naming what is missing and the fix,
+    /// unless every control is enforced.
+    Require,
+    /// No cgroups: the per-process limits only.
+    Off,
 }
 
 impl Default for Limits {
@@ -206,6 +225,7 @@ impl Default for Limits {
             memory_mb: DEFAULT_MEMORY_MB,
             cpu_seconds: DEFAULT_CPU_SECONDS,
             open_files: DEFAULT_OPEN_FILES,
+            cgroups: CgroupMode::Auto,
         }
     }
 }
@@ -572,6 +592,7 @@ struct RawLimits {
     processes: Option<Spanned<i64>>,
     tmp_mb: Option<Spanned<i64>>,
     sandbox_user: Option<Spanned<String>>,
+    cgroups: Option<Spanned<toml::Value>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -633,6 +654,28 @@ struct RawBot {
     increment_ms: Option<Spanned<i64>>,
     env: Option<Spanned<std::collections::BTreeMap<String, Spanned<toml::Value>>>>,
     options: Option<Spanned<std::collections::BTreeMap<String, Spanned<toml::Value>>>>,
+}
+
+/// `[limits] cgroups`, or the one line that lists the choices.
+fn cgroup_mode(
+    value: Option<&Spanned<toml::Value>>,
+    at: impl Fn(Option<Range<usize>>, &str) -> ConfigError,
+) -> Result<CgroupMode, ConfigError> {
+    let Some(v) = value else {
+        return Ok(CgroupMode::Auto);
+    };
+    match v.get_ref().as_str() {
+        Some("auto") => Ok(CgroupMode::Auto),
+        Some("require") => Ok(CgroupMode::Require),
+        Some("off") => Ok(CgroupMode::Off),
+        _ => Err(at(
+            Some(v.span()),
+            &format!(
+                "limits.cgroups = {} is not a choice: use \"auto\" (the default: what the host gives), \"require\" (refuse to start without every control) or \"off\"",
+                v.get_ref()
+            ),
+        )),
+    }
 }
 
 impl Config {
@@ -908,6 +951,7 @@ impl Config {
                 MAX_OPEN_FILES,
                 DEFAULT_OPEN_FILES as i64,
             )? as u64,
+            cgroups: cgroup_mode(l.cgroups.as_ref(), at)?,
         };
         let sandbox = l.sandbox.unwrap_or(false);
         const MAX_PROCESSES: i64 = 1 << 22;
@@ -1123,6 +1167,7 @@ impl Config {
                         MAX_OPEN_FILES,
                         limits.open_files as i64,
                     )? as u64,
+                    cgroups: limits.cgroups,
                 },
                 sandbox: sandboxed.then_some(spec),
                 time: bot_time,

@@ -16,8 +16,10 @@
 
 use std::ffi::OsString;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::PathBuf;
 
 use nix::sys::signal::{kill, signal, SigHandler, Signal};
+use nix::sys::wait::{WaitPidFlag, WaitStatus};
 use nix::unistd::Pid;
 
 /// Sends SIGKILL to every process in the guard's group, and to every
@@ -72,11 +74,43 @@ fn kill_rest_of_group() {
     }
 }
 
-/// Ends the bot, its group and its descendants, and the guard with them.
-fn kill_all() -> ! {
+/// Held by whoever ends the guard (a thread on the arena's death, or the
+/// main thread once the bot exited), so that the process does not end in
+/// the middle of another's cleanup.
+static ENDING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Ends the bot, its group and its descendants, whatever is in its
+/// cgroups, and the guard with them; removes the cgroups (the arena, which
+/// would, is gone).
+fn kill_all(cgroups: &[PathBuf]) -> ! {
+    let _ending = ENDING.lock();
     kill_rest_of_group();
+    end_cgroups(cgroups, true);
     let _ = kill(Pid::from_raw(0), Signal::SIGKILL);
     std::process::exit(137);
+}
+
+/// Kills whatever is left in the bot's cgroups and, if `remove`, removes
+/// them, reaping the guard's exited children as it goes: the bot's orphans
+/// are its children (it is their subreaper), and a zombie keeps its cgroup
+/// busy until it is reaped. Gives up after two seconds.
+fn end_cgroups(cgroups: &[PathBuf], remove: bool) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+    crate::cgroup::kill(cgroups, deadline);
+    if !remove {
+        return;
+    }
+    loop {
+        while let Ok(status) = nix::sys::wait::waitpid(None, Some(WaitPidFlag::WNOHANG)) {
+            if status == WaitStatus::StillAlive {
+                break;
+            }
+        }
+        if crate::cgroup::remove(cgroups) || std::time::Instant::now() > deadline {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
 }
 
 /// The exit code of a guard whose bot could not start (as a shell's).
@@ -92,6 +126,9 @@ pub enum GuardError {
     /// The sandbox's command could not be prepared.
     #[error("cannot set up the sandbox: {0}")]
     Sandbox(std::io::Error),
+    /// The bot's cgroup could not be joined.
+    #[error("cannot put the bot into its cgroup: {0}")]
+    Cgroup(std::io::Error),
     /// The program could not be started.
     #[error("cannot start {program}: {source}")]
     Start {
@@ -103,7 +140,10 @@ pub enum GuardError {
 }
 
 /// Runs the guard: starts `command` and mirrors its exit. Returns the exit
-/// code to use when the bot exited normally.
+/// code to use when the bot exited normally. With `cgroups` (the bot's
+/// folders, [`crate::cgroup`]), the bot starts in them and the guard
+/// stays outside; at the end, or on the arena's death, everything in them
+/// is killed and they are removed.
 ///
 /// # Errors
 /// [`GuardError`]: the bot could not start.
@@ -111,6 +151,7 @@ pub fn run(
     command: &[OsString],
     limits: crate::config::Limits,
     sandbox: Option<&crate::sandbox::Sandbox>,
+    cgroups: &[PathBuf],
 ) -> Result<i32, GuardError> {
     let Some((program, args)) = command.split_first() else {
         return Err(GuardError::NoCommand);
@@ -128,17 +169,19 @@ pub fn run(
     let _ = usr2.thread_block();
     #[cfg(target_os = "linux")]
     let _ = nix::sys::prctl::set_child_subreaper(true);
+    let owned = cgroups.to_vec();
     std::thread::spawn(move || {
         let _ = usr2.wait();
-        kill_all();
+        kill_all(&owned);
     });
     // Belt and braces for the parent-death signal: if the arena is gone
     // (we were re-parented), end everything all the same.
     let arena = nix::unistd::getppid();
+    let owned = cgroups.to_vec();
     std::thread::spawn(move || loop {
         std::thread::sleep(std::time::Duration::from_millis(200));
         if nix::unistd::getppid() != arena {
-            kill_all();
+            kill_all(&owned);
         }
     });
     // A sandbox's descriptors stay open until the spawn, then close.
@@ -166,8 +209,18 @@ pub fn run(
             crate::bot::spawn::apply_limits(&limits).map_err(std::io::Error::from)
         });
     }
+    // The child is born in the bot's cgroups (a fork inherits them); the
+    // guard then leaves them, so it is never frozen or limited with the bot.
+    crate::cgroup::join(cgroups).map_err(GuardError::Cgroup)?;
     let spawned = cmd.spawn();
+    let left = crate::cgroup::leave(cgroups);
     drop(prepared);
+    if let Err(e) = left {
+        if let Ok(mut child) = spawned {
+            let _ = child.kill();
+        }
+        return Err(GuardError::Cgroup(e));
+    }
     let mut child = match spawned {
         Ok(c) => c,
         Err(source) => {
@@ -196,8 +249,12 @@ pub fn run(
             Err(_) => return Ok(1),
         }
     };
-    // The bot is gone: end whatever it left, before we go too.
+    // The bot is gone: end whatever it left, before we go too. The arena
+    // removes the cgroups once it has read why the bot died; if it is
+    // gone, the guard does.
     kill_rest_of_group();
+    let _ending = ENDING.lock();
+    end_cgroups(cgroups, nix::unistd::getppid() != arena);
     if let Some(sig) = status.signal() {
         // Die of the same signal, so the arena sees "signal: N".
         if let Ok(sig) = Signal::try_from(sig) {

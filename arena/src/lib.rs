@@ -7,6 +7,7 @@
 
 pub mod affinity;
 pub mod bot;
+pub mod cgroup;
 pub mod check;
 pub mod commands;
 pub mod config;

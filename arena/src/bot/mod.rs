@@ -117,6 +117,9 @@ pub struct StartOptions<'a> {
 /// A running bot.
 pub struct BotProcess {
     child: Child,
+    /// Its cgroups ([`crate::cgroup`]): frozen but while it is asked
+    /// something, killed and removed when it ends (dropped after `child`).
+    cgroup: Option<std::sync::Arc<crate::cgroup::BotGroup>>,
     pgid: Pid,
     /// Whether the group's leader is the guard, which on SIGUSR2 ends the
     /// bot with every process it started, even those out of its group.
@@ -283,8 +286,9 @@ impl BotProcess {
     /// # Panics
     /// Outside a tokio runtime (its stderr is drained by a task).
     pub fn spawn(spec: &BotSpec, options: StartOptions<'_>) -> Result<BotProcess, Fault> {
-        let mut cmd =
-            spawn::command(spec, options.guard).map_err(|e| Fault::Start(e.to_string()))?;
+        let cgroup = bot_group(spec, options.guard.is_some())?;
+        let mut cmd = spawn::command(spec, options.guard, cgroup.as_ref())
+            .map_err(|e| Fault::Start(e.to_string()))?;
         options.log.line(
             &format!("{} ", options.log_prefix),
             format!("# start: {}", spec.command.join(" ")).as_bytes(),
@@ -305,6 +309,7 @@ impl BotProcess {
         ));
         Ok(BotProcess {
             child,
+            cgroup: cgroup.map(std::sync::Arc::new),
             pgid: Pid::from_raw(pid as i32),
             guarded: options.guard.is_some(),
             stdin: Some(stdin),
@@ -396,6 +401,26 @@ impl BotProcess {
     /// # Errors
     /// A [`Fault`] when the bot is gone, too slow, or sends a bad line.
     pub async fn request(
+        &mut self,
+        request: &str,
+        limit: Duration,
+        margin: Duration,
+    ) -> Result<(&str, Duration), Fault> {
+        // Thawed only while it is asked something: a bot cannot take CPU
+        // from its opponent's turn (the protocol has no pondering).
+        let cgroup = self.cgroup.clone();
+        if let Some(group) = &cgroup {
+            group.thaw();
+        }
+        let result = self.exchange(request, limit, margin).await;
+        if let Some(group) = &cgroup {
+            group.freeze();
+        }
+        result
+    }
+
+    /// [`BotProcess::request`] without the thaw and freeze around it.
+    async fn exchange(
         &mut self,
         request: &str,
         limit: Duration,
@@ -558,6 +583,19 @@ impl BotProcess {
     /// # Errors
     /// A [`Fault`] when the bot has gone or does not read its input.
     pub async fn notify(&mut self, line: &str, limit: Duration) -> Result<(), Fault> {
+        let cgroup = self.cgroup.clone();
+        if let Some(group) = &cgroup {
+            group.thaw();
+        }
+        let result = self.write_notification(line, limit).await;
+        if let Some(group) = &cgroup {
+            group.freeze();
+        }
+        result
+    }
+
+    /// [`BotProcess::notify`] without the thaw and freeze around it.
+    async fn write_notification(&mut self, line: &str, limit: Duration) -> Result<(), Fault> {
         self.notified = line.split_whitespace().next().map(str::to_string);
         if let Some(t) = &mut self.transcript {
             let _ = write!(t, "> {line}");
@@ -614,10 +652,13 @@ impl BotProcess {
     /// is reported in [`Ended`] (so the start-up check, which asks only
     /// `hello`, finds it).
     pub async fn shutdown(mut self, polite: bool) -> Ended {
+        if let Some(group) = &self.cgroup {
+            group.thaw();
+        }
         if polite {
             let mut quit = String::new();
             endodoi_protocol::write_line(&mut quit, &Quit);
-            let _ = self.notify(&quit, GRACE).await;
+            let _ = self.write_notification(&quit, GRACE).await;
         }
         // Closing stdin lets a bot that reads to EOF exit on its own.
         drop(self.stdin.take());
@@ -717,9 +758,17 @@ impl BotProcess {
     async fn crash_fault(&mut self, what: &str) -> Fault {
         // The pipe closes just before the process ends: give it a moment,
         // so the fault can name the exit status or the signal.
-        match tokio::time::timeout(Duration::from_millis(200), self.child.wait()).await {
-            Ok(Ok(status)) => Fault::Crash(format!("{what}: the process exited ({status})")),
-            _ => Fault::Crash(what.to_string()),
+        let status = tokio::time::timeout(Duration::from_millis(200), self.child.wait()).await;
+        let oom = self.cgroup.as_ref().and_then(|g| g.oom_note());
+        match (status, oom) {
+            (Ok(Ok(status)), Some(oom)) => {
+                Fault::Crash(format!("{what}: the process exited ({status}): {oom}"))
+            }
+            (Ok(Ok(status)), None) => {
+                Fault::Crash(format!("{what}: the process exited ({status})"))
+            }
+            (_, Some(oom)) => Fault::Crash(format!("{what}: {oom}")),
+            (_, None) => Fault::Crash(what.to_string()),
         }
     }
 }
@@ -736,6 +785,40 @@ impl Drop for BotProcess {
         }
     }
 }
+
+/// The cgroups `spec` runs in: none when its `cgroups` is off, it has no
+/// guard (which puts it there), or the host gives none.
+///
+/// # Errors
+/// [`Fault::Start`] when the folders cannot be made, or when
+/// `cgroups = "require"` and the host does not enforce every control.
+fn bot_group(spec: &BotSpec, guarded: bool) -> Result<Option<crate::cgroup::BotGroup>, Fault> {
+    use crate::cgroup::{BotGroup, Cgroups};
+    use crate::config::CgroupMode;
+    let host = Cgroups::host();
+    match spec.limits.cgroups {
+        CgroupMode::Off => return Ok(None),
+        CgroupMode::Require if !host.missing().is_empty() || !guarded => {
+            return Err(Fault::Start(format!(
+                "cgroups = \"require\", but {}",
+                host.summary()
+            )))
+        }
+        _ if !guarded || !host.any() => return Ok(None),
+        _ => {}
+    }
+    let processes = spec
+        .sandbox
+        .as_ref()
+        .map(|s| s.processes + SANDBOX_PROCESSES);
+    BotGroup::create(host, spec.limits.memory_mb, processes)
+        .map(Some)
+        .map_err(|e| Fault::Start(e.to_string()))
+}
+
+/// The processes of a sandbox besides the bot's own, for its `pids.max`:
+/// bubblewrap and its init in the bot's process namespace.
+const SANDBOX_PROCESSES: u64 = 2;
 
 async fn write_line(stdin: Option<&mut ChildStdin>, line: &str) -> std::io::Result<()> {
     let stdin = stdin.ok_or_else(|| std::io::Error::from(std::io::ErrorKind::BrokenPipe))?;

@@ -9,7 +9,7 @@ use nix::sys::resource::{setrlimit, Resource};
 use nix::sys::signal::Signal;
 use tokio::process::Command;
 
-use crate::config::{BotSpec, Config, ConfigError, Limits};
+use crate::config::{BotSpec, CgroupMode, Config, ConfigError, Limits};
 use crate::sandbox::{Sandbox, SandboxError};
 
 /// Why a bot cannot be started as configured; each names the bot and the fix.
@@ -172,6 +172,7 @@ pub fn why_not_found(program: &str, dir: &Path) -> String {
 /// One line, `FILE:LINE:COL` of the bot's `command` first, naming the
 /// program or script and where it was looked for.
 pub fn check_programs(config: &Config) -> Result<(), ConfigError> {
+    check_cgroups(config)?;
     const SCRIPTS: [&str; 9] = ["py", "js", "mjs", "sh", "rb", "pl", "lua", "jl", "php"];
     for (bot, origin) in config.bots.iter().zip(&config.bot_origins) {
         let (_, dir) = resolve_program(bot).map_err(|e| bot_error(origin, e))?;
@@ -221,6 +222,45 @@ pub fn check_programs(config: &Config) -> Result<(), ConfigError> {
     }
     Ok(())
 }
+/// With `[limits] cgroups = "require"`, that this host enforces every
+/// per-bot cgroup control ([`crate::cgroup`]).
+///
+/// # Errors
+/// One line naming the config, what is missing, and the fix.
+pub fn check_cgroups(config: &Config) -> Result<(), ConfigError> {
+    let required = config
+        .bots
+        .iter()
+        .any(|b| b.limits.cgroups == CgroupMode::Require);
+    let host = crate::cgroup::Cgroups::host();
+    if !required || host.missing().is_empty() {
+        return Ok(());
+    }
+    let origin = config
+        .bot_origins
+        .first()
+        .map_or("", |o| o.rsplitn(3, ':').last().unwrap_or(o));
+    Err(ConfigError::File {
+        origin: origin.to_string(),
+        message: format!(
+            "[limits] cgroups = \"require\", but {}; or set cgroups = \"auto\" to run with what the host gives",
+            host.summary()
+        ),
+    })
+}
+
+/// The start-up note on the per-bot cgroups, for a run with a sandboxed
+/// bot (fair play among strangers) or `cgroups = "require"`: what is and
+/// is not enforced; `None` for trusted bots alone or `cgroups = "off"`.
+#[must_use]
+pub fn cgroups_note(config: &Config) -> Option<String> {
+    let shown = config.bots.iter().any(|b| {
+        b.limits.cgroups == CgroupMode::Require
+            || (b.limits.cgroups == CgroupMode::Auto && b.sandbox.is_some())
+    });
+    shown.then(|| crate::cgroup::Cgroups::host().summary())
+}
+
 /// [`crate::config::current_dir_hint`] for `written`, a relative path of
 /// `spec` missing from the config's folder, when `found` holds for it from
 /// the current directory (where relative paths started before); else
@@ -306,13 +346,18 @@ pub fn check(spec: &BotSpec) -> Result<(), SpawnError> {
 
 /// The command that starts `spec`. With `guard` (the arena's own
 /// executable), the bot runs under `guard -- ...`, so its whole process
-/// group dies with the arena; without, the bot alone gets the parent-death
-/// signal. Stdio is piped; the process leads its own process group.
+/// group dies with the arena, and in `cgroup`'s folders if given; without,
+/// the bot alone gets the parent-death signal (and no cgroup). Stdio is
+/// piped; the process leads its own process group.
 ///
 /// # Errors
 /// As [`resolve_program`], or when the bot wants a sandbox and bubblewrap
 /// is not installed.
-pub fn command(spec: &BotSpec, guard: Option<&Path>) -> Result<Command, SpawnError> {
+pub fn command(
+    spec: &BotSpec,
+    guard: Option<&Path>,
+    cgroup: Option<&crate::cgroup::BotGroup>,
+) -> Result<Command, SpawnError> {
     let (program, dir) = resolve_program(spec)?;
     let sandbox = sandbox_of(spec, &program, &dir)?;
     let program = match &sandbox {
@@ -334,6 +379,12 @@ pub fn command(spec: &BotSpec, guard: Option<&Path>) -> Result<Command, SpawnErr
             if let Some(sandbox) = &sandbox {
                 let json = serde_json::to_string(sandbox)?;
                 c.arg(format!("--sandbox={json}"));
+            }
+            for dir in cgroup
+                .map(crate::cgroup::BotGroup::dirs)
+                .unwrap_or_default()
+            {
+                c.arg("--cgroup").arg(dir);
             }
             c.arg("--").args(&argv);
             c
@@ -370,6 +421,7 @@ pub fn command(spec: &BotSpec, guard: Option<&Path>) -> Result<Command, SpawnErr
             memory_mb: 0,
             cpu_seconds: 0,
             open_files: 0,
+            cgroups: crate::config::CgroupMode::Off,
         }
     } else {
         spec.limits

@@ -277,6 +277,7 @@ pub fn run<F: Future<Output = ()>>(
     for note in runner::openings_notes(&config, series)
         .into_iter()
         .chain(runner::sprt_note(&config))
+        .chain(crate::bot::spawn::cgroups_note(&config))
     {
         console.note(format_args!("arena: {note}"));
     }

@@ -204,6 +204,10 @@ pub struct GuardArgs {
     /// The bot's sandbox, as JSON (see the sandbox module); none: unsandboxed.
     #[arg(long)]
     pub sandbox: Option<String>,
+    /// A cgroup folder the bot runs in (one per hierarchy; see the cgroup
+    /// module): the guard puts the bot there and stays outside.
+    #[arg(long)]
+    pub cgroup: Vec<PathBuf>,
     /// The bot's program and arguments.
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
     pub command: Vec<std::ffi::OsString>,
@@ -738,6 +742,7 @@ impl GuardArgs {
             memory_mb: self.memory_mb,
             cpu_seconds: self.cpu_seconds,
             open_files: self.open_files,
+            cgroups: arena::config::CgroupMode::Off,
         };
         match self.sandbox.map(|s| serde_json::from_str(&s)).transpose() {
             Ok(sandbox) => Some((self.command, limits, sandbox)),

@@ -78,12 +78,14 @@ fn main() -> ExitCode {
                 .map(|()| Outcome::Success)
                 .map_err(|e| anyhow::anyhow!("bench-echo: {e}"))
         }
-        Command::Guard(args) => {
+        Command::Guard(mut args) => {
+            let cgroups = std::mem::take(&mut args.cgroup);
             let Some((command, limits, sandbox)) = args.into_parts() else {
                 return ExitCode::from(ERROR);
             };
             // The guard's stderr is the bot's log.
-            let code = arena::guard::run(&command, limits, sandbox.as_ref()).unwrap_or_else(|e| {
+            let code = arena::guard::run(&command, limits, sandbox.as_ref(), &cgroups);
+            let code = code.unwrap_or_else(|e| {
                 eprintln!("guard: {e}");
                 arena::guard::NOT_STARTED
             });

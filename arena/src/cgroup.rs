@@ -1,0 +1,766 @@
+//! Per-bot cgroups: the kernel's own control of what a bot and every
+//! process it starts may take together (`[limits] cgroups`,
+//! docs/sandbox.md, "Fair play").
+//!
+//! Each bot gets a folder of its own in every cgroup hierarchy the arena
+//! can write, made **inside the arena's own cgroup** (as
+//! `/proc/self/cgroup` names it), never above or beside it, so a host's
+//! accounting and limits of the arena hold for its bots too:
+//! - **freeze** (cgroup v2's `cgroup.freeze`, else v1's `freezer.state`):
+//!   the bot that is not on move is frozen, children and all, so it cannot
+//!   take CPU from its opponent's turn (the protocol has no pondering);
+//! - **kill** (v2's `cgroup.kill`, else freeze, SIGKILL every member,
+//!   thaw): at the end no process of the bot survives, whatever session or
+//!   parent it has;
+//! - **memory** (v2 `memory.max`, v1 `memory.limit_in_bytes` and
+//!   `memory.memsw.limit_in_bytes`): `memory_mb` for all of the bot's
+//!   processes together, shared memory, memfd and tmpfs pages included;
+//! - **processes** (`pids.max`): a sandboxed bot's `processes`;
+//! - **cpu** (a `cpu` group of its own, at the default weight): bots
+//!   that move at once share the CPU as equals, however many processes
+//!   each has.
+//!
+//! The guard (`arena guard --cgroup DIR ...`) puts the bot's process into
+//! these folders before it execs, and leaves them itself, so the guard is
+//! never frozen and notices the arena's death. A folder is named
+//! `endodoi-<arena pid>-<n>`; those of an arena that died (`kill -9`) are
+//! killed and removed by the guard, or by the next arena that starts in
+//! the same cgroup ([`Cgroups::probe`]).
+//!
+//! Paths and the mount table are parsed by pure functions
+//! ([`own_folders`]); the rest writes the kernel's files.
+
+use std::fs::File;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// A cgroup hierarchy the arena is in, and its own folder there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mounted {
+    /// `None` for cgroup v2; for v1 the controllers of the hierarchy
+    /// (`memory`, `cpu`, `cpuacct`, `freezer`, `pids`, ...).
+    pub controllers: Option<Vec<String>>,
+    /// The arena's own cgroup folder in it (mount point plus its path).
+    pub own: PathBuf,
+}
+
+/// The arena's own folder in each mounted cgroup hierarchy, from the text
+/// of `/proc/self/cgroup` and `/proc/self/mountinfo` (proc(5)). A
+/// hierarchy whose mount does not reach the arena's cgroup (a mount of a
+/// folder below it) is left out.
+#[must_use]
+pub fn own_folders(self_cgroup: &str, mountinfo: &str) -> Vec<Mounted> {
+    let mut found = Vec::new();
+    for line in mountinfo.lines() {
+        let Some((left, right)) = line.split_once(" - ") else {
+            continue;
+        };
+        let left: Vec<&str> = left.split(' ').collect();
+        let right: Vec<&str> = right.split(' ').collect();
+        let (Some(root), Some(point), Some(fstype)) = (left.get(3), left.get(4), right.first())
+        else {
+            continue;
+        };
+        let controllers = match *fstype {
+            "cgroup2" => None,
+            "cgroup" => Some(
+                right
+                    .get(2)
+                    .unwrap_or(&"")
+                    .split(',')
+                    .filter(|o| !matches!(*o, "rw" | "ro") && !o.contains('='))
+                    .map(str::to_string)
+                    .collect::<Vec<_>>(),
+            ),
+            _ => continue,
+        };
+        let path = self_cgroup.lines().find_map(|l| {
+            let mut parts = l.splitn(3, ':');
+            let (_, names, path) = (parts.next()?, parts.next()?, parts.next()?);
+            let wanted = match &controllers {
+                None => names.is_empty(),
+                Some(c) => {
+                    let mut names: Vec<&str> = names.split(',').collect();
+                    let mut mine: Vec<&str> = c.iter().map(String::as_str).collect();
+                    names.sort_unstable();
+                    mine.sort_unstable();
+                    !names.is_empty() && names == mine
+                }
+            };
+            wanted.then_some(path)
+        });
+        let Some(path) = path else { continue };
+        let root = unescape(root);
+        let Some(rest) = Path::new(path).strip_prefix(&root).ok() else {
+            continue;
+        };
+        found.push(Mounted {
+            controllers,
+            own: Path::new(&unescape(point)).join(rest),
+        });
+    }
+    found
+}
+
+/// A mountinfo field with its octal escapes (`\040` for a space) undone.
+fn unescape(field: &str) -> String {
+    let mut out = String::with_capacity(field.len());
+    let mut rest = field;
+    while let Some(i) = rest.find('\\') {
+        out.push_str(&rest[..i]);
+        let code = rest
+            .get(i + 1..i + 4)
+            .and_then(|d| u8::from_str_radix(d, 8).ok());
+        match code {
+            Some(c) => {
+                out.push(char::from(c));
+                rest = &rest[i + 4..];
+            }
+            None => {
+                out.push('\\');
+                rest = &rest[i + 1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// What a per-bot cgroup enforces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Control {
+    /// The bot not on move is frozen.
+    Freeze,
+    /// Every process of the bot is killed at its end.
+    Kill,
+    /// `memory_mb` for all of its processes and memory together.
+    Memory,
+    /// A sandboxed bot's `processes`, counted by the kernel.
+    Processes,
+    /// A CPU share of its own.
+    Cpu,
+}
+
+impl Control {
+    /// Every control, in the order they are reported.
+    pub const ALL: [Control; 5] = [
+        Control::Freeze,
+        Control::Kill,
+        Control::Memory,
+        Control::Processes,
+        Control::Cpu,
+    ];
+
+    /// Its name in notes and docs.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Control::Freeze => "freeze",
+            Control::Kill => "kill",
+            Control::Memory => "memory",
+            Control::Processes => "processes",
+            Control::Cpu => "cpu",
+        }
+    }
+}
+
+/// Where a bot's folder goes: a hierarchy and what it is used for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Place {
+    /// The arena's own folder in the hierarchy.
+    own: PathBuf,
+    /// cgroup v2 (else v1).
+    v2: bool,
+    /// What this hierarchy enforces for the bots.
+    controls: Vec<Control>,
+}
+
+/// The per-bot cgroups this host gives the arena, found by
+/// [`Cgroups::probe`].
+#[derive(Clone, Debug, Default)]
+pub struct Cgroups {
+    places: Vec<Place>,
+    /// Why each missing control is missing.
+    missing: Vec<(Control, String)>,
+}
+
+/// The per-process probe's result.
+static HOST: OnceLock<Cgroups> = OnceLock::new();
+/// Numbers the bots' folders of this process.
+static NEXT: AtomicU64 = AtomicU64::new(1);
+
+/// Set (to anything), the arena leaves cgroup v2 alone and uses the v1
+/// hierarchies only: for trying the v1 path on a host that has both.
+pub const NO_V2: &str = "ENDODOI_CGROUP_NO_V2";
+
+/// The prefix of every folder the arena makes.
+const PREFIX: &str = "endodoi-";
+
+impl Cgroups {
+    /// What this host gives, probed once per process: each hierarchy the
+    /// arena is in is tried by making (and removing) a folder in its own
+    /// cgroup. The folders of dead arenas found there are killed and
+    /// removed first.
+    pub fn host() -> &'static Cgroups {
+        HOST.get_or_init(Cgroups::probe)
+    }
+
+    /// Probes the host (see [`Cgroups::host`], which caches it).
+    #[must_use]
+    pub fn probe() -> Cgroups {
+        let read = |p: &str| std::fs::read_to_string(p).unwrap_or_default();
+        let mounted = own_folders(&read("/proc/self/cgroup"), &read("/proc/self/mountinfo"));
+        let mut found = Cgroups::default();
+        // The v1 path of a hybrid host can be tried on its own.
+        let v2 = std::env::var_os(NO_V2).is_none();
+        let v2_freeze = mounted
+            .iter()
+            .filter(|m| v2 && m.controllers.is_none())
+            .find_map(|m| try_v2(&m.own).map(|c| (m, c)));
+        if let Some((m, controls)) = &v2_freeze {
+            found.places.push(Place {
+                own: m.own.clone(),
+                v2: true,
+                controls: controls.clone(),
+            });
+        }
+        for m in &mounted {
+            let Some(names) = &m.controllers else {
+                continue;
+            };
+            let has = |n: &str| names.iter().any(|c| c == n);
+            let mut controls = Vec::new();
+            let want = |c: Control| !found.places.iter().any(|p| p.controls.contains(&c));
+            if has("freezer") && want(Control::Freeze) {
+                controls.extend([Control::Freeze, Control::Kill]);
+            }
+            if has("memory") && want(Control::Memory) {
+                controls.push(Control::Memory);
+            }
+            if has("pids") && want(Control::Processes) {
+                controls.push(Control::Processes);
+            }
+            if has("cpu") && want(Control::Cpu) {
+                controls.push(Control::Cpu);
+            }
+            if !controls.is_empty() && try_v1(&m.own) {
+                found.places.push(Place {
+                    own: m.own.clone(),
+                    v2: false,
+                    controls,
+                });
+            }
+        }
+        for place in &found.places {
+            sweep(&place.own);
+        }
+        let none = if mounted.is_empty() {
+            "no cgroup hierarchy is mounted".to_string()
+        } else {
+            format!(
+                "the arena's own cgroup ({}) gives it none: it cannot make folders there",
+                mounted
+                    .iter()
+                    .map(|m| m.own.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        for control in Control::ALL {
+            if !found.enforces(control) {
+                let why = if found.places.is_empty() {
+                    none.clone()
+                } else {
+                    "no hierarchy the arena can write has its controller".into()
+                };
+                found.missing.push((control, why));
+            }
+        }
+        found
+    }
+
+    /// Whether `control` is enforced for every bot.
+    #[must_use]
+    pub fn enforces(&self, control: Control) -> bool {
+        self.places.iter().any(|p| p.controls.contains(&control))
+    }
+
+    /// The controls not enforced here, each with why.
+    #[must_use]
+    pub fn missing(&self) -> &[(Control, String)] {
+        &self.missing
+    }
+
+    /// Whether any control is enforced (a bot then gets folders).
+    #[must_use]
+    pub fn any(&self) -> bool {
+        !self.places.is_empty()
+    }
+
+    /// One line for the start of a run: what is enforced and what is not,
+    /// with the fix.
+    #[must_use]
+    pub fn summary(&self) -> String {
+        let names = |want: bool| {
+            Control::ALL
+                .iter()
+                .filter(|c| self.enforces(**c) == want)
+                .map(|c| c.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let (on, off) = (names(true), names(false));
+        match (on.is_empty(), off.is_empty()) {
+            (_, true) => format!("per-bot cgroups enforce {on}"),
+            (true, false) => format!(
+                "per-bot cgroups are not enforced ({}): fair play among hostile bots needs a cgroup the arena can write (docs/sandbox.md, \"Giving the arena a cgroup\")",
+                self.missing.first().map_or("", |m| m.1.as_str())
+            ),
+            (false, false) => format!(
+                "per-bot cgroups enforce {on}, not {off} ({}; docs/sandbox.md, \"Giving the arena a cgroup\")",
+                self.missing.first().map_or("", |m| m.1.as_str())
+            ),
+        }
+    }
+}
+
+/// The controls a v2 folder under `own` gives, if one can be made there:
+/// freeze and kill (core files), and memory, pids and cpu when the
+/// arena's cgroup passes them down (its `cgroup.subtree_control`; the
+/// arena tries to add them, which the kernel allows where no process sits
+/// in its cgroup).
+fn try_v2(own: &Path) -> Option<Vec<Control>> {
+    for controller in ["memory", "pids", "cpu"] {
+        let _ = std::fs::write(own.join("cgroup.subtree_control"), format!("+{controller}"));
+    }
+    let probe = own.join(format!("{PREFIX}probe-{}", std::process::id()));
+    std::fs::create_dir(&probe).ok()?;
+    let mut controls = Vec::new();
+    if probe.join("cgroup.freeze").exists() {
+        controls.push(Control::Freeze);
+    }
+    if probe.join("cgroup.kill").exists() {
+        controls.push(Control::Kill);
+    }
+    let given = std::fs::read_to_string(probe.join("cgroup.controllers")).unwrap_or_default();
+    for (name, control) in [
+        ("memory", Control::Memory),
+        ("pids", Control::Processes),
+        ("cpu", Control::Cpu),
+    ] {
+        if given.split_whitespace().any(|c| c == name) {
+            controls.push(control);
+        }
+    }
+    let _ = std::fs::remove_dir(&probe);
+    // Without freeze and kill the v1 hierarchies are better.
+    (controls.contains(&Control::Freeze) && controls.contains(&Control::Kill)).then_some(controls)
+}
+
+/// Whether a v1 folder can be made under `own`.
+fn try_v1(own: &Path) -> bool {
+    let probe = own.join(format!("{PREFIX}probe-{}", std::process::id()));
+    let made = std::fs::create_dir(&probe).is_ok();
+    if made {
+        let _ = std::fs::remove_dir(&probe);
+    }
+    made
+}
+
+/// Kills and removes the folders under `own` left by arenas that are no
+/// longer running (`endodoi-<pid>-<n>` whose pid is gone, and probes).
+fn sweep(own: &Path) {
+    let Ok(entries) = std::fs::read_dir(own) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(rest) = name.strip_prefix(PREFIX) else {
+            continue;
+        };
+        let rest = rest.strip_prefix("probe-").unwrap_or(rest);
+        let pid = rest.split('-').next().and_then(|p| p.parse::<u32>().ok());
+        if pid.is_some_and(|p| !Path::new(&format!("/proc/{p}")).exists()) {
+            kill_and_remove(&[entry.path()]);
+        }
+    }
+}
+
+/// One bot's folders, made by [`BotGroup::create`]; killed and removed on
+/// drop.
+#[derive(Debug)]
+pub struct BotGroup {
+    dirs: Vec<PathBuf>,
+    /// The freeze file, open: (file, frozen text, thawed text).
+    freezer: Option<(File, &'static [u8], &'static [u8])>,
+    /// Where the kernel counts the bot's OOM kills (v2 `memory.events`,
+    /// v1 `memory.oom_control`).
+    oom: Option<PathBuf>,
+    /// The memory limit, MiB (0: none).
+    memory_mb: u64,
+}
+
+/// Why a bot's cgroup could not be made.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot make the bot's cgroup {}: {source}", path.display())]
+pub struct CgroupError {
+    /// The file or folder.
+    pub path: PathBuf,
+    /// The kernel's answer.
+    pub source: std::io::Error,
+}
+
+impl BotGroup {
+    /// Makes a bot's folders in every place of `host`, with its limits:
+    /// `memory_mb` MiB for all its processes and memory together (0: none),
+    /// and at most `processes` processes and threads (`None`: no limit).
+    ///
+    /// # Errors
+    /// [`CgroupError`] when a folder or limit cannot be written; whatever
+    /// was made is removed.
+    pub fn create(
+        host: &Cgroups,
+        memory_mb: u64,
+        processes: Option<u64>,
+    ) -> Result<BotGroup, CgroupError> {
+        let name = format!(
+            "{PREFIX}{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        );
+        let mut group = BotGroup {
+            dirs: Vec::new(),
+            freezer: None,
+            oom: None,
+            memory_mb,
+        };
+        for place in &host.places {
+            let dir = place.own.join(&name);
+            std::fs::create_dir(&dir).map_err(|source| CgroupError {
+                path: dir.clone(),
+                source,
+            })?;
+            group.dirs.push(dir.clone());
+            group.limit(place, &dir, memory_mb, processes)?;
+        }
+        Ok(group)
+    }
+
+    /// Writes the limits `place` enforces into the new folder `dir`.
+    fn limit(
+        &mut self,
+        place: &Place,
+        dir: &Path,
+        memory_mb: u64,
+        processes: Option<u64>,
+    ) -> Result<(), CgroupError> {
+        let write = |file: &str, value: String| {
+            let path = dir.join(file);
+            std::fs::write(&path, value).map_err(|source| CgroupError { path, source })
+        };
+        if place.controls.contains(&Control::Freeze) {
+            let (file, frozen, thawed): (_, &'static [u8], &'static [u8]) = if place.v2 {
+                ("cgroup.freeze", b"1", b"0")
+            } else {
+                ("freezer.state", b"FROZEN", b"THAWED")
+            };
+            let path = dir.join(file);
+            let open = std::fs::OpenOptions::new().write(true).open(&path);
+            let file = open.map_err(|source| CgroupError { path, source })?;
+            self.freezer = Some((file, frozen, thawed));
+        }
+        if place.controls.contains(&Control::Memory) && memory_mb > 0 {
+            let bytes = memory_mb.saturating_mul(1 << 20).to_string();
+            if place.v2 {
+                write("memory.max", bytes)?;
+                // No swap: the limit is the bot's memory, not its swap.
+                let _ = std::fs::write(dir.join("memory.swap.max"), "0");
+                self.oom = Some(dir.join("memory.events"));
+            } else {
+                write("memory.limit_in_bytes", bytes.clone())?;
+                if dir.join("memory.memsw.limit_in_bytes").exists() {
+                    write("memory.memsw.limit_in_bytes", bytes)?;
+                }
+                self.oom = Some(dir.join("memory.oom_control"));
+            }
+        }
+        if let (true, Some(n)) = (place.controls.contains(&Control::Processes), processes) {
+            write("pids.max", n.to_string())?;
+        }
+        Ok(())
+    }
+
+    /// The bot's folders, for `arena guard --cgroup`.
+    #[must_use]
+    pub fn dirs(&self) -> &[PathBuf] {
+        &self.dirs
+    }
+
+    /// Freezes every process of the bot (no-op without a freezer). The
+    /// kernel completes it within microseconds: a running task stops at
+    /// its next return to user space.
+    pub fn freeze(&self) {
+        if let Some((file, frozen, _)) = &self.freezer {
+            let _ = file.write_at(frozen, 0);
+        }
+    }
+
+    /// Thaws every process of the bot (no-op without a freezer).
+    pub fn thaw(&self) {
+        if let Some((file, _, thawed)) = &self.freezer {
+            let _ = file.write_at(thawed, 0);
+        }
+    }
+
+    /// How many of the bot's processes the kernel's OOM killer has ended
+    /// for going over `memory_mb` (0 without a memory limit).
+    #[must_use]
+    pub fn oom_kills(&self) -> u64 {
+        let Some(path) = &self.oom else { return 0 };
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        text.lines()
+            .find_map(|l| l.strip_prefix("oom_kill "))
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or(0)
+    }
+}
+
+impl BotGroup {
+    /// Why the bot died, when the kernel's OOM killer ended one of its
+    /// processes: the limit and what it counts.
+    #[must_use]
+    pub fn oom_note(&self) -> Option<String> {
+        (self.oom_kills() > 0).then(|| {
+            format!(
+                "over its memory limit: memory_mb = {} MiB for all its processes together, shared memory, memfd and tmpfs included (the kernel's OOM killer ended it)",
+                self.memory_mb
+            )
+        })
+    }
+}
+
+impl Drop for BotGroup {
+    /// Kills whatever of the bot is left and removes its folders.
+    fn drop(&mut self) {
+        self.thaw();
+        self.freezer = None;
+        kill_and_remove(&self.dirs);
+    }
+}
+
+/// Puts the calling process into each cgroup folder of `dirs` (writing
+/// `0` to its `cgroup.procs`), as the guard does just before it starts the
+/// bot.
+///
+/// # Errors
+/// The kernel's answer when a folder refuses it.
+pub fn join(dirs: &[PathBuf]) -> std::io::Result<()> {
+    for dir in dirs {
+        std::fs::write(dir.join("cgroup.procs"), "0")?;
+    }
+    Ok(())
+}
+
+/// Moves the calling process back into the parent of each folder of
+/// `dirs` (the cgroup it started in), as the guard does once the bot has
+/// started: the guard is then neither frozen nor limited with the bot.
+///
+/// # Errors
+/// The kernel's answer when a folder refuses it.
+pub fn leave(dirs: &[PathBuf]) -> std::io::Result<()> {
+    for dir in dirs {
+        if let Some(parent) = dir.parent() {
+            std::fs::write(parent.join("cgroup.procs"), "0")?;
+        }
+    }
+    Ok(())
+}
+
+/// Kills every process in the folders `dirs` and removes them
+/// ([`kill`], then each folder). Gives up after two seconds (a process in
+/// an uninterruptible sleep); the next arena's sweep tries again.
+pub fn kill_and_remove(dirs: &[PathBuf]) {
+    let deadline = Instant::now() + Duration::from_secs(2);
+    kill(dirs, deadline);
+    while !remove(dirs) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// Removes the folders `dirs` (once each); whether none is left. A folder
+/// whose processes have exited but are not yet reaped (zombies) cannot be
+/// removed yet.
+pub fn remove(dirs: &[PathBuf]) -> bool {
+    dirs.iter().fold(true, |gone, dir| {
+        let removed = std::fs::remove_dir(dir);
+        gone && removed.is_ok_or_not_found()
+    })
+}
+
+/// `Ok`, or the error that the thing is already gone.
+trait OkOrNotFound {
+    fn is_ok_or_not_found(&self) -> bool;
+}
+
+impl OkOrNotFound for std::io::Result<()> {
+    fn is_ok_or_not_found(&self) -> bool {
+        match self {
+            Ok(()) => true,
+            Err(e) => e.kind() == std::io::ErrorKind::NotFound,
+        }
+    }
+}
+
+/// Kills every process in the folders `dirs`, by `deadline` at the latest:
+/// v2's `cgroup.kill` where there is one, else freeze, SIGKILL each member
+/// and thaw (a frozen v1 task dies only once thawed), until none is left.
+/// The folders stay (the guard leaves them to the arena, which reads why
+/// the bot died there).
+pub fn kill(dirs: &[PathBuf], deadline: Instant) {
+    for dir in dirs {
+        let _ = std::fs::write(dir.join("cgroup.kill"), "1");
+    }
+    let freezers: Vec<PathBuf> = dirs
+        .iter()
+        .map(|d| d.join("freezer.state"))
+        .filter(|f| f.exists())
+        .collect();
+    loop {
+        let members = members(dirs);
+        if members.is_empty() || Instant::now() > deadline {
+            break;
+        }
+        for f in &freezers {
+            let _ = std::fs::write(f, "FROZEN");
+        }
+        for pid in members {
+            let _ = nix::sys::signal::kill(
+                nix::unistd::Pid::from_raw(pid),
+                nix::sys::signal::Signal::SIGKILL,
+            );
+        }
+        for f in &freezers {
+            let _ = std::fs::write(f, "THAWED");
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// The pids in the folders `dirs` (their `cgroup.procs`).
+fn members(dirs: &[PathBuf]) -> Vec<i32> {
+    let mut pids: Vec<i32> = dirs
+        .iter()
+        .filter_map(|d| std::fs::read_to_string(d.join("cgroup.procs")).ok())
+        .flat_map(|t| {
+            t.lines()
+                .filter_map(|l| l.trim().parse().ok())
+                .collect::<Vec<i32>>()
+        })
+        .collect();
+    pids.sort_unstable();
+    pids.dedup();
+    pids
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// This project's machines: v1 hierarchies with the arena's memory
+    /// cgroup below the root, and a v2 hierarchy beside them.
+    const MOUNTINFO: &str = "\
+24 30 0:22 / /sys rw,nosuid - sysfs sysfs rw
+31 24 0:27 / /sys/fs/cgroup rw - tmpfs tmpfs rw,mode=755
+32 31 0:28 / /sys/fs/cgroup/cpu rw,relatime - cgroup cgroup rw,cpu
+33 31 0:29 / /sys/fs/cgroup/memory rw,relatime - cgroup cgroup rw,memory
+34 31 0:30 / /sys/fs/cgroup/freezer rw,relatime - cgroup cgroup rw,freezer
+35 31 0:31 / /sys/fs/cgroup/systemd rw,relatime - cgroup cgroup rw,name=systemd
+36 31 0:32 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw
+37 31 0:33 /docker/abc /sys/fs/cgroup/cpu\\040set rw - cgroup cgroup rw,cpuset
+";
+    const SELF: &str = "\
+9:name=systemd:/
+6:freezer:/
+4:memory:/process_api/6c10
+3:cpuset:/docker/abc/inner
+1:cpu:/
+0::/
+";
+
+    #[test]
+    fn each_hierarchy_gives_the_arenas_own_folder() {
+        let found = own_folders(SELF, MOUNTINFO);
+        let own = |c: Option<&str>| {
+            found
+                .iter()
+                .find(|m| match (&m.controllers, c) {
+                    (None, None) => true,
+                    (Some(cs), Some(c)) => cs.iter().any(|x| x == c),
+                    _ => false,
+                })
+                .map(|m| m.own.clone())
+        };
+        assert_eq!(own(Some("cpu")), Some("/sys/fs/cgroup/cpu".into()));
+        assert_eq!(
+            own(Some("memory")),
+            Some("/sys/fs/cgroup/memory/process_api/6c10".into())
+        );
+        assert_eq!(own(None), Some("/sys/fs/cgroup/unified".into()));
+        // A mount of a folder: the path is taken relative to its root, and
+        // the escaped space in the mount point undone.
+        assert_eq!(
+            own(Some("cpuset")),
+            Some("/sys/fs/cgroup/cpu set/inner".into())
+        );
+        // name=systemd has no controller: listed, with none.
+        assert_eq!(found.len(), 6);
+    }
+
+    #[test]
+    fn a_mount_that_does_not_reach_the_arenas_cgroup_is_left_out() {
+        let mountinfo = "40 31 0:40 /other /mnt/cg rw - cgroup2 cgroup2 rw\n";
+        assert!(own_folders("0::/mine\n", mountinfo).is_empty());
+        let mountinfo = "40 31 0:40 /mine /mnt/cg rw - cgroup2 cgroup2 rw\n";
+        assert_eq!(
+            own_folders("0::/mine/deeper\n", mountinfo),
+            vec![Mounted {
+                controllers: None,
+                own: "/mnt/cg/deeper".into()
+            }]
+        );
+    }
+
+    #[test]
+    fn the_summary_names_what_is_missing_and_the_fix() {
+        let none = Cgroups {
+            places: Vec::new(),
+            missing: Control::ALL
+                .iter()
+                .map(|c| (*c, "no cgroup hierarchy is mounted".to_string()))
+                .collect(),
+        };
+        let s = none.summary();
+        assert!(
+            s.starts_with("per-bot cgroups are not enforced (no cgroup hierarchy is mounted)"),
+            "{s}"
+        );
+        let some = Cgroups {
+            places: vec![Place {
+                own: "/x".into(),
+                v2: true,
+                controls: vec![Control::Freeze, Control::Kill],
+            }],
+            missing: vec![(Control::Memory, "why".into())],
+        };
+        assert!(
+            some.summary().starts_with(
+                "per-bot cgroups enforce freeze, kill, not memory, processes, cpu (why"
+            ),
+            "{}",
+            some.summary()
+        );
+    }
+}

@@ -1,0 +1,567 @@
+//! Fair play among hostile bots (issue 29; docs/sandbox.md, "Fair play"),
+//! tried as an attacker would, with real sandboxed bots in per-bot
+//! cgroups:
+//! - `fair-hog` forks spinning children in sessions of their own, stops
+//!   them while it is on move and lets them run while its opponent
+//!   thinks: the victim (`fair-counter`, which counts its work in a fixed
+//!   time per move) loses no game on time, and does at least half the work
+//!   per move it does against a quiet opponent. The same attack with
+//!   `cgroups = "off"` is the control: there it does starve the victim.
+//! - `fair-memory` takes memory that RLIMIT_DATA does not count (memfd,
+//!   System V shared memory, its private tmpfs) past `memory_mb`: it loses
+//!   by a crash that names the memory limit, and its log never shows more
+//!   than the limit held. With `cgroups = "off"` (the control) it holds it
+//!   all.
+//! - `fault-grandchild --daemon` leaves a double-forked, re-sessioned child
+//!   that ignores every signal: gone when the run ends, and when the arena
+//!   is killed with `kill -9`; the bots' cgroup folders are removed.
+//!
+//! Each runs as root and as an ordinary user (uid 4242) with cgroups
+//! delegated to it (made by the test inside its own cgroup, chowned), with
+//! the v2 freezer this machine has and with the v1 hierarchies alone
+//! (`ENDODOI_CGROUP_NO_V2`). The tests need root, cgroups the arena can
+//! write and bubblewrap; without them they say SKIPPED, unless
+//! `ENDODOI_REQUIRE_CGROUPS=1` (as `.ci/run` sets), which makes a skip a
+//! failure. They run one at a time: the control runs load the machine.
+
+mod common;
+
+use std::ffi::CString;
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Mutex;
+
+use arena::cgroup::Cgroups;
+use common::rows;
+
+/// The ordinary user of the delegated runs (no such user needs to exist).
+const ORDINARY: u32 = 4242;
+
+/// One test at a time: the control runs' spinning children would slow
+/// the others' victims.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+/// Whether the tests can run here: root, every per-bot cgroup control,
+/// bubblewrap. `false` after saying SKIPPED, or a panic when
+/// `ENDODOI_REQUIRE_CGROUPS=1`.
+fn ready() -> bool {
+    let host = Cgroups::probe();
+    let why = if !nix::unistd::geteuid().is_root() {
+        Some("the fairness tests make and delegate cgroups, which needs root".to_string())
+    } else if !host.missing().is_empty() {
+        Some(host.summary())
+    } else if arena::bot::spawn::bubblewrap().is_none() {
+        Some("bubblewrap (bwrap) is not installed".to_string())
+    } else {
+        None
+    };
+    let Some(why) = why else { return true };
+    assert_ne!(
+        std::env::var("ENDODOI_REQUIRE_CGROUPS").as_deref(),
+        Ok("1"),
+        "ENDODOI_REQUIRE_CGROUPS=1 requires the fairness tests: {why}"
+    );
+    common::skipped(why);
+    false
+}
+
+fn built(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_BIN_EXE_arena"))
+        .parent()
+        .unwrap()
+        .join(name)
+}
+
+/// Who runs the arena: root, or uid 4242 in cgroups delegated to it; and
+/// whether the arena may use cgroup v2.
+#[derive(Clone, Copy, Debug)]
+struct Who {
+    ordinary: bool,
+    v2: bool,
+}
+
+const EVERYONE: [Who; 4] = [
+    Who {
+        ordinary: false,
+        v2: true,
+    },
+    Who {
+        ordinary: false,
+        v2: false,
+    },
+    Who {
+        ordinary: true,
+        v2: true,
+    },
+    Who {
+        ordinary: true,
+        v2: false,
+    },
+];
+
+/// Cgroup folders made in the test's own cgroups and handed to uid 4242,
+/// as a host delegates a subtree to a user; removed on drop.
+struct Delegated {
+    dirs: Vec<PathBuf>,
+}
+
+static DELEGATED: AtomicU32 = AtomicU32::new(0);
+
+impl Delegated {
+    fn new(v2: bool) -> Delegated {
+        let read = |p: &str| std::fs::read_to_string(p).unwrap();
+        let mounted =
+            arena::cgroup::own_folders(&read("/proc/self/cgroup"), &read("/proc/self/mountinfo"));
+        let wanted = ["memory", "pids", "cpu", "freezer"];
+        let n = DELEGATED.fetch_add(1, Ordering::Relaxed);
+        let mut dirs = Vec::new();
+        for m in mounted {
+            let keep = match &m.controllers {
+                None => v2,
+                Some(c) => c.iter().any(|c| wanted.contains(&c.as_str())),
+            };
+            if !keep {
+                continue;
+            }
+            // Named as the arena names its own: a later arena's sweep
+            // removes it if this test dies.
+            let dir = m
+                .own
+                .join(format!("endodoi-{}-delegated{n}", std::process::id()));
+            std::fs::create_dir(&dir).unwrap();
+            for file in [
+                "",
+                "cgroup.procs",
+                "tasks",
+                "cgroup.threads",
+                "cgroup.subtree_control",
+            ] {
+                let path = dir.join(file);
+                if path.exists() {
+                    std::os::unix::fs::chown(&path, Some(ORDINARY), Some(ORDINARY)).unwrap();
+                }
+            }
+            dirs.push(dir);
+        }
+        Delegated { dirs }
+    }
+
+    /// Folders the arena left in the delegated ones.
+    fn left(&self) -> Vec<String> {
+        folders_left(&self.dirs, "")
+    }
+}
+
+impl Drop for Delegated {
+    fn drop(&mut self) {
+        for dir in &self.dirs {
+            let _ = std::fs::remove_dir(dir);
+        }
+    }
+}
+
+/// The `endodoi-{prefix}*` folders inside `dirs`.
+fn folders_left(dirs: &[PathBuf], prefix: &str) -> Vec<String> {
+    let mut left = Vec::new();
+    for dir in dirs {
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if entry.path().is_dir() && name.starts_with(&format!("endodoi-{prefix}")) {
+                left.push(entry.path().display().to_string());
+            }
+        }
+    }
+    left
+}
+
+/// The test's own cgroup folders (where a root arena makes its bots').
+fn own_dirs() -> Vec<PathBuf> {
+    let read = |p: &str| std::fs::read_to_string(p).unwrap();
+    arena::cgroup::own_folders(&read("/proc/self/cgroup"), &read("/proc/self/mountinfo"))
+        .into_iter()
+        .map(|m| m.own)
+        .filter(|d| d.is_dir())
+        .collect()
+}
+
+/// `arena run CFG --out OUT` as `who`, not yet started.
+fn arena(cfg: &Path, out: &Path, who: Who, delegated: Option<&Delegated>) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_arena"));
+    cmd.arg("run").arg(cfg).arg("--out").arg(out).arg("--quiet");
+    if !who.v2 {
+        cmd.env(arena::cgroup::NO_V2, "1");
+    }
+    if let Some(delegated) = delegated {
+        let procs: Vec<CString> = delegated
+            .dirs
+            .iter()
+            .map(|d| {
+                CString::new(d.join("cgroup.procs").into_os_string().into_encoded_bytes()).unwrap()
+            })
+            .collect();
+        // SAFETY: open, write, close, setgroups, setresgid and setresuid
+        // are async-signal-safe; nothing is allocated.
+        unsafe {
+            cmd.pre_exec(move || {
+                use nix::fcntl::{open, OFlag};
+                for path in &procs {
+                    let fd = open(
+                        path.as_c_str(),
+                        OFlag::O_WRONLY,
+                        nix::sys::stat::Mode::empty(),
+                    )?;
+                    // SAFETY: `fd` was just opened, and is closed below.
+                    let written = nix::unistd::write(std::os::fd::BorrowedFd::borrow_raw(fd), b"0");
+                    nix::unistd::close(fd)?;
+                    written?;
+                }
+                let (uid, gid) = (
+                    nix::unistd::Uid::from_raw(ORDINARY),
+                    nix::unistd::Gid::from_raw(ORDINARY),
+                );
+                nix::unistd::setgroups(&[])?;
+                nix::unistd::setresgid(gid, gid, gid)?;
+                nix::unistd::setresuid(uid, uid, uid)?;
+                Ok(())
+            });
+        }
+    }
+    cmd
+}
+
+/// A folder under `root` open to every user, with `files` copied in.
+fn deploy(root: &Path, name: &str, files: &[PathBuf]) -> PathBuf {
+    let dir = root.join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    for file in files {
+        let to = dir.join(file.file_name().unwrap());
+        std::fs::copy(file, &to).unwrap();
+        std::fs::set_permissions(&to, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    dir
+}
+
+/// A test's folder: open to others, with `runs/` writable by uid 4242.
+fn workspace() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let runs = tmp.path().join("runs");
+    std::fs::create_dir(&runs).unwrap();
+    std::os::unix::fs::chown(&runs, Some(ORDINARY), Some(ORDINARY)).unwrap();
+    tmp
+}
+
+/// Runs `cfg` as `who` to its end, into a new folder under `runs/`, and
+/// checks that no cgroup folder of the arena is left; the run folder.
+fn run(tmp: &Path, cfg: &Path, who: Who) -> PathBuf {
+    static RUN: AtomicU32 = AtomicU32::new(0);
+    let out = tmp
+        .join("runs")
+        .join(format!("run{}", RUN.fetch_add(1, Ordering::Relaxed)));
+    let delegated = who.ordinary.then(|| Delegated::new(who.v2));
+    let output: Output = arena(cfg, &out, who, delegated.as_ref())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    common::assert_success(&output);
+    if let Some(d) = &delegated {
+        assert_eq!(
+            d.left(),
+            Vec::<String>::new(),
+            "cgroup folders left ({who:?})"
+        );
+    }
+    out
+}
+
+/// A config of two bots, one series of up to two games on a small board,
+/// each bot's table given whole.
+fn config(tmp: &Path, name: &str, limits: &str, bots: &[String]) -> PathBuf {
+    let mut text = format!(
+        "name = \"{name}\"\n[board]\nholes = 4\nseeds = 2\n[tournament]\nconcurrency = 1\nfirst_to = 1\nmax_games = 2\n[time]\nmove_time_ms = 2000\nstartup_ms = 10000\n[limits]\n{limits}\n"
+    );
+    for bot in bots {
+        text.push_str("\n[[bot]]\n");
+        text.push_str(bot);
+    }
+    let path = tmp.join(format!("{name}.toml"));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// The victim's work per move in the run folder `out`: the `work N` lines
+/// of its log, in order.
+fn work(out: &Path) -> Vec<u64> {
+    let log = std::fs::read_to_string(out.join("logs/counter.stderr.log")).unwrap();
+    log.lines()
+        .filter_map(|l| l.split("work ").nth(1))
+        .map(|n| n.trim().parse().unwrap())
+        .collect()
+}
+
+fn median(mut v: Vec<u64>) -> u64 {
+    assert!(!v.is_empty(), "the victim made no move");
+    v.sort_unstable();
+    v[v.len() / 2]
+}
+
+/// The games of `out` that `bot` lost on time.
+fn lost_on_time(out: &Path, bot: &str) -> usize {
+    rows(&out.join("games.csv"))
+        .iter()
+        .filter(|g| g["termination"] == "timeout" && g["detail"].contains(&format!("({bot})")))
+        .count()
+}
+
+#[test]
+fn a_bot_that_steals_its_opponents_turn_gets_nothing_from_it() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    if !ready() {
+        return;
+    }
+    let tmp = workspace();
+    let hog_dir = deploy(tmp.path(), "hog", &[built("fair-hog")]);
+    let counter = format!(
+        "name = \"counter\"\ncommand = [{:?}, \"--think-ms\", \"100\"]\n",
+        built("fair-counter").display().to_string()
+    );
+    let opponent = |children: u32| {
+        format!(
+            "name = \"hog\"\ncommand = [\"./fair-hog\", \"--children\", \"{children}\"]\ndir = {:?}\nsandbox = true\nprocesses = 512\n",
+            hog_dir.display().to_string()
+        )
+    };
+    let quiet = config(tmp.path(), "quiet", "", &[counter.clone(), opponent(0)]);
+    let hog = config(tmp.path(), "hog", "", &[counter.clone(), opponent(100)]);
+    let off = config(
+        tmp.path(),
+        "off",
+        "cgroups = \"off\"",
+        &[counter, opponent(100)],
+    );
+    // The control: without cgroups the attack works.
+    let root = EVERYONE[0];
+    let (calm, starved) = (run(tmp.path(), &quiet, root), run(tmp.path(), &off, root));
+    let (calm, starved) = (median(work(&calm)), median(work(&starved)));
+    assert!(
+        starved * 2 < calm,
+        "the control: without cgroups the hog should starve the victim, but its work per move was {starved} against {calm} undisturbed"
+    );
+    for who in EVERYONE {
+        // Interleaved, so that the machine's load falls on both alike.
+        let calm = run(tmp.path(), &quiet, who);
+        let attacked = run(tmp.path(), &hog, who);
+        assert_eq!(lost_on_time(&attacked, "counter"), 0, "{who:?}");
+        let hog_log = std::fs::read_to_string(attacked.join("logs/hog.stderr.log")).unwrap();
+        assert!(
+            hog_log.contains("started 100 spinning children"),
+            "{who:?}: {hog_log}"
+        );
+        let (calm, attacked) = (median(work(&calm)), median(work(&attacked)));
+        eprintln!("{who:?}: the victim's work per move: {attacked} with the hog, {calm} without");
+        assert!(
+            attacked * 2 >= calm,
+            "{who:?}: the victim's work per move fell to {attacked} with the hog, from {calm} without"
+        );
+    }
+}
+
+/// The most the `fair-memory` bot's log says it held, MiB.
+fn held_mib(out: &Path) -> u64 {
+    let log = std::fs::read_to_string(out.join("logs/hog.stderr.log")).unwrap();
+    log.lines()
+        .filter_map(|l| l.split("held ").nth(1))
+        .filter_map(|n| n.trim_end_matches(" MiB").parse().ok())
+        .max()
+        .unwrap_or(0)
+}
+
+#[test]
+fn memory_that_rlimit_data_does_not_count_is_held_to_memory_mb() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    if !ready() {
+        return;
+    }
+    let tmp = workspace();
+    let dir = deploy(tmp.path(), "hog", &[built("fair-memory")]);
+    let bots = |kind: &str| {
+        vec![
+            "name = \"first\"\ncommand = [\"arena\", \"bot\", \"first\"]\n".to_string(),
+            format!(
+                "name = \"hog\"\ncommand = [\"./fair-memory\", \"--{kind}\", \"--mib\", \"256\"]\ndir = {:?}\nsandbox = true\nmemory_mb = 64\ntmp_mb = 512\n",
+                dir.display().to_string()
+            ),
+        ]
+    };
+    // The control: without cgroups the bot holds it all.
+    let off = config(tmp.path(), "off", "cgroups = \"off\"", &bots("memfd"));
+    let out = run(tmp.path(), &off, EVERYONE[0]);
+    assert_eq!(
+        held_mib(&out),
+        256,
+        "the control: RLIMIT_DATA should not count a memfd"
+    );
+    for (kind, who) in ["memfd", "shm", "tmpfs", "memfd"].into_iter().zip(EVERYONE) {
+        let cfg = config(tmp.path(), kind, "", &bots(kind));
+        let out = run(tmp.path(), &cfg, who);
+        let held = held_mib(&out);
+        assert!(
+            held <= 64,
+            "{kind} {who:?}: the bot held {held} MiB over its 64"
+        );
+        let games = rows(&out.join("games.csv"));
+        let lost = games
+            .iter()
+            .find(|g| g["termination"] == "crash")
+            .unwrap_or_else(|| panic!("{kind} {who:?}: no game lost by a crash: {games:?}"));
+        assert!(
+            lost["detail"].contains("(hog)") && lost["detail"].contains("over its memory limit"),
+            "{kind} {who:?}: {}",
+            lost["detail"]
+        );
+    }
+}
+
+/// A `fault-grandchild --daemon` bot's table, sandboxed in `dir` or not;
+/// its daemon sleeps for `marker` seconds, which finds it on the host.
+fn daemon_bot(dir: &Path, sandbox: bool, marker: &str) -> String {
+    let program = if sandbox {
+        "./fault-grandchild".to_string()
+    } else {
+        built("fault-grandchild").display().to_string()
+    };
+    let mut bot = format!(
+        "name = \"daemon\"\ncommand = [{program:?}, \"--keep-playing\", \"--daemon\", \"--sleep\", {marker:?}]\n"
+    );
+    if sandbox {
+        bot.push_str(&format!(
+            "dir = {:?}\nsandbox = true\n",
+            dir.display().to_string()
+        ));
+    }
+    bot
+}
+
+/// A `sleep` duration no other process has: 3600.N seconds.
+fn marker() -> String {
+    static N: AtomicU32 = AtomicU32::new(0);
+    format!(
+        "3600.{}{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+#[test]
+fn a_daemon_that_ignores_every_signal_is_gone_with_its_bot() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    if !ready() {
+        return;
+    }
+    let tmp = workspace();
+    let dir = deploy(tmp.path(), "daemon", &[built("fault-grandchild")]);
+    let first = "name = \"first\"\ncommand = [\"arena\", \"bot\", \"first\"]\n".to_string();
+    let cases = [
+        (false, EVERYONE[0]),
+        (true, EVERYONE[1]),
+        (true, EVERYONE[2]),
+        (false, EVERYONE[3]),
+    ];
+    for (sandbox, who) in cases {
+        let marker = marker();
+        let bots = [first.clone(), daemon_bot(&dir, sandbox, &marker)];
+        let cfg = config(tmp.path(), "daemon", "", &bots);
+        let out = run(tmp.path(), &cfg, who);
+        let log = std::fs::read_to_string(out.join("logs/daemon.stderr.log")).unwrap();
+        assert!(log.contains("started a daemon"), "{who:?}: {log}");
+        let left = common::leftovers(&marker, &[]);
+        assert!(
+            left.is_empty(),
+            "{who:?} sandbox {sandbox}: daemons left: {left:?}"
+        );
+    }
+}
+
+#[test]
+fn a_daemon_is_gone_and_the_cgroups_removed_after_kill_9_of_the_arena() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    if !ready() {
+        return;
+    }
+    let tmp = workspace();
+    let dir = deploy(tmp.path(), "daemon", &[built("fault-grandchild")]);
+    for (sandbox, who) in [
+        (true, EVERYONE[0]),
+        (false, EVERYONE[2]),
+        (true, EVERYONE[3]),
+    ] {
+        let marker = marker();
+        let text = format!(
+            "[tournament]\nfirst_to = 100000\nmax_games = 300000\n[[bot]]\nname = \"first\"\ncommand = [\"arena\", \"bot\", \"first\"]\n[[bot]]\n{}",
+            daemon_bot(&dir, sandbox, &marker)
+        );
+        let cfg = tmp.path().join("kill.toml");
+        std::fs::write(&cfg, text).unwrap();
+        let delegated = who.ordinary.then(|| Delegated::new(who.v2));
+        let out = tmp.path().join("runs").join(format!("kill-{marker}"));
+        let mut child = arena(&cfg, &out, who, delegated.as_ref())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let arena_pid = child.id();
+        // The daemon starts before its bot's first reply: once the run has
+        // a game, it must be there.
+        let games = out.join("games.csv");
+        let end = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while rows_in(&games) == 0 {
+            assert!(
+                std::time::Instant::now() < end,
+                "{who:?}: no game in a minute"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        assert!(
+            !common::leftovers(&marker, &[]).is_empty(),
+            "{who:?}: no daemon to take down"
+        );
+        nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(arena_pid as i32),
+            nix::sys::signal::Signal::SIGKILL,
+        )
+        .unwrap();
+        child.wait().unwrap();
+        // The guards end the bots and remove their cgroups: wait for it.
+        let dirs = delegated.as_ref().map_or_else(own_dirs, |d| d.dirs.clone());
+        let prefix = format!("{arena_pid}-");
+        let done = || {
+            common::leftovers(&marker, &[]).is_empty() && folders_left(&dirs, &prefix).is_empty()
+        };
+        let end = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while !done() && std::time::Instant::now() < end {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        let left = common::leftovers(&marker, &[]);
+        assert!(
+            left.is_empty(),
+            "{who:?}: daemons left after kill -9: {left:?}"
+        );
+        assert_eq!(
+            folders_left(&dirs, &prefix),
+            Vec::<String>::new(),
+            "{who:?}"
+        );
+    }
+}
+
+/// The complete rows of a `games.csv` being written (0 if none yet).
+fn rows_in(path: &Path) -> usize {
+    std::fs::read_to_string(path)
+        .map(|t| t.lines().count().saturating_sub(1))
+        .unwrap_or(0)
+}
