@@ -199,7 +199,7 @@ pub struct Limits {
     /// Open files (RLIMIT_NOFILE).
     pub open_files: u64,
     /// Whether the bot gets cgroups of its own (`[limits] cgroups`, for
-    /// every bot; `crate::cgroup`).
+    /// every bot; docs/sandbox.md, "Fair play").
     pub cgroups: CgroupMode,
 }
 
