@@ -47,7 +47,7 @@ use tokio_util::sync::CancellationToken;
 use super::{Console, Outcome};
 use crate::affinity::{allowed_cores, one_core, pinned};
 use crate::bot::{BotLog, BotProcess, StartOptions};
-use crate::config::{BotSpec, Config, TimeControl};
+use crate::config::{BotSpec, CgroupMode, Config, TimeControl};
 use crate::output::RunFolder;
 use crate::referee::{play_game, Seat};
 use crate::runner::{self, Event, RunOptions};
@@ -361,6 +361,12 @@ fn first_bot(name: &str) -> BotSpec {
     )
 }
 
+/// `spec` with `[limits] cgroups = mode`.
+fn with_cgroups(mut spec: BotSpec, mode: CgroupMode) -> BotSpec {
+    spec.limits.cgroups = mode;
+    spec
+}
+
 /// The time control of every benchmark game: the defaults.
 fn time_control() -> TimeControl {
     TimeControl {
@@ -405,6 +411,9 @@ struct ArenaSetup {
     /// Stop both bots after every game and start them again, instead of
     /// keeping them across the series.
     restart: bool,
+    /// The bots' `[limits] cgroups` (the arena figures: off, the path
+    /// before per-bot cgroups; the fairness section: both).
+    cgroups: CgroupMode,
 }
 
 /// `games` games between two `arena bot first` under the guard, through
@@ -421,7 +430,7 @@ fn arena_games(exe: &Path, rules: Rules, games: u32, setup: ArenaSetup) -> Resul
         let children0 = cpu(UsageWho::RUSAGE_CHILDREN);
         // A task, as the runner's series are (on a multi-thread runtime,
         // block_on's own future would run on this thread, not a worker).
-        let task = arena_games_async(exe.to_path_buf(), rules, games, setup.restart);
+        let task = arena_games_async(exe.to_path_buf(), rules, games, setup);
         let out = runtime
             .block_on(runtime.spawn(task))
             .context("the benchmark task failed")?;
@@ -437,11 +446,12 @@ async fn arena_games_async(
     exe: PathBuf,
     rules: Rules,
     games: u32,
-    restart: bool,
+    setup: ArenaSetup,
 ) -> Result<ArenaRun> {
+    let restart = setup.restart;
     let cancel = CancellationToken::new();
     let seat = |name: &str| Seat {
-        spec: first_bot(name),
+        spec: with_cgroups(first_bot(name), setup.cgroups),
         process: None,
         log: BotLog::none(),
         log_prefix: "bench".into(),
@@ -561,6 +571,101 @@ fn sandboxed_first_bot() -> Result<Option<(BotSpec, tempfile::TempDir)>> {
     spec.sandbox = Some(crate::config::SandboxSpec::default());
     crate::bot::spawn::check(&spec)?;
     Ok(Some((spec, dir)))
+}
+
+/// The per-bot cgroups' cost (`[limits] cgroups`, docs/sandbox.md): the
+/// time per ply of instant bots with the freeze and thaw around every
+/// request, beside the same games without cgroups, unpinned and pinned,
+/// in alternating chunks so the machine's load falls on both alike; and
+/// the start of a bot, plain and sandboxed, with and without its cgroups.
+/// Says so and measures nothing where the host gives no freezer.
+fn fairness(
+    report: &mut Report<'_, '_>,
+    exe: &Path,
+    rules: Rules,
+    games: u32,
+    smoke: bool,
+) -> Result<()> {
+    let host = crate::cgroup::Cgroups::host();
+    if !host.enforces(crate::cgroup::Control::Freeze) {
+        let why = format!("fairness: skipped: {}", host.summary());
+        report
+            .console
+            .print(table_row(["fairness", &why, "", "", ""]));
+        return Ok(());
+    }
+    let chunks = 4;
+    let per_chunk = games.div_ceil(chunks).max(1);
+    for pin in [false, true] {
+        let mut samples = [Vec::new(), Vec::new()];
+        for _ in 0..chunks {
+            for (i, cgroups) in [CgroupMode::Off, CgroupMode::Auto].into_iter().enumerate() {
+                let setup = ArenaSetup {
+                    flavor: Flavor::CurrentThread,
+                    pin,
+                    restart: false,
+                    cgroups,
+                };
+                samples[i].extend(arena_games(exe, rules, per_chunk, setup)?.per_ply.samples);
+            }
+        }
+        let [off, on] = samples.map(|s| Times::new(s, Duration::ZERO, 1).median());
+        let pinned = if pin {
+            "pinned to one core"
+        } else {
+            "unpinned"
+        };
+        let note = format!(
+            "{} games each, in {chunks} alternating chunks",
+            per_chunk * chunks
+        );
+        report.add(
+            "fairness",
+            format!("time per ply, {pinned}, cgroups off"),
+            off,
+            "us",
+            &note,
+        );
+        report.add(
+            "fairness",
+            format!("time per ply, {pinned}, cgroups on"),
+            on,
+            "us",
+            &note,
+        );
+        let rt = report.floor_us.map_or(String::new(), |f| {
+            format!(": {:.2} pipe round trips (the floor)", (on - off) / f)
+        });
+        report.add(
+            "fairness",
+            format!("the freeze and thaw per ply, {pinned}"),
+            on - off,
+            "us",
+            format!("cgroups on minus off{rt}"),
+        );
+    }
+    let mut specs = vec![
+        with_cgroups(first_bot("first"), CgroupMode::Off),
+        with_cgroups(first_bot("first"), CgroupMode::Auto),
+    ];
+    let sandboxed = sandboxed_first_bot()?;
+    if let Some((spec, _)) = &sandboxed {
+        specs.push(with_cgroups(spec.clone(), CgroupMode::Off));
+        specs.push(with_cgroups(spec.clone(), CgroupMode::Auto));
+    }
+    let times = bot_lifecycle(exe, if smoke { 5 } else { 40 }, &specs)?;
+    for (i, (starts, _)) in times.iter().enumerate() {
+        let what = if i < 2 { "a bot" } else { "a sandboxed bot" };
+        let with = if i % 2 == 0 { "without" } else { "with" };
+        report.add(
+            "fairness",
+            format!("start {what} {with} its cgroups (spawn to hello): median"),
+            starts.median() / 1e3,
+            "ms",
+            "arena bot first under the guard, the four kinds taking turns",
+        );
+    }
+    Ok(())
 }
 
 /// The games replayed with no process: the engine alone (legal moves and
@@ -930,7 +1035,7 @@ fn load_now() -> (f64, String) {
 }
 
 /// The sections of `arena bench`, for `--only`.
-pub const SECTIONS: [&str; 5] = ["floor", "arena", "rules", "throughput", "scale"];
+pub const SECTIONS: [&str; 6] = ["floor", "arena", "fairness", "rules", "throughput", "scale"];
 
 /// `arena bench`: every measurement in turn, printed as it is made; the
 /// figures go to `--out` as CSV. With `--tournament`, the hidden child mode.
@@ -1043,6 +1148,7 @@ pub fn run(args: &Options, console: &mut Console<'_>) -> Result<Outcome> {
         flavor,
         pin,
         restart,
+        cgroups: CgroupMode::Off,
     };
     let setups = [
         (
@@ -1116,7 +1222,7 @@ pub fn run(args: &Options, console: &mut Console<'_>) -> Result<Outcome> {
     }
     if wanted("arena") {
         let sandboxed = sandboxed_first_bot()?;
-        let mut specs = vec![first_bot("first")];
+        let mut specs = vec![with_cgroups(first_bot("first"), CgroupMode::Off)];
         specs.extend(sandboxed.as_ref().map(|(spec, _)| spec.clone()));
         let times = bot_lifecycle(&exe, if args.smoke { 5 } else { 40 }, &specs)?;
         let (starts, stops) = &times[0];
@@ -1155,6 +1261,9 @@ pub fn run(args: &Options, console: &mut Console<'_>) -> Result<Outcome> {
                 "",
             ]));
         }
+    }
+    if wanted("fairness") {
+        fairness(&mut report, &exe, rules, games, args.smoke)?;
     }
     if wanted("rules") {
         let budget = Duration::from_millis(if args.smoke { 50 } else { 500 });

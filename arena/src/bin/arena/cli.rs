@@ -273,8 +273,8 @@ pub struct BenchArgs {
     /// Line round trips per floor measurement.
     #[arg(long, value_name = "N", default_value_t = 20_000)]
     pub round_trips: u32,
-    /// Run only these sections (comma separated: floor, arena, rules,
-    /// throughput, scale), e.g. to profile one of them; the floor always
+    /// Run only these sections (comma separated: floor, arena, fairness,
+    /// rules, throughput, scale), e.g. to profile one of them; the floor always
     /// runs, as the figures' yardstick. `scale` here implies --scale.
     #[arg(long, value_name = "SECTION,...", value_delimiter = ',')]
     pub only: Vec<String>,
