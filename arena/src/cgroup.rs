@@ -170,8 +170,12 @@ impl Control {
 /// Where a bot's folder goes: a hierarchy and what it is used for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Place {
-    /// The arena's own folder in the hierarchy.
+    /// The arena's own folder in the hierarchy, where its bots' go.
     own: PathBuf,
+    /// Where the arena's process is: `own`, or on cgroup v2 the leaf it
+    /// moved into so that `own` may pass controllers down; where the guard
+    /// goes back to once it has started the bot.
+    home: PathBuf,
     /// cgroup v2 (else v1).
     v2: bool,
     /// What this hierarchy enforces for the bots.
@@ -220,9 +224,10 @@ impl Cgroups {
             .iter()
             .filter(|m| v2 && m.controllers.is_none())
             .find_map(|m| try_v2(&m.own).map(|c| (m, c)));
-        if let Some((m, controls)) = &v2_freeze {
+        if let Some((m, (controls, home))) = &v2_freeze {
             found.places.push(Place {
                 own: m.own.clone(),
+                home: home.clone(),
                 v2: true,
                 controls: controls.clone(),
             });
@@ -249,6 +254,7 @@ impl Cgroups {
             if !controls.is_empty() && try_v1(&m.own) {
                 found.places.push(Place {
                     own: m.own.clone(),
+                    home: m.own.clone(),
                     v2: false,
                     controls,
                 });
@@ -332,10 +338,8 @@ impl Cgroups {
 /// arena's cgroup passes them down (its `cgroup.subtree_control`; the
 /// arena tries to add them, which the kernel allows where no process sits
 /// in its cgroup).
-fn try_v2(own: &Path) -> Option<Vec<Control>> {
-    for controller in ["memory", "pids", "cpu"] {
-        let _ = std::fs::write(own.join("cgroup.subtree_control"), format!("+{controller}"));
-    }
+fn try_v2(own: &Path) -> Option<(Vec<Control>, PathBuf)> {
+    let home = pass_down(own);
     let probe = own.join(format!("{PREFIX}probe-{}", std::process::id()));
     std::fs::create_dir(&probe).ok()?;
     let mut controls = Vec::new();
@@ -357,7 +361,51 @@ fn try_v2(own: &Path) -> Option<Vec<Control>> {
     }
     let _ = std::fs::remove_dir(&probe);
     // Without freeze and kill the v1 hierarchies are better.
-    (controls.contains(&Control::Freeze) && controls.contains(&Control::Kill)).then_some(controls)
+    (controls.contains(&Control::Freeze) && controls.contains(&Control::Kill))
+        .then_some((controls, home))
+}
+
+/// The controllers of cgroup v2 that the bots' folders use.
+const V2_CONTROLLERS: [&str; 3] = ["memory", "pids", "cpu"];
+
+/// Has `own` pass the memory, pids and cpu controllers down to the bots'
+/// folders, where it has them (`cgroup.subtree_control`). The kernel
+/// refuses that while a process sits in `own` (cgroup v2's rule of no
+/// internal processes): when the arena is alone there (as in
+/// `systemd-run --scope -p Delegate=yes arena run ...`), it first moves
+/// itself into a leaf of its own, `endodoi-<pid>-arena`, inside `own`.
+/// Returns where the arena's process is.
+fn pass_down(own: &Path) -> PathBuf {
+    let read = |f: &str| std::fs::read_to_string(own.join(f)).unwrap_or_default();
+    let given = read("cgroup.controllers");
+    let wanted: Vec<&str> = V2_CONTROLLERS
+        .into_iter()
+        .filter(|c| given.split_whitespace().any(|g| g == *c))
+        .collect();
+    let enable = || {
+        for c in &wanted {
+            let _ = std::fs::write(own.join("cgroup.subtree_control"), format!("+{c}"));
+        }
+        let on = read("cgroup.subtree_control");
+        wanted
+            .iter()
+            .all(|c| on.split_whitespace().any(|o| o == *c))
+    };
+    if wanted.is_empty() || enable() {
+        return own.to_path_buf();
+    }
+    let me = std::process::id().to_string();
+    let alone = read("cgroup.procs").lines().all(|p| p.trim() == me);
+    let leaf = own.join(format!("{PREFIX}{me}-arena"));
+    if !alone || std::fs::create_dir(&leaf).is_err() {
+        return own.to_path_buf();
+    }
+    if std::fs::write(leaf.join("cgroup.procs"), "0").is_err() {
+        let _ = std::fs::remove_dir(&leaf);
+        return own.to_path_buf();
+    }
+    enable();
+    leaf
 }
 
 /// Whether a v1 folder can be made under `own`.
@@ -394,6 +442,8 @@ fn sweep(own: &Path) {
 #[derive(Debug)]
 pub struct BotGroup {
     dirs: Vec<PathBuf>,
+    /// Where the guard goes back to, one for each of `dirs`.
+    homes: Vec<PathBuf>,
     /// The freeze file, open: (file, frozen text, thawed text).
     freezer: Option<(File, &'static [u8], &'static [u8])>,
     /// Where the kernel counts the bot's OOM kills (v2 `memory.events`,
@@ -433,6 +483,7 @@ impl BotGroup {
         );
         let mut group = BotGroup {
             dirs: Vec::new(),
+            homes: Vec::new(),
             freezer: None,
             oom: None,
             memory_mb,
@@ -444,6 +495,7 @@ impl BotGroup {
                 source,
             })?;
             group.dirs.push(dir.clone());
+            group.homes.push(place.home.clone());
             group.limit(place, &dir, memory_mb, processes)?;
         }
         Ok(group)
@@ -497,6 +549,13 @@ impl BotGroup {
     #[must_use]
     pub fn dirs(&self) -> &[PathBuf] {
         &self.dirs
+    }
+
+    /// Where the guard goes back to once the bot has started, one for
+    /// each of [`BotGroup::dirs`] (`arena guard --cgroup-home`).
+    #[must_use]
+    pub fn homes(&self) -> &[PathBuf] {
+        &self.homes
     }
 
     /// Freezes every process of the bot (no-op without a freezer). The
@@ -564,17 +623,15 @@ pub fn join(dirs: &[PathBuf]) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Moves the calling process back into the parent of each folder of
-/// `dirs` (the cgroup it started in), as the guard does once the bot has
-/// started: the guard is then neither frozen nor limited with the bot.
+/// Moves the calling process back into `homes` (the cgroups it started
+/// in, [`BotGroup::homes`]), as the guard does once the bot has started:
+/// the guard is then neither frozen nor limited with the bot.
 ///
 /// # Errors
 /// The kernel's answer when a folder refuses it.
-pub fn leave(dirs: &[PathBuf]) -> std::io::Result<()> {
-    for dir in dirs {
-        if let Some(parent) = dir.parent() {
-            std::fs::write(parent.join("cgroup.procs"), "0")?;
-        }
+pub fn leave(homes: &[PathBuf]) -> std::io::Result<()> {
+    for home in homes {
+        std::fs::write(home.join("cgroup.procs"), "0")?;
     }
     Ok(())
 }
@@ -750,6 +807,7 @@ mod tests {
         let some = Cgroups {
             places: vec![Place {
                 own: "/x".into(),
+                home: "/x".into(),
                 v2: true,
                 controls: vec![Control::Freeze, Control::Kill],
             }],

@@ -74,6 +74,15 @@ fn kill_rest_of_group() {
     }
 }
 
+/// The bot's cgroups, as the arena gave them (`--cgroup`, `--cgroup-home`).
+#[derive(Clone, Debug, Default)]
+pub struct Cgroups {
+    /// The bot's folders, one per hierarchy ([`crate::cgroup::BotGroup::dirs`]).
+    pub dirs: Vec<PathBuf>,
+    /// Where the guard goes back to, one for each of `dirs`.
+    pub homes: Vec<PathBuf>,
+}
+
 /// Held by whoever ends the guard (a thread on the arena's death, or the
 /// main thread once the bot exited), so that the process does not end in
 /// the middle of another's cleanup.
@@ -151,8 +160,10 @@ pub fn run(
     command: &[OsString],
     limits: crate::config::Limits,
     sandbox: Option<&crate::sandbox::Sandbox>,
-    cgroups: &[PathBuf],
+    cgroups: &Cgroups,
 ) -> Result<i32, GuardError> {
+    let homes = &cgroups.homes;
+    let cgroups = cgroups.dirs.as_slice();
     let Some((program, args)) = command.split_first() else {
         return Err(GuardError::NoCommand);
     };
@@ -213,7 +224,7 @@ pub fn run(
     // guard then leaves them, so it is never frozen or limited with the bot.
     crate::cgroup::join(cgroups).map_err(GuardError::Cgroup)?;
     let spawned = cmd.spawn();
-    let left = crate::cgroup::leave(cgroups);
+    let left = crate::cgroup::leave(homes);
     drop(prepared);
     if let Err(e) = left {
         if let Ok(mut child) = spawned {

@@ -583,15 +583,13 @@ impl BotProcess {
     /// # Errors
     /// A [`Fault`] when the bot has gone or does not read its input.
     pub async fn notify(&mut self, line: &str, limit: Duration) -> Result<(), Fault> {
-        let cgroup = self.cgroup.clone();
-        if let Some(group) = &cgroup {
+        // A notification may ask the bot to act (exit on `quit`), so it
+        // stays thawed until its next request; none comes while its
+        // opponent is on move (a game ends with `gameover` to both).
+        if let Some(group) = &self.cgroup {
             group.thaw();
         }
-        let result = self.write_notification(line, limit).await;
-        if let Some(group) = &cgroup {
-            group.freeze();
-        }
-        result
+        self.write_notification(line, limit).await
     }
 
     /// [`BotProcess::notify`] without the thaw and freeze around it.
@@ -616,6 +614,9 @@ impl BotProcess {
     /// Closes the bot's standard input (it sees the end of its input), as
     /// [`BotProcess::shutdown`] does after `quit`.
     pub fn close_input(&mut self) {
+        if let Some(group) = &self.cgroup {
+            group.thaw();
+        }
         drop(self.stdin.take());
     }
 

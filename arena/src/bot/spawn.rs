@@ -380,11 +380,10 @@ pub fn command(
                 let json = serde_json::to_string(sandbox)?;
                 c.arg(format!("--sandbox={json}"));
             }
-            for dir in cgroup
-                .map(crate::cgroup::BotGroup::dirs)
-                .unwrap_or_default()
-            {
-                c.arg("--cgroup").arg(dir);
+            if let Some(group) = cgroup {
+                for (dir, home) in group.dirs().iter().zip(group.homes()) {
+                    c.arg("--cgroup").arg(dir).arg("--cgroup-home").arg(home);
+                }
             }
             c.arg("--").args(&argv);
             c

@@ -208,6 +208,10 @@ pub struct GuardArgs {
     /// module): the guard puts the bot there and stays outside.
     #[arg(long)]
     pub cgroup: Vec<PathBuf>,
+    /// Where the guard goes back to once the bot has started, one for
+    /// each `--cgroup`, in order.
+    #[arg(long)]
+    pub cgroup_home: Vec<PathBuf>,
     /// The bot's program and arguments.
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
     pub command: Vec<std::ffi::OsString>,

@@ -79,7 +79,10 @@ fn main() -> ExitCode {
                 .map_err(|e| anyhow::anyhow!("bench-echo: {e}"))
         }
         Command::Guard(mut args) => {
-            let cgroups = std::mem::take(&mut args.cgroup);
+            let cgroups = arena::guard::Cgroups {
+                dirs: std::mem::take(&mut args.cgroup),
+                homes: std::mem::take(&mut args.cgroup_home),
+            };
             let Some((command, limits, sandbox)) = args.into_parts() else {
                 return ExitCode::from(ERROR);
             };
