@@ -353,16 +353,20 @@ fn a_bot_that_steals_its_opponents_turn_gets_nothing_from_it() {
         "the control: without cgroups the hog should starve the victim, but its work per move was {starved} against {calm} undisturbed"
     );
     for who in EVERYONE {
-        // Interleaved, so that the machine's load falls on both alike.
-        let calm = run(tmp.path(), &quiet, who);
-        let attacked = run(tmp.path(), &hog, who);
-        assert_eq!(lost_on_time(&attacked, "counter"), 0, "{who:?}");
-        let hog_log = std::fs::read_to_string(attacked.join("logs/hog.stderr.log")).unwrap();
-        assert!(
-            hog_log.contains("started 100 spinning children"),
-            "{who:?}: {hog_log}"
-        );
-        let (calm, attacked) = (median(work(&calm)), median(work(&attacked)));
+        // Interleaved, twice, so that the machine's load falls on both
+        // alike; the better run of each is compared.
+        let (mut calm, mut attacked) = (0, 0);
+        for _ in 0..2 {
+            calm = calm.max(median(work(&run(tmp.path(), &quiet, who))));
+            let out = run(tmp.path(), &hog, who);
+            assert_eq!(lost_on_time(&out, "counter"), 0, "{who:?}");
+            let hog_log = std::fs::read_to_string(out.join("logs/hog.stderr.log")).unwrap();
+            assert!(
+                hog_log.contains("started 100 spinning children"),
+                "{who:?}: {hog_log}"
+            );
+            attacked = attacked.max(median(work(&out)));
+        }
         eprintln!("{who:?}: the victim's work per move: {attacked} with the hog, {calm} without");
         assert!(
             attacked * 2 >= calm,
