@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use endodoi::{Move, Rules, Side};
+use endodoi::{Move, Position, Rules, Side};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
@@ -567,34 +567,7 @@ async fn play(
     };
 
     let seeds = [pos.captured(Side::South), pos.captured(Side::North)];
-    let (end, winner, detail) = match forfeit {
-        None if decided.is_some() => (GameEnd::Decided, decided, String::new()),
-        None => {
-            let outcome = pos
-                .outcome()
-                .expect("the game loop ends only when the game is over");
-            let end = match outcome.termination {
-                endodoi::Termination::NoMoves => GameEnd::NoMoves,
-                endodoi::Termination::PlyLimit => GameEnd::PlyLimit,
-            };
-            (end, outcome.winner, String::new())
-        }
-        Some((side, foul, line)) => {
-            let (end, why) = match foul {
-                Foul::Illegal(why) => (GameEnd::IllegalMove, why),
-                Foul::Fault(f) => (GameEnd::from_fault(&f), f.to_string()),
-            };
-            let seat = &mut *seats[side.index()];
-            let mut detail = format!("{side} ({}) {why}", seat.spec.name);
-            if !line.is_empty() {
-                let _ = write!(detail, "; it sent '{}'", shown(&line));
-            }
-            if end != GameEnd::IllegalMove {
-                seat.restart_later(&detail).await;
-            }
-            (end, Some(side.opponent()), detail)
-        }
-    };
+    let (end, winner, detail) = ending(&pos, decided, forfeit, &mut seats).await;
 
     for side in Side::ALL {
         let seat = &mut *seats[side.index()];
@@ -622,6 +595,46 @@ async fn play(
         duration_ms: started.elapsed().as_millis() as u64,
         transcript_failed: opened.and(end_transcript(transcript, &mut seats)).err(),
         opening: opening_text,
+    }
+}
+
+/// How a game ended: its termination, winner and `detail`, from the
+/// final position, the winner adjudication `decided` on, or the foul that
+/// lost it (a bot that faulted, not merely illegal, is stopped so its next
+/// game starts a fresh process).
+async fn ending(
+    pos: &Position,
+    decided: Option<Side>,
+    forfeit: Option<(Side, Foul, String)>,
+    seats: &mut [&mut Seat; 2],
+) -> (GameEnd, Option<Side>, String) {
+    match forfeit {
+        None if decided.is_some() => (GameEnd::Decided, decided, String::new()),
+        None => {
+            let outcome = pos
+                .outcome()
+                .expect("the game loop ends only when the game is over");
+            let end = match outcome.termination {
+                endodoi::Termination::NoMoves => GameEnd::NoMoves,
+                endodoi::Termination::PlyLimit => GameEnd::PlyLimit,
+            };
+            (end, outcome.winner, String::new())
+        }
+        Some((side, foul, line)) => {
+            let (end, why) = match foul {
+                Foul::Illegal(why) => (GameEnd::IllegalMove, why),
+                Foul::Fault(f) => (GameEnd::from_fault(&f), f.to_string()),
+            };
+            let seat = &mut *seats[side.index()];
+            let mut detail = format!("{side} ({}) {why}", seat.spec.name);
+            if !line.is_empty() {
+                let _ = write!(detail, "; it sent '{}'", shown(&line));
+            }
+            if end != GameEnd::IllegalMove {
+                seat.restart_later(&detail).await;
+            }
+            (end, Some(side.opponent()), detail)
+        }
     }
 }
 

@@ -415,16 +415,17 @@ impl BotProcess {
         self.asked_after = self.notified.take();
         let sent = Instant::now();
         let deadline = sent + limit + margin;
-        let timeout = Fault::Timeout {
+        // With what the bot had sent of a line, if anything.
+        let timeout = |unfinished| Fault::Timeout {
             limit_ms: limit.as_millis() as u64,
             margin_ms: margin.as_millis() as u64,
-            unfinished: None,
+            unfinished,
         };
         if let Some(t) = &self.transcript {
             t.sent(request);
         }
         match tokio::time::timeout_at(deadline, write_line(self.stdin.as_mut(), request)).await {
-            Err(_) => return Err(self.timeout_fault(timeout)),
+            Err(_) => return Err(self.timeout_fault(timeout(None))),
             Ok(Err(e)) => {
                 return Err(self
                     .crash_fault(&format!("cannot be written to ({e})"))
@@ -443,19 +444,8 @@ impl BotProcess {
             match read {
                 Err(_) => {
                     // What the cancelled read had taken of a line.
-                    let timeout = match timeout {
-                        Fault::Timeout {
-                            limit_ms,
-                            margin_ms,
-                            ..
-                        } => Fault::Timeout {
-                            limit_ms,
-                            margin_ms,
-                            unfinished: (!self.line.is_empty()).then(|| shown_bytes(&self.line)),
-                        },
-                        other => other,
-                    };
-                    return Err(self.timeout_fault(timeout));
+                    let unfinished = (!self.line.is_empty()).then(|| shown_bytes(&self.line));
+                    return Err(self.timeout_fault(timeout(unfinished)));
                 }
                 Ok(Err(e)) => return Err(self.read_fault(e).await),
                 Ok(Ok(())) => {}
