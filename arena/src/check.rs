@@ -409,7 +409,7 @@ impl Checker {
             guard: self.guard.as_deref(),
             log: self.log.clone(),
             log_prefix: "check".into(),
-            transcript: false,
+            transcript: None,
         }
     }
 

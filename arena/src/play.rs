@@ -447,7 +447,7 @@ pub async fn session<W: Write>(
                 guard: guard.as_deref(),
                 log,
                 log_prefix: name.into(),
-                transcript: false,
+                transcript: None,
             };
             BotProcess::start(&spec(name, &command, move_time_ms, startup_ms), start)
                 .await

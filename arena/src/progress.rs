@@ -470,7 +470,7 @@ mod tests {
             end,
             detail: String::new(),
             duration_ms: 1,
-            transcript: None,
+            transcript_failed: None,
             opening: String::new(),
         }
     }

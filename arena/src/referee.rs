@@ -9,16 +9,19 @@
 pub mod ply;
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use endodoi::{Move, Rules, Side};
+use endodoi::{Move, Position, Rules, Side};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use endodoi_protocol::{shown, write_line, GameOver, NewGame};
 
-use crate::bot::{BotLog, BotProcess, Fault, StartOptions};
+use crate::bot::{
+    BotLog, BotProcess, Fault, StartOptions, Transcriber, Transcript, TranscriptFailed,
+    TRANSCRIPT_CAP_BYTES,
+};
 use crate::config::{Adjudicate, BotSpec, TimeControl};
 use ply::{NewGameFault, PlyClock, PlyFault};
 
@@ -126,8 +129,9 @@ pub struct GameRecord {
     pub detail: String,
     /// Wall time from the first `newgame` to the end, ms.
     pub duration_ms: u64,
-    /// Every protocol line of the game, when transcripts were asked for.
-    pub transcript: Option<String>,
+    /// The game's transcript, when transcripts were asked for and its
+    /// file could not be written (the run stops on it).
+    pub transcript_failed: Option<TranscriptFailed>,
     /// The opening plies the referee played before the bots took over, as
     /// in `moves` (which starts with them).
     pub opening: String,
@@ -173,22 +177,31 @@ pub struct Seat {
     pub log_prefix: String,
     /// The arena's own executable, to start bots under the guard.
     pub guard: Option<PathBuf>,
-    /// Whether to keep protocol transcripts.
-    pub transcripts: bool,
+    /// The folder of the games' transcripts (`DIR/transcripts`), when
+    /// they are kept.
+    pub transcripts: Option<PathBuf>,
 }
 
 impl Seat {
-    /// Starts the bot if it has no process.
-    async fn ensure_started(&mut self, startup: Duration) -> Result<(), Fault> {
-        if self.process.is_none() {
-            let options = StartOptions {
-                startup,
-                guard: self.guard.as_deref(),
-                log: self.log.clone(),
-                log_prefix: self.log_prefix.clone(),
-                transcript: self.transcripts,
-            };
-            self.process = Some(BotProcess::start(&self.spec, options).await?);
+    /// Starts the bot if it has no process; its lines (the handshake's
+    /// too) go to `transcript` from now on.
+    async fn ensure_started(
+        &mut self,
+        startup: Duration,
+        transcript: Option<Transcriber>,
+    ) -> Result<(), Fault> {
+        match &mut self.process {
+            Some(p) => p.transcribe_to(transcript),
+            None => {
+                let options = StartOptions {
+                    startup,
+                    guard: self.guard.as_deref(),
+                    log: self.log.clone(),
+                    log_prefix: self.log_prefix.clone(),
+                    transcript,
+                };
+                self.process = Some(BotProcess::start(&self.spec, options).await?);
+            }
         }
         Ok(())
     }
@@ -203,21 +216,39 @@ impl Seat {
     }
 }
 
-/// A game transcript: every line to and from both bots, in order.
-#[derive(Default)]
-struct Transcript(Option<String>);
+/// The file name of a game's transcript: `series-0001-game-001.txt`.
+#[must_use]
+pub fn transcript_name(series: usize, game: u32) -> String {
+    format!("series-{series:04}-game-{game:03}.txt")
+}
 
-impl Transcript {
-    /// Moves what `seat`'s process recorded since last time into the game's
-    /// transcript, each line marked with the side.
-    fn collect(&mut self, side: Side, seat: &mut Seat) {
-        if let (Some(t), Some(p)) = (self.0.as_mut(), seat.process.as_mut()) {
-            let tag = if side == Side::South { "S" } else { "N" };
-            for line in p.take_transcript().lines() {
-                let _ = writeln!(t, "{tag} {line}");
-            }
+/// Game `game` of series `series`'s transcript, in `dir` if transcripts
+/// are kept ([`TRANSCRIPT_CAP_BYTES`] for each bot).
+fn open_transcript(
+    dir: Option<&Path>,
+    (series, game): (usize, u32),
+) -> Result<Option<Transcript>, TranscriptFailed> {
+    dir.map(|dir| {
+        Transcript::create(
+            &dir.join(transcript_name(series, game)),
+            TRANSCRIPT_CAP_BYTES,
+        )
+    })
+    .transpose()
+}
+
+/// Ends a game's transcript: the bots' lines stop going to it (what they
+/// send between games goes to the next game's), and the file is finished.
+fn end_transcript(
+    transcript: Option<Transcript>,
+    seats: &mut [&mut Seat; 2],
+) -> Result<(), TranscriptFailed> {
+    for seat in seats.iter_mut() {
+        if let Some(p) = seat.process.as_mut() {
+            p.transcribe_to(None);
         }
     }
+    transcript.map_or(Ok(()), Transcript::finish)
 }
 
 /// Stops the bots of `seats` that were started (`quit`, then SIGTERM and
@@ -395,7 +426,12 @@ async fn play(
     // Each bot's own clocks: a handicap match gives the two different ones.
     let times = [seats[0].spec.time, seats[1].spec.time];
     let startup = times.map(|t| Duration::from_millis(t.startup_ms));
-    let mut transcript = Transcript(seats[0].transcripts.then(String::new));
+    let (transcript, opened) =
+        match open_transcript(seats[0].transcripts.as_deref(), (series, game)) {
+            Ok(t) => (t, Ok(())),
+            Err(f) => (None, Err(f)),
+        };
+    let pen = |side: Side| transcript.as_ref().map(|t| t.side(side));
     // Which bots were told of this game: only they hear of its end.
     let mut in_game = [false; 2];
     // The winner, when adjudication ended the game.
@@ -406,8 +442,8 @@ async fn play(
     let mut starts = {
         let [south, north] = &mut seats;
         let (s, n) = futures::join!(
-            south.ensure_started(startup[0]),
-            north.ensure_started(startup[1])
+            south.ensure_started(startup[0], pen(Side::South)),
+            north.ensure_started(startup[1], pen(Side::North))
         );
         [s, n]
     };
@@ -436,7 +472,6 @@ async fn play(
                     Some((Foul::Fault(Fault::Protocol(e.to_string())), line))
                 }
             };
-            transcript.collect(side, seat);
             match answer {
                 None => in_game[side.index()] = true,
                 Some((foul, line)) => break 'game Some((side, foul, line)),
@@ -494,7 +529,6 @@ async fn play(
             let seat = &mut *seats[side.index()];
             let bot = seat.process.as_mut().expect("started");
             let played = ply::ply(bot, &mut buf, &mut pos, last, clock_now).await;
-            transcript.collect(side, seat);
             let elapsed = match played {
                 Ok(played) => {
                     let mv = played.details.mv;
@@ -533,7 +567,48 @@ async fn play(
     };
 
     let seeds = [pos.captured(Side::South), pos.captured(Side::North)];
-    let (end, winner, detail) = match forfeit {
+    let (end, winner, detail) = ending(&pos, decided, forfeit, &mut seats).await;
+
+    for side in Side::ALL {
+        let seat = &mut *seats[side.index()];
+        if let (Some(bot), true) = (seat.process.as_mut(), in_game[side.index()]) {
+            write_line(&mut buf, &GameOver::new(side, winner, seeds, end.name()));
+            let sent = bot.notify(&buf, crate::bot::GRACE).await;
+            if let Err(f) = sent {
+                seat.restart_later(&format!("gameover could not be sent: {f}"))
+                    .await;
+            }
+        }
+    }
+
+    GameRecord {
+        series,
+        game,
+        bots: [seats[0].spec.name.clone(), seats[1].spec.name.clone()],
+        rules,
+        plies: pos.ply(),
+        moves,
+        seeds,
+        winner,
+        end,
+        detail,
+        duration_ms: started.elapsed().as_millis() as u64,
+        transcript_failed: opened.and(end_transcript(transcript, &mut seats)).err(),
+        opening: opening_text,
+    }
+}
+
+/// How a game ended: its termination, winner and `detail`, from the
+/// final position, the winner adjudication `decided` on, or the foul that
+/// lost it (a bot that faulted, not merely illegal, is stopped so its next
+/// game starts a fresh process).
+async fn ending(
+    pos: &Position,
+    decided: Option<Side>,
+    forfeit: Option<(Side, Foul, String)>,
+    seats: &mut [&mut Seat; 2],
+) -> (GameEnd, Option<Side>, String) {
+    match forfeit {
         None if decided.is_some() => (GameEnd::Decided, decided, String::new()),
         None => {
             let outcome = pos
@@ -560,35 +635,6 @@ async fn play(
             }
             (end, Some(side.opponent()), detail)
         }
-    };
-
-    for side in Side::ALL {
-        let seat = &mut *seats[side.index()];
-        if let (Some(bot), true) = (seat.process.as_mut(), in_game[side.index()]) {
-            write_line(&mut buf, &GameOver::new(side, winner, seeds, end.name()));
-            let sent = bot.notify(&buf, crate::bot::GRACE).await;
-            transcript.collect(side, seat);
-            if let Err(f) = sent {
-                seat.restart_later(&format!("gameover could not be sent: {f}"))
-                    .await;
-            }
-        }
-    }
-
-    GameRecord {
-        series,
-        game,
-        bots: [seats[0].spec.name.clone(), seats[1].spec.name.clone()],
-        rules,
-        plies: pos.ply(),
-        moves,
-        seeds,
-        winner,
-        end,
-        detail,
-        duration_ms: started.elapsed().as_millis() as u64,
-        transcript: transcript.0,
-        opening: opening_text,
     }
 }
 

@@ -205,7 +205,7 @@ mod tests {
             end: GameEnd::NoMoves,
             detail: String::new(),
             duration_ms: 1,
-            transcript: None,
+            transcript_failed: None,
             opening: String::new(),
         })
     }

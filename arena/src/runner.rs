@@ -547,10 +547,10 @@ pub async fn run(
             Recorded::new(&games_csv, Vec::new()),
         )
     };
-    if options.transcripts {
-        let transcripts = dir.path.join("transcripts");
-        std::fs::create_dir_all(&transcripts)
-            .map_err(|e| RunError::CreateTranscripts(transcripts.clone(), e))?;
+    let transcripts = options.transcripts.then(|| dir.path.join("transcripts"));
+    if let Some(folder) = &transcripts {
+        std::fs::create_dir_all(folder)
+            .map_err(|e| RunError::CreateTranscripts(folder.clone(), e))?;
     }
     let logs: Vec<BotLog> = config
         .bots
@@ -573,7 +573,6 @@ pub async fn run(
     let mut out = Committer {
         games,
         games_csv,
-        dir,
         results: Vec::new(),
         sprt: Vec::new(),
     };
@@ -604,6 +603,7 @@ pub async fn run(
             logs: logs.clone(),
             resumed,
             options: options.clone(),
+            transcripts: transcripts.clone(),
         });
         let before = out.results.len();
         play_stage(shared, cancel, &mut out, &mut on_event).await?;
@@ -643,12 +643,12 @@ pub async fn run(
     })
 }
 
-/// Where the games of a run go: `games.csv` (group commit), the
-/// transcripts, and the results and SPRT rows so far.
-struct Committer<'a> {
+/// Where the games of a run go: `games.csv` (group commit), and the
+/// results and SPRT rows so far (the transcripts are written as each game
+/// goes).
+struct Committer {
     games: GamesCsv,
     games_csv: PathBuf,
-    dir: &'a RunFolder,
     results: Vec<SeriesResult>,
     sprt: Vec<SprtState>,
 }
@@ -659,7 +659,7 @@ struct Committer<'a> {
 async fn play_stage(
     shared: Arc<Shared>,
     cancel: &CancellationToken,
-    out: &mut Committer<'_>,
+    out: &mut Committer,
     on_event: &mut impl FnMut(&Event),
 ) -> Result<(), RunError> {
     let config = shared.config.clone();
@@ -749,14 +749,12 @@ async fn play_stage(
         for event in batch.drain(..) {
             match &event {
                 Event::Game(g) => {
-                    if let Some(t) = &g.transcript {
-                        let path = out
-                            .dir
-                            .path
-                            .join("transcripts")
-                            .join(format!("series-{:04}-game-{:03}.txt", g.series, g.game));
-                        std::fs::write(&path, t)
-                            .map_err(|source| RunError::WriteTranscript { path, source })?;
+                    // Written as the game went; a failed write stops the run.
+                    if let Some(failed) = &g.transcript_failed {
+                        return Err(RunError::WriteTranscript {
+                            path: failed.path.clone(),
+                            source: io::Error::other(failed.why.clone()),
+                        });
                     }
                 }
                 Event::Series(s) => out.results.push(s.clone()),
@@ -789,6 +787,8 @@ struct Shared {
     /// An interrupted run's games, per series.
     resumed: HashMap<usize, Vec<GameScore>>,
     options: RunOptions,
+    /// The folder of the games' transcripts, when they are kept.
+    transcripts: Option<PathBuf>,
 }
 
 impl Shared {
@@ -808,7 +808,7 @@ impl Shared {
             log: self.logs[i].clone(),
             log_prefix: prefix.to_string(),
             guard: self.options.guard.clone(),
-            transcripts: self.options.transcripts,
+            transcripts: self.transcripts.clone(),
         };
         [seat(series.a), seat(series.b)]
     }
@@ -1029,7 +1029,7 @@ pub async fn check_bots(config: &Config, dir: &RunFolder, options: &RunOptions) 
             guard: options.guard.as_deref(),
             log,
             log_prefix: "check".into(),
-            transcript: false,
+            transcript: None,
         };
         match BotProcess::start(spec, start).await {
             Ok(p) => {

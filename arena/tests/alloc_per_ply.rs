@@ -74,7 +74,7 @@ fn seat(name: &str) -> Seat {
         log: BotLog::none(),
         log_prefix: "s1".into(),
         guard: Some(arena.into()),
-        transcripts: false,
+        transcripts: None,
     }
 }
 

@@ -248,6 +248,57 @@ fn stderr_flood_writes_2_mib_before_each_correct_move() {
     assert_eq!(stderr.join().unwrap(), 2 * (2 << 20));
 }
 
+/// The lines of standard output up to the next non-blank one: how many
+/// blank lines came first, and that line.
+fn blanks_then_line(bot: &mut Bot) -> (usize, String) {
+    let mut blanks = 0;
+    loop {
+        let line = bot.line();
+        if !line.is_empty() {
+            return (blanks, line);
+        }
+        blanks += 1;
+    }
+}
+
+#[test]
+fn stdout_flood_sends_blank_lines_before_each_correct_move() {
+    let mut bot = Bot::spawn(env!("CARGO_BIN_EXE_fault-stdout-flood"), &[]);
+    bot.send(HELLO);
+    assert_eq!(bot.line(), "hello version=1 name=fault-stdout-flood");
+    bot.send(NEWGAME);
+    assert_eq!(bot.line(), "ready");
+    bot.send(TURN1);
+    // The 5,000 blank lines sent unasked with ready, then the flood.
+    assert_eq!(
+        blanks_then_line(&mut bot),
+        (5_000 + 1_000_000, "move 1".to_string())
+    );
+    bot.send(TURN2);
+    assert_eq!(
+        blanks_then_line(&mut bot),
+        (1_000_000, "move 2".to_string())
+    );
+    bot.send("quit");
+    assert_eq!(bot.wait().code(), Some(0));
+}
+
+#[test]
+fn stdout_flood_with_info_sends_info_lines_before_each_move() {
+    let args = ["--info", "--bytes", "110", "--unasked", "0"];
+    let mut bot = Bot::spawn(env!("CARGO_BIN_EXE_fault-stdout-flood"), &args);
+    bot.handshake("fault-stdout-flood");
+    for (turn, reply) in [(TURN1, "move 1"), (TURN2, "move 2")] {
+        bot.send(turn);
+        for _ in 0..10 {
+            assert_eq!(bot.line(), "info flood");
+        }
+        assert_eq!(bot.line(), reply);
+    }
+    bot.send("quit");
+    assert_eq!(bot.wait().code(), Some(0));
+}
+
 #[test]
 fn grandchild_leaves_a_sleeper_in_its_group_and_exits_4() {
     let pidfile = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))

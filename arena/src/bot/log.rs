@@ -43,9 +43,59 @@ pub struct BotLog(Arc<Mutex<Capped>>);
 #[derive(Debug)]
 struct Capped {
     file: Option<File>,
+    budget: Budget,
+}
+
+/// A cap on the bytes written to a file (or a bot's share of one): what
+/// has been written, the cap, and whether it was reached. The one capping
+/// of the bot logs and of the transcripts' shares.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Budget {
     written: u64,
     cap: u64,
     cut: bool,
+}
+
+impl Budget {
+    /// A budget of `cap` bytes, `written` of them already used.
+    pub(crate) fn new(written: u64, cap: u64) -> Budget {
+        Budget {
+            written,
+            cap,
+            cut: false,
+        }
+    }
+
+    /// A budget that takes nothing: cut before anything is written.
+    fn spent() -> Budget {
+        Budget {
+            written: 0,
+            cap: 0,
+            cut: true,
+        }
+    }
+
+    /// Takes `size` bytes if they fit under the cap (they are then counted
+    /// as written); the first that do not cut the budget, and once cut it
+    /// takes nothing more.
+    pub(crate) fn take(&mut self, size: u64) -> bool {
+        if !self.cut && self.written + size <= self.cap {
+            self.written += size;
+            return true;
+        }
+        self.cut = true;
+        false
+    }
+
+    /// Whether the cap has been reached.
+    pub(crate) fn is_cut(&self) -> bool {
+        self.cut
+    }
+
+    /// The cap, bytes.
+    pub(crate) fn cap(&self) -> u64 {
+        self.cap
+    }
 }
 
 impl BotLog {
@@ -61,9 +111,7 @@ impl BotLog {
         let written = file.metadata().map_or(0, |m| m.len());
         Ok(BotLog(Arc::new(Mutex::new(Capped {
             file: Some(file),
-            written,
-            cap,
-            cut: false,
+            budget: Budget::new(written, cap),
         }))))
     }
 
@@ -72,9 +120,7 @@ impl BotLog {
     pub fn none() -> BotLog {
         BotLog(Arc::new(Mutex::new(Capped {
             file: None,
-            written: 0,
-            cap: 0,
-            cut: true,
+            budget: Budget::spent(),
         })))
     }
 
@@ -91,36 +137,28 @@ impl BotLog {
     /// a whole read of a chatty bot's stderr, not one per line).
     pub fn lines<'a>(&self, prefix: &str, lines: impl IntoIterator<Item = &'a [u8]>) {
         let mut log = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        let Capped {
-            file,
-            written,
-            cap,
-            cut,
-        } = &mut *log;
+        let Capped { file, budget } = &mut *log;
         // A full log drops lines unread: a bot flooding its stderr costs
         // the arena no more than the reads (and never its time limit).
-        let Some(file) = file.as_mut().filter(|_| !*cut) else {
+        let Some(file) = file.as_mut().filter(|_| !budget.is_cut()) else {
             return;
         };
         let mut buf = Vec::new();
         for line in lines {
             let line = printable(line);
-            let size = (prefix.len() + line.len() + 1) as u64;
-            if *written + buf.len() as u64 + size > *cap {
-                *cut = true;
+            if !budget.take((prefix.len() + line.len() + 1) as u64) {
                 break;
             }
             buf.extend_from_slice(prefix.as_bytes());
             buf.extend_from_slice(line.as_bytes());
             buf.push(b'\n');
         }
-        if file.write_all(&buf).is_ok() {
-            *written += buf.len() as u64;
-        }
-        if *cut {
+        let _ = file.write_all(&buf);
+        if budget.is_cut() {
             let _ = writeln!(
                 file,
-                "# the log was cut here: it reached its cap of {cap} bytes"
+                "# the log was cut here: it reached its cap of {} bytes",
+                budget.cap()
             );
         }
     }

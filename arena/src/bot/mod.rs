@@ -10,8 +10,8 @@ mod framing;
 pub mod layout;
 pub mod log;
 pub mod spawn;
+pub mod transcript;
 
-use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Duration;
 
@@ -28,9 +28,10 @@ use endodoi_protocol::{
 };
 
 use crate::config::BotSpec;
-use framing::{read_line_capped, waiting_lines, ReadError};
+use framing::{read_line_capped, waiting_lines, Blanks, ReadError, Sent};
 pub use log::BotLog;
 pub use spawn::resolve_program;
+pub use transcript::{Transcriber, Transcript, TranscriptFailed, TRANSCRIPT_CAP_BYTES};
 
 /// How long a bot may take to exit after `quit`, and after SIGTERM
 /// ([`QUIT_GRACE_MS`]).
@@ -110,8 +111,9 @@ pub struct StartOptions<'a> {
     pub log: BotLog,
     /// What each of its log lines starts with (which series it serves).
     pub log_prefix: String,
-    /// Whether to keep a transcript of every line in and out.
-    pub transcript: bool,
+    /// Where to write every line in and out (a game's [`Transcript`],
+    /// this bot's side of it), if anywhere.
+    pub transcript: Option<Transcriber>,
 }
 
 /// A running bot.
@@ -130,7 +132,10 @@ pub struct BotProcess {
     log: BotLog,
     prefix: String,
     stderr_task: Option<JoinHandle<()>>,
-    transcript: Option<String>,
+    transcript: Option<Transcriber>,
+    /// The blank lines read since the last line that was not blank, not
+    /// yet in the transcript.
+    blanks: Blanks,
     /// The name the bot gave in its handshake.
     pub self_name: String,
     /// The options the bot listed in its handshake (`options=`), in its
@@ -318,7 +323,8 @@ impl BotProcess {
             log: options.log,
             prefix: options.log_prefix,
             stderr_task: Some(stderr_task),
-            transcript: options.transcript.then(String::new),
+            transcript: options.transcript,
+            blanks: Blanks::default(),
             self_name: String::new(),
             listed_options: None,
             closed: false,
@@ -434,16 +440,17 @@ impl BotProcess {
         self.asked_after = self.notified.take();
         let sent = Instant::now();
         let deadline = sent + limit + margin;
-        let timeout = Fault::Timeout {
+        // With what the bot had sent of a line, if anything.
+        let timeout = |unfinished| Fault::Timeout {
             limit_ms: limit.as_millis() as u64,
             margin_ms: margin.as_millis() as u64,
-            unfinished: None,
+            unfinished,
         };
-        if let Some(t) = &mut self.transcript {
-            let _ = write!(t, "> {request}");
+        if let Some(t) = &self.transcript {
+            t.sent(request);
         }
         match tokio::time::timeout_at(deadline, write_line(self.stdin.as_mut(), request)).await {
-            Err(_) => return Err(self.timeout_fault(timeout)),
+            Err(_) => return Err(self.timeout_fault(timeout(None))),
             Ok(Err(e)) => {
                 return Err(self
                     .crash_fault(&format!("cannot be written to ({e})"))
@@ -453,23 +460,17 @@ impl BotProcess {
         }
         let mut received = 0usize;
         loop {
-            let read = read_line_capped(&mut self.stdout, &mut self.line);
-            match tokio::time::timeout_at(deadline, read).await {
+            let budget = MAX_REPLY_BYTES.saturating_sub(received);
+            let read = read_line_capped(&mut self.stdout, &mut self.line, &mut self.blanks, budget);
+            let read = tokio::time::timeout_at(deadline, read).await;
+            // The blank lines skipped count, however the read ended.
+            received += self.blanks.bytes;
+            self.transcribe_blanks();
+            match read {
                 Err(_) => {
                     // What the cancelled read had taken of a line.
-                    let timeout = match timeout {
-                        Fault::Timeout {
-                            limit_ms,
-                            margin_ms,
-                            ..
-                        } => Fault::Timeout {
-                            limit_ms,
-                            margin_ms,
-                            unfinished: (!self.line.is_empty()).then(|| shown_bytes(&self.line)),
-                        },
-                        other => other,
-                    };
-                    return Err(self.timeout_fault(timeout));
+                    let unfinished = (!self.line.is_empty()).then(|| shown_bytes(&self.line));
+                    return Err(self.timeout_fault(timeout(unfinished)));
                 }
                 Ok(Err(e)) => return Err(self.read_fault(e).await),
                 Ok(Ok(())) => {}
@@ -477,12 +478,10 @@ impl BotProcess {
             let elapsed = sent.elapsed();
             received += self.line.len() + 1;
             if received > MAX_REPLY_BYTES {
-                return Err(Fault::Protocol(format!(
-                    "sent more than {MAX_REPLY_BYTES} bytes for one request"
-                )));
+                return Err(self.read_fault(ReadError::TooMuch).await);
             }
-            if let Some(t) = &mut self.transcript {
-                let _ = writeln!(t, "< {}", shown_bytes(&self.line));
+            if let Some(t) = &self.transcript {
+                t.received(&self.line);
             }
             if self.hello == HelloStage::Awaiting && !self.line.starts_with(b"hello") {
                 let bytes = self.line.clone();
@@ -545,15 +544,24 @@ impl BotProcess {
     /// so a reply can never drift one line out of step.
     async fn check_unsolicited(&mut self) -> Result<(), Fault> {
         let arrived = |out: &ChildStdout| framing::pipe_readable(std::os::fd::AsFd::as_fd(out));
-        let lines = match waiting_lines(&mut self.stdout, arrived).await {
-            Ok(lines) => lines,
+        let sent = match waiting_lines(&mut self.stdout, arrived).await {
+            Ok(sent) => sent,
             Err(ReadError::Eof) => return Ok(()), // The request itself will find out.
             Err(e) => return Err(self.read_fault(e).await),
         };
-        for line in lines {
+        for line in sent {
+            let line = match line {
+                Sent::Line(line) => line,
+                Sent::Blanks(Blanks { lines, bytes }) => {
+                    if let Some(t) = &self.transcript {
+                        t.blanks(lines, bytes);
+                    }
+                    continue;
+                }
+            };
             let text = String::from_utf8_lossy(&line);
-            if let Some(t) = &mut self.transcript {
-                let _ = writeln!(t, "< {}", shown_bytes(&line));
+            if let Some(t) = &self.transcript {
+                t.received(&line);
             }
             match Reply::parse(&text) {
                 Ok(Reply::Info(info)) if line.is_ascii() => {
@@ -595,8 +603,8 @@ impl BotProcess {
     /// [`BotProcess::notify`] without the thaw and freeze around it.
     async fn write_notification(&mut self, line: &str, limit: Duration) -> Result<(), Fault> {
         self.notified = line.split_whitespace().next().map(str::to_string);
-        if let Some(t) = &mut self.transcript {
-            let _ = write!(t, "> {line}");
+        if let Some(t) = &self.transcript {
+            t.sent(line);
         }
         match tokio::time::timeout(limit, write_line(self.stdin.as_mut(), line)).await {
             Err(_) => Err(Fault::Timeout {
@@ -630,13 +638,19 @@ impl BotProcess {
         }
     }
 
-    /// The transcript so far (every line in and out, `>` to the bot and `<`
-    /// from it), emptied; empty unless transcripts were asked for.
-    pub fn take_transcript(&mut self) -> String {
-        self.transcript
-            .as_mut()
-            .map(std::mem::take)
-            .unwrap_or_default()
+    /// Sets where every line in and out goes from now on (this bot's side
+    /// of a game's [`Transcript`]); `None` stops the transcript.
+    pub fn transcribe_to(&mut self, transcript: Option<Transcriber>) {
+        self.transcript = transcript;
+    }
+
+    /// Writes the blank lines counted since the last line into the
+    /// transcript, as one line, and starts a new count.
+    fn transcribe_blanks(&mut self) {
+        let Blanks { lines, bytes } = std::mem::take(&mut self.blanks);
+        if let Some(t) = &self.transcript {
+            t.blanks(lines, bytes);
+        }
     }
 
     /// Appends a note to the bot's log.
@@ -704,7 +718,10 @@ impl BotProcess {
     /// `hello` reply as the handshake does. Reads only what is in the pipe.
     async fn look_at_leftovers(&mut self) {
         let arrived = |out: &ChildStdout| framing::pipe_readable(std::os::fd::AsFd::as_fd(out));
-        for line in framing::lines_left(&mut self.stdout, arrived).await {
+        for sent in framing::lines_left(&mut self.stdout, arrived).await {
+            let Sent::Line(line) = sent else {
+                continue; // Blank lines.
+            };
             let text = String::from_utf8_lossy(&line);
             match Reply::parse(&text) {
                 Ok(Reply::Info(info)) if line.is_ascii() => {
@@ -736,6 +753,9 @@ impl BotProcess {
             ReadError::TooLong => {
                 Fault::Protocol(format!("sent a line longer than {MAX_LINE_BYTES} bytes"))
             }
+            ReadError::TooMuch => Fault::Protocol(format!(
+                "sent more than {MAX_REPLY_BYTES} bytes for one request"
+            )),
             ReadError::Flood => Fault::Protocol(format!(
                 "sent over {} KiB or {MAX_UNASKED_LINES} lines before it was asked for anything",
                 MAX_UNASKED_BYTES >> 10,

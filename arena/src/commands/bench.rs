@@ -456,7 +456,7 @@ async fn arena_games_async(
         log: BotLog::none(),
         log_prefix: "bench".into(),
         guard: Some(exe.to_path_buf()),
-        transcripts: false,
+        transcripts: None,
     };
     let mut seats = [seat("first-a"), seat("first-b")];
     let mut samples = Vec::with_capacity(games as usize);
@@ -532,7 +532,7 @@ fn bot_lifecycle(exe: &Path, n: u32, specs: &[BotSpec]) -> Result<Vec<(Times, Ti
                     guard: Some(exe),
                     log: BotLog::none(),
                     log_prefix: "bench".into(),
-                    transcript: false,
+                    transcript: None,
                 };
                 let t = Instant::now();
                 let bot = BotProcess::start(spec, options)

@@ -767,7 +767,7 @@ mod tests {
             },
             detail: String::new(),
             duration_ms: 1,
-            transcript: None,
+            transcript_failed: None,
             opening: String::new(),
         }
     }
