@@ -169,6 +169,9 @@ impl EscapeRun {
             // must not be the arena's either.
             fails("read=/proc/1/environ"),
             fails(format!("setid={}", p("bots/a/setid"))),
+            // A nameless file (O_TMPFILE) linked into the writable folder.
+            fails(format!("tmpfile={}:6755", p("bots/a/tmpfile-suid"))),
+            fails(format!("tmpfile={}:2705", p("bots/a/tmpfile-sgid"))),
             fails("int80"),
             fails("x32"),
             fails("fill=/tmp/fill:40"),
@@ -309,6 +312,16 @@ impl EscapeRun {
             log.contains("attempt int80: refused (child ended as Signaled"),
             "{log}"
         );
+        // The nameless set-id files are refused by the filter (EPERM) at
+        // the open, not for a lack of O_TMPFILE in the folder's filesystem.
+        let tmpfiles: Vec<&str> = log
+            .lines()
+            .filter(|l| l.contains("attempt tmpfile="))
+            .collect();
+        assert!(!tmpfiles.is_empty(), "{log}");
+        for line in tmpfiles {
+            assert!(line.contains(": refused (open: EPERM"), "{line}");
+        }
         // The control really wrote the writable folder of the host.
         assert!(self.root.join("bots/a/control-a").exists());
         assert!(

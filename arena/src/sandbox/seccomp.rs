@@ -72,6 +72,11 @@ const DENIED: &[(i64, &str)] = &[
     (libc::SYS_syslog, "the kernel log"),
 ];
 
+/// The bit of `O_TMPFILE` that is its own: `O_TMPFILE` is that bit and
+/// `O_DIRECTORY`, whose value differs between architectures (libc has each
+/// one's), and a flag word with the bit alone is refused by the kernel.
+const TMPFILE_BIT: u64 = (libc::O_TMPFILE & !libc::O_DIRECTORY) as u64;
+
 /// The socket family that no network namespace covers: a VM's vsock
 /// reaches its host.
 const AF_VSOCK: u64 = 40;
@@ -124,27 +129,36 @@ pub fn program() -> Result<Vec<u8>, SeccompError> {
         )
         .map_err(|e| SeccompError::Build(e.to_string()))
     };
-    let set_id = |mode_arg: u8, creating: Option<u8>| -> Result<Vec<SeccompRule>, SeccompError> {
-        [libc::S_ISUID as u64, libc::S_ISGID as u64]
-            .into_iter()
-            .map(|bit| {
-                let mut when = vec![bits(mode_arg, bit)?];
-                if let Some(flags) = creating {
-                    when.push(bits(flags, libc::O_CREAT as u64)?);
-                }
-                SeccompRule::new(when).map_err(|e| SeccompError::Build(e.to_string()))
-            })
-            .collect()
+    // A set-id `mode` in `mode_arg`, when `flags`, if given, has `bit`.
+    let set_id =
+        |mode_arg: u8, flags: Option<(u8, u64)>| -> Result<Vec<SeccompRule>, SeccompError> {
+            [libc::S_ISUID as u64, libc::S_ISGID as u64]
+                .into_iter()
+                .map(|bit| {
+                    let mut when = vec![bits(mode_arg, bit)?];
+                    if let Some((flags, flag)) = flags {
+                        when.push(bits(flags, flag)?);
+                    }
+                    SeccompRule::new(when).map_err(|e| SeccompError::Build(e.to_string()))
+                })
+                .collect()
+        };
+    // open makes a file of the mode given with O_CREAT, or with O_TMPFILE
+    // (a nameless one, which linkat may then name in any writable folder).
+    let opening = |mode_arg: u8, flags: u8| -> Result<Vec<SeccompRule>, SeccompError> {
+        let mut rules = set_id(mode_arg, Some((flags, libc::O_CREAT as u64)))?;
+        rules.extend(set_id(mode_arg, Some((flags, TMPFILE_BIT)))?);
+        Ok(rules)
     };
     rules.insert(libc::SYS_fchmod, set_id(1, None)?);
     rules.insert(libc::SYS_fchmodat, set_id(2, None)?);
     rules.insert(libc::SYS_fchmodat2, set_id(2, None)?);
-    rules.insert(libc::SYS_openat, set_id(3, Some(2))?);
+    rules.insert(libc::SYS_openat, opening(3, 2)?);
     rules.insert(libc::SYS_mknodat, set_id(2, None)?);
     #[cfg(target_arch = "x86_64")]
     {
         rules.insert(libc::SYS_chmod, set_id(1, None)?);
-        rules.insert(libc::SYS_open, set_id(2, Some(1))?);
+        rules.insert(libc::SYS_open, opening(2, 1)?);
         rules.insert(libc::SYS_creat, set_id(1, None)?);
         rules.insert(libc::SYS_mknod, set_id(1, None)?);
     }
@@ -212,6 +226,15 @@ fn prelude(bpf: &mut BpfProgram, x32: bool) -> Result<(), SeccompError> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_tmpfile_bit_is_o_tmpfile_without_o_directory() {
+        use nix::libc::{O_DIRECTORY, O_TMPFILE};
+        // __O_TMPFILE is 020000000 on x86_64, aarch64 and riscv64 alike;
+        // O_DIRECTORY is 0200000 on two of them and 040000 on aarch64.
+        assert_eq!(super::TMPFILE_BIT, 0o20_000_000);
+        assert_eq!(super::TMPFILE_BIT | O_DIRECTORY as u64, O_TMPFILE as u64);
+    }
+
     #[test]
     fn the_program_has_a_rule_per_call_and_its_prelude_after_the_arch_check() {
         let bytes = super::program().unwrap();

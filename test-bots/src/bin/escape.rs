@@ -42,6 +42,10 @@
 //! - `setid=PATH`: a set-uid or set-gid file at PATH (and PATH.2 to PATH.4),
 //!   made by chmod, by open with O_CREAT, by mknod and by openat2; escaped
 //!   if one of them has the bit.
+//! - `tmpfile=PATH:MODE`: a file of MODE (octal, e.g. `6755`) at PATH, made
+//!   nameless by open with O_TMPFILE in PATH's folder and then linked there
+//!   (`linkat` of `/proc/self/fd/N`); escaped if it has the set-uid or
+//!   set-gid bit.
 //! - `int80`: an i386 `getpid` through `int 0x80` (another ABI, which a
 //!   filter that checks call numbers only would let through), in a child.
 //! - `x32`: an x32 `getpid` (number with bit 30 set), in a child.
@@ -130,6 +134,7 @@ fn try_attempt(name: &str, arg: Option<&str>) -> Outcome {
         "environ" => environ(),
         "int80" => in_child(int80, "made an i386 system call (int 0x80)"),
         "setid" => arg.map_or_else(|| needs("PATH"), setid),
+        "tmpfile" => arg.map_or_else(|| needs("PATH:MODE"), tmpfile),
         "x32" => in_child(x32, "made an x32 system call"),
         _ => Outcome::Unknown,
     }
@@ -588,6 +593,49 @@ fn setid(path: &str) -> Outcome {
         Refused(said.join("; "))
     } else {
         Escaped(format!("set-id files: {}", marked.join(", ")))
+    }
+}
+
+fn tmpfile(arg: &str) -> Outcome {
+    use nix::fcntl::{open, AtFlags, OFlag};
+    use nix::sys::stat::Mode;
+    use std::os::unix::fs::PermissionsExt;
+    let Some((path, mode)) = arg
+        .rsplit_once(':')
+        .and_then(|(p, m)| Some((p, u32::from_str_radix(m, 8).ok()?)))
+    else {
+        return Refused(format!("bad PATH:MODE {arg:?}"));
+    };
+    let folder = match std::path::Path::new(path).parent() {
+        Some(f) if !f.as_os_str().is_empty() => f,
+        _ => std::path::Path::new("."),
+    };
+    let flags = OFlag::O_TMPFILE | OFlag::O_RDWR;
+    let fd = match open(folder, flags, Mode::from_bits_truncate(mode)) {
+        Ok(fd) => fd,
+        Err(errno) => return Refused(format!("open: {errno}")),
+    };
+    let linked = nix::unistd::linkat(
+        None,
+        format!("/proc/self/fd/{fd}").as_str(),
+        None,
+        path,
+        AtFlags::AT_SYMLINK_FOLLOW,
+    );
+    let _ = nix::unistd::close(fd);
+    if let Err(errno) = linked {
+        return Refused(format!("linkat: {errno}"));
+    }
+    match fs::metadata(path) {
+        Ok(m) if m.permissions().mode() & 0o6000 != 0 => Escaped(format!(
+            "set-id file {path}, mode {:o}",
+            m.permissions().mode() & 0o7777
+        )),
+        Ok(m) => Refused(format!(
+            "linked {path} without a set-id bit: mode {:o}",
+            m.permissions().mode() & 0o7777
+        )),
+        Err(error) => Refused(format!("{path}: {error}")),
     }
 }
 
