@@ -983,3 +983,61 @@ fn a_sandboxed_bot_sees_its_env_and_nothing_of_the_arenas() {
     assert!(open.contains(&format!("{SECRET}={VALUE}")), "{open}");
     assert!(open.contains("BOT_DEPTH=7"), "{open}");
 }
+
+#[test]
+fn a_pinned_sandboxed_bot_cannot_widen_its_cpu_set() {
+    if !bubblewrap() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    // Each series worker, and the bots it starts, pinned to one core.
+    let mut text = String::from("[tournament]\nfirst_to = 1\nconcurrency = 1\naffinity = true\n");
+    for (name, sandboxed) in [("boxed", true), ("open", false)] {
+        let dir = deploy(tmp.path(), name, &[built("escape")]);
+        text.push_str(&format!(
+            "\n[[bot]]\nname = \"{name}\"\ncommand = [\"./escape\", \"affinity\"]\ndir = {:?}\nsandbox = {sandboxed}\n",
+            dir.display().to_string()
+        ));
+    }
+    let config = tmp.path().join("t.toml");
+    std::fs::write(&config, text).unwrap();
+    let out = tmp.path().join("run");
+    let output = common::run_arena(&config, &out);
+    common::assert_success(&output);
+    // What each start of `bot` said of its attempt.
+    let said = |bot: &str| -> Vec<String> {
+        let log = std::fs::read_to_string(out.join(format!("logs/{bot}.stderr.log"))).unwrap();
+        log.lines()
+            .filter_map(|l| {
+                l.split_once("attempt affinity: ")
+                    .map(|(_, r)| r.to_string())
+            })
+            .collect()
+    };
+    let boxed = said("boxed");
+    assert!(!boxed.is_empty(), "the sandboxed bot never tried");
+    for line in &boxed {
+        assert!(
+            line.starts_with("refused (sched_setaffinity: EPERM"),
+            "{line}"
+        );
+    }
+    // Its start for the game was pinned: one CPU it could not widen.
+    assert!(
+        boxed
+            .iter()
+            .any(|l| l.contains("; CPUs: 1 before, 1 after")),
+        "{boxed:?}"
+    );
+    // Unsandboxed, nothing refuses it (as docs/sandbox.md says): the
+    // control that the attempt widens a pinned set on this host.
+    if arena::affinity::allowed_cores().len() > 1 {
+        let open = said("open");
+        assert!(
+            open.iter()
+                .any(|l| l.starts_with("ESCAPED (widened its CPU set: CPUs: 1 before")),
+            "{open:?}"
+        );
+    }
+}

@@ -189,6 +189,10 @@ pub struct Sandbox {
     /// replace one of those): with [`ENV`], its whole environment.
     #[serde(default)]
     pub env: Vec<(String, String)>,
+    /// Whether the bot runs pinned to one core (`[tournament] affinity`):
+    /// its seccomp filter then refuses `sched_setaffinity`.
+    #[serde(default)]
+    pub pinned: bool,
 }
 
 /// A bubblewrap command ready to spawn, with the descriptors it inherits;
@@ -295,6 +299,7 @@ impl Sandbox {
             host_user,
             runs_arena,
             env: Vec::new(),
+            pinned: sandbox.pinned,
         })
     }
 
@@ -450,7 +455,7 @@ impl Sandbox {
             nix::unistd::write(&write, text)?;
             Ok(read)
         };
-        let filter = seccomp::program().map_err(std::io::Error::other)?;
+        let filter = seccomp::program(self.pinned).map_err(std::io::Error::other)?;
         let exe: OwnedFd = std::fs::File::open(std::env::current_exe()?)?.into();
         let owned = vec![
             exe,
@@ -761,6 +766,7 @@ mod tests {
             host_user: None,
             runs_arena: false,
             env: vec![("DEPTH".into(), "4".into())],
+            pinned: false,
         }
     }
 

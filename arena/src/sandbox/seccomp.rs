@@ -96,12 +96,13 @@ pub enum SeccompError {
 }
 
 /// The filter as bubblewrap reads it: the BPF instructions, 8 bytes each,
-/// in native byte order.
+/// in native byte order. A `pinned` bot's (`[tournament] affinity`) also
+/// refuses `sched_setaffinity`.
 ///
 /// # Errors
 /// When this processor's architecture has no seccomp support in
 /// `seccompiler` (it has x86_64, aarch64 and riscv64).
-pub fn program() -> Result<Vec<u8>, SeccompError> {
+pub fn program(pinned: bool) -> Result<Vec<u8>, SeccompError> {
     let arch = TargetArch::try_from(std::env::consts::ARCH)
         .map_err(|_| SeccompError::Arch(std::env::consts::ARCH))?;
     let mut rules: BTreeMap<i64, Vec<SeccompRule>> =
@@ -117,9 +118,40 @@ pub fn program() -> Result<Vec<u8>, SeccompError> {
         vec![rule(1, libc::TIOCSTI)?, rule(1, libc::TIOCLINUX)?],
     );
     rules.insert(libc::SYS_socket, vec![rule(0, AF_VSOCK)?]);
-    // No set-uid or set-gid file: the bot's host user owns what it writes,
-    // and such a file left in a writable folder would hand that user to
-    // anyone on the host (as systemd's RestrictSUIDSGID).
+    set_id_rules(&mut rules)?;
+    if pinned {
+        // A bot pinned to one core must not take back the others.
+        rules.insert(libc::SYS_sched_setaffinity, Vec::new());
+    }
+    let filter = SeccompFilter::new(
+        rules,
+        SeccompAction::Allow,
+        SeccompAction::Errno(libc::EPERM as u32),
+        arch,
+    )
+    .map_err(|e| SeccompError::Build(e.to_string()))?;
+    let mut bpf: BpfProgram = filter
+        .try_into()
+        .map_err(|e: seccompiler::BackendError| SeccompError::Build(e.to_string()))?;
+    prelude(&mut bpf, arch == TargetArch::x86_64)?;
+    Ok(bpf
+        .iter()
+        .flat_map(|i| {
+            let mut bytes = [0u8; 8];
+            bytes[..2].copy_from_slice(&i.code.to_ne_bytes());
+            bytes[2] = i.jt;
+            bytes[3] = i.jf;
+            bytes[4..].copy_from_slice(&i.k.to_ne_bytes());
+            bytes
+        })
+        .collect())
+}
+
+/// The rules that refuse to make a set-uid or set-gid file: the bot's host
+/// user owns what it writes, and such a file left in a writable folder
+/// would hand that user to anyone on the host (as systemd's
+/// RestrictSUIDSGID).
+fn set_id_rules(rules: &mut BTreeMap<i64, Vec<SeccompRule>>) -> Result<(), SeccompError> {
     let bits = |arg: u8, bit: u64| {
         SeccompCondition::new(
             arg,
@@ -162,28 +194,7 @@ pub fn program() -> Result<Vec<u8>, SeccompError> {
         rules.insert(libc::SYS_creat, set_id(1, None)?);
         rules.insert(libc::SYS_mknod, set_id(1, None)?);
     }
-    let filter = SeccompFilter::new(
-        rules,
-        SeccompAction::Allow,
-        SeccompAction::Errno(libc::EPERM as u32),
-        arch,
-    )
-    .map_err(|e| SeccompError::Build(e.to_string()))?;
-    let mut bpf: BpfProgram = filter
-        .try_into()
-        .map_err(|e: seccompiler::BackendError| SeccompError::Build(e.to_string()))?;
-    prelude(&mut bpf, arch == TargetArch::x86_64)?;
-    Ok(bpf
-        .iter()
-        .flat_map(|i| {
-            let mut bytes = [0u8; 8];
-            bytes[..2].copy_from_slice(&i.code.to_ne_bytes());
-            bytes[2] = i.jt;
-            bytes[3] = i.jf;
-            bytes[4..].copy_from_slice(&i.k.to_ne_bytes());
-            bytes
-        })
-        .collect())
+    Ok(())
 }
 
 // Classic BPF opcodes (linux/bpf_common.h).
@@ -227,6 +238,22 @@ fn prelude(bpf: &mut BpfProgram, x32: bool) -> Result<(), SeccompError> {
 #[cfg(test)]
 mod tests {
     #[test]
+    fn a_pinned_bots_program_has_one_rule_more() {
+        let (free, pinned) = (super::program(false), super::program(true));
+        let (free, pinned) = (free.unwrap(), pinned.unwrap());
+        assert!(pinned.len() > free.len());
+        // The call's number appears as a comparison only in the pinned one.
+        let has = |bytes: &[u8], k: u32| {
+            bytes.chunks(8).any(|i| {
+                u16::from_ne_bytes([i[0], i[1]]) == super::BPF_JMP_JEQ_K
+                    && u32::from_ne_bytes(i[4..8].try_into().unwrap()) == k
+            })
+        };
+        let nr = nix::libc::SYS_sched_setaffinity as u32;
+        assert!(has(&pinned, nr) && !has(&free, nr));
+    }
+
+    #[test]
     fn the_tmpfile_bit_is_o_tmpfile_without_o_directory() {
         use nix::libc::{O_DIRECTORY, O_TMPFILE};
         // __O_TMPFILE is 020000000 on x86_64, aarch64 and riscv64 alike;
@@ -237,7 +264,7 @@ mod tests {
 
     #[test]
     fn the_program_has_a_rule_per_call_and_its_prelude_after_the_arch_check() {
-        let bytes = super::program().unwrap();
+        let bytes = super::program(false).unwrap();
         assert_eq!(bytes.len() % 8, 0);
         assert!(bytes.len() / 8 > super::DENIED.len());
         if cfg!(target_arch = "x86_64") {

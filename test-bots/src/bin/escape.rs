@@ -46,6 +46,9 @@
 //!   nameless by open with O_TMPFILE in PATH's folder and then linked there
 //!   (`linkat` of `/proc/self/fd/N`); escaped if it has the set-uid or
 //!   set-gid bit.
+//! - `affinity`: `sched_setaffinity` to every CPU, then `sched_getaffinity`;
+//!   escaped if the set widened (a bot pinned to one core took the others).
+//!   The line says how many CPUs the set held before and after.
 //! - `int80`: an i386 `getpid` through `int 0x80` (another ABI, which a
 //!   filter that checks call numbers only would let through), in a child.
 //! - `x32`: an x32 `getpid` (number with bit 30 set), in a child.
@@ -136,6 +139,7 @@ fn try_attempt(name: &str, arg: Option<&str>) -> Outcome {
         "setid" => arg.map_or_else(|| needs("PATH"), setid),
         "tmpfile" => arg.map_or_else(|| needs("PATH:MODE"), tmpfile),
         "x32" => in_child(x32, "made an x32 system call"),
+        "affinity" => affinity(),
         _ => Outcome::Unknown,
     }
 }
@@ -636,6 +640,37 @@ fn tmpfile(arg: &str) -> Outcome {
             m.permissions().mode() & 0o7777
         )),
         Err(error) => Refused(format!("{path}: {error}")),
+    }
+}
+
+fn affinity() -> Outcome {
+    use nix::sched::{sched_getaffinity, sched_setaffinity, CpuSet};
+    let me = Pid::from_raw(0);
+    let cpus = || {
+        sched_getaffinity(me).map(|set| {
+            (0..CpuSet::count())
+                .filter(|&c| set.is_set(c).unwrap_or(false))
+                .count()
+        })
+    };
+    let before = match cpus() {
+        Ok(n) => n,
+        Err(errno) => return Refused(format!("sched_getaffinity: {errno}")),
+    };
+    let mut every = CpuSet::new();
+    for cpu in 0..CpuSet::count() {
+        let _ = every.set(cpu);
+    }
+    let set = sched_setaffinity(me, &every);
+    let after = match cpus() {
+        Ok(n) => n,
+        Err(errno) => return Refused(format!("sched_getaffinity after: {errno}")),
+    };
+    let counts = format!("CPUs: {before} before, {after} after");
+    match set {
+        _ if after > before => Escaped(format!("widened its CPU set: {counts}")),
+        Err(errno) => Refused(format!("sched_setaffinity: {errno}; {counts}")),
+        Ok(()) => Refused(format!("sched_setaffinity worked, not wider: {counts}")),
     }
 }
 
