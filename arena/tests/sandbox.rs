@@ -1041,3 +1041,77 @@ fn a_pinned_sandboxed_bot_cannot_widen_its_cpu_set() {
         );
     }
 }
+
+#[test]
+fn no_command_line_on_the_host_shows_a_sandboxed_bots_env_or_sandbox() {
+    if !bubblewrap() {
+        return;
+    }
+    use std::hash::{BuildHasher, Hasher};
+    const SECRET: &str = "ENDODOI_SECRET_X";
+    let random = std::collections::hash_map::RandomState::new()
+        .build_hasher()
+        .finish();
+    let value = format!("s3cr3t-{random:016x}");
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let boxed = deploy(tmp.path(), "boxed", &[built("escape")]);
+    let scanner = deploy(tmp.path(), "scanner", &[built("escape")]);
+    // The scanner looks for the secret, and lists the command lines that
+    // hold the sandboxed bot's program, both given in hex: its own command
+    // line must hold neither.
+    let program = boxed.join("escape").display().to_string();
+    let hex = |text: &str| -> String { text.bytes().map(|b| format!("{b:02x}")).collect() };
+    let hex = format!("{}:{}", hex(&value), hex(&program));
+    // The unsandboxed scanner, on the host, reads every process's command
+    // line at its first turn, while the sandboxed bot plays against it.
+    let text = format!(
+        "[tournament]\nfirst_to = 1\nconcurrency = 1\n\n[[bot]]\nname = \"boxed\"\ncommand = [\"./escape\", \"env={SECRET}\"]\ndir = {:?}\nsandbox = true\nenv = {{ {SECRET} = \"{value}\" }}\n\n[[bot]]\nname = \"scanner\"\ncommand = [\"./escape\", \"cmdline={hex}\"]\ndir = {:?}\n",
+        boxed.display().to_string(),
+        scanner.display().to_string()
+    );
+    let config = tmp.path().join("t.toml");
+    std::fs::write(&config, text).unwrap();
+    let out = tmp.path().join("run");
+    let output = common::run_arena(&config, &out);
+    common::assert_success(&output);
+    let said = |bot: &str, attempt: &str| -> Vec<String> {
+        let log = std::fs::read_to_string(out.join(format!("logs/{bot}.stderr.log"))).unwrap();
+        let prefix = format!("attempt {attempt}: ");
+        log.lines()
+            .filter_map(|l| l.split_once(&prefix).map(|(_, r)| r.to_string()))
+            .collect()
+    };
+    // The control: the sandboxed bot got its variable.
+    let env = said("boxed", &format!("env={SECRET}"));
+    assert!(!env.is_empty(), "the sandboxed bot never ran");
+    for line in &env {
+        let set = format!("ESCAPED ({SECRET} is set, {} bytes)", value.len());
+        assert_eq!(line, &set);
+    }
+    let scans = said("scanner", &format!("cmdline={hex}"));
+    assert!(!scans.is_empty(), "the scanner never played");
+    for line in &scans {
+        assert!(line.starts_with("refused ("), "the secret leaked: {line}");
+    }
+    // The scan saw the sandboxed bot's guard and bubblewrap running, and
+    // no command line of its shows a sandbox setting.
+    let seen = |line: &String, word: &str| line.contains(&format!("[{word} "));
+    let bwrap = which::which("bwrap").unwrap().display().to_string();
+    assert!(
+        scans
+            .iter()
+            .any(|l| seen(l, &bwrap) && l.contains(" guard ")),
+        "the scan saw no sandbox of the bot: {scans:?}"
+    );
+    for line in &scans {
+        // (The variable's name is on them: the bot's own attempt names it.)
+        for detail in ["--setenv", "--ro-bind", "--bind", "--tmpfs", "--sandbox="] {
+            assert!(!line.contains(detail), "{detail} on a command line: {line}");
+        }
+    }
+    // Nor in the logs (the run's copy of its config holds it, as the
+    // config does).
+    let text = all_text(&out, &out.join("config.toml"));
+    assert!(!text.contains(&value), "the secret is in the run folder");
+}

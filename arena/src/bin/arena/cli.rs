@@ -201,9 +201,11 @@ pub struct GuardArgs {
     /// The bot's open-file limit (0: none).
     #[arg(long, default_value_t = 0)]
     pub open_files: u64,
-    /// The bot's sandbox, as JSON (see the sandbox module); none: unsandboxed.
-    #[arg(long)]
-    pub sandbox: Option<String>,
+    /// The inherited descriptor that holds the bot's sandbox (see the
+    /// sandbox module; not on the command line, which every local user may
+    /// read); none: unsandboxed.
+    #[arg(long, value_name = "FD")]
+    pub sandbox_fd: Option<i32>,
     /// The bot's program and arguments.
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
     pub command: Vec<std::ffi::OsString>,
@@ -725,7 +727,7 @@ impl CheckArgs {
 
 impl GuardArgs {
     /// The bot's command, limits and sandbox; `None` (after saying why on
-    /// stderr, the bot's log) when the sandbox's JSON is bad.
+    /// stderr, the bot's log) when the sandbox cannot be read.
     #[must_use]
     pub fn into_parts(
         self,
@@ -739,10 +741,11 @@ impl GuardArgs {
             cpu_seconds: self.cpu_seconds,
             open_files: self.open_files,
         };
-        match self.sandbox.map(|s| serde_json::from_str(&s)).transpose() {
+        let sandbox = self.sandbox_fd.map(arena::sandbox::Sandbox::receive);
+        match sandbox.transpose() {
             Ok(sandbox) => Some((self.command, limits, sandbox)),
             Err(e) => {
-                eprintln!("guard: bad --sandbox: {e}");
+                eprintln!("guard: cannot read the sandbox from --sandbox-fd: {e}");
                 None
             }
         }
