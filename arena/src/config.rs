@@ -378,6 +378,10 @@ pub struct SandboxSpec {
     /// The host user it runs as when the arena runs as root (a name or a
     /// number); an arena run by any other user runs it as that user.
     pub user: String,
+    /// Whether its start pins it to one core (`[tournament] affinity`): its
+    /// seccomp filter then refuses `sched_setaffinity`, so that it cannot
+    /// take back the other cores.
+    pub pinned: bool,
 }
 
 impl Default for SandboxSpec {
@@ -389,6 +393,7 @@ impl Default for SandboxSpec {
             processes: DEFAULT_PROCESSES,
             tmp_mb: DEFAULT_TMP_MB,
             user: DEFAULT_SANDBOX_USER.into(),
+            pinned: false,
         }
     }
 }
@@ -1022,6 +1027,7 @@ impl Config {
                 processes: int(&rb.processes, "bot.processes", 1, MAX_PROCESSES, processes)? as u64,
                 tmp_mb: int(&rb.tmp_mb, "bot.tmp_mb", 1, MAX_TMP_MB, tmp_mb)? as u64,
                 user: user_of(&rb.sandbox_user, "bot.sandbox_user", &sandbox_user)?,
+                pinned: r.affinity.unwrap_or(false),
             };
             if !sandboxed {
                 // A sandbox setting on a bot that runs unsandboxed is a mistake

@@ -169,6 +169,9 @@ impl EscapeRun {
             // must not be the arena's either.
             fails("read=/proc/1/environ"),
             fails(format!("setid={}", p("bots/a/setid"))),
+            // A nameless file (O_TMPFILE) linked into the writable folder.
+            fails(format!("tmpfile={}:6755", p("bots/a/tmpfile-suid"))),
+            fails(format!("tmpfile={}:2705", p("bots/a/tmpfile-sgid"))),
             fails("int80"),
             fails("x32"),
             fails("fill=/tmp/fill:40"),
@@ -309,6 +312,16 @@ impl EscapeRun {
             log.contains("attempt int80: refused (child ended as Signaled"),
             "{log}"
         );
+        // The nameless set-id files are refused by the filter (EPERM) at
+        // the open, not for a lack of O_TMPFILE in the folder's filesystem.
+        let tmpfiles: Vec<&str> = log
+            .lines()
+            .filter(|l| l.contains("attempt tmpfile="))
+            .collect();
+        assert!(!tmpfiles.is_empty(), "{log}");
+        for line in tmpfiles {
+            assert!(line.contains(": refused (open: EPERM"), "{line}");
+        }
         // The control really wrote the writable folder of the host.
         assert!(self.root.join("bots/a/control-a").exists());
         assert!(
@@ -969,4 +982,136 @@ fn a_sandboxed_bot_sees_its_env_and_nothing_of_the_arenas() {
     let open = environ_line(&out, "open");
     assert!(open.contains(&format!("{SECRET}={VALUE}")), "{open}");
     assert!(open.contains("BOT_DEPTH=7"), "{open}");
+}
+
+#[test]
+fn a_pinned_sandboxed_bot_cannot_widen_its_cpu_set() {
+    if !bubblewrap() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    // Each series worker, and the bots it starts, pinned to one core.
+    let mut text = String::from("[tournament]\nfirst_to = 1\nconcurrency = 1\naffinity = true\n");
+    for (name, sandboxed) in [("boxed", true), ("open", false)] {
+        let dir = deploy(tmp.path(), name, &[built("escape")]);
+        text.push_str(&format!(
+            "\n[[bot]]\nname = \"{name}\"\ncommand = [\"./escape\", \"affinity\"]\ndir = {:?}\nsandbox = {sandboxed}\n",
+            dir.display().to_string()
+        ));
+    }
+    let config = tmp.path().join("t.toml");
+    std::fs::write(&config, text).unwrap();
+    let out = tmp.path().join("run");
+    let output = common::run_arena(&config, &out);
+    common::assert_success(&output);
+    // What each start of `bot` said of its attempt.
+    let said = |bot: &str| -> Vec<String> {
+        let log = std::fs::read_to_string(out.join(format!("logs/{bot}.stderr.log"))).unwrap();
+        log.lines()
+            .filter_map(|l| {
+                l.split_once("attempt affinity: ")
+                    .map(|(_, r)| r.to_string())
+            })
+            .collect()
+    };
+    let boxed = said("boxed");
+    assert!(!boxed.is_empty(), "the sandboxed bot never tried");
+    for line in &boxed {
+        assert!(
+            line.starts_with("refused (sched_setaffinity: EPERM"),
+            "{line}"
+        );
+    }
+    // Its start for the game was pinned: one CPU it could not widen.
+    assert!(
+        boxed
+            .iter()
+            .any(|l| l.contains("; CPUs: 1 before, 1 after")),
+        "{boxed:?}"
+    );
+    // Unsandboxed, nothing refuses it (as docs/sandbox.md says): the
+    // control that the attempt widens a pinned set on this host.
+    if arena::affinity::allowed_cores().len() > 1 {
+        let open = said("open");
+        assert!(
+            open.iter()
+                .any(|l| l.starts_with("ESCAPED (widened its CPU set: CPUs: 1 before")),
+            "{open:?}"
+        );
+    }
+}
+
+#[test]
+fn no_command_line_on_the_host_shows_a_sandboxed_bots_env_or_sandbox() {
+    if !bubblewrap() {
+        return;
+    }
+    use std::hash::{BuildHasher, Hasher};
+    const SECRET: &str = "ENDODOI_SECRET_X";
+    let random = std::collections::hash_map::RandomState::new()
+        .build_hasher()
+        .finish();
+    let value = format!("s3cr3t-{random:016x}");
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let boxed = deploy(tmp.path(), "boxed", &[built("escape")]);
+    let scanner = deploy(tmp.path(), "scanner", &[built("escape")]);
+    // The scanner looks for the secret, and lists the command lines that
+    // hold the sandboxed bot's program, both given in hex: its own command
+    // line must hold neither.
+    let program = boxed.join("escape").display().to_string();
+    let hex = |text: &str| -> String { text.bytes().map(|b| format!("{b:02x}")).collect() };
+    let hex = format!("{}:{}", hex(&value), hex(&program));
+    // The unsandboxed scanner, on the host, reads every process's command
+    // line at its first turn, while the sandboxed bot plays against it.
+    let text = format!(
+        "[tournament]\nfirst_to = 1\nconcurrency = 1\n\n[[bot]]\nname = \"boxed\"\ncommand = [\"./escape\", \"env={SECRET}\"]\ndir = {:?}\nsandbox = true\nenv = {{ {SECRET} = \"{value}\" }}\n\n[[bot]]\nname = \"scanner\"\ncommand = [\"./escape\", \"cmdline={hex}\"]\ndir = {:?}\n",
+        boxed.display().to_string(),
+        scanner.display().to_string()
+    );
+    let config = tmp.path().join("t.toml");
+    std::fs::write(&config, text).unwrap();
+    let out = tmp.path().join("run");
+    let output = common::run_arena(&config, &out);
+    common::assert_success(&output);
+    let said = |bot: &str, attempt: &str| -> Vec<String> {
+        let log = std::fs::read_to_string(out.join(format!("logs/{bot}.stderr.log"))).unwrap();
+        let prefix = format!("attempt {attempt}: ");
+        log.lines()
+            .filter_map(|l| l.split_once(&prefix).map(|(_, r)| r.to_string()))
+            .collect()
+    };
+    // The control: the sandboxed bot got its variable.
+    let env = said("boxed", &format!("env={SECRET}"));
+    assert!(!env.is_empty(), "the sandboxed bot never ran");
+    for line in &env {
+        let set = format!("ESCAPED ({SECRET} is set, {} bytes)", value.len());
+        assert_eq!(line, &set);
+    }
+    let scans = said("scanner", &format!("cmdline={hex}"));
+    assert!(!scans.is_empty(), "the scanner never played");
+    for line in &scans {
+        assert!(line.starts_with("refused ("), "the secret leaked: {line}");
+    }
+    // The scan saw the sandboxed bot's guard and bubblewrap running, and
+    // no command line of its shows a sandbox setting.
+    let seen = |line: &String, word: &str| line.contains(&format!("[{word} "));
+    let bwrap = which::which("bwrap").unwrap().display().to_string();
+    assert!(
+        scans
+            .iter()
+            .any(|l| seen(l, &bwrap) && l.contains(" guard ")),
+        "the scan saw no sandbox of the bot: {scans:?}"
+    );
+    for line in &scans {
+        // (The variable's name is on them: the bot's own attempt names it.)
+        for detail in ["--setenv", "--ro-bind", "--bind", "--tmpfs", "--sandbox="] {
+            assert!(!line.contains(detail), "{detail} on a command line: {line}");
+        }
+    }
+    // Nor in the logs (the run's copy of its config holds it, as the
+    // config does).
+    let text = all_text(&out, &out.join("config.toml"));
+    assert!(!text.contains(&value), "the secret is in the run folder");
 }

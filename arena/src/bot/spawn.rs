@@ -74,9 +74,9 @@ pub enum SpawnError {
         /// The bot.
         bot: String,
     },
-    /// The sandbox cannot be written for the guard.
+    /// The sandbox cannot be handed to the guard.
     #[error("cannot pass the sandbox to the guard: {0}")]
-    Json(#[from] serde_json::Error),
+    Pass(std::io::Error),
 }
 
 /// Where the program of `spec` is, and the working directory it runs in.
@@ -377,8 +377,7 @@ pub fn command(
                 .arg(format!("--cpu-seconds={}", spec.limits.cpu_seconds))
                 .arg(format!("--open-files={}", spec.limits.open_files));
             if let Some(sandbox) = &sandbox {
-                let json = serde_json::to_string(sandbox)?;
-                c.arg(format!("--sandbox={json}"));
+                pass_sandbox(&mut c, sandbox)?;
             }
             if let Some(group) = cgroup {
                 for (dir, home) in group.dirs().iter().zip(group.homes()) {
@@ -449,6 +448,26 @@ pub fn command(
         });
     }
     Ok(cmd)
+}
+
+/// Hands `sandbox` to the guard that `command` starts, in a descriptor it
+/// inherits (`--sandbox-fd`): on its command line, which every local user
+/// may read, it would show the bot's `env` and paths.
+fn pass_sandbox(command: &mut Command, sandbox: &Sandbox) -> Result<(), SpawnError> {
+    use std::os::fd::AsRawFd;
+    let fd = sandbox.send().map_err(SpawnError::Pass)?;
+    command.arg(format!("--sandbox-fd={}", fd.as_raw_fd()));
+    // SAFETY: fcntl is async-signal-safe; nothing is allocated. The closure
+    // owns the descriptor, so it stays open until the command is dropped,
+    // and only the child's copy loses close-on-exec.
+    unsafe {
+        command.pre_exec(move || {
+            use nix::fcntl::{fcntl, FcntlArg, FdFlag};
+            fcntl(fd.as_raw_fd(), FcntlArg::F_SETFD(FdFlag::empty()))?;
+            Ok(())
+        });
+    }
+    Ok(())
 }
 
 /// Sets the resource limits of the calling process; a 0 in `limits` leaves

@@ -23,7 +23,11 @@
 //!
 //! The arena's executable is not in the sandbox's filesystem: bubblewrap
 //! runs it from an inherited descriptor (`/proc/self/fd/N`) as the confine
-//! step, which runs a bundled bot as `/proc/self/exe`.
+//! step, which runs a bundled bot as `/proc/self/exe`. Nothing of a
+//! sandbox's settings is on a command line, which every local user may
+//! read: the arena hands the sandbox to the guard ([`Sandbox::send`]), and
+//! the guard hands bubblewrap its options (`--args`), in sealed memory
+//! files they inherit.
 
 pub mod confine;
 mod seccomp;
@@ -161,8 +165,9 @@ pub enum SandboxError {
 }
 
 /// One bot's sandbox, resolved: absolute paths and the host user. The
-/// arena builds it and hands it to the guard (as JSON), which starts
-/// bubblewrap with [`Sandbox::command`].
+/// arena builds it and hands it to the guard (as JSON in an inherited
+/// descriptor, [`Sandbox::send`]), which starts bubblewrap with
+/// [`Sandbox::command`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Sandbox {
     /// bubblewrap's path.
@@ -189,6 +194,10 @@ pub struct Sandbox {
     /// replace one of those): with [`ENV`], its whole environment.
     #[serde(default)]
     pub env: Vec<(String, String)>,
+    /// Whether the bot runs pinned to one core (`[tournament] affinity`):
+    /// its seccomp filter then refuses `sched_setaffinity`.
+    #[serde(default)]
+    pub pinned: bool,
 }
 
 /// A bubblewrap command ready to spawn, with the descriptors it inherits;
@@ -295,6 +304,7 @@ impl Sandbox {
             host_user,
             runs_arena,
             env: Vec::new(),
+            pinned: sandbox.pinned,
         })
     }
 
@@ -339,8 +349,10 @@ impl Sandbox {
             .chain(self.writable.iter().map(|p| (p.as_path(), true)))
     }
 
-    /// bubblewrap's arguments, given the descriptors it inherits. Pure.
-    fn args(&self, fds: &Fds) -> Vec<OsString> {
+    /// bubblewrap's options, given the descriptors it inherits: what it
+    /// reads from a descriptor (`--args`), so that no command line shows
+    /// them. Pure.
+    fn options(&self, fds: &Fds) -> Vec<OsString> {
         let mut a: Vec<OsString> = Vec::new();
         let mut push = |words: &[&OsStr]| a.extend(words.iter().map(|w| w.to_os_string()));
         let s = |x: &'static str| OsStr::new(x);
@@ -425,11 +437,18 @@ impl Sandbox {
             self.dir.as_os_str(),
             s("--seccomp"),
             &fd(fds.seccomp),
-            s("--"),
         ]);
-        a.push(format!("/proc/self/fd/{}", fds.exe).into());
-        a.push("confine".into());
-        a.push(format!("--processes={}", self.processes).into());
+        a
+    }
+
+    /// What bubblewrap runs after its options: the confine step, this
+    /// executable from the inherited descriptor `exe`. Pure.
+    fn confine_step(&self, exe: RawFd) -> Vec<OsString> {
+        let mut a: Vec<OsString> = vec![
+            format!("/proc/self/fd/{exe}").into(),
+            "confine".into(),
+            format!("--processes={}", self.processes).into(),
+        ];
         if self.runs_arena {
             a.push("--arena".into());
         }
@@ -450,16 +469,16 @@ impl Sandbox {
             nix::unistd::write(&write, text)?;
             Ok(read)
         };
-        let filter = seccomp::program().map_err(std::io::Error::other)?;
+        let filter = seccomp::program(self.pinned).map_err(std::io::Error::other)?;
         let exe: OwnedFd = std::fs::File::open(std::env::current_exe()?)?.into();
-        let owned = vec![
+        let mut owned = vec![
             exe,
             data(&filter)?,
             data(PASSWD.as_bytes())?,
             data(GROUP.as_bytes())?,
             data(HOSTS.as_bytes())?,
         ];
-        let raw: Vec<RawFd> = owned.iter().map(AsRawFd::as_raw_fd).collect();
+        let mut raw: Vec<RawFd> = owned.iter().map(AsRawFd::as_raw_fd).collect();
         let fds = Fds {
             exe: raw[0],
             seccomp: raw[1],
@@ -467,10 +486,21 @@ impl Sandbox {
             group: raw[3],
             hosts: raw[4],
         };
+        // The options (the bot's env, its paths) go through a descriptor:
+        // a command line is every local user's to read (ps).
+        let options = nul_separated(&self.options(&fds))?;
+        let options = sealed(&options)?;
+        raw.push(options.as_raw_fd());
         let mut command = std::process::Command::new(&self.bwrap);
         // Nothing of the arena's environment, not even in bubblewrap's own
         // processes, whose /proc/1/environ the bot can read.
-        command.env_clear().args(self.args(&fds));
+        command
+            .env_clear()
+            .arg("--args")
+            .arg(options.as_raw_fd().to_string())
+            .arg("--")
+            .args(self.confine_step(fds.exe));
+        owned.push(options);
         if let Some(program) = program {
             command.arg("--").arg(program).args(args);
         }
@@ -500,6 +530,29 @@ impl Sandbox {
             command,
             _fds: owned,
         })
+    }
+
+    /// This sandbox as the guard reads it ([`Sandbox::receive`]): JSON in
+    /// a sealed memory file, for the guard to inherit (`--sandbox-fd`), as
+    /// a command line is every local user's to read.
+    ///
+    /// # Errors
+    /// When the memory file cannot be made.
+    pub fn send(&self) -> std::io::Result<OwnedFd> {
+        let json = serde_json::to_vec(self).map_err(std::io::Error::other)?;
+        sealed(&json)
+    }
+
+    /// The sandbox that [`Sandbox::send`] put in the inherited descriptor
+    /// `fd`, which is then closed (bubblewrap and the bot do not get it).
+    ///
+    /// # Errors
+    /// When `fd` cannot be read or does not hold a sandbox.
+    pub fn receive(fd: RawFd) -> std::io::Result<Sandbox> {
+        // A fresh open of the memory file reads it from its start.
+        let json = std::fs::read(format!("/proc/self/fd/{fd}"));
+        let _ = nix::unistd::close(fd);
+        serde_json::from_slice(&json?).map_err(std::io::Error::other)
     }
 
     /// Starts this sandbox with no bot: the confine step checks the
@@ -617,6 +670,49 @@ struct Fds {
     passwd: RawFd,
     group: RawFd,
     hosts: RawFd,
+}
+
+/// `words` as bubblewrap's `--args` reads them: each followed by a NUL.
+///
+/// # Errors
+/// When a word holds a NUL itself (it would split into two).
+fn nul_separated(words: &[OsString]) -> std::io::Result<Vec<u8>> {
+    use std::os::unix::ffi::OsStrExt;
+    let mut bytes = Vec::new();
+    for word in words {
+        if word.as_bytes().contains(&0) {
+            return Err(std::io::Error::other(format!(
+                "the sandbox setting {} holds a NUL byte: remove it from the config",
+                word.to_string_lossy()
+            )));
+        }
+        bytes.extend_from_slice(word.as_bytes());
+        bytes.push(0);
+    }
+    Ok(bytes)
+}
+
+/// A sealed memory file holding `bytes`, read from its start, close-on-exec
+/// (a child that is to inherit it clears that in its `pre_exec`): how the
+/// arena hands data to the guard and the guard to bubblewrap, off their
+/// command lines, with no size limit (a pipe's would block the writer).
+///
+/// # Errors
+/// When the memory file cannot be made, written or sealed.
+fn sealed(bytes: &[u8]) -> std::io::Result<OwnedFd> {
+    use nix::fcntl::{fcntl, FcntlArg, SealFlag};
+    use nix::sys::memfd::{memfd_create, MemFdCreateFlag};
+    use std::io::{Seek, Write};
+    let flags = MemFdCreateFlag::MFD_CLOEXEC | MemFdCreateFlag::MFD_ALLOW_SEALING;
+    let mut file = std::fs::File::from(memfd_create(c"endodoi-sandbox", flags)?);
+    file.write_all(bytes)?;
+    file.rewind()?;
+    let seals = SealFlag::F_SEAL_SEAL
+        | SealFlag::F_SEAL_SHRINK
+        | SealFlag::F_SEAL_GROW
+        | SealFlag::F_SEAL_WRITE;
+    fcntl(file.as_raw_fd(), FcntlArg::F_ADD_SEALS(seals))?;
+    Ok(file.into())
 }
 
 /// Where `path` is or would be: its longest part that exists with every
@@ -761,9 +857,11 @@ mod tests {
             host_user: None,
             runs_arena: false,
             env: vec![("DEPTH".into(), "4".into())],
+            pinned: false,
         }
     }
 
+    /// bubblewrap's options and what it runs, as one list.
     fn args() -> Vec<String> {
         let fds = Fds {
             exe: 3,
@@ -772,9 +870,11 @@ mod tests {
             group: 6,
             hosts: 7,
         };
-        sandbox()
-            .args(&fds)
-            .into_iter()
+        let s = sandbox();
+        let mut a = s.options(&fds);
+        a.push("--".into());
+        a.extend(s.confine_step(fds.exe));
+        a.into_iter()
             .map(|a| a.to_string_lossy().into_owned())
             .collect()
     }
@@ -832,6 +932,49 @@ mod tests {
         // The confine step comes last, from the inherited executable.
         let tail: Vec<&str> = a[a.len() - 3..].iter().map(String::as_str).collect();
         assert_eq!(tail, ["/proc/self/fd/3", "confine", "--processes=64"]);
+    }
+
+    #[test]
+    fn bubblewraps_command_line_shows_no_setting_and_its_descriptor_all() {
+        let prepared = sandbox().command(Some(OsStr::new("./bot")), &[]).unwrap();
+        let argv: Vec<String> = prepared
+            .command
+            .get_args()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(argv[0], "--args");
+        assert_eq!(
+            &argv[2..4],
+            [
+                "--",
+                &format!("/proc/self/fd/{}", prepared._fds[0].as_raw_fd())
+            ]
+        );
+        assert_eq!(&argv[4..], ["confine", "--processes=64", "--", "./bot"]);
+        // The descriptor holds the options, each ended by a NUL.
+        let fd: RawFd = argv[1].parse().unwrap();
+        let held = std::fs::read(format!("/proc/self/fd/{fd}")).unwrap();
+        let words: Vec<&[u8]> = held.split(|&b| b == 0).collect();
+        assert_eq!(words.last(), Some(&&b""[..]));
+        let words: Vec<String> = words[..words.len() - 1]
+            .iter()
+            .map(|w| String::from_utf8_lossy(w).into_owned())
+            .collect();
+        assert!(has(&words, &["--setenv", "DEPTH", "4"]), "{words:?}");
+        assert!(has(&words, &["--ro-bind", "/opt/venv", "/opt/venv"]));
+        // A setting with a NUL in it would split: refused.
+        let mut bad = sandbox();
+        bad.env.push(("X".into(), "a\0--bind".into()));
+        let e = bad.command(None, &[]).err().unwrap().to_string();
+        assert!(e.contains("NUL"), "{e}");
+    }
+
+    #[test]
+    fn the_sandbox_reaches_the_guard_through_a_descriptor() {
+        let sent = sandbox().send().unwrap();
+        // receive closes the descriptor it is given: give it a copy.
+        let copy = nix::unistd::dup(sent.as_raw_fd()).unwrap();
+        assert_eq!(Sandbox::receive(copy).unwrap(), sandbox());
     }
 
     #[test]

@@ -72,6 +72,11 @@ const DENIED: &[(i64, &str)] = &[
     (libc::SYS_syslog, "the kernel log"),
 ];
 
+/// The bit of `O_TMPFILE` that is its own: `O_TMPFILE` is that bit and
+/// `O_DIRECTORY`, whose value differs between architectures (libc has each
+/// one's), and a flag word with the bit alone is refused by the kernel.
+const TMPFILE_BIT: u64 = (libc::O_TMPFILE & !libc::O_DIRECTORY) as u64;
+
 /// The socket family that no network namespace covers: a VM's vsock
 /// reaches its host.
 const AF_VSOCK: u64 = 40;
@@ -91,12 +96,13 @@ pub enum SeccompError {
 }
 
 /// The filter as bubblewrap reads it: the BPF instructions, 8 bytes each,
-/// in native byte order.
+/// in native byte order. A `pinned` bot's (`[tournament] affinity`) also
+/// refuses `sched_setaffinity`.
 ///
 /// # Errors
 /// When this processor's architecture has no seccomp support in
 /// `seccompiler` (it has x86_64, aarch64 and riscv64).
-pub fn program() -> Result<Vec<u8>, SeccompError> {
+pub fn program(pinned: bool) -> Result<Vec<u8>, SeccompError> {
     let arch = TargetArch::try_from(std::env::consts::ARCH)
         .map_err(|_| SeccompError::Arch(std::env::consts::ARCH))?;
     let mut rules: BTreeMap<i64, Vec<SeccompRule>> =
@@ -112,41 +118,10 @@ pub fn program() -> Result<Vec<u8>, SeccompError> {
         vec![rule(1, libc::TIOCSTI)?, rule(1, libc::TIOCLINUX)?],
     );
     rules.insert(libc::SYS_socket, vec![rule(0, AF_VSOCK)?]);
-    // No set-uid or set-gid file: the bot's host user owns what it writes,
-    // and such a file left in a writable folder would hand that user to
-    // anyone on the host (as systemd's RestrictSUIDSGID).
-    let bits = |arg: u8, bit: u64| {
-        SeccompCondition::new(
-            arg,
-            SeccompCmpArgLen::Dword,
-            SeccompCmpOp::MaskedEq(bit),
-            bit,
-        )
-        .map_err(|e| SeccompError::Build(e.to_string()))
-    };
-    let set_id = |mode_arg: u8, creating: Option<u8>| -> Result<Vec<SeccompRule>, SeccompError> {
-        [libc::S_ISUID as u64, libc::S_ISGID as u64]
-            .into_iter()
-            .map(|bit| {
-                let mut when = vec![bits(mode_arg, bit)?];
-                if let Some(flags) = creating {
-                    when.push(bits(flags, libc::O_CREAT as u64)?);
-                }
-                SeccompRule::new(when).map_err(|e| SeccompError::Build(e.to_string()))
-            })
-            .collect()
-    };
-    rules.insert(libc::SYS_fchmod, set_id(1, None)?);
-    rules.insert(libc::SYS_fchmodat, set_id(2, None)?);
-    rules.insert(libc::SYS_fchmodat2, set_id(2, None)?);
-    rules.insert(libc::SYS_openat, set_id(3, Some(2))?);
-    rules.insert(libc::SYS_mknodat, set_id(2, None)?);
-    #[cfg(target_arch = "x86_64")]
-    {
-        rules.insert(libc::SYS_chmod, set_id(1, None)?);
-        rules.insert(libc::SYS_open, set_id(2, Some(1))?);
-        rules.insert(libc::SYS_creat, set_id(1, None)?);
-        rules.insert(libc::SYS_mknod, set_id(1, None)?);
+    set_id_rules(&mut rules)?;
+    if pinned {
+        // A bot pinned to one core must not take back the others.
+        rules.insert(libc::SYS_sched_setaffinity, Vec::new());
     }
     let filter = SeccompFilter::new(
         rules,
@@ -170,6 +145,56 @@ pub fn program() -> Result<Vec<u8>, SeccompError> {
             bytes
         })
         .collect())
+}
+
+/// The rules that refuse to make a set-uid or set-gid file: the bot's host
+/// user owns what it writes, and such a file left in a writable folder
+/// would hand that user to anyone on the host (as systemd's
+/// RestrictSUIDSGID).
+fn set_id_rules(rules: &mut BTreeMap<i64, Vec<SeccompRule>>) -> Result<(), SeccompError> {
+    let bits = |arg: u8, bit: u64| {
+        SeccompCondition::new(
+            arg,
+            SeccompCmpArgLen::Dword,
+            SeccompCmpOp::MaskedEq(bit),
+            bit,
+        )
+        .map_err(|e| SeccompError::Build(e.to_string()))
+    };
+    // A set-id `mode` in `mode_arg`, when `flags`, if given, has `bit`.
+    let set_id =
+        |mode_arg: u8, flags: Option<(u8, u64)>| -> Result<Vec<SeccompRule>, SeccompError> {
+            [libc::S_ISUID as u64, libc::S_ISGID as u64]
+                .into_iter()
+                .map(|bit| {
+                    let mut when = vec![bits(mode_arg, bit)?];
+                    if let Some((flags, flag)) = flags {
+                        when.push(bits(flags, flag)?);
+                    }
+                    SeccompRule::new(when).map_err(|e| SeccompError::Build(e.to_string()))
+                })
+                .collect()
+        };
+    // open makes a file of the mode given with O_CREAT, or with O_TMPFILE
+    // (a nameless one, which linkat may then name in any writable folder).
+    let opening = |mode_arg: u8, flags: u8| -> Result<Vec<SeccompRule>, SeccompError> {
+        let mut rules = set_id(mode_arg, Some((flags, libc::O_CREAT as u64)))?;
+        rules.extend(set_id(mode_arg, Some((flags, TMPFILE_BIT)))?);
+        Ok(rules)
+    };
+    rules.insert(libc::SYS_fchmod, set_id(1, None)?);
+    rules.insert(libc::SYS_fchmodat, set_id(2, None)?);
+    rules.insert(libc::SYS_fchmodat2, set_id(2, None)?);
+    rules.insert(libc::SYS_openat, opening(3, 2)?);
+    rules.insert(libc::SYS_mknodat, set_id(2, None)?);
+    #[cfg(target_arch = "x86_64")]
+    {
+        rules.insert(libc::SYS_chmod, set_id(1, None)?);
+        rules.insert(libc::SYS_open, opening(2, 1)?);
+        rules.insert(libc::SYS_creat, set_id(1, None)?);
+        rules.insert(libc::SYS_mknod, set_id(1, None)?);
+    }
+    Ok(())
 }
 
 // Classic BPF opcodes (linux/bpf_common.h).
@@ -213,8 +238,33 @@ fn prelude(bpf: &mut BpfProgram, x32: bool) -> Result<(), SeccompError> {
 #[cfg(test)]
 mod tests {
     #[test]
+    fn a_pinned_bots_program_has_one_rule_more() {
+        let (free, pinned) = (super::program(false), super::program(true));
+        let (free, pinned) = (free.unwrap(), pinned.unwrap());
+        assert!(pinned.len() > free.len());
+        // The call's number appears as a comparison only in the pinned one.
+        let has = |bytes: &[u8], k: u32| {
+            bytes.chunks(8).any(|i| {
+                u16::from_ne_bytes([i[0], i[1]]) == super::BPF_JMP_JEQ_K
+                    && u32::from_ne_bytes(i[4..8].try_into().unwrap()) == k
+            })
+        };
+        let nr = nix::libc::SYS_sched_setaffinity as u32;
+        assert!(has(&pinned, nr) && !has(&free, nr));
+    }
+
+    #[test]
+    fn the_tmpfile_bit_is_o_tmpfile_without_o_directory() {
+        use nix::libc::{O_DIRECTORY, O_TMPFILE};
+        // __O_TMPFILE is 020000000 on x86_64, aarch64 and riscv64 alike;
+        // O_DIRECTORY is 0200000 on two of them and 040000 on aarch64.
+        assert_eq!(super::TMPFILE_BIT, 0o20_000_000);
+        assert_eq!(super::TMPFILE_BIT | O_DIRECTORY as u64, O_TMPFILE as u64);
+    }
+
+    #[test]
     fn the_program_has_a_rule_per_call_and_its_prelude_after_the_arch_check() {
-        let bytes = super::program().unwrap();
+        let bytes = super::program(false).unwrap();
         assert_eq!(bytes.len() % 8, 0);
         assert!(bytes.len() / 8 > super::DENIED.len());
         if cfg!(target_arch = "x86_64") {

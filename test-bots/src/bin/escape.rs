@@ -8,7 +8,9 @@
 //! `attempt ATTEMPT: ESCAPED (WHAT)` when it worked, or `attempt ATTEMPT:
 //! unknown` (ATTEMPT as given, so two reads of different paths are told
 //! apart).
-//! No attempt panics: every failure is a `refused` line. The attempts:
+//! No attempt panics: every failure is a `refused` line. An attempt named
+//! in [`AT_FIRST_TURN`] runs at the bot's first `turn` instead, when its
+//! opponent is certainly running. The attempts:
 //!
 //! - `read=PATH`: read PATH (at most 1 MiB); escaped if a byte came.
 //! - `list=PATH`: list the directory PATH.
@@ -42,11 +44,24 @@
 //! - `setid=PATH`: a set-uid or set-gid file at PATH (and PATH.2 to PATH.4),
 //!   made by chmod, by open with O_CREAT, by mknod and by openat2; escaped
 //!   if one of them has the bit.
+//! - `tmpfile=PATH:MODE`: a file of MODE (octal, e.g. `6755`) at PATH, made
+//!   nameless by open with O_TMPFILE in PATH's folder and then linked there
+//!   (`linkat` of `/proc/self/fd/N`); escaped if it has the set-uid or
+//!   set-gid bit.
+//! - `affinity`: `sched_setaffinity` to every CPU, then `sched_getaffinity`;
+//!   escaped if the set widened (a bot pinned to one core took the others).
+//!   The line says how many CPUs the set held before and after.
+//! - `cmdline=HEX:MARK` (at the first turn): the bytes HEX encodes in the
+//!   command line (`/proc/PID/cmdline`) of any process of the host it can
+//!   read; escaped if found. The line counts the command lines read and
+//!   gives those that hold MARK's bytes (a bot's path, say), so that a test
+//!   can see that the scan saw that bot's sandbox running. Both in hex, so
+//!   that the bot's own command line holds neither.
 //! - `int80`: an i386 `getpid` through `int 0x80` (another ABI, which a
 //!   filter that checks call numbers only would let through), in a child.
 //! - `x32`: an x32 `getpid` (number with bit 30 set), in a child.
 
-use endodoi_test_bots::{run, Bot};
+use endodoi_test_bots::{run, Bot, Conn, Turn};
 use nix::errno::Errno;
 use nix::mount::{mount, umount2, MntFlags, MsFlags};
 use nix::sched::{unshare, CloneFlags};
@@ -63,10 +78,24 @@ use std::os::unix::net::{SocketAddr, UnixStream};
 use std::process::ExitCode;
 use std::time::Duration;
 
-/// A bot that overrides nothing: it plays correctly once the attempts are over.
-struct Plain;
+/// The attempts that run at the bot's first `turn`, not before its `hello`.
+const AT_FIRST_TURN: &[&str] = &["cmdline"];
 
-impl Bot for Plain {}
+/// A bot that plays correctly once the attempts are over; those of
+/// [`AT_FIRST_TURN`] it makes at its first turn.
+struct Plain {
+    /// The attempts still to make, as given.
+    later: Vec<String>,
+}
+
+impl Bot for Plain {
+    fn on_turn(&mut self, turn: &Turn, conn: &mut Conn) -> io::Result<()> {
+        for attempt in std::mem::take(&mut self.later) {
+            report(&attempt);
+        }
+        conn.play(turn.first_legal())
+    }
+}
 
 /// What became of one attempt.
 enum Outcome {
@@ -83,23 +112,31 @@ use Outcome::{Escaped, Refused};
 nix::ioctl_write_ptr_bad!(tiocsti, nix::libc::TIOCSTI, u8);
 
 fn main() -> ExitCode {
-    for attempt in std::env::args().skip(1) {
-        let (name, arg) = match attempt.split_once('=') {
-            Some((name, arg)) => (name.to_string(), Some(arg.to_string())),
-            None => (attempt.clone(), None),
-        };
-        let outcome = try_attempt(&name, arg.as_deref());
-        let line = match outcome {
-            Refused(why) => format!("attempt {attempt}: refused ({})", one_line(&why)),
-            Escaped(what) => format!("attempt {attempt}: ESCAPED ({})", one_line(&what)),
-            Outcome::Unknown => format!("attempt {attempt}: unknown"),
-        };
-        let mut stderr = io::stderr().lock();
-        let _ = writeln!(stderr, "{}", one_line(&line));
-        let _ = stderr.flush();
+    let (later, now): (Vec<String>, Vec<String>) = std::env::args()
+        .skip(1)
+        .partition(|a| AT_FIRST_TURN.contains(&a.split('=').next().unwrap_or_default()));
+    for attempt in now {
+        report(&attempt);
     }
     let _ = io::stderr().flush();
-    run(Plain)
+    run(Plain { later })
+}
+
+/// Makes `attempt` (`NAME` or `NAME=ARG`) and says what became of it on
+/// standard error, in one line.
+fn report(attempt: &str) {
+    let (name, arg) = match attempt.split_once('=') {
+        Some((name, arg)) => (name, Some(arg)),
+        None => (attempt, None),
+    };
+    let line = match try_attempt(name, arg) {
+        Refused(why) => format!("attempt {attempt}: refused ({})", one_line(&why)),
+        Escaped(what) => format!("attempt {attempt}: ESCAPED ({})", one_line(&what)),
+        Outcome::Unknown => format!("attempt {attempt}: unknown"),
+    };
+    let mut stderr = io::stderr().lock();
+    let _ = writeln!(stderr, "{}", one_line(&line));
+    let _ = stderr.flush();
 }
 
 /// Runs the attempt `name` with its argument, if any.
@@ -130,7 +167,10 @@ fn try_attempt(name: &str, arg: Option<&str>) -> Outcome {
         "environ" => environ(),
         "int80" => in_child(int80, "made an i386 system call (int 0x80)"),
         "setid" => arg.map_or_else(|| needs("PATH"), setid),
+        "tmpfile" => arg.map_or_else(|| needs("PATH:MODE"), tmpfile),
         "x32" => in_child(x32, "made an x32 system call"),
+        "affinity" => affinity(),
+        "cmdline" => arg.map_or_else(|| needs("HEX"), cmdline),
         _ => Outcome::Unknown,
     }
 }
@@ -588,6 +628,129 @@ fn setid(path: &str) -> Outcome {
         Refused(said.join("; "))
     } else {
         Escaped(format!("set-id files: {}", marked.join(", ")))
+    }
+}
+
+fn tmpfile(arg: &str) -> Outcome {
+    use nix::fcntl::{open, AtFlags, OFlag};
+    use nix::sys::stat::Mode;
+    use std::os::unix::fs::PermissionsExt;
+    let Some((path, mode)) = arg
+        .rsplit_once(':')
+        .and_then(|(p, m)| Some((p, u32::from_str_radix(m, 8).ok()?)))
+    else {
+        return Refused(format!("bad PATH:MODE {arg:?}"));
+    };
+    let folder = match std::path::Path::new(path).parent() {
+        Some(f) if !f.as_os_str().is_empty() => f,
+        _ => std::path::Path::new("."),
+    };
+    let flags = OFlag::O_TMPFILE | OFlag::O_RDWR;
+    let fd = match open(folder, flags, Mode::from_bits_truncate(mode)) {
+        Ok(fd) => fd,
+        Err(errno) => return Refused(format!("open: {errno}")),
+    };
+    let linked = nix::unistd::linkat(
+        None,
+        format!("/proc/self/fd/{fd}").as_str(),
+        None,
+        path,
+        AtFlags::AT_SYMLINK_FOLLOW,
+    );
+    let _ = nix::unistd::close(fd);
+    if let Err(errno) = linked {
+        return Refused(format!("linkat: {errno}"));
+    }
+    match fs::metadata(path) {
+        Ok(m) if m.permissions().mode() & 0o6000 != 0 => Escaped(format!(
+            "set-id file {path}, mode {:o}",
+            m.permissions().mode() & 0o7777
+        )),
+        Ok(m) => Refused(format!(
+            "linked {path} without a set-id bit: mode {:o}",
+            m.permissions().mode() & 0o7777
+        )),
+        Err(error) => Refused(format!("{path}: {error}")),
+    }
+}
+
+fn affinity() -> Outcome {
+    use nix::sched::{sched_getaffinity, sched_setaffinity, CpuSet};
+    let me = Pid::from_raw(0);
+    let cpus = || {
+        sched_getaffinity(me).map(|set| {
+            (0..CpuSet::count())
+                .filter(|&c| set.is_set(c).unwrap_or(false))
+                .count()
+        })
+    };
+    let before = match cpus() {
+        Ok(n) => n,
+        Err(errno) => return Refused(format!("sched_getaffinity: {errno}")),
+    };
+    let mut every = CpuSet::new();
+    for cpu in 0..CpuSet::count() {
+        let _ = every.set(cpu);
+    }
+    let set = sched_setaffinity(me, &every);
+    let after = match cpus() {
+        Ok(n) => n,
+        Err(errno) => return Refused(format!("sched_getaffinity after: {errno}")),
+    };
+    let counts = format!("CPUs: {before} before, {after} after");
+    match set {
+        _ if after > before => Escaped(format!("widened its CPU set: {counts}")),
+        Err(errno) => Refused(format!("sched_setaffinity: {errno}; {counts}")),
+        Ok(()) => Refused(format!("sched_setaffinity worked, not wider: {counts}")),
+    }
+}
+
+/// The bytes that `hex` (two digits a byte) encodes, if any.
+fn unhex(hex: &str) -> Option<Vec<u8>> {
+    let bytes: Option<Vec<u8>> = (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok())
+        .collect();
+    bytes.filter(|b| !b.is_empty())
+}
+
+fn cmdline(arg: &str) -> Outcome {
+    let Some((needle, mark)) = arg
+        .split_once(':')
+        .and_then(|(n, m)| Some((unhex(n)?, unhex(m)?)))
+    else {
+        return Refused(format!("bad HEX:MARK {arg:?}"));
+    };
+    let entries = match fs::read_dir("/proc") {
+        Ok(entries) => entries,
+        Err(error) => return Refused(format!("/proc: {error}")),
+    };
+    let holds = |bytes: &[u8], part: &[u8]| bytes.windows(part.len()).any(|w| w == part);
+    let (mut read, mut found, mut marked) = (0, Vec::new(), Vec::new());
+    for entry in entries.filter_map(Result::ok) {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.is_empty() || !name.bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        let Ok(bytes) = fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        read += 1;
+        let words = String::from_utf8_lossy(&bytes).replace('\0', " ");
+        if holds(&bytes, &needle) {
+            let first = words.split(' ').next().unwrap_or_default();
+            found.push(format!("{name} ({first})"));
+        } else if holds(&bytes, &mark) {
+            marked.push(format!("[{}]", words.trim_end()));
+        }
+    }
+    if found.is_empty() {
+        Refused(format!(
+            "{read} command lines read, none holds it; those of the mark: {}",
+            marked.join(" ")
+        ))
+    } else {
+        Escaped(format!("in the command line of {}", found.join(", ")))
     }
 }
 

@@ -201,9 +201,11 @@ pub struct GuardArgs {
     /// The bot's open-file limit (0: none).
     #[arg(long, default_value_t = 0)]
     pub open_files: u64,
-    /// The bot's sandbox, as JSON (see the sandbox module); none: unsandboxed.
-    #[arg(long)]
-    pub sandbox: Option<String>,
+    /// The inherited descriptor that holds the bot's sandbox (see the
+    /// sandbox module; not on the command line, which every local user may
+    /// read); none: unsandboxed.
+    #[arg(long, value_name = "FD")]
+    pub sandbox_fd: Option<i32>,
     /// A cgroup folder the bot runs in (one per hierarchy; see the cgroup
     /// module): the guard puts the bot there and stays outside.
     #[arg(long)]
@@ -733,7 +735,7 @@ impl CheckArgs {
 
 impl GuardArgs {
     /// The bot's command, limits and sandbox; `None` (after saying why on
-    /// stderr, the bot's log) when the sandbox's JSON is bad.
+    /// stderr, the bot's log) when the sandbox cannot be read.
     #[must_use]
     pub fn into_parts(
         self,
@@ -748,10 +750,11 @@ impl GuardArgs {
             open_files: self.open_files,
             cgroups: arena::config::CgroupMode::Off,
         };
-        match self.sandbox.map(|s| serde_json::from_str(&s)).transpose() {
+        let sandbox = self.sandbox_fd.map(arena::sandbox::Sandbox::receive);
+        match sandbox.transpose() {
             Ok(sandbox) => Some((self.command, limits, sandbox)),
             Err(e) => {
-                eprintln!("guard: bad --sandbox: {e}");
+                eprintln!("guard: cannot read the sandbox from --sandbox-fd: {e}");
                 None
             }
         }
