@@ -68,6 +68,13 @@ fn ready() -> bool {
     false
 }
 
+/// A fairness test's start: the others wait, the host is checked
+/// ([`ready`]), and a [`workspace`] is made; `None` to skip.
+fn start() -> Option<(std::sync::MutexGuard<'static, ()>, tempfile::TempDir)> {
+    let serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    ready().then(|| (serial, workspace()))
+}
+
 fn built(name: &str) -> PathBuf {
     Path::new(env!("CARGO_BIN_EXE_arena"))
         .parent()
@@ -320,11 +327,9 @@ fn lost_on_time(out: &Path, bot: &str) -> usize {
 
 #[test]
 fn a_bot_that_steals_its_opponents_turn_gets_nothing_from_it() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    if !ready() {
+    let Some((_serial, tmp)) = start() else {
         return;
-    }
-    let tmp = workspace();
+    };
     let hog_dir = deploy(tmp.path(), "hog", &[built("fair-hog")]);
     let counter = format!(
         "name = \"counter\"\ncommand = [{:?}, \"--think-ms\", \"100\"]\n",
@@ -387,11 +392,9 @@ fn held_mib(out: &Path) -> u64 {
 
 #[test]
 fn memory_that_rlimit_data_does_not_count_is_held_to_memory_mb() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    if !ready() {
+    let Some((_serial, tmp)) = start() else {
         return;
-    }
-    let tmp = workspace();
+    };
     let dir = deploy(tmp.path(), "hog", &[built("fair-memory")]);
     let bots = |kind: &str| {
         vec![
@@ -463,11 +466,9 @@ fn marker() -> String {
 
 #[test]
 fn a_daemon_that_ignores_every_signal_is_gone_with_its_bot() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    if !ready() {
+    let Some((_serial, tmp)) = start() else {
         return;
-    }
-    let tmp = workspace();
+    };
     let dir = deploy(tmp.path(), "daemon", &[built("fault-grandchild")]);
     let first = "name = \"first\"\ncommand = [\"arena\", \"bot\", \"first\"]\n".to_string();
     let cases = [
@@ -493,11 +494,9 @@ fn a_daemon_that_ignores_every_signal_is_gone_with_its_bot() {
 
 #[test]
 fn a_daemon_is_gone_and_the_cgroups_removed_after_kill_9_of_the_arena() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    if !ready() {
+    let Some((_serial, tmp)) = start() else {
         return;
-    }
-    let tmp = workspace();
+    };
     let dir = deploy(tmp.path(), "daemon", &[built("fault-grandchild")]);
     for (sandbox, who) in [
         (true, EVERYONE[0]),
