@@ -260,8 +260,16 @@ impl Cgroups {
                 });
             }
         }
-        for place in &found.places {
-            sweep(&place.own);
+        // Every hierarchy an arena may have used (another arena may have
+        // used the v1 freezer where this one uses v2's).
+        for m in &mounted {
+            let used = m.controllers.as_ref().is_none_or(|c| {
+                c.iter()
+                    .any(|c| ["freezer", "memory", "pids", "cpu"].contains(&c.as_str()))
+            });
+            if used {
+                sweep(&m.own);
+            }
         }
         let none = if mounted.is_empty() {
             "no cgroup hierarchy is mounted".to_string()

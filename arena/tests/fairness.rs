@@ -119,25 +119,12 @@ static DELEGATED: AtomicU32 = AtomicU32::new(0);
 
 impl Delegated {
     fn new(v2: bool) -> Delegated {
-        let read = |p: &str| std::fs::read_to_string(p).unwrap();
-        let mounted =
-            arena::cgroup::own_folders(&read("/proc/self/cgroup"), &read("/proc/self/mountinfo"));
-        let wanted = ["memory", "pids", "cpu", "freezer"];
         let n = DELEGATED.fetch_add(1, Ordering::Relaxed);
         let mut dirs = Vec::new();
-        for m in mounted {
-            let keep = match &m.controllers {
-                None => v2,
-                Some(c) => c.iter().any(|c| wanted.contains(&c.as_str())),
-            };
-            if !keep {
-                continue;
-            }
+        for own in own_dirs(v2) {
             // Named as the arena names its own: a later arena's sweep
             // removes it if this test dies.
-            let dir = m
-                .own
-                .join(format!("endodoi-{}-delegated{n}", std::process::id()));
+            let dir = own.join(format!("endodoi-{}-delegated{n}", std::process::id()));
             std::fs::create_dir(&dir).unwrap();
             for file in [
                 "",
@@ -184,26 +171,34 @@ fn folders_left(dirs: &[PathBuf], prefix: &str) -> Vec<String> {
     left
 }
 
-/// The test's own cgroup folders (where a root arena makes its bots').
-fn own_dirs() -> Vec<PathBuf> {
+/// The test's own folders in the cgroup hierarchies the arena uses (v2,
+/// and v1's memory, pids, cpu and freezer): where a root arena makes its
+/// bots'. Without `v2`, the v1 ones only.
+fn own_dirs(v2: bool) -> Vec<PathBuf> {
     let read = |p: &str| std::fs::read_to_string(p).unwrap();
+    let wanted = ["memory", "pids", "cpu", "freezer"];
     arena::cgroup::own_folders(&read("/proc/self/cgroup"), &read("/proc/self/mountinfo"))
         .into_iter()
+        .filter(|m| match &m.controllers {
+            None => v2,
+            Some(c) => c.iter().any(|c| wanted.contains(&c.as_str())),
+        })
         .map(|m| m.own)
-        .filter(|d| d.is_dir())
         .collect()
 }
 
-/// `arena run CFG --out OUT` as `who`, not yet started.
+/// `arena run CFG --out OUT --quiet` as `who`, not yet started: as uid
+/// 4242 in the `delegated` cgroups, or in none.
 fn arena(cfg: &Path, out: &Path, who: Who, delegated: Option<&Delegated>) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_arena"));
     cmd.arg("run").arg(cfg).arg("--out").arg(out).arg("--quiet");
     if !who.v2 {
         cmd.env(arena::cgroup::NO_V2, "1");
     }
-    if let Some(delegated) = delegated {
+    if who.ordinary {
+        // The delegated cgroups (none: an ordinary user with no cgroup).
         let procs: Vec<CString> = delegated
-            .dirs
+            .map_or(&[][..], |d| &d.dirs)
             .iter()
             .map(|d| {
                 CString::new(d.join("cgroup.procs").into_os_string().into_encoded_bytes()).unwrap()
@@ -540,7 +535,9 @@ fn a_daemon_is_gone_and_the_cgroups_removed_after_kill_9_of_the_arena() {
         .unwrap();
         child.wait().unwrap();
         // The guards end the bots and remove their cgroups: wait for it.
-        let dirs = delegated.as_ref().map_or_else(own_dirs, |d| d.dirs.clone());
+        let dirs = delegated
+            .as_ref()
+            .map_or_else(|| own_dirs(true), |d| d.dirs.clone());
         let prefix = format!("{arena_pid}-");
         let done = || {
             common::leftovers(&marker, &[]).is_empty() && folders_left(&dirs, &prefix).is_empty()
@@ -567,4 +564,89 @@ fn rows_in(path: &Path) -> usize {
     std::fs::read_to_string(path)
         .map(|t| t.lines().count().saturating_sub(1))
         .unwrap_or(0)
+}
+
+#[test]
+fn an_ordinary_user_without_a_cgroup_is_told_and_require_refuses_to_start() {
+    let Some((_serial, tmp)) = start() else {
+        return;
+    };
+    let dir = deploy(tmp.path(), "greedy", &[]);
+    let bots = [
+        "name = \"first\"\ncommand = [\"arena\", \"bot\", \"first\"]\n".to_string(),
+        format!(
+            "name = \"greedy\"\ncommand = [\"arena\", \"bot\", \"greedy\"]\ndir = {:?}\nsandbox = true\n",
+            dir.display().to_string()
+        ),
+    ];
+    let who = Who {
+        ordinary: true,
+        v2: true,
+    };
+    // "auto": the run goes on, and says what it could not enforce.
+    let cfg = config(tmp.path(), "auto", "", &bots);
+    let out = tmp.path().join("runs/auto");
+    let output = arena(&cfg, &out, who, None).output().unwrap();
+    common::assert_success(&output);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("arena: per-bot cgroups are not enforced (the arena's own cgroup"),
+        "{stderr}"
+    );
+    assert_eq!(rows(&out.join("games.csv")).len(), 2);
+    // "require": one line before anything is written, exit 2.
+    let cfg = config(tmp.path(), "require", "cgroups = \"require\"", &bots);
+    let out = tmp.path().join("runs/require");
+    let output = arena(&cfg, &out, who, None).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains(
+            "require.toml: [limits] cgroups = \"require\", but per-bot cgroups are not enforced"
+        ) && stderr.contains("docs/sandbox.md"),
+        "{stderr}"
+    );
+    assert!(!out.join("games.csv").exists());
+}
+
+#[test]
+fn the_next_arena_kills_and_removes_what_a_dead_one_left() {
+    let Some((_serial, tmp)) = start() else {
+        return;
+    };
+    // A pid no process has now: one that has just exited.
+    let dead = Command::new("true").spawn().unwrap();
+    let dead_pid = dead.id();
+    let mut dead = dead;
+    dead.wait().unwrap();
+    // A folder of that "arena" in each of the test's own cgroups, with a
+    // process still in it, as a guard killed by hand would leave it.
+    let mut sleeper = Command::new("sleep").arg("3600").spawn().unwrap();
+    let stale: Vec<PathBuf> = own_dirs(true)
+        .into_iter()
+        .filter(|d| {
+            d.join("cgroup.procs").exists()
+                && std::fs::create_dir(d.join(format!("endodoi-{dead_pid}-1"))).is_ok()
+        })
+        .map(|d| d.join(format!("endodoi-{dead_pid}-1")))
+        .collect();
+    assert!(!stale.is_empty());
+    for dir in &stale {
+        std::fs::write(dir.join("cgroup.procs"), sleeper.id().to_string()).unwrap();
+    }
+    let bots = [
+        "name = \"a\"\ncommand = [\"arena\", \"bot\", \"first\"]\n".to_string(),
+        "name = \"b\"\ncommand = [\"arena\", \"bot\", \"first\"]\n".to_string(),
+    ];
+    let cfg = config(tmp.path(), "next", "", &bots);
+    run(tmp.path(), &cfg, EVERYONE[0]);
+    let status = sleeper.wait().unwrap();
+    assert_eq!(
+        std::os::unix::process::ExitStatusExt::signal(&status),
+        Some(9),
+        "the stale cgroup's process was not killed"
+    );
+    let left: Vec<&PathBuf> = stale.iter().filter(|d| d.exists()).collect();
+    assert!(left.is_empty(), "stale cgroups left: {left:?}");
 }
