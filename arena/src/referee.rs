@@ -526,8 +526,13 @@ async fn play(
                 margin: grace,
                 clocks,
             };
+            let previous = seats[side.opponent().index()]
+                .process
+                .as_ref()
+                .and_then(BotProcess::cgroup);
             let seat = &mut *seats[side.index()];
             let bot = seat.process.as_mut().expect("started");
+            bot.hand_over(previous);
             let played = ply::ply(bot, &mut buf, &mut pos, last, clock_now).await;
             let elapsed = match played {
                 Ok(played) => {

@@ -122,6 +122,9 @@ pub struct BotProcess {
     /// Its cgroups ([`crate::cgroup`]): frozen but while it is asked
     /// something, killed and removed when it ends (dropped after `child`).
     cgroup: Option<std::sync::Arc<crate::cgroup::BotGroup>>,
+    /// Set by [`BotProcess::hand_over`] for the next request: the
+    /// opponent's cgroups to freeze once it is written.
+    handed: Option<Option<std::sync::Arc<crate::cgroup::BotGroup>>>,
     pgid: Pid,
     /// Whether the group's leader is the guard, which on SIGUSR2 ends the
     /// bot with every process it started, even those out of its group.
@@ -315,6 +318,7 @@ impl BotProcess {
         Ok(BotProcess {
             child,
             cgroup: cgroup.map(std::sync::Arc::new),
+            handed: None,
             pgid: Pid::from_raw(pid as i32),
             guarded: options.guard.is_some(),
             stdin: Some(stdin),
@@ -413,24 +417,45 @@ impl BotProcess {
         margin: Duration,
     ) -> Result<(&str, Duration), Fault> {
         // Thawed only while it is asked something: a bot cannot take CPU
-        // from its opponent's turn (the protocol has no pondering).
+        // from its opponent's turn (the protocol has no pondering). In a
+        // game ([`BotProcess::hand_over`]) the previous mover is frozen
+        // once this request is out, off the ply's critical path, and this
+        // bot by the next mover's request.
         let cgroup = self.cgroup.clone();
         if let Some(group) = &cgroup {
             group.thaw();
         }
-        let result = self.exchange(request, limit, margin).await;
-        if let Some(group) = &cgroup {
+        let handed = self.handed.take();
+        let result = self.exchange(request, limit, margin, handed.as_ref()).await;
+        if let (Some(group), None) = (&cgroup, handed) {
             group.freeze();
         }
         result
     }
 
-    /// [`BotProcess::request`] without the thaw and freeze around it.
+    /// Makes the next [`BotProcess::request`] a move in a game: once it is
+    /// written, `previous` (the opponent's cgroups, which answered last)
+    /// is frozen, and this bot is left thawed when it replies, for the
+    /// opponent's next request to freeze. Either way a bot runs only from
+    /// just before its request is written to just after its opponent's is.
+    pub fn hand_over(&mut self, previous: Option<std::sync::Arc<crate::cgroup::BotGroup>>) {
+        self.handed = Some(previous);
+    }
+
+    /// Its cgroups, for the opponent's [`BotProcess::hand_over`].
+    #[must_use]
+    pub fn cgroup(&self) -> Option<std::sync::Arc<crate::cgroup::BotGroup>> {
+        self.cgroup.clone()
+    }
+
+    /// [`BotProcess::request`] without the thaw and freeze around it; once
+    /// the request is written, `handed`'s cgroups (if any) are frozen.
     async fn exchange(
         &mut self,
         request: &str,
         limit: Duration,
         margin: Duration,
+        handed: Option<&Option<std::sync::Arc<crate::cgroup::BotGroup>>>,
     ) -> Result<(&str, Duration), Fault> {
         // Before the hello reply nothing is unasked: a banner is skipped
         // and a hello reply sent early is the reply, whenever it arrived.
@@ -457,6 +482,9 @@ impl BotProcess {
                     .await)
             }
             Ok(Ok(())) => {}
+        }
+        if let Some(Some(previous)) = handed {
+            previous.freeze();
         }
         let mut received = 0usize;
         loop {
