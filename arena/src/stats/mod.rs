@@ -37,6 +37,7 @@ mod bootstrap;
 mod fit;
 mod pair;
 mod pentanomial;
+mod solve;
 mod sprt;
 
 pub use fit::fit;
