@@ -37,6 +37,7 @@ mod bootstrap;
 mod fit;
 mod pair;
 mod pentanomial;
+mod sampled;
 mod solve;
 mod sprt;
 
@@ -225,10 +226,37 @@ pub struct Ratings {
     /// The anchor actually applied, `(bot, elo)`, after sanitising the
     /// rating (see [`RatingOptions::anchor`]); `None` without one.
     pub anchor: Option<(usize, f64)>,
-    /// Row-major `n × n` covariance of the ratings, Elo²: each group's
-    /// block from its [`IntervalMethod`] (bootstrap, or curvature).
-    covariance: Vec<f64>,
+    /// The covariance of the ratings, Elo²: each group's block from its
+    /// [`IntervalMethod`] (bootstrap, or curvature).
+    covariance: Covariance,
 }
+
+/// The covariance behind [`Ratings::covariance`]: a dense matrix for few
+/// bots, the samples themselves for many (any entry is then a sum over
+/// the samples, and nothing of size `n²` is kept).
+#[derive(Debug, Clone, PartialEq)]
+enum Covariance {
+    /// Row-major `n × n`, Elo².
+    Dense(Vec<f64>),
+    /// Centred deviations, row-major `samples × n`, Elo.
+    Sampled(Vec<f64>),
+}
+
+impl Covariance {
+    /// The entry of bots `i` and `j` among `n`, Elo².
+    fn get(&self, n: usize, i: usize, j: usize) -> f64 {
+        match self {
+            Covariance::Dense(c) => c[i * n + j],
+            Covariance::Sampled(d) => sampled::covariance(d, n, i, j),
+        }
+    }
+}
+
+/// Up to this many bots [`rate`] refits every simulated tournament (the
+/// full bootstrap) and keeps the dense covariance; above it, it uses the
+/// one-step bootstrap on one factorisation and keeps the samples (see
+/// [`rate`], and docs/ratings.md for the cost of each).
+pub const FULL_BOOTSTRAP_MAX_BOTS: usize = 64;
 
 impl Ratings {
     /// Number of bots.
@@ -252,7 +280,12 @@ impl Ratings {
     pub fn covariance(&self, i: usize, j: usize) -> f64 {
         let n = self.ratings.len();
         assert!(i < n && j < n, "bot index out of range");
-        self.covariance[i * n + j]
+        if matches!(self.covariance, Covariance::Sampled(_))
+            && self.ratings[i].group != self.ratings[j].group
+        {
+            return 0.0;
+        }
+        self.covariance.get(n, i, j)
     }
 
     /// Likelihood of superiority: probability (`0..=1`) that bot `i` is
@@ -326,8 +359,23 @@ impl Ratings {
 /// stay finite through the prior (curvature intervals), or the
 /// `±ELO_LIMIT` box without one (`AtLimit`, see [`fit()`]).
 ///
+/// Many bots: above [`FULL_BOOTSTRAP_MAX_BOTS`] bots, step 2 is the
+/// one-step bootstrap instead (each simulated tournament's first Newton
+/// step from the fit, on one factorisation of the Hessian at the fit; the
+/// "k-step bootstrap" of Davidson & MacKinnon 1999 and Andrews 2002 with
+/// k = 1, whose covariance is the sandwich `H⁻¹ J H⁻¹`), and step 5's
+/// curvature is sampled on the same factorisation (normal scores with the
+/// information's covariance, so the samples' covariance is `H⁻¹`). No
+/// refit sits at the box, so step 5's third case does not arise there. The
+/// samples are kept instead of an `n × n` matrix: [`Ratings::covariance`]
+/// and [`Ratings::los`] are then a sum over the samples, 0 between groups.
+/// Sample `s` draws from its own ChaCha8 stream, so the numbers do not
+/// depend on the machine's threads.
+///
 /// Cost: one simulated game per real game per sample, plus one Newton refit
-/// per sample (a few iterations of an `n × n` solve).
+/// per sample (up to [`FULL_BOOTSTRAP_MAX_BOTS`] bots), or one solve per
+/// sample with a Hessian factorised once (above); the fit's solves use the
+/// sparse Hessian (see [`fit()`]).
 ///
 /// # Panics
 /// If a result refers to a bot index `>= bots`, or the anchor's index is
@@ -362,90 +410,172 @@ pub fn rate(bots: usize, results: &[PairResult], options: &RatingOptions) -> Rat
             }
         }
     }
-    let boot = bootstrap::covariance(
-        &table,
-        &theta,
+    let spread = Spread {
+        table: &table,
+        theta: &theta,
+        scores: table.scores(prior),
         prior,
-        options.bootstrap_samples,
-        options.seed,
-        anchor.map(|(a, _)| a),
-    );
-    let scores = table.scores(prior);
-    let finite = table.finite_groups(&scores);
-    let methods = interval_methods(&table, &boot, &finite, options.bootstrap_samples);
-    let mut covariance = boot.covariance;
-    let curvature = table.curvature(&scores, &theta);
-    let elo2 = 1.0 / (NATURAL_PER_ELO * NATURAL_PER_ELO);
-    for i in 0..bots {
-        let g = table.group[i];
-        if methods[g] != IntervalMethod::Curvature {
-            continue;
-        }
-        for j in 0..bots {
-            let v = if table.group[j] != g {
-                0.0
-            } else if let Some((a, _)) = anchor.filter(|&(a, _)| table.group[a] == g) {
-                // Relative to the anchor: var(r_i - r_a) and its kin.
-                let c = |x: usize, y: usize| curvature[x * bots + y];
-                (c(i, j) - c(i, a) - c(j, a) + c(a, a)) * elo2
-            } else {
-                curvature[i * bots + j] * elo2
-            };
-            covariance[i * bots + j] = v;
-            covariance[j * bots + i] = v;
-        }
-    }
+        options,
+        anchor: anchor.map(|(a, _)| a),
+    };
+    let (methods, covariance) = if bots <= FULL_BOOTSTRAP_MAX_BOTS {
+        spread.full()
+    } else {
+        spread.one_step()
+    };
     let z = standard_normal().inverse_cdf(0.5 + confidence / 2.0);
-    let ratings = (0..bots)
-        .map(|i| {
-            let g = table.group[i];
-            let sd = covariance[i * bots + i].max(0.0).sqrt();
-            let interval = if table.games[i] == 0 {
-                IntervalMethod::NoGames
-            } else {
-                methods[g]
-            };
-            let (lower, upper) = if interval == IntervalMethod::AtLimit {
-                // The box's ends, moved with the anchor's shift.
-                let shift = elo[i] - to_elo(theta[i]);
-                if anchor.is_some_and(|(a, _)| a == i) {
-                    (elo[i], elo[i])
-                } else {
-                    (
-                        (shift - ELO_LIMIT).min(elo[i]),
-                        (shift + ELO_LIMIT).max(elo[i]),
-                    )
-                }
-            } else {
-                (elo[i] - z * sd, elo[i] + z * sd)
-            };
-            Rating {
-                elo: elo[i],
-                lower,
-                upper,
-                sd,
-                interval,
-                games: table.games[i],
-                group: g,
-            }
-        })
-        .collect();
-    Ratings {
-        ratings,
+    let mut ratings = Ratings {
+        ratings: Vec::with_capacity(bots),
         groups: table.groups,
         draw_rate: table.draw_rate(),
         samples: options.bootstrap_samples,
         confidence,
         anchor,
         covariance,
+    };
+    for i in 0..bots {
+        let g = table.group[i];
+        let sd = ratings.covariance.get(bots, i, i).max(0.0).sqrt();
+        let interval = if table.games[i] == 0 {
+            IntervalMethod::NoGames
+        } else {
+            methods[g]
+        };
+        let (lower, upper) = if interval == IntervalMethod::AtLimit {
+            // The box's ends, moved with the anchor's shift.
+            let shift = elo[i] - to_elo(theta[i]);
+            if anchor.is_some_and(|(a, _)| a == i) {
+                (elo[i], elo[i])
+            } else {
+                (
+                    (shift - ELO_LIMIT).min(elo[i]),
+                    (shift + ELO_LIMIT).max(elo[i]),
+                )
+            }
+        } else {
+            (elo[i] - z * sd, elo[i] + z * sd)
+        };
+        ratings.ratings.push(Rating {
+            elo: elo[i],
+            lower,
+            upper,
+            sd,
+            interval,
+            games: table.games[i],
+            group: g,
+        });
+    }
+    ratings
+}
+
+/// What the spread of the ratings is measured from (see [`rate`]).
+struct Spread<'a> {
+    table: &'a fit::Table,
+    /// The fit, natural units.
+    theta: &'a [f64],
+    /// The pair scores with the prior.
+    scores: Vec<fit::Score>,
+    prior: f64,
+    options: &'a RatingOptions,
+    anchor: Option<usize>,
+}
+
+impl Spread<'_> {
+    /// Few bots: the full bootstrap (every sample refitted), or the exact
+    /// curvature where it degenerates; a dense covariance.
+    fn full(&self) -> (Vec<IntervalMethod>, Covariance) {
+        let (table, bots) = (self.table, self.table.bots);
+        let boot = bootstrap::covariance(
+            table,
+            self.theta,
+            self.prior,
+            self.options.bootstrap_samples,
+            self.options.seed,
+            self.anchor,
+        );
+        let finite = table.finite_groups(&self.scores);
+        let variances: Vec<f64> = (0..bots).map(|k| boot.covariance[k * bots + k]).collect();
+        let methods = interval_methods(
+            table,
+            &variances,
+            &boot.clamped,
+            &finite,
+            self.options.bootstrap_samples,
+        );
+        let mut covariance = boot.covariance;
+        if !methods.contains(&IntervalMethod::Curvature) {
+            return (methods, Covariance::Dense(covariance));
+        }
+        let curvature = table.curvature(&self.scores, self.theta);
+        let elo2 = 1.0 / (NATURAL_PER_ELO * NATURAL_PER_ELO);
+        let c = |x: usize, y: usize| curvature[x * bots + y];
+        for i in 0..bots {
+            let g = table.group[i];
+            if methods[g] != IntervalMethod::Curvature {
+                continue;
+            }
+            for j in 0..bots {
+                let v = if table.group[j] != g {
+                    0.0
+                } else if let Some(a) = self.anchor.filter(|&a| table.group[a] == g) {
+                    // Relative to the anchor: var(r_i - r_a) and its kin.
+                    (c(i, j) - c(i, a) - c(j, a) + c(a, a)) * elo2
+                } else {
+                    c(i, j) * elo2
+                };
+                covariance[i * bots + j] = v;
+                covariance[j * bots + i] = v;
+            }
+        }
+        (methods, Covariance::Dense(covariance))
+    }
+
+    /// Many bots: the one-step bootstrap, or the sampled curvature where it
+    /// degenerates, on one factorisation; the samples kept.
+    fn one_step(&self) -> (Vec<IntervalMethod>, Covariance) {
+        let (table, bots) = (self.table, self.table.bots);
+        let samples = self.options.bootstrap_samples;
+        let draw = |d| {
+            sampled::deviations(
+                table,
+                self.theta,
+                &self.scores,
+                d,
+                samples,
+                self.options.seed,
+                self.anchor,
+            )
+        };
+        let mut deviations = draw(sampled::Draw::Bootstrap);
+        let variances: Vec<f64> = (0..bots)
+            .map(|k| sampled::covariance(&deviations, bots, k, k))
+            .collect();
+        let finite = table.finite_groups(&self.scores);
+        // No refit, so no sample sits at the box: nothing is clamped.
+        let clamped = vec![false; table.groups];
+        let methods = interval_methods(table, &variances, &clamped, &finite, samples);
+        if methods.contains(&IntervalMethod::Curvature) {
+            let curvature = draw(sampled::Draw::Curvature);
+            for (row, from) in deviations.chunks_mut(bots).zip(curvature.chunks(bots)) {
+                for k in 0..bots {
+                    if methods[table.group[k]] == IntervalMethod::Curvature {
+                        row[k] = from[k];
+                    }
+                }
+            }
+        }
+        (methods, Covariance::Sampled(deviations))
     }
 }
 
 /// The interval method of each group (see [`rate`], steps 5 and 6):
-/// `finite` says whether the group's own fit has a finite estimate.
+/// `variances` are the bootstrap's per bot, `clamped` says per group
+/// whether a refit sat at the box, `finite` whether the group's own fit
+/// has a finite estimate.
 fn interval_methods(
     table: &fit::Table,
-    boot: &bootstrap::Bootstrap,
+    variances: &[f64],
+    clamped: &[bool],
     finite: &[bool],
     samples: u32,
 ) -> Vec<IntervalMethod> {
@@ -459,9 +589,11 @@ fn interval_methods(
         won[p.j] += p.losses;
         lost[p.j] += p.wins;
     }
-    (0..table.groups)
-        .map(|g| {
-            let bots: Vec<usize> = (0..n).filter(|&k| table.group[k] == g).collect();
+    table
+        .members
+        .iter()
+        .enumerate()
+        .map(|(g, bots)| {
             if bots.len() < 2 {
                 return IntervalMethod::NoGames;
             }
@@ -474,8 +606,8 @@ fn interval_methods(
             let swept = bots
                 .iter()
                 .any(|&k| won[k] == table.games[k] || lost[k] == table.games[k]);
-            let flat = bots.iter().all(|&k| boot.covariance[k * n + k] <= 0.0);
-            if swept || flat || boot.clamped[g] {
+            let flat = bots.iter().all(|&k| variances[k] <= 0.0);
+            if swept || flat || clamped[g] {
                 IntervalMethod::Curvature
             } else {
                 IntervalMethod::Bootstrap

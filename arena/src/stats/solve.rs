@@ -488,7 +488,7 @@ fn conjugate_gradient(operator: &Gauged<'_>, rhs: &[f64], x: &mut [f64], toleran
         }
         operator.apply(&p, &mut q);
         let pq: f64 = p.iter().zip(&q).map(|(a, b)| a * b).sum();
-        if !(pq > 0.0) {
+        if pq.is_nan() || pq <= 0.0 {
             break;
         }
         let alpha = rz / pq;
