@@ -496,6 +496,12 @@ pub fn candidates_text(course: &FormatCourse<'_>, width: Option<u16>) -> String 
     )
 }
 
+/// `los.csv` holds the LOS matrix of at most this many bots: the top of
+/// the standings. The matrix grows as the square of the bots (7 MB at
+/// 1,000 bots, each cell a sum over the bootstrap samples); every bot's LOS
+/// over the next one is in `standings.csv` (`los_next`) whatever the size.
+pub const LOS_MATRIX_MAX_BOTS: usize = 200;
+
 /// The rating options of `settings`, with the anchor looked up in `names`.
 #[must_use]
 pub fn rating_options(settings: &RatingSettings, seed: u64, names: &[String]) -> RatingOptions {
@@ -565,8 +571,13 @@ pub fn write_ratings(
     }));
     write_rows(dir, &rows)?;
     write_rows(dir, &pairwise_rows(names, tally))?;
-    // The LOS matrix, bots in standings order: row bot over column bot.
-    let order: Vec<usize> = table.iter().map(|s| s.bot).collect();
+    // The LOS matrix, bots in standings order: row bot over column bot;
+    // past LOS_MATRIX_MAX_BOTS, the top of the standings only.
+    let order: Vec<usize> = table
+        .iter()
+        .map(|s| s.bot)
+        .take(LOS_MATRIX_MAX_BOTS)
+        .collect();
     let mut header: Vec<String> = LOS_COLUMNS.iter().map(|c| c.to_string()).collect();
     header.extend(order.iter().map(|&i| names[i].clone()));
     let matrix: Vec<Vec<String>> = order

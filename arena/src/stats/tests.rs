@@ -896,3 +896,86 @@ fn edge_intervals_cover_the_true_ratings() {
         all.1
     );
 }
+
+/// A tournament of many bots (more than [`FULL_BOOTSTRAP_MAX_BOTS`], so
+/// the one-step bootstrap): 80 bots with true ratings `-395, -385, ...,
+/// 395`, every pair 4 games with a 20% draw rate, no prior, 100 samples, 12
+/// tournaments from a fixed seed: 960 intervals. The 95% intervals must
+/// cover the truth 0.93 to 0.99 of the time, the half-width ones under
+/// 0.90 and the double-width ones over 0.99 (so the band catches a wrong
+/// width, as in `bootstrap_intervals_cover_the_true_ratings`).
+#[test]
+fn one_step_intervals_of_many_bots_cover_the_true_ratings() {
+    use rand::{Rng, SeedableRng};
+    const BOTS: usize = 80;
+    let truth: Vec<f64> = (0..BOTS).map(|k| -395.0 + 10.0 * k as f64).collect();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(31);
+    let mut covered = [0usize; 3];
+    let mut total = 0;
+    for t in 0..12 {
+        let mut results = Vec::new();
+        for a in 0..BOTS {
+            for b in a + 1..BOTS {
+                let e = 1.0 / (1.0 + 10f64.powf((truth[b] - truth[a]) / 400.0));
+                let d = 0.2f64.min(2.0 * e).min(2.0 * (1.0 - e));
+                let (mut w, mut dr, mut l) = (0, 0, 0);
+                for _ in 0..4 {
+                    let u: f64 = rng.gen();
+                    if u < e - d / 2.0 {
+                        w += 1;
+                    } else if u < e + d / 2.0 {
+                        dr += 1;
+                    } else {
+                        l += 1;
+                    }
+                }
+                results.push(pr(a, b, w, dr, l));
+            }
+        }
+        // Without a prior: with 4 games a pair, one virtual draw per pair
+        // would pull the ratings 20% towards 0, a bias of the prior.
+        let no_prior = RatingOptions {
+            prior_draws: 0.0,
+            ..options(100, t)
+        };
+        let r = rate(BOTS, &results, &no_prior);
+        for (k, x) in r.ratings.iter().enumerate() {
+            assert_eq!(x.interval, IntervalMethod::Bootstrap);
+            let half = x.upper - x.elo;
+            for (c, f) in covered.iter_mut().zip([0.5, 1.0, 2.0]) {
+                *c += usize::from((x.elo - truth[k]).abs() <= f * half);
+            }
+            total += 1;
+        }
+    }
+    let coverage = covered.map(|c| c as f64 / total as f64);
+    eprintln!("coverage at half, full and double width: {coverage:?} of {total}");
+    assert!(
+        (0.93..=0.99).contains(&coverage[1]),
+        "{coverage:?} of {total}"
+    );
+    assert!(coverage[0] < 0.90 && coverage[2] > 0.99, "{coverage:?}");
+}
+
+/// Many bots, with a bot that lost every game and one without games: the
+/// group's intervals come from the sampled curvature, everything stays
+/// finite, LOS is a probability and symmetric.
+#[test]
+fn many_bots_with_edge_cases() {
+    let bots = 70;
+    let mut results = Vec::new();
+    for a in 1..bots - 1 {
+        results.push(pr(a, (a % (bots - 2)) + 1, 3, 2, 3));
+        results.push(pr(a, 0, 4, 0, 0));
+    }
+    let r = rate(bots, &results, &options(200, 4));
+    assert_eq!(r.ratings[bots - 1].interval, IntervalMethod::NoGames);
+    for (i, x) in r.ratings.iter().enumerate().take(bots - 1) {
+        assert_eq!(x.interval, IntervalMethod::Curvature, "{i}");
+        assert!(x.sd > 0.0 && x.lower < x.elo && x.elo < x.upper, "{x:?}");
+        let los = r.los(i, (i + 1) % bots);
+        assert!((0.0..=1.0).contains(&los));
+        assert!((los + r.los((i + 1) % bots, i) - 1.0).abs() < 1e-12);
+    }
+    assert!(r.ratings[0].elo < r.ratings[1].elo);
+}

@@ -439,7 +439,7 @@ fn mle_t_value(scores: &[f64], probs: &[f64], reference: f64, t: f64) -> Option<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::pentanomial::GameScore;
+    use crate::pentanomial::GameScore;
 
     fn sprt(elo0: f64, elo1: f64, model: SprtModel) -> Sprt {
         Sprt {

@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use super::solve::{Factor, Graph, Method, Pattern};
 use super::{from_elo, sanitize_prior, to_elo, PairResult, ELO_LIMIT};
 
 /// Newton iterations are capped at this number (convergence normally takes
@@ -12,10 +13,10 @@ const MAX_ITERATIONS: usize = 200;
 /// relative term so huge ratings can still meet it in floating point).
 const TOLERANCE_ELO: f64 = 1e-10;
 
-/// Curvature added along each group's "all ratings shift together"
-/// direction, where the likelihood is flat; makes the Newton system
-/// positive definite without changing the step within the group.
-const GAUGE: f64 = 1.0;
+/// Relative residual at which the conjugate-gradient solves of the Newton
+/// steps stop (the direct solve is exact): far below the final tolerance,
+/// so the inexact steps still converge to the same maximum.
+const NEWTON_CG_TOLERANCE: f64 = 1e-12;
 
 /// Maximum-likelihood ratings, in Elo points on the logistic scale.
 ///
@@ -35,7 +36,11 @@ const GAUGE: f64 = 1.0;
 /// concave log-likelihood (Hunter 2004 discusses this model, its MM
 /// alternative and the existence conditions below), started from all zeros,
 /// stopped when no rating moves by more than about 1e-10 Elo (at most 200
-/// iterations).
+/// iterations). The games are added up per pair once; each Newton step
+/// solves with the sparse Hessian (a weighted graph Laplacian), by an
+/// envelope Cholesky factorisation for few bots and chain-like pairings or
+/// by preconditioned conjugate gradients for well-mixed ones (see
+/// `solve.rs`): no dense `n × n` matrix past a few dozen bots.
 ///
 /// Normalisation and degenerate cases (the result never contains NaN or
 /// infinity):
@@ -112,10 +117,16 @@ pub(crate) struct Table {
     /// Number of groups.
     pub groups: usize,
     /// Members of each group, in increasing bot order.
-    members: Vec<Vec<usize>>,
+    pub members: Vec<Vec<usize>>,
     /// Real drawn games and real games in total.
     draws: u64,
     total: u64,
+    /// Who played whom, with the pair indices.
+    graph: Graph,
+    /// The ordering and envelope of the direct solver.
+    pattern: Pattern,
+    /// The solver used for the Newton steps and the intervals.
+    pub method: Method,
 }
 
 impl Table {
@@ -154,41 +165,17 @@ impl Table {
             .collect();
 
         let mut games = vec![0u64; bots];
-        let mut adjacency = vec![Vec::new(); bots];
         let (mut draws, mut total) = (0, 0);
         for p in &pairs {
             games[p.i] += p.games();
             games[p.j] += p.games();
-            adjacency[p.i].push(p.j);
-            adjacency[p.j].push(p.i);
             draws += p.draws;
             total += p.games();
         }
-
-        let mut group = vec![usize::MAX; bots];
-        let mut members = Vec::new();
-        for root in 0..bots {
-            if group[root] != usize::MAX {
-                continue;
-            }
-            let id = members.len();
-            group[root] = id;
-            let mut list = vec![root];
-            let mut next = 0;
-            while next < list.len() {
-                let v = list[next];
-                next += 1;
-                for &u in &adjacency[v] {
-                    if group[u] == usize::MAX {
-                        group[u] = id;
-                        list.push(u);
-                    }
-                }
-            }
-            list.sort_unstable();
-            members.push(list);
-        }
-
+        let graph = Graph::new(bots, pairs.iter().map(|p| (p.i, p.j)));
+        let (group, members) = connected_groups(&graph, bots);
+        let pattern = Pattern::new(&graph, &members);
+        let method = pattern.method(&graph, &members);
         Self {
             bots,
             pairs,
@@ -198,7 +185,17 @@ impl Table {
             members,
             draws,
             total,
+            graph,
+            pattern,
+            method,
         }
+    }
+
+    /// The same table solved by `method` (for tests that compare them).
+    #[cfg(test)]
+    pub fn with_method(mut self, method: Method) -> Self {
+        self.method = method;
+        self
     }
 
     /// Fraction of real games drawn (0 without games).
@@ -244,13 +241,17 @@ impl Table {
         }
         self.project(&mut theta, limit);
         let mut current = self.log_likelihood(scores, &theta);
-        let mut matrix = vec![0.0; n * n];
+        let mut weights = vec![0.0; self.pairs.len()];
+        let mut gradient = vec![0.0; n];
         let mut step = vec![0.0; n];
         let mut candidate = vec![0.0; n];
 
         for _ in 0..MAX_ITERATIONS {
-            self.newton_system(scores, &theta, &mut matrix, &mut step);
-            if !solve_spd(&mut matrix, &mut step, n) {
+            self.newton_system(scores, &theta, &mut weights, &mut gradient);
+            if !self
+                .factor(&weights)
+                .solve(&gradient, &mut step, NEWTON_CG_TOLERANCE)
+            {
                 break;
             }
             let mut t = 1.0;
@@ -297,40 +298,38 @@ impl Table {
             .sum()
     }
 
-    /// Fills `matrix` with the negated Hessian (plus the gauge term) and
-    /// `gradient` with the gradient of the log-likelihood at `theta`.
-    fn newton_system(
+    /// Fills `weights` with the negated Hessian's weight of each pair
+    /// (`n E (1 - E)`: the Hessian is `Σ_p weights_p b_p b_pᵀ`, a weighted
+    /// graph Laplacian) and `gradient` with the gradient of the
+    /// log-likelihood at `theta`.
+    pub fn newton_system(
         &self,
         scores: &[Score],
         theta: &[f64],
-        matrix: &mut [f64],
+        weights: &mut [f64],
         gradient: &mut [f64],
     ) {
-        let n = self.bots;
-        matrix.fill(0.0);
         gradient.fill(0.0);
-        for (p, sc) in self.pairs.iter().zip(scores) {
+        for ((p, sc), w) in self.pairs.iter().zip(scores).zip(weights.iter_mut()) {
             let d = theta[p.i] - theta[p.j];
             let e = sigmoid(d);
             let residual = sc.s - sc.n * e;
-            let weight = sc.n * e * sigmoid(-d);
+            *w = sc.n * e * sigmoid(-d);
             gradient[p.i] += residual;
             gradient[p.j] -= residual;
-            matrix[p.i * n + p.i] += weight;
-            matrix[p.j * n + p.j] += weight;
-            matrix[p.i * n + p.j] -= weight;
-            matrix[p.j * n + p.i] -= weight;
         }
-        // The likelihood is flat along "shift a whole group"; adding
-        // GAUGE * 1_g 1_gᵀ per group makes the system definite. Since the
-        // gradient sums to 0 over each group, the step does too.
-        for group in &self.members {
-            for &a in group {
-                for &b in group {
-                    matrix[a * n + b] += GAUGE;
-                }
-            }
-        }
+    }
+
+    /// The Laplacian with one weight per pair, ready to solve with by this
+    /// table's method.
+    pub fn factor(&self, weights: &[f64]) -> Factor<'_> {
+        Factor::new(
+            self.method,
+            &self.graph,
+            &self.pattern,
+            &self.members,
+            weights,
+        )
     }
 
     /// Whether the maximum-likelihood estimate is finite: within every
@@ -401,24 +400,37 @@ impl Table {
     /// rating has variance `1 / (4 N E (1 - E))`.
     pub fn curvature(&self, scores: &[Score], theta: &[f64]) -> Vec<f64> {
         let n = self.bots;
-        let mut matrix = vec![0.0; n * n];
+        let mut weights = vec![0.0; self.pairs.len()];
         let mut gradient = vec![0.0; n];
-        self.newton_system(scores, theta, &mut matrix, &mut gradient);
-        // Columns of the inverse of (H + GAUGE 1 1ᵀ per group).
+        self.newton_system(scores, theta, &mut weights, &mut gradient);
+        let factor = self.factor(&weights);
+        // Column c of the Moore–Penrose inverse is the mean-0 solution of
+        // L x = e_c - 1/g (the unit vector projected on the mean-0 space).
         let mut inverse = vec![0.0; n * n];
-        for c in 0..n {
-            let mut m = matrix.clone();
-            let mut column = vec![0.0; n];
-            column[c] = 1.0;
-            if !solve_spd(&mut m, &mut column, n) {
-                column.fill(0.0);
+        let mut rhs = vec![0.0; n];
+        let mut column = vec![0.0; n];
+        for group in &self.members {
+            if group.len() < 2 {
+                continue;
             }
-            for r in 0..n {
-                inverse[r * n + c] = column[r];
+            let g = group.len() as f64;
+            for &c in group {
+                rhs.fill(0.0);
+                for &v in group {
+                    rhs[v] = -1.0 / g;
+                }
+                rhs[c] += 1.0;
+                if !factor.solve(&rhs, &mut column, 1e-13) {
+                    column.fill(f64::NAN);
+                }
+                for &r in group {
+                    inverse[r * n + c] = column[r];
+                }
             }
         }
-        // Project each group's block on the mean-0 subspace: P M⁻¹ P with
-        // P = I - 1 1ᵀ / g removes exactly the gauge term's contribution.
+        // Project each group's block on the mean-0 subspace, P M P with
+        // P = I - 1 1ᵀ / g (the columns are already in it: this only makes
+        // the block exactly symmetric and mean 0 in rounding).
         let mut cov = vec![0.0; n * n];
         for group in &self.members {
             if group.len() < 2 {
@@ -496,6 +508,35 @@ impl Table {
     }
 }
 
+/// Each bot's connected group (numbered by lowest bot) and the members
+/// of each group in increasing bot order.
+fn connected_groups(graph: &Graph, bots: usize) -> (Vec<usize>, Vec<Vec<usize>>) {
+    let mut group = vec![usize::MAX; bots];
+    let mut members = Vec::new();
+    for root in 0..bots {
+        if group[root] != usize::MAX {
+            continue;
+        }
+        let id = members.len();
+        group[root] = id;
+        let mut list = vec![root];
+        let mut next = 0;
+        while next < list.len() {
+            let v = list[next];
+            next += 1;
+            for &(u, _) in graph.links(v) {
+                if group[u] == usize::MAX {
+                    group[u] = id;
+                    list.push(u);
+                }
+            }
+        }
+        list.sort_unstable();
+        members.push(list);
+    }
+    (group, members)
+}
+
 /// Logistic function `1 / (1 + e^-x)`, without overflow.
 pub(crate) fn sigmoid(x: f64) -> f64 {
     if x >= 0.0 {
@@ -513,72 +554,6 @@ fn log_sigmoid(x: f64) -> f64 {
     } else {
         x - x.exp().ln_1p()
     }
-}
-
-/// Solves `matrix · x = rhs` in place (`rhs` becomes `x`) for a symmetric
-/// positive definite `n × n` row-major matrix, by Cholesky factorisation. If
-/// the factorisation breaks down numerically, retries with a growing ridge.
-/// Returns false if that fails too or the solution is not finite.
-fn solve_spd(matrix: &mut [f64], rhs: &mut [f64], n: usize) -> bool {
-    let original = matrix.to_vec();
-    let scale = (0..n)
-        .map(|k| original[k * n + k].abs())
-        .fold(1.0, f64::max);
-    let mut ridge = 0.0;
-    for _ in 0..8 {
-        matrix.copy_from_slice(&original);
-        for k in 0..n {
-            matrix[k * n + k] += ridge;
-        }
-        if cholesky(matrix, n) {
-            // Forward substitution L y = b, then back substitution Lᵀ x = y.
-            for r in 0..n {
-                let mut v = rhs[r];
-                for c in 0..r {
-                    v -= matrix[r * n + c] * rhs[c];
-                }
-                rhs[r] = v / matrix[r * n + r];
-            }
-            for r in (0..n).rev() {
-                let mut v = rhs[r];
-                for c in r + 1..n {
-                    v -= matrix[c * n + r] * rhs[c];
-                }
-                rhs[r] = v / matrix[r * n + r];
-            }
-            return rhs.iter().all(|x| x.is_finite());
-        }
-        ridge = if ridge == 0.0 {
-            1e-12 * scale
-        } else {
-            ridge * 100.0
-        };
-    }
-    false
-}
-
-/// In-place lower Cholesky factor (in the lower triangle) of a row-major
-/// matrix; false if a pivot is not positive and finite.
-fn cholesky(a: &mut [f64], n: usize) -> bool {
-    for j in 0..n {
-        let mut d = a[j * n + j];
-        for k in 0..j {
-            d -= a[j * n + k] * a[j * n + k];
-        }
-        if !(d > 0.0 && d.is_finite()) {
-            return false;
-        }
-        let d = d.sqrt();
-        a[j * n + j] = d;
-        for i in j + 1..n {
-            let mut v = a[i * n + j];
-            for k in 0..j {
-                v -= a[i * n + k] * a[j * n + k];
-            }
-            a[i * n + j] = v / d;
-        }
-    }
-    true
 }
 
 #[cfg(test)]
@@ -792,6 +767,79 @@ mod tests {
             }
             for k in 0..bots {
                 proptest::prop_assert!(residual[k].abs() <= 1e-9 * (1.0 + games[k]), "{:?} {:?}", r, residual);
+            }
+        }
+    }
+
+    /// A table of `bots` bots where each plays `games` games against each
+    /// of the `width` bots after it in a hidden order (a chain, as rating
+    /// lists pair bots), results from a fixed formula, not random.
+    fn chain(bots: usize, width: usize) -> Vec<PairResult> {
+        let hidden = |k: usize| (k * 7919) % bots;
+        let mut results = Vec::new();
+        for r in 0..bots {
+            for s in r + 1..(r + width + 1).min(bots) {
+                let (w, d, l) = (2 + (r % 3) as u32, 1, 2 + (s % 2) as u32);
+                results.push(pr(hidden(r), hidden(s), w, d, l));
+            }
+        }
+        results
+    }
+
+    #[test]
+    fn solver_choice_follows_the_pairing_graph() {
+        // Few bots, or a chain: the envelope; many bots all meeting each
+        // other: conjugate gradients.
+        assert_eq!(Table::new(6, &chain(6, 5)).method, Method::Direct);
+        let long = Table::new(2000, &chain(2000, 25));
+        assert_eq!(long.method, Method::Direct);
+        // 2,000 bots, each with 50 opponents picked by a fixed
+        // pseudo-random sequence: the envelope would be dense.
+        let mut mixed = Vec::new();
+        let mut x: u64 = 1;
+        for a in 0..2000 {
+            for _ in 0..50 {
+                x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                mixed.push(pr(a, (x >> 33) as usize % 2000, 1, 0, 1));
+            }
+        }
+        assert_eq!(Table::new(2000, &mixed).method, Method::Iterative);
+    }
+
+    #[test]
+    fn direct_and_iterative_fits_agree_on_a_chain() {
+        // 300 bots in a chain of width 4 (cold start, a few hundred CG
+        // iterations per step): both satisfy the likelihood equations and
+        // agree to 1e-6 Elo.
+        let results = chain(300, 4);
+        let table = Table::new(300, &results);
+        let direct = table.clone().with_method(Method::Direct).solve(1.0, None);
+        let iterative = table.with_method(Method::Iterative).solve(1.0, None);
+        for (a, b) in direct.iter().zip(&iterative) {
+            assert!(close(to_elo(*a), to_elo(*b), 1e-6), "{a} {b}");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(100))]
+
+        /// The envelope Cholesky and conjugate gradients give the same
+        /// maximum (to 1e-7 Elo), with or without a prior, on any table.
+        #[test]
+        fn direct_and_iterative_fits_agree(
+            bots in 2usize..12,
+            raw in proptest::collection::vec((0usize..12, 0usize..12, 0u32..30, 0u32..30, 0u32..30), 1..40),
+            prior in proptest::prop_oneof![proptest::strategy::Just(0.0), 0.05f64..3.0],
+        ) {
+            let results: Vec<PairResult> = raw
+                .iter()
+                .map(|&(a, b, w, d, l)| pr(a % bots, b % bots, w, d, l))
+                .collect();
+            let table = Table::new(bots, &results);
+            let direct = table.clone().with_method(Method::Direct).solve(prior, None);
+            let iterative = table.with_method(Method::Iterative).solve(prior, None);
+            for (a, b) in direct.iter().zip(&iterative) {
+                proptest::prop_assert!(close(to_elo(*a), to_elo(*b), 1e-7), "{:?} {:?}", direct, iterative);
             }
         }
     }
