@@ -154,6 +154,18 @@ impl Control {
         Control::Cpu,
     ];
 
+    /// The controller that gives it: cgroup v2's core files or v1's
+    /// `freezer` for freeze and kill, else its own.
+    #[must_use]
+    pub fn controller(self) -> &'static str {
+        match self {
+            Control::Freeze | Control::Kill => "freezer",
+            Control::Memory => "memory",
+            Control::Processes => "pids",
+            Control::Cpu => "cpu",
+        }
+    }
+
     /// Its name in notes and docs.
     #[must_use]
     pub fn name(self) -> &'static str {
@@ -262,25 +274,20 @@ impl Cgroups {
         }
         // Every hierarchy an arena may have used (another arena may have
         // used the v1 freezer where this one uses v2's).
-        for m in &mounted {
-            let used = m.controllers.as_ref().is_none_or(|c| {
-                c.iter()
-                    .any(|c| ["freezer", "memory", "pids", "cpu"].contains(&c.as_str()))
-            });
-            if used {
-                sweep(&m.own);
-            }
+        for m in mounted.iter().filter(|m| used(m)) {
+            sweep(&m.own);
         }
-        let none = if mounted.is_empty() {
-            "no cgroup hierarchy is mounted".to_string()
+        let used: Vec<String> = mounted
+            .iter()
+            .filter(|m| used(m))
+            .map(|m| m.own.display().to_string())
+            .collect();
+        let none = if used.is_empty() {
+            "no cgroup hierarchy the arena uses is mounted".to_string()
         } else {
             format!(
-                "the arena's own cgroup ({}) gives it none: it cannot make folders there",
-                mounted
-                    .iter()
-                    .map(|m| m.own.display().to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                "the arena cannot make folders in its own cgroups: {}",
+                used.join(", ")
             )
         };
         for control in Control::ALL {
@@ -288,7 +295,10 @@ impl Cgroups {
                 let why = if found.places.is_empty() {
                     none.clone()
                 } else {
-                    "no hierarchy the arena can write has its controller".into()
+                    format!(
+                        "no cgroup the arena can write has the {} controller",
+                        control.controller()
+                    )
                 };
                 found.missing.push((control, why));
             }
@@ -327,18 +337,27 @@ impl Cgroups {
                 .join(", ")
         };
         let (on, off) = (names(true), names(false));
+        let mut why: Vec<&str> = self.missing.iter().map(|m| m.1.as_str()).collect();
+        why.dedup();
+        let why = why.join("; ");
+        let fix = "docs/sandbox.md, \"Giving the arena a cgroup\"";
         match (on.is_empty(), off.is_empty()) {
             (_, true) => format!("per-bot cgroups enforce {on}"),
             (true, false) => format!(
-                "per-bot cgroups are not enforced ({}): fair play among hostile bots needs a cgroup the arena can write (docs/sandbox.md, \"Giving the arena a cgroup\")",
-                self.missing.first().map_or("", |m| m.1.as_str())
+                "per-bot cgroups are not enforced: {why}; fair play among hostile bots needs a cgroup the arena can write ({fix})"
             ),
-            (false, false) => format!(
-                "per-bot cgroups enforce {on}, not {off} ({}; docs/sandbox.md, \"Giving the arena a cgroup\")",
-                self.missing.first().map_or("", |m| m.1.as_str())
-            ),
+            (false, false) => format!("per-bot cgroups enforce {on}, not {off}: {why} ({fix})"),
         }
     }
+}
+
+/// Whether the arena uses the hierarchy `m`: cgroup v2, or v1 with the
+/// freezer, memory, pids or cpu controller.
+fn used(m: &Mounted) -> bool {
+    m.controllers.as_ref().is_none_or(|c| {
+        c.iter()
+            .any(|c| ["freezer", "memory", "pids", "cpu"].contains(&c.as_str()))
+    })
 }
 
 /// The controls a v2 folder under `own` gives, if one can be made there:
@@ -809,7 +828,7 @@ mod tests {
         };
         let s = none.summary();
         assert!(
-            s.starts_with("per-bot cgroups are not enforced (no cgroup hierarchy is mounted)"),
+            s == "per-bot cgroups are not enforced: no cgroup hierarchy is mounted; fair play among hostile bots needs a cgroup the arena can write (docs/sandbox.md, \"Giving the arena a cgroup\")",
             "{s}"
         );
         let some = Cgroups {
@@ -819,11 +838,15 @@ mod tests {
                 v2: true,
                 controls: vec![Control::Freeze, Control::Kill],
             }],
-            missing: vec![(Control::Memory, "why".into())],
+            missing: vec![
+                (Control::Memory, "no memory".into()),
+                (Control::Processes, "no pids".into()),
+                (Control::Cpu, "no pids".into()),
+            ],
         };
         assert!(
             some.summary().starts_with(
-                "per-bot cgroups enforce freeze, kill, not memory, processes, cpu (why"
+                "per-bot cgroups enforce freeze, kill, not memory, processes, cpu: no memory; no pids (docs"
             ),
             "{}",
             some.summary()

@@ -590,7 +590,7 @@ fn an_ordinary_user_without_a_cgroup_is_told_and_require_refuses_to_start() {
     common::assert_success(&output);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
-        stderr.contains("arena: per-bot cgroups are not enforced (the arena's own cgroup"),
+        stderr.contains("arena: per-bot cgroups are not enforced: the arena cannot make folders in its own cgroups: "),
         "{stderr}"
     );
     assert_eq!(rows(&out.join("games.csv")).len(), 2);
