@@ -212,8 +212,58 @@ static NEXT: AtomicU64 = AtomicU64::new(1);
 /// hierarchies only: for trying the v1 path on a host that has both.
 pub const NO_V2: &str = "ENDODOI_CGROUP_NO_V2";
 
-/// The prefix of every folder the arena makes.
+/// The prefix of every folder the arena makes: `endodoi-<owner>-<what>`,
+/// where the owner is [`owner`] and what a bot's number, `probe` or
+/// `arena`.
 const PREFIX: &str = "endodoi-";
+
+/// This process as the owner of its folders: its pid namespace, pid and
+/// start time (clock ticks after boot), `NS-PID-START`. The pid alone
+/// would not do: another arena in another pid namespace sees other pids,
+/// and a pid is reused.
+fn owner() -> &'static str {
+    static OWNER: OnceLock<String> = OnceLock::new();
+    OWNER.get_or_init(|| {
+        let pid = std::process::id();
+        let start = start_time(pid).unwrap_or(0);
+        format!("{}-{pid}-{start}", pid_namespace())
+    })
+}
+
+/// The inode of this process's pid namespace (0 if unknown).
+fn pid_namespace() -> u64 {
+    std::fs::read_link("/proc/self/ns/pid")
+        .ok()
+        .and_then(|l| {
+            let l = l.to_string_lossy().into_owned();
+            l.strip_prefix("pid:[")?.strip_suffix(']')?.parse().ok()
+        })
+        .unwrap_or(0)
+}
+
+/// The start time of process `pid` (field 22 of `/proc/PID/stat`), if
+/// it is alive in this process's pid namespace.
+fn start_time(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let (_, rest) = stat.rsplit_once(')')?;
+    rest.split_whitespace().nth(19)?.parse().ok()
+}
+
+/// Whether the owner of folder `name` (see [`PREFIX`]) is known to be
+/// gone: its pid namespace is this one, and no process has its pid and
+/// start time. `false` for a name not of this form, or an owner in
+/// another pid namespace (alive or not, it cannot be told from here).
+fn owner_gone(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix(PREFIX) else {
+        return false;
+    };
+    let mut parts = rest.splitn(4, '-').map(str::parse::<u64>);
+    let (Some(Ok(ns)), Some(Ok(pid)), Some(Ok(start))) = (parts.next(), parts.next(), parts.next())
+    else {
+        return false;
+    };
+    ns == pid_namespace() && u32::try_from(pid).is_ok_and(|pid| start_time(pid) != Some(start))
+}
 
 impl Cgroups {
     /// What this host gives, probed once per process: each hierarchy the
@@ -367,7 +417,7 @@ fn used(m: &Mounted) -> bool {
 /// in its cgroup).
 fn try_v2(own: &Path) -> Option<(Vec<Control>, PathBuf)> {
     let home = pass_down(own);
-    let probe = own.join(format!("{PREFIX}probe-{}", std::process::id()));
+    let probe = own.join(format!("{PREFIX}{}-probe", owner()));
     std::fs::create_dir(&probe).ok()?;
     let mut controls = Vec::new();
     if probe.join("cgroup.freeze").exists() {
@@ -423,7 +473,7 @@ fn pass_down(own: &Path) -> PathBuf {
     }
     let me = std::process::id().to_string();
     let alone = read("cgroup.procs").lines().all(|p| p.trim() == me);
-    let leaf = own.join(format!("{PREFIX}{me}-arena"));
+    let leaf = own.join(format!("{PREFIX}{}-arena", owner()));
     if !alone || std::fs::create_dir(&leaf).is_err() {
         return own.to_path_buf();
     }
@@ -437,7 +487,7 @@ fn pass_down(own: &Path) -> PathBuf {
 
 /// Whether a v1 folder can be made under `own`.
 fn try_v1(own: &Path) -> bool {
-    let probe = own.join(format!("{PREFIX}probe-{}", std::process::id()));
+    let probe = own.join(format!("{PREFIX}{}-probe", owner()));
     let made = std::fs::create_dir(&probe).is_ok();
     if made {
         let _ = std::fs::remove_dir(&probe);
@@ -446,19 +496,13 @@ fn try_v1(own: &Path) -> bool {
 }
 
 /// Kills and removes the folders under `own` left by arenas that are no
-/// longer running (`endodoi-<pid>-<n>` whose pid is gone, and probes).
+/// longer running ([`owner_gone`]).
 fn sweep(own: &Path) {
     let Ok(entries) = std::fs::read_dir(own) else {
         return;
     };
     for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let Some(rest) = name.strip_prefix(PREFIX) else {
-            continue;
-        };
-        let rest = rest.strip_prefix("probe-").unwrap_or(rest);
-        let pid = rest.split('-').next().and_then(|p| p.parse::<u32>().ok());
-        if pid.is_some_and(|p| !Path::new(&format!("/proc/{p}")).exists()) {
+        if owner_gone(&entry.file_name().to_string_lossy()) {
             kill_and_remove(&[entry.path()]);
         }
     }
@@ -505,7 +549,7 @@ impl BotGroup {
     ) -> Result<BotGroup, CgroupError> {
         let name = format!(
             "{PREFIX}{}-{}",
-            std::process::id(),
+            owner(),
             NEXT.fetch_add(1, Ordering::Relaxed)
         );
         let mut group = BotGroup {
@@ -561,7 +605,12 @@ impl BotGroup {
             } else {
                 write("memory.limit_in_bytes", bytes.clone())?;
                 if dir.join("memory.memsw.limit_in_bytes").exists() {
-                    write("memory.memsw.limit_in_bytes", bytes)?;
+                    write("memory.memsw.limit_in_bytes", bytes.clone())?;
+                }
+                // v1 counts TCP buffers apart, and only once limited (v2
+                // counts them in memory.max); UDP buffers it never counts.
+                if dir.join("memory.kmem.tcp.limit_in_bytes").exists() {
+                    write("memory.kmem.tcp.limit_in_bytes", bytes)?;
                 }
                 self.oom = Some(dir.join("memory.oom_control"));
             }
@@ -741,6 +790,9 @@ fn members(dirs: &[PathBuf]) -> Vec<i32> {
         .flat_map(|t| {
             t.lines()
                 .filter_map(|l| l.trim().parse().ok())
+                // 0: a process of another pid namespace, which cannot be
+                // signalled from here (and kill(0) is this process group).
+                .filter(|&p: &i32| p > 0)
                 .collect::<Vec<i32>>()
         })
         .collect();

@@ -145,7 +145,7 @@ impl Delegated {
 
     /// Folders the arena left in the delegated ones.
     fn left(&self) -> Vec<String> {
-        folders_left(&self.dirs, "")
+        folders_left(&self.dirs, None)
     }
 }
 
@@ -157,13 +157,16 @@ impl Drop for Delegated {
     }
 }
 
-/// The `endodoi-{prefix}*` folders inside `dirs`.
-fn folders_left(dirs: &[PathBuf], prefix: &str) -> Vec<String> {
+/// The arena's folders (`endodoi-NS-PID-START-WHAT`) inside `dirs`: all
+/// of them, or those of the arena with pid `pid`.
+fn folders_left(dirs: &[PathBuf], pid: Option<u32>) -> Vec<String> {
     let mut left = Vec::new();
     for dir in dirs {
         for entry in std::fs::read_dir(dir).unwrap().flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
-            if entry.path().is_dir() && name.starts_with(&format!("endodoi-{prefix}")) {
+            let pid_of = name.split('-').nth(2).and_then(|p| p.parse::<u32>().ok());
+            let arenas = name.starts_with("endodoi-") && pid_of.is_some();
+            if entry.path().is_dir() && arenas && pid.is_none_or(|p| pid_of == Some(p)) {
                 left.push(entry.path().display().to_string());
             }
         }
@@ -538,9 +541,9 @@ fn a_daemon_is_gone_and_the_cgroups_removed_after_kill_9_of_the_arena() {
         let dirs = delegated
             .as_ref()
             .map_or_else(|| own_dirs(true), |d| d.dirs.clone());
-        let prefix = format!("{arena_pid}-");
         let done = || {
-            common::leftovers(&marker, &[]).is_empty() && folders_left(&dirs, &prefix).is_empty()
+            common::leftovers(&marker, &[]).is_empty()
+                && folders_left(&dirs, Some(arena_pid)).is_empty()
         };
         let end = std::time::Instant::now() + std::time::Duration::from_secs(10);
         while !done() && std::time::Instant::now() < end {
@@ -552,7 +555,7 @@ fn a_daemon_is_gone_and_the_cgroups_removed_after_kill_9_of_the_arena() {
             "{who:?}: daemons left after kill -9: {left:?}"
         );
         assert_eq!(
-            folders_left(&dirs, &prefix),
+            folders_left(&dirs, Some(arena_pid)),
             Vec::<String>::new(),
             "{who:?}"
         );
@@ -620,18 +623,27 @@ fn the_next_arena_kills_and_removes_what_a_dead_one_left() {
     let dead_pid = dead.id();
     let mut dead = dead;
     dead.wait().unwrap();
-    // A folder of that "arena" in each of the test's own cgroups, with a
-    // process still in it, as a guard killed by hand would leave it.
+    let ns = std::fs::read_link("/proc/self/ns/pid").unwrap();
+    let ns = ns.to_string_lossy();
+    let ns = ns.trim_start_matches("pid:[").trim_end_matches(']');
+    // Folders as arenas name theirs (pid namespace, pid, start time, n),
+    // in each of the test's own cgroups: of that dead arena, with a
+    // process still in it, as a guard killed by hand would leave it; of a
+    // live pid whose start time is not the arena's (a reused pid); and of
+    // an arena in another pid namespace, which cannot be judged from here
+    // and must be left alone.
     let mut sleeper = Command::new("sleep").arg("3600").spawn().unwrap();
-    let stale: Vec<PathBuf> = own_dirs(true)
-        .into_iter()
-        .filter(|d| {
-            d.join("cgroup.procs").exists()
-                && std::fs::create_dir(d.join(format!("endodoi-{dead_pid}-1"))).is_ok()
-        })
-        .map(|d| d.join(format!("endodoi-{dead_pid}-1")))
-        .collect();
-    assert!(!stale.is_empty());
+    let make = |name: String| -> Vec<PathBuf> {
+        own_dirs(true)
+            .into_iter()
+            .map(|d| d.join(&name))
+            .filter(|d| std::fs::create_dir(d).is_ok())
+            .collect()
+    };
+    let stale = make(format!("endodoi-{ns}-{dead_pid}-1-1"));
+    let reused = make(format!("endodoi-{ns}-{}-1-1", std::process::id()));
+    let foreign = make(format!("endodoi-1{ns}-{dead_pid}-1-1"));
+    assert!(!stale.is_empty() && !reused.is_empty() && !foreign.is_empty());
     for dir in &stale {
         std::fs::write(dir.join("cgroup.procs"), sleeper.id().to_string()).unwrap();
     }
@@ -647,6 +659,82 @@ fn the_next_arena_kills_and_removes_what_a_dead_one_left() {
         Some(9),
         "the stale cgroup's process was not killed"
     );
-    let left: Vec<&PathBuf> = stale.iter().filter(|d| d.exists()).collect();
+    let left: Vec<&PathBuf> = stale.iter().chain(&reused).filter(|d| d.exists()).collect();
     assert!(left.is_empty(), "stale cgroups left: {left:?}");
+    let kept = foreign.iter().filter(|d| d.exists()).count();
+    for dir in &foreign {
+        let _ = std::fs::remove_dir(dir);
+    }
+    assert_eq!(
+        kept,
+        foreign.len(),
+        "another pid namespace's folders were removed"
+    );
+}
+
+#[test]
+fn an_arena_in_another_pid_namespace_leaves_a_running_arenas_bots_alone() {
+    let Some((_serial, tmp)) = start() else {
+        return;
+    };
+    // A long run, in the test's own pid namespace...
+    let long = format!(
+        "[tournament]\nfirst_to = 100000\nmax_games = 300000\n[[bot]]\nname = \"a\"\ncommand = [\"arena\", \"bot\", \"first\"]\n[[bot]]\nname = \"b\"\ncommand = [{:?}, \"--think-ms\", \"1\"]\n",
+        built("fair-counter").display().to_string()
+    );
+    let cfg = tmp.path().join("long.toml");
+    std::fs::write(&cfg, long).unwrap();
+    let out = tmp.path().join("runs/long");
+    let mut child = arena(&cfg, &out, EVERYONE[0], None)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let games = out.join("games.csv");
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while rows_in(&games) == 0 {
+        assert!(std::time::Instant::now() < end, "no game in a minute");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // ...and a short one in a pid namespace of its own, where the long
+    // run's pids do not exist: its start-up sweep must not take them for
+    // a dead arena's.
+    let bots = [
+        "name = \"a\"\ncommand = [\"arena\", \"bot\", \"first\"]\n".to_string(),
+        "name = \"b\"\ncommand = [\"arena\", \"bot\", \"first\"]\n".to_string(),
+    ];
+    let short = config(tmp.path(), "short", "", &bots);
+    let output = Command::new("unshare")
+        .args(["--pid", "--fork", "--mount-proc"])
+        .arg(env!("CARGO_BIN_EXE_arena"))
+        .arg("run")
+        .arg(&short)
+        .arg("--out")
+        .arg(tmp.path().join("runs/short"))
+        .arg("--quiet")
+        .output()
+        .expect("unshare (util-linux)");
+    common::assert_success(&output);
+    let before = rows_in(&games);
+    // The long run still plays: more games come, none lost by a crash.
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while rows_in(&games) < before + 3 {
+        assert!(
+            std::time::Instant::now() < end,
+            "the long run stopped playing"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    child.wait().unwrap();
+    let crashes: Vec<String> = rows(&games)
+        .into_iter()
+        .filter(|g| g["termination"] == "crash")
+        .map(|g| g["detail"].clone())
+        .collect();
+    assert!(crashes.is_empty(), "{crashes:?}");
 }
