@@ -23,7 +23,8 @@
 //! The guard (`arena guard --cgroup DIR ...`) puts the bot's process into
 //! these folders before it execs, and leaves them itself, so the guard is
 //! never frozen and notices the arena's death. A folder is named
-//! `endodoi-<arena pid>-<n>`; those of an arena that died (`kill -9`) are
+//! `endodoi-<ns>-<pid>-<start>-<n>` (the arena's pid namespace, pid and
+//! start time); those of an arena that died (`kill -9`) are
 //! killed and removed by the guard, or by the next arena that starts in
 //! the same cgroup ([`Cgroups::probe`]).
 //!
@@ -450,7 +451,7 @@ const V2_CONTROLLERS: [&str; 3] = ["memory", "pids", "cpu"];
 /// refuses that while a process sits in `own` (cgroup v2's rule of no
 /// internal processes): when the arena is alone there (as in
 /// `systemd-run --scope -p Delegate=yes arena run ...`), it first moves
-/// itself into a leaf of its own, `endodoi-<pid>-arena`, inside `own`.
+/// itself into a leaf of its own, `endodoi-<owner>-arena`, inside `own`.
 /// Returns where the arena's process is.
 fn pass_down(own: &Path) -> PathBuf {
     let read = |f: &str| std::fs::read_to_string(own.join(f)).unwrap_or_default();
