@@ -351,6 +351,7 @@ fn a_bot_that_steals_its_opponents_turn_gets_nothing_from_it() {
     let root = EVERYONE[0];
     let (calm, starved) = (run(tmp.path(), &quiet, root), run(tmp.path(), &off, root));
     let (calm, starved) = (median(work(&calm)), median(work(&starved)));
+    eprintln!("the control, cgroups off: the victim's work per move: {starved} with the hog, {calm} without");
     assert!(
         starved * 2 < calm,
         "the control: without cgroups the hog should starve the victim, but its work per move was {starved} against {calm} undisturbed"
