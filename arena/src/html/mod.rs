@@ -75,6 +75,21 @@ pub const CHART_FILE: &str = "standings.svg";
 /// of the viewer, fairly across series; the tables always count every game.
 pub const VIEWER_BUDGET_BYTES: usize = 8 << 20;
 
+/// The most bots for which the report draws its cross table (n x n cells,
+/// which grow as the square of the bots). Past it the report shows each
+/// bot's own record instead ([`RECORD_ENTRIES_MAX`]), which grows with the
+/// pairs that actually met.
+pub const CROSS_TABLE_MAX_BOTS: usize = 64;
+
+/// Past [`CROSS_TABLE_MAX_BOTS`], about the most opponents listed over all
+/// the bots' records together: each bot lists its strongest opponents, at
+/// least [`RECORD_OPPONENTS_MIN`] and at most this divided by the bots, and
+/// says how many more it met (`pairwise.csv` has every pair).
+pub const RECORD_ENTRIES_MAX: usize = 60_000;
+
+/// The fewest opponents a bot's record lists (when it met that many).
+pub const RECORD_OPPONENTS_MIN: usize = 5;
+
 /// The most forfeited games listed one by one (all are counted).
 pub(crate) const FORFEIT_LIST_MAX: usize = 200;
 
@@ -498,7 +513,11 @@ fn page(
                         @if input.matchup.is_some() { a href="#match" { "Match" } " · " }
                         @if let Some(c) = &input.format { (formats::format_links(c)) }
                         a href="#standings" { "Standings" } " · "
-                        a href="#cross" { "Cross table" } " · "
+                        @if input.table.len() > CROSS_TABLE_MAX_BOTS {
+                            a href="#records" { "Records" } " · "
+                        } @else {
+                            a href="#cross" { "Cross table" } " · "
+                        }
                         a href="#forfeits" { "How games ended" } " · "
                         a href="#viewer" { "Game viewer" }
                     }
@@ -645,7 +664,17 @@ fn standings_section(
     }
 }
 
+/// The cross table (`section#cross`), or past [`CROSS_TABLE_MAX_BOTS`]
+/// each bot's record (`section#records`).
 fn cross_section(input: &ReportInput<'_>, names: &[String], series: &[SeriesInfo]) -> Markup {
+    if input.table.len() > CROSS_TABLE_MAX_BOTS {
+        records_section(input, names, series)
+    } else {
+        cross_table(input, names, series)
+    }
+}
+
+fn cross_table(input: &ReportInput<'_>, names: &[String], series: &[SeriesInfo]) -> Markup {
     let order: Vec<usize> = input.table.iter().map(|s| s.bot).collect();
     let mut by_pair: BTreeMap<(usize, usize), Vec<&SeriesInfo>> = BTreeMap::new();
     for s in series {
@@ -696,6 +725,95 @@ fn cross_section(input: &ReportInput<'_>, names: &[String], series: &[SeriesInfo
                 }
             }
         }
+    }
+}
+
+/// One opponent in a bot's record: the opponent, the bot's results against
+/// it over all their series, and their first series.
+struct Met<'a> {
+    opponent: usize,
+    wdl: Wdl,
+    first: &'a SeriesInfo,
+}
+
+/// Each bot's own record, in place of the cross table past
+/// [`CROSS_TABLE_MAX_BOTS`]: per bot (in standings order) its opponents,
+/// strongest first, each with the bot's W-D-L against it and a link to
+/// their first series in the viewer. Grows with the pairs that met, held to
+/// about [`RECORD_ENTRIES_MAX`] entries in all.
+fn records_section(input: &ReportInput<'_>, names: &[String], series: &[SeriesInfo]) -> Markup {
+    let order: Vec<usize> = input.table.iter().map(|s| s.bot).collect();
+    let mut rank = vec![usize::MAX; names.len()];
+    for (r, &b) in order.iter().enumerate() {
+        if let Some(x) = rank.get_mut(b) {
+            *x = r;
+        }
+    }
+    let mut met: Vec<BTreeMap<usize, Met<'_>>> =
+        (0..names.len()).map(|_| BTreeMap::new()).collect();
+    for s in series {
+        if s.a == s.b {
+            continue;
+        }
+        for (me, them, w) in [(s.a, s.b, s.wdl), (s.b, s.a, flipped(s.wdl))] {
+            let Some(mine) = met.get_mut(me) else {
+                continue;
+            };
+            let m = mine.entry(them).or_insert(Met {
+                opponent: them,
+                wdl: Wdl::default(),
+                first: s,
+            });
+            m.wdl.wins += w.wins;
+            m.wdl.draws += w.draws;
+            m.wdl.losses += w.losses;
+        }
+    }
+    let per_bot = (RECORD_ENTRIES_MAX / order.len().max(1)).max(RECORD_OPPONENTS_MIN);
+    let name = |i: usize| names.get(i).map_or("?", String::as_str);
+    html! {
+        section #records {
+            h2 { "Each bot's record" }
+            p.note {
+                "With " (order.len()) " bots the cross table is left out (it has a cell for every two bots, so it is drawn up to "
+                (CROSS_TABLE_MAX_BOTS) " bots only). Instead, each bot's record: the opponents it met, strongest first, "
+                "each with the bot's wins, draws and losses against it over all their series (W-D-L), a link opening their first series in the game viewer. "
+                "A record lists at most " (per_bot) " opponents; pairwise.csv has every pair."
+            }
+            @for s in input.table {
+                @let list: Vec<&Met<'_>> = {
+                    let mut l: Vec<&Met<'_>> = met.get(s.bot).map(|m| m.values().collect()).unwrap_or_default();
+                    l.sort_by_key(|m| (rank.get(m.opponent).copied().unwrap_or(usize::MAX), m.opponent));
+                    l
+                };
+                details.record {
+                    summary {
+                        (s.rank) ". " (name(s.bot)) ": " (s.wdl.wins) "-" (s.wdl.draws) "-" (s.wdl.losses) " against "
+                        (crate::output::counted(list.len(), "opponent", "opponents"))
+                    }
+                    p {
+                        @for m in list.iter().take(per_bot) {
+                            a href=(game_link(m.first, m.first.first_game, false)) {
+                                (name(m.opponent)) " " (m.wdl.wins) "-" (m.wdl.draws) "-" (m.wdl.losses)
+                            }
+                            " "
+                        }
+                        @if list.len() > per_bot {
+                            span.note { "and " (list.len() - per_bot) " more (pairwise.csv)" }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `w` from the other bot's side.
+fn flipped(w: Wdl) -> Wdl {
+    Wdl {
+        wins: w.losses,
+        draws: w.draws,
+        losses: w.wins,
     }
 }
 

@@ -690,3 +690,81 @@ fn the_standings_caption_names_the_interval_method_used() {
         "{both}"
     );
 }
+
+/// `bots` bots named `b000`..., each meeting a few others in series of two
+/// games without moves (as `tools/gen_games.py` writes them), and
+/// made-up standings in index order: the input of a report of many bots.
+fn many_bots(bots: usize) -> (Vec<String>, Vec<GameRow>, Vec<Standing>) {
+    use crate::stats::IntervalMethod;
+    let names: Vec<String> = (0..bots).map(|i| format!("b{i:03}")).collect();
+    let mut games = Vec::new();
+    let mut number = 0;
+    for i in 0..bots {
+        for step in [1, 7, 31] {
+            let j = (i + step) % bots;
+            number += 1;
+            for (game, (s, n)) in [(i, j), (j, i)].into_iter().enumerate() {
+                games.push(GameRow {
+                    series: number,
+                    game: game as u32 + 1,
+                    south: names[s].clone(),
+                    north: names[n].clone(),
+                    holes: "8".into(),
+                    seeds: "4".into(),
+                    result: ["south", "north", "draw"][(i + game) % 3].into(),
+                    termination: "rules".into(),
+                    ..GameRow::default()
+                });
+            }
+        }
+    }
+    let table = (0..bots)
+        .map(|i| Standing {
+            rank: i + 1,
+            bot: i,
+            wdl: Wdl::default(),
+            forfeits: 0,
+            elo: 500.0 - i as f64,
+            elo_lower: 480.0 - i as f64,
+            elo_upper: 520.0 - i as f64,
+            interval: IntervalMethod::Bootstrap,
+            los_next: (i + 1 < bots).then_some(0.5),
+            group: 1,
+        })
+        .collect();
+    (names, games, table)
+}
+
+fn render_many(names: &[String], games: &[GameRow], table: &[Standing]) -> Rendered {
+    render(&ReportInput {
+        names,
+        table,
+        games: &ReportGames::of_rows(games, VIEWER_BUDGET_BYTES),
+        files: &["games.csv".to_string()],
+        warning: None,
+        matchup: None,
+        not_started: &[],
+        format: None,
+    })
+}
+
+#[test]
+fn many_bots_get_their_records_instead_of_a_cross_table() {
+    let bots = 300;
+    let (names, games, table) = many_bots(bots);
+    let page = render_many(&names, &games, &table).html;
+    assert!(!page.contains("table class=\"cross\""), "no n x n table");
+    assert!(page.contains("id=\"records\""));
+    // Every bot has its record, with the opponents it met and their links.
+    assert_eq!(page.matches("<details class=\"record\">").count(), bots);
+    assert!(page.contains(">1. b000: "));
+    assert!(page.contains("b001 "), "an opponent of b000");
+    // The page grows with the bots and the series, not their square: a
+    // bound of 4 kB a bot here, the chart's row of 1 kB a bot included
+    // (a cross table alone would be some 10 B a cell, 900 kB).
+    assert!(page.len() < 4_000 * bots, "{} bytes", page.len());
+    // A few bots keep their cross table, and no records.
+    let (names, games, table) = many_bots(CROSS_TABLE_MAX_BOTS);
+    let page = render_many(&names, &games, &table).html;
+    assert!(page.contains("table class=\"cross\"") && !page.contains("id=\"records\""));
+}
