@@ -2,8 +2,10 @@
 //!
 //! `report.html` is one self-contained page: inline CSS, inline JavaScript
 //! and inline SVG; it loads nothing, from the network or elsewhere. It holds
-//! the standings with the chart of their Elo intervals, the cross table of
-//! series results, forfeits by kind, and a game viewer that steps through
+//! the standings with the chart of their Elo intervals (the top
+//! [`CHART_MAX_BOTS`]), the cross table of series results (past
+//! [`CROSS_TABLE_MAX_BOTS`] bots, each bot's record instead: nothing grows as
+//! the square of the bots), forfeits by kind, and a game viewer that steps through
 //! any game of the tournament ply by ply. `standings.svg` is the chart alone.
 //! Both are written with the summary files (by `report::write_ratings`),
 //! whole and atomically (temp file and rename).
@@ -21,6 +23,7 @@
 //! positions of all games together are held to [`VIEWER_BUDGET_BYTES`]:
 //! beyond that, games are left out of the viewer (never out of the tables),
 //! fairly across series (game 1 of every series first, then game 2, ...),
+//! as they are past [`VIEWER_GAMES_MAX`] games whatever their size,
 //! and the page says how many and how to replay them (`arena replay`).
 //! The report's tables are tallied while `games.csv` streams, and only the
 //! viewer's games are kept whole ([`read_games`], [`ReportGames`]), so a
@@ -46,7 +49,7 @@ use endodoi::{Move, Position, Side};
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 use serde::Serialize;
 
-pub use chart::{llr_svg, standings_svg, CHART_WIDTH};
+pub use chart::{llr_svg, standings_svg, CHART_MAX_BOTS, CHART_WIDTH};
 #[cfg(test)]
 pub(crate) use formats::fixtures as formats_fixtures;
 pub use formats::{
@@ -89,6 +92,16 @@ pub const RECORD_ENTRIES_MAX: usize = 60_000;
 
 /// The fewest opponents a bot's record lists (when it met that many).
 pub const RECORD_OPPONENTS_MIN: usize = 5;
+
+/// The most games the viewer embeds, whatever their size: a game's data
+/// costs some 150 bytes besides its positions (which
+/// [`VIEWER_BUDGET_BYTES`] bounds), so games without moves would otherwise
+/// embed by the hundred thousand.
+pub const VIEWER_GAMES_MAX: usize = 5_000;
+
+/// The most series the viewer lists: past it, it lists only the series
+/// with a game in the viewer, and a link to another says to replay it.
+pub const VIEWER_SERIES_MAX: usize = 5_000;
 
 /// The most forfeited games listed one by one (all are counted).
 pub(crate) const FORFEIT_LIST_MAX: usize = 200;
@@ -239,12 +252,17 @@ struct ViewerData<'a> {
     bots: &'a [String],
     /// How many games.csv files the report covers.
     files: usize,
-    /// Every series, in file and series order.
+    /// Every series, in file and series order (past [`VIEWER_SERIES_MAX`],
+    /// those with a game in the viewer).
     series: Vec<SeriesJson>,
     /// The games in the viewer, in series and game order.
     games: Vec<GameJson<'a>>,
     /// Games left out of the viewer for its size budget.
     omitted: usize,
+    /// Series left out of `series` (none of their games is in the viewer),
+    /// past [`VIEWER_SERIES_MAX`] series.
+    #[serde(skip_serializing_if = "is_zero")]
+    series_omitted: usize,
     /// Games in the tournament.
     total: usize,
 }
@@ -401,7 +419,7 @@ fn viewer_data<'a>(
     let mut series_json: Vec<SeriesJson> = series.iter().map(SeriesJson::of).collect();
     let bot = |name: &str| names.iter().position(|n| n == name).unwrap_or(0);
     let viewed = &input.games.viewed;
-    let games = viewed
+    let mut games: Vec<GameJson<'a>> = viewed
         .iter()
         .enumerate()
         .filter_map(|(k, g)| {
@@ -410,7 +428,26 @@ fn viewer_data<'a>(
             Some(game_json(g, si, bot))
         })
         .collect();
+    let mut series_omitted = 0;
+    if series_json.len() > VIEWER_SERIES_MAX {
+        // Only the series with a game in the viewer, renumbered.
+        let mut at = vec![0; series_json.len()];
+        let mut kept = Vec::new();
+        for (i, s) in series_json.into_iter().enumerate() {
+            if s.games.is_empty() {
+                series_omitted += 1;
+            } else {
+                at[i] = kept.len();
+                kept.push(s);
+            }
+        }
+        for g in &mut games {
+            g.series = at[g.series];
+        }
+        series_json = kept;
+    }
     ViewerData {
+        series_omitted,
         bots: names,
         files: input.files.len().max(1),
         series: series_json,
@@ -439,6 +476,11 @@ fn game_json(g: &GameRow, si: usize, bot: impl Fn(&str) -> usize) -> GameJson<'_
         error: r.error,
         agrees: r.agrees,
     }
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// The fragment that selects series `s`, game `game`, in the viewer.
@@ -618,6 +660,9 @@ fn standings_section(
                     "Elo ratings (logistic scale, mean 0 in each group unless anchored) with their 95% intervals, from one Bradley–Terry fit over all games"
                     (interval_words(input.table))
                     ", as in standings.csv."
+                    @if input.table.len() > CHART_MAX_BOTS {
+                        " The chart shows the top " (CHART_MAX_BOTS) " of " (input.table.len()) " bots; the table below has them all."
+                    }
                     @if groups > 1 {
                         " Colours mark groups: bots in different groups never met, even through others, so their ratings are not comparable."
                     }
@@ -839,6 +884,11 @@ fn forfeits_section(input: &ReportInput<'_>, names: &[String], series: &[SeriesI
         if !bots.iter().any(|x| x == b) {
             bots.push(b.clone());
         }
+    }
+    // With many bots, only those at fault: the rest would be rows of zeros.
+    if input.table.len() > CROSS_TABLE_MAX_BOTS {
+        let at_fault: BTreeSet<&String> = counts.keys().map(|(b, _)| b).collect();
+        bots.retain(|b| at_fault.contains(b));
     }
     let listed: Vec<_> = g
         .listed

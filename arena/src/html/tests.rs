@@ -760,11 +760,42 @@ fn many_bots_get_their_records_instead_of_a_cross_table() {
     assert!(page.contains(">1. b000: "));
     assert!(page.contains("b001 "), "an opponent of b000");
     // The page grows with the bots and the series, not their square: a
-    // bound of 4 kB a bot here, the chart's row of 1 kB a bot included
-    // (a cross table alone would be some 10 B a cell, 900 kB).
-    assert!(page.len() < 4_000 * bots, "{} bytes", page.len());
+    // bound of 2.5 kB a bot here (a cross table alone would be some 10 B
+    // a cell, 900 kB).
+    assert!(page.len() < 2_500 * bots, "{} bytes", page.len());
+    // The chart draws the top bots only, and says so.
+    assert!(page.contains(&format!("The top {CHART_MAX_BOTS} of {bots} bots")));
+    assert!(page.contains(&format!("shows the top {CHART_MAX_BOTS} of {bots} bots")));
+    let svg = standings_svg(&names, &table);
+    assert_eq!(y_ticks(&svg), CHART_MAX_BOTS);
+    assert!(
+        svg.len() < 1_000 * CHART_MAX_BOTS + 10_000,
+        "{} bytes",
+        svg.len()
+    );
     // A few bots keep their cross table, and no records.
     let (names, games, table) = many_bots(CROSS_TABLE_MAX_BOTS);
     let page = render_many(&names, &games, &table).html;
     assert!(page.contains("table class=\"cross\"") && !page.contains("id=\"records\""));
+}
+
+#[test]
+fn the_viewer_holds_a_bounded_number_of_games_and_series() {
+    // 6,000 series of two games without moves: tiny positions, so only
+    // the count of games bounds the viewer.
+    let (names, games, table) = many_bots(2_000);
+    let page = render_many(&names, &games, &table).html;
+    let data = data_of(&page);
+    let embedded = data["games"].as_array().unwrap();
+    assert_eq!(embedded.len(), VIEWER_GAMES_MAX);
+    assert_eq!(data["omitted"], games.len() - VIEWER_GAMES_MAX);
+    // Game 1 of every series first; only the series with a game listed.
+    let series = data["series"].as_array().unwrap();
+    assert_eq!(series.len(), VIEWER_GAMES_MAX);
+    assert_eq!(data["series_omitted"], 6_000 - VIEWER_GAMES_MAX);
+    for s in series {
+        let first = s["games"][0].as_u64().unwrap() as usize;
+        assert_eq!(embedded[first]["game"], 1);
+        assert_eq!(embedded[first]["series"], s["series"].as_u64().unwrap() - 1);
+    }
 }
