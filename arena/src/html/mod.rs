@@ -118,6 +118,8 @@ const FORFEIT_KINDS: [&str; 5] = [
 
 const CSS: &str = include_str!("page.css");
 const SCRIPT: &str = include_str!("viewer.js");
+/// The box that finds a bot in the standings and the records (many bots).
+const FIND_SCRIPT: &str = include_str!("find.js");
 
 /// What a row recorded of the game's end, if its seeds are numbers.
 fn recorded(row: &GameRow) -> Option<Recorded> {
@@ -669,6 +671,9 @@ fn standings_section(
                 }
             }
             p.note.narrow-hint { "The table scrolls sideways: Elo, its interval, LOS and forfeits are to the right." }
+            @if input.table.len() > CROSS_TABLE_MAX_BOTS {
+                p.find { label { "Find a bot (in the table and the records): " input #find-bot type="search" placeholder="part of a name"; } }
+            }
             table.standings {
                 thead { tr {
                     th { "#" } th.name { "bot" } th { "games" } th { "W" } th { "D" } th { "L" }
@@ -833,7 +838,7 @@ fn records_section(input: &ReportInput<'_>, names: &[String], series: &[SeriesIn
                 };
                 details.record {
                     summary {
-                        (s.rank) ". " (name(s.bot)) ": " (s.wdl.wins) "-" (s.wdl.draws) "-" (s.wdl.losses) " against "
+                        (s.rank) ". " span.bot { (name(s.bot)) } ": " (s.wdl.wins) "-" (s.wdl.draws) "-" (s.wdl.losses) " against "
                         (crate::output::counted(list.len(), "opponent", "opponents"))
                     }
                     p {
@@ -849,6 +854,7 @@ fn records_section(input: &ReportInput<'_>, names: &[String], series: &[SeriesIn
                     }
                 }
             }
+            script { (PreEscaped(FIND_SCRIPT)) }
         }
     }
 }

@@ -757,7 +757,8 @@ fn many_bots_get_their_records_instead_of_a_cross_table() {
     assert!(page.contains("id=\"records\""));
     // Every bot has its record, with the opponents it met and their links.
     assert_eq!(page.matches("<details class=\"record\">").count(), bots);
-    assert!(page.contains(">1. b000: "));
+    assert!(page.contains(">1. <span class=\"bot\">b000</span>: "));
+    assert!(page.contains("id=\"find-bot\""), "a box to find a bot");
     assert!(page.contains("b001 "), "an opponent of b000");
     // The page grows with the bots and the series, not their square: a
     // bound of 2.5 kB a bot here (a cross table alone would be some 10 B
