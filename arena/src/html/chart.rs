@@ -61,14 +61,27 @@ fn elo_range(table: &[Standing]) -> (f64, f64) {
 /// and the 95% interval as an error bar, each labelled with the Elo.
 /// Non-finite numbers are drawn as 0. An empty table gives an empty chart
 /// with its axis.
+///
+/// Past [`CHART_MAX_BOTS`] bots the chart shows the top ones only, and says
+/// so in its caption: the standings table has every bot.
 #[must_use]
 pub fn standings_svg(names: &[String], table: &[Standing]) -> String {
+    let all = table.len();
+    let table = &table[..all.min(CHART_MAX_BOTS)];
     let rows = table.len().max(1);
     let height = 70 + ROW_HEIGHT * rows as u32;
     let mut svg = String::new();
     // Drawing into a String cannot fail for I/O reasons; plotters' errors
     // here would be layout bugs, and the chart is then left as far as it got.
-    let _ = draw(&mut svg, (CHART_WIDTH, height), names, table);
+    let caption = (all > table.len()).then(|| format!("The top {} of {all} bots", table.len()));
+    let height = height + if caption.is_some() { 40 } else { 0 };
+    let _ = draw(
+        &mut svg,
+        (CHART_WIDTH, height),
+        names,
+        table,
+        caption.as_deref(),
+    );
     svg
 }
 
@@ -77,6 +90,7 @@ fn draw(
     size: (u32, u32),
     names: &[String],
     table: &[Standing],
+    caption: Option<&str>,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let root = SVGBackend::with_string(svg, size).into_drawing_area();
     root.fill(&WHITE)?;
@@ -90,7 +104,11 @@ fn draw(
         .clamp(4, 40) as u32
         * 8
         + 30;
-    let mut chart = ChartBuilder::on(&root)
+    let mut builder = ChartBuilder::on(&root);
+    if let Some(c) = caption {
+        builder.caption(c, ("sans-serif", 18));
+    }
+    let mut chart = builder
         .margin(12)
         .margin_right(24)
         .x_label_area_size(40)
@@ -156,6 +174,9 @@ fn draw(
     root.present()?;
     Ok(())
 }
+
+/// The most bots the standings chart draws: the top of the standings.
+pub const CHART_MAX_BOTS: usize = 50;
 
 /// Height of the LLR chart, SVG user units.
 const LLR_HEIGHT: u32 = 300;

@@ -119,7 +119,9 @@ impl ReportGames {
             }
         }
         let size = replay(&row).positions.len();
-        if self.viewed_bytes + size > budget && !self.viewed.is_empty() {
+        if (self.viewed_bytes + size > budget || self.viewed.len() >= super::VIEWER_GAMES_MAX)
+            && !self.viewed.is_empty()
+        {
             return false;
         }
         self.viewed_bytes += size;
@@ -411,7 +413,7 @@ fn viewer_choice(mut sizes: Vec<Size>, budget: usize) -> HashSet<Key> {
             };
             let key = (file as usize, series, game);
             used += size as usize;
-            if used > budget && !chosen.is_empty() {
+            if (used > budget || chosen.len() >= super::VIEWER_GAMES_MAX) && !chosen.is_empty() {
                 return chosen;
             }
             chosen.insert(key);

@@ -29,7 +29,9 @@ pub struct Sections {
     pub matchup: String,
     /// `section#standings`: the chart and the table.
     pub standings: String,
-    /// `section#cross`: the cross table.
+    /// `section#cross`: the cross table; past
+    /// [`super::CROSS_TABLE_MAX_BOTS`] bots `section#records`, each bot's
+    /// record.
     pub cross: String,
     /// `section#forfeits`: how games ended, forfeits by kind.
     pub forfeits: String,
@@ -143,7 +145,11 @@ pub fn live_page(input: &ReportInput<'_>, live: &LivePage<'_>) -> String {
                         @if !parts.matchup.is_empty() { a href="#match" { "Match" } " · " }
                         @if let Some(c) = &input.format { (super::formats::format_links(c)) }
                         a href="#standings" { "Standings" } " · "
-                        a href="#cross" { "Cross table" } " · "
+                        @if input.table.len() > super::CROSS_TABLE_MAX_BOTS {
+                            a href="#records" { "Records" } " · "
+                        } @else {
+                            a href="#cross" { "Cross table" } " · "
+                        }
                         a href="#forfeits" { "How games ended" } " · "
                         a href="#viewer" { "Game viewer" } " · "
                         a #report-link href="/report" { "The report" }

@@ -2,8 +2,10 @@
 //!
 //! `report.html` is one self-contained page: inline CSS, inline JavaScript
 //! and inline SVG; it loads nothing, from the network or elsewhere. It holds
-//! the standings with the chart of their Elo intervals, the cross table of
-//! series results, forfeits by kind, and a game viewer that steps through
+//! the standings with the chart of their Elo intervals (the top
+//! [`CHART_MAX_BOTS`]), the cross table of series results (past
+//! [`CROSS_TABLE_MAX_BOTS`] bots, each bot's record instead: nothing grows as
+//! the square of the bots), forfeits by kind, and a game viewer that steps through
 //! any game of the tournament ply by ply. `standings.svg` is the chart alone.
 //! Both are written with the summary files (by `report::write_ratings`),
 //! whole and atomically (temp file and rename).
@@ -21,6 +23,7 @@
 //! positions of all games together are held to [`VIEWER_BUDGET_BYTES`]:
 //! beyond that, games are left out of the viewer (never out of the tables),
 //! fairly across series (game 1 of every series first, then game 2, ...),
+//! as they are past [`VIEWER_GAMES_MAX`] games whatever their size,
 //! and the page says how many and how to replay them (`arena replay`).
 //! The report's tables are tallied while `games.csv` streams, and only the
 //! viewer's games are kept whole ([`read_games`], [`ReportGames`]), so a
@@ -46,7 +49,7 @@ use endodoi::{Move, Position, Side};
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 use serde::Serialize;
 
-pub use chart::{llr_svg, standings_svg, CHART_WIDTH};
+pub use chart::{llr_svg, standings_svg, CHART_MAX_BOTS, CHART_WIDTH};
 #[cfg(test)]
 pub(crate) use formats::fixtures as formats_fixtures;
 pub use formats::{
@@ -75,6 +78,31 @@ pub const CHART_FILE: &str = "standings.svg";
 /// of the viewer, fairly across series; the tables always count every game.
 pub const VIEWER_BUDGET_BYTES: usize = 8 << 20;
 
+/// The most bots for which the report draws its cross table (n x n cells,
+/// which grow as the square of the bots). Past it the report shows each
+/// bot's own record instead ([`RECORD_ENTRIES_MAX`]), which grows with the
+/// pairs that actually met.
+pub const CROSS_TABLE_MAX_BOTS: usize = 64;
+
+/// Past [`CROSS_TABLE_MAX_BOTS`], about the most opponents listed over all
+/// the bots' records together: each bot lists its strongest opponents, at
+/// least [`RECORD_OPPONENTS_MIN`] and at most this divided by the bots, and
+/// says how many more it met (`pairwise.csv` has every pair).
+pub const RECORD_ENTRIES_MAX: usize = 60_000;
+
+/// The fewest opponents a bot's record lists (when it met that many).
+pub const RECORD_OPPONENTS_MIN: usize = 5;
+
+/// The most games the viewer embeds, whatever their size: a game's data
+/// costs some 150 bytes besides its positions (which
+/// [`VIEWER_BUDGET_BYTES`] bounds), so games without moves would otherwise
+/// embed by the hundred thousand.
+pub const VIEWER_GAMES_MAX: usize = 5_000;
+
+/// The most series the viewer lists: past it, it lists only the series
+/// with a game in the viewer, and a link to another says to replay it.
+pub const VIEWER_SERIES_MAX: usize = 5_000;
+
 /// The most forfeited games listed one by one (all are counted).
 pub(crate) const FORFEIT_LIST_MAX: usize = 200;
 
@@ -90,6 +118,8 @@ const FORFEIT_KINDS: [&str; 5] = [
 
 const CSS: &str = include_str!("page.css");
 const SCRIPT: &str = include_str!("viewer.js");
+/// The box that finds a bot in the standings and the records (many bots).
+const FIND_SCRIPT: &str = include_str!("find.js");
 
 /// What a row recorded of the game's end, if its seeds are numbers.
 fn recorded(row: &GameRow) -> Option<Recorded> {
@@ -224,12 +254,17 @@ struct ViewerData<'a> {
     bots: &'a [String],
     /// How many games.csv files the report covers.
     files: usize,
-    /// Every series, in file and series order.
+    /// Every series, in file and series order (past [`VIEWER_SERIES_MAX`],
+    /// those with a game in the viewer).
     series: Vec<SeriesJson>,
     /// The games in the viewer, in series and game order.
     games: Vec<GameJson<'a>>,
     /// Games left out of the viewer for its size budget.
     omitted: usize,
+    /// Series left out of `series` (none of their games is in the viewer),
+    /// past [`VIEWER_SERIES_MAX`] series.
+    #[serde(skip_serializing_if = "is_zero")]
+    series_omitted: usize,
     /// Games in the tournament.
     total: usize,
 }
@@ -386,7 +421,7 @@ fn viewer_data<'a>(
     let mut series_json: Vec<SeriesJson> = series.iter().map(SeriesJson::of).collect();
     let bot = |name: &str| names.iter().position(|n| n == name).unwrap_or(0);
     let viewed = &input.games.viewed;
-    let games = viewed
+    let mut games: Vec<GameJson<'a>> = viewed
         .iter()
         .enumerate()
         .filter_map(|(k, g)| {
@@ -395,7 +430,26 @@ fn viewer_data<'a>(
             Some(game_json(g, si, bot))
         })
         .collect();
+    let mut series_omitted = 0;
+    if series_json.len() > VIEWER_SERIES_MAX {
+        // Only the series with a game in the viewer, renumbered.
+        let mut at = vec![0; series_json.len()];
+        let mut kept = Vec::new();
+        for (i, s) in series_json.into_iter().enumerate() {
+            if s.games.is_empty() {
+                series_omitted += 1;
+            } else {
+                at[i] = kept.len();
+                kept.push(s);
+            }
+        }
+        for g in &mut games {
+            g.series = at[g.series];
+        }
+        series_json = kept;
+    }
     ViewerData {
+        series_omitted,
         bots: names,
         files: input.files.len().max(1),
         series: series_json,
@@ -424,6 +478,11 @@ fn game_json(g: &GameRow, si: usize, bot: impl Fn(&str) -> usize) -> GameJson<'_
         error: r.error,
         agrees: r.agrees,
     }
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// The fragment that selects series `s`, game `game`, in the viewer.
@@ -498,7 +557,11 @@ fn page(
                         @if input.matchup.is_some() { a href="#match" { "Match" } " · " }
                         @if let Some(c) = &input.format { (formats::format_links(c)) }
                         a href="#standings" { "Standings" } " · "
-                        a href="#cross" { "Cross table" } " · "
+                        @if input.table.len() > CROSS_TABLE_MAX_BOTS {
+                            a href="#records" { "Records" } " · "
+                        } @else {
+                            a href="#cross" { "Cross table" } " · "
+                        }
                         a href="#forfeits" { "How games ended" } " · "
                         a href="#viewer" { "Game viewer" }
                     }
@@ -599,12 +662,18 @@ fn standings_section(
                     "Elo ratings (logistic scale, mean 0 in each group unless anchored) with their 95% intervals, from one Bradley–Terry fit over all games"
                     (interval_words(input.table))
                     ", as in standings.csv."
+                    @if input.table.len() > CHART_MAX_BOTS {
+                        " The chart shows the top " (CHART_MAX_BOTS) " of " (input.table.len()) " bots; the table below has them all."
+                    }
                     @if groups > 1 {
                         " Colours mark groups: bots in different groups never met, even through others, so their ratings are not comparable."
                     }
                 }
             }
             p.note.narrow-hint { "The table scrolls sideways: Elo, its interval, LOS and forfeits are to the right." }
+            @if input.table.len() > CROSS_TABLE_MAX_BOTS {
+                p.find { label { "Find a bot (in the table and the records): " input #find-bot type="search" placeholder="part of a name"; } }
+            }
             table.standings {
                 thead { tr {
                     th { "#" } th.name { "bot" } th { "games" } th { "W" } th { "D" } th { "L" }
@@ -645,7 +714,17 @@ fn standings_section(
     }
 }
 
+/// The cross table (`section#cross`), or past [`CROSS_TABLE_MAX_BOTS`]
+/// each bot's record (`section#records`).
 fn cross_section(input: &ReportInput<'_>, names: &[String], series: &[SeriesInfo]) -> Markup {
+    if input.table.len() > CROSS_TABLE_MAX_BOTS {
+        records_section(input, names, series)
+    } else {
+        cross_table(input, names, series)
+    }
+}
+
+fn cross_table(input: &ReportInput<'_>, names: &[String], series: &[SeriesInfo]) -> Markup {
     let order: Vec<usize> = input.table.iter().map(|s| s.bot).collect();
     let mut by_pair: BTreeMap<(usize, usize), Vec<&SeriesInfo>> = BTreeMap::new();
     for s in series {
@@ -699,6 +778,96 @@ fn cross_section(input: &ReportInput<'_>, names: &[String], series: &[SeriesInfo
     }
 }
 
+/// One opponent in a bot's record: the opponent, the bot's results against
+/// it over all their series, and their first series.
+struct Met<'a> {
+    opponent: usize,
+    wdl: Wdl,
+    first: &'a SeriesInfo,
+}
+
+/// Each bot's own record, in place of the cross table past
+/// [`CROSS_TABLE_MAX_BOTS`]: per bot (in standings order) its opponents,
+/// strongest first, each with the bot's W-D-L against it and a link to
+/// their first series in the viewer. Grows with the pairs that met, held to
+/// about [`RECORD_ENTRIES_MAX`] entries in all.
+fn records_section(input: &ReportInput<'_>, names: &[String], series: &[SeriesInfo]) -> Markup {
+    let order: Vec<usize> = input.table.iter().map(|s| s.bot).collect();
+    let mut rank = vec![usize::MAX; names.len()];
+    for (r, &b) in order.iter().enumerate() {
+        if let Some(x) = rank.get_mut(b) {
+            *x = r;
+        }
+    }
+    let mut met: Vec<BTreeMap<usize, Met<'_>>> =
+        (0..names.len()).map(|_| BTreeMap::new()).collect();
+    for s in series {
+        if s.a == s.b {
+            continue;
+        }
+        for (me, them, w) in [(s.a, s.b, s.wdl), (s.b, s.a, flipped(s.wdl))] {
+            let Some(mine) = met.get_mut(me) else {
+                continue;
+            };
+            let m = mine.entry(them).or_insert(Met {
+                opponent: them,
+                wdl: Wdl::default(),
+                first: s,
+            });
+            m.wdl.wins += w.wins;
+            m.wdl.draws += w.draws;
+            m.wdl.losses += w.losses;
+        }
+    }
+    let per_bot = (RECORD_ENTRIES_MAX / order.len().max(1)).max(RECORD_OPPONENTS_MIN);
+    let name = |i: usize| names.get(i).map_or("?", String::as_str);
+    html! {
+        section #records {
+            h2 { "Each bot's record" }
+            p.note {
+                "With " (order.len()) " bots the cross table is left out (it has a cell for every two bots, so it is drawn up to "
+                (CROSS_TABLE_MAX_BOTS) " bots only). Instead, each bot's record: the opponents it met, strongest first, "
+                "each with the bot's wins, draws and losses against it over all their series (W-D-L), a link opening their first series in the game viewer. "
+                "A record lists at most " (per_bot) " opponents; pairwise.csv has every pair."
+            }
+            @for s in input.table {
+                @let list: Vec<&Met<'_>> = {
+                    let mut l: Vec<&Met<'_>> = met.get(s.bot).map(|m| m.values().collect()).unwrap_or_default();
+                    l.sort_by_key(|m| (rank.get(m.opponent).copied().unwrap_or(usize::MAX), m.opponent));
+                    l
+                };
+                details.record {
+                    summary {
+                        (s.rank) ". " span.bot { (name(s.bot)) } ": " (s.wdl.wins) "-" (s.wdl.draws) "-" (s.wdl.losses) " against "
+                        (crate::output::counted(list.len(), "opponent", "opponents"))
+                    }
+                    p {
+                        @for m in list.iter().take(per_bot) {
+                            a href=(game_link(m.first, m.first.first_game, false)) {
+                                (name(m.opponent)) " " (m.wdl.wins) "-" (m.wdl.draws) "-" (m.wdl.losses)
+                            }
+                            " "
+                        }
+                        @if list.len() > per_bot {
+                            span.note { "and " (list.len() - per_bot) " more (pairwise.csv)" }
+                        }
+                    }
+                }
+            }
+            script { (PreEscaped(FIND_SCRIPT)) }
+        }
+    }
+}
+
+/// `w` from the other bot's side.
+fn flipped(w: Wdl) -> Wdl {
+    Wdl {
+        wins: w.losses,
+        draws: w.draws,
+        losses: w.wins,
+    }
+}
+
 fn forfeits_section(input: &ReportInput<'_>, names: &[String], series: &[SeriesInfo]) -> Markup {
     let g = input.games;
     let (ends, counts, forfeits) = (&g.ends, &g.faults, g.forfeits);
@@ -721,6 +890,11 @@ fn forfeits_section(input: &ReportInput<'_>, names: &[String], series: &[SeriesI
         if !bots.iter().any(|x| x == b) {
             bots.push(b.clone());
         }
+    }
+    // With many bots, only those at fault: the rest would be rows of zeros.
+    if input.table.len() > CROSS_TABLE_MAX_BOTS {
+        let at_fault: BTreeSet<&String> = counts.keys().map(|(b, _)| b).collect();
+        bots.retain(|b| at_fault.contains(b));
     }
     let listed: Vec<_> = g
         .listed

@@ -690,3 +690,113 @@ fn the_standings_caption_names_the_interval_method_used() {
         "{both}"
     );
 }
+
+/// `bots` bots named `b000`..., each meeting a few others in series of two
+/// games without moves (as `tools/gen_games.py` writes them), and
+/// made-up standings in index order: the input of a report of many bots.
+fn many_bots(bots: usize) -> (Vec<String>, Vec<GameRow>, Vec<Standing>) {
+    use crate::stats::IntervalMethod;
+    let names: Vec<String> = (0..bots).map(|i| format!("b{i:03}")).collect();
+    let mut games = Vec::new();
+    let mut number = 0;
+    for i in 0..bots {
+        for step in [1, 7, 31] {
+            let j = (i + step) % bots;
+            number += 1;
+            for (game, (s, n)) in [(i, j), (j, i)].into_iter().enumerate() {
+                games.push(GameRow {
+                    series: number,
+                    game: game as u32 + 1,
+                    south: names[s].clone(),
+                    north: names[n].clone(),
+                    holes: "8".into(),
+                    seeds: "4".into(),
+                    result: ["south", "north", "draw"][(i + game) % 3].into(),
+                    termination: "rules".into(),
+                    ..GameRow::default()
+                });
+            }
+        }
+    }
+    let table = (0..bots)
+        .map(|i| Standing {
+            rank: i + 1,
+            bot: i,
+            wdl: Wdl::default(),
+            forfeits: 0,
+            elo: 500.0 - i as f64,
+            elo_lower: 480.0 - i as f64,
+            elo_upper: 520.0 - i as f64,
+            interval: IntervalMethod::Bootstrap,
+            los_next: (i + 1 < bots).then_some(0.5),
+            group: 1,
+        })
+        .collect();
+    (names, games, table)
+}
+
+fn render_many(names: &[String], games: &[GameRow], table: &[Standing]) -> Rendered {
+    render(&ReportInput {
+        names,
+        table,
+        games: &ReportGames::of_rows(games, VIEWER_BUDGET_BYTES),
+        files: &["games.csv".to_string()],
+        warning: None,
+        matchup: None,
+        not_started: &[],
+        format: None,
+    })
+}
+
+#[test]
+fn many_bots_get_their_records_instead_of_a_cross_table() {
+    let bots = 300;
+    let (names, games, table) = many_bots(bots);
+    let page = render_many(&names, &games, &table).html;
+    assert!(!page.contains("table class=\"cross\""), "no n x n table");
+    assert!(page.contains("id=\"records\""));
+    // Every bot has its record, with the opponents it met and their links.
+    assert_eq!(page.matches("<details class=\"record\">").count(), bots);
+    assert!(page.contains(">1. <span class=\"bot\">b000</span>: "));
+    assert!(page.contains("id=\"find-bot\""), "a box to find a bot");
+    assert!(page.contains("b001 "), "an opponent of b000");
+    // The page grows with the bots and the series, not their square: a
+    // bound of 2.5 kB a bot here (a cross table alone would be some 10 B
+    // a cell, 900 kB).
+    assert!(page.len() < 2_500 * bots, "{} bytes", page.len());
+    // The chart draws the top bots only, and says so.
+    assert!(page.contains(&format!("The top {CHART_MAX_BOTS} of {bots} bots")));
+    assert!(page.contains(&format!("shows the top {CHART_MAX_BOTS} of {bots} bots")));
+    let svg = standings_svg(&names, &table);
+    assert_eq!(y_ticks(&svg), CHART_MAX_BOTS);
+    assert!(
+        svg.len() < 1_000 * CHART_MAX_BOTS + 10_000,
+        "{} bytes",
+        svg.len()
+    );
+    // A few bots keep their cross table, and no records.
+    let (names, games, table) = many_bots(CROSS_TABLE_MAX_BOTS);
+    let page = render_many(&names, &games, &table).html;
+    assert!(page.contains("table class=\"cross\"") && !page.contains("id=\"records\""));
+}
+
+#[test]
+fn the_viewer_holds_a_bounded_number_of_games_and_series() {
+    // 6,000 series of two games without moves: tiny positions, so only
+    // the count of games bounds the viewer.
+    let (names, games, table) = many_bots(2_000);
+    let page = render_many(&names, &games, &table).html;
+    let data = data_of(&page);
+    let embedded = data["games"].as_array().unwrap();
+    assert_eq!(embedded.len(), VIEWER_GAMES_MAX);
+    assert_eq!(data["omitted"], games.len() - VIEWER_GAMES_MAX);
+    // Game 1 of every series first; only the series with a game listed.
+    let series = data["series"].as_array().unwrap();
+    assert_eq!(series.len(), VIEWER_GAMES_MAX);
+    assert_eq!(data["series_omitted"], 6_000 - VIEWER_GAMES_MAX);
+    for s in series {
+        let first = s["games"][0].as_u64().unwrap() as usize;
+        assert_eq!(embedded[first]["game"], 1);
+        assert_eq!(embedded[first]["series"], s["series"].as_u64().unwrap() - 1);
+    }
+}

@@ -285,7 +285,10 @@
     // A note about an earlier address goes once this one is shown.
     note.textContent = baseNote();
     if (si < 0) {
-      note.textContent = `This report has no series ${h.get("series")}.`;
+      note.textContent = data.series_omitted > 0
+        ? `Series ${h.get("series")} is not in the viewer (the report's size limit): ` +
+          `replay its games with arena replay --games games.csv --series ${h.get("series")} --game G.`
+        : `This report has no series ${h.get("series")}.`;
       return false;
     }
     const s = data.series[si];
