@@ -221,8 +221,10 @@ const PREFIX: &str = "endodoi-";
 /// This process as the owner of its folders: its pid namespace, pid and
 /// start time (clock ticks after boot), `NS-PID-START`. The pid alone
 /// would not do: another arena in another pid namespace sees other pids,
-/// and a pid is reused.
-fn owner() -> &'static str {
+/// and a pid is reused. A folder named `endodoi-<owner>-<anything>` is
+/// removed by the next arena once its owner is gone.
+#[must_use]
+pub fn owner() -> &'static str {
     static OWNER: OnceLock<String> = OnceLock::new();
     OWNER.get_or_init(|| {
         let pid = std::process::id();

@@ -124,7 +124,7 @@ impl Delegated {
         for own in own_dirs(v2) {
             // Named as the arena names its own: a later arena's sweep
             // removes it if this test dies.
-            let dir = own.join(format!("endodoi-{}-delegated{n}", std::process::id()));
+            let dir = own.join(format!("endodoi-{}-delegated{n}", arena::cgroup::owner()));
             std::fs::create_dir(&dir).unwrap();
             for file in [
                 "",
