@@ -1577,6 +1577,9 @@ fn hint(message: &str, key: Option<&str>) -> String {
     }
     if let Some(rest) = message.strip_prefix("unknown field `") {
         let (unknown, expected) = rest.split_once('`').unwrap_or((rest, ""));
+        if unknown == "cgroups" {
+            return "; cgroups holds for every bot: set it in [limits]".into();
+        }
         let closest = expected
             .split('`')
             .skip(1)
@@ -2288,6 +2291,38 @@ dir = "bots"
             .to_string();
         assert!(e.starts_with("t.toml:2:1: unknown field `holse`"), "{e}");
         assert!(!e.contains('\n'));
+    }
+
+    #[test]
+    fn cgroups_is_a_choice_of_limits_for_every_bot() {
+        let parse = |limits: &str, bot: &str| {
+            let text = format!(
+                "[limits]\n{limits}\n[[bot]]\nname = \"a\"\ncommand = [\"x\"]\n{bot}\n[[bot]]\nname = \"b\"\ncommand = [\"x\"]\n"
+            );
+            Config::parse(&text, "t.toml", "t", &crate::commands::host())
+        };
+        let mode = |limits: &str| parse(limits, "").unwrap().bots[1].limits.cgroups;
+        assert_eq!(mode(""), CgroupMode::Auto);
+        assert_eq!(mode("cgroups = \"auto\""), CgroupMode::Auto);
+        assert_eq!(mode("cgroups = \"require\""), CgroupMode::Require);
+        assert_eq!(mode("cgroups = \"off\""), CgroupMode::Off);
+        for bad in ["\"yes\"", "true", "\"Require\""] {
+            let e = parse(&format!("cgroups = {bad}"), "")
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.starts_with(&format!(
+                    "t.toml:2:11: limits.cgroups = {bad} is not a choice: use \"auto\""
+                )),
+                "{e}"
+            );
+        }
+        let e = parse("", "cgroups = \"off\"").unwrap_err().to_string();
+        assert!(e.starts_with("t.toml:6:1: unknown field `cgroups`"), "{e}");
+        assert!(
+            e.contains("; cgroups holds for every bot: set it in [limits] (in"),
+            "{e}"
+        );
     }
 
     #[test]
