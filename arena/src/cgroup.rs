@@ -716,37 +716,30 @@ pub fn leave(homes: &[PathBuf]) -> std::io::Result<()> {
 }
 
 /// Kills every process in the folders `dirs` and removes them
-/// ([`kill`], then each folder). Gives up after two seconds (a process in
-/// an uninterruptible sleep); the next arena's sweep tries again.
+/// ([`kill_and_remove_with`], with nothing to do between tries).
 pub fn kill_and_remove(dirs: &[PathBuf]) {
+    kill_and_remove_with(dirs, || {});
+}
+
+/// Kills every process in the folders `dirs` ([`kill`]), then removes
+/// them, calling `between` before each try: a folder whose processes have
+/// exited but are not yet reaped (zombies) cannot be removed yet, so a
+/// caller that is their parent reaps them there. Gives up after two
+/// seconds (a process in an uninterruptible sleep); the next arena's
+/// sweep tries again.
+pub fn kill_and_remove_with(dirs: &[PathBuf], mut between: impl FnMut()) {
     let deadline = Instant::now() + Duration::from_secs(2);
     kill(dirs, deadline);
-    while !remove(dirs) && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(1));
-    }
-}
-
-/// Removes the folders `dirs` (once each); whether none is left. A folder
-/// whose processes have exited but are not yet reaped (zombies) cannot be
-/// removed yet.
-pub fn remove(dirs: &[PathBuf]) -> bool {
-    dirs.iter().fold(true, |gone, dir| {
-        let removed = std::fs::remove_dir(dir);
-        gone && removed.is_ok_or_not_found()
-    })
-}
-
-/// `Ok`, or the error that the thing is already gone.
-trait OkOrNotFound {
-    fn is_ok_or_not_found(&self) -> bool;
-}
-
-impl OkOrNotFound for std::io::Result<()> {
-    fn is_ok_or_not_found(&self) -> bool {
-        match self {
-            Ok(()) => true,
-            Err(e) => e.kind() == std::io::ErrorKind::NotFound,
+    loop {
+        between();
+        let gone = dirs.iter().fold(true, |gone, dir| {
+            let removed = std::fs::remove_dir(dir);
+            gone && removed.map_or_else(|e| e.kind() == std::io::ErrorKind::NotFound, |()| true)
+        });
+        if gone || Instant::now() > deadline {
+            break;
         }
+        std::thread::sleep(Duration::from_millis(1));
     }
 }
 

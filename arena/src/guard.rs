@@ -104,22 +104,18 @@ fn kill_all(cgroups: &[PathBuf]) -> ! {
 /// are its children (it is their subreaper), and a zombie keeps its cgroup
 /// busy until it is reaped. Gives up after two seconds.
 fn end_cgroups(cgroups: &[PathBuf], remove: bool) {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
-    crate::cgroup::kill(cgroups, deadline);
     if !remove {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+        crate::cgroup::kill(cgroups, deadline);
         return;
     }
-    loop {
+    crate::cgroup::kill_and_remove_with(cgroups, || {
         while let Ok(status) = nix::sys::wait::waitpid(None, Some(WaitPidFlag::WNOHANG)) {
             if status == WaitStatus::StillAlive {
                 break;
             }
         }
-        if crate::cgroup::remove(cgroups) || std::time::Instant::now() > deadline {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(1));
-    }
+    });
 }
 
 /// The exit code of a guard whose bot could not start (as a shell's).
@@ -162,8 +158,6 @@ pub fn run(
     sandbox: Option<&crate::sandbox::Sandbox>,
     cgroups: &Cgroups,
 ) -> Result<i32, GuardError> {
-    let homes = &cgroups.homes;
-    let cgroups = cgroups.dirs.as_slice();
     let Some((program, args)) = command.split_first() else {
         return Err(GuardError::NoCommand);
     };
@@ -180,7 +174,7 @@ pub fn run(
     let _ = usr2.thread_block();
     #[cfg(target_os = "linux")]
     let _ = nix::sys::prctl::set_child_subreaper(true);
-    let owned = cgroups.to_vec();
+    let owned = cgroups.dirs.clone();
     std::thread::spawn(move || {
         let _ = usr2.wait();
         kill_all(&owned);
@@ -188,7 +182,7 @@ pub fn run(
     // Belt and braces for the parent-death signal: if the arena is gone
     // (we were re-parented), end everything all the same.
     let arena = nix::unistd::getppid();
-    let owned = cgroups.to_vec();
+    let owned = cgroups.dirs.clone();
     std::thread::spawn(move || loop {
         std::thread::sleep(std::time::Duration::from_millis(200));
         if nix::unistd::getppid() != arena {
@@ -220,27 +214,15 @@ pub fn run(
             crate::bot::spawn::apply_limits(&limits).map_err(std::io::Error::from)
         });
     }
-    // The child is born in the bot's cgroups (a fork inherits them); the
-    // guard then leaves them, so it is never frozen or limited with the bot.
-    crate::cgroup::join(cgroups).map_err(GuardError::Cgroup)?;
-    let spawned = cmd.spawn();
-    let left = crate::cgroup::leave(homes);
+    let spawned = spawn_in(cmd, cgroups);
     drop(prepared);
-    if let Err(e) = left {
-        if let Ok(mut child) = spawned {
-            let _ = child.kill();
-        }
-        return Err(GuardError::Cgroup(e));
-    }
-    let mut child = match spawned {
-        Ok(c) => c,
-        Err(source) => {
-            return Err(GuardError::Start {
-                program: program.to_string_lossy().into_owned(),
-                source,
-            })
-        }
-    };
+    let mut child = spawned.map_err(|e| match e {
+        Spawned::Cgroup(e) => GuardError::Cgroup(e),
+        Spawned::Start(source) => GuardError::Start {
+            program: program.to_string_lossy().into_owned(),
+            source,
+        },
+    })?;
     // The bot has its own copies of the pipes: drop ours, so the arena sees
     // the end of the bot's output when the bot closes it.
     if let Ok(null) = std::fs::OpenOptions::new()
@@ -265,9 +247,41 @@ pub fn run(
     // gone, the guard does.
     kill_rest_of_group();
     let _ending = ENDING.lock();
-    end_cgroups(cgroups, nix::unistd::getppid() != arena);
+    end_cgroups(&cgroups.dirs, nix::unistd::getppid() != arena);
+    Ok(mirror(status))
+}
+
+/// Why [`spawn_in`] failed.
+enum Spawned {
+    /// A cgroup refused the guard.
+    Cgroup(std::io::Error),
+    /// The program did not start.
+    Start(std::io::Error),
+}
+
+/// Spawns `cmd` in the bot's `cgroups`: the guard joins them, so the
+/// child is born there (a fork inherits them), and leaves them again, so
+/// it is never frozen or limited with the bot.
+fn spawn_in(
+    cmd: &mut std::process::Command,
+    cgroups: &Cgroups,
+) -> Result<std::process::Child, Spawned> {
+    crate::cgroup::join(&cgroups.dirs).map_err(Spawned::Cgroup)?;
+    let spawned = cmd.spawn();
+    if let Err(e) = crate::cgroup::leave(&cgroups.homes) {
+        if let Ok(mut child) = spawned {
+            let _ = child.kill();
+        }
+        return Err(Spawned::Cgroup(e));
+    }
+    spawned.map_err(Spawned::Start)
+}
+
+/// The guard's exit code for the bot's `status`: the bot's own code; or,
+/// for a signal, the guard dies of the same signal (so the arena sees
+/// "signal: N"), and 128 + N if it cannot.
+fn mirror(status: std::process::ExitStatus) -> i32 {
     if let Some(sig) = status.signal() {
-        // Die of the same signal, so the arena sees "signal: N".
         if let Ok(sig) = Signal::try_from(sig) {
             // SAFETY: restoring the default disposition before raising it.
             unsafe {
@@ -275,7 +289,7 @@ pub fn run(
             }
             let _ = nix::sys::signal::raise(sig);
         }
-        return Ok(128 + sig);
+        return 128 + sig;
     }
-    Ok(status.code().unwrap_or(1))
+    status.code().unwrap_or(1)
 }

@@ -844,9 +844,11 @@ impl Drop for BotProcess {
 fn bot_group(spec: &BotSpec, guarded: bool) -> Result<Option<crate::cgroup::BotGroup>, Fault> {
     use crate::cgroup::{BotGroup, Cgroups};
     use crate::config::CgroupMode;
+    if spec.limits.cgroups == CgroupMode::Off {
+        return Ok(None);
+    }
     let host = Cgroups::host();
     match spec.limits.cgroups {
-        CgroupMode::Off => return Ok(None),
         CgroupMode::Require if !host.missing().is_empty() || !guarded => {
             return Err(Fault::Start(format!(
                 "cgroups = \"require\", but {}",

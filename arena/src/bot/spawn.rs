@@ -232,8 +232,11 @@ pub fn check_cgroups(config: &Config) -> Result<(), ConfigError> {
         .bots
         .iter()
         .any(|b| b.limits.cgroups == CgroupMode::Require);
+    if !required {
+        return Ok(());
+    }
     let host = crate::cgroup::Cgroups::host();
-    if !required || host.missing().is_empty() {
+    if host.missing().is_empty() {
         return Ok(());
     }
     let origin = config

@@ -734,8 +734,8 @@ impl CheckArgs {
 }
 
 impl GuardArgs {
-    /// The bot's command, limits and sandbox; `None` (after saying why on
-    /// stderr, the bot's log) when the sandbox cannot be read.
+    /// The bot's command, limits, sandbox and cgroups; `None` (after
+    /// saying why on stderr, the bot's log) when the sandbox cannot be read.
     #[must_use]
     pub fn into_parts(
         self,
@@ -743,7 +743,12 @@ impl GuardArgs {
         Vec<std::ffi::OsString>,
         arena::config::Limits,
         Option<arena::sandbox::Sandbox>,
+        arena::guard::Cgroups,
     )> {
+        let cgroups = arena::guard::Cgroups {
+            dirs: self.cgroup,
+            homes: self.cgroup_home,
+        };
         let limits = arena::config::Limits {
             memory_mb: self.memory_mb,
             cpu_seconds: self.cpu_seconds,
@@ -752,7 +757,7 @@ impl GuardArgs {
         };
         let sandbox = self.sandbox_fd.map(arena::sandbox::Sandbox::receive);
         match sandbox.transpose() {
-            Ok(sandbox) => Some((self.command, limits, sandbox)),
+            Ok(sandbox) => Some((self.command, limits, sandbox, cgroups)),
             Err(e) => {
                 eprintln!("guard: cannot read the sandbox from --sandbox-fd: {e}");
                 None

@@ -78,20 +78,16 @@ fn main() -> ExitCode {
                 .map(|()| Outcome::Success)
                 .map_err(|e| anyhow::anyhow!("bench-echo: {e}"))
         }
-        Command::Guard(mut args) => {
-            let cgroups = arena::guard::Cgroups {
-                dirs: std::mem::take(&mut args.cgroup),
-                homes: std::mem::take(&mut args.cgroup_home),
-            };
-            let Some((command, limits, sandbox)) = args.into_parts() else {
+        Command::Guard(args) => {
+            let Some((command, limits, sandbox, cgroups)) = args.into_parts() else {
                 return ExitCode::from(ERROR);
             };
             // The guard's stderr is the bot's log.
-            let code = arena::guard::run(&command, limits, sandbox.as_ref(), &cgroups);
-            let code = code.unwrap_or_else(|e| {
-                eprintln!("guard: {e}");
-                arena::guard::NOT_STARTED
-            });
+            let code = arena::guard::run(&command, limits, sandbox.as_ref(), &cgroups)
+                .unwrap_or_else(|e| {
+                    eprintln!("guard: {e}");
+                    arena::guard::NOT_STARTED
+                });
             return ExitCode::from(code as u8);
         }
         Command::Confine(args) => {
