@@ -24,6 +24,9 @@
 //! `ENDODOI_REQUIRE_CGROUPS=1` (as `.ci/run` sets), which makes a skip a
 //! failure. They run one at a time: the control runs load the machine.
 
+// Unix only: per-bot cgroups and Unix signals (docs/platforms.md, Windows).
+#![cfg(unix)]
+
 mod common;
 
 use std::ffi::CString;

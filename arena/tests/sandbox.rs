@@ -11,6 +11,9 @@
 //! ordinary user needs root to switch to one; as any other user, the first
 //! run already is one.
 
+// Unix only: bubblewrap, and Unix processes and signals (docs/platforms.md, Windows).
+#![cfg(unix)]
+
 mod common;
 
 use std::os::unix::fs::{chown, PermissionsExt};
