@@ -454,6 +454,23 @@ pub fn overload_warning(games: usize, cores: usize, time: &TimeControl) -> Optio
     ))
 }
 
+/// What this platform does not do of `config`, one line each, for the
+/// start of a run ([`crate::platform`]): `affinity = true` without CPU
+/// affinity, and `memory_mb` where the kernel does not enforce it.
+#[must_use]
+pub fn platform_notes(config: &Config) -> Vec<String> {
+    let mut notes = Vec::new();
+    if config.tournament.affinity && !crate::platform::AFFINITY {
+        notes.push(format!("note: {}", crate::platform::NO_AFFINITY));
+    }
+    if let Some(note) = crate::platform::MEMORY_LIMIT_NOTE {
+        if config.bots.iter().any(|b| b.limits.memory_mb > 0) {
+            notes.push(format!("note: {note}"));
+        }
+    }
+    notes
+}
+
 /// The warning an SPRT match with `first_to` set gets at start: the test,
 /// not a bot's wins, ends it (or `max_games`).
 #[must_use]

@@ -24,6 +24,8 @@
 //! `ENDODOI_REQUIRE_CGROUPS=1` (as `.ci/run` sets), which makes a skip a
 //! failure. They run one at a time: the control runs load the machine.
 
+#![cfg(target_os = "linux")]
+
 mod common;
 
 use std::ffi::CString;

@@ -11,6 +11,8 @@
 //! ordinary user needs root to switch to one; as any other user, the first
 //! run already is one.
 
+#![cfg(target_os = "linux")]
+
 mod common;
 
 use std::os::unix::fs::{chown, PermissionsExt};

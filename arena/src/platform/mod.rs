@@ -40,6 +40,8 @@ use linux as imp;
 mod unix;
 #[cfg(all(unix, any(not(target_os = "linux"), feature = "portable-unix")))]
 use unix as imp;
+// windows.rs (the Windows helper's) joins here as
+// `#[cfg(windows)] mod windows; #[cfg(windows)] use windows as imp;`.
 
 // ---------------------------------------------------------------- facts
 

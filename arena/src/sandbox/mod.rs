@@ -924,7 +924,7 @@ mod tests {
     fn the_sandbox_reaches_the_guard_through_a_descriptor() {
         let sent = sandbox().send();
         if !platform::SANDBOX {
-            let e = sent.err().expect("no sandbox on this platform");
+            let e = sent.expect_err("no sandbox on this platform");
             assert_eq!(e.kind(), std::io::ErrorKind::Unsupported, "{e}");
             return;
         }
