@@ -198,7 +198,26 @@ fn half_the_bots_misbehave_and_every_forfeit_is_attributed() {
         "the grandchild bot started its grandchild"
     );
     let left = leftovers(&marker, &grandchildren);
-    assert!(left.is_empty(), "processes left behind: {left:?}");
+    if arena::platform::SUBREAPER {
+        assert!(left.is_empty(), "processes left behind: {left:?}");
+        return;
+    }
+    // Without a subreaper (macOS, the portable-unix build), a grandchild
+    // in a process group of its own is out of the guard's reach once its
+    // bot has exited, as docs/platforms.md says: the escaper's are left,
+    // and nothing else. The test ends them.
+    for line in &left {
+        let pid: i32 = line.split(':').next().unwrap().parse().unwrap();
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let group = stat
+            .rsplit_once(')')
+            .map(|(_, r)| r.split_whitespace().nth(2));
+        let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
+        assert!(
+            grandchildren.contains(&pid) && group == Some(Some(pid.to_string().as_str())),
+            "only grandchildren that lead a group of their own are left: {line} ({stat})"
+        );
+    }
 }
 
 #[test]
