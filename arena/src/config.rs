@@ -2305,6 +2305,18 @@ dir = "bots"
     }
 
     #[test]
+    fn sandbox_true_where_the_platform_has_none_stops_at_its_line() {
+        let text = "[[bot]]\nname = \"a\"\ncommand = [\"x\"]\nsandbox = true\n[[bot]]\nname = \"b\"\ncommand = [\"x\"]\n";
+        let parsed = Config::parse(text, "t.toml", "t", &crate::commands::host());
+        if crate::platform::SANDBOX {
+            assert!(parsed.unwrap().bots[0].sandbox.is_some());
+        } else {
+            let e = parsed.unwrap_err().to_string();
+            assert_eq!(e, format!("t.toml:4:11: {}", crate::platform::NO_SANDBOX));
+        }
+    }
+
+    #[test]
     fn cgroups_is_a_choice_of_limits_for_every_bot() {
         let parse = |limits: &str, bot: &str| {
             let text = format!(
@@ -2315,7 +2327,13 @@ dir = "bots"
         let mode = |limits: &str| parse(limits, "").unwrap().bots[1].limits.cgroups;
         assert_eq!(mode(""), CgroupMode::Auto);
         assert_eq!(mode("cgroups = \"auto\""), CgroupMode::Auto);
-        assert_eq!(mode("cgroups = \"require\""), CgroupMode::Require);
+        if crate::platform::CGROUPS {
+            assert_eq!(mode("cgroups = \"require\""), CgroupMode::Require);
+        } else {
+            // Where the platform has none, at the setting's line.
+            let e = parse("cgroups = \"require\"", "").unwrap_err().to_string();
+            assert_eq!(e, format!("t.toml:2:11: {}", crate::platform::NO_CGROUPS));
+        }
         assert_eq!(mode("cgroups = \"off\""), CgroupMode::Off);
         for bad in ["\"yes\"", "true", "\"Require\""] {
             let e = parse(&format!("cgroups = {bad}"), "")

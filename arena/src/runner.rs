@@ -1099,6 +1099,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn affinity_where_the_platform_has_none_is_a_note() {
+        let text = "[tournament]\naffinity = true\n[[bot]]\nname = \"a\"\ncommand = [\"x\"]\n[[bot]]\nname = \"b\"\ncommand = [\"x\"]\n";
+        let config = Config::parse(text, "t.toml", "t", &crate::commands::host()).unwrap();
+        let notes = platform_notes(&config);
+        let noted = notes
+            .iter()
+            .any(|n| n.contains(crate::platform::NO_AFFINITY));
+        assert_eq!(noted, !crate::platform::AFFINITY, "{notes:?}");
+    }
+
+    #[test]
     fn past_the_end_cuts_a_series_after_its_end_unless_a_game_before_it_is_missing() {
         let config = Config::parse(
             "[tournament]\nfirst_to = 1\nmax_games = 6\n[[bot]]\nname = \"a\"\ncommand = [\"x\"]\n[[bot]]\nname = \"b\"\ncommand = [\"x\"]\n",

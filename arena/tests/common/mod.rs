@@ -195,7 +195,7 @@ pub fn refused_by_platform(setting: &str, reason: &str) {
     assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
     let at = format!("{}:2:", cfg.display());
     assert!(
-        stderr.starts_with(&at) && stderr.contains(reason),
+        stderr.trim_start_matches("error: ").starts_with(&at) && stderr.contains(reason),
         "names the file, the line and why: {stderr}"
     );
     assert!(!out.join("games.csv").exists(), "no game was played");
