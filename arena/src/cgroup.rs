@@ -280,7 +280,14 @@ impl Cgroups {
     #[must_use]
     pub fn probe() -> Cgroups {
         if !crate::platform::CGROUPS {
-            return Cgroups::default();
+            let why = format!(
+                "cgroups are Linux's, and this arena is built for {}",
+                crate::platform::NAME
+            );
+            return Cgroups {
+                places: Vec::new(),
+                missing: Control::ALL.iter().map(|&c| (c, why.clone())).collect(),
+            };
         }
         let read = |p: &str| std::fs::read_to_string(p).unwrap_or_default();
         let mounted = own_folders(&read("/proc/self/cgroup"), &read("/proc/self/mountinfo"));

@@ -536,7 +536,7 @@ fn bot_lifecycle(exe: &Path, n: u32, specs: &[BotSpec]) -> Result<Vec<(Times, Ti
 /// fresh folder of its own that its host user can reach; `None` without
 /// bubblewrap.
 fn sandboxed_first_bot() -> Result<Option<(BotSpec, tempfile::TempDir)>> {
-    if crate::bot::spawn::bubblewrap().is_none() {
+    if !crate::platform::SANDBOX || crate::bot::spawn::bubblewrap().is_none() {
         return Ok(None);
     }
     let dir = tempfile::tempdir()?;
@@ -931,6 +931,12 @@ fn table_row(cells: [&str; 5]) -> String {
 }
 
 impl Report<'_, '_> {
+    /// Says, in one row, that `figure` of `section` is not measured, and why.
+    fn skip(&mut self, section: &'static str, figure: &str, why: &str) {
+        let line = format!("{figure}: skipped, {why}");
+        self.console.print(table_row([section, &line, "", "", ""]));
+    }
+
     fn add(
         &mut self,
         section: &'static str,
@@ -1087,6 +1093,11 @@ pub fn run(args: &Options, console: &mut Console<'_>) -> Result<Outcome> {
         cpu_note,
     );
     for pin in [Pin::OneCore, Pin::TwoCores] {
+        if !crate::platform::AFFINITY {
+            let figure = format!("round trip, blocking, {}", pin.name());
+            report.skip("floor", &figure, crate::platform::NO_AFFINITY);
+            continue;
+        }
         if pin == Pin::TwoCores && allowed_cores().len() < 2 {
             continue;
         }
@@ -1150,6 +1161,11 @@ pub fn run(args: &Options, console: &mut Console<'_>) -> Result<Outcome> {
         }
         if !wanted("arena") && !wanted("rules") {
             break;
+        }
+        if setup.pin && !crate::platform::AFFINITY {
+            let figure = format!("time per ply, {what}");
+            report.skip("arena", &figure, crate::platform::NO_AFFINITY);
+            continue;
         }
         let n = if setup.restart {
             games.div_ceil(4)
@@ -1228,13 +1244,12 @@ pub fn run(args: &Options, console: &mut Console<'_>) -> Result<Outcome> {
                 ),
             );
         } else {
-            report.console.print(table_row([
-                "arena",
-                "start a sandboxed bot: skipped, bubblewrap is not installed",
-                "",
-                "",
-                "",
-            ]));
+            let why = if crate::platform::SANDBOX {
+                "bubblewrap is not installed"
+            } else {
+                crate::platform::NO_SANDBOX
+            };
+            report.skip("arena", "start a sandboxed bot", why);
         }
     }
     if wanted("fairness") {
@@ -1276,6 +1291,11 @@ pub fn run(args: &Options, console: &mut Console<'_>) -> Result<Outcome> {
         (true, _) => &[(1, false), (cores, false), (cores, true)],
     };
     for &(concurrency, affinity) in levels {
+        if affinity && !crate::platform::AFFINITY {
+            let figure = format!("concurrency {concurrency}, affinity");
+            report.skip("throughput", &figure, crate::platform::NO_AFFINITY);
+            continue;
+        }
         let f = tournament_child(&exe, 4, first_to, concurrency, affinity)?;
         let note = format!(
             "4 bots, first to {first_to}: {} games, {} bot plies; games.csv synced per game",
@@ -1312,6 +1332,14 @@ pub fn run(args: &Options, console: &mut Console<'_>) -> Result<Outcome> {
             args.scale_bots.clone()
         };
         for affinity in [false, true] {
+            if affinity && !crate::platform::AFFINITY {
+                report.skip(
+                    "scale",
+                    "tournaments with affinity",
+                    crate::platform::NO_AFFINITY,
+                );
+                continue;
+            }
             for &bots in &counts {
                 scale_point(&mut report, &exe, bots, cores, affinity)?;
             }

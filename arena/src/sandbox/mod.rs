@@ -99,6 +99,12 @@ const HOSTS: &str =
 /// each names the bot and the fix.
 #[derive(Debug, thiserror::Error)]
 pub enum SandboxError {
+    /// The platform has no sandbox ([`crate::platform::SANDBOX`]).
+    #[error("bot '{bot}': {}", crate::platform::NO_SANDBOX)]
+    Unsupported {
+        /// The bot.
+        bot: String,
+    },
     /// bubblewrap is not installed.
     #[error("bot '{bot}' wants a sandbox, but bubblewrap (bwrap) is not on PATH: install Debian's bubblewrap, or set sandbox = false")]
     NoBubblewrap {
@@ -222,6 +228,11 @@ impl Sandbox {
         dir: &Path,
         runs_arena: bool,
     ) -> Result<Sandbox, SandboxError> {
+        if !platform::SANDBOX {
+            return Err(SandboxError::Unsupported {
+                bot: name.to_string(),
+            });
+        }
         let bwrap = which::which("bwrap").map_err(|_| SandboxError::NoBubblewrap {
             bot: name.to_string(),
         })?;
