@@ -461,7 +461,7 @@ mod tests {
     fn a_missing_program_or_script_is_named_with_its_line() {
         let tmp = tempfile::tempdir().unwrap();
         let text = format!(
-            "[[bot]]\nname = \"a\"\ncommand = [\"arena\", \"bot\", \"random\"]\n[[bot]]\nname = \"b\"\ndir = \"{0}\"\ncommand = [\"no-such-program-here\"]\n",
+            "[[bot]]\nname = \"a\"\ncommand = [\"arena\", \"bot\", \"random\"]\n[[bot]]\nname = \"b\"\ndir = '{0}'\ncommand = [\"no-such-program-here\"]\n",
             tmp.path().display()
         );
         let c = Config::parse(&text, "t.toml", "t", &crate::commands::host()).unwrap();
@@ -470,7 +470,11 @@ mod tests {
             e.starts_with("t.toml:7:11: bot 'b': program 'no-such-program-here'"),
             "{e}"
         );
-        let text = text.replace("[\"no-such-program-here\"]", "[\"sh\", \"-e\", \"bot.sh\"]");
+        let text = text.replace(
+            "[\"no-such-program-here\"]",
+            // A program every platform has (this one), and a script it is given.
+            "[\"arena\", \"-e\", \"bot.sh\"]",
+        );
         let c = Config::parse(&text, "t.toml", "t", &crate::commands::host()).unwrap();
         let e = check_programs(&c).unwrap_err().to_string();
         assert!(
