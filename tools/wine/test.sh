@@ -25,8 +25,8 @@ if [ -n "$missing" ]; then
   echo "SKIPPED: the Windows tests need $missing"
   exit 0
 fi
-export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER=x86_64-w64-mingw32-gcc
 export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER="$PWD/tools/wine/runner.sh"
+# (Rust links this target with x86_64-w64-mingw32-gcc by default.)
 target=(--target x86_64-pc-windows-gnu)
 cargo clippy -p arena --all-targets "${target[@]}" -- -D warnings
 # The Wine prefix once, before any test (wineboot takes a while).

@@ -72,14 +72,16 @@ pub const AFFINITY: bool = imp::AFFINITY;
 
 /// Whether a bot (or its guard) hears of the arena's death at once, even
 /// on `kill -9` (Linux's `PR_SET_PDEATHSIG`). Without it the guard's
-/// watchdog notices its new parent within [`WATCHDOG`].
+/// watchdog notices its new parent within [`WATCHDOG`]. On Windows (true)
+/// the bot's Job Object does it: it ends with the arena's handle of it.
 pub const PARENT_DEATH_SIGNAL: bool = imp::PARENT_DEATH_SIGNAL;
 
 /// Whether the guard stays the parent of every process the bot starts,
 /// even one that leaves the bot's process group (`setsid`, a daemon's
 /// double fork): Linux's `PR_SET_CHILD_SUBREAPER`. Without it such a
 /// process escapes the guard's end of the bot (the per-bot cgroups,
-/// Linux only too, would catch it).
+/// Linux only too, would catch it). On Windows (true) every process the
+/// bot starts is in its Job Object, which allows no breakaway.
 pub const SUBREAPER: bool = imp::SUBREAPER;
 
 /// Whether bots run under the guard (`arena guard`), the process that
