@@ -352,18 +352,24 @@ def _names(names):
 
 def _half_points(result):
     """South's results in half points: 2 a win, 1 a draw, 0 a loss."""
-    out = np.empty(len(result), dtype=np.uint8)
-    for k, r in enumerate(result.tolist()):
-        if isinstance(r, str):
-            p = _RESULT_WORDS.get(r)
-        elif isinstance(r, (int, float)) and not isinstance(r, bool) and r in (0, 0.5, 1):
-            p = int(r * 2)
-        else:
-            p = None
-        if p is None:
-            raise ValueError("result[%d] is %r: %s" % (k, r, _RESULT_HELP))
-        out[k] = p
-    return out
+    if result.dtype.kind in "iuf":
+        doubled = result.astype(float) * 2
+        good = (doubled == 0) | (doubled == 1) | (doubled == 2)
+    elif result.dtype.kind == "U":
+        doubled = np.select([result == w for w in _RESULT_WORDS], list(_RESULT_WORDS.values()), -1)
+        good = doubled >= 0
+    else:
+        words = [_RESULT_WORDS.get(r) if isinstance(r, str) else
+                 r * 2 if isinstance(r, (int, float, np.integer, np.floating))
+                 and not isinstance(r, (bool, np.bool_)) and r in (0, 0.5, 1) else -1
+                 for r in result.tolist()]
+        doubled = np.array([-1 if w is None else w for w in words], dtype=float)
+        good = doubled >= 0
+    if not good.all():
+        k = int(np.flatnonzero(~good)[0])
+        raise ValueError("result[%d] is %r: %s" % (k, result[k].item() if hasattr(result[k], "item")
+                                                   else result[k], _RESULT_HELP))
+    return doubled.astype(np.uint8)
 
 
 def _anchor(anchor, names):
