@@ -24,6 +24,7 @@ its source). Results are numpy arrays, one entry per bot, in the order of
 
 import csv
 import dataclasses
+import io
 import os
 import warnings
 from typing import Any, Optional
@@ -227,12 +228,13 @@ def _read_games(path, south, north, result):
     """Appends the games of one games.csv to the three lists."""
     with open(path, newline="", encoding="utf-8") as f:
         text = f.read()
-    lines = text.splitlines(keepends=True)
-    if lines and not lines[-1].endswith(("\n", "\r")) and len(lines) > 1:
+    end = text.rfind("\n") + 1
+    if 0 < end < len(text):
         warnings.warn("%s:%d: an incomplete last line (%d bytes) is skipped: the run was killed while "
-                      "writing it" % (path, len(lines), len(lines[-1].encode())), stacklevel=3)
-        lines.pop()
-    reader = csv.reader(lines)
+                      "writing it" % (path, text.count("\n", 0, end) + 1, len(text[end:].encode())),
+                      stacklevel=3)
+        text = text[:end]
+    reader = csv.reader(io.StringIO(text, newline=""))
     header = next(reader, None)
     if header is None:
         return

@@ -104,6 +104,18 @@ def test_a_torn_last_line_is_skipped_as_arena_rate_skips_it(arena, games_file, t
     assert_same_as_standings(rows, r)
 
 
+def test_details_with_quotes_and_line_breaks_are_read_as_arena_rate_reads_them(arena, tmp_path):
+    rows = ["series,game,pair,south,north,result,termination,detail",
+            '1,1,1,a,b,south,crash,"b said ""x\ny"""', "1,2,1,b,a,draw,no-moves,odd\u2028line\x85break",
+            "2,1,1,a,c,north,no-moves,", "2,2,1,c,a,south,no-moves,", "3,1,1,b,c,draw,no-moves,"]
+    path = tmp_path / "games.csv"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8", newline="")
+    standings = arena_rate(arena, path, tmp_path / "out", "--bootstrap", "50")
+    r = ratings.from_games_csv(path, bootstrap=50)
+    assert r.games.sum() == 10
+    assert_same_as_standings(standings, r)
+
+
 def read_columns(path):
     with open(path, newline="") as f:
         rows = list(csv.DictReader(f))
