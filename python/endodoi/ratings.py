@@ -111,7 +111,8 @@ class Ratings:
     def los(self, i, j):
         """The likelihood of superiority of bot ``i`` over bot ``j`` (names or
         indices), 0..1: ``Phi((elo_i - elo_j) / sd(elo_i - elo_j))`` with the
-        covariance of the bootstrap, as in Ordo and ``los.csv``."""
+        covariance of the bootstrap (or of the curvature, see ``interval``),
+        as in Ordo and ``los.csv``; only meaningful within a group."""
         return self._table.los(self.index(i), self.index(j))
 
     def covariance(self, i, j):

@@ -258,12 +258,15 @@ def test_the_module_doctest_runs():
     assert result.attempted > 0 and result.failed == 0, result
 
 
-def test_the_docs_example_runs():
-    """docs/python.md's "Ratings without a config" example, as written."""
+def test_the_docs_example_runs(tmp_path):
+    """docs/python.md's "Ratings without a config" example, as written (run
+    from a folder of its own: `-c` puts the current folder first on the path,
+    where python/endodoi would shadow the installed package)."""
     text = (REPO / "docs" / "python.md").read_text()
     section = text.split("## Ratings without a config", 1)[1]
     code = section.split("```python\n", 1)[1].split("```", 1)[0]
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    done = subprocess.run([sys.executable, "-c", code], cwd=str(tmp_path), capture_output=True,
+                          text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].split() == ["rank", "bot", "games", "score", "elo", "95%", "interval", "los_next"]
