@@ -21,6 +21,7 @@ import sys
 # The arena library's layers, lowest first. A module may use modules of its
 # own layer (without a cycle) and of the layers before it.
 ARENA_LAYERS = [
+    ("platform", ["platform"]),
     ("plan", ["config", "format", "schedule", "shard", "series", "stats", "standings"]),
     ("formats", ["output", "rate", "replay", "shards", "matchup"]),
     ("execution", ["affinity", "cgroup", "sandbox", "guard", "bot", "referee", "runner"]),

@@ -32,7 +32,6 @@
 //! ([`own_folders`]); the rest writes the kernel's files.
 
 use std::fs::File;
-use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
@@ -280,6 +279,16 @@ impl Cgroups {
     /// Probes the host (see [`Cgroups::host`], which caches it).
     #[must_use]
     pub fn probe() -> Cgroups {
+        if !crate::platform::CGROUPS {
+            let why = format!(
+                "cgroups are Linux's, and this arena is built for {}",
+                crate::platform::NAME
+            );
+            return Cgroups {
+                places: Vec::new(),
+                missing: Control::ALL.iter().map(|&c| (c, why.clone())).collect(),
+            };
+        }
         let read = |p: &str| std::fs::read_to_string(p).unwrap_or_default();
         let mounted = own_folders(&read("/proc/self/cgroup"), &read("/proc/self/mountinfo"));
         let mut found = Cgroups::default();
@@ -642,14 +651,14 @@ impl BotGroup {
     /// its next return to user space.
     pub fn freeze(&self) {
         if let Some((file, frozen, _)) = &self.freezer {
-            let _ = file.write_at(frozen, 0);
+            let _ = crate::platform::write_at_start(file, frozen);
         }
     }
 
     /// Thaws every process of the bot (no-op without a freezer).
     pub fn thaw(&self) {
         if let Some((file, _, thawed)) = &self.freezer {
-            let _ = file.write_at(thawed, 0);
+            let _ = crate::platform::write_at_start(file, thawed);
         }
     }
 
@@ -766,10 +775,7 @@ pub fn kill(dirs: &[PathBuf], deadline: Instant) {
             let _ = std::fs::write(f, "FROZEN");
         }
         for pid in members {
-            let _ = nix::sys::signal::kill(
-                nix::unistd::Pid::from_raw(pid),
-                nix::sys::signal::Signal::SIGKILL,
-            );
+            let _ = crate::platform::signal_process(pid as u32, crate::platform::Sig::Kill);
         }
         for f in &freezers {
             let _ = std::fs::write(f, "THAWED");

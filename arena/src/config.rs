@@ -593,7 +593,7 @@ struct RawLimits {
     memory_mb: Option<Spanned<i64>>,
     cpu_seconds: Option<Spanned<i64>>,
     open_files: Option<Spanned<i64>>,
-    sandbox: Option<bool>,
+    sandbox: Option<Spanned<bool>>,
     processes: Option<Spanned<i64>>,
     tmp_mb: Option<Spanned<i64>>,
     sandbox_user: Option<Spanned<String>>,
@@ -648,7 +648,7 @@ struct RawBot {
     memory_mb: Option<Spanned<i64>>,
     cpu_seconds: Option<Spanned<i64>>,
     open_files: Option<Spanned<i64>>,
-    sandbox: Option<bool>,
+    sandbox: Option<Spanned<bool>>,
     processes: Option<Spanned<i64>>,
     tmp_mb: Option<Spanned<i64>>,
     sandbox_user: Option<Spanned<String>>,
@@ -671,6 +671,9 @@ fn cgroup_mode(
     };
     match v.get_ref().as_str() {
         Some("auto") => Ok(CgroupMode::Auto),
+        Some("require") if !crate::platform::CGROUPS => {
+            Err(at(Some(v.span()), crate::platform::NO_CGROUPS))
+        }
         Some("require") => Ok(CgroupMode::Require),
         Some("off") => Ok(CgroupMode::Off),
         _ => Err(at(
@@ -958,7 +961,7 @@ impl Config {
             )? as u64,
             cgroups: cgroup_mode(l.cgroups.as_ref(), at)?,
         };
-        let sandbox = l.sandbox.unwrap_or(false);
+        let sandbox = l.sandbox.as_ref().is_some_and(|s| *s.get_ref());
         const MAX_PROCESSES: i64 = 1 << 22;
         const MAX_TMP_MB: i64 = 1 << 20;
         let processes = int(
@@ -1020,7 +1023,15 @@ impl Config {
                 Some(p) => Ok(p.get_ref().iter().map(PathBuf::from).collect()),
             }
             };
-            let sandboxed = rb.sandbox.unwrap_or(sandbox);
+            let sandboxed = rb.sandbox.as_ref().map_or(sandbox, |s| *s.get_ref());
+            if sandboxed && !crate::platform::SANDBOX {
+                let span = rb
+                    .sandbox
+                    .as_ref()
+                    .or(l.sandbox.as_ref())
+                    .map(Spanned::span);
+                return Err(at(span, crate::platform::NO_SANDBOX));
+            }
             let spec = SandboxSpec {
                 read_only: paths(&rb.sandbox_ro, "sandbox_ro")?,
                 writable: paths(&rb.sandbox_rw, "sandbox_rw")?,
@@ -2294,6 +2305,18 @@ dir = "bots"
     }
 
     #[test]
+    fn sandbox_true_where_the_platform_has_none_stops_at_its_line() {
+        let text = "[[bot]]\nname = \"a\"\ncommand = [\"x\"]\nsandbox = true\n[[bot]]\nname = \"b\"\ncommand = [\"x\"]\n";
+        let parsed = Config::parse(text, "t.toml", "t", &crate::commands::host());
+        if crate::platform::SANDBOX {
+            assert!(parsed.unwrap().bots[0].sandbox.is_some());
+        } else {
+            let e = parsed.unwrap_err().to_string();
+            assert_eq!(e, format!("t.toml:4:11: {}", crate::platform::NO_SANDBOX));
+        }
+    }
+
+    #[test]
     fn cgroups_is_a_choice_of_limits_for_every_bot() {
         let parse = |limits: &str, bot: &str| {
             let text = format!(
@@ -2304,7 +2327,13 @@ dir = "bots"
         let mode = |limits: &str| parse(limits, "").unwrap().bots[1].limits.cgroups;
         assert_eq!(mode(""), CgroupMode::Auto);
         assert_eq!(mode("cgroups = \"auto\""), CgroupMode::Auto);
-        assert_eq!(mode("cgroups = \"require\""), CgroupMode::Require);
+        if crate::platform::CGROUPS {
+            assert_eq!(mode("cgroups = \"require\""), CgroupMode::Require);
+        } else {
+            // Where the platform has none, at the setting's line.
+            let e = parse("cgroups = \"require\"", "").unwrap_err().to_string();
+            assert_eq!(e, format!("t.toml:2:11: {}", crate::platform::NO_CGROUPS));
+        }
         assert_eq!(mode("cgroups = \"off\""), CgroupMode::Off);
         for bad in ["\"yes\"", "true", "\"Require\""] {
             let e = parse(&format!("cgroups = {bad}"), "")

@@ -13,55 +13,38 @@
 //! exit status. Stdio is inherited: the guard carries no data and costs
 //! nothing per ply. A watchdog thread also checks every 200 ms that the
 //! arena is still its parent, in case the signal is ever missed.
+//!
+//! Where the platform has no parent-death signal and no subreaper (macOS,
+//! the other Unixes: [`crate::platform`]), the watchdog is how the guard
+//! learns of the arena's death, and a process that left the bot's group is
+//! out of its reach (docs/platforms.md).
 
 use std::ffi::OsString;
-use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
 
-use nix::sys::signal::{kill, signal, SigHandler, Signal};
-use nix::sys::wait::{WaitPidFlag, WaitStatus};
-use nix::unistd::Pid;
+use crate::platform::{self, Sig};
 
 /// Sends SIGKILL to every process in the guard's group, and to every
-/// descendant of the guard (orphans come back to it, the subreaper), but
-/// the guard; again until none is left, so a child forked meanwhile goes too.
+/// descendant of the guard (orphans come back to it where it is the
+/// subreaper, [`platform::SUBREAPER`]) but the guard; again until none is
+/// left, so a child forked meanwhile goes too.
 fn kill_rest_of_group() {
-    let me = nix::unistd::getpid().as_raw();
+    let me = std::process::id();
     for _ in 0..10 {
-        // pid, parent and group of every live process.
-        let mut procs: Vec<(i32, i32, i32)> = Vec::new();
-        let Ok(entries) = std::fs::read_dir("/proc") else {
+        let Some(procs) = platform::processes() else {
             return;
         };
-        for entry in entries.flatten() {
-            let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
-                continue;
-            };
-            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-                continue;
-            };
-            // Fields after the command (which may hold spaces) end at ')':
-            // state, ppid, pgrp.
-            let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r) else {
-                continue;
-            };
-            let fields: Vec<&str> = rest.split_whitespace().collect();
-            if fields.len() > 2 && fields[0] != "Z" {
-                let number = |f: &str| f.parse::<i32>().unwrap_or(0);
-                procs.push((pid, number(fields[1]), number(fields[2])));
-            }
-        }
-        let mut doomed: Vec<i32> = procs
+        let mut doomed: Vec<u32> = procs
             .iter()
-            .filter(|&&(pid, _, pgrp)| pgrp == me && pid != me)
-            .map(|p| p.0)
+            .filter(|p| p.group == me && p.pid != me)
+            .map(|p| p.pid)
             .collect();
         let mut tree = vec![me];
         while let Some(parent) = tree.pop() {
-            for &(pid, ppid, _) in &procs {
-                if ppid == parent && pid != me {
-                    tree.push(pid);
-                    doomed.push(pid);
+            for p in &procs {
+                if p.parent == parent && p.pid != me {
+                    tree.push(p.pid);
+                    doomed.push(p.pid);
                 }
             }
         }
@@ -69,7 +52,7 @@ fn kill_rest_of_group() {
             return;
         }
         for pid in doomed {
-            let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
+            let _ = platform::signal_process(pid, Sig::Kill);
         }
     }
 }
@@ -95,7 +78,7 @@ fn kill_all(cgroups: &[PathBuf]) -> ! {
     let _ending = ENDING.lock();
     kill_rest_of_group();
     end_cgroups(cgroups, true);
-    let _ = kill(Pid::from_raw(0), Signal::SIGKILL);
+    platform::kill_own_group();
     std::process::exit(137);
 }
 
@@ -109,13 +92,7 @@ fn end_cgroups(cgroups: &[PathBuf], remove: bool) {
         crate::cgroup::kill(cgroups, deadline);
         return;
     }
-    crate::cgroup::kill_and_remove_with(cgroups, || {
-        while let Ok(status) = nix::sys::wait::waitpid(None, Some(WaitPidFlag::WNOHANG)) {
-            if status == WaitStatus::StillAlive {
-                break;
-            }
-        }
-    });
+    crate::cgroup::kill_and_remove_with(cgroups, platform::reap_exited_children);
 }
 
 /// The exit code of a guard whose bot could not start (as a shell's).
@@ -161,31 +138,25 @@ pub fn run(
     let Some((program, args)) = command.split_first() else {
         return Err(GuardError::NoCommand);
     };
-    // SIG_IGN for SIGTERM keeps the guard alive to report the bot's status
-    // when the group gets SIGTERM. SIGUSR2 (the arena's death, or its
-    // request to end the bot) is taken by a thread of its own, which may
-    // then read /proc: blocked here, before any thread starts, so that every
-    // thread inherits the mask (the bot gets an empty mask from the spawn).
-    let usr2 = nix::sys::signal::SigSet::from(Signal::SIGUSR2);
-    // SAFETY: setting SIGTERM's disposition to SIG_IGN installs no handler.
-    unsafe {
-        let _ = signal(Signal::SIGTERM, SigHandler::SigIgn);
-    }
-    let _ = usr2.thread_block();
-    #[cfg(target_os = "linux")]
-    let _ = nix::sys::prctl::set_child_subreaper(true);
+    // SIGTERM ignored keeps the guard alive to report the bot's status
+    // when the group gets SIGTERM. The end request (the arena's death, or
+    // its request to end the bot) is taken by a thread of its own, which
+    // may then read the process table: set up here, before any thread
+    // starts, so that every thread inherits it.
+    let requests = platform::guard_setup();
     let owned = cgroups.dirs.clone();
     std::thread::spawn(move || {
-        let _ = usr2.wait();
+        requests.wait();
         kill_all(&owned);
     });
-    // Belt and braces for the parent-death signal: if the arena is gone
-    // (we were re-parented), end everything all the same.
-    let arena = nix::unistd::getppid();
+    // Belt and braces for the parent-death signal (and all there is where
+    // the platform has none): if the arena is gone (we were re-parented),
+    // end everything all the same.
+    let arena = platform::parent_id();
     let owned = cgroups.dirs.clone();
     std::thread::spawn(move || loop {
-        std::thread::sleep(std::time::Duration::from_millis(200));
-        if nix::unistd::getppid() != arena {
+        std::thread::sleep(platform::WATCHDOG);
+        if platform::parent_id() != arena {
             kill_all(&owned);
         }
     });
@@ -203,17 +174,7 @@ pub fn run(
             &mut plain
         }
     };
-    // SAFETY: restoring a signal disposition, sigprocmask and setrlimit are
-    // async-signal-safe.
-    unsafe {
-        cmd.pre_exec(move || {
-            // An ignored signal stays ignored across exec, and a blocked one
-            // blocked: give the bot SIGTERM and SIGUSR2 back.
-            signal(Signal::SIGTERM, SigHandler::SigDfl).map_err(std::io::Error::from)?;
-            usr2.thread_unblock().map_err(std::io::Error::from)?;
-            crate::bot::spawn::apply_limits(&limits).map_err(std::io::Error::from)
-        });
-    }
+    platform::guard_child(cmd, crate::bot::spawn::process_limits(&limits));
     let spawned = spawn_in(cmd, cgroups);
     drop(prepared);
     let mut child = spawned.map_err(|e| match e {
@@ -225,16 +186,7 @@ pub fn run(
     })?;
     // The bot has its own copies of the pipes: drop ours, so the arena sees
     // the end of the bot's output when the bot closes it.
-    if let Ok(null) = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open("/dev/null")
-    {
-        use std::os::fd::AsRawFd;
-        for fd in 0..=2 {
-            let _ = nix::unistd::dup2(null.as_raw_fd(), fd);
-        }
-    }
+    platform::detach_stdio();
     let status = loop {
         match child.wait() {
             Ok(s) => break s,
@@ -247,8 +199,8 @@ pub fn run(
     // gone, the guard does.
     kill_rest_of_group();
     let _ending = ENDING.lock();
-    end_cgroups(&cgroups.dirs, nix::unistd::getppid() != arena);
-    Ok(mirror(status))
+    end_cgroups(&cgroups.dirs, platform::parent_id() != arena);
+    Ok(platform::exit_like(status))
 }
 
 /// Why [`spawn_in`] failed.
@@ -275,21 +227,4 @@ fn spawn_in(
         return Err(Spawned::Cgroup(e));
     }
     spawned.map_err(Spawned::Start)
-}
-
-/// The guard's exit code for the bot's `status`: the bot's own code; or,
-/// for a signal, the guard dies of the same signal (so the arena sees
-/// "signal: N"), and 128 + N if it cannot.
-fn mirror(status: std::process::ExitStatus) -> i32 {
-    if let Some(sig) = status.signal() {
-        if let Ok(sig) = Signal::try_from(sig) {
-            // SAFETY: restoring the default disposition before raising it.
-            unsafe {
-                let _ = signal(sig, SigHandler::SigDfl);
-            }
-            let _ = nix::sys::signal::raise(sig);
-        }
-        return 128 + sig;
-    }
-    status.code().unwrap_or(1)
 }

@@ -17,6 +17,7 @@ pub mod html;
 pub mod live;
 pub mod matchup;
 pub mod output;
+pub mod platform;
 pub mod play;
 pub mod progress;
 pub mod rate;

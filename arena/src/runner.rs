@@ -454,6 +454,23 @@ pub fn overload_warning(games: usize, cores: usize, time: &TimeControl) -> Optio
     ))
 }
 
+/// What this platform does not do of `config`, one line each, for the
+/// start of a run ([`crate::platform`]): `affinity = true` without CPU
+/// affinity, and `memory_mb` where the kernel does not enforce it.
+#[must_use]
+pub fn platform_notes(config: &Config) -> Vec<String> {
+    let mut notes = Vec::new();
+    if config.tournament.affinity && !crate::platform::AFFINITY {
+        notes.push(format!("note: {}", crate::platform::NO_AFFINITY));
+    }
+    if let Some(note) = crate::platform::MEMORY_LIMIT_NOTE {
+        if config.bots.iter().any(|b| b.limits.memory_mb > 0) {
+            notes.push(format!("note: {note}"));
+        }
+    }
+    notes
+}
+
 /// The warning an SPRT match with `first_to` set gets at start: the test,
 /// not a bot's wins, ends it (or `max_games`).
 #[must_use]
@@ -1080,6 +1097,17 @@ pub async fn check_bots(config: &Config, dir: &RunFolder, options: &RunOptions) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn affinity_where_the_platform_has_none_is_a_note() {
+        let text = "[tournament]\naffinity = true\n[[bot]]\nname = \"a\"\ncommand = [\"x\"]\n[[bot]]\nname = \"b\"\ncommand = [\"x\"]\n";
+        let config = Config::parse(text, "t.toml", "t", &crate::commands::host()).unwrap();
+        let notes = platform_notes(&config);
+        let noted = notes
+            .iter()
+            .any(|n| n.contains(crate::platform::NO_AFFINITY));
+        assert_eq!(noted, !crate::platform::AFFINITY, "{notes:?}");
+    }
 
     #[test]
     fn past_the_end_cuts_a_series_after_its_end_unless_a_game_before_it_is_missing() {

@@ -23,6 +23,10 @@
 //! write and bubblewrap; without them they say SKIPPED, unless
 //! `ENDODOI_REQUIRE_CGROUPS=1` (as `.ci/run` sets), which makes a skip a
 //! failure. They run one at a time: the control runs load the machine.
+//! Built with `portable-unix` (no cgroups), each checks instead that
+//! `cgroups = "require"` stops the arena in one line.
+
+#![cfg(target_os = "linux")]
 
 mod common;
 
@@ -48,6 +52,11 @@ static SERIAL: Mutex<()> = Mutex::new(());
 /// bubblewrap. `false` after saying SKIPPED, or a panic when
 /// `ENDODOI_REQUIRE_CGROUPS=1`.
 fn ready() -> bool {
+    if !arena::platform::CGROUPS {
+        // The portable-unix build (macOS): its refusal, in one line.
+        common::refused_by_platform("cgroups = \"require\"", arena::platform::NO_CGROUPS);
+        return false;
+    }
     let host = Cgroups::probe();
     let why = if !nix::unistd::geteuid().is_root() {
         Some("the fairness tests make and delegate cgroups, which needs root".to_string())

@@ -11,6 +11,8 @@
 //! ordinary user needs root to switch to one; as any other user, the first
 //! run already is one.
 
+#![cfg(target_os = "linux")]
+
 mod common;
 
 use std::os::unix::fs::{chown, PermissionsExt};
@@ -21,8 +23,21 @@ use std::process::Command;
 use common::rows;
 
 /// Whether bubblewrap is here; `false` after saying SKIPPED, or a panic
-/// when `ENDODOI_REQUIRE_BWRAP=1`.
+/// when `ENDODOI_REQUIRE_BWRAP=1`. Where the platform has no sandbox (the
+/// `portable-unix` build), `false` once its refusal is checked: `sandbox =
+/// true` stops `arena run`, and `arena check --sandbox`, in one line.
 fn bubblewrap() -> bool {
+    if !arena::platform::SANDBOX {
+        common::refused_by_platform("sandbox = true", arena::platform::NO_SANDBOX);
+        let output = Command::new(env!("CARGO_BIN_EXE_arena"))
+            .args(["check", "--sandbox", "--", "arena", "bot", "random"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{stderr}");
+        assert!(stderr.contains(arena::platform::NO_SANDBOX), "{stderr}");
+        return false;
+    }
     if arena::bot::spawn::bubblewrap().is_some() {
         return true;
     }
@@ -746,6 +761,10 @@ fn fake_bubblewrap(dir: &Path, script: &str) -> std::ffi::OsString {
 
 #[test]
 fn a_host_that_cannot_isolate_is_refused_before_any_game() {
+    if !arena::platform::SANDBOX {
+        common::refused_by_platform("sandbox = true", arena::platform::NO_SANDBOX);
+        return;
+    }
     let tmp = tempfile::tempdir().unwrap();
     let t = tmp.path();
     std::fs::set_permissions(t, std::fs::Permissions::from_mode(0o755)).unwrap();

@@ -221,16 +221,6 @@ async fn collect_waiting<R: AsyncRead + Unpin>(
     result
 }
 
-/// Whether `fd` (a pipe) has bytes to read, or its end, right now: one
-/// `poll(2)` with a zero timeout, which asks the kernel, not the runtime's
-/// cached readiness.
-pub(crate) fn pipe_readable(fd: std::os::fd::BorrowedFd<'_>) -> bool {
-    use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
-    let mut fds = [PollFd::new(fd, PollFlags::POLLIN)];
-    // An error (EINTR) counts as "look": the read that follows finds out.
-    poll(&mut fds, PollTimeout::ZERO).map_or(true, |n| n > 0)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

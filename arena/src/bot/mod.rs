@@ -15,8 +15,6 @@ pub mod transcript;
 use std::path::Path;
 use std::time::Duration;
 
-use nix::sys::signal::{killpg, Signal};
-use nix::unistd::Pid;
 use tokio::io::{AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, ChildStdout};
 use tokio::task::JoinHandle;
@@ -28,6 +26,7 @@ use endodoi_protocol::{
 };
 
 use crate::config::BotSpec;
+use crate::platform::{signal_group, signal_process, Sig};
 use framing::{read_line_capped, waiting_lines, Blanks, ReadError, Sent};
 pub use log::BotLog;
 pub use spawn::resolve_program;
@@ -125,7 +124,7 @@ pub struct BotProcess {
     /// Set by [`BotProcess::hand_over`] for the next request: the
     /// opponent's cgroups to freeze once it is written.
     handed: Option<Option<std::sync::Arc<crate::cgroup::BotGroup>>>,
-    pgid: Pid,
+    pgid: u32,
     /// Whether the group's leader is the guard, which on SIGUSR2 ends the
     /// bot with every process it started, even those out of its group.
     guarded: bool,
@@ -319,7 +318,7 @@ impl BotProcess {
             child,
             cgroup: cgroup.map(std::sync::Arc::new),
             handed: None,
-            pgid: Pid::from_raw(pid as i32),
+            pgid: pid,
             guarded: options.guard.is_some(),
             stdin: Some(stdin),
             stdout,
@@ -571,7 +570,7 @@ impl BotProcess {
     /// `info` and blank lines are logged, anything else is a protocol error,
     /// so a reply can never drift one line out of step.
     async fn check_unsolicited(&mut self) -> Result<(), Fault> {
-        let arrived = |out: &ChildStdout| framing::pipe_readable(std::os::fd::AsFd::as_fd(out));
+        let arrived = |out: &ChildStdout| crate::platform::pipe_readable(out);
         let sent = match waiting_lines(&mut self.stdout, arrived).await {
             Ok(sent) => sent,
             Err(ReadError::Eof) => return Ok(()), // The request itself will find out.
@@ -709,7 +708,7 @@ impl BotProcess {
             .await
             .is_err()
         {
-            let _ = killpg(self.pgid, Signal::SIGTERM);
+            let _ = signal_group(self.pgid, Sig::Terminate);
             if tokio::time::timeout(GRACE, self.child.wait())
                 .await
                 .is_err()
@@ -721,12 +720,12 @@ impl BotProcess {
                         .await
                         .is_err()
                 {
-                    let _ = killpg(self.pgid, Signal::SIGKILL);
+                    let _ = signal_group(self.pgid, Sig::Kill);
                 }
                 let _ = self.child.wait().await;
             }
         }
-        let _ = killpg(self.pgid, Signal::SIGKILL);
+        let _ = signal_group(self.pgid, Sig::Kill);
         self.closed = true;
         self.look_at_leftovers().await;
         if let Some(task) = self.stderr_task.take() {
@@ -745,7 +744,7 @@ impl BotProcess {
     /// (`info` lines as such, others as sent unasked), skipping a second
     /// `hello` reply as the handshake does. Reads only what is in the pipe.
     async fn look_at_leftovers(&mut self) {
-        let arrived = |out: &ChildStdout| framing::pipe_readable(std::os::fd::AsFd::as_fd(out));
+        let arrived = |out: &ChildStdout| crate::platform::pipe_readable(out);
         for sent in framing::lines_left(&mut self.stdout, arrived).await {
             let Sent::Line(line) = sent else {
                 continue; // Blank lines.
@@ -768,10 +767,10 @@ impl BotProcess {
 
     /// Asks the guard to SIGKILL the bot, its group and its descendants,
     /// and itself.
-    fn end_by_guard(&self) -> nix::Result<()> {
+    fn end_by_guard(&self) -> std::io::Result<()> {
         // A stopped guard could not act on it.
-        killpg(self.pgid, Signal::SIGCONT)?;
-        nix::sys::signal::kill(self.pgid, Signal::SIGUSR2)
+        signal_group(self.pgid, Sig::Continue)?;
+        signal_process(self.pgid, Sig::EndGuard)
     }
 
     async fn read_fault(&mut self, e: ReadError) -> Fault {
@@ -827,7 +826,7 @@ impl Drop for BotProcess {
     /// killed at once, with its whole process group.
     fn drop(&mut self) {
         if !self.closed && (!self.guarded || self.end_by_guard().is_err()) {
-            let _ = killpg(self.pgid, Signal::SIGKILL);
+            let _ = signal_group(self.pgid, Sig::Kill);
         }
         if let Some(task) = self.stderr_task.take() {
             task.abort();

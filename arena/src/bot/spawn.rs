@@ -5,11 +5,10 @@
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-use nix::sys::resource::{setrlimit, Resource};
-use nix::sys::signal::Signal;
 use tokio::process::Command;
 
 use crate::config::{BotSpec, CgroupMode, Config, ConfigError, Limits};
+use crate::platform::{OnArenaDeath, ProcessLimits};
 use crate::sandbox::{Sandbox, SandboxError};
 
 /// Why a bot cannot be started as configured; each names the bot and the fix.
@@ -415,41 +414,14 @@ pub fn command(
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .kill_on_drop(guard.is_none())
-        .process_group(0);
-    let limits = if guard.is_some() {
-        Limits {
-            memory_mb: 0,
-            cpu_seconds: 0,
-            open_files: 0,
-            cgroups: crate::config::CgroupMode::Off,
-        }
+        .kill_on_drop(guard.is_none());
+    // A guard sets the bot's limits itself, and hears of the arena's death.
+    let (on_death, limits) = if guard.is_some() {
+        (OnArenaDeath::EndGuard, ProcessLimits::default())
     } else {
-        spec.limits
+        (OnArenaDeath::Kill, process_limits(&spec.limits))
     };
-    let death_signal = if guard.is_some() {
-        Signal::SIGUSR2
-    } else {
-        Signal::SIGKILL
-    };
-    let parent = nix::unistd::getpid();
-    // SAFETY: the closure makes only async-signal-safe system calls
-    // (prctl, getppid, setrlimit) and allocates nothing.
-    unsafe {
-        cmd.pre_exec(move || {
-            #[cfg(target_os = "linux")]
-            {
-                // The guard (or the bot) hears of the arena's death, even on kill -9.
-                nix::sys::prctl::set_pdeathsig(death_signal).map_err(std::io::Error::from)?;
-                if nix::unistd::getppid() != parent {
-                    return Err(std::io::Error::other(
-                        "the arena exited while the bot was starting",
-                    ));
-                }
-            }
-            apply_limits(&limits).map_err(std::io::Error::from)
-        });
-    }
+    crate::platform::start_in_own_group(&mut cmd, on_death, limits);
     Ok(cmd)
 }
 
@@ -457,47 +429,21 @@ pub fn command(
 /// inherits (`--sandbox-fd`): on its command line, which every local user
 /// may read, it would show the bot's `env` and paths.
 fn pass_sandbox(command: &mut Command, sandbox: &Sandbox) -> Result<(), SpawnError> {
-    use std::os::fd::AsRawFd;
     let fd = sandbox.send().map_err(SpawnError::Pass)?;
-    command.arg(format!("--sandbox-fd={}", fd.as_raw_fd()));
-    // SAFETY: fcntl is async-signal-safe; nothing is allocated. The closure
-    // owns the descriptor, so it stays open until the command is dropped,
-    // and only the child's copy loses close-on-exec.
-    unsafe {
-        command.pre_exec(move || {
-            use nix::fcntl::{fcntl, FcntlArg, FdFlag};
-            fcntl(fd.as_raw_fd(), FcntlArg::F_SETFD(FdFlag::empty()))?;
-            Ok(())
-        });
-    }
+    let number = crate::platform::pass_descriptor(command, fd);
+    command.arg(format!("--sandbox-fd={number}"));
     Ok(())
 }
 
-/// Sets the resource limits of the calling process; a 0 in `limits` leaves
-/// that resource alone. The CPU limit's hard limit is one second above the
-/// soft one, so a bot over it dies of SIGXCPU, which names the cause. Core
-/// dumps are always off.
-pub(crate) fn apply_limits(limits: &Limits) -> nix::Result<()> {
-    const MIB: u64 = 1 << 20;
-    if limits.memory_mb > 0 {
-        let bytes = limits.memory_mb.saturating_mul(MIB);
-        setrlimit(Resource::RLIMIT_DATA, bytes, bytes)?;
+/// The per-process limits of `limits` (`[limits]`; the platform sets them
+/// as the bot starts, [`crate::platform::ProcessLimits`]).
+#[must_use]
+pub fn process_limits(limits: &Limits) -> ProcessLimits {
+    ProcessLimits {
+        memory_mb: limits.memory_mb,
+        cpu_seconds: limits.cpu_seconds,
+        open_files: limits.open_files,
     }
-    if limits.cpu_seconds > 0 {
-        setrlimit(
-            Resource::RLIMIT_CPU,
-            limits.cpu_seconds,
-            limits.cpu_seconds + 1,
-        )?;
-    }
-    if limits.open_files > 0 {
-        setrlimit(
-            Resource::RLIMIT_NOFILE,
-            limits.open_files,
-            limits.open_files,
-        )?;
-    }
-    setrlimit(Resource::RLIMIT_CORE, 0, 0)
 }
 
 #[cfg(test)]

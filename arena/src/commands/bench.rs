@@ -30,7 +30,6 @@
 //! CSV file with `--out`.
 
 use std::io::{BufRead as _, BufReader, Write as _};
-use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
@@ -38,17 +37,15 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context as _, Result};
 use endodoi::{Move, Rules};
-use nix::sched::sched_setaffinity;
-use nix::sys::resource::{getrusage, Usage, UsageWho};
-use nix::unistd::Pid;
 use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _};
 use tokio_util::sync::CancellationToken;
 
 use super::{Console, Outcome};
-use crate::affinity::{allowed_cores, one_core, pinned};
+use crate::affinity::{allowed_cores, pinned};
 use crate::bot::{BotLog, BotProcess, StartOptions};
 use crate::config::{BotSpec, CgroupMode, Config, TimeControl};
 use crate::output::RunFolder;
+use crate::platform::Whose;
 use crate::referee::{play_game, Seat};
 use crate::runner::{self, Event, RunOptions};
 
@@ -157,36 +154,21 @@ impl Times {
     }
 }
 
-/// CPU time (user + system) of `who` so far.
-fn cpu(who: UsageWho) -> Duration {
-    let usage: Usage = getrusage(who).expect("getrusage of this process");
-    let tv = |t: nix::sys::time::TimeVal| {
-        Duration::from_secs(t.tv_sec() as u64) + Duration::from_micros(t.tv_usec() as u64)
-    };
-    tv(usage.user_time()) + tv(usage.system_time())
+/// CPU time (user + system) of `who` so far (zero where the system will
+/// not say, [`crate::platform::cpu_time`]).
+fn cpu(who: Whose) -> Duration {
+    crate::platform::cpu_time(who).unwrap_or_default()
 }
 
-/// Peak resident set size of this process so far, KiB: `VmHWM` of
-/// `/proc/self/status`, the peak of this program since its exec
-/// (`getrusage`'s `ru_maxrss` keeps the parent's peak across fork and exec,
-/// so a small child would report its parent's size), or `ru_maxrss` where
-/// there is no `/proc`.
+/// Peak resident set size of this program so far, KiB
+/// ([`crate::platform::peak_rss_kib`]; 0 where the system will not say).
 fn max_rss_kib() -> u64 {
-    let hwm = std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find_map(|l| l.strip_prefix("VmHWM:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        });
-    hwm.unwrap_or_else(|| getrusage(UsageWho::RUSAGE_SELF).map_or(0, |u| u.max_rss() as u64))
+    crate::platform::peak_rss_kib().unwrap_or(0)
 }
 
 /// The 1-, 5- and 15-minute load averages, as `/proc/loadavg` has them.
 fn load_average() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_else(|_| "unknown".into())
+    crate::platform::load_average().unwrap_or_else(|| "unknown".into())
 }
 
 /// The cores this process may run on.
@@ -254,13 +236,7 @@ fn floor_blocking(exe: &Path, line: &str, n: u32, pin: Pin) -> Result<Times> {
     };
     let mut cmd = echo_command(exe);
     if let Some(core) = child {
-        let set = one_core(core);
-        // SAFETY: sched_setaffinity is a plain system call, async-signal-safe.
-        unsafe {
-            cmd.pre_exec(move || {
-                sched_setaffinity(Pid::from_raw(0), &set).map_err(std::io::Error::from)
-            });
-        }
+        crate::platform::pin_child(&mut cmd, core);
     }
     pinned(mine, || -> Result<Times> {
         let mut child = cmd.spawn().context("cannot start arena bench-echo")?;
@@ -272,7 +248,7 @@ fn floor_blocking(exe: &Path, line: &str, n: u32, pin: Pin) -> Result<Times> {
         let mut cpu0 = Duration::ZERO;
         for i in 0..warm + n {
             if i == warm {
-                cpu0 = cpu(UsageWho::RUSAGE_SELF);
+                cpu0 = cpu(Whose::ThisProcess);
             }
             let t = Instant::now();
             stdin.write_all(line.as_bytes())?;
@@ -282,7 +258,7 @@ fn floor_blocking(exe: &Path, line: &str, n: u32, pin: Pin) -> Result<Times> {
                 samples.push(t.elapsed().as_secs_f64() * 1e6);
             }
         }
-        let used = cpu(UsageWho::RUSAGE_SELF) - cpu0;
+        let used = cpu(Whose::ThisProcess) - cpu0;
         drop(stdin);
         let _ = child.wait();
         Ok(Times::new(samples, used, u64::from(n)))
@@ -334,7 +310,7 @@ fn floor_tokio(exe: &Path, line: &str, n: u32, flavor: Flavor) -> Result<Times> 
         let mut cpu0 = Duration::ZERO;
         for i in 0..warm + n {
             if i == warm {
-                cpu0 = cpu(UsageWho::RUSAGE_SELF);
+                cpu0 = cpu(Whose::ThisProcess);
             }
             let t = Instant::now();
             stdin.write_all(line.as_bytes()).await?;
@@ -345,7 +321,7 @@ fn floor_tokio(exe: &Path, line: &str, n: u32, flavor: Flavor) -> Result<Times> 
                 samples.push(t.elapsed().as_secs_f64() * 1e6);
             }
         }
-        let used = cpu(UsageWho::RUSAGE_SELF) - cpu0;
+        let used = cpu(Whose::ThisProcess) - cpu0;
         drop(stdin);
         let _ = child.wait().await;
         Ok(Times::new(samples, used, u64::from(n)))
@@ -427,7 +403,7 @@ fn arena_games(exe: &Path, rules: Rules, games: u32, setup: ArenaSetup) -> Resul
         .flatten();
     pinned(core, || {
         let runtime = setup.flavor.runtime()?;
-        let children0 = cpu(UsageWho::RUSAGE_CHILDREN);
+        let children0 = cpu(Whose::ReapedChildren);
         // A task, as the runner's series are (on a multi-thread runtime,
         // block_on's own future would run on this thread, not a worker).
         let task = arena_games_async(exe.to_path_buf(), rules, games, setup);
@@ -436,8 +412,8 @@ fn arena_games(exe: &Path, rules: Rules, games: u32, setup: ArenaSetup) -> Resul
             .context("the benchmark task failed")?;
         drop(runtime);
         let mut out = out?;
-        out.children_cpu_us = (cpu(UsageWho::RUSAGE_CHILDREN) - children0).as_secs_f64() * 1e6
-            / out.plies.max(1) as f64;
+        out.children_cpu_us =
+            (cpu(Whose::ReapedChildren) - children0).as_secs_f64() * 1e6 / out.plies.max(1) as f64;
         Ok(out)
     })
 }
@@ -465,7 +441,7 @@ async fn arena_games_async(
     let mut cpu0 = Duration::ZERO;
     for game in 0..=games {
         if game == 1 {
-            cpu0 = cpu(UsageWho::RUSAGE_SELF);
+            cpu0 = cpu(Whose::ThisProcess);
         }
         let pair = game.div_ceil(2).max(1);
         let opening = crate::schedule::opening(&rules, 1, 1, pair, 2..=4);
@@ -502,7 +478,7 @@ async fn arena_games_async(
             }
         }
     }
-    let used = cpu(UsageWho::RUSAGE_SELF) - cpu0;
+    let used = cpu(Whose::ThisProcess) - cpu0;
     for s in seats {
         if let Some(p) = s.process {
             p.shutdown(true).await;
@@ -560,12 +536,11 @@ fn bot_lifecycle(exe: &Path, n: u32, specs: &[BotSpec]) -> Result<Vec<(Times, Ti
 /// fresh folder of its own that its host user can reach; `None` without
 /// bubblewrap.
 fn sandboxed_first_bot() -> Result<Option<(BotSpec, tempfile::TempDir)>> {
-    if crate::bot::spawn::bubblewrap().is_none() {
+    if !crate::platform::SANDBOX || crate::bot::spawn::bubblewrap().is_none() {
         return Ok(None);
     }
-    use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir()?;
-    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755))?;
+    crate::platform::set_mode(dir.path(), 0o755)?;
     let mut spec = first_bot("first-sandboxed");
     spec.dir = Some(dir.path().to_path_buf());
     spec.sandbox = Some(crate::config::SandboxSpec::default());
@@ -849,7 +824,7 @@ pub fn tournament(config: &Path, dir: &Path, console: &mut Console<'_>) -> Resul
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     let cancel = CancellationToken::new();
     let mut f = TournamentFigures::default();
-    let children0 = cpu(UsageWho::RUSAGE_CHILDREN);
+    let children0 = cpu(Whose::ReapedChildren);
     let t = Instant::now();
     let summary = runtime.block_on(runner::run(
         config.clone(),
@@ -873,12 +848,12 @@ pub fn tournament(config: &Path, dir: &Path, console: &mut Console<'_>) -> Resul
     f.games_s = t.elapsed().as_secs_f64();
     drop(runtime);
     f.rss_games_kib = max_rss_kib();
-    f.children_cpu_s = (cpu(UsageWho::RUSAGE_CHILDREN) - children0).as_secs_f64();
+    f.children_cpu_s = (cpu(Whose::ReapedChildren) - children0).as_secs_f64();
     let t = Instant::now();
     crate::report::write_summaries(&config, &dir, &summary)?;
     f.summary_s = t.elapsed().as_secs_f64();
     f.rss_end_kib = max_rss_kib();
-    f.cpu_s = cpu(UsageWho::RUSAGE_SELF).as_secs_f64();
+    f.cpu_s = cpu(Whose::ThisProcess).as_secs_f64();
     console.print(f.to_line());
     Ok(())
 }
@@ -956,6 +931,12 @@ fn table_row(cells: [&str; 5]) -> String {
 }
 
 impl Report<'_, '_> {
+    /// Says, in one row, that `figure` of `section` is not measured, and why.
+    fn skip(&mut self, section: &'static str, figure: &str, why: &str) {
+        let line = format!("{figure}: skipped, {why}");
+        self.console.print(table_row([section, &line, "", "", ""]));
+    }
+
     fn add(
         &mut self,
         section: &'static str,
@@ -1112,6 +1093,11 @@ pub fn run(args: &Options, console: &mut Console<'_>) -> Result<Outcome> {
         cpu_note,
     );
     for pin in [Pin::OneCore, Pin::TwoCores] {
+        if !crate::platform::AFFINITY {
+            let figure = format!("round trip, blocking, {}", pin.name());
+            report.skip("floor", &figure, crate::platform::NO_AFFINITY);
+            continue;
+        }
         if pin == Pin::TwoCores && allowed_cores().len() < 2 {
             continue;
         }
@@ -1175,6 +1161,11 @@ pub fn run(args: &Options, console: &mut Console<'_>) -> Result<Outcome> {
         }
         if !wanted("arena") && !wanted("rules") {
             break;
+        }
+        if setup.pin && !crate::platform::AFFINITY {
+            let figure = format!("time per ply, {what}");
+            report.skip("arena", &figure, crate::platform::NO_AFFINITY);
+            continue;
         }
         let n = if setup.restart {
             games.div_ceil(4)
@@ -1253,13 +1244,12 @@ pub fn run(args: &Options, console: &mut Console<'_>) -> Result<Outcome> {
                 ),
             );
         } else {
-            report.console.print(table_row([
-                "arena",
-                "start a sandboxed bot: skipped, bubblewrap is not installed",
-                "",
-                "",
-                "",
-            ]));
+            let why = if crate::platform::SANDBOX {
+                "bubblewrap is not installed"
+            } else {
+                crate::platform::NO_SANDBOX
+            };
+            report.skip("arena", "start a sandboxed bot", why);
         }
     }
     if wanted("fairness") {
@@ -1301,6 +1291,11 @@ pub fn run(args: &Options, console: &mut Console<'_>) -> Result<Outcome> {
         (true, _) => &[(1, false), (cores, false), (cores, true)],
     };
     for &(concurrency, affinity) in levels {
+        if affinity && !crate::platform::AFFINITY {
+            let figure = format!("concurrency {concurrency}, affinity");
+            report.skip("throughput", &figure, crate::platform::NO_AFFINITY);
+            continue;
+        }
         let f = tournament_child(&exe, 4, first_to, concurrency, affinity)?;
         let note = format!(
             "4 bots, first to {first_to}: {} games, {} bot plies; games.csv synced per game",
@@ -1337,6 +1332,14 @@ pub fn run(args: &Options, console: &mut Console<'_>) -> Result<Outcome> {
             args.scale_bots.clone()
         };
         for affinity in [false, true] {
+            if affinity && !crate::platform::AFFINITY {
+                report.skip(
+                    "scale",
+                    "tournaments with affinity",
+                    crate::platform::NO_AFFINITY,
+                );
+                continue;
+            }
             for &bots in &counts {
                 scale_point(&mut report, &exe, bots, cores, affinity)?;
             }

@@ -278,6 +278,7 @@ pub fn run<F: Future<Output = ()>>(
         .into_iter()
         .chain(runner::sprt_note(&config))
         .chain(crate::bot::spawn::cgroups_note(&config))
+        .chain(runner::platform_notes(&config))
     {
         console.note(format_args!("arena: {note}"));
     }

@@ -21,7 +21,7 @@ pub struct RunFolder {
 
 /// A run folder's exclusive lock ([`RunFolder::lock`]); dropping it unlocks.
 #[derive(Debug)]
-pub struct RunLock(#[allow(dead_code)] nix::fcntl::Flock<File>);
+pub struct RunLock(#[allow(dead_code)] File);
 
 /// Why a run folder cannot be made, taken or resumed. Each names the folder
 /// and, where there is one, the fix.
@@ -226,17 +226,15 @@ impl RunFolder {
                 path: path.clone(),
                 source,
             })?;
-        nix::fcntl::Flock::lock(file, nix::fcntl::FlockArg::LockExclusiveNonblock)
-            .map(RunLock)
-            .map_err(|(_, errno)| match errno {
-                nix::errno::Errno::EWOULDBLOCK => FolderError::InUse {
-                    path: self.path.clone(),
-                },
-                e => FolderError::Lock {
-                    path,
-                    source: io::Error::from(e),
-                },
-            })
+        // std's lock: flock(2) on Unix, LockFileEx on Windows; the
+        // descriptor's close unlocks.
+        match file.try_lock() {
+            Ok(()) => Ok(RunLock(file)),
+            Err(std::fs::TryLockError::WouldBlock) => Err(FolderError::InUse {
+                path: self.path.clone(),
+            }),
+            Err(std::fs::TryLockError::Error(source)) => Err(FolderError::Lock { path, source }),
+        }
     }
 
     /// Whether the folder holds a run: its `config.toml` is there (a shard

@@ -5,9 +5,8 @@
 //! stdio, and execs the bot. A sandbox that is not as promised runs nothing.
 
 use std::ffi::OsString;
-use std::os::unix::process::CommandExt;
 
-use nix::sys::resource::{setrlimit, Resource};
+use crate::platform;
 
 /// The exit code when the isolation is not as promised, or the bot cannot
 /// be started.
@@ -22,7 +21,7 @@ pub enum ConfineError {
     NotIsolated(#[from] Leak),
     /// RLIMIT_NPROC cannot be set.
     #[error("cannot limit processes: {0}")]
-    Limit(nix::Error),
+    Limit(std::io::Error),
     /// The bot's program cannot be started.
     #[error("cannot start {program}: {source}")]
     Start {
@@ -65,26 +64,16 @@ pub enum Leak {
 /// # Errors
 /// [`ConfineError`]: the sandbox is not as promised, or the bot cannot start.
 pub fn run(processes: u64, arena: bool, command: &[OsString]) -> Result<(), ConfineError> {
-    use std::os::unix::fs::MetadataExt;
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let me = nix::unistd::getuid().as_raw();
-    let usr_owner = std::fs::metadata("/usr").map_or(me, |m| m.uid());
+    let status = platform::own_status();
+    let me = platform::user_id();
+    let usr_owner = std::fs::metadata("/usr").map_or(me, |m| platform::owner_and_mode(&m).0);
     check(&status, me, usr_owner)?;
-    setrlimit(Resource::RLIMIT_NPROC, processes, processes).map_err(ConfineError::Limit)?;
+    platform::limit_processes(processes).map_err(ConfineError::Limit)?;
     let Some((program, args)) = command.split_first() else {
         return Ok(());
     };
-    close_other_descriptors();
-    let mut cmd = if arena {
-        let mut c = std::process::Command::new("/proc/self/exe");
-        c.arg0("arena").args(args);
-        c
-    } else {
-        let mut c = std::process::Command::new(program);
-        c.args(args);
-        c
-    };
-    let source = cmd.exec();
+    platform::close_other_descriptors();
+    let source = platform::exec((!arena).then_some(program.as_os_str()), args);
     Err(ConfineError::Start {
         program: program.to_string_lossy().into_owned(),
         source,
@@ -127,22 +116,6 @@ pub fn check(status: &str, me: u32, usr_owner: u32) -> Result<(), Leak> {
         return Err(Leak::HostRoot(me));
     }
     Ok(())
-}
-
-/// Marks every descriptor but 0, 1 and 2 close-on-exec, so the bot gets
-/// nothing but its stdio (bubblewrap's inherited ones among them).
-fn close_other_descriptors() {
-    use nix::fcntl::{fcntl, FcntlArg, FdFlag};
-    let fds: Vec<i32> = std::fs::read_dir("/proc/self/fd")
-        .map(|d| {
-            d.flatten()
-                .filter_map(|e| e.file_name().to_str()?.parse().ok())
-                .collect()
-        })
-        .unwrap_or_default();
-    for fd in fds.into_iter().filter(|&fd| fd > 2) {
-        let _ = fcntl(fd, FcntlArg::F_SETFD(FdFlag::FD_CLOEXEC));
-    }
 }
 
 #[cfg(test)]

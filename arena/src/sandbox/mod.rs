@@ -30,12 +30,12 @@
 //! files they inherit.
 
 pub mod confine;
-mod seccomp;
 
+use crate::platform::{self, Descriptor};
 use std::ffi::{OsStr, OsString};
-use std::os::fd::{AsRawFd, OwnedFd, RawFd};
-use std::os::unix::fs::MetadataExt;
-use std::os::unix::process::CommandExt;
+
+/// A descriptor's number, as bubblewrap inherits it.
+type RawFd = i32;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -99,6 +99,12 @@ const HOSTS: &str =
 /// each names the bot and the fix.
 #[derive(Debug, thiserror::Error)]
 pub enum SandboxError {
+    /// The platform has no sandbox ([`crate::platform::SANDBOX`]).
+    #[error("bot '{bot}': {}", crate::platform::NO_SANDBOX)]
+    Unsupported {
+        /// The bot.
+        bot: String,
+    },
     /// bubblewrap is not installed.
     #[error("bot '{bot}' wants a sandbox, but bubblewrap (bwrap) is not on PATH: install Debian's bubblewrap, or set sandbox = false")]
     NoBubblewrap {
@@ -205,7 +211,7 @@ pub struct Sandbox {
 pub struct Prepared {
     /// The command: spawn it (stdio and process group are the caller's).
     pub command: std::process::Command,
-    _fds: Vec<OwnedFd>,
+    _fds: Vec<Descriptor>,
 }
 
 impl Sandbox {
@@ -222,6 +228,11 @@ impl Sandbox {
         dir: &Path,
         runs_arena: bool,
     ) -> Result<Sandbox, SandboxError> {
+        if !platform::SANDBOX {
+            return Err(SandboxError::Unsupported {
+                bot: name.to_string(),
+            });
+        }
         let bwrap = which::which("bwrap").map_err(|_| SandboxError::NoBubblewrap {
             bot: name.to_string(),
         })?;
@@ -288,7 +299,7 @@ impl Sandbox {
         read_only.retain(|p| !writable.contains(p));
         read_only.sort();
         read_only.dedup();
-        let host_user = if nix::unistd::geteuid().is_root() {
+        let host_user = if platform::is_root() {
             Some(host_user(name, &sandbox.user)?)
         } else {
             None
@@ -464,13 +475,9 @@ impl Sandbox {
     /// When a pipe, the arena's executable or the seccomp filter cannot be
     /// made.
     pub fn command(&self, program: Option<&OsStr>, args: &[OsString]) -> std::io::Result<Prepared> {
-        let data = |text: &[u8]| -> std::io::Result<OwnedFd> {
-            let (read, write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?;
-            nix::unistd::write(&write, text)?;
-            Ok(read)
-        };
-        let filter = seccomp::program(self.pinned).map_err(std::io::Error::other)?;
-        let exe: OwnedFd = std::fs::File::open(std::env::current_exe()?)?.into();
+        let data = platform::data_pipe;
+        let filter = platform::seccomp_filter(self.pinned)?;
+        let exe = platform::descriptor_of(std::fs::File::open(std::env::current_exe()?)?);
         let mut owned = vec![
             exe,
             data(&filter)?,
@@ -478,7 +485,7 @@ impl Sandbox {
             data(GROUP.as_bytes())?,
             data(HOSTS.as_bytes())?,
         ];
-        let mut raw: Vec<RawFd> = owned.iter().map(AsRawFd::as_raw_fd).collect();
+        let mut raw: Vec<RawFd> = owned.iter().map(platform::descriptor_number).collect();
         let fds = Fds {
             exe: raw[0],
             seccomp: raw[1],
@@ -489,43 +496,22 @@ impl Sandbox {
         // The options (the bot's env, its paths) go through a descriptor:
         // a command line is every local user's to read (ps).
         let options = nul_separated(&self.options(&fds))?;
-        let options = sealed(&options)?;
-        raw.push(options.as_raw_fd());
+        let options = platform::sealed_file(&options)?;
+        raw.push(platform::descriptor_number(&options));
         let mut command = std::process::Command::new(&self.bwrap);
         // Nothing of the arena's environment, not even in bubblewrap's own
         // processes, whose /proc/1/environ the bot can read.
         command
             .env_clear()
             .arg("--args")
-            .arg(options.as_raw_fd().to_string())
+            .arg(platform::descriptor_number(&options).to_string())
             .arg("--")
             .args(self.confine_step(fds.exe));
         owned.push(options);
         if let Some(program) = program {
             command.arg("--").arg(program).args(args);
         }
-        let host_user = self.host_user;
-        // SAFETY: fcntl, setgroups, setresgid, setresuid and prctl are
-        // async-signal-safe system calls; nothing is allocated.
-        unsafe {
-            command.pre_exec(move || {
-                use nix::fcntl::{fcntl, FcntlArg, FdFlag};
-                for &fd in &raw {
-                    fcntl(fd, FcntlArg::F_SETFD(FdFlag::empty()))?;
-                }
-                if let Some((uid, gid)) = host_user {
-                    let (uid, gid) = (
-                        nix::unistd::Uid::from_raw(uid),
-                        nix::unistd::Gid::from_raw(gid),
-                    );
-                    nix::unistd::setgroups(&[])?;
-                    nix::unistd::setresgid(gid, gid, gid)?;
-                    nix::unistd::setresuid(uid, uid, uid)?;
-                }
-                nix::sys::prctl::set_no_new_privs()?;
-                Ok(())
-            });
-        }
+        platform::sandbox_child(&mut command, raw, self.host_user);
         Ok(Prepared {
             command,
             _fds: owned,
@@ -538,9 +524,9 @@ impl Sandbox {
     ///
     /// # Errors
     /// When the memory file cannot be made.
-    pub fn send(&self) -> std::io::Result<OwnedFd> {
+    pub fn send(&self) -> std::io::Result<Descriptor> {
         let json = serde_json::to_vec(self).map_err(std::io::Error::other)?;
-        sealed(&json)
+        platform::sealed_file(&json)
     }
 
     /// The sandbox that [`Sandbox::send`] put in the inherited descriptor
@@ -549,10 +535,8 @@ impl Sandbox {
     /// # Errors
     /// When `fd` cannot be read or does not hold a sandbox.
     pub fn receive(fd: RawFd) -> std::io::Result<Sandbox> {
-        // A fresh open of the memory file reads it from its start.
-        let json = std::fs::read(format!("/proc/self/fd/{fd}"));
-        let _ = nix::unistd::close(fd);
-        serde_json::from_slice(&json?).map_err(std::io::Error::other)
+        let json = platform::read_inherited(fd)?;
+        serde_json::from_slice(&json).map_err(std::io::Error::other)
     }
 
     /// Starts this sandbox with no bot: the confine step checks the
@@ -602,10 +586,10 @@ impl Sandbox {
             return Ok(());
         };
         let may = |meta: &std::fs::Metadata, bits: u32| {
-            let mode = meta.mode();
-            let class = if meta.uid() == uid {
+            let (owner, group, mode) = platform::owner_and_mode(meta);
+            let class = if owner == uid {
                 mode >> 6
-            } else if meta.gid() == gid {
+            } else if group == gid {
                 mode >> 3
             } else {
                 mode
@@ -627,7 +611,7 @@ impl Sandbox {
                         "{who} cannot reach {} ({} is mode {:o}): move it to a folder others can enter (such as /srv or /opt), chmod o+x {}, or set sandbox_user",
                         path.display(),
                         parent.display(),
-                        meta.mode() & 0o7777,
+                        platform::owner_and_mode(&meta).2 & 0o7777,
                         parent.display()
                     )));
                 }
@@ -654,8 +638,8 @@ impl Sandbox {
                     "{who} cannot {} {} (mode {:o}, owner uid {}): {fix}, or set sandbox_user",
                     if writable { "write" } else { "read" },
                     path.display(),
-                    meta.mode() & 0o7777,
-                    meta.uid()
+                    platform::owner_and_mode(&meta).2 & 0o7777,
+                    platform::owner_and_mode(&meta).0
                 )));
             }
         }
@@ -677,42 +661,19 @@ struct Fds {
 /// # Errors
 /// When a word holds a NUL itself (it would split into two).
 fn nul_separated(words: &[OsString]) -> std::io::Result<Vec<u8>> {
-    use std::os::unix::ffi::OsStrExt;
     let mut bytes = Vec::new();
     for word in words {
-        if word.as_bytes().contains(&0) {
+        // On Unix, an OsStr's encoded bytes are its bytes.
+        if word.as_encoded_bytes().contains(&0) {
             return Err(std::io::Error::other(format!(
                 "the sandbox setting {} holds a NUL byte: remove it from the config",
                 word.to_string_lossy()
             )));
         }
-        bytes.extend_from_slice(word.as_bytes());
+        bytes.extend_from_slice(word.as_encoded_bytes());
         bytes.push(0);
     }
     Ok(bytes)
-}
-
-/// A sealed memory file holding `bytes`, read from its start, close-on-exec
-/// (a child that is to inherit it clears that in its `pre_exec`): how the
-/// arena hands data to the guard and the guard to bubblewrap, off their
-/// command lines, with no size limit (a pipe's would block the writer).
-///
-/// # Errors
-/// When the memory file cannot be made, written or sealed.
-fn sealed(bytes: &[u8]) -> std::io::Result<OwnedFd> {
-    use nix::fcntl::{fcntl, FcntlArg, SealFlag};
-    use nix::sys::memfd::{memfd_create, MemFdCreateFlag};
-    use std::io::{Seek, Write};
-    let flags = MemFdCreateFlag::MFD_CLOEXEC | MemFdCreateFlag::MFD_ALLOW_SEALING;
-    let mut file = std::fs::File::from(memfd_create(c"endodoi-sandbox", flags)?);
-    file.write_all(bytes)?;
-    file.rewind()?;
-    let seals = SealFlag::F_SEAL_SEAL
-        | SealFlag::F_SEAL_SHRINK
-        | SealFlag::F_SEAL_GROW
-        | SealFlag::F_SEAL_WRITE;
-    fcntl(file.as_raw_fd(), FcntlArg::F_ADD_SEALS(seals))?;
-    Ok(file.into())
 }
 
 /// Where `path` is or would be: its longest part that exists with every
@@ -816,21 +777,13 @@ fn etc_entries() -> Vec<PathBuf> {
 /// The uid and gid of host user `user` (a name or a number), which must
 /// not be root.
 fn host_user(bot: &str, user: &str) -> Result<(u32, u32), SandboxError> {
-    let found =
-        match user.parse::<u32>() {
-            Ok(uid) => nix::unistd::User::from_uid(nix::unistd::Uid::from_raw(uid))
-                .ok()
-                .flatten()
-                .map_or((uid, uid), |u| (uid, u.gid.as_raw())),
-            Err(_) => match nix::unistd::User::from_name(user) {
-                Ok(Some(u)) => (u.uid.as_raw(), u.gid.as_raw()),
-                _ => return Err(SandboxError::User {
-                    bot: bot.to_string(),
-                    user: user.to_string(),
-                    why: "is not a user of this host: name one (default \"nobody\"), or give a uid",
-                }),
-            },
-        };
+    let Some(found) = platform::user_ids(user) else {
+        return Err(SandboxError::User {
+            bot: bot.to_string(),
+            user: user.to_string(),
+            why: "is not a user of this host: name one (default \"nobody\"), or give a uid",
+        });
+    };
     if found.0 == 0 {
         return Err(SandboxError::User {
             bot: bot.to_string(),
@@ -936,7 +889,13 @@ mod tests {
 
     #[test]
     fn bubblewraps_command_line_shows_no_setting_and_its_descriptor_all() {
-        let prepared = sandbox().command(Some(OsStr::new("./bot")), &[]).unwrap();
+        let prepared = sandbox().command(Some(OsStr::new("./bot")), &[]);
+        if !platform::SANDBOX {
+            let e = prepared.err().expect("no sandbox on this platform");
+            assert_eq!(e.kind(), std::io::ErrorKind::Unsupported, "{e}");
+            return;
+        }
+        let prepared = prepared.unwrap();
         let argv: Vec<String> = prepared
             .command
             .get_args()
@@ -947,7 +906,10 @@ mod tests {
             &argv[2..4],
             [
                 "--",
-                &format!("/proc/self/fd/{}", prepared._fds[0].as_raw_fd())
+                &format!(
+                    "/proc/self/fd/{}",
+                    platform::descriptor_number(&prepared._fds[0])
+                )
             ]
         );
         assert_eq!(&argv[4..], ["confine", "--processes=64", "--", "./bot"]);
@@ -971,10 +933,18 @@ mod tests {
 
     #[test]
     fn the_sandbox_reaches_the_guard_through_a_descriptor() {
-        let sent = sandbox().send().unwrap();
-        // receive closes the descriptor it is given: give it a copy.
-        let copy = nix::unistd::dup(sent.as_raw_fd()).unwrap();
-        assert_eq!(Sandbox::receive(copy).unwrap(), sandbox());
+        let sent = sandbox().send();
+        if !platform::SANDBOX {
+            let e = sent.expect_err("no sandbox on this platform");
+            assert_eq!(e.kind(), std::io::ErrorKind::Unsupported, "{e}");
+            return;
+        }
+        // receive closes the descriptor it is given: give it a copy, which
+        // is then its to close.
+        let copy = sent.unwrap().try_clone().unwrap();
+        let number = platform::descriptor_number(&copy);
+        std::mem::forget(copy);
+        assert_eq!(Sandbox::receive(number).unwrap(), sandbox());
     }
 
     #[test]

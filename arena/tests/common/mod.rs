@@ -172,3 +172,31 @@ pub fn skipped(why: impl std::fmt::Display) {
     use std::io::Write as _;
     let _ = writeln!(std::io::stderr(), "SKIPPED: {why}");
 }
+
+/// What a platform without a Linux-only promise does instead (the
+/// `portable-unix` build, macOS): a config with `setting` (one line of
+/// `[limits]`, say `sandbox = true`) stops `arena run` before any game,
+/// with one line on stderr naming the config's file and the setting's
+/// line and saying `reason` (one of `arena::platform`'s).
+pub fn refused_by_platform(setting: &str, reason: &str) {
+    let tmp = tempfile::tempdir().unwrap();
+    let bots = [("a", arena_bot("random", 1)), ("b", arena_bot("random", 2))];
+    let cfg = config(tmp.path(), &format!("[limits]\n{setting}\n"), &bots);
+    let out = tmp.path().join("run");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
+        .arg("run")
+        .arg(&cfg)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+    let at = format!("{}:2:", cfg.display());
+    assert!(
+        stderr.trim_start_matches("error: ").starts_with(&at) && stderr.contains(reason),
+        "names the file, the line and why: {stderr}"
+    );
+    assert!(!out.join("games.csv").exists(), "no game was played");
+}

@@ -1,5 +1,6 @@
 //! The signals that stop a command: Ctrl-C (SIGINT), SIGTERM and, for a
-//! command tied to a terminal, SIGHUP (the terminal closed).
+//! command tied to a terminal, SIGHUP (the terminal closed); installed by
+//! [`arena::platform::ShutdownSignals`].
 //!
 //! One thread of its own listens for them from the first wait on, and
 //! counts them; each wait takes one. So a signal that comes while no one
@@ -9,7 +10,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
-use tokio::signal::unix::{signal, Signal, SignalKind};
+use arena::platform::ShutdownSignals;
 use tokio::sync::Notify;
 
 /// Signals received, and taken by a wait.
@@ -37,16 +38,10 @@ pub fn listen(hangup: bool) {
                     return;
                 };
                 runtime.block_on(async move {
-                    let mut int = signal(SignalKind::interrupt()).ok();
-                    let mut term = signal(SignalKind::terminate()).ok();
-                    let mut hup = hangup.then(|| signal(SignalKind::hangup()).ok()).flatten();
+                    let mut signals = ShutdownSignals::install(hangup);
                     let _ = ready.send(());
                     loop {
-                        tokio::select! {
-                            () = received(&mut int) => {}
-                            () = received(&mut term) => {}
-                            () = received(&mut hup) => {}
-                        }
+                        signals.recv().await;
                         RECEIVED.fetch_add(1, Ordering::SeqCst);
                         ARRIVED.notify_waiters();
                     }
@@ -78,16 +73,5 @@ pub async fn stopped(hangup: bool) {
             continue;
         }
         arrived.await;
-    }
-}
-
-async fn received(signal: &mut Option<Signal>) {
-    match signal {
-        Some(s) => {
-            if s.recv().await.is_none() {
-                std::future::pending::<()>().await;
-            }
-        }
-        None => std::future::pending().await,
     }
 }

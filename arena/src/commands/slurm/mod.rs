@@ -419,9 +419,8 @@ fn check_bots(
 }
 
 fn write_script(path: &Path, text: &str) -> anyhow::Result<()> {
-    use std::os::unix::fs::PermissionsExt as _;
     std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))?;
+    crate::platform::set_mode(path, 0o755)?;
     Ok(())
 }
 
