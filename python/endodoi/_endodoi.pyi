@@ -14,8 +14,10 @@ __all__ = [
     "MoveResult",
     "PlayoutStats",
     "Position",
+    "RatingTable",
     "Rules",
     "parse_newgame",
+    "rate_games",
     "side_name",
 ]
 
@@ -209,3 +211,64 @@ def parse_newgame(line: str) -> tuple[Rules, Side]:
 
 def side_name(side: str) -> Side:
     """``"south"`` or ``"north"`` from any spelling the engine takes."""
+
+@final
+class RatingTable:
+    """Ratings of some games, per bot index (``rate_games``; ``endodoi.ratings``
+    turns them into numpy arrays): Elo points on the logistic scale, the 95%
+    intervals, and what ``standings.csv`` shows."""
+
+    @property
+    def elo(self) -> list[float]: ...
+    @property
+    def lower(self) -> list[float]: ...
+    @property
+    def upper(self) -> list[float]: ...
+    @property
+    def sd(self) -> list[float]: ...
+    @property
+    def interval(self) -> list[Literal["bootstrap", "curvature", "at-limit", "no-games"]]: ...
+    @property
+    def games(self) -> list[int]: ...
+    @property
+    def wins(self) -> list[int]: ...
+    @property
+    def draws(self) -> list[int]: ...
+    @property
+    def losses(self) -> list[int]: ...
+    @property
+    def order(self) -> list[int]:
+        """The bot indices best first, as ``standings.csv`` lists them."""
+    @property
+    def group(self) -> list[int]:
+        """Each bot's group, from 1 in the listed order."""
+    @property
+    def los_next(self) -> list[Optional[float]]:
+        """Each bot's LOS over the bot listed next in its group (None for the last)."""
+    @property
+    def groups(self) -> int: ...
+    @property
+    def draw_rate(self) -> float: ...
+    @property
+    def samples(self) -> int: ...
+    def los(self, i: int, j: int) -> float:
+        """The likelihood of superiority of bot ``i`` over bot ``j``, 0..1."""
+    def covariance(self, i: int, j: int) -> float:
+        """The covariance of the ratings of bots ``i`` and ``j``, Elo squared."""
+    def __len__(self) -> int: ...
+
+def rate_games(
+    bots: int,
+    south: list[int],
+    north: list[int],
+    result: list[int],
+    *,
+    prior_draws: float = 1.0,
+    bootstrap: int = 1000,
+    seed: int = 1,
+    anchor: Optional[tuple[int, float]] = None,
+) -> RatingTable:
+    """Rates games among ``bots`` bots: ``south[k]`` against ``north[k]``,
+    South's result ``result[k]`` in half points (2 won, 1 drawn, 0 lost),
+    with ``arena rate``'s options and defaults. Bad input raises ValueError
+    naming the entry and the fix."""

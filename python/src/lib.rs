@@ -12,7 +12,10 @@
 //! - [`turn`]: a [`Position`](endodoi::Position) from a `turn` request and
 //!   the side the bot plays, and back;
 //! - [`observation`]: the mover's view of a position as the environments
-//!   show it.
+//!   show it;
+//! - [`ratings`]: games given as arrays (bot indices and South's results)
+//!   rated by the crate `endodoi-ratings` as `arena rate` rates a
+//!   `games.csv`, for `endodoi.ratings`.
 //!
 //! The bindings (module `py`, behind the `python` feature) only convert
 //! arguments and errors: a bad argument from Python is a `ValueError`, an
@@ -23,6 +26,7 @@
 
 pub mod batch;
 pub mod observation;
+pub mod ratings;
 pub mod turn;
 
 #[cfg(feature = "python")]

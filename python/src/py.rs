@@ -11,6 +11,8 @@ use pyo3::types::{PyInt, PyType};
 
 use crate::{batch, observation, turn};
 
+mod ratings;
+
 create_exception!(
     endodoi,
     IllegalMoveError,
@@ -810,6 +812,8 @@ fn endodoi_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PlayoutStats>()?;
     m.add_function(wrap_pyfunction!(parse_newgame, m)?)?;
     m.add_function(wrap_pyfunction!(side_name, m)?)?;
+    m.add_class::<ratings::RatingTable>()?;
+    m.add_function(wrap_pyfunction!(ratings::rate_games, m)?)?;
     m.add("IllegalMoveError", m.py().get_type::<IllegalMoveError>())?;
     m.add("MAX_HOLES", endodoi::MAX_HOLES)?;
     m.add("MIN_HOLES", endodoi::MIN_HOLES)?;
