@@ -34,8 +34,9 @@
 //! is `TerminateJobObject`: every process of the bot ends at once, with
 //! exit code [`ENDED_CODE`] (Windows has no "please end" for a console
 //! program with no window; the polite `quit` and the closed stdin come
-//! first, as everywhere). [`Sig::Kill`] also closes the arena's handle of
-//! the job, which [`crate::bot`] sends last for every bot.
+//! first, as everywhere). [`Sig::Kill`], which the arena sends last to
+//! every bot (at its end, or when it is dropped), also closes its handle of
+//! the job.
 //!
 //! Wine (which the workspace's Windows tests run under) creates, fills and
 //! terminates jobs and ends them on close, but enforces neither the memory
