@@ -4,6 +4,9 @@
 //! Ctrl-C, or `kill -9` of the arena. `cargo test --workspace` builds the
 //! fault bots; alone, build them first with `cargo build -p endodoi-test-bots`.
 
+// Unix only: the Unix fault bots of test-bots/, signals and the process table (docs/platforms.md, Windows).
+#![cfg(unix)]
+
 mod common;
 
 use std::collections::HashMap;

@@ -10,6 +10,9 @@
 //! the refusal of shards, `arena slurm` and `arena merge`; and the sample
 //! configs, with what docs/formats.md shows of their runs.
 
+// Unix only: kill -9 of a process group, for the resume tests (docs/platforms.md, Windows).
+#![cfg(unix)]
+
 mod common;
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -8,6 +8,9 @@
 //! they type, as a human would: no sleeps. A session that stops talking
 //! fails after a minute instead of hanging the test run.
 
+// Unix only: Python test bots and SIGINT (docs/platforms.md, Windows).
+#![cfg(unix)]
+
 mod common;
 
 use std::io::{Read as _, Write as _};

@@ -14,6 +14,9 @@
 //!   serves, a torn last line waited for) and a merged folder;
 //! - bad `--serve` input: one line naming it and the fix, exit 2, no game.
 
+// Unix only: signals to the arena (docs/platforms.md, Windows).
+#![cfg(unix)]
+
 mod common;
 
 use std::io::{BufRead, BufReader, Read, Write};

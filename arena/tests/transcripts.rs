@@ -8,6 +8,9 @@
 //! No timing here. Build the fault bots first: `cargo build -p
 //! endodoi-test-bots`.
 
+// Unix only: getrusage of the children (docs/platforms.md, Windows).
+#![cfg(unix)]
+
 mod common;
 
 use std::path::{Path, PathBuf};

@@ -293,8 +293,10 @@ impl BotProcess {
     /// # Panics
     /// Outside a tokio runtime (its stderr is drained by a task).
     pub fn spawn(spec: &BotSpec, options: StartOptions<'_>) -> Result<BotProcess, Fault> {
-        let cgroup = bot_group(spec, options.guard.is_some())?;
-        let mut cmd = spawn::command(spec, options.guard, cgroup.as_ref())
+        // No guard where the platform ends a bot without one (Windows' job).
+        let guard = options.guard.filter(|_| crate::platform::GUARD);
+        let cgroup = bot_group(spec, guard.is_some())?;
+        let (mut cmd, limits) = spawn::command(spec, guard, cgroup.as_ref())
             .map_err(|e| Fault::Start(e.to_string()))?;
         options.log.line(
             &format!("{} ", options.log_prefix),
@@ -306,6 +308,8 @@ impl BotProcess {
         let pid = child
             .id()
             .ok_or_else(|| Fault::Start("exited at once".into()))?;
+        crate::platform::started(&child, limits)
+            .map_err(|e| Fault::Start(format!("cannot start {:?}: {e}", spec.command[0])))?;
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
         let stderr = child.stderr.take().expect("piped stderr");
@@ -319,7 +323,7 @@ impl BotProcess {
             cgroup: cgroup.map(std::sync::Arc::new),
             handed: None,
             pgid: pid,
-            guarded: options.guard.is_some(),
+            guarded: guard.is_some(),
             stdin: Some(stdin),
             stdout,
             line: Vec::with_capacity(256),

@@ -120,7 +120,11 @@ pub fn resolve_program(spec: &BotSpec) -> Result<(PathBuf, PathBuf), SpawnError>
         Some(_) => Some(crate::sandbox::INSIDE_PATH.into()),
         None => std::env::var_os("PATH"),
     };
-    let program = which::which_in(first, path, &dir).map_err(|_| {
+    // On Windows `python3` may be `python` alone (crate::platform::program_aliases).
+    let found = std::iter::once(first.as_str())
+        .chain(crate::platform::program_aliases(first).iter().copied())
+        .find_map(|name| which::which_in(name, path.clone(), &dir).ok());
+    let program = found.ok_or(()).map_err(|()| {
         let why = if spec.sandbox.is_some() && !first.contains('/') {
             format!(
                 "is not found in the sandbox's PATH ({}), where a program named without / is looked up",
@@ -346,11 +350,13 @@ pub fn check(spec: &BotSpec) -> Result<(), SpawnError> {
     Ok(())
 }
 
-/// The command that starts `spec`. With `guard` (the arena's own
-/// executable), the bot runs under `guard -- ...`, so its whole process
-/// group dies with the arena, and in `cgroup`'s folders if given; without,
-/// the bot alone gets the parent-death signal (and no cgroup). Stdio is
-/// piped; the process leads its own process group.
+/// The command that starts `spec`, and the limits to hand to
+/// [`crate::platform::started`] once it is spawned. With `guard` (the
+/// arena's own executable), the bot runs under `guard -- ...`, so its whole
+/// process group dies with the arena, and in `cgroup`'s folders if given;
+/// without, the bot alone gets the parent-death signal (and no cgroup).
+/// Stdio is piped; the process leads its own process group (on Windows,
+/// its own Job Object).
 ///
 /// # Errors
 /// As [`resolve_program`], or when the bot wants a sandbox and bubblewrap
@@ -359,7 +365,7 @@ pub fn command(
     spec: &BotSpec,
     guard: Option<&Path>,
     cgroup: Option<&crate::cgroup::BotGroup>,
-) -> Result<Command, SpawnError> {
+) -> Result<(Command, ProcessLimits), SpawnError> {
     let (program, dir) = resolve_program(spec)?;
     let sandbox = sandbox_of(spec, &program, &dir)?;
     let program = match &sandbox {
@@ -422,7 +428,7 @@ pub fn command(
         (OnArenaDeath::Kill, process_limits(&spec.limits))
     };
     crate::platform::start_in_own_group(&mut cmd, on_death, limits);
-    Ok(cmd)
+    Ok((cmd, limits))
 }
 
 /// Hands `sandbox` to the guard that `command` starts, in a descriptor it
@@ -455,7 +461,7 @@ mod tests {
     fn a_missing_program_or_script_is_named_with_its_line() {
         let tmp = tempfile::tempdir().unwrap();
         let text = format!(
-            "[[bot]]\nname = \"a\"\ncommand = [\"arena\", \"bot\", \"random\"]\n[[bot]]\nname = \"b\"\ndir = \"{0}\"\ncommand = [\"no-such-program-here\"]\n",
+            "[[bot]]\nname = \"a\"\ncommand = [\"arena\", \"bot\", \"random\"]\n[[bot]]\nname = \"b\"\ndir = '{0}'\ncommand = [\"no-such-program-here\"]\n",
             tmp.path().display()
         );
         let c = Config::parse(&text, "t.toml", "t", &crate::commands::host()).unwrap();
@@ -464,7 +470,11 @@ mod tests {
             e.starts_with("t.toml:7:11: bot 'b': program 'no-such-program-here'"),
             "{e}"
         );
-        let text = text.replace("[\"no-such-program-here\"]", "[\"sh\", \"-e\", \"bot.sh\"]");
+        let text = text.replace(
+            "[\"no-such-program-here\"]",
+            // A program every platform has (this one), and a script it is given.
+            "[\"arena\", \"-e\", \"bot.sh\"]",
+        );
         let c = Config::parse(&text, "t.toml", "t", &crate::commands::host()).unwrap();
         let e = check_programs(&c).unwrap_err().to_string();
         assert!(

@@ -76,7 +76,7 @@ fn forfeit(
         .moves
         .split(' ')
         .take(plies)
-        .map(|m| m.parse().unwrap())
+        .map(|m| m.parse::<u8>().unwrap())
         .collect();
     let mut pos = rules.start();
     for &m in &moves {

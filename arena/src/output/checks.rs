@@ -58,14 +58,15 @@ pub enum CheckError {
         path: PathBuf,
         /// Its line, from 1.
         line: u64,
-        /// Its rules, in words.
-        rules: String,
+        /// Its rules, in words (boxed, as `first_rules`: the error stays
+        /// small with Windows' larger `PathBuf`).
+        rules: Box<str>,
         /// The file of the first game read.
         first: PathBuf,
         /// Its line.
         first_line: u64,
         /// The first game's rules, in words.
-        first_rules: String,
+        first_rules: Box<str>,
     },
 }
 
@@ -391,10 +392,10 @@ impl RowChecks {
                     return Err(CheckError::MixedRules {
                         path,
                         line,
-                        rules: rules_text(&rules),
+                        rules: rules_text(&rules).into(),
                         first: self.files[*first_file].0.clone(),
                         first_line: *first_line,
-                        first_rules: rules_text(first),
+                        first_rules: rules_text(first).into(),
                     })
                 }
                 Some(_) => {}

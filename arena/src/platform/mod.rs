@@ -18,7 +18,11 @@
 //!   groups and `killpg`, `setrlimit`, `getrusage`, the guard's signals,
 //!   the process table through `ps`; no sandbox, no cgroups, no affinity,
 //!   no parent-death signal (the guard's watchdog notices a new parent).
-//! - `windows.rs`: the Windows helper's (branch `windows`).
+//! - `windows.rs` (Windows): a Job Object per bot, which limits it and
+//!   ends it with all its processes, even when the arena is killed, so no
+//!   guard process is needed ([`GUARD`]); no sandbox, no cgroups, no
+//!   affinity. A bot starts suspended and runs once it is in its job
+//!   ([`started`]).
 //!
 //! The feature `portable-unix` builds, on Linux, the arena that macOS and
 //! the other Unixes get, so that its tests run in Linux CI.
@@ -40,8 +44,10 @@ use linux as imp;
 mod unix;
 #[cfg(all(unix, any(not(target_os = "linux"), feature = "portable-unix")))]
 use unix as imp;
-// windows.rs (the Windows helper's) joins here as
-// `#[cfg(windows)] mod windows; #[cfg(windows)] use windows as imp;`.
+#[cfg(windows)]
+mod windows;
+#[cfg(windows)]
+use windows as imp;
 
 // ---------------------------------------------------------------- facts
 
@@ -66,15 +72,23 @@ pub const AFFINITY: bool = imp::AFFINITY;
 
 /// Whether a bot (or its guard) hears of the arena's death at once, even
 /// on `kill -9` (Linux's `PR_SET_PDEATHSIG`). Without it the guard's
-/// watchdog notices its new parent within [`WATCHDOG`].
+/// watchdog notices its new parent within [`WATCHDOG`]. On Windows (true)
+/// the bot's Job Object does it: it ends with the arena's handle of it.
 pub const PARENT_DEATH_SIGNAL: bool = imp::PARENT_DEATH_SIGNAL;
 
 /// Whether the guard stays the parent of every process the bot starts,
 /// even one that leaves the bot's process group (`setsid`, a daemon's
 /// double fork): Linux's `PR_SET_CHILD_SUBREAPER`. Without it such a
 /// process escapes the guard's end of the bot (the per-bot cgroups,
-/// Linux only too, would catch it).
+/// Linux only too, would catch it). On Windows (true) every process the
+/// bot starts is in its Job Object, which allows no breakaway.
 pub const SUBREAPER: bool = imp::SUBREAPER;
+
+/// Whether bots run under the guard (`arena guard`), the process that
+/// ends a bot with everything it started when the arena ends (Unix). On
+/// Windows the bot's Job Object does that, and there is no guard: the
+/// arena's guard executable, if given, is not used.
+pub const GUARD: bool = imp::GUARD;
 
 /// How often the guard checks that the arena is still its parent.
 pub const WATCHDOG: Duration = Duration::from_millis(200);
@@ -143,6 +157,27 @@ pub fn start_in_own_group(
     limits: ProcessLimits,
 ) {
     imp::start_in_own_group(cmd, on_death, limits);
+}
+
+/// Completes the start of `child`, spawned from a command that
+/// [`start_in_own_group`] set up with `limits`: on Windows, puts it in a
+/// Job Object of its own with `limits` and lets it run (it starts
+/// suspended, so nothing it starts escapes the job); nothing on Unix.
+///
+/// # Errors
+/// The OS's refusal; the child is then ended, never left running outside
+/// its job.
+pub fn started(child: &tokio::process::Child, limits: ProcessLimits) -> io::Result<()> {
+    imp::started(child, limits)
+}
+
+/// Other names under which a program named in a bot's command is looked
+/// up in `PATH` when its own is not found: on Windows, `python` for
+/// `python3` (the python.org installer makes `python.exe` and no
+/// `python3.exe`); none on Unix, where `python3` is the name to use.
+#[must_use]
+pub fn program_aliases(program: &str) -> &'static [&'static str] {
+    imp::program_aliases(program)
 }
 
 /// Sends `sig` to every process of group `group` (a bot's, or its

@@ -97,6 +97,17 @@ pub fn apply_limits(limits: ProcessLimits) -> nix::Result<()> {
     setrlimit(Resource::RLIMIT_CORE, 0, 0)
 }
 
+pub const GUARD: bool = true;
+
+/// Nothing to do: the process group and the limits were set as it started.
+pub fn started(_child: &tokio::process::Child, _limits: ProcessLimits) -> io::Result<()> {
+    Ok(())
+}
+
+pub fn program_aliases(_program: &str) -> &'static [&'static str] {
+    &[]
+}
+
 pub fn signal_group(group: u32, sig: Sig) -> io::Result<()> {
     Ok(killpg(pid(group), signal_of(sig))?)
 }

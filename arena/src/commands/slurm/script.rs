@@ -177,6 +177,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(windows, ignore = "Slurm is Unix: its scripts hold Unix paths")]
     fn the_array_plays_shard_k_and_resumes_it() {
         let text = scripts().shards_script().unwrap();
         assert!(text.contains("#SBATCH --array=1-3%2\n"), "{text}");
@@ -190,6 +191,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(windows, ignore = "Slurm is Unix: its scripts hold Unix paths")]
     fn the_merge_names_every_shard() {
         let text = scripts().merge_script().unwrap();
         assert!(text.ends_with(
