@@ -243,7 +243,8 @@ pub struct Ratings {
 enum Covariance {
     /// Row-major `n × n`, Elo².
     Dense(Vec<f64>),
-    /// Centred deviations, row-major `samples × n`, Elo.
+    /// Centred deviations, bot-major `n × samples` (each bot's samples
+    /// contiguous), Elo.
     Sampled(Vec<f64>),
 }
 
@@ -561,11 +562,14 @@ impl Spread<'_> {
         let methods = interval_methods(table, &variances, &clamped, &finite, samples);
         if methods.contains(&IntervalMethod::Curvature) {
             let curvature = draw(sampled::Draw::Curvature);
-            for (row, from) in deviations.chunks_mut(bots).zip(curvature.chunks(bots)) {
-                for k in 0..bots {
-                    if methods[table.group[k]] == IntervalMethod::Curvature {
-                        row[k] = from[k];
-                    }
+            let rows = deviations.len() / bots.max(1);
+            for (k, (row, from)) in deviations
+                .chunks_mut(rows.max(1))
+                .zip(curvature.chunks(rows.max(1)))
+                .enumerate()
+            {
+                if methods[table.group[k]] == IntervalMethod::Curvature {
+                    row.copy_from_slice(from);
                 }
             }
         }

@@ -27,6 +27,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::bootstrap::outcome_probabilities;
 use super::fit::{sigmoid, Score, Table};
+use super::solve::{Lanes, BLOCK};
 use super::to_elo;
 
 /// Relative residual of the conjugate-gradient solves of the samples: the
@@ -43,13 +44,16 @@ pub(crate) enum Draw {
     Curvature,
 }
 
-/// The deviations of `samples` draws from the fit, Elo points, row-major
-/// `samples × n`, centred (each bot's mean over the samples is 0). `theta`
-/// is the fit (natural units) and `scores` its pair scores with the prior.
-/// With an `anchor`, each sample is shifted in the anchor's group so the
-/// anchor's deviation is 0, as in the full bootstrap. Sample `s` draws from
-/// its own ChaCha8 stream (`seed`, stream `s`), so the result does not
-/// depend on how the samples are split between threads.
+/// The deviations of `samples` draws from the fit, Elo points, bot-major
+/// `n × samples` (bot `k`'s deviations are `k * samples..(k + 1) *
+/// samples`, so a covariance is one pass over two contiguous rows),
+/// centred (each bot's mean over the samples is 0). `theta` is the fit
+/// (natural units) and `scores` its pair scores with the prior. With an
+/// `anchor`, each sample is shifted in the anchor's group so the anchor's
+/// deviation is 0, as in the full bootstrap. Sample `s` draws from its own
+/// ChaCha8 stream (`seed`, stream `s`), so the result does not depend on
+/// how the samples are split between threads; they are solved [`BLOCK`] at
+/// a time ([`super::solve::Factor::solve_block`]).
 pub(crate) fn deviations(
     table: &Table,
     theta: &[f64],
@@ -61,77 +65,100 @@ pub(crate) fn deviations(
 ) -> Vec<f64> {
     let n = table.bots;
     let samples = samples as usize;
-    let mut out = vec![0.0; samples * n];
     if samples < 2 || table.pairs.is_empty() {
-        return out;
+        return vec![0.0; samples * n];
     }
     let mut weights = vec![0.0; table.pairs.len()];
     let mut gradient = vec![0.0; n];
     table.newton_system(scores, theta, &mut weights, &mut gradient);
     let factor = table.factor(&weights);
     let simulation = Simulation::new(table, theta, scores, &weights);
+    let blocks = samples.div_ceil(BLOCK);
     let threads = std::thread::available_parallelism().map_or(1, |t| t.get().clamp(1, 8));
-    let chunk = samples.div_ceil(threads).max(1);
+    let per_thread = blocks.div_ceil(threads).max(1);
+    // Per block, its solutions (`n` lanes of BLOCK samples), in order.
+    let mut solved: Vec<Vec<Lanes>> = vec![Vec::new(); blocks];
     std::thread::scope(|scope| {
-        for (c, rows) in out.chunks_mut(chunk * n).enumerate() {
+        for (c, chunk) in solved.chunks_mut(per_thread).enumerate() {
             let (factor, simulation) = (&factor, &simulation);
             scope.spawn(move || {
-                let mut rhs = vec![0.0; n];
-                let mut x = vec![0.0; n];
-                for (r, row) in rows.chunks_mut(n).enumerate() {
-                    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-                    rng.set_stream((c * chunk + r) as u64);
-                    simulation.gradient(draw, &mut rng, &mut rhs);
-                    if !factor.solve(&rhs, &mut x, SAMPLE_CG_TOLERANCE) {
-                        x.fill(0.0);
+                let mut rhs = vec![[0.0; BLOCK]; n];
+                let mut column = vec![0.0; n];
+                for (b, out) in chunk.iter_mut().enumerate() {
+                    let first = (c * per_thread + b) * BLOCK;
+                    for s in 0..BLOCK {
+                        let sample = first + s;
+                        if sample < samples {
+                            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                            rng.set_stream(sample as u64);
+                            simulation.gradient(draw, &mut rng, &mut column);
+                        } else {
+                            column.fill(0.0);
+                        }
+                        for (lanes, &v) in rhs.iter_mut().zip(&column) {
+                            lanes[s] = v;
+                        }
                     }
-                    for (d, &v) in row.iter_mut().zip(&x) {
-                        *d = to_elo(v);
+                    let mut x = vec![[0.0; BLOCK]; n];
+                    let finite = factor.solve_block(&rhs, &mut x, SAMPLE_CG_TOLERANCE);
+                    for lanes in &mut x {
+                        for (v, ok) in lanes.iter_mut().zip(finite) {
+                            *v = if ok { to_elo(*v) } else { 0.0 };
+                        }
                     }
                     if let Some(a) = anchor {
-                        shift_to_anchor(table, a, row);
+                        shift_to_anchor(table, a, &mut x);
                     }
+                    *out = x;
                 }
             });
         }
     });
-    centre(&mut out, n);
+    let mut out = vec![0.0; samples * n];
+    for (k, row) in out.chunks_mut(samples).enumerate() {
+        for (s, v) in row.iter_mut().enumerate() {
+            *v = solved[s / BLOCK][k][s % BLOCK];
+        }
+    }
+    drop(solved);
+    centre(&mut out, samples);
     out
 }
 
-/// Shifts `row`'s deviations in the anchor's group so the anchor's is 0.
-fn shift_to_anchor(table: &Table, anchor: usize, row: &mut [f64]) {
-    let shift = row[anchor];
+/// Shifts each sample's deviations in the anchor's group so the anchor's
+/// is 0 (`x[bot][sample]`).
+fn shift_to_anchor(table: &Table, anchor: usize, x: &mut [Lanes]) {
+    let shift = x[anchor];
     for &k in &table.members[table.group[anchor]] {
-        row[k] -= shift;
-    }
-    row[anchor] = 0.0;
-}
-
-/// Subtracts each column's mean over the rows.
-fn centre(rows: &mut [f64], n: usize) {
-    let count = (rows.len() / n) as f64;
-    let mut mean = vec![0.0; n];
-    for row in rows.chunks(n) {
-        for (m, v) in mean.iter_mut().zip(row) {
-            *m += v / count;
+        for (v, s) in x[k].iter_mut().zip(&shift) {
+            *v -= s;
         }
     }
-    for row in rows.chunks_mut(n) {
-        for (v, m) in row.iter_mut().zip(&mean) {
-            *v -= m;
+    x[anchor] = [0.0; BLOCK];
+}
+
+/// Subtracts each bot's mean over its `samples` deviations (bot-major).
+fn centre(rows: &mut [f64], samples: usize) {
+    for row in rows.chunks_mut(samples) {
+        let mean = row.iter().sum::<f64>() / samples as f64;
+        for v in row.iter_mut() {
+            *v -= mean;
         }
     }
 }
 
 /// Sample covariance of bots `i` and `j` from centred deviations
-/// (`samples × n`), Elo²: 0 with fewer than two samples.
+/// (bot-major `n × samples`), Elo²: 0 with fewer than two samples.
 pub(crate) fn covariance(deviations: &[f64], n: usize, i: usize, j: usize) -> f64 {
     let samples = deviations.len() / n.max(1);
     if samples < 2 {
         return 0.0;
     }
-    let sum: f64 = deviations.chunks(n).map(|row| row[i] * row[j]).sum();
+    let (x, y) = (
+        &deviations[i * samples..(i + 1) * samples],
+        &deviations[j * samples..(j + 1) * samples],
+    );
+    let sum: f64 = x.iter().zip(y).map(|(a, b)| a * b).sum();
     let c = sum / (samples - 1) as f64;
     if i == j {
         c.max(0.0)
@@ -281,7 +308,8 @@ mod tests {
         let a = deviations(&table, &theta, &scores, Draw::Bootstrap, 7, 9, None);
         let b = deviations(&table, &theta, &scores, Draw::Bootstrap, 50, 9, None);
         for k in 0..4 {
-            let (da, db) = (a[4 + k] - a[k], b[4 + k] - b[k]);
+            // Bot-major: bot k's samples are k * samples.. .
+            let (da, db) = (a[7 * k + 1] - a[7 * k], b[50 * k + 1] - b[50 * k]);
             assert!((da - db).abs() < 1e-9, "{da} {db}");
         }
     }
