@@ -83,22 +83,16 @@ pub(crate) fn deviations(
             let (factor, simulation) = (&factor, &simulation);
             scope.spawn(move || {
                 let mut rhs = vec![[0.0; BLOCK]; n];
-                let mut column = vec![0.0; n];
                 for (b, out) in chunk.iter_mut().enumerate() {
                     let first = (c * per_thread + b) * BLOCK;
-                    for s in 0..BLOCK {
-                        let sample = first + s;
-                        if sample < samples {
+                    let mut rngs: Vec<ChaCha8Rng> = (first..samples.min(first + BLOCK))
+                        .map(|sample| {
                             let mut rng = ChaCha8Rng::seed_from_u64(seed);
                             rng.set_stream(sample as u64);
-                            simulation.gradient(draw, &mut rng, &mut column);
-                        } else {
-                            column.fill(0.0);
-                        }
-                        for (lanes, &v) in rhs.iter_mut().zip(&column) {
-                            lanes[s] = v;
-                        }
-                    }
+                            rng
+                        })
+                        .collect();
+                    simulation.gradients(draw, &mut rngs, &mut rhs);
                     let mut x = vec![[0.0; BLOCK]; n];
                     let finite = factor.solve_block(&rhs, &mut x, SAMPLE_CG_TOLERANCE);
                     for lanes in &mut x {
@@ -167,6 +161,11 @@ pub(crate) fn covariance(deviations: &[f64], n: usize, i: usize, j: usize) -> f6
     }
 }
 
+/// Pairs with at most this many games draw their points in one go, from
+/// the exact distribution of the sum of their games' points (one uniform
+/// per pair and sample); a pair with more games draws each game.
+const SUM_TABLE_MAX_GAMES: u64 = 64;
+
 /// What one sample's gradient is drawn from: the pairs' games and outcome
 /// thresholds, their prior-included scores at the fit, and the
 /// information weights.
@@ -174,11 +173,35 @@ struct Simulation<'a> {
     table: &'a Table,
     /// Per pair: `(win, win or draw)` thresholds for a 32-bit uniform.
     thresholds: Vec<(u64, u64)>,
+    /// Per pair with at most [`SUM_TABLE_MAX_GAMES`] games: the cumulative
+    /// distribution of its points in half points, `P(points <= h)` for
+    /// `h` in `0..2 games` as thresholds for a 32-bit uniform, at
+    /// `sums[start[k]..start[k + 1]]`; empty for a pair with more games.
+    sums: Vec<u32>,
+    start: Vec<usize>,
     /// Per pair: the gradient's constant part, `prior / 2 - N E` (prior
     /// included in `N`).
     offset: Vec<f64>,
     /// Per pair: `sqrt(w_p)`, the information's square root.
     root_weight: Vec<f64>,
+}
+
+/// The distribution of the half points of `games` independent games, each
+/// lost, drawn or won (0, 1 or 2 half points) with probabilities `loss`,
+/// `draw`, `win`: the coefficients of `(loss + draw x + win x²)^games`.
+fn points_distribution(games: u64, win: f64, draw: f64) -> Vec<f64> {
+    let loss = (1.0 - win - draw).max(0.0);
+    let mut p = vec![1.0];
+    for _ in 0..games {
+        let mut next = vec![0.0; p.len() + 2];
+        for (k, &v) in p.iter().enumerate() {
+            next[k] += v * loss;
+            next[k + 1] += v * draw;
+            next[k + 2] += v * win;
+        }
+        p = next;
+    }
+    p
 }
 
 impl<'a> Simulation<'a> {
@@ -188,39 +211,75 @@ impl<'a> Simulation<'a> {
         let to_fixed = |x: f64| (x.clamp(0.0, 1.0) * scale).round() as u64;
         let mut thresholds = Vec::with_capacity(table.pairs.len());
         let mut offset = Vec::with_capacity(table.pairs.len());
+        let mut sums = Vec::new();
+        let mut start = Vec::with_capacity(table.pairs.len() + 1);
+        start.push(0);
         for (p, sc) in table.pairs.iter().zip(scores) {
             let e = sigmoid(theta[p.i] - theta[p.j]);
             let (win, draw) = outcome_probabilities(e, draw_rate);
             thresholds.push((to_fixed(win), to_fixed(win + draw)));
+            if p.games() <= SUM_TABLE_MAX_GAMES {
+                let mut total = 0.0;
+                let distribution = points_distribution(p.games(), win, draw);
+                for v in &distribution[..distribution.len() - 1] {
+                    total += v;
+                    sums.push(to_fixed(total).min(u64::from(u32::MAX)) as u32);
+                }
+            }
+            start.push(sums.len());
             let prior = sc.n - p.games() as f64;
             offset.push(0.5 * prior - sc.n * e);
         }
         Self {
             table,
             thresholds,
+            sums,
+            start,
             offset,
             root_weight: weights.iter().map(|w| w.max(0.0).sqrt()).collect(),
         }
     }
 
-    /// One sample's gradient of the log-likelihood at the fit, into `out`.
-    fn gradient(&self, draw: Draw, rng: &mut ChaCha8Rng, out: &mut [f64]) {
-        out.fill(0.0);
+    /// One simulated result of pair `k`'s games: their points, in half
+    /// points.
+    fn points2(&self, k: usize, games: u64, rng: &mut ChaCha8Rng) -> u64 {
+        let cumulative = &self.sums[self.start[k]..self.start[k + 1]];
+        if cumulative.is_empty() && games > 0 {
+            let (win, win_or_draw) = self.thresholds[k];
+            let mut points2 = 0u64;
+            for _ in 0..games {
+                let u = u64::from(rng.next_u32());
+                points2 += u64::from(u < win) + u64::from(u < win_or_draw);
+            }
+            return points2;
+        }
+        // The sum is the number of thresholds at or below a 32-bit
+        // uniform (counted without branches: the table is short).
+        let u = rng.next_u32();
+        cumulative.iter().map(|&c| u64::from(c <= u)).sum()
+    }
+
+    /// The gradients of the log-likelihood at the fit of the samples whose
+    /// generators are `rngs` (at most [`BLOCK`]), into `out[bot][lane]`
+    /// (lanes past `rngs.len()` are 0). One pass over the pairs serves all
+    /// of them; each generator is used exactly as if its sample were drawn
+    /// alone (pair by pair, in order).
+    fn gradients(&self, draw: Draw, rngs: &mut [ChaCha8Rng], out: &mut [Lanes]) {
+        out.fill([0.0; BLOCK]);
         for (k, p) in self.table.pairs.iter().enumerate() {
-            let g = match draw {
-                Draw::Bootstrap => {
-                    let (win, win_or_draw) = self.thresholds[k];
-                    let mut points2 = 0u64;
-                    for _ in 0..p.games() {
-                        let u = u64::from(rng.next_u32());
-                        points2 += u64::from(u < win) + u64::from(u < win_or_draw);
+            let mut g = [0.0; BLOCK];
+            for (v, rng) in g.iter_mut().zip(rngs.iter_mut()) {
+                *v = match draw {
+                    Draw::Bootstrap => {
+                        0.5 * self.points2(k, p.games(), rng) as f64 + self.offset[k]
                     }
-                    0.5 * points2 as f64 + self.offset[k]
-                }
-                Draw::Curvature => self.root_weight[k] * standard_normal(rng),
-            };
-            out[p.i] += g;
-            out[p.j] -= g;
+                    Draw::Curvature => self.root_weight[k] * standard_normal(rng),
+                };
+            }
+            for s in 0..BLOCK {
+                out[p.i][s] += g[s];
+                out[p.j][s] -= g[s];
+            }
         }
     }
 }
