@@ -2,10 +2,10 @@
 //! for example from several machines, so ratings are never locked inside
 //! one run.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
-use crate::output::{Duplicates, GamesError, GamesReader, RowChecks, TornLine};
+use crate::output::{Duplicates, GameRow, GamesError, GamesReader, RowChecks, TornLine};
 use crate::standings::{GameResult, Tally};
 
 /// The games of some `games.csv` files, tallied, with the bot names in
@@ -50,15 +50,14 @@ impl Rated {
 }
 
 /// Reads and tallies `files`, streaming: each file is read row by row
-/// ([`GamesReader`]) once, and no row is kept. Each row is checked
-/// ([`RowChecks`]: replayed with the rules engine, no game twice in a file,
-/// and one rules for all unless `mixed_rules`) and its result kept as a
-/// few numbers ([`GameResult`], its bots numbered as they first appear);
-/// at the end the bots are put in name order and the results added to the
-/// [`Tally`], a game pair's first game waiting for its second. Memory is
-/// the tally's, plus the compact results and one key per game for the
-/// duplicate check; not the file's size. Series numbers are made unique
-/// per file, so game pairs never straddle two files.
+/// ([`GamesReader`]) twice, and no row is kept. The first pass checks every
+/// row ([`RowChecks`]: replayed with the rules engine, no game twice in a
+/// file, and one rules for all unless `mixed_rules`) and collects the bot
+/// names; the second adds each game to the [`Tally`], holding only the
+/// first game of a game pair until its second comes. Memory is the
+/// tally's, plus one key per game for the duplicate check; not the file's
+/// size. Series numbers are made unique per file, so game pairs never
+/// straddle two files.
 ///
 /// # Errors
 /// A file that cannot be read or lacks a column, a row with a bad value, a
@@ -67,58 +66,40 @@ impl Rated {
 /// in [`Rated::torn`], not an error.
 pub fn read_games(files: &[impl AsRef<Path>], mixed_rules: bool) -> Result<Rated, GamesError> {
     let mut checks = RowChecks::new(Duplicates::InAFile, mixed_rules);
-    // Bot names in order of appearance, and their numbers.
-    let mut seen: Vec<String> = Vec::new();
-    let mut number: HashMap<String, usize> = HashMap::new();
-    let mut results = Vec::new();
+    let mut names = BTreeSet::new();
     let mut torn = Vec::new();
-    for (f, file) in files.iter().enumerate() {
+    let mut games = 0;
+    for file in files {
         let mut reader = GamesReader::open(file.as_ref())?;
         let index = checks.file(reader.path(), &reader.columns())?;
         for row in reader.by_ref() {
             let (line, row) = row?;
             checks.row(index, line, &row)?;
-            let mut bot = |name: &String| match number.get(name) {
-                Some(&k) => k,
-                None => {
-                    number.insert(name.clone(), seen.len());
-                    seen.push(name.clone());
-                    seen.len() - 1
+            for name in [row.south, row.north] {
+                if !names.contains(&name) {
+                    names.insert(name);
                 }
-            };
-            let (south, north) = (bot(&row.south), bot(&row.north));
-            results.push(GameResult {
-                series: row.series | (f as u64) << 40,
-                game: row.game,
-                south,
-                north,
-                winner: row.winner(),
-                forfeit: row.is_forfeit(),
-            });
+            }
+            games += 1;
         }
         torn.extend(reader.torn());
     }
     let unreplayed = checks.unreplayed().map(Path::to_path_buf).collect();
     drop(checks);
-    drop(number);
     // Bots in name order, so the statistics depend only on the games, not
     // on the order of files or rows.
-    let mut names = seen.clone();
-    names.sort_unstable();
-    let rank: Vec<usize> = seen
+    let names: Vec<String> = names.into_iter().collect();
+    let index: HashMap<&str, usize> = names
         .iter()
-        .map(|n| names.binary_search(n).expect("every name is listed"))
+        .enumerate()
+        .map(|(i, n)| (n.as_str(), i))
         .collect();
-    let games = results.len();
     let mut tally = Tally::new(names.len());
-    let renamed = results.into_iter().map(|g| {
-        Ok::<_, GamesError>(GameResult {
-            south: rank[g.south],
-            north: rank[g.north],
-            ..g
-        })
-    });
-    tally_pairs(&mut tally, renamed)?;
+    for (f, file) in files.iter().enumerate() {
+        let results = GamesReader::open(file.as_ref())?
+            .map(|row| row.map(|(_, r)| result(&r, (f as u64) << 40, &index)));
+        tally_pairs(&mut tally, results)?;
+    }
     Ok(Rated {
         names,
         tally,
@@ -126,6 +107,18 @@ pub fn read_games(files: &[impl AsRef<Path>], mixed_rules: bool) -> Result<Rated
         torn,
         unreplayed,
     })
+}
+
+/// The result of game `r`, its series made unique with `file_bits`.
+fn result(r: &GameRow, file_bits: u64, index: &HashMap<&str, usize>) -> GameResult {
+    GameResult {
+        series: r.series | file_bits,
+        game: r.game,
+        south: index[r.south.as_str()],
+        north: index[r.north.as_str()],
+        winner: r.winner(),
+        forfeit: r.is_forfeit(),
+    }
 }
 
 /// Adds every game of `results` to `tally`, whatever their order: a game
