@@ -2,8 +2,8 @@
 
 use thiserror::Error;
 
-/// Input that [`crate::try_rate`] and [`crate::try_fit`] refuse (and that
-/// makes [`crate::rate`] and [`crate::fit()`] panic with the same message).
+/// Input that `try_rate` and `try_fit` refuse (and that makes `rate` and
+/// `fit` panic with the same message).
 /// Bot indices refer to the caller's list of `bots` bots, `0..bots`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
 pub enum RatingsError {

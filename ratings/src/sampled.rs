@@ -357,6 +357,30 @@ mod tests {
     }
 
     #[test]
+    fn points_of_a_pair_follow_the_trinomial_sum() {
+        // (loss + draw x + win x²)^games: a distribution whose mean is
+        // games × (2 win + draw) half points, and for one game the three
+        // outcomes themselves.
+        for (games, win, draw) in [
+            (1, 0.35, 0.3),
+            (2, 0.5, 0.2),
+            (7, 0.05, 0.1),
+            (64, 0.6, 0.0),
+        ] {
+            let p = points_distribution(games, win, draw);
+            assert_eq!(p.len() as u64, 2 * games + 1);
+            let total: f64 = p.iter().sum();
+            let mean: f64 = p.iter().enumerate().map(|(k, v)| k as f64 * v).sum();
+            assert!((total - 1.0).abs() < 1e-12, "{games}: {total}");
+            let want = games as f64 * (2.0 * win + draw);
+            assert!((mean - want).abs() < 1e-9, "{games}: {mean} {want}");
+        }
+        let one = points_distribution(1, 0.35, 0.3);
+        assert!((one[0] - 0.35).abs() < 1e-15 && (one[1] - 0.3).abs() < 1e-15);
+        assert!((one[2] - 0.35).abs() < 1e-15);
+    }
+
+    #[test]
     fn samples_do_not_depend_on_the_threads() {
         // Each sample has its own stream: sample s is the same whoever
         // draws it, so fewer samples are a prefix of more (after
