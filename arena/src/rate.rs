@@ -2,7 +2,7 @@
 //! for example from several machines, so ratings are never locked inside
 //! one run.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use crate::output::{Duplicates, GameRow, GamesError, GamesReader, RowChecks, TornLine};
@@ -66,7 +66,7 @@ impl Rated {
 /// in [`Rated::torn`], not an error.
 pub fn read_games(files: &[impl AsRef<Path>], mixed_rules: bool) -> Result<Rated, GamesError> {
     let mut checks = RowChecks::new(Duplicates::InAFile, mixed_rules);
-    let mut names = BTreeSet::new();
+    let mut names: HashSet<String> = HashSet::new();
     let mut torn = Vec::new();
     let mut games = 0;
     for file in files {
@@ -88,7 +88,8 @@ pub fn read_games(files: &[impl AsRef<Path>], mixed_rules: bool) -> Result<Rated
     drop(checks);
     // Bots in name order, so the statistics depend only on the games, not
     // on the order of files or rows.
-    let names: Vec<String> = names.into_iter().collect();
+    let mut names: Vec<String> = names.into_iter().collect();
+    names.sort_unstable();
     let index: HashMap<&str, usize> = names
         .iter()
         .enumerate()

@@ -762,69 +762,63 @@ fn match_row(m: &Matchup) -> MatchRow {
 /// One row of `pairwise.csv` per pair that played, from the first bot's side.
 fn pairwise_rows(names: &[String], tally: &Tally) -> Vec<PairwiseRow> {
     let mut rows = Vec::new();
-    for a in 0..tally.bots() {
-        for b in a + 1..tally.bots() {
-            let (wdl, penta) = tally.pair(a, b);
-            if wdl.games() == 0 {
-                continue;
-            }
-            let tri = stats::pair_elo(wdl.wins, wdl.draws, wdl.losses);
-            // When every game (or pair) had the same result the sample
-            // variance is 0: no error, and no nElo, can be given, and a
-            // ±0 would claim certainty where there is least. Those cells
-            // stay empty.
-            let spread = |x: f64, single: bool| if single { String::new() } else { num(x, 1) };
-            let one_result = [wdl.wins, wdl.draws, wdl.losses]
-                .iter()
-                .filter(|&&c| c > 0)
-                .count()
-                <= 1;
-            let pentanomial = stats::Pentanomial { counts: penta };
-            let mut row = PairwiseRow {
-                bot_a: names[a].clone(),
-                bot_b: names[b].clone(),
-                games: wdl.games(),
-                wins_a: wdl.wins,
-                draws: wdl.draws,
-                wins_b: wdl.losses,
-                score_pct: num(100.0 * tri.score, 1),
-                // A 100% or 0% score has no finite Elo: the ±2000 stand-in
-                // would be plotted as real, so the cell stays empty (the
-                // LOS is still given).
-                elo: if wdl.wins == wdl.games() || wdl.losses == wdl.games() {
-                    String::new()
-                } else {
-                    num(tri.elo, 1)
-                },
-                elo_error_95: spread(tri.error_95, one_result),
-                los: num(tri.los, 4),
-                nelo: spread(tri.nelo, one_result),
-                nelo_error_95: spread(tri.nelo_error_95, one_result),
-                pairs: pentanomial.pairs(),
-                penta_0: penta[0],
-                penta_1: penta[1],
-                penta_2: penta[2],
-                penta_3: penta[3],
-                penta_4: penta[4],
-                ..PairwiseRow::default()
+    for (a, b, wdl, penta) in tally.played_pairs() {
+        let tri = stats::pair_elo(wdl.wins, wdl.draws, wdl.losses);
+        // When every game (or pair) had the same result the sample
+        // variance is 0: no error, and no nElo, can be given, and a
+        // ±0 would claim certainty where there is least. Those cells
+        // stay empty.
+        let spread = |x: f64, single: bool| if single { String::new() } else { num(x, 1) };
+        let one_result = [wdl.wins, wdl.draws, wdl.losses]
+            .iter()
+            .filter(|&&c| c > 0)
+            .count()
+            <= 1;
+        let pentanomial = stats::Pentanomial { counts: penta };
+        let mut row = PairwiseRow {
+            bot_a: names[a].clone(),
+            bot_b: names[b].clone(),
+            games: wdl.games(),
+            wins_a: wdl.wins,
+            draws: wdl.draws,
+            wins_b: wdl.losses,
+            score_pct: num(100.0 * tri.score, 1),
+            // A 100% or 0% score has no finite Elo: the ±2000 stand-in
+            // would be plotted as real, so the cell stays empty (the
+            // LOS is still given).
+            elo: if wdl.wins == wdl.games() || wdl.losses == wdl.games() {
+                String::new()
+            } else {
+                num(tri.elo, 1)
+            },
+            elo_error_95: spread(tri.error_95, one_result),
+            los: num(tri.los, 4),
+            nelo: spread(tri.nelo, one_result),
+            nelo_error_95: spread(tri.nelo_error_95, one_result),
+            pairs: pentanomial.pairs(),
+            penta_0: penta[0],
+            penta_1: penta[1],
+            penta_2: penta[2],
+            penta_3: penta[3],
+            penta_4: penta[4],
+            ..PairwiseRow::default()
+        };
+        if pentanomial.pairs() > 0 {
+            let p = stats::penta_elo(&pentanomial);
+            let one_kind = penta.iter().filter(|&&c| c > 0).count() <= 1;
+            let all_or_nothing =
+                penta[0] == pentanomial.pairs() as u32 || penta[4] == pentanomial.pairs() as u32;
+            row.penta_elo = if all_or_nothing {
+                String::new()
+            } else {
+                num(p.elo, 1)
             };
-            if pentanomial.pairs() > 0 {
-                let p = stats::penta_elo(&pentanomial);
-                let one_kind = penta.iter().filter(|&&c| c > 0).count() <= 1;
-                let all_or_nothing = penta[0] == pentanomial.pairs() as u32
-                    || penta[4] == pentanomial.pairs() as u32;
-                row.penta_elo = if all_or_nothing {
-                    String::new()
-                } else {
-                    num(p.elo, 1)
-                };
-                row.penta_elo_error_95 = spread(p.error_95, one_kind);
-                row.penta_los = num(p.los, 4);
-                row.penta_nelo = spread(p.nelo, one_kind);
-                row.penta_nelo_error_95 = spread(p.nelo_error_95, one_kind);
-            }
-            rows.push(row);
+            row.penta_elo_error_95 = spread(p.error_95, one_kind);
+            row.penta_los = num(p.los, 4);
+            row.penta_nelo = spread(p.nelo, one_kind);
+            row.penta_nelo_error_95 = spread(p.nelo_error_95, one_kind);
         }
+        rows.push(row);
     }
     rows
 }

@@ -79,10 +79,11 @@ pub struct Tally {
     bots: usize,
     /// Per bot: its W/D/L and the games it lost by a fault.
     per_bot: Vec<(Wdl, u32)>,
-    /// `pairs[a * bots + b]` for `a < b`: results from `a`'s side.
-    pairs: Vec<Wdl>,
-    /// `penta[a * bots + b]`: game pairs by `a`'s points in half points, 0..=4.
-    penta: Vec<[u32; 5]>,
+    /// `pairs[&(a, b)]` for `a < b`, only pairs that played: results from
+    /// `a`'s side, and the game pairs by `a`'s points in half points,
+    /// 0..=4. Sparse, so memory grows with the pairs that met, not with
+    /// the square of the bots.
+    pairs: HashMap<(usize, usize), (Wdl, [u32; 5])>,
     /// The first game of a pair still waiting for its second: series ->
     /// (game, half points of the lower-index bot). At most one per series.
     waiting: HashMap<u64, (u32, u32)>,
@@ -95,8 +96,7 @@ impl Tally {
         Tally {
             bots,
             per_bot: vec![(Wdl::default(), 0); bots],
-            pairs: vec![Wdl::default(); bots * bots],
-            penta: vec![[0; 5]; bots * bots],
+            pairs: HashMap::new(),
             waiting: HashMap::new(),
         }
     }
@@ -106,7 +106,7 @@ impl Tally {
         let (south, north) = (g.south, g.north);
         let (a, b) = (south.min(north), south.max(north));
         let a_side = if a == south { Side::South } else { Side::North };
-        let pair = &mut self.pairs[a * self.bots + b];
+        let (pair, penta) = self.pairs.entry((a, b)).or_default();
         let a_half_points = match g.winner {
             None => {
                 pair.draws += 1;
@@ -138,7 +138,7 @@ impl Tally {
             self.waiting.insert(g.series, (g.game, a_half_points));
         } else if let Some((first, points)) = self.waiting.remove(&g.series) {
             if first + 1 == g.game {
-                self.penta[a * self.bots + b][(points + a_half_points) as usize] += 1;
+                penta[(points + a_half_points) as usize] += 1;
             }
         }
     }
@@ -153,7 +153,21 @@ impl Tally {
     /// counts (pairs by `a`'s points: 0, 1/2, 1, 3/2, 2).
     #[must_use]
     pub fn pair(&self, a: usize, b: usize) -> (Wdl, [u32; 5]) {
-        (self.pairs[a * self.bots + b], self.penta[a * self.bots + b])
+        self.pairs.get(&(a, b)).copied().unwrap_or_default()
+    }
+
+    /// Every pair `a < b` that played, sorted by `(a, b)`, with its
+    /// results and pentanomial counts from `a`'s side (as [`Tally::pair`]).
+    #[must_use]
+    pub fn played_pairs(&self) -> Vec<(usize, usize, Wdl, [u32; 5])> {
+        let mut out: Vec<_> = self
+            .pairs
+            .iter()
+            .filter(|(_, (wdl, _))| wdl.games() > 0)
+            .map(|(&(a, b), &(wdl, penta))| (a, b, wdl, penta))
+            .collect();
+        out.sort_unstable_by_key(|&(a, b, _, _)| (a, b));
+        out
     }
 
     /// Bot `i`'s W/D/L.
@@ -179,28 +193,26 @@ impl Tally {
     #[must_use]
     pub fn renumbered(&self, map: &[usize], bots: usize) -> Tally {
         let mut out = Tally::new(bots);
-        for i in 0..self.bots {
-            out.per_bot[map[i]] = self.per_bot[i];
-            for j in 0..self.bots {
-                let (a, b) = (map[i], map[j]);
-                let (wdl, penta) = (self.pairs[i * self.bots + j], self.penta[i * self.bots + j]);
-                if i >= j || wdl.games() == 0 {
-                    continue;
-                }
-                // Stored from the lower index's side.
-                if a < b {
-                    out.pairs[a * bots + b] = wdl;
-                    out.penta[a * bots + b] = penta;
-                } else {
-                    out.pairs[b * bots + a] = Wdl {
-                        wins: wdl.losses,
-                        draws: wdl.draws,
-                        losses: wdl.wins,
-                    };
-                    let mut flipped = penta;
-                    flipped.reverse();
-                    out.penta[b * bots + a] = flipped;
-                }
+        for (&to, &counts) in map.iter().zip(&self.per_bot) {
+            out.per_bot[to] = counts;
+        }
+        for (&(i, j), &(wdl, penta)) in &self.pairs {
+            let (a, b) = (map[i], map[j]);
+            if wdl.games() == 0 {
+                continue;
+            }
+            // Stored from the lower index's side.
+            if a < b {
+                out.pairs.insert((a, b), (wdl, penta));
+            } else {
+                let flipped = Wdl {
+                    wins: wdl.losses,
+                    draws: wdl.draws,
+                    losses: wdl.wins,
+                };
+                let mut counts = penta;
+                counts.reverse();
+                out.pairs.insert((b, a), (flipped, counts));
             }
         }
         out
@@ -209,22 +221,16 @@ impl Tally {
     /// The results of every pair that played, for the rating fit.
     #[must_use]
     pub fn pair_results(&self) -> Vec<PairResult> {
-        let mut out = Vec::new();
-        for a in 0..self.bots {
-            for b in a + 1..self.bots {
-                let p = self.pairs[a * self.bots + b];
-                if p.games() > 0 {
-                    out.push(PairResult {
-                        a,
-                        b,
-                        wins: p.wins,
-                        draws: p.draws,
-                        losses: p.losses,
-                    });
-                }
-            }
-        }
-        out
+        self.played_pairs()
+            .into_iter()
+            .map(|(a, b, p, _)| PairResult {
+                a,
+                b,
+                wins: p.wins,
+                draws: p.draws,
+                losses: p.losses,
+            })
+            .collect()
     }
 }
 

@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use super::error::{check_results, RatingsError};
 use super::solve::{Factor, Graph, Method, Pattern};
 use super::{from_elo, sanitize_prior, to_elo, PairResult, ELO_LIMIT};
 
@@ -58,14 +59,29 @@ const NEWTON_CG_TOLERANCE: f64 = 1e-12;
 ///   over that box, keeping each group's mean at 0.
 ///
 /// # Panics
-/// If a result refers to a bot index `>= bots`.
+/// If a result refers to a bot index `>= bots` (with the message of
+/// [`RatingsError::BotOutOfRange`]); [`try_fit`] returns that error instead.
 pub fn fit(bots: usize, results: &[PairResult], prior_draws: f64) -> Vec<f64> {
+    try_fit(bots, results, prior_draws).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// [`fit()`], with bad input as an error instead of a panic.
+///
+/// # Errors
+/// [`RatingsError::BotOutOfRange`] if a result refers to a bot index
+/// `>= bots`.
+pub fn try_fit(
+    bots: usize,
+    results: &[PairResult],
+    prior_draws: f64,
+) -> Result<Vec<f64>, RatingsError> {
+    check_results(bots, results)?;
     let table = Table::new(bots, results);
-    table
+    Ok(table
         .solve(sanitize_prior(prior_draws), None)
         .into_iter()
         .map(to_elo)
-        .collect()
+        .collect())
 }
 
 /// All games between one pair of bots `i < j`, from `i`'s side.

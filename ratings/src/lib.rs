@@ -39,6 +39,7 @@ use serde::{Deserialize, Serialize};
 use statrs::distribution::{ContinuousCDF, Normal};
 
 mod bootstrap;
+mod error;
 mod fit;
 mod pair;
 mod pentanomial;
@@ -46,7 +47,8 @@ mod sampled;
 mod solve;
 mod sprt;
 
-pub use fit::fit;
+pub use error::RatingsError;
+pub use fit::{fit, try_fit};
 
 pub use pair::{pair_elo, PairElo};
 pub use pentanomial::{penta_elo, GameScore, PentaElo, Pentanomial};
@@ -243,7 +245,8 @@ pub struct Ratings {
 enum Covariance {
     /// Row-major `n × n`, Elo².
     Dense(Vec<f64>),
-    /// Centred deviations, row-major `samples × n`, Elo.
+    /// Centred deviations, bot-major `n × samples` (each bot's samples
+    /// contiguous), Elo.
     Sampled(Vec<f64>),
 }
 
@@ -384,8 +387,33 @@ impl Ratings {
 ///
 /// # Panics
 /// If a result refers to a bot index `>= bots`, or the anchor's index is
-/// `>= bots`.
+/// `>= bots` (with the message of the [`RatingsError`]); [`try_rate`]
+/// returns the error instead.
 pub fn rate(bots: usize, results: &[PairResult], options: &RatingOptions) -> Ratings {
+    try_rate(bots, results, options).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// [`rate`], with bad input as an error instead of a panic.
+///
+/// # Errors
+/// [`RatingsError::BotOutOfRange`] if a result refers to a bot index
+/// `>= bots`; [`RatingsError::AnchorOutOfRange`] if the anchor's is.
+pub fn try_rate(
+    bots: usize,
+    results: &[PairResult],
+    options: &RatingOptions,
+) -> Result<Ratings, RatingsError> {
+    error::check_results(bots, results)?;
+    if let Some((anchor, _)) = options.anchor {
+        if anchor >= bots {
+            return Err(RatingsError::AnchorOutOfRange { anchor, bots });
+        }
+    }
+    Ok(rate_checked(bots, results, options))
+}
+
+/// [`rate`] of input already checked.
+fn rate_checked(bots: usize, results: &[PairResult], options: &RatingOptions) -> Ratings {
     let prior = sanitize_prior(options.prior_draws);
     let confidence = if options.confidence.is_nan() {
         0.95
@@ -393,10 +421,6 @@ pub fn rate(bots: usize, results: &[PairResult], options: &RatingOptions) -> Rat
         options.confidence.clamp(0.0, 0.999_999)
     };
     let anchor = options.anchor.map(|(bot, elo)| {
-        assert!(
-            bot < bots,
-            "the anchor is bot {bot}, but there are only {bots} bots"
-        );
         let elo = if elo.is_nan() {
             0.0
         } else {
@@ -561,11 +585,14 @@ impl Spread<'_> {
         let methods = interval_methods(table, &variances, &clamped, &finite, samples);
         if methods.contains(&IntervalMethod::Curvature) {
             let curvature = draw(sampled::Draw::Curvature);
-            for (row, from) in deviations.chunks_mut(bots).zip(curvature.chunks(bots)) {
-                for k in 0..bots {
-                    if methods[table.group[k]] == IntervalMethod::Curvature {
-                        row[k] = from[k];
-                    }
+            let rows = deviations.len() / bots.max(1);
+            for (k, (row, from)) in deviations
+                .chunks_mut(rows.max(1))
+                .zip(curvature.chunks(rows.max(1)))
+                .enumerate()
+            {
+                if methods[table.group[k]] == IntervalMethod::Curvature {
+                    row.copy_from_slice(from);
                 }
             }
         }

@@ -27,12 +27,13 @@ use rand_chacha::ChaCha8Rng;
 
 use super::bootstrap::outcome_probabilities;
 use super::fit::{sigmoid, Score, Table};
+use super::solve::{Lanes, BLOCK};
 use super::to_elo;
 
 /// Relative residual of the conjugate-gradient solves of the samples: the
 /// samples' own noise (the spread is estimated to about `1 / sqrt(2
-/// samples)`) is far larger.
-const SAMPLE_CG_TOLERANCE: f64 = 1e-8;
+/// samples)`, 2% at 1,000) is far larger.
+const SAMPLE_CG_TOLERANCE: f64 = 1e-6;
 
 /// What the samples are drawn from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,13 +44,16 @@ pub(crate) enum Draw {
     Curvature,
 }
 
-/// The deviations of `samples` draws from the fit, Elo points, row-major
-/// `samples × n`, centred (each bot's mean over the samples is 0). `theta`
-/// is the fit (natural units) and `scores` its pair scores with the prior.
-/// With an `anchor`, each sample is shifted in the anchor's group so the
-/// anchor's deviation is 0, as in the full bootstrap. Sample `s` draws from
-/// its own ChaCha8 stream (`seed`, stream `s`), so the result does not
-/// depend on how the samples are split between threads.
+/// The deviations of `samples` draws from the fit, Elo points, bot-major
+/// `n × samples` (bot `k`'s deviations are `k * samples..(k + 1) *
+/// samples`, so a covariance is one pass over two contiguous rows),
+/// centred (each bot's mean over the samples is 0). `theta` is the fit
+/// (natural units) and `scores` its pair scores with the prior. With an
+/// `anchor`, each sample is shifted in the anchor's group so the anchor's
+/// deviation is 0, as in the full bootstrap. Sample `s` draws from its own
+/// ChaCha8 stream (`seed`, stream `s`), so the result does not depend on
+/// how the samples are split between threads; they are solved [`BLOCK`] at
+/// a time ([`super::solve::Factor::solve_block`]).
 pub(crate) fn deviations(
     table: &Table,
     theta: &[f64],
@@ -61,77 +65,94 @@ pub(crate) fn deviations(
 ) -> Vec<f64> {
     let n = table.bots;
     let samples = samples as usize;
-    let mut out = vec![0.0; samples * n];
     if samples < 2 || table.pairs.is_empty() {
-        return out;
+        return vec![0.0; samples * n];
     }
     let mut weights = vec![0.0; table.pairs.len()];
     let mut gradient = vec![0.0; n];
     table.newton_system(scores, theta, &mut weights, &mut gradient);
     let factor = table.factor(&weights);
     let simulation = Simulation::new(table, theta, scores, &weights);
+    let blocks = samples.div_ceil(BLOCK);
     let threads = std::thread::available_parallelism().map_or(1, |t| t.get().clamp(1, 8));
-    let chunk = samples.div_ceil(threads).max(1);
+    let per_thread = blocks.div_ceil(threads).max(1);
+    // Per block, its solutions (`n` lanes of BLOCK samples), in order.
+    let mut solved: Vec<Vec<Lanes>> = vec![Vec::new(); blocks];
     std::thread::scope(|scope| {
-        for (c, rows) in out.chunks_mut(chunk * n).enumerate() {
+        for (c, chunk) in solved.chunks_mut(per_thread).enumerate() {
             let (factor, simulation) = (&factor, &simulation);
             scope.spawn(move || {
-                let mut rhs = vec![0.0; n];
-                let mut x = vec![0.0; n];
-                for (r, row) in rows.chunks_mut(n).enumerate() {
-                    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-                    rng.set_stream((c * chunk + r) as u64);
-                    simulation.gradient(draw, &mut rng, &mut rhs);
-                    if !factor.solve(&rhs, &mut x, SAMPLE_CG_TOLERANCE) {
-                        x.fill(0.0);
-                    }
-                    for (d, &v) in row.iter_mut().zip(&x) {
-                        *d = to_elo(v);
+                let mut rhs = vec![[0.0; BLOCK]; n];
+                for (b, out) in chunk.iter_mut().enumerate() {
+                    let first = (c * per_thread + b) * BLOCK;
+                    let mut rngs: Vec<ChaCha8Rng> = (first..samples.min(first + BLOCK))
+                        .map(|sample| {
+                            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                            rng.set_stream(sample as u64);
+                            rng
+                        })
+                        .collect();
+                    simulation.gradients(draw, &mut rngs, &mut rhs);
+                    let mut x = vec![[0.0; BLOCK]; n];
+                    let finite = factor.solve_block(&rhs, &mut x, SAMPLE_CG_TOLERANCE);
+                    for lanes in &mut x {
+                        for (v, ok) in lanes.iter_mut().zip(finite) {
+                            *v = if ok { to_elo(*v) } else { 0.0 };
+                        }
                     }
                     if let Some(a) = anchor {
-                        shift_to_anchor(table, a, row);
+                        shift_to_anchor(table, a, &mut x);
                     }
+                    *out = x;
                 }
             });
         }
     });
-    centre(&mut out, n);
+    let mut out = vec![0.0; samples * n];
+    for (k, row) in out.chunks_mut(samples).enumerate() {
+        for (s, v) in row.iter_mut().enumerate() {
+            *v = solved[s / BLOCK][k][s % BLOCK];
+        }
+    }
+    drop(solved);
+    centre(&mut out, samples);
     out
 }
 
-/// Shifts `row`'s deviations in the anchor's group so the anchor's is 0.
-fn shift_to_anchor(table: &Table, anchor: usize, row: &mut [f64]) {
-    let shift = row[anchor];
+/// Shifts each sample's deviations in the anchor's group so the anchor's
+/// is 0 (`x[bot][sample]`).
+fn shift_to_anchor(table: &Table, anchor: usize, x: &mut [Lanes]) {
+    let shift = x[anchor];
     for &k in &table.members[table.group[anchor]] {
-        row[k] -= shift;
-    }
-    row[anchor] = 0.0;
-}
-
-/// Subtracts each column's mean over the rows.
-fn centre(rows: &mut [f64], n: usize) {
-    let count = (rows.len() / n) as f64;
-    let mut mean = vec![0.0; n];
-    for row in rows.chunks(n) {
-        for (m, v) in mean.iter_mut().zip(row) {
-            *m += v / count;
+        for (v, s) in x[k].iter_mut().zip(&shift) {
+            *v -= s;
         }
     }
-    for row in rows.chunks_mut(n) {
-        for (v, m) in row.iter_mut().zip(&mean) {
-            *v -= m;
+    x[anchor] = [0.0; BLOCK];
+}
+
+/// Subtracts each bot's mean over its `samples` deviations (bot-major).
+fn centre(rows: &mut [f64], samples: usize) {
+    for row in rows.chunks_mut(samples) {
+        let mean = row.iter().sum::<f64>() / samples as f64;
+        for v in row.iter_mut() {
+            *v -= mean;
         }
     }
 }
 
 /// Sample covariance of bots `i` and `j` from centred deviations
-/// (`samples × n`), Elo²: 0 with fewer than two samples.
+/// (bot-major `n × samples`), Elo²: 0 with fewer than two samples.
 pub(crate) fn covariance(deviations: &[f64], n: usize, i: usize, j: usize) -> f64 {
     let samples = deviations.len() / n.max(1);
     if samples < 2 {
         return 0.0;
     }
-    let sum: f64 = deviations.chunks(n).map(|row| row[i] * row[j]).sum();
+    let (x, y) = (
+        &deviations[i * samples..(i + 1) * samples],
+        &deviations[j * samples..(j + 1) * samples],
+    );
+    let sum: f64 = x.iter().zip(y).map(|(a, b)| a * b).sum();
     let c = sum / (samples - 1) as f64;
     if i == j {
         c.max(0.0)
@@ -140,6 +161,11 @@ pub(crate) fn covariance(deviations: &[f64], n: usize, i: usize, j: usize) -> f6
     }
 }
 
+/// Pairs with at most this many games draw their points in one go, from
+/// the exact distribution of the sum of their games' points (one uniform
+/// per pair and sample); a pair with more games draws each game.
+const SUM_TABLE_MAX_GAMES: u64 = 64;
+
 /// What one sample's gradient is drawn from: the pairs' games and outcome
 /// thresholds, their prior-included scores at the fit, and the
 /// information weights.
@@ -147,11 +173,35 @@ struct Simulation<'a> {
     table: &'a Table,
     /// Per pair: `(win, win or draw)` thresholds for a 32-bit uniform.
     thresholds: Vec<(u64, u64)>,
+    /// Per pair with at most [`SUM_TABLE_MAX_GAMES`] games: the cumulative
+    /// distribution of its points in half points, `P(points <= h)` for
+    /// `h` in `0..2 games` as thresholds for a 32-bit uniform, at
+    /// `sums[start[k]..start[k + 1]]`; empty for a pair with more games.
+    sums: Vec<u32>,
+    start: Vec<usize>,
     /// Per pair: the gradient's constant part, `prior / 2 - N E` (prior
     /// included in `N`).
     offset: Vec<f64>,
     /// Per pair: `sqrt(w_p)`, the information's square root.
     root_weight: Vec<f64>,
+}
+
+/// The distribution of the half points of `games` independent games, each
+/// lost, drawn or won (0, 1 or 2 half points) with probabilities `loss`,
+/// `draw`, `win`: the coefficients of `(loss + draw x + win x²)^games`.
+fn points_distribution(games: u64, win: f64, draw: f64) -> Vec<f64> {
+    let loss = (1.0 - win - draw).max(0.0);
+    let mut p = vec![1.0];
+    for _ in 0..games {
+        let mut next = vec![0.0; p.len() + 2];
+        for (k, &v) in p.iter().enumerate() {
+            next[k] += v * loss;
+            next[k + 1] += v * draw;
+            next[k + 2] += v * win;
+        }
+        p = next;
+    }
+    p
 }
 
 impl<'a> Simulation<'a> {
@@ -161,39 +211,75 @@ impl<'a> Simulation<'a> {
         let to_fixed = |x: f64| (x.clamp(0.0, 1.0) * scale).round() as u64;
         let mut thresholds = Vec::with_capacity(table.pairs.len());
         let mut offset = Vec::with_capacity(table.pairs.len());
+        let mut sums = Vec::new();
+        let mut start = Vec::with_capacity(table.pairs.len() + 1);
+        start.push(0);
         for (p, sc) in table.pairs.iter().zip(scores) {
             let e = sigmoid(theta[p.i] - theta[p.j]);
             let (win, draw) = outcome_probabilities(e, draw_rate);
             thresholds.push((to_fixed(win), to_fixed(win + draw)));
+            if p.games() <= SUM_TABLE_MAX_GAMES {
+                let mut total = 0.0;
+                let distribution = points_distribution(p.games(), win, draw);
+                for v in &distribution[..distribution.len() - 1] {
+                    total += v;
+                    sums.push(to_fixed(total).min(u64::from(u32::MAX)) as u32);
+                }
+            }
+            start.push(sums.len());
             let prior = sc.n - p.games() as f64;
             offset.push(0.5 * prior - sc.n * e);
         }
         Self {
             table,
             thresholds,
+            sums,
+            start,
             offset,
             root_weight: weights.iter().map(|w| w.max(0.0).sqrt()).collect(),
         }
     }
 
-    /// One sample's gradient of the log-likelihood at the fit, into `out`.
-    fn gradient(&self, draw: Draw, rng: &mut ChaCha8Rng, out: &mut [f64]) {
-        out.fill(0.0);
+    /// One simulated result of pair `k`'s games: their points, in half
+    /// points.
+    fn points2(&self, k: usize, games: u64, rng: &mut ChaCha8Rng) -> u64 {
+        let cumulative = &self.sums[self.start[k]..self.start[k + 1]];
+        if cumulative.is_empty() && games > 0 {
+            let (win, win_or_draw) = self.thresholds[k];
+            let mut points2 = 0u64;
+            for _ in 0..games {
+                let u = u64::from(rng.next_u32());
+                points2 += u64::from(u < win) + u64::from(u < win_or_draw);
+            }
+            return points2;
+        }
+        // The sum is the number of thresholds at or below a 32-bit
+        // uniform (counted without branches: the table is short).
+        let u = rng.next_u32();
+        cumulative.iter().map(|&c| u64::from(c <= u)).sum()
+    }
+
+    /// The gradients of the log-likelihood at the fit of the samples whose
+    /// generators are `rngs` (at most [`BLOCK`]), into `out[bot][lane]`
+    /// (lanes past `rngs.len()` are 0). One pass over the pairs serves all
+    /// of them; each generator is used exactly as if its sample were drawn
+    /// alone (pair by pair, in order).
+    fn gradients(&self, draw: Draw, rngs: &mut [ChaCha8Rng], out: &mut [Lanes]) {
+        out.fill([0.0; BLOCK]);
         for (k, p) in self.table.pairs.iter().enumerate() {
-            let g = match draw {
-                Draw::Bootstrap => {
-                    let (win, win_or_draw) = self.thresholds[k];
-                    let mut points2 = 0u64;
-                    for _ in 0..p.games() {
-                        let u = u64::from(rng.next_u32());
-                        points2 += u64::from(u < win) + u64::from(u < win_or_draw);
+            let mut g = [0.0; BLOCK];
+            for (v, rng) in g.iter_mut().zip(rngs.iter_mut()) {
+                *v = match draw {
+                    Draw::Bootstrap => {
+                        0.5 * self.points2(k, p.games(), rng) as f64 + self.offset[k]
                     }
-                    0.5 * points2 as f64 + self.offset[k]
-                }
-                Draw::Curvature => self.root_weight[k] * standard_normal(rng),
-            };
-            out[p.i] += g;
-            out[p.j] -= g;
+                    Draw::Curvature => self.root_weight[k] * standard_normal(rng),
+                };
+            }
+            for s in 0..BLOCK {
+                out[p.i][s] += g[s];
+                out[p.j][s] -= g[s];
+            }
         }
     }
 }
@@ -271,6 +357,30 @@ mod tests {
     }
 
     #[test]
+    fn points_of_a_pair_follow_the_trinomial_sum() {
+        // (loss + draw x + win x²)^games: a distribution whose mean is
+        // games × (2 win + draw) half points, and for one game the three
+        // outcomes themselves.
+        for (games, win, draw) in [
+            (1, 0.35, 0.3),
+            (2, 0.5, 0.2),
+            (7, 0.05, 0.1),
+            (64, 0.6, 0.0),
+        ] {
+            let p = points_distribution(games, win, draw);
+            assert_eq!(p.len() as u64, 2 * games + 1);
+            let total: f64 = p.iter().sum();
+            let mean: f64 = p.iter().enumerate().map(|(k, v)| k as f64 * v).sum();
+            assert!((total - 1.0).abs() < 1e-12, "{games}: {total}");
+            let want = games as f64 * (2.0 * win + draw);
+            assert!((mean - want).abs() < 1e-9, "{games}: {mean} {want}");
+        }
+        let one = points_distribution(1, 0.35, 0.3);
+        assert!((one[0] - 0.35).abs() < 1e-15 && (one[1] - 0.3).abs() < 1e-15);
+        assert!((one[2] - 0.35).abs() < 1e-15);
+    }
+
+    #[test]
     fn samples_do_not_depend_on_the_threads() {
         // Each sample has its own stream: sample s is the same whoever
         // draws it, so fewer samples are a prefix of more (after
@@ -281,7 +391,8 @@ mod tests {
         let a = deviations(&table, &theta, &scores, Draw::Bootstrap, 7, 9, None);
         let b = deviations(&table, &theta, &scores, Draw::Bootstrap, 50, 9, None);
         for k in 0..4 {
-            let (da, db) = (a[4 + k] - a[k], b[4 + k] - b[k]);
+            // Bot-major: bot k's samples are k * samples.. .
+            let (da, db) = (a[7 * k + 1] - a[7 * k], b[50 * k + 1] - b[50 * k]);
             assert!((da - db).abs() < 1e-9, "{da} {db}");
         }
     }

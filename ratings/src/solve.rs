@@ -336,6 +336,168 @@ impl<'a> Factor<'a> {
     }
 }
 
+/// Right-hand sides solved together by [`Factor::solve_block`]: one pass
+/// over the factor or the pairs serves all of them, and the arithmetic on a
+/// bot's `BLOCK` values vectorises.
+pub(crate) const BLOCK: usize = 8;
+
+/// One bot's values in each of the [`BLOCK`] right-hand sides.
+pub(crate) type Lanes = [f64; BLOCK];
+
+impl Factor<'_> {
+    /// Solves `L x_s = rhs_s` for the [`BLOCK`] right-hand sides `s` at
+    /// once, as [`Factor::solve`] does one (`rhs[v][s]` is bot `v`'s entry
+    /// of the `s`-th; each sums to 0 over each group), into `x`, mean 0 per
+    /// group. Conjugate gradients run on all the sides together, each with
+    /// its own step lengths, and stop each side at `tolerance` (relative
+    /// residual). Returns, per side, whether its solution is finite.
+    pub fn solve_block(&self, rhs: &[Lanes], x: &mut [Lanes], tolerance: f64) -> [bool; BLOCK] {
+        match &self.kind {
+            Kind::Direct { pattern, factor } => envelope_solve_block(pattern, factor, rhs, x),
+            Kind::Iterative {
+                graph,
+                weights,
+                diagonal,
+            } => {
+                let operator = Gauged {
+                    graph,
+                    weights,
+                    members: self.members,
+                    diagonal,
+                };
+                conjugate_gradient_block(&operator, rhs, x, tolerance);
+            }
+        }
+        for group in self.members {
+            let mut mean = [0.0; BLOCK];
+            for &v in group {
+                add_scaled(&mut mean, &x[v], 1.0);
+            }
+            let count = group.len() as f64;
+            for &v in group {
+                add_scaled(&mut x[v], &mean, -1.0 / count);
+            }
+        }
+        let mut finite = [true; BLOCK];
+        for row in x.iter() {
+            for (f, v) in finite.iter_mut().zip(row) {
+                *f &= v.is_finite();
+            }
+        }
+        finite
+    }
+}
+
+/// `to += scale * from`, lane by lane.
+fn add_scaled(to: &mut Lanes, from: &Lanes, scale: f64) {
+    for (t, f) in to.iter_mut().zip(from) {
+        *t += scale * f;
+    }
+}
+
+/// [`envelope_solve`] on [`BLOCK`] right-hand sides at once.
+fn envelope_solve_block(pattern: &Pattern, l: &[f64], rhs: &[Lanes], x: &mut [Lanes]) {
+    let n = pattern.order.len();
+    let mut y: Vec<Lanes> = pattern.order.iter().map(|&old| rhs[old]).collect();
+    for r in 0..n {
+        let (fr, row) = (pattern.first[r], pattern.offset[r]);
+        let (done, rest) = y.split_at_mut(r);
+        let mut dot = [0.0; BLOCK];
+        for (a, yk) in l[row..row + r - fr].iter().zip(&done[fr..r]) {
+            add_scaled(&mut dot, yk, *a);
+        }
+        let pivot = l[row + r - fr];
+        for (v, d) in rest[0].iter_mut().zip(&dot) {
+            *v = (*v - d) / pivot;
+        }
+    }
+    for r in (0..n).rev() {
+        let (fr, row) = (pattern.first[r], pattern.offset[r]);
+        let pivot = l[row + r - fr];
+        let (before, rest) = y.split_at_mut(r);
+        for v in rest[0].iter_mut() {
+            *v /= pivot;
+        }
+        let value = rest[0];
+        for (yk, a) in before[fr..r].iter_mut().zip(&l[row..row + r - fr]) {
+            add_scaled(yk, &value, -a);
+        }
+    }
+    for (r, &old) in pattern.order.iter().enumerate() {
+        x[old] = y[r];
+    }
+}
+
+/// Per lane, `Σ_k a[k][s] b[k][s]`.
+fn dot_lanes(a: &[Lanes], b: &[Lanes]) -> Lanes {
+    let mut out = [0.0; BLOCK];
+    for (u, v) in a.iter().zip(b) {
+        for s in 0..BLOCK {
+            out[s] += u[s] * v[s];
+        }
+    }
+    out
+}
+
+/// [`conjugate_gradient`] on [`BLOCK`] right-hand sides at once: the same
+/// iteration in each lane, with its own step lengths, a lane stopping
+/// (its direction set to 0) when its residual is below `tolerance` times
+/// its right-hand side's norm or its iteration breaks down.
+fn conjugate_gradient_block(operator: &Gauged<'_>, rhs: &[Lanes], x: &mut [Lanes], tolerance: f64) {
+    let n = rhs.len();
+    let diagonal = operator.preconditioner();
+    x.fill([0.0; BLOCK]);
+    let target = dot_lanes(rhs, rhs).map(|v| tolerance * v.sqrt());
+    let mut r = rhs.to_vec();
+    let mut z: Vec<Lanes> = r
+        .iter()
+        .zip(&diagonal)
+        .map(|(a, d)| a.map(|v| v / d))
+        .collect();
+    let mut p = z.clone();
+    let mut q = vec![[0.0; BLOCK]; n];
+    let mut rz = dot_lanes(&r, &z);
+    let mut stopped = [false; BLOCK];
+    for _ in 0..4 * n + 100 {
+        let rr = dot_lanes(&r, &r);
+        for s in 0..BLOCK {
+            stopped[s] |= rr[s].sqrt() <= target[s] || rz[s] <= 0.0;
+        }
+        if stopped.iter().all(|&s| s) {
+            break;
+        }
+        operator.apply_block(&p, &mut q);
+        let pq = dot_lanes(&p, &q);
+        let mut alpha = [0.0; BLOCK];
+        for s in 0..BLOCK {
+            stopped[s] |= pq[s].is_nan() || pq[s] <= 0.0;
+            alpha[s] = if stopped[s] { 0.0 } else { rz[s] / pq[s] };
+        }
+        for k in 0..n {
+            for s in 0..BLOCK {
+                x[k][s] += alpha[s] * p[k][s];
+                r[k][s] -= alpha[s] * q[k][s];
+                z[k][s] = r[k][s] / diagonal[k];
+            }
+        }
+        let next = dot_lanes(&r, &z);
+        let mut beta = [0.0; BLOCK];
+        let mut keep = [0.0; BLOCK];
+        for s in 0..BLOCK {
+            if !stopped[s] {
+                beta[s] = next[s] / rz[s];
+                rz[s] = next[s];
+                keep[s] = 1.0;
+            }
+        }
+        for k in 0..n {
+            for s in 0..BLOCK {
+                p[k][s] = keep[s] * (z[k][s] + beta[s] * p[k][s]);
+            }
+        }
+    }
+}
+
 /// The envelope Cholesky factor of the Laplacian with `weights`, each
 /// group grounded at its root (the root's diagonal doubled; a bot without
 /// games gets 1). A pivot that vanishes in rounding (a pair whose weight
@@ -450,6 +612,34 @@ impl Gauged<'_> {
             let shift = scale / g * sum / g;
             for &k in group {
                 out[k] += shift;
+            }
+        }
+    }
+
+    /// `out[k][s] = (A v_s)[k]` for the [`BLOCK`] vectors `v_s`.
+    fn apply_block(&self, v: &[Lanes], out: &mut [Lanes]) {
+        for (a, o) in out.iter_mut().enumerate() {
+            let mut sum = [0.0; BLOCK];
+            let va = v[a];
+            for &(b, p) in self.graph.links(a) {
+                let w = self.weights[p];
+                let vb = &v[b];
+                for s in 0..BLOCK {
+                    sum[s] += w * (va[s] - vb[s]);
+                }
+            }
+            *o = sum;
+        }
+        for group in self.members {
+            let g = group.len() as f64;
+            let mut sum = [0.0; BLOCK];
+            let mut scale = 0.0;
+            for &k in group {
+                add_scaled(&mut sum, &v[k], 1.0);
+                scale += self.diagonal[k];
+            }
+            for &k in group {
+                add_scaled(&mut out[k], &sum, scale / g / g);
             }
         }
     }
