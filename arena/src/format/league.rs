@@ -3,7 +3,8 @@
 //! inform most (docs/formats.md, "League", repeats the rules).
 //!
 //! Before each round the games so far are fitted once (the Bradley–Terry
-//! fit of [`crate::stats`]), and the round is paired greedily over the
+//! fit of [`crate::stats`], with [`MEAN_DRAWS`] of each bot against the
+//! population's mean), and the round is paired greedily over the
 //! bots sorted by rating, in `O(n log n)`:
 //! - an odd count gives one bot a bye (no games): one of those with the
 //!   fewest byes, the one with the most games among them, then by a
@@ -297,9 +298,16 @@ fn repair_repeats(pairs: &mut [(usize, usize)], entrants: &[&Entrant], met: &Met
     }
 }
 
-/// The ratings the next round is paired by, from one fit of `games`:
-/// each bot's rating, standard deviation and games, and whether the
-/// ranking is settled at `settle_los` (always `false` without it).
+/// Virtual draws of each bot against the population's mean (a virtual bot
+/// every bot has met): a weak prior that keeps the ratings of bots whose
+/// games do not connect them yet comparable.
+pub const MEAN_DRAWS: u32 = 1;
+
+/// The ratings the next round is paired by, from one fit of `games` and
+/// [`MEAN_DRAWS`] of each present bot against a virtual bot of the
+/// population's mean: each bot's rating (relative to that mean),
+/// standard deviation and games, and whether the ranking is settled at
+/// `settle_los` (always `false` without it).
 fn ratings(
     settings: &LeagueSettings,
     bots: usize,
@@ -313,6 +321,15 @@ fn ratings(
         played[g.a] += n;
         played[g.b] += n;
     }
+    // Bot `bots` is the population's mean.
+    let mut with_mean = games.to_vec();
+    with_mean.extend(present.iter().map(|&a| PairResult {
+        a,
+        b: bots,
+        wins: 0,
+        draws: MEAN_DRAWS,
+        losses: 0,
+    }));
     if let Some(los) = settings.settle_los {
         let options = RatingOptions {
             prior_draws: settings.prior_draws,
@@ -320,26 +337,23 @@ fn ratings(
             seed: settings.seed ^ u64::from(round),
             ..RatingOptions::default()
         };
-        let r = stats::rate(bots, games, &options);
+        let r = stats::rate(bots + 1, &with_mean, &options);
+        let mean = r.ratings[bots].elo;
         let out = r
             .ratings
             .iter()
             .zip(&played)
-            .map(|(x, &n)| (x.elo, if n == 0 { NEW_SD } else { x.sd }, n))
+            .map(|(x, &n)| (x.elo - mean, if n == 0 { NEW_SD } else { x.sd }, n))
             .collect();
         let mut ranked: Vec<usize> = present.to_vec();
         ranked.sort_by(|&a, &b| r.ratings[b].elo.total_cmp(&r.ratings[a].elo));
-        let one_group = ranked
-            .windows(2)
-            .all(|w| r.ratings[w[0]].group == r.ratings[w[1]].group);
         let settled = !games.is_empty()
             && ranked.len() >= 2
-            && one_group
             && ranked.iter().all(|&b| played[b] > 0)
             && ranked.windows(2).all(|w| r.los(w[0], w[1]) >= los);
         return (out, settled);
     }
-    let elo = stats::fit(bots, games, settings.prior_draws);
+    let elo = stats::fit(bots + 1, &with_mean, settings.prior_draws);
     // The curvature of each rating alone (natural units), prior included.
     let scale = std::f64::consts::LN_10 / 400.0;
     let prior = if settings.prior_draws.is_finite() {
@@ -347,8 +361,8 @@ fn ratings(
     } else {
         0.0
     };
-    let mut info = vec![0.0f64; bots];
-    for g in games {
+    let mut info = vec![0.0f64; bots + 1];
+    for g in &with_mean {
         let n = f64::from(g.wins + g.draws + g.losses) + prior;
         let e = 1.0 / (1.0 + (-(elo[g.a] - elo[g.b]) * scale).exp());
         let w = n * e * (1.0 - e);
@@ -362,7 +376,7 @@ fn ratings(
             } else {
                 (1.0 / info[i].sqrt() / scale).min(NEW_SD)
             };
-            (elo[i], sd, played[i])
+            (elo[i] - elo[bots], sd, played[i])
         })
         .collect();
     (out, false)
