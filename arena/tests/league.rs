@@ -290,3 +290,53 @@ fn the_sample_league_is_64_greedy_bots_of_rising_noise_and_runs() {
         .collect();
     check_league(&out, &names, 1);
 }
+
+#[test]
+fn a_league_without_rounds_goes_on_until_ctrl_c_and_then_writes_its_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let header = "[board]\nholes = 6\n[tournament]\nformat = \"league\"\nconcurrency = 2\nseed = 3\n[ratings]\nbootstrap = 50\n";
+    let bots = noisy_field(6, 2);
+    let bots: Vec<(&str, Vec<String>)> =
+        bots.iter().map(|(n, c)| (n.as_str(), c.clone())).collect();
+    let cfg = config(tmp.path(), header, &bots);
+    let run = tmp.path().join("run");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .arg("run")
+        .arg(&cfg)
+        .arg("--quiet")
+        .arg("--out")
+        .arg(&run)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Round 4's games are under way: past any bound a rounds key would set.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while games_so_far(&run).len() < 3 * 3 * 2 + 1 {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the league ended by itself"
+        );
+        assert!(Instant::now() < deadline, "no round 4 in 120 s");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("rounds: stopped"), "{stdout}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("--resume"), "{stderr}");
+    // The files cover the games played; league.csv the rounds paired.
+    let games = rows(&run.join("games.csv"));
+    let standings = rows(&run.join("standings.csv"));
+    let counted: usize = standings
+        .iter()
+        .map(|s| s["games"].parse::<usize>().unwrap())
+        .sum();
+    assert_eq!(counted, 2 * games.len());
+    let league = rows(&run.join("league.csv"));
+    let rounds: BTreeSet<u32> = league.iter().map(|r| r["round"].parse().unwrap()).collect();
+    assert!(rounds.len() >= 4, "{rounds:?}");
+    assert_eq!(league.len(), 3 * rounds.len());
+}
