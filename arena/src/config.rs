@@ -1213,6 +1213,12 @@ impl Config {
         if let Format::League(l) = &mut format {
             // The league pairs by the ratings the run reports.
             (l.seed, l.prior_draws, l.bootstrap) = (seed, prior_draws, bootstrap);
+            if l.settle_los.is_some() && bootstrap == 0 {
+                return Err(at(
+                    r.settle_los.as_ref().map(Spanned::span),
+                    "tournament.settle_los needs the bootstrap's LOS, and ratings.bootstrap = 0 measures none: set bootstrap above 0 (e.g. 200), or remove settle_los",
+                ));
+            }
         }
         let anchor_elo = match &rr.anchor_elo {
             None => 0.0,
@@ -2284,6 +2290,19 @@ dir = "bots"
                 rounds: 2
             }
         );
+        // A league: its keys, the ratings' settings, one game pair a pairing.
+        let league = parse("format = \"league\"\nrounds = 5\nsettle_los = 0.95").unwrap();
+        let Format::League(l) = league.format else {
+            panic!("{:?}", league.format)
+        };
+        assert_eq!((l.rounds, l.settle_los), (Some(5), Some(0.95)));
+        assert_eq!(l.seed, league.tournament.seed);
+        assert_eq!(l.bootstrap, league.ratings.bootstrap);
+        assert_eq!(league.tournament.max_games, 2);
+        let open = parse("format = \"league\"").unwrap();
+        assert!(
+            matches!(open.format, Format::League(l) if l.rounds.is_none() && l.settle_los.is_none())
+        );
         for (tournament, expected) in [
             ("format = \"ladder\"", "t.toml:2:10: tournament.format = \"ladder\" is not a format: use \"round-robin\", \"gauntlet\", \"knockout\", \"swiss\" or \"league\""),
             ("candidates = [\"a\"]", "t.toml:2:14: tournament.candidates applies only to format = \"gauntlet\", and this config's format is \"round-robin\": set the format, or remove candidates"),
@@ -2292,6 +2311,9 @@ dir = "bots"
             ("format = \"knockout\"\nseeding = [\"a\", \"a\"]", "t.toml:3:11: tournament.seeding names 'a' twice"),
             ("format = \"knockout\"\ndecider = \"coin\"", "t.toml:3:11: tournament.decider = \"coin\" is not a decider"),
             ("format = \"knockout\"\nrounds = 2", "t.toml:3:10: tournament.rounds applies only to format = \"swiss\" or \"league\""),
+            ("format = \"swiss\"\nsettle_los = 0.9", "t.toml:3:14: tournament.settle_los applies only to format = \"league\""),
+            ("format = \"league\"\nsettle_los = 1.0", "t.toml:3:14: tournament.settle_los = 1 is out of range"),
+            ("format = \"league\"\nrounds = 0", "t.toml:3:10: tournament.rounds = 0 is out of range: a league plays 1 to 1000000 rounds"),
             ("format = \"swiss\"\nrounds = 4", "t.toml:3:10: tournament.rounds = 4 is out of range: 3 bots can play 1 to 3 rounds"),
             ("format = \"swiss\"\nseeding_file = \"none.csv\"", "t.toml:3:16: tournament.seeding_file: cannot read none.csv"),
             // Type errors name the key's fix, not the command's.
