@@ -637,6 +637,7 @@ struct RawTournament {
     seeding_file: Option<Spanned<String>>,
     decider: Option<Spanned<String>>,
     rounds: Option<Spanned<i64>>,
+    settle_los: Option<Spanned<f64>>,
 }
 
 #[derive(Deserialize)]
@@ -914,8 +915,12 @@ impl Config {
             1_000_000,
             i64::from(DEFAULT_FIRST_TO),
         )? as u32;
+        let league = r.format.as_ref().is_some_and(|f| f.get_ref() == "league");
         let max_games_default = if raw.sprt.is_some() {
             100_000
+        } else if league {
+            // A league pairs often and briefly: one game pair a pairing.
+            2
         } else {
             3 * i64::from(first_to)
         };
@@ -1201,7 +1206,7 @@ impl Config {
                 ),
             ));
         }
-        let format = parse_format(r, &bots, raw.sprt.is_some(), base, host, &at)?;
+        let mut format = parse_format(r, &bots, raw.sprt.is_some(), base, host, &at)?;
         let rr = &raw.ratings;
         let prior_draws = match &rr.prior_draws {
             None => 1.0,
@@ -1216,6 +1221,16 @@ impl Config {
             }
         };
         let bootstrap = int(&rr.bootstrap, "ratings.bootstrap", 0, 100_000, 1000)? as u32;
+        if let Format::League(l) = &mut format {
+            // The league pairs by the ratings the run reports.
+            (l.seed, l.prior_draws, l.bootstrap) = (seed, prior_draws, bootstrap);
+            if l.settle_los.is_some() && bootstrap == 0 {
+                return Err(at(
+                    r.settle_los.as_ref().map(Spanned::span),
+                    "tournament.settle_los needs the bootstrap's LOS, and ratings.bootstrap = 0 measures none: set bootstrap above 0 (e.g. 200), or remove settle_los",
+                ));
+            }
+        }
         let anchor_elo = match &rr.anchor_elo {
             None => 0.0,
             Some(e) => check_anchor_elo(*e.get_ref())
@@ -1574,7 +1589,7 @@ fn hint(message: &str, key: Option<&str>) -> String {
     if message.contains("expected a string") {
         match key {
             Some("format") => {
-                return "; use \"round-robin\", \"gauntlet\", \"knockout\" or \"swiss\"".into()
+                return "; use \"round-robin\", \"gauntlet\", \"knockout\", \"swiss\" or \"league\"".into()
             }
             Some("decider") => {
                 return "; use \"pair\" (extra game pairs) or \"seed\" (the better seed goes through)"
@@ -1696,12 +1711,12 @@ fn parse_format(
     host: &Host<'_>,
     at: &dyn Fn(Option<Range<usize>>, &str) -> ConfigError,
 ) -> Result<Format, ConfigError> {
-    const NAMES: &str = "\"round-robin\", \"gauntlet\", \"knockout\" or \"swiss\"";
+    const NAMES: &str = "\"round-robin\", \"gauntlet\", \"knockout\", \"swiss\" or \"league\"";
     let name = r
         .format
         .as_ref()
         .map_or("round-robin", |f| f.get_ref().as_str());
-    if !["round-robin", "gauntlet", "knockout", "swiss"].contains(&name) {
+    if !["round-robin", "gauntlet", "knockout", "swiss", "league"].contains(&name) {
         return Err(at(
             r.format.as_ref().map(|f| f.span()),
             &format!("tournament.format = \"{name}\" is not a format: use {NAMES}"),
@@ -1730,7 +1745,16 @@ fn parse_format(
         r.decider.as_ref().map(Spanned::span),
         &["knockout"],
     )?;
-    only("rounds", r.rounds.as_ref().map(Spanned::span), &["swiss"])?;
+    only(
+        "rounds",
+        r.rounds.as_ref().map(Spanned::span),
+        &["swiss", "league"],
+    )?;
+    only(
+        "settle_los",
+        r.settle_los.as_ref().map(Spanned::span),
+        &["league"],
+    )?;
     only(
         "seeding",
         r.seeding.as_ref().map(Spanned::span),
@@ -1772,6 +1796,7 @@ fn parse_format(
     };
     match name {
         "round-robin" => Ok(Format::RoundRobin),
+        "league" => league_format(r, at),
         "gauntlet" => {
             let Some(list) = &r.candidates else {
                 return Err(at(
@@ -1864,6 +1889,52 @@ fn parse_format(
             }
         }
     }
+}
+
+/// A league's `rounds` and `settle_los` checked (the seed and the ratings'
+/// settings are filled in from their own keys afterwards).
+fn league_format(
+    r: &RawTournament,
+    at: &dyn Fn(Option<Range<usize>>, &str) -> ConfigError,
+) -> Result<Format, ConfigError> {
+    use crate::format::{LeagueSettings, LEAGUE_MAX_ROUNDS};
+    let rounds = match &r.rounds {
+        None => None,
+        Some(s) if (1..=i64::from(LEAGUE_MAX_ROUNDS)).contains(s.get_ref()) => {
+            Some(*s.get_ref() as u32)
+        }
+        Some(s) => {
+            return Err(at(
+                Some(s.span()),
+                &format!(
+                    "tournament.rounds = {} is out of range: a league plays 1 to {LEAGUE_MAX_ROUNDS} rounds; remove rounds to play until stopped",
+                    s.get_ref()
+                ),
+            ))
+        }
+    };
+    let settle_los = match &r.settle_los {
+        None => None,
+        Some(p) if p.get_ref().is_finite() && (0.5..1.0).contains(p.get_ref()) => {
+            Some(*p.get_ref())
+        }
+        Some(p) => {
+            return Err(at(
+                Some(p.span()),
+                &format!(
+                    "tournament.settle_los = {} is out of range: give a likelihood of superiority from 0.5 to below 1, e.g. 0.95",
+                    p.get_ref()
+                ),
+            ))
+        }
+    };
+    Ok(Format::League(LeagueSettings {
+        rounds,
+        settle_los,
+        seed: 0,
+        prior_draws: 1.0,
+        bootstrap: 0,
+    }))
 }
 
 /// The bots of a standings file (`arena rate`'s or a run's
@@ -2230,21 +2301,37 @@ dir = "bots"
                 rounds: 2
             }
         );
+        // A league: its keys, the ratings' settings, one game pair a pairing.
+        let league = parse("format = \"league\"\nrounds = 5\nsettle_los = 0.95").unwrap();
+        let Format::League(l) = league.format else {
+            panic!("{:?}", league.format)
+        };
+        assert_eq!((l.rounds, l.settle_los), (Some(5), Some(0.95)));
+        assert_eq!(l.seed, league.tournament.seed);
+        assert_eq!(l.bootstrap, league.ratings.bootstrap);
+        assert_eq!(league.tournament.max_games, 2);
+        let open = parse("format = \"league\"").unwrap();
+        assert!(
+            matches!(open.format, Format::League(l) if l.rounds.is_none() && l.settle_los.is_none())
+        );
         for (tournament, expected) in [
-            ("format = \"ladder\"", "t.toml:2:10: tournament.format = \"ladder\" is not a format: use \"round-robin\", \"gauntlet\", \"knockout\" or \"swiss\""),
+            ("format = \"ladder\"", "t.toml:2:10: tournament.format = \"ladder\" is not a format: use \"round-robin\", \"gauntlet\", \"knockout\", \"swiss\" or \"league\""),
             ("candidates = [\"a\"]", "t.toml:2:14: tournament.candidates applies only to format = \"gauntlet\", and this config's format is \"round-robin\": set the format, or remove candidates"),
             ("format = \"gauntlet\"", "t.toml:2:10: tournament.format = \"gauntlet\" needs candidates"),
             ("format = \"gauntlet\"\ncandidates = [\"q\"]", "t.toml:3:14: tournament.candidates names 'q', which is not a bot"),
             ("format = \"knockout\"\nseeding = [\"a\", \"a\"]", "t.toml:3:11: tournament.seeding names 'a' twice"),
             ("format = \"knockout\"\ndecider = \"coin\"", "t.toml:3:11: tournament.decider = \"coin\" is not a decider"),
-            ("format = \"knockout\"\nrounds = 2", "t.toml:3:10: tournament.rounds applies only to format = \"swiss\""),
+            ("format = \"knockout\"\nrounds = 2", "t.toml:3:10: tournament.rounds applies only to format = \"swiss\" or \"league\""),
+            ("format = \"swiss\"\nsettle_los = 0.9", "t.toml:3:14: tournament.settle_los applies only to format = \"league\""),
+            ("format = \"league\"\nsettle_los = 1.0", "t.toml:3:14: tournament.settle_los = 1 is out of range"),
+            ("format = \"league\"\nrounds = 0", "t.toml:3:10: tournament.rounds = 0 is out of range: a league plays 1 to 1000000 rounds"),
             ("format = \"swiss\"\nrounds = 4", "t.toml:3:10: tournament.rounds = 4 is out of range: 3 bots can play 1 to 3 rounds"),
             ("format = \"swiss\"\nseeding_file = \"none.csv\"", "t.toml:3:16: tournament.seeding_file: cannot read none.csv"),
             // Type errors name the key's fix, not the command's.
             ("format = \"knockout\"\nseeding = \"a\"", "t.toml:3:11: invalid type: string \"a\", expected a sequence; write a list, e.g. seeding = [\"a\"] (in `seeding = \"a\"`)"),
             ("format = \"gauntlet\"\ncandidates = \"b\"", "t.toml:3:14: invalid type: string \"b\", expected a sequence; write a list, e.g. candidates = [\"b\"]"),
             ("format = \"gauntlet\"\ncandidates = [1, 2]", "t.toml:3:15: invalid type: integer `1`, expected a string; write bot names in quotes, e.g. candidates = [\"a\", \"b\"]"),
-            ("format = 3", "t.toml:2:10: invalid type: integer `3`, expected a string; use \"round-robin\", \"gauntlet\", \"knockout\" or \"swiss\" (in `format = 3`)"),
+            ("format = 3", "t.toml:2:10: invalid type: integer `3`, expected a string; use \"round-robin\", \"gauntlet\", \"knockout\", \"swiss\" or \"league\" (in `format = 3`)"),
             ("format = \"knockout\"\ndecider = 1", "t.toml:3:11: invalid type: integer `1`, expected a string; use \"pair\" (extra game pairs) or \"seed\""),
         ] {
             let e = err(tournament);

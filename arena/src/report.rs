@@ -17,8 +17,8 @@ use crate::html::{
 use crate::matchup::{matchup, model_name, model_words, verdict_words, Matchup};
 use crate::output::rows::{LOS_COLUMNS, LOS_FILE};
 use crate::output::{
-    num, write_atomic, write_rows, KnockoutRow, MatchRow, PairwiseRow, RunFolder, SeriesRow,
-    SprtRow, StandingRow, SwissStandingRow,
+    num, write_atomic, write_rows, KnockoutRow, LeagueRow, MatchRow, PairwiseRow, RunFolder,
+    SeriesRow, SprtRow, StandingRow, SwissStandingRow,
 };
 use crate::referee::GameRecord;
 use crate::runner::{SprtState, Summary};
@@ -271,7 +271,67 @@ pub fn with_format_text(course: &FormatCourse<'_>, table: String, width: Option<
 {}",
             candidates_text(course, width)
         ),
+        Format::League(_) => format!("{}\n\n{table}", league_text(course)),
     }
+}
+
+/// A league's course in one line: the rounds played, and why it stopped.
+#[must_use]
+pub fn league_text(course: &FormatCourse<'_>) -> String {
+    let (Some(l), Format::League(settings)) = (course.plan.league(), course.plan.format()) else {
+        return String::new();
+    };
+    // The rounds over: an interrupted run's last round paired is not.
+    let over = l.rounds_paired - u32::from(!course.plan.is_over() && l.rounds_paired > 0);
+    let of = settings
+        .rounds
+        .map_or_else(String::new, |r| format!(" of {r}"));
+    let why = match (l.settled, settings.settle_los) {
+        (true, Some(los)) => format!(
+            ": settled (every two neighbours of the ranking decided at LOS {})",
+            num(los, 3)
+        ),
+        _ if course.plan.is_over() => String::new(),
+        _ => ": stopped".to_string(),
+    };
+    format!(
+        "League after {over}{of} rounds{why} ({} pairings in league.csv)",
+        l.pairings.iter().filter(|p| p.series.is_some()).count()
+    )
+}
+
+/// The rows of `league.csv`: every pairing and bye, round by round, with
+/// the ratings it was made by.
+#[must_use]
+pub fn league_rows(course: &FormatCourse<'_>) -> Vec<LeagueRow> {
+    let Some(l) = course.plan.league() else {
+        return Vec::new();
+    };
+    l.pairings
+        .iter()
+        .map(|p| LeagueRow {
+            round: p.round,
+            series: p.series,
+            south: bot_name(course.names, p.south.bot),
+            north: p
+                .north
+                .map_or_else(String::new, |n| bot_name(course.names, n.bot)),
+            south_elo: num(p.south.elo, 1),
+            south_sd: num(p.south.sd, 1),
+            south_games: p.south.games,
+            north_elo: p.north.map_or_else(String::new, |n| num(n.elo, 1)),
+            north_sd: p.north.map_or_else(String::new, |n| num(n.sd, 1)),
+            north_games: p.north.map(|n| n.games),
+            quality: p.north.map_or_else(String::new, |n| {
+                num(crate::format::match_quality(&p.south, &n), 4)
+            }),
+            note: if p.north.is_none() {
+                "bye".to_string()
+            } else {
+                String::new()
+            },
+        })
+        .collect()
 }
 
 /// Writes a knockout's `knockout.csv` or a Swiss's `swiss.csv` from
@@ -283,6 +343,7 @@ pub fn write_format_rows(dir: &Path, course: &FormatCourse<'_>) -> std::io::Resu
     match course.plan.format() {
         Format::Knockout { .. } => write_rows(dir, &knockout_rows(course)),
         Format::Swiss { .. } => write_rows(dir, &swiss_rows(course)),
+        Format::League(_) => write_rows(dir, &league_rows(course)),
         Format::RoundRobin | Format::Gauntlet { .. } => Ok(()),
     }
 }
@@ -608,6 +669,11 @@ pub fn write_ratings(
         })
         .unwrap_or(0);
     let course = rows.course(names);
+    // A league's table on the console is its top: the population is large.
+    let top = format
+        .as_ref()
+        .is_some_and(|c| matches!(c.plan.format(), Format::League(_)))
+        .then_some(CONSOLE_TOP_ROWS);
     let matchup = matchup(names, tally, first, course.as_deref(), sprt);
     if let Some(m) = &matchup {
         write_rows(dir, &[match_row(m)])?;
@@ -622,7 +688,15 @@ pub fn write_ratings(
         &not_started,
         format,
     )?;
-    let mut out = render_table(names, &table, &not_started);
+    let mut out = match top {
+        Some(top) if table.len() > top => format!(
+            "{}\n(the top {top} of {} bots; every bot is in {})",
+            render_table(names, &table[..top], &not_started),
+            table.len(),
+            dir.join("standings.csv").display()
+        ),
+        _ => render_table(names, &table, &not_started),
+    };
     if let Some(m) = &matchup {
         out.push_str("\n\n");
         out.push_str(&matchup_text_at(
@@ -632,6 +706,10 @@ pub fn write_ratings(
     }
     Ok(out)
 }
+
+/// The rows a league's final table shows on the console; `standings.csv`
+/// has every bot.
+pub const CONSOLE_TOP_ROWS: usize = 20;
 
 /// The summary of a two-bot match as the lines printed under the final
 /// table: the SPRT's verdict, LLR and bounds, hypotheses and model (with

@@ -65,7 +65,7 @@ pub fn sprt_suffix(s: &crate::runner::SprtState, first: &str) -> String {
 
 /// The line that announces a knockout or Swiss stage, for the console:
 /// `arena: knockout round 2: a v b, c v d` (`bots` are the config's names;
-/// a stage of deciders says so), or `None` for a round robin or gauntlet,
+/// a stage of deciders says so; a league round gives its number of series), or `None` for a round robin or gauntlet,
 /// whose one stage is the whole schedule.
 #[must_use]
 pub fn stage_line(
@@ -79,6 +79,14 @@ pub fn stage_line(
     let round = stage.series.first()?.round;
     let of = match format {
         crate::format::Format::Swiss { rounds, .. } => format!(" of {rounds}"),
+        crate::format::Format::League(l) => {
+            // A league's round may pair thousands: the count, not the pairs.
+            let of = l.rounds.map_or_else(String::new, |r| format!(" of {r}"));
+            return Some(format!(
+                "arena: league round {round}{of}: {}, paired by rating (league.csv lists them)",
+                crate::output::counted(stage.series.len(), "series", "series")
+            ));
+        }
         _ => String::new(),
     };
     let pairs: Vec<String> = stage

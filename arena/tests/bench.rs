@@ -66,3 +66,33 @@ fn an_unknown_section_is_refused() {
     assert!(stderr.contains("--only warp"), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }
+
+#[test]
+fn the_league_section_runs_when_named_with_finite_figures() {
+    let tmp = tempfile::tempdir().unwrap();
+    let csv = tmp.path().join("bench.csv");
+    let output = arena()
+        .args(["bench", "--smoke", "--only", "league", "--out"])
+        .arg(&csv)
+        .output()
+        .unwrap();
+    common::assert_success(&output);
+    let rows = common::rows(&csv);
+    let league: Vec<_> = rows.iter().filter(|r| r["section"] == "league").collect();
+    assert!(
+        league
+            .iter()
+            .any(|r| r["figure"].starts_with("round's fit and pairing")),
+        "{rows:?}"
+    );
+    for row in &league {
+        let value: f64 = row["value"].parse().unwrap();
+        assert!(value.is_finite(), "{row:?}");
+        if row["unit"] == "rho" {
+            // Spearman's correlation: a ranking from the games, better
+            // than none.
+            assert!(value > 0.0 && value <= 1.0, "{row:?}");
+        }
+    }
+    assert!(!rows.iter().any(|r| r["section"] == "arena"), "only league");
+}

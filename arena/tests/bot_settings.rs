@@ -77,7 +77,7 @@ command = ["arena", "bot", "random", "--seed", "3"]
     );
     // The start-up check names the option the bot does not list.
     assert!(
-        said.contains("bot 'deep': the config sets option style, which the bot does not list in its hello reply (it lists depth, time_ms, seed)"),
+        said.contains("bot 'deep': the config sets option style, which the bot does not list in its hello reply (it lists depth, time_ms, seed, noise)"),
         "{said}"
     );
     assert!(
@@ -97,7 +97,7 @@ command = ["arena", "bot", "random", "--seed", "3"]
     );
     assert!(
         first.contains(&format!(
-            "{side} < hello version=1 name=alphabeta options=depth,time_ms,seed\n"
+            "{side} < hello version=1 name=alphabeta options=depth,time_ms,seed,noise\n"
         )),
         "{first}"
     );

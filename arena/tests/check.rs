@@ -115,11 +115,13 @@ fn options_go_in_hello_and_the_bots_list_is_shown() {
     assert_eq!(code, 0, "{stdout}");
     let hello = line(&stdout, "handshake");
     assert!(
-        hello.contains("'hello version=1 name=alphabeta options=depth,time_ms,seed'"),
+        hello.contains("'hello version=1 name=alphabeta options=depth,time_ms,seed,noise'"),
         "{hello}"
     );
     assert!(
-        hello.contains("; its options: depth, time_ms, seed; warning: it does not list style "),
+        hello.contains(
+            "; its options: depth, time_ms, seed, noise; warning: it does not list style "
+        ),
         "{hello}"
     );
     // A bad value for an option the bot takes stops it before its reply.

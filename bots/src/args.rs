@@ -7,7 +7,7 @@ use crate::alphabeta::{AlphaBeta, AlphaBetaOptions, Evaluation, DEFAULT_ROW_WEIG
 use crate::mcts::{Mcts, MctsOptions, Rollout, DEFAULT_EXPLORATION};
 use std::time::Duration;
 
-use crate::strategy::{First, Greedy, Random, Strategy, Thinking};
+use crate::strategy::{First, Greedy, Noisy, Random, Strategy, Thinking};
 
 /// What every bundled bot's `--help` ends with: the options of `hello`.
 const OPTIONS_HELP: &str = "Each option may also come from the arena, as option.NAME=VALUE in hello (a config's options = { NAME = VALUE }), NAME with _ for -: it wins over the command line. The hello reply lists them (options=...).";
@@ -27,6 +27,11 @@ struct SeedArgs {
     /// of the time the arena allows the reply.
     #[arg(long, value_name = "T", default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=60_000))]
     think_ms: u64,
+    /// With probability P (0 to 1) play a uniformly random legal move
+    /// instead of the bot's own (seeded per game from --seed), to make
+    /// bots of a known order of strength: 0 (the default) never, 1 always.
+    #[arg(long, value_name = "P", default_value_t = 0.0, value_parser = noise_value)]
+    noise: f64,
 }
 
 /// `bot`, waiting `think_ms` before each move when that is not 0.
@@ -38,6 +43,26 @@ fn thinking<S: Strategy + 'static>(bot: S, think_ms: u64) -> Box<dyn Strategy> {
     }
 }
 
+/// `--noise`'s value: a probability, a number from 0 to 1.
+fn noise_value(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(p) if (0.0..=1.0).contains(&p) => Ok(p),
+        _ => Err(format!(
+            "'{text}' is not a probability: give a number from 0 to 1, e.g. 0.25"
+        )),
+    }
+}
+
+/// `bot` with noise `noise` ([`Noisy`], its coins seeded from `seed`);
+/// `bot` itself at noise 0.
+fn noisy(bot: Box<dyn Strategy>, noise: f64, seed: u64) -> Box<dyn Strategy> {
+    if noise > 0.0 {
+        Box::new(Noisy::new(bot, noise, seed))
+    } else {
+        bot
+    }
+}
+
 /// The options of `alphabeta`.
 #[derive(Debug, Parser)]
 #[command(args_override_self = true, after_help = OPTIONS_HELP)]
@@ -46,7 +71,8 @@ fn thinking<S: Strategy + 'static>(bot: S, think_ms: u64) -> Box<dyn Strategy> {
     long_about = "Alpha-beta search with iterative deepening and a transposition table, speaking the arena protocol (protocol.md) on stdin/stdout.\n\nWithout --depth or --time-ms it takes its share of the time the arena allows (per-move limit, game clock and increment), with a safety margin. With --depth it plays reproducibly, unless the arena's time limit stops a search first."
 )]
 struct AlphaBetaArgs {
-    /// Accepted like every bot's, and unused: alphabeta makes no random choices.
+    /// The seed of the noise's random moves (`--noise`); alphabeta itself
+    /// makes no random choices.
     #[arg(long, value_name = "N", default_value_t = 0)]
     seed: u64,
     /// Search exactly D plies deep (1 to 128) for reproducible play; the
@@ -60,6 +86,11 @@ struct AlphaBetaArgs {
     /// seed (for experiments).
     #[arg(long, value_name = "W", default_value_t = DEFAULT_ROW_WEIGHT, allow_negative_numbers = true, hide = true)]
     row_weight: i32,
+    /// With probability P (0 to 1) play a uniformly random legal move
+    /// instead of the bot's own (seeded per game from --seed), to make
+    /// bots of a known order of strength: 0 (the default) never, 1 always.
+    #[arg(long, value_name = "P", default_value_t = 0.0, value_parser = noise_value)]
+    noise: f64,
 }
 
 /// The options of `mcts`.
@@ -86,6 +117,11 @@ struct MctsArgs {
     /// The UCB1 exploration constant (rewards are in [0, 1]).
     #[arg(long, value_name = "C", default_value_t = DEFAULT_EXPLORATION)]
     exploration: f64,
+    /// With probability P (0 to 1) play a uniformly random legal move
+    /// instead of the bot's own (seeded per game from --seed), to make
+    /// bots of a known order of strength: 0 (the default) never, 1 always.
+    #[arg(long, value_name = "P", default_value_t = 0.0, value_parser = noise_value)]
+    noise: f64,
 }
 
 /// The options bundled bot `name` takes as `option.NAME=VALUE` in `hello`
@@ -93,14 +129,21 @@ struct MctsArgs {
 /// `hello` reply (`options=`); empty for an unknown name.
 ///
 /// ```
-/// assert_eq!(endodoi_bots::option_names("alphabeta"), ["depth", "time_ms", "seed"]);
+/// assert_eq!(endodoi_bots::option_names("alphabeta"), ["depth", "time_ms", "seed", "noise"]);
 /// ```
 #[must_use]
 pub fn option_names(name: &str) -> &'static [&'static str] {
     match name {
-        "random" | "greedy" | "first" => &["seed", "think_ms"],
-        "alphabeta" => &["depth", "time_ms", "seed"],
-        "mcts" => &["playouts", "time_ms", "rollout", "exploration", "seed"],
+        "random" | "greedy" | "first" => &["seed", "think_ms", "noise"],
+        "alphabeta" => &["depth", "time_ms", "seed", "noise"],
+        "mcts" => &[
+            "playouts",
+            "time_ms",
+            "rollout",
+            "exploration",
+            "seed",
+            "noise",
+        ],
         _ => &[],
     }
 }
@@ -155,7 +198,9 @@ fn parse<T: Parser>(program: &str, args: Vec<String>) -> Result<T, BotArgsError>
 /// options in `args` (without the program name); `program` names it in
 /// usage and error messages (`arena bot alphabeta`, `endodoi-alphabeta`).
 ///
-/// - every bot: `--seed N` (default 0);
+/// - every bot: `--seed N` (default 0), `--noise P` (default 0: with
+///   probability P a uniformly random legal move instead of its own, see
+///   [`Noisy`]);
 /// - `random`, `greedy`, `first`: `--think-ms T`, a wait before each move
 ///   (default 0);
 /// - `alphabeta`: `--depth D`, `--time-ms T`;
@@ -184,28 +229,29 @@ where
 {
     let args: Vec<String> = args.into_iter().map(Into::into).collect();
     Ok(match name {
-        "random" => {
+        "random" | "greedy" | "first" => {
             let a = parse::<SeedArgs>(program, args)?;
-            thinking(Random::new(a.seed), a.think_ms)
+            let bot: Box<dyn Strategy> = match name {
+                "random" => Box::new(Random::new(a.seed)),
+                "greedy" => Box::new(Greedy::new(a.seed)),
+                _ => Box::new(First),
+            };
+            thinking(noisy(bot, a.noise, a.seed), a.think_ms)
         }
-        "greedy" => {
-            let a = parse::<SeedArgs>(program, args)?;
-            thinking(Greedy::new(a.seed), a.think_ms)
-        }
-        "first" => thinking(First, parse::<SeedArgs>(program, args)?.think_ms),
         "alphabeta" => {
             let a = parse::<AlphaBetaArgs>(program, args)?;
-            Box::new(AlphaBeta::new(AlphaBetaOptions {
+            let bot = Box::new(AlphaBeta::new(AlphaBetaOptions {
                 depth: a.depth,
                 time_ms: a.time_ms,
                 eval: Evaluation {
                     row_weight: a.row_weight,
                 },
-            }))
+            }));
+            noisy(bot, a.noise, a.seed)
         }
         "mcts" => {
             let a = parse::<MctsArgs>(program, args)?;
-            Box::new(Mcts::new(
+            let bot = Box::new(Mcts::new(
                 MctsOptions {
                     playouts: a.playouts,
                     time_ms: a.time_ms,
@@ -213,7 +259,8 @@ where
                     exploration: a.exploration,
                 },
                 a.seed,
-            ))
+            ));
+            noisy(bot, a.noise, a.seed)
         }
         _ => return Err(BotArgsError::UnknownBot(name.to_string())),
     })

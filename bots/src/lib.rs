@@ -57,7 +57,9 @@ pub use alphabeta::{AlphaBeta, AlphaBetaOptions};
 pub use args::{option_args, option_names, strategy_from_args, BotArgsError};
 use endodoi_protocol::{Command, Hello, HelloReply, NewGame, Reply, Request, Turn};
 pub use mcts::{Mcts, MctsOptions};
-pub use strategy::{own_view, play_game, First, Greedy, Random, Strategy, Thinking, TimeLeft};
+pub use strategy::{
+    own_view, play_game, First, Greedy, Noisy, Random, Strategy, Thinking, TimeLeft,
+};
 
 /// The names of the bundled bots, for [`run_named`], [`strategy_by_name`]
 /// and [`strategy_from_args`].
@@ -498,7 +500,9 @@ mod tests {
             ));
             assert_eq!(code, 0);
             assert!(
-                out.starts_with("hello version=1 name=alphabeta options=depth,time_ms,seed\n"),
+                out.starts_with(
+                    "hello version=1 name=alphabeta options=depth,time_ms,seed,noise\n"
+                ),
                 "{out}"
             );
             assert!(out.contains("info depth 2 score"), "{out}");
@@ -532,6 +536,17 @@ mod tests {
             strategy_from_args("mcts", "mcts", args("--rollout smart")),
             Err(BotArgsError::Options(_))
         ));
+        // --noise is a probability.
+        for bad in ["--noise 1.5", "--noise -0.1", "--noise x"] {
+            assert!(
+                strategy_from_args("greedy", "greedy", args(bad)).is_err(),
+                "{bad}"
+            );
+        }
+        for name in BOT_NAMES {
+            let bot = strategy_from_args(name, name, args("--noise 0.25 --seed 2")).unwrap();
+            assert_eq!(bot.name(), *name, "noise keeps the name");
+        }
         let bot = strategy_from_args("alphabeta", "alphabeta", args("--depth 3 --seed 1")).unwrap();
         assert_eq!(bot.name(), "alphabeta");
     }

@@ -299,6 +299,94 @@ impl<S: Strategy> Strategy for Thinking<S> {
     }
 }
 
+/// Another strategy with noise: with probability `noise` a move is a
+/// uniformly random legal move instead of the inner strategy's (the
+/// `--noise P` option, `option.noise=P` in `hello`, of every bundled bot).
+/// A population of one bot at noise levels from 0 to 1 has a known order of
+/// strength, for tests and demonstrations of the ranking formats.
+///
+/// The coin and the random move come from a generator of their own, seeded
+/// per game from the bot's seed and the game's series and number (as
+/// [`Random`]'s), so a game plays the same in any process. At noise 0 the
+/// inner strategy plays every move (and no coin is drawn); at noise 1 every
+/// move is [`Random`]'s choice.
+#[derive(Clone, Debug)]
+pub struct Noisy<S> {
+    inner: S,
+    noise: f64,
+    seed: u64,
+    rng: ChaCha8Rng,
+    /// Whether the last move was the random one (then no `info` line).
+    random_last: bool,
+}
+
+/// Mixed into the seed of [`Noisy`]'s generator, so its coins are not the
+/// inner strategy's own random draws (the first 64 bits of pi's fraction).
+const NOISE_SALT: u64 = 0x243F_6A88_85A3_08D3;
+
+impl<S: Strategy> Noisy<S> {
+    /// `inner`, playing a random legal move with probability `noise`
+    /// (clamped to `0..=1`; NaN counts as 0), its coins seeded from `seed`.
+    #[must_use]
+    pub fn new(inner: S, noise: f64, seed: u64) -> Noisy<S> {
+        let noise = if noise.is_nan() {
+            0.0
+        } else {
+            noise.clamp(0.0, 1.0)
+        };
+        Noisy {
+            inner,
+            noise,
+            seed,
+            rng: ChaCha8Rng::seed_from_u64(seed ^ NOISE_SALT),
+            random_last: false,
+        }
+    }
+
+    /// Whether this move is the random one: a coin of probability `noise`.
+    fn flip(&mut self) -> bool {
+        self.random_last = self.noise > 0.0 && self.rng.gen_bool(self.noise);
+        self.random_last
+    }
+}
+
+impl<S: Strategy> Strategy for Noisy<S> {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+
+    fn new_game(&mut self, settings: &NewGame) {
+        if let Some(rng) = game_rng(self.seed ^ NOISE_SALT, settings) {
+            self.rng = rng;
+        }
+        self.inner.new_game(settings);
+    }
+
+    fn choose(&mut self, pos: &Position, legal: MoveSet) -> Move {
+        if self.flip() {
+            random_move(&mut self.rng, legal)
+        } else {
+            self.inner.choose(pos, legal)
+        }
+    }
+
+    fn choose_timed(&mut self, pos: &Position, legal: MoveSet, time: &TimeLeft) -> Move {
+        if self.flip() {
+            random_move(&mut self.rng, legal)
+        } else {
+            self.inner.choose_timed(pos, legal, time)
+        }
+    }
+
+    fn info(&mut self) -> Option<String> {
+        if self.random_last {
+            Some("noise: a random legal move".into())
+        } else {
+            self.inner.info()
+        }
+    }
+}
+
 /// `pos` as the side to move sees it: that side is South, its row first, its
 /// captured seeds first, same rules and ply count. The identity for South to
 /// move; meant for positions whose game is still going on.
@@ -460,5 +548,172 @@ mod tests {
             pos.captured(Side::South) + pos.captured(Side::North),
             rules.total_seeds()
         );
+    }
+
+    /// The settings of game `game` of series 1 on `rules`, as the arena
+    /// names it.
+    fn named_game(rules: Rules, game: u64) -> NewGame {
+        NewGame {
+            rules,
+            side: Side::South,
+            move_time_ms: 0,
+            base_time_ms: 0,
+            increment_ms: 0,
+            game: Some((1, game)),
+        }
+    }
+
+    /// The moves of one game of `south` against `north` from the start.
+    fn moves_of(
+        rules: Rules,
+        game: u64,
+        south: &mut dyn Strategy,
+        north: &mut dyn Strategy,
+    ) -> Vec<Move> {
+        south.new_game(&named_game(rules, game));
+        north.new_game(&named_game(rules, game));
+        let mut pos = rules.start();
+        let mut moves = Vec::new();
+        while !pos.is_over() {
+            let view = own_view(&pos);
+            let mv = match pos.to_move() {
+                Side::South => south.choose(&view, view.legal_moves()),
+                Side::North => north.choose(&view, view.legal_moves()),
+            };
+            pos.play(mv).unwrap();
+            moves.push(mv);
+        }
+        moves
+    }
+
+    #[test]
+    fn noise_zero_plays_as_the_bot_itself() {
+        let rules = Rules::new(6, 4).unwrap();
+        for game in 1..=20 {
+            let plain = moves_of(rules, game, &mut Greedy::new(3), &mut Random::new(4));
+            let noisy = moves_of(
+                rules,
+                game,
+                &mut Noisy::new(Greedy::new(3), 0.0, 3),
+                &mut Random::new(4),
+            );
+            assert_eq!(plain, noisy, "game {game}");
+        }
+    }
+
+    #[test]
+    fn noise_one_plays_uniformly_at_random_and_is_seeded_per_game() {
+        // `first` always plays hole 1; at noise 1 it plays each legal move
+        // of the start of 2x8 about equally often over 8000 games.
+        let rules = Rules::new(8, 4).unwrap();
+        let pos = rules.start();
+        let mut counts = [0u32; 8];
+        let mut bot = Noisy::new(First, 1.0, 7);
+        for game in 0..8000 {
+            bot.new_game(&named_game(rules, game));
+            counts[usize::from(bot.choose(&pos, pos.legal_moves()).hole()) - 1] += 1;
+        }
+        assert!(
+            counts.iter().all(|&c| (800..1200).contains(&c)),
+            "{counts:?}"
+        );
+        // The same game plays the same moves in another process.
+        let a = moves_of(
+            rules,
+            5,
+            &mut Noisy::new(Greedy::new(1), 0.5, 9),
+            &mut Random::new(2),
+        );
+        let b = moves_of(
+            rules,
+            5,
+            &mut Noisy::new(Greedy::new(1), 0.5, 9),
+            &mut Random::new(2),
+        );
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn more_noise_scores_less_against_the_same_opponent() {
+        // Greedy with noise 0.1 against greedy with noise 0.9, sides
+        // swapped each game: the less noisy bot takes more seeds.
+        let rules = Rules::new(6, 4).unwrap();
+        let (mut low, mut high) = (0u32, 0u32);
+        for game in 0..200 {
+            let mut a = Noisy::new(Greedy::new(game), 0.1, game);
+            let mut b = Noisy::new(Greedy::new(game + 1000), 0.9, game + 1000);
+            let (south, north): (&mut dyn Strategy, &mut dyn Strategy) = if game % 2 == 0 {
+                (&mut a, &mut b)
+            } else {
+                (&mut b, &mut a)
+            };
+            south.new_game(&named_game(rules, game));
+            north.new_game(&named_game(rules, game));
+            let pos = play_game_named(rules, south, north);
+            let (s, n) = (pos.captured(Side::South), pos.captured(Side::North));
+            if game % 2 == 0 {
+                low += s;
+                high += n
+            } else {
+                low += n;
+                high += s
+            }
+        }
+        assert!(low > high, "noise 0.1 took {low} seeds, noise 0.9 {high}");
+    }
+
+    /// [`play_game`] without its `new_game` calls (the caller made them).
+    fn play_game_named(
+        rules: Rules,
+        south: &mut dyn Strategy,
+        north: &mut dyn Strategy,
+    ) -> Position {
+        let mut pos = rules.start();
+        while !pos.is_over() {
+            let view = own_view(&pos);
+            let mv = match pos.to_move() {
+                Side::South => south.choose(&view, view.legal_moves()),
+                Side::North => north.choose(&view, view.legal_moves()),
+            };
+            pos.play(mv).unwrap();
+        }
+        pos
+    }
+
+    proptest::proptest! {
+        /// Whatever the noise, the seed and the position, the move is legal.
+        #[test]
+        fn a_noisy_move_is_always_legal(
+            noise in 0.0f64..=1.0,
+            seed in proptest::prelude::any::<u64>(),
+            holes in 2usize..=10,
+            seeds in 1u32..=5,
+            plies in 0usize..40,
+            inner in 0usize..3,
+        ) {
+            let rules = Rules::new(holes, seeds).unwrap();
+            let mut pos = rules.start();
+            let mut walk = Random::new(seed);
+            for _ in 0..plies {
+                if pos.is_over() {
+                    break;
+                }
+                let view = own_view(&pos);
+                pos.play(walk.choose(&view, view.legal_moves())).unwrap();
+            }
+            proptest::prop_assume!(!pos.is_over());
+            let inner: Box<dyn Strategy> = match inner {
+                0 => Box::new(Greedy::new(seed)),
+                1 => Box::new(First),
+                _ => Box::new(Random::new(seed)),
+            };
+            let mut bot = Noisy::new(inner, noise, seed);
+            bot.new_game(&named_game(rules, seed % 1000));
+            let view = own_view(&pos);
+            for _ in 0..8 {
+                let mv = bot.choose_timed(&view, view.legal_moves(), &TimeLeft::unlimited());
+                proptest::prop_assert!(view.legal_moves().contains(mv));
+            }
+        }
     }
 }

@@ -41,6 +41,8 @@ use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _};
 use tokio_util::sync::CancellationToken;
 
 use super::{Console, Outcome};
+
+mod league;
 use crate::affinity::{allowed_cores, pinned};
 use crate::bot::{BotLog, BotProcess, StartOptions};
 use crate::config::{BotSpec, CgroupMode, Config, TimeControl};
@@ -69,8 +71,9 @@ pub struct Options {
     /// Line round trips per floor measurement.
     pub round_trips: u32,
     /// Run only these sections (comma separated: floor, arena, rules,
-    /// throughput, scale), e.g. to profile one of them; the floor always
-    /// runs, as the figures' yardstick. `scale` here implies --scale.
+    /// throughput, scale, league), e.g. to profile one of them; the floor
+    /// always runs, as the figures' yardstick. `scale` here implies
+    /// --scale; `league` (simulated leagues) runs only when named.
     pub only: Vec<String>,
     /// Internal: play the tournament of this config in this process and
     /// print its figures on one line (how --scale and the throughput runs
@@ -1016,7 +1019,15 @@ fn load_now() -> (f64, String) {
 }
 
 /// The sections of `arena bench`, for `--only`.
-pub const SECTIONS: [&str; 6] = ["floor", "arena", "fairness", "rules", "throughput", "scale"];
+pub const SECTIONS: [&str; 7] = [
+    "floor",
+    "arena",
+    "fairness",
+    "rules",
+    "throughput",
+    "scale",
+    "league",
+];
 
 /// `arena bench`: every measurement in turn, printed as it is made; the
 /// figures go to `--out` as CSV. With `--tournament`, the hidden child mode.
@@ -1344,6 +1355,10 @@ pub fn run(args: &Options, console: &mut Console<'_>) -> Result<Outcome> {
                 scale_point(&mut report, &exe, bots, cores, affinity)?;
             }
         }
+    }
+    // (5) The league's pairing, on simulated populations: only when asked.
+    if args.only.iter().any(|s| s == "league") {
+        league::section(&mut report, args.smoke);
     }
     let (load, load_text) = load_now();
     report.add(

@@ -248,8 +248,19 @@ pub fn run<F: Future<Output = ()>>(
         ),
         None => format!("at most {}", crate::output::counted(bound, "game", "games")),
     };
+    // A league without rounds goes on until stopped: no bound to give.
+    let (series_text, games) = match &config.format {
+        crate::format::Format::League(l) if l.rounds.is_none() => (
+            format!(
+                "{} a round",
+                series / crate::format::LEAGUE_MAX_ROUNDS as usize
+            ),
+            "rounds until stopped (Ctrl-C)".to_string(),
+        ),
+        _ => (series.to_string(), games),
+    };
     let start = format!(
-        "arena: {}, {series} series, {games}, {at_once} at once; writing {}",
+        "arena: {}, {series_text} series, {games}, {at_once} at once; writing {}",
         crate::output::counted(
             (0..config.bots.len()).filter(playing).count(),
             "bot",

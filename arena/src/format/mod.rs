@@ -16,13 +16,19 @@
 mod course;
 mod gauntlet;
 mod knockout;
+mod league;
 mod swiss;
 
 pub use course::{GameCourse, SeenGame};
 pub use knockout::{Bracket, BracketSeries, Placing, Settled};
+pub use league::{
+    match_quality, pair_round, Entrant, LeagueCourse, LeaguePairing, LeagueSettings, Met,
+    RoundPairing, MAX_ROUNDS as LEAGUE_MAX_ROUNDS,
+};
 pub use swiss::{SwissRow, SwissStandings, STEP_BUDGET as SWISS_STEP_BUDGET};
 
 use knockout::Knockout;
+use league::League;
 use swiss::Swiss;
 
 use crate::schedule::{round_robin, Series};
@@ -61,6 +67,11 @@ pub enum Format {
         /// The number of rounds.
         rounds: u32,
     },
+    /// Rounds in which every bot plays once, paired by the current joint
+    /// ratings (close in rating, weighted by uncertainty, new bots first,
+    /// repeats avoided), until a number of rounds, a settled ranking, or
+    /// the run's stop.
+    League(LeagueSettings),
 }
 
 /// What settles a drawn knockout series (`[tournament] decider`).
@@ -76,7 +87,7 @@ pub enum Decider {
 
 impl Format {
     /// The format's name as the config writes it: `round-robin`,
-    /// `gauntlet`, `knockout` or `swiss`.
+    /// `gauntlet`, `knockout`, `swiss` or `league`.
     #[must_use]
     pub fn name(&self) -> &'static str {
         match self {
@@ -84,6 +95,7 @@ impl Format {
             Format::Gauntlet { .. } => "gauntlet",
             Format::Knockout { .. } => "knockout",
             Format::Swiss { .. } => "swiss",
+            Format::League(_) => "league",
         }
     }
 
@@ -101,7 +113,7 @@ impl Format {
         match self {
             Format::RoundRobin => Some(round_robin(bots)),
             Format::Gauntlet { candidates } => Some(gauntlet::schedule(bots, candidates)),
-            Format::Knockout { .. } | Format::Swiss { .. } => None,
+            Format::Knockout { .. } | Format::Swiss { .. } | Format::League(_) => None,
         }
     }
 
@@ -131,6 +143,7 @@ impl Format {
             }
             Format::Knockout { .. } => bots.saturating_sub(1),
             Format::Swiss { rounds, .. } => bots / 2 * *rounds as usize,
+            Format::League(l) => bots / 2 * l.max_rounds() as usize,
         }
     }
 
@@ -182,6 +195,8 @@ enum Course {
     Knockout(Knockout),
     /// A Swiss's rounds paired so far.
     Swiss(Swiss),
+    /// A league's rounds paired so far.
+    League(League),
 }
 
 /// What a format's `advance` adds: series (numbered on from the plan's
@@ -209,6 +224,7 @@ impl Plan {
                 Course::Knockout(Knockout::new(seeds, *decider, absent))
             }
             Format::Swiss { seeds, rounds } => Course::Swiss(Swiss::new(seeds, *rounds, absent)),
+            Format::League(settings) => Course::League(League::new(*settings, bots, absent)),
         };
         let mut plan = Plan {
             format: format.clone(),
@@ -352,6 +368,7 @@ impl Plan {
             Course::Static => return,
             Course::Knockout(k) => k.advance(&self.results, next),
             Course::Swiss(s) => s.advance(&self.series, &self.results, &self.byes, next),
+            Course::League(l) => l.advance(&self.series, &self.results, &self.byes, next),
         };
         self.byes.extend(step.byes);
         self.push_all(step.series, step.decider);
@@ -386,13 +403,23 @@ impl Plan {
         }
     }
 
+    /// A league's course so far (its rounds, whether it settled, every
+    /// pairing with the ratings it was made by); `None` for other formats.
+    #[must_use]
+    pub fn league(&self) -> Option<&LeagueCourse> {
+        match &self.course {
+            Course::League(l) => Some(l.course()),
+            _ => None,
+        }
+    }
+
     /// The winner: a knockout's once its final is settled, a Swiss's top
     /// row once the tournament is over; `None` before, and for a round
     /// robin or gauntlet (their standings rank by rating).
     #[must_use]
     pub fn champion(&self) -> Option<usize> {
         match &self.course {
-            Course::Static => None,
+            Course::Static | Course::League(_) => None,
             Course::Knockout(k) => k.champion(),
             Course::Swiss(_) if !self.is_over() => None,
             Course::Swiss(_) => self

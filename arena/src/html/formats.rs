@@ -273,6 +273,7 @@ pub fn format_sections(course: &FormatCourse<'_>) -> Markup {
         Format::Gauntlet { .. } => candidates_section(course),
         Format::Knockout { .. } => bracket_section(course),
         Format::Swiss { .. } => html! { (swiss_section(course)) (rounds_section(course)) },
+        Format::League(_) => html! {},
     }
 }
 
@@ -286,6 +287,7 @@ pub fn format_links(course: &FormatCourse<'_>) -> Markup {
         Format::Swiss { .. } => html! {
             a href="#swiss" { "Swiss standings" } " · " a href="#rounds" { "Rounds" } " · "
         },
+        Format::League(_) => html! {},
     }
 }
 

@@ -24,9 +24,9 @@ pub use games::{
     ReadPoint, TornLine,
 };
 pub use rows::{
-    CsvRow, GameRow, KnockoutRow, MatchRow, PairwiseRow, SeriesRow, SprtRow, StandingRow,
-    SwissStandingRow, GAMES_COLUMNS, KNOCKOUT_COLUMNS, MATCH_COLUMNS, PAIRWISE_COLUMNS,
-    SERIES_COLUMNS, SPRT_COLUMNS, STANDINGS_COLUMNS, SWISS_COLUMNS,
+    CsvRow, GameRow, KnockoutRow, LeagueRow, MatchRow, PairwiseRow, SeriesRow, SprtRow,
+    StandingRow, SwissStandingRow, GAMES_COLUMNS, KNOCKOUT_COLUMNS, LEAGUE_COLUMNS, MATCH_COLUMNS,
+    PAIRWISE_COLUMNS, SERIES_COLUMNS, SPRT_COLUMNS, STANDINGS_COLUMNS, SWISS_COLUMNS,
 };
 
 /// Writes the CSV file of row type `R` whole into `dir` (as

@@ -319,6 +319,61 @@ pub const SWISS_COLUMNS: [&str; 10] = [
     "rank", "bot", "seed", "points", "buchholz", "won", "drawn", "lost", "byes", "note",
 ];
 
+/// One row of `league.csv`: one pairing of a league (or a bye), with both
+/// bots' ratings when the round was paired. Ratings are text as written
+/// (1 decimal).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeagueRow {
+    /// The round, from 1.
+    pub round: u32,
+    /// The series' number (as in `series.csv` and `games.csv`); empty for
+    /// a bye.
+    pub series: Option<usize>,
+    /// The bot that is South in the series' first game (the bot with the
+    /// bye, for a bye).
+    pub south: String,
+    /// The other bot (North in the first game); empty for a bye.
+    pub north: String,
+    /// South's rating when the round was paired, Elo.
+    pub south_elo: String,
+    /// Its standard deviation then, Elo.
+    pub south_sd: String,
+    /// Its games before the round.
+    pub south_games: u64,
+    /// North's rating when the round was paired, Elo; empty for a bye.
+    pub north_elo: String,
+    /// Its standard deviation then, Elo; empty for a bye.
+    pub north_sd: String,
+    /// Its games before the round; empty for a bye.
+    pub north_games: Option<u64>,
+    /// TrueSkill's match quality of the two (4 decimals), by which the
+    /// pair was chosen; empty for a bye.
+    pub quality: String,
+    /// Empty, or `bye`.
+    pub note: String,
+}
+
+impl CsvRow for LeagueRow {
+    const FILE: &'static str = "league.csv";
+    const COLUMNS: &'static [&'static str] = &LEAGUE_COLUMNS;
+}
+
+/// The columns of `league.csv`, in order.
+pub const LEAGUE_COLUMNS: [&str; 12] = [
+    "round",
+    "series",
+    "south",
+    "north",
+    "south_elo",
+    "south_sd",
+    "south_games",
+    "north_elo",
+    "north_sd",
+    "north_games",
+    "quality",
+    "note",
+];
+
 /// One row of `sprt.csv`: an SPRT match after a game pair. The decimals
 /// are text as written (4 decimals).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -632,11 +687,12 @@ pub const LOS_COLUMNS: [&str; 1] = ["bot"];
 
 /// Every CSV file of a run folder with its fixed columns in order, for
 /// checks (the docs test): the row types' files, then `los.csv`.
-pub const ALL_FILES: [(&str, &[&str]); 9] = [
+pub const ALL_FILES: [(&str, &[&str]); 10] = [
     (GameRow::FILE, GameRow::COLUMNS),
     (SeriesRow::FILE, SeriesRow::COLUMNS),
     (KnockoutRow::FILE, KnockoutRow::COLUMNS),
     (SwissStandingRow::FILE, SwissStandingRow::COLUMNS),
+    (LeagueRow::FILE, LeagueRow::COLUMNS),
     (SprtRow::FILE, SprtRow::COLUMNS),
     (MatchRow::FILE, MatchRow::COLUMNS),
     (StandingRow::FILE, StandingRow::COLUMNS),
@@ -691,6 +747,7 @@ mod tests {
         check::<SeriesRow>();
         check::<KnockoutRow>();
         check::<SwissStandingRow>();
+        check::<LeagueRow>();
         check::<SprtRow>();
         check::<MatchRow>();
         check::<StandingRow>();

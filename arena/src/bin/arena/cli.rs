@@ -280,8 +280,9 @@ pub struct BenchArgs {
     #[arg(long, value_name = "N", default_value_t = 20_000)]
     pub round_trips: u32,
     /// Run only these sections (comma separated: floor, arena, fairness,
-    /// rules, throughput, scale), e.g. to profile one of them; the floor always
-    /// runs, as the figures' yardstick. `scale` here implies --scale.
+    /// rules, throughput, scale, league), e.g. to profile one of them; the
+    /// floor always runs, as the figures' yardstick. `scale` here implies
+    /// --scale; `league` (simulated leagues) runs only when named.
     #[arg(long, value_name = "SECTION,...", value_delimiter = ',')]
     pub only: Vec<String>,
     /// Internal: play the tournament of this config in this process and

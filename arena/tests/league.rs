@@ -1,0 +1,342 @@
+//! The league format through the real arena binary: a league of noisy
+//! bundled bots plays its rounds, each bot once a round or the bye, with
+//! `league.csv` agreeing with `series.csv` and `games.csv`; and a league
+//! killed (SIGKILL) in round 2 resumes to the same pairings, games and
+//! files as a league played in one go (docs/formats.md, "League").
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::os::unix::process::CommandExt as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use nix::sys::signal::{kill, Signal};
+use nix::unistd::Pid;
+
+use common::{
+    assert_same_files, assert_success, config, games_without_timing, rows, run_arena, SUMMARY_FILES,
+};
+
+/// `n` greedy bots `g1`..`gn` with noise spread from 0 to 1, seeded, each
+/// waiting `think_ms` before a move.
+fn noisy_field(n: usize, think_ms: u32) -> Vec<(String, Vec<String>)> {
+    (1..=n)
+        .map(|i| {
+            let noise = (i - 1) as f64 / (n - 1) as f64;
+            let command = [
+                "arena".to_string(),
+                "bot".into(),
+                "greedy".into(),
+                "--seed".into(),
+                i.to_string(),
+                "--noise".into(),
+                format!("{noise:.3}"),
+                "--think-ms".into(),
+                think_ms.to_string(),
+            ]
+            .to_vec();
+            (format!("g{i}"), command)
+        })
+        .collect()
+}
+
+/// Writes `dir/t.toml`: a league of `rounds` rounds over `n` noisy bots.
+fn league_config(dir: &Path, n: usize, rounds: u32, think_ms: u32) -> PathBuf {
+    let header = format!(
+        "[board]\nholes = 6\n[tournament]\nformat = \"league\"\nrounds = {rounds}\nconcurrency = 2\nseed = 7\n[ratings]\nbootstrap = 100\n"
+    );
+    let bots = noisy_field(n, think_ms);
+    let bots: Vec<(&str, Vec<String>)> =
+        bots.iter().map(|(n, c)| (n.as_str(), c.clone())).collect();
+    config(dir, &header, &bots)
+}
+
+/// Checks a finished league's `league.csv` against its `series.csv` and
+/// `games.csv`: each round pairs every bot once (or gives it the bye),
+/// the pairings are the series, each of one game pair, and the ratings
+/// of round 1 are those of bots without games.
+fn check_league(dir: &Path, bots: &[String], rounds: u32) {
+    let league = rows(&dir.join("league.csv"));
+    let series: HashMap<String, HashMap<String, String>> = rows(&dir.join("series.csv"))
+        .into_iter()
+        .map(|r| (r["series"].clone(), r))
+        .collect();
+    let pairs = bots.len() / 2;
+    assert_eq!(
+        league.len(),
+        rounds as usize * (pairs + bots.len() % 2),
+        "one row per pairing and bye"
+    );
+    assert_eq!(series.len(), rounds as usize * pairs);
+    let mut byes: BTreeMap<String, u32> = BTreeMap::new();
+    for round in 1..=rounds {
+        let of_round: Vec<&HashMap<String, String>> = league
+            .iter()
+            .filter(|r| r["round"] == round.to_string())
+            .collect();
+        let mut seen: Vec<String> = of_round
+            .iter()
+            .flat_map(|r| [r["south"].clone(), r["north"].clone()])
+            .filter(|b| !b.is_empty())
+            .collect();
+        seen.sort();
+        let mut all = bots.to_vec();
+        all.sort();
+        assert_eq!(seen, all, "round {round}: every bot once");
+        for r in &of_round {
+            if r["note"] == "bye" {
+                assert!(r["series"].is_empty() && r["north"].is_empty());
+                *byes.entry(r["south"].clone()).or_default() += 1;
+                continue;
+            }
+            let s = &series[&r["series"]];
+            assert_eq!(s["round"], r["round"]);
+            let mut a = [s["bot_a"].clone(), s["bot_b"].clone()];
+            let mut b = [r["south"].clone(), r["north"].clone()];
+            a.sort();
+            b.sort();
+            assert_eq!(a, b, "series {} is its pairing", r["series"]);
+            assert_eq!(s["games"], "2", "one game pair a pairing");
+            if round == 1 {
+                for side in ["south", "north"] {
+                    assert_eq!(r[&format!("{side}_elo")], "0.0");
+                    assert_eq!(r[&format!("{side}_sd")], "350.0");
+                    assert_eq!(r[&format!("{side}_games")], "0");
+                }
+            } else {
+                assert!(r["south_games"].parse::<u32>().unwrap() > 0);
+            }
+            let q: f64 = r["quality"].parse().unwrap();
+            assert!((0.0..=1.0).contains(&q), "{q}");
+        }
+    }
+    assert!(byes.values().all(|&b| b == 1), "the bye rotates: {byes:?}");
+    // games.csv: the series' games, two each, and nothing else.
+    let games = rows(&dir.join("games.csv"));
+    assert_eq!(games.len(), 2 * series.len());
+    for g in &games {
+        assert!(series.contains_key(&g["series"]), "{g:?}");
+    }
+}
+
+#[test]
+fn a_league_pairs_every_bot_once_a_round_and_lists_its_pairings() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = league_config(tmp.path(), 9, 3, 0);
+    let out = tmp.path().join("run");
+    let output = run_arena(&cfg, &out);
+    assert_success(&output);
+    let bots: Vec<String> = (1..=9).map(|i| format!("g{i}")).collect();
+    check_league(&out, &bots, 3);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("League after 3 of 3 rounds (12 pairings in league.csv)"),
+        "{stdout}"
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("arena: league round 2 of 3: 4 series, paired by rating"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_league_of_more_than_20_bots_shows_its_top_20_and_where_the_rest_is() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = league_config(tmp.path(), 22, 1, 0);
+    let out = tmp.path().join("run");
+    let output = run_arena(&cfg, &out);
+    assert_success(&output);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let note = format!(
+        "(the top 20 of 22 bots; every bot is in {})",
+        out.join("standings.csv").display()
+    );
+    assert!(stdout.contains(&note), "{stdout}");
+    let ranks: Vec<&str> = stdout
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|w| w.parse::<u32>().is_ok())
+        .collect();
+    assert_eq!(ranks.len(), 20, "{stdout}");
+    assert_eq!(rows(&out.join("standings.csv")).len(), 22);
+}
+
+/// The series numbers of each game row of `dir/games.csv` so far (whole
+/// lines only: the arena may be writing the last).
+fn games_so_far(dir: &Path) -> Vec<(usize, u32)> {
+    let Ok(text) = std::fs::read_to_string(dir.join("games.csv")) else {
+        return Vec::new();
+    };
+    let whole = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
+    whole
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let mut cells = l.split(',');
+            let series = cells.next().unwrap().parse().unwrap();
+            let game = cells.next().unwrap().parse().unwrap();
+            (series, game)
+        })
+        .collect()
+}
+
+#[test]
+fn a_league_killed_in_round_2_resumes_to_the_same_pairings() {
+    let tmp = tempfile::tempdir().unwrap();
+    // Bots that wait 5 ms a move: a round's games take long enough for the
+    // kill to land in the middle of it.
+    let cfg = league_config(tmp.path(), 8, 3, 5);
+    let whole = tmp.path().join("whole");
+    assert_success(&run_arena(&cfg, &whole));
+    let round_of: BTreeMap<usize, u32> = rows(&whole.join("series.csv"))
+        .iter()
+        .map(|r| (r["series"].parse().unwrap(), r["round"].parse().unwrap()))
+        .collect();
+    let in_round_2 = |games: &[(usize, u32)]| games.iter().any(|(s, _)| round_of[s] == 2);
+
+    let run = tmp.path().join("run");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .arg("run")
+        .arg(&cfg)
+        .arg("--quiet")
+        .arg("--out")
+        .arg(&run)
+        .process_group(0)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !in_round_2(&games_so_far(&run)) {
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("the run ended ({status}) before a game of round 2");
+        }
+        assert!(Instant::now() < deadline, "no game of round 2 in 120 s");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    kill(Pid::from_raw(-(child.id() as i32)), Signal::SIGKILL).unwrap();
+    child.wait().unwrap();
+    let cut = games_so_far(&run);
+    assert!(
+        !run.join("finished").exists(),
+        "the run finished before the kill"
+    );
+    assert!(
+        !cut.iter().any(|(s, _)| round_of[s] > 2),
+        "the kill came after round 2"
+    );
+
+    let output = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .arg("run")
+        .arg(&cfg)
+        .arg("--quiet")
+        .arg("--resume")
+        .arg(&run)
+        .output()
+        .unwrap();
+    assert_success(&output);
+    let resumed = games_so_far(&run);
+    let once: BTreeSet<&(usize, u32)> = resumed.iter().collect();
+    assert_eq!(once.len(), resumed.len(), "a game is in games.csv twice");
+    assert!(resumed.len() > cut.len(), "the resume played nothing");
+    assert_eq!(games_without_timing(&whole), games_without_timing(&run));
+    assert_same_files(&whole, &run, &SUMMARY_FILES);
+    assert_same_files(&whole, &run, &["league.csv"]);
+    let bots: Vec<String> = (1..=8).map(|i| format!("g{i}")).collect();
+    check_league(&run, &bots, 3);
+}
+
+#[test]
+fn the_sample_league_is_64_greedy_bots_of_rising_noise_and_runs() {
+    let text = std::fs::read_to_string(common::repo().join("configs/league.toml")).unwrap();
+    let table: toml::Table = text.parse().unwrap();
+    assert_eq!(table["tournament"]["format"].as_str(), Some("league"));
+    let noise: Vec<f64> = table["bot"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            let command: Vec<&str> = b["command"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c.as_str().unwrap())
+                .collect();
+            assert_eq!(command[..3], ["arena", "bot", "greedy"]);
+            let at = command.iter().position(|&c| c == "--noise").unwrap();
+            command[at + 1].parse().unwrap()
+        })
+        .collect();
+    assert_eq!(noise.len(), 64);
+    assert_eq!((noise[0], noise[63]), (0.0, 1.0));
+    assert!(noise.windows(2).all(|w| w[0] < w[1]), "{noise:?}");
+    // Its first round, run as the sample is (one round, to stay short).
+    let tmp = tempfile::tempdir().unwrap();
+    let rounds = table["tournament"]["rounds"].as_integer().unwrap();
+    let one = text.replacen(&format!("rounds = {rounds}"), "rounds = 1", 1);
+    assert_ne!(one, text);
+    let cfg = tmp.path().join("league.toml");
+    std::fs::write(&cfg, one).unwrap();
+    let out = tmp.path().join("run");
+    assert_success(&run_arena(&cfg, &out));
+    let names: Vec<String> = table["bot"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["name"].as_str().unwrap().to_string())
+        .collect();
+    check_league(&out, &names, 1);
+}
+
+#[test]
+fn a_league_without_rounds_goes_on_until_ctrl_c_and_then_writes_its_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let header = "[board]\nholes = 6\n[tournament]\nformat = \"league\"\nconcurrency = 2\nseed = 3\n[ratings]\nbootstrap = 50\n";
+    let bots = noisy_field(6, 2);
+    let bots: Vec<(&str, Vec<String>)> =
+        bots.iter().map(|(n, c)| (n.as_str(), c.clone())).collect();
+    let cfg = config(tmp.path(), header, &bots);
+    let run = tmp.path().join("run");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .arg("run")
+        .arg(&cfg)
+        .arg("--quiet")
+        .arg("--out")
+        .arg(&run)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Round 4's games are under way: past any bound a rounds key would set.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while games_so_far(&run).len() < 3 * 3 * 2 + 1 {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the league ended by itself"
+        );
+        assert!(Instant::now() < deadline, "no round 4 in 120 s");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("rounds: stopped"), "{stdout}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("--resume"), "{stderr}");
+    // The files cover the games played; league.csv the rounds paired.
+    let games = rows(&run.join("games.csv"));
+    let standings = rows(&run.join("standings.csv"));
+    let counted: usize = standings
+        .iter()
+        .map(|s| s["games"].parse::<usize>().unwrap())
+        .sum();
+    assert_eq!(counted, 2 * games.len());
+    let league = rows(&run.join("league.csv"));
+    let rounds: BTreeSet<u32> = league.iter().map(|r| r["round"].parse().unwrap()).collect();
+    assert!(rounds.len() >= 4, "{rounds:?}");
+    assert_eq!(league.len(), 3 * rounds.len());
+}
