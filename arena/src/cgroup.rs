@@ -20,9 +20,9 @@
 //!   that move at once share the CPU as equals, however many processes
 //!   each has.
 //!
-//! The guard (`arena guard --cgroup DIR ...`) puts the bot's process into
-//! these folders before it execs, and leaves them itself, so the guard is
-//! never frozen and notices the arena's death. A folder is named
+//! The guard (`arena guard --cgroup DIR ...`) starts the bot, whose
+//! process joins these folders itself before it execs, so the guard never
+//! enters them: it is never frozen and notices the arena's death. A folder is named
 //! `endodoi-<ns>-<pid>-<start>-<n>` (the arena's pid namespace, pid and
 //! start time); those of an arena that died (`kill -9`) are
 //! killed and removed by the guard, or by the next arena that starts in
@@ -696,32 +696,6 @@ impl Drop for BotGroup {
         self.freezer = None;
         kill_and_remove(&self.dirs);
     }
-}
-
-/// Puts the calling process into each cgroup folder of `dirs` (writing
-/// `0` to its `cgroup.procs`), as the guard does just before it starts the
-/// bot.
-///
-/// # Errors
-/// The kernel's answer when a folder refuses it.
-pub fn join(dirs: &[PathBuf]) -> std::io::Result<()> {
-    for dir in dirs {
-        std::fs::write(dir.join("cgroup.procs"), "0")?;
-    }
-    Ok(())
-}
-
-/// Moves the calling process back into `homes` (the cgroups it started
-/// in, [`BotGroup::homes`]), as the guard does once the bot has started:
-/// the guard is then neither frozen nor limited with the bot.
-///
-/// # Errors
-/// The kernel's answer when a folder refuses it.
-pub fn leave(homes: &[PathBuf]) -> std::io::Result<()> {
-    for home in homes {
-        std::fs::write(home.join("cgroup.procs"), "0")?;
-    }
-    Ok(())
 }
 
 /// Kills every process in the folders `dirs` and removes them

@@ -161,28 +161,29 @@ pub fn run(
         }
     });
     // A sandbox's descriptors stay open until the spawn, then close.
-    let mut prepared = match sandbox.map(|s| s.command(Some(program), args)).transpose() {
-        Ok(p) => p,
-        Err(e) => return Err(GuardError::Sandbox(e)),
-    };
+    // The bot joins its cgroups itself, between fork and exec (first of
+    // all, while it has the guard's rights), so the guard never enters
+    // them: a guard in them could be frozen with the bot, and a frozen
+    // guard can end nothing when the arena dies.
+    let sandboxed = sandbox.map(|s| s.command(Some(program), args, &cgroups.dirs));
+    let mut prepared = sandboxed.transpose().map_err(GuardError::Sandbox)?;
     let mut plain;
     let cmd = match &mut prepared {
         Some(p) => &mut p.command,
         None => {
             plain = std::process::Command::new(program);
             plain.args(args);
+            platform::join_cgroups_at_exec(&mut plain, &cgroups.dirs)
+                .map_err(GuardError::Cgroup)?;
             &mut plain
         }
     };
     platform::guard_child(cmd, crate::bot::spawn::process_limits(&limits));
-    let spawned = spawn_in(cmd, cgroups);
+    let spawned = cmd.spawn();
     drop(prepared);
-    let mut child = spawned.map_err(|e| match e {
-        Spawned::Cgroup(e) => GuardError::Cgroup(e),
-        Spawned::Start(source) => GuardError::Start {
-            program: program.to_string_lossy().into_owned(),
-            source,
-        },
+    let mut child = spawned.map_err(|source| GuardError::Start {
+        program: program.to_string_lossy().into_owned(),
+        source,
     })?;
     // The bot has its own copies of the pipes: drop ours, so the arena sees
     // the end of the bot's output when the bot closes it.
@@ -201,30 +202,4 @@ pub fn run(
     let _ending = ENDING.lock();
     end_cgroups(&cgroups.dirs, platform::parent_id() != arena);
     Ok(platform::exit_like(status))
-}
-
-/// Why [`spawn_in`] failed.
-enum Spawned {
-    /// A cgroup refused the guard.
-    Cgroup(std::io::Error),
-    /// The program did not start.
-    Start(std::io::Error),
-}
-
-/// Spawns `cmd` in the bot's `cgroups`: the guard joins them, so the
-/// child is born there (a fork inherits them), and leaves them again, so
-/// it is never frozen or limited with the bot.
-fn spawn_in(
-    cmd: &mut std::process::Command,
-    cgroups: &Cgroups,
-) -> Result<std::process::Child, Spawned> {
-    crate::cgroup::join(&cgroups.dirs).map_err(Spawned::Cgroup)?;
-    let spawned = cmd.spawn();
-    if let Err(e) = crate::cgroup::leave(&cgroups.homes) {
-        if let Ok(mut child) = spawned {
-            let _ = child.kill();
-        }
-        return Err(Spawned::Cgroup(e));
-    }
-    spawned.map_err(Spawned::Start)
 }

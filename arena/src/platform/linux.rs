@@ -211,6 +211,40 @@ pub fn pinned<T>(core: Option<usize>, f: impl FnOnce() -> T) -> T {
     out
 }
 
+pub fn join_cgroups_at_exec(
+    cmd: &mut std::process::Command,
+    dirs: &[std::path::PathBuf],
+) -> io::Result<()> {
+    use std::os::unix::ffi::OsStrExt as _;
+    let files = dirs
+        .iter()
+        .map(|d| std::ffi::CString::new(d.join("cgroup.procs").as_os_str().as_bytes()))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(io::Error::other)?;
+    // SAFETY: open, write and close are async-signal-safe; the paths were
+    // made before the fork, so nothing is allocated.
+    unsafe {
+        cmd.pre_exec(move || {
+            use nix::fcntl::{open, OFlag};
+            use nix::sys::stat::Mode;
+            for file in &files {
+                let fd = open(
+                    file.as_c_str(),
+                    OFlag::O_WRONLY | OFlag::O_CLOEXEC,
+                    Mode::empty(),
+                )?;
+                // SAFETY: `fd` was opened just above and is closed below.
+                let borrowed = std::os::fd::BorrowedFd::borrow_raw(fd);
+                let written = nix::unistd::write(borrowed, b"0");
+                let _ = nix::unistd::close(fd);
+                written?;
+            }
+            Ok(())
+        });
+    }
+    Ok(())
+}
+
 pub fn pin_child(cmd: &mut std::process::Command, core: usize) {
     let set = one_core(core);
     // SAFETY: sched_setaffinity is a plain system call, async-signal-safe.

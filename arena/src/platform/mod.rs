@@ -452,6 +452,23 @@ pub fn pinned<T>(core: Option<usize>, f: impl FnOnce() -> T) -> T {
     imp::pinned(core, f)
 }
 
+/// Puts the child of `cmd` into the cgroup folders `dirs` as it starts,
+/// before its program runs (it writes `0`, itself, to each
+/// `cgroup.procs`): the bot is born in its cgroups and the guard that
+/// starts it never enters them, so a freeze of the bot's cgroups can never
+/// catch the guard (which must outlive the arena to end the bot).
+///
+/// # Errors
+/// [`std::io::ErrorKind::Unsupported`] with folders where there are no
+/// [`CGROUPS`]; a path with a NUL byte. A folder that refuses the child
+/// fails its start (the kernel's error).
+pub fn join_cgroups_at_exec(
+    cmd: &mut std::process::Command,
+    dirs: &[std::path::PathBuf],
+) -> io::Result<()> {
+    imp::join_cgroups_at_exec(cmd, dirs)
+}
+
 /// Pins the child of `cmd` to `core` as it starts (nothing without
 /// [`AFFINITY`]).
 pub fn pin_child(cmd: &mut std::process::Command, core: usize) {

@@ -361,6 +361,17 @@ pub fn pinned<T>(_core: Option<usize>, f: impl FnOnce() -> T) -> T {
     f()
 }
 
+pub fn join_cgroups_at_exec(
+    _cmd: &mut std::process::Command,
+    dirs: &[std::path::PathBuf],
+) -> io::Result<()> {
+    if dirs.is_empty() {
+        Ok(())
+    } else {
+        Err(unsupported("cgroups"))
+    }
+}
+
 pub fn pin_child(_cmd: &mut std::process::Command, _core: usize) {}
 
 pub fn cpu_time(whose: Whose) -> Option<Duration> {

@@ -467,14 +467,21 @@ impl Sandbox {
     }
 
     /// The bubblewrap command that runs `program` with `args` in this
-    /// sandbox (with no program: the confine step's check alone). When the
-    /// arena runs as root, the child switches to the host user before it
-    /// execs bubblewrap.
+    /// sandbox (with no program: the confine step's check alone). The
+    /// child joins the cgroup folders `cgroups` first
+    /// ([`platform::join_cgroups_at_exec`]), while it still has the
+    /// guard's rights; then, when the arena runs as root, it switches to
+    /// the host user before it execs bubblewrap.
     ///
     /// # Errors
     /// When a pipe, the arena's executable or the seccomp filter cannot be
-    /// made.
-    pub fn command(&self, program: Option<&OsStr>, args: &[OsString]) -> std::io::Result<Prepared> {
+    /// made, or `cgroups` where the platform has none.
+    pub fn command(
+        &self,
+        program: Option<&OsStr>,
+        args: &[OsString],
+        cgroups: &[std::path::PathBuf],
+    ) -> std::io::Result<Prepared> {
         let data = platform::data_pipe;
         let filter = platform::seccomp_filter(self.pinned)?;
         let exe = platform::descriptor_of(std::fs::File::open(std::env::current_exe()?)?);
@@ -511,6 +518,7 @@ impl Sandbox {
         if let Some(program) = program {
             command.arg("--").arg(program).args(args);
         }
+        platform::join_cgroups_at_exec(&mut command, cgroups)?;
         platform::sandbox_child(&mut command, raw, self.host_user);
         Ok(Prepared {
             command,
@@ -546,7 +554,9 @@ impl Sandbox {
     /// # Errors
     /// One line: what bubblewrap or the check said, and what the host needs.
     pub fn probe(&self) -> Result<(), SandboxError> {
-        let mut prepared = self.command(None, &[]).map_err(SandboxError::Prepare)?;
+        let mut prepared = self
+            .command(None, &[], &[])
+            .map_err(SandboxError::Prepare)?;
         let output = prepared
             .command
             .stdin(std::process::Stdio::null())
@@ -889,7 +899,7 @@ mod tests {
 
     #[test]
     fn bubblewraps_command_line_shows_no_setting_and_its_descriptor_all() {
-        let prepared = sandbox().command(Some(OsStr::new("./bot")), &[]);
+        let prepared = sandbox().command(Some(OsStr::new("./bot")), &[], &[]);
         if !platform::SANDBOX {
             let e = prepared.err().expect("no sandbox on this platform");
             assert_eq!(e.kind(), std::io::ErrorKind::Unsupported, "{e}");
@@ -927,7 +937,7 @@ mod tests {
         // A setting with a NUL in it would split: refused.
         let mut bad = sandbox();
         bad.env.push(("X".into(), "a\0--bind".into()));
-        let e = bad.command(None, &[]).err().unwrap().to_string();
+        let e = bad.command(None, &[], &[]).err().unwrap().to_string();
         assert!(e.contains("NUL"), "{e}");
     }
 
