@@ -3,6 +3,8 @@
 //! `league.csv` agreeing with `series.csv` and `games.csv`; and a league
 //! killed (SIGKILL) in round 2 resumes to the same pairings, games and
 //! files as a league played in one go (docs/formats.md, "League").
+// Signals and process groups: Unix only (docs/platforms.md).
+#![cfg(unix)]
 
 mod common;
 
