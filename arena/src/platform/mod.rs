@@ -36,6 +36,7 @@ use std::path::Path;
 use std::process::ExitStatus;
 use std::time::Duration;
 
+mod absent;
 #[cfg(all(target_os = "linux", not(feature = "portable-unix")))]
 mod linux;
 #[cfg(all(target_os = "linux", not(feature = "portable-unix")))]

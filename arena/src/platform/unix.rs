@@ -22,6 +22,15 @@ use nix::sys::resource::{getrusage, setrlimit, Resource, UsageWho};
 use nix::sys::signal::{kill, killpg, SigHandler, SigSet, Signal};
 use nix::unistd::Pid;
 
+// Built into Linux, linux.rs replaces every one of these (hence unused there).
+#[cfg_attr(
+    all(target_os = "linux", not(feature = "portable-unix")),
+    allow(unused_imports)
+)]
+pub use super::absent::{
+    allowed_cores, join_cgroups_at_exec, limit_processes, own_status, pin_child,
+    pin_current_thread, pinned, read_inherited, sealed_file, seccomp_filter, unsupported,
+};
 use super::{OnArenaDeath, ProcessEntry, ProcessLimits, Sig, Whose};
 
 pub const NAME: &str = "unix";
@@ -37,14 +46,6 @@ pub const MEMORY_LIMIT_NOTE: Option<&str> = if cfg!(target_os = "macos") {
 };
 
 pub type Descriptor = OwnedFd;
-
-/// The `Unsupported` error for what needs Linux.
-pub fn unsupported(what: &str) -> io::Error {
-    io::Error::new(
-        io::ErrorKind::Unsupported,
-        format!("{what} needs Linux (this arena is built for {NAME})"),
-    )
-}
 
 fn signal_of(sig: Sig) -> Signal {
     match sig {
@@ -266,10 +267,6 @@ pub fn exit_like(status: ExitStatus) -> i32 {
     status.code().unwrap_or(1)
 }
 
-pub fn sealed_file(_bytes: &[u8]) -> io::Result<Descriptor> {
-    Err(unsupported("the sandbox"))
-}
-
 pub fn data_pipe(bytes: &[u8]) -> io::Result<Descriptor> {
     use std::io::Write as _;
     let (read, mut write) = std::io::pipe()?;
@@ -286,14 +283,6 @@ pub fn sandbox_child(
     unsafe {
         cmd.pre_exec(|| Err(unsupported("the sandbox")));
     }
-}
-
-pub fn read_inherited(_fd: i32) -> io::Result<Vec<u8>> {
-    Err(unsupported("the sandbox"))
-}
-
-pub fn seccomp_filter(_pinned: bool) -> io::Result<Vec<u8>> {
-    Err(unsupported("the sandbox's seccomp filter"))
 }
 
 pub fn is_root() -> bool {
@@ -325,14 +314,6 @@ pub fn owner_and_mode(meta: &std::fs::Metadata) -> (u32, u32, u32) {
     (meta.uid(), meta.gid(), meta.mode())
 }
 
-pub fn own_status() -> String {
-    String::new()
-}
-
-pub fn limit_processes(_processes: u64) -> io::Result<()> {
-    Err(unsupported("the sandbox's process limit"))
-}
-
 pub fn close_other_descriptors() {}
 
 pub fn exec(program: Option<&OsStr>, args: &[OsString]) -> io::Error {
@@ -348,31 +329,6 @@ pub fn exec(program: Option<&OsStr>, args: &[OsString]) -> io::Error {
         .args(args)
         .exec()
 }
-
-pub fn allowed_cores() -> Vec<usize> {
-    Vec::new()
-}
-
-pub fn pin_current_thread(_core: usize) -> io::Result<()> {
-    Err(unsupported("CPU affinity"))
-}
-
-pub fn pinned<T>(_core: Option<usize>, f: impl FnOnce() -> T) -> T {
-    f()
-}
-
-pub fn join_cgroups_at_exec(
-    _cmd: &mut std::process::Command,
-    dirs: &[std::path::PathBuf],
-) -> io::Result<()> {
-    if dirs.is_empty() {
-        Ok(())
-    } else {
-        Err(unsupported("cgroups"))
-    }
-}
-
-pub fn pin_child(_cmd: &mut std::process::Command, _core: usize) {}
 
 pub fn cpu_time(whose: Whose) -> Option<Duration> {
     let who = match whose {

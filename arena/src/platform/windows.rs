@@ -71,6 +71,10 @@ use windows_sys::Win32::System::Threading::{
     CREATE_NEW_PROCESS_GROUP, CREATE_SUSPENDED, PROCESS_TERMINATE, THREAD_SUSPEND_RESUME,
 };
 
+pub use super::absent::{
+    allowed_cores, join_cgroups_at_exec, limit_processes, own_status, pin_child,
+    pin_current_thread, pinned, read_inherited, sealed_file, seccomp_filter, unsupported,
+};
 use super::{OnArenaDeath, ProcessEntry, ProcessLimits, Sig, Whose};
 
 pub const NAME: &str = "windows";
@@ -91,14 +95,6 @@ pub const ENDED_CODE: u32 = 1;
 /// A handle the arena could hand to a child (only the sandbox does, which
 /// Windows has not).
 pub type Descriptor = OwnedHandle;
-
-/// The `Unsupported` error for what needs Linux.
-pub fn unsupported(what: &str) -> io::Error {
-    io::Error::new(
-        io::ErrorKind::Unsupported,
-        format!("{what} needs Linux (this arena is built for {NAME})"),
-    )
-}
 
 /// A Win32 `BOOL` result as an `io::Result`.
 fn check(ok: i32) -> io::Result<()> {
@@ -363,10 +359,6 @@ pub fn exit_like(status: ExitStatus) -> i32 {
     status.code().unwrap_or(1)
 }
 
-pub fn sealed_file(_bytes: &[u8]) -> io::Result<Descriptor> {
-    Err(unsupported("the sandbox"))
-}
-
 pub fn data_pipe(bytes: &[u8]) -> io::Result<Descriptor> {
     use std::io::Write as _;
     let (read, mut write) = std::io::pipe()?;
@@ -380,14 +372,6 @@ pub fn sandbox_child(
     _inherit: Vec<i32>,
     _host_user: Option<(u32, u32)>,
 ) {
-}
-
-pub fn read_inherited(_fd: i32) -> io::Result<Vec<u8>> {
-    Err(unsupported("the sandbox"))
-}
-
-pub fn seccomp_filter(_pinned: bool) -> io::Result<Vec<u8>> {
-    Err(unsupported("the sandbox's seccomp filter"))
 }
 
 pub fn is_root() -> bool {
@@ -415,44 +399,11 @@ pub fn owner_and_mode(meta: &std::fs::Metadata) -> (u32, u32, u32) {
     (user_id(), user_id(), mode)
 }
 
-pub fn own_status() -> String {
-    String::new()
-}
-
-pub fn limit_processes(_processes: u64) -> io::Result<()> {
-    Err(unsupported("the sandbox's process limit"))
-}
-
 pub fn close_other_descriptors() {}
 
 pub fn exec(_program: Option<&OsStr>, _args: &[OsString]) -> io::Error {
     unsupported("replacing the running program (exec)")
 }
-
-pub fn allowed_cores() -> Vec<usize> {
-    Vec::new()
-}
-
-pub fn pin_current_thread(_core: usize) -> io::Result<()> {
-    Err(unsupported("CPU affinity"))
-}
-
-pub fn pinned<T>(_core: Option<usize>, f: impl FnOnce() -> T) -> T {
-    f()
-}
-
-pub fn join_cgroups_at_exec(
-    _cmd: &mut std::process::Command,
-    dirs: &[std::path::PathBuf],
-) -> io::Result<()> {
-    if dirs.is_empty() {
-        Ok(())
-    } else {
-        Err(unsupported("cgroups"))
-    }
-}
-
-pub fn pin_child(_cmd: &mut std::process::Command, _core: usize) {}
 
 pub fn cpu_time(whose: Whose) -> Option<Duration> {
     if whose == Whose::ReapedChildren {
