@@ -638,6 +638,7 @@ struct RawTournament {
     decider: Option<Spanned<String>>,
     rounds: Option<Spanned<i64>>,
     settle_los: Option<Spanned<f64>>,
+    pairing: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -1756,6 +1757,11 @@ fn parse_format(
         &["league"],
     )?;
     only(
+        "pairing",
+        r.pairing.as_ref().map(Spanned::span),
+        &["league"],
+    )?;
+    only(
         "seeding",
         r.seeding.as_ref().map(Spanned::span),
         &["knockout", "swiss"],
@@ -1891,13 +1897,23 @@ fn parse_format(
     }
 }
 
-/// A league's `rounds` and `settle_los` checked (the seed and the ratings'
-/// settings are filled in from their own keys afterwards).
+/// A league's `rounds`, `settle_los` and `pairing` checked (the seed and
+/// the ratings' settings are filled in from their own keys afterwards).
 fn league_format(
     r: &RawTournament,
     at: &dyn Fn(Option<Range<usize>>, &str) -> ConfigError,
 ) -> Result<Format, ConfigError> {
-    use crate::format::{LeagueSettings, LEAGUE_MAX_ROUNDS};
+    use crate::format::{LeagueSettings, PairBy, LEAGUE_MAX_ROUNDS};
+    let pairing = match r.pairing.as_ref().map(|p| p.get_ref().as_str()) {
+        None | Some("rating") => PairBy::Rating,
+        Some("random") => PairBy::Random,
+        Some(other) => {
+            return Err(at(
+                r.pairing.as_ref().map(Spanned::span),
+                &format!("tournament.pairing = \"{other}\" is not a pairing: use \"rating\" (by the current ratings, the default) or \"random\" (a random matching each round, a control)"),
+            ))
+        }
+    };
     let rounds = match &r.rounds {
         None => None,
         Some(s) if (1..=i64::from(LEAGUE_MAX_ROUNDS)).contains(s.get_ref()) => {
@@ -1934,6 +1950,7 @@ fn league_format(
         seed: 0,
         prior_draws: 1.0,
         bootstrap: 0,
+        pairing,
     }))
 }
 
@@ -2312,7 +2329,11 @@ dir = "bots"
         assert_eq!(league.tournament.max_games, 2);
         let open = parse("format = \"league\"").unwrap();
         assert!(
-            matches!(open.format, Format::League(l) if l.rounds.is_none() && l.settle_los.is_none())
+            matches!(open.format, Format::League(l) if l.rounds.is_none() && l.settle_los.is_none() && l.pairing == crate::format::PairBy::Rating)
+        );
+        let random = parse("format = \"league\"\npairing = \"random\"").unwrap();
+        assert!(
+            matches!(random.format, Format::League(l) if l.pairing == crate::format::PairBy::Random)
         );
         for (tournament, expected) in [
             ("format = \"ladder\"", "t.toml:2:10: tournament.format = \"ladder\" is not a format: use \"round-robin\", \"gauntlet\", \"knockout\", \"swiss\" or \"league\""),
@@ -2323,6 +2344,8 @@ dir = "bots"
             ("format = \"knockout\"\ndecider = \"coin\"", "t.toml:3:11: tournament.decider = \"coin\" is not a decider"),
             ("format = \"knockout\"\nrounds = 2", "t.toml:3:10: tournament.rounds applies only to format = \"swiss\" or \"league\""),
             ("format = \"swiss\"\nsettle_los = 0.9", "t.toml:3:14: tournament.settle_los applies only to format = \"league\""),
+            ("format = \"swiss\"\npairing = \"random\"", "t.toml:3:11: tournament.pairing applies only to format = \"league\""),
+            ("format = \"league\"\npairing = \"best\"", "t.toml:3:11: tournament.pairing = \"best\" is not a pairing: use \"rating\""),
             ("format = \"league\"\nsettle_los = 1.0", "t.toml:3:14: tournament.settle_los = 1 is out of range"),
             ("format = \"league\"\nrounds = 0", "t.toml:3:10: tournament.rounds = 0 is out of range: a league plays 1 to 1000000 rounds"),
             ("format = \"swiss\"\nrounds = 4", "t.toml:3:10: tournament.rounds = 4 is out of range: 3 bots can play 1 to 3 rounds"),

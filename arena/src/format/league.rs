@@ -27,6 +27,10 @@
 //!   (prior draws counted): the Fisher information of its rating with the
 //!   others held fixed; [`NEW_SD`] for a bot without games.
 //!
+//! With `pairing = "random"` ([`PairBy::Random`]) a round is instead a
+//! seeded random perfect matching (the bye as above, repeats allowed): the
+//! control that the rating pairing is measured against.
+//!
 //! The league stops after `rounds`, or once settled (`settle_los`: every
 //! two neighbours of the ranking, by rating, one group, decided at that
 //! likelihood of superiority), or when the run is stopped.
@@ -63,6 +67,19 @@ pub const NEW_SD: f64 = 350.0;
 /// then goes on until stopped, or settled).
 pub const MAX_ROUNDS: u32 = 1_000_000;
 
+/// How a league pairs its rounds (`[tournament] pairing`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum PairBy {
+    /// By the current ratings (the module's rules): `pairing = "rating"`,
+    /// the default.
+    #[default]
+    Rating,
+    /// A seeded random perfect matching each round, repeats allowed, the
+    /// bye as by rating: `pairing = "random"`, the control to compare the
+    /// rating pairing against.
+    Random,
+}
+
 /// A league's settings (`[tournament] format = "league"`).
 #[derive(Clone, Copy, Debug)]
 pub struct LeagueSettings {
@@ -79,6 +96,8 @@ pub struct LeagueSettings {
     /// The ratings' bootstrap samples (`[ratings] bootstrap`), for the LOS
     /// of `settle_los`.
     pub bootstrap: u32,
+    /// How the rounds are paired.
+    pub pairing: PairBy,
 }
 
 impl PartialEq for LeagueSettings {
@@ -88,6 +107,7 @@ impl PartialEq for LeagueSettings {
             && self.seed == other.seed
             && self.prior_draws.to_bits() == other.prior_draws.to_bits()
             && self.bootstrap == other.bootstrap
+            && self.pairing == other.pairing
     }
 }
 
@@ -197,16 +217,7 @@ fn met_count(met: &Met, a: usize, b: usize) -> u32 {
 #[must_use]
 pub fn pair_round(entrants: &[Entrant], met: &Met, seed: u64, round: u32) -> RoundPairing {
     let mut left: Vec<&Entrant> = entrants.iter().collect();
-    let mut bye = None;
-    if left.len() % 2 == 1 {
-        let at = (0..left.len())
-            .min_by_key(|&i| {
-                let e = left[i];
-                (e.byes, std::cmp::Reverse(e.games), lot(seed, round, e.bot))
-            })
-            .expect("an odd count is not empty");
-        bye = Some(left.swap_remove(at).bot);
-    }
+    let bye = take_bye(&mut left, seed, round);
     // The rating order, ties by lot.
     left.sort_by(|a, b| {
         a.elo
@@ -259,6 +270,37 @@ pub fn pair_round(entrants: &[Entrant], met: &Met, seed: u64, round: u32) -> Rou
         pairs.push((left[p].bot, left[q].bot));
     }
     repair_repeats(&mut pairs, &left, met);
+    RoundPairing { pairs, bye }
+}
+
+/// With an odd count, takes the bye out of `left`: one of the fewest
+/// byes, the most games among them, then by lot.
+fn take_bye(left: &mut Vec<&Entrant>, seed: u64, round: u32) -> Option<usize> {
+    if left.len() % 2 == 0 {
+        return None;
+    }
+    let at = (0..left.len())
+        .min_by_key(|&i| {
+            let e = left[i];
+            (e.byes, std::cmp::Reverse(e.games), lot(seed, round, e.bot))
+        })
+        .expect("an odd count is not empty");
+    Some(left.swap_remove(at).bot)
+}
+
+/// Pairs one round of `entrants` at random (`pairing = "random"`): the bye
+/// as [`pair_round`] gives it, then the others in the order of their
+/// seeded lots, paired first with second, third with fourth and so on: a
+/// uniformly random perfect matching (the lots are a seeded random
+/// permutation), whatever the ratings and the meetings so far. `O(n log n)`.
+#[must_use]
+pub fn pair_round_randomly(entrants: &[Entrant], seed: u64, round: u32) -> RoundPairing {
+    let mut left: Vec<&Entrant> = entrants.iter().collect();
+    let bye = take_bye(&mut left, seed, round);
+    // Another stream of lots than the tie-breaks'.
+    let seed = seed ^ 0x7261_6E64_6F6D_2121;
+    left.sort_by_key(|e| (lot(seed, round, e.bot), e.bot));
+    let pairs = left.chunks_exact(2).map(|p| (p[0].bot, p[1].bot)).collect();
     RoundPairing { pairs, bye }
 }
 
@@ -451,7 +493,10 @@ impl League {
         for s in series {
             *met.entry((s.a.min(s.b), s.a.max(s.b))).or_insert(0) += 1;
         }
-        let pairing = pair_round(&entrants, &met, self.settings.seed, round);
+        let pairing = match self.settings.pairing {
+            PairBy::Rating => pair_round(&entrants, &met, self.settings.seed, round),
+            PairBy::Random => pair_round_randomly(&entrants, self.settings.seed, round),
+        };
         self.course.rounds_paired = round;
         let mut step = Step::default();
         if let Some(b) = pairing.bye {
@@ -497,6 +542,7 @@ mod tests {
             seed,
             prior_draws: 1.0,
             bootstrap: 200,
+            pairing: PairBy::Rating,
         })
     }
 
@@ -614,6 +660,40 @@ mod tests {
         assert_eq!(plan.byes().len(), 3);
     }
 
+    #[test]
+    fn a_random_pairing_ignores_the_ratings_and_is_seeded() {
+        // Two tight clusters far apart: the rating pairing keeps them
+        // apart, a random one does not, over a few rounds.
+        let e: Vec<Entrant> = (0..16)
+            .map(|i| entrant(i, if i < 8 { 400.0 } else { -400.0 }, 30.0, 40, 0))
+            .collect();
+        let across =
+            |p: &RoundPairing| p.pairs.iter().filter(|&&(a, b)| (a < 8) != (b < 8)).count();
+        let by_rating: usize = (1..=5)
+            .map(|r| across(&pair_round(&e, &Met::new(), 7, r)))
+            .sum();
+        assert_eq!(by_rating, 0);
+        let by_chance: Vec<RoundPairing> = (1..=5).map(|r| pair_round_randomly(&e, 7, r)).collect();
+        assert!(by_chance.iter().map(across).sum::<usize>() > 0);
+        // Seeded: the same seed and round pair the same, others differ.
+        assert_eq!(by_chance[0], pair_round_randomly(&e, 7, 1));
+        assert_ne!(by_chance[0], by_chance[1]);
+        assert_ne!(by_chance[0], pair_round_randomly(&e, 8, 1));
+    }
+
+    #[test]
+    fn a_random_league_plays_every_bot_each_round_with_rotating_byes() {
+        let mut format = league(Some(5), None, 4);
+        if let Format::League(l) = &mut format {
+            l.pairing = PairBy::Random;
+        }
+        let mut plan = Plan::new(&format, 5, &[]);
+        assert_eq!(play(&mut plan, 100), 5);
+        let byes: HashSet<usize> = plan.byes().iter().map(|b| b.1).collect();
+        assert_eq!(byes.len(), 5, "each bot had the bye once");
+        assert_eq!(plan.league().unwrap().pairings.len(), 15);
+    }
+
     proptest! {
         /// For 2..=40 bots (some absent), random results and seeds: every
         /// present bot plays once a round or has the bye; a bye only with
@@ -688,6 +768,14 @@ mod tests {
                 prop_assert_eq!(e.iter().find(|x| x.bot == b).unwrap().byes, fewest);
             }
             prop_assert_eq!(&p, &pair_round(&e, &Met::new(), seed, round));
+            // The random pairing: the same bye, every other entrant once.
+            let q = pair_round_randomly(&e, seed, round);
+            prop_assert_eq!(q.bye, p.bye);
+            let mut seen: Vec<usize> = q.pairs.iter().flat_map(|&(a, b)| [a, b]).chain(q.bye).collect();
+            seen.sort_unstable();
+            let mut all: Vec<usize> = e.iter().map(|x| x.bot).collect();
+            all.sort_unstable();
+            prop_assert_eq!(seen, all);
         }
     }
 }

@@ -16,7 +16,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::Report;
-use crate::format::{pair_round, Entrant, Format, LeagueSettings, Met, Plan};
+use crate::format::{pair_round, Entrant, Format, LeagueSettings, Met, PairBy, Plan};
 use crate::schedule::Series;
 use crate::series::SeriesResult;
 use crate::standings::Wdl;
@@ -76,6 +76,7 @@ fn league(n: usize, rounds: u32, seed: u64) -> League {
         seed,
         prior_draws: 1.0,
         bootstrap: 0,
+        pairing: PairBy::Rating,
     });
     let mut plan = Plan::new(&format, n, &[]);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);

@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""The league's ranking against the games it spends (issue 32's goal).
+
+A population of N bots of known order (`arena bot alphabeta --depth D` with
+`--noise` spread evenly from 0 to 1, bot 0 the strongest) plays a league
+twice per seed, once paired by rating (`pairing = "rating"`) and once at
+random (`pairing = "random"`), alternating, with the same seed. After
+each round the ratings are compared with the noise order by Spearman's
+rank correlation, and the script prints the curve of the correlation
+against the games each bot has played, for both pairings, per seed and
+their mean.
+
+The ratings after round r - 1 are exact and free: `league.csv` lists, for
+each pairing of round r, both bots' ratings as the round was paired (the
+league's fit of every game before it). The last point (after the final
+round) is `standings.csv`'s fit of every game.
+
+Usage (from the repository's root, after `cargo build --release -p arena`):
+
+    python3 tools/league_curve.py --seeds 1,2,3,4,5 --out results/curve
+
+Runs already finished in --out are read again, not replayed, so a longer
+measurement can be built up seed by seed. Standard library only.
+"""
+
+import argparse
+import csv
+import os
+import subprocess
+import sys
+import time
+
+
+def config_text(method, seed, bots, rounds, depth, holes, concurrency):
+    """The league's config: `bots` alphabeta bots with noise 0 to 1."""
+    lines = [
+        f'name = "curve-{method}-s{seed}"',
+        "",
+        "[board]",
+        f"holes = {holes}",
+        "seeds = 4",
+        "",
+        "[time]",
+        "move_time_ms = 1000",
+        "margin_ms = 50",
+        "",
+        "[tournament]",
+        'format = "league"',
+        f'pairing = "{method}"',
+        f"rounds = {rounds}",
+        "max_games = 2",
+        f"concurrency = {concurrency}",
+        f"seed = {seed}",
+        "",
+        "[openings]",
+        "plies_min = 2",
+        "plies_max = 4",
+        "",
+        "[ratings]",
+        "bootstrap = 0",
+    ]
+    for i in range(bots):
+        noise = i / (bots - 1)
+        lines += [
+            "",
+            "[[bot]]",
+            f'name = "{bot_name(i)}"',
+            'command = ["arena", "bot", "alphabeta", "--depth", "%d", "--seed", "%d", "--noise", "%.6f"]'
+            % (depth, seed * 100_000 + i + 1, noise),
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def bot_name(i):
+    """Bot i's name: its place in the noise order (0 the strongest)."""
+    return f"ab-{i:05d}"
+
+
+def ranks(values):
+    """Average ranks (1-based) of `values`, ties sharing their mean rank."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    out = [0.0] * len(values)
+    k = 0
+    while k < len(order):
+        j = k
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[k]]:
+            j += 1
+        for m in range(k, j + 1):
+            out[order[m]] = (k + j) / 2 + 1
+        k = j + 1
+    return out
+
+
+def spearman(elo):
+    """Spearman's correlation of `elo` (bot i's rating) with the noise
+    order (bot 0 the strongest): Pearson's correlation of the ranks, ties
+    averaged; 0 when every rating is equal."""
+    x = ranks([-e for e in elo])
+    y = [i + 1.0 for i in range(len(elo))]
+    n = len(elo)
+    mx, my = sum(x) / n, sum(y) / n
+    sxy = sum((a - mx) * (b - my) for a, b in zip(x, y))
+    sxx = sum((a - mx) ** 2 for a in x)
+    syy = sum((b - my) ** 2 for b in y)
+    return sxy / (sxx * syy) ** 0.5 if sxx > 0 else 0.0
+
+
+def curve(folder, bots):
+    """[(games a bot, spearman)] of one finished league in `folder`."""
+    index = {bot_name(i): i for i in range(bots)}
+    by_round = {}
+    with open(os.path.join(folder, "league.csv"), newline="") as f:
+        for row in csv.DictReader(f):
+            r = int(row["round"])
+            elo = by_round.setdefault(r, [0.0] * bots)
+            elo[index[row["south"]]] = float(row["south_elo"])
+            if row["north"]:
+                elo[index[row["north"]]] = float(row["north_elo"])
+    points = []
+    for r in sorted(by_round):
+        if r > 1:
+            points.append((2 * (r - 1), spearman(by_round[r])))
+    final = [0.0] * bots
+    with open(os.path.join(folder, "standings.csv"), newline="") as f:
+        for row in csv.DictReader(f):
+            final[index[row["bot"]]] = float(row["elo"])
+    rounds = max(by_round)
+    points.append((2 * rounds, spearman(final)))
+    return points
+
+
+def run(args, method, seed):
+    """Plays (or reads again) one league; returns its folder."""
+    folder = os.path.join(args.out, f"{method}-s{seed}")
+    if os.path.exists(os.path.join(folder, "finished")):
+        return folder, 0.0
+    os.makedirs(args.out, exist_ok=True)
+    config = os.path.join(args.out, f"{method}-s{seed}.toml")
+    with open(config, "w") as f:
+        f.write(
+            config_text(
+                method, seed, args.bots, args.rounds, args.depth, args.holes, args.concurrency
+            )
+        )
+    start = time.monotonic()
+    cmd = [args.arena, "run", config, "--out", folder, "--resume-if-exists", "--quiet"]
+    with open(os.path.join(args.out, f"{method}-s{seed}.log"), "w") as log:
+        code = subprocess.call(cmd, stdout=log, stderr=subprocess.STDOUT)
+    if code != 0:
+        sys.exit(f"league_curve: {' '.join(cmd)} exited {code}: see its log in {args.out}")
+    return folder, time.monotonic() - start
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--arena", default="target/release/arena", help="the arena binary")
+    p.add_argument("--out", default="results/league-curve", help="the folder of the runs")
+    p.add_argument("--seeds", default="1", help="comma separated, e.g. 1,2,3,4,5")
+    p.add_argument("--methods", default="rating,random", help="the pairings, in play order")
+    p.add_argument("--bots", type=int, default=256)
+    p.add_argument("--rounds", type=int, default=25, help="25 rounds: 50 games a bot")
+    p.add_argument("--depth", type=int, default=4)
+    p.add_argument("--holes", type=int, default=6)
+    p.add_argument("--concurrency", type=int, default=2)
+    p.add_argument("--csv", help="also write the curves here")
+    args = p.parse_args()
+    seeds = [int(s) for s in args.seeds.split(",") if s]
+    methods = args.methods.split(",")
+    curves = {}
+    for seed in seeds:
+        for method in methods:
+            folder, secs = run(args, method, seed)
+            curves[(method, seed)] = dict(curve(folder, args.bots))
+            last = max(curves[(method, seed)])
+            print(
+                f"# {method} seed {seed}: {secs:.0f} s, spearman {curves[(method, seed)][last]:.4f} at {last} games a bot",
+                flush=True,
+            )
+    budgets = sorted(set.intersection(*(set(c) for c in curves.values())))
+    header = ["games_a_bot"] + [f"{m}_mean" for m in methods]
+    header += [f"{m}_s{s}" for s in seeds for m in methods]
+    rows = []
+    for g in budgets:
+        mean = [sum(curves[(m, s)][g] for s in seeds) / len(seeds) for m in methods]
+        each = [curves[(m, s)][g] for s in seeds for m in methods]
+        rows.append([g] + mean + each)
+    print(" ".join(f"{h:>11}" for h in header))
+    for row in rows:
+        print(f"{row[0]:>11} " + " ".join(f"{v:>11.4f}" for v in row[1:]))
+    if len(methods) == 2:
+        ahead = [r[0] for r in rows if r[1] > r[2]]
+        print(f"# {methods[0]} ahead of {methods[1]} (mean) at {len(ahead)} of {len(rows)} budgets")
+        for m, col in zip(methods, (1, 2)):
+            reach = [r[0] for r in rows if r[col] >= 0.95]
+            print(f"# {m}: mean spearman >= 0.95 from {reach[0] if reach else 'no'} games a bot")
+    if args.csv:
+        with open(args.csv, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(header)
+            w.writerows(rows)
+
+
+if __name__ == "__main__":
+    main()
