@@ -12,10 +12,16 @@ their mean.
 
 The ratings after round r - 1 are exact and free: `league.csv` lists, for
 each pairing of round r, both bots' ratings as the round was paired (the
-league's fit of every game before it). The last point (after the final
-round) is `standings.csv`'s fit of every game.
+league's own fit of every game before it, with its virtual draws against
+the population's mean), so the curve has a point for rounds 2 to R, at
+2 (r - 1) games a bot: 26 rounds give the points up to 50 games a bot.
+`standings.csv`'s fit after the last round (without those virtual
+draws, which tell apart little once the games connect every bot) is
+printed for each run beside it.
 
-Usage (from the repository's root, after `cargo build --release -p arena`):
+Usage (from the repository's root, after `cargo build --release -p arena`;
+copy the binary first if you may rebuild while it runs, since the bots
+are the arena binary itself):
 
     python3 tools/league_curve.py --seeds 1,2,3,4,5 --out results/curve
 
@@ -43,6 +49,7 @@ def config_text(method, seed, bots, rounds, depth, holes, concurrency):
         "[time]",
         "move_time_ms = 1000",
         "margin_ms = 50",
+        "startup_ms = 30000",
         "",
         "[tournament]",
         'format = "league"',
@@ -106,7 +113,8 @@ def spearman(elo):
 
 
 def curve(folder, bots):
-    """[(games a bot, spearman)] of one finished league in `folder`."""
+    """[(games a bot, spearman)] of one finished league in `folder` from
+    `league.csv`, and the (games a bot, spearman) of its `standings.csv`."""
     index = {bot_name(i): i for i in range(bots)}
     by_round = {}
     with open(os.path.join(folder, "league.csv"), newline="") as f:
@@ -116,17 +124,12 @@ def curve(folder, bots):
             elo[index[row["south"]]] = float(row["south_elo"])
             if row["north"]:
                 elo[index[row["north"]]] = float(row["north_elo"])
-    points = []
-    for r in sorted(by_round):
-        if r > 1:
-            points.append((2 * (r - 1), spearman(by_round[r])))
+    points = [(2 * (r - 1), spearman(by_round[r])) for r in sorted(by_round) if r > 1]
     final = [0.0] * bots
     with open(os.path.join(folder, "standings.csv"), newline="") as f:
         for row in csv.DictReader(f):
             final[index[row["bot"]]] = float(row["elo"])
-    rounds = max(by_round)
-    points.append((2 * rounds, spearman(final)))
-    return points
+    return points, (2 * max(by_round), spearman(final))
 
 
 def run(args, method, seed):
@@ -158,7 +161,7 @@ def main():
     p.add_argument("--seeds", default="1", help="comma separated, e.g. 1,2,3,4,5")
     p.add_argument("--methods", default="rating,random", help="the pairings, in play order")
     p.add_argument("--bots", type=int, default=256)
-    p.add_argument("--rounds", type=int, default=25, help="25 rounds: 50 games a bot")
+    p.add_argument("--rounds", type=int, default=26, help="26: points up to 50 games a bot")
     p.add_argument("--depth", type=int, default=4)
     p.add_argument("--holes", type=int, default=6)
     p.add_argument("--concurrency", type=int, default=2)
@@ -170,10 +173,10 @@ def main():
     for seed in seeds:
         for method in methods:
             folder, secs = run(args, method, seed)
-            curves[(method, seed)] = dict(curve(folder, args.bots))
-            last = max(curves[(method, seed)])
+            points, (games, final) = curve(folder, args.bots)
+            curves[(method, seed)] = dict(points)
             print(
-                f"# {method} seed {seed}: {secs:.0f} s, spearman {curves[(method, seed)][last]:.4f} at {last} games a bot",
+                f"# {method} seed {seed}: {secs:.0f} s; standings.csv after {games} games a bot: spearman {final:.4f}",
                 flush=True,
             )
     budgets = sorted(set.intersection(*(set(c) for c in curves.values())))

@@ -11,15 +11,22 @@
 //!   seeded lot;
 //! - the bots are taken in priority order, fewest games first (new bots
 //!   first), then the most uncertain rating, then by a seeded lot; each
-//!   takes, among the [`WINDOW`] nearest unpaired bots on either side in
-//!   the rating order (up to [`WIDE_WINDOW`] when all of those are repeats),
-//!   the one it has met fewest times, then the best match quality: the
+//!   draws a rating at a normal distance from its own (standard deviation
+//!   [`SPREAD_ELO`], seeded) and takes the unpaired bot nearest that
+//!   rating, drawing again (up to [`DRAWS`] times) while that bot is one
+//!   it has met; when every draw was a repeat it takes, among the
+//!   [`WIDE_WINDOW`] nearest unpaired bots on either side, the one it has
+//!   met fewest times, then the best match quality: the
 //!   two-player match quality of TrueSkill (Herbrich, Minka & Graepel,
 //!   "TrueSkill: A Bayesian Skill Rating System", NIPS 2006, eq. 4 with
 //!   two players): `sqrt(2β² / c²) · exp(-(μ₁ - μ₂)² / (2c²))`, with
-//!   `c² = 2β² + σ₁² + σ₂²`, the draw probability of two players under the model, so
-//!   the highest where the result is least known: close ratings, measured
-//!   against their uncertainty, and an opponent whose own rating is known;
+//!   `c² = 2β² + σ₁² + σ₂²`, the draw probability of two players under the
+//!   model. Opponents near in rating give games near even odds (the most
+//!   informative single games), and the random distance links the
+//!   population into one well-connected graph, whose fit places every bot
+//!   against all the others, not only along a chain of neighbours (the
+//!   nearest-neighbour pairing this replaced ranked no better than random
+//!   pairings: docs/formats.md, "League");
 //! - a rating's uncertainty `σ` is the standard deviation of the
 //!   ratings' fit (the bootstrap's, when `settle_los` asks for LOS),
 //!   or, without `settle_los`, the curvature of the bot's own rating
@@ -45,13 +52,22 @@ use crate::schedule::Series;
 use crate::series::SeriesResult;
 use crate::stats::{self, PairResult, RatingOptions};
 
-/// The nearest unpaired bots on each side, in the rating order, that a bot
-/// chooses its opponent from.
-pub const WINDOW: usize = 8;
-
-/// How far a bot looks on each side when every bot of [`WINDOW`] is one it
-/// has met already.
+/// How far a bot looks on each side when every opponent it drew is one
+/// it has met already.
 pub const WIDE_WINDOW: usize = 64;
+
+/// The spread (standard deviation) of the rating differences a bot's
+/// opponents are drawn at, Elo points: wide enough that the games link
+/// every part of the population to every other in a few steps (an
+/// expander, not a chain of neighbours), narrow enough that each game
+/// stays nearly as informative as one at even odds (`E (1 - E)` is 0.235
+/// at 100 Elo against 0.25). docs/formats.md, "League", gives the
+/// measurements it was chosen by.
+pub const SPREAD_ELO: f64 = 100.0;
+
+/// The opponents a bot draws at most before it falls back to the window
+/// scan, when each one drawn is one it has met.
+pub const DRAWS: u32 = 8;
 
 /// The per-game performance spread `β` of the match quality, Elo points:
 /// the spread of the logistic Elo model's game (scale `400 / ln 10`), whose
@@ -234,35 +250,49 @@ pub fn pair_round(entrants: &[Entrant], met: &Met, seed: u64, round: u32) -> Rou
             .then(b.sd.total_cmp(&a.sd))
             .then(lot(seed, round, a.bot).cmp(&lot(seed, round, b.bot)))
     });
+    let elos: Vec<f64> = left.iter().map(|e| e.elo).collect();
     let mut pairs = Vec::with_capacity(left.len() / 2);
     for p in order {
         if !unpaired.remove(&p) {
             continue;
         }
-        let choose = |width: usize| {
+        let met_p = |q: usize| met_count(met, left[p].bot, left[q].bot);
+        // Opponents drawn at a normal distance: the first one new to p, or
+        // the one it met fewest times.
+        let mut best: Option<(u32, usize)> = None;
+        for draw in 0..DRAWS {
+            let target = left[p].elo + SPREAD_ELO * normal_lot(seed, round, left[p].bot, draw);
+            let Some(q) = nearest(&unpaired, &elos, target) else {
+                break;
+            };
+            let m = met_p(q);
+            if best.is_none_or(|(fewest, _)| m < fewest) {
+                best = Some((m, q));
+            }
+            if m == 0 {
+                break;
+            }
+        }
+        if best.is_some_and(|(m, _)| m > 0) {
+            // Every draw met before: the window's least met, best quality.
             let near = unpaired
                 .range(..p)
                 .rev()
-                .take(width)
-                .chain(unpaired.range(p + 1..).take(width));
-            near.copied().min_by(|&x, &y| {
-                let key = |q: usize| {
-                    (
-                        met_count(met, left[p].bot, left[q].bot),
-                        match_quality(left[p], left[q]),
-                    )
-                };
-                let ((mx, qx), (my, qy)) = (key(x), key(y));
-                mx.cmp(&my)
-                    .then(qy.total_cmp(&qx))
-                    .then(lot(seed, round, left[x].bot).cmp(&lot(seed, round, left[y].bot)))
-            })
-        };
-        let mut q = choose(WINDOW);
-        if q.is_some_and(|q| met_count(met, left[p].bot, left[q].bot) > 0) {
-            q = choose(WIDE_WINDOW);
+                .take(WIDE_WINDOW)
+                .chain(unpaired.range(p + 1..).take(WIDE_WINDOW));
+            best = near
+                .copied()
+                .map(|q| (met_p(q), q))
+                .min_by(|&(mx, x), &(my, y)| {
+                    mx.cmp(&my)
+                        .then(
+                            match_quality(left[p], left[y])
+                                .total_cmp(&match_quality(left[p], left[x])),
+                        )
+                        .then(lot(seed, round, left[x].bot).cmp(&lot(seed, round, left[y].bot)))
+                });
         }
-        let Some(q) = q else {
+        let Some((_, q)) = best else {
             // An even count leaves everyone a partner.
             break;
         };
@@ -302,6 +332,38 @@ pub fn pair_round_randomly(entrants: &[Entrant], seed: u64, round: u32) -> Round
     left.sort_by_key(|e| (lot(seed, round, e.bot), e.bot));
     let pairs = left.chunks_exact(2).map(|p| (p[0].bot, p[1].bot)).collect();
     RoundPairing { pairs, bye }
+}
+
+/// The unpaired bot (a position in `elos`, the ratings in ascending
+/// order) whose rating is nearest `target`; `None` when none is left.
+/// `O(log n)`.
+fn nearest(unpaired: &BTreeSet<usize>, elos: &[f64], target: f64) -> Option<usize> {
+    let at = elos.partition_point(|&e| e < target);
+    let below = unpaired.range(..at).next_back().copied();
+    let above = unpaired.range(at..).next().copied();
+    match (below, above) {
+        (Some(b), Some(a)) => Some(if target - elos[b] <= elos[a] - target {
+            b
+        } else {
+            a
+        }),
+        (b, a) => b.or(a),
+    }
+}
+
+/// A standard normal deviate, a pure function of the seed, the round, the
+/// bot and the draw: Box–Muller's transform (Box & Muller, "A note on the
+/// generation of random normal deviates", 1958) of two [`lot`]s.
+fn normal_lot(seed: u64, round: u32, bot: usize, draw: u32) -> f64 {
+    let h1 = lot(
+        seed ^ 0x6E6F_726D_616C_0000 ^ u64::from(draw).wrapping_mul(0xD6E8_FEB8_6659_FD93),
+        round,
+        bot,
+    );
+    let h2 = lot(h1, round, bot);
+    let unit = |h: u64| (h >> 11) as f64 / (1u64 << 53) as f64;
+    let (u1, u2) = (1.0 - unit(h1), unit(h2));
+    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
 }
 
 /// Two bots.
