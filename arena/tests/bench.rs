@@ -85,6 +85,14 @@ fn the_league_section_runs_when_named_with_finite_figures() {
             .any(|r| r["figure"].starts_with("round's fit and pairing")),
         "{rows:?}"
     );
+    // The scale run's checkpoints (issue 32: rounds 1, 10 and 50).
+    for round in [1, 10, 50] {
+        let after = format!("fit and pairing after round {round}");
+        assert!(
+            league.iter().any(|r| r["figure"].ends_with(&after)),
+            "{after}: {rows:?}"
+        );
+    }
     for row in &league {
         let value: f64 = row["value"].parse().unwrap();
         assert!(value.is_finite(), "{row:?}");

@@ -306,7 +306,7 @@ pub fn pair_round(entrants: &[Entrant], met: &Met, seed: u64, round: u32) -> Rou
 /// With an odd count, takes the bye out of `left`: one of the fewest
 /// byes, the most games among them, then by lot.
 fn take_bye(left: &mut Vec<&Entrant>, seed: u64, round: u32) -> Option<usize> {
-    if left.len() % 2 == 0 {
+    if left.len().is_multiple_of(2) {
         return None;
     }
     let at = (0..left.len())

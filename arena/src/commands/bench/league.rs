@@ -159,6 +159,119 @@ fn random_pairings(n: usize, rounds: u32, seed: u64) -> f64 {
     spearman(&stats::fit(n, &games, 1.0))
 }
 
+/// The resident set size of this process now, KiB (`VmRSS` of
+/// `/proc/self/status`); `None` where there is no such file (not Linux).
+/// The current size, not the peak: the peak of a bench that ran other
+/// sections first would hide whether the league's memory stays flat.
+fn rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    status.lines().find_map(|l| {
+        l.strip_prefix("VmRSS:")
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+    })
+}
+
+/// The rounds of the scale run that are reported.
+const CHECKPOINTS: [u32; 3] = [1, 10, 50];
+
+/// What the scale run measured after one checkpoint round.
+struct Checkpoint {
+    /// The round just played.
+    round: u32,
+    /// The advance that followed it: the fit of every game so far and the
+    /// pairing of the next round, ms.
+    advance_ms: f64,
+    /// The process's resident set size then, KiB.
+    rss_kib: Option<u64>,
+}
+
+/// A league of `n` simulated bots over the last of [`CHECKPOINTS`] rounds,
+/// plus one round paired after it: the advance's time after each round
+/// and the process's RSS at the checkpoints, and the slowest advance.
+fn scale(n: usize, seed: u64) -> (Vec<Checkpoint>, f64) {
+    let last = CHECKPOINTS[CHECKPOINTS.len() - 1];
+    let format = Format::League(LeagueSettings {
+        rounds: Some(last + 1),
+        settle_los: None,
+        seed,
+        prior_draws: 1.0,
+        bootstrap: 0,
+        pairing: PairBy::Rating,
+    });
+    let mut plan = Plan::new(&format, n, &[]);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let (mut out, mut slowest) = (Vec::new(), 0.0f64);
+    let mut round = 0;
+    while let Some(stage) = plan.next_stage() {
+        round += 1;
+        let series = stage.series.len();
+        for (k, s) in stage.series.iter().enumerate() {
+            let result = SeriesResult {
+                series: *s,
+                wdl: game_pair(&mut rng, s.a, s.b, n),
+                decided: false,
+                over: true,
+            };
+            let start = Instant::now();
+            plan.record(&result);
+            if k + 1 == series && !plan.is_over() {
+                let ms = start.elapsed().as_secs_f64() * 1e3;
+                slowest = slowest.max(ms);
+                if CHECKPOINTS.contains(&round) {
+                    out.push(Checkpoint {
+                        round,
+                        advance_ms: ms,
+                        rss_kib: rss_kib(),
+                    });
+                }
+            }
+        }
+    }
+    (out, slowest)
+}
+
+/// The scale goal (issue 32): 10,000 bots, a round's fit and pairing under
+/// 2 s, and memory flat from round to round.
+fn scale_section(report: &mut Report<'_, '_>, smoke: bool) {
+    let n = if smoke { 200 } else { 10_000 };
+    let (checkpoints, slowest) = scale(n, 1);
+    let note = format!(
+        "{n} simulated bots, one game pair a pairing; the share of the 2 s budget is value / 2000"
+    );
+    for c in &checkpoints {
+        report.add(
+            "league",
+            format!("{n} bots: fit and pairing after round {}", c.round),
+            c.advance_ms,
+            "ms",
+            &note,
+        );
+    }
+    report.add(
+        "league",
+        format!(
+            "{n} bots: the slowest fit and pairing, rounds 1 to {}",
+            CHECKPOINTS[2]
+        ),
+        slowest,
+        "ms",
+        &note,
+    );
+    for c in &checkpoints {
+        let figure = format!("{n} bots: the process's RSS after round {}", c.round);
+        match c.rss_kib {
+            Some(kib) => report.add(
+                "league",
+                figure,
+                kib as f64 / 1024.0,
+                "MiB",
+                "VmRSS of the bench process: the plan (every series and result so far) and the fit's buffers",
+            ),
+            None => report.skip("league", &figure, "no /proc/self/status here"),
+        }
+    }
+}
+
 /// The median of `xs` (0 for none).
 fn median(mut xs: Vec<f64>) -> f64 {
     xs.sort_by(f64::total_cmp);
@@ -201,6 +314,7 @@ pub(super) fn section(report: &mut Report<'_, '_>, smoke: bool) {
             "pair_round on the final ratings",
         );
     }
+    scale_section(report, smoke);
     let (n, seeds): (usize, u32) = if smoke { (256, 1) } else { (256, 5) };
     for rounds in [5u32, 13, 26] {
         let (mut by_league, mut by_chance) = (0.0, 0.0);
