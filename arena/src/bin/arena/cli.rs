@@ -561,6 +561,29 @@ pub enum SlurmCommand {
         #[arg(long)]
         dry_run: bool,
     },
+    /// A task of a round's job array (a knockout, Swiss or league run
+    /// round by round): play shard K of round R. `round.sbatch` runs it.
+    #[command(hide = true)]
+    Play {
+        /// The tournament folder `arena slurm` wrote.
+        dir: PathBuf,
+        /// The round, from 1.
+        #[arg(long, value_name = "R")]
+        round: usize,
+        /// The shard, from 1 [default: SLURM_ARRAY_TASK_ID].
+        #[arg(long, value_name = "K")]
+        shard: Option<usize>,
+    },
+    /// The job between rounds: merge round R and submit the next.
+    /// `next.sbatch` runs it.
+    #[command(hide = true)]
+    Next {
+        /// The tournament folder `arena slurm` wrote.
+        dir: PathBuf,
+        /// The round just played, from 1.
+        #[arg(long, value_name = "R")]
+        round: usize,
+    },
 }
 
 /// The arguments of `arena replay`.
@@ -789,6 +812,8 @@ impl From<SlurmArgs> for arena::commands::slurm::Options {
                 job: job.into(),
                 dry_run,
             },
+            Some(SlurmCommand::Play { dir, round, shard }) => Options::Play { dir, round, shard },
+            Some(SlurmCommand::Next { dir, round }) => Options::Next { dir, round },
             // clap requires both without a subcommand.
             None => Options::Submit(Submit {
                 config: a.config.unwrap_or_default(),
