@@ -47,7 +47,10 @@ impl Tournament {
     #[must_use]
     pub fn round_shard(&self, round: usize, k: usize) -> RunFolder {
         RunFolder {
-            path: self.dir.join(format!("round-{round}")).join(format!("shard-{k}")),
+            path: self
+                .dir
+                .join(format!("round-{round}"))
+                .join(format!("shard-{k}")),
         }
     }
 
@@ -122,7 +125,9 @@ pub fn submit(args: &Submit, config: &Config, console: &mut Console<'_>) -> anyh
     let next_text = scripts.next_script()?;
     let t = Tournament { dir };
     let first = rounds::follow(config, &[])?;
-    let stage = first.current.context("the tournament has no round to play")?;
+    let stage = first
+        .current
+        .context("the tournament has no round to play")?;
     let tasks = format!("1-{}", rounds::shards_of(&stage, args.shards));
     if args.dry_run {
         super::print_dry_run(
@@ -153,8 +158,7 @@ pub fn submit(args: &Submit, config: &Config, console: &mut Console<'_>) -> anyh
         merged.write_config(&std::fs::read(t.dir.join("config.toml"))?)?;
         super::super::run::write_config_dir(&merged.path, &config.base)
     });
-    let submitted =
-        written.and_then(|()| submit_round(&t, 1, &tasks, &args.job, true, console));
+    let submitted = written.and_then(|()| submit_round(&t, 1, &tasks, &args.job, true, console));
     if let Err(e) = submitted {
         super::take_back(&t, created);
         return Err(e);
@@ -347,15 +351,16 @@ pub fn next(t: &Tournament, round: usize, console: &mut Console<'_>) -> anyhow::
         .collect();
     anyhow::ensure!(
         unfinished.is_empty(),
-        "round {round}: {} of {n} did not finish ({}): `arena slurm rerun {}` plays {} again, each from where it stopped, and the rounds go on",
-        crate::output::counted(unfinished.len(), "shard", "shards"),
+        "round {round}: {} of {} did not finish ({}): `arena slurm rerun {}` plays {} again from where it stopped, and the rounds go on",
+        unfinished.len(),
+        crate::output::counted(n, "shard", "shards"),
         unfinished
             .iter()
             .map(|k| format!("shard {k}, {}", t.round_shard(round, *k).path.display()))
             .collect::<Vec<_>>()
             .join("; "),
         t.dir.display(),
-        if unfinished.len() == 1 { "it" } else { "them" }
+        if unfinished.len() == 1 { "it" } else { "each" }
     );
     let merged = t.merged();
     let shards: Vec<RunFolder> = (1..=n).map(|k| t.round_shard(round, k)).collect();
@@ -570,7 +575,11 @@ pub fn status(t: &Tournament, wait: bool, console: &mut Console<'_>) -> anyhow::
 
 /// Polls squeue, gently (from 1 s up to 15 s between looks), until no
 /// job of `t` is queued or running, or all that are wait for a release.
-fn wait_for_chain(t: &Tournament, config: &Config, console: &mut Console<'_>) -> anyhow::Result<()> {
+fn wait_for_chain(
+    t: &Tournament,
+    config: &Config,
+    console: &mut Console<'_>,
+) -> anyhow::Result<()> {
     let mut pause = Duration::from_millis(1000);
     let mut last = String::new();
     loop {

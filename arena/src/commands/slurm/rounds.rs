@@ -115,13 +115,10 @@ pub fn follow(config: &Config, games: &[MergedGame]) -> Result<Course, CourseErr
                         pair: Box::new(pair.map(str::to_string)),
                     });
                 }
-                let winner = g.winner.as_deref().map(|w| {
-                    if w == south {
-                        Side::South
-                    } else {
-                        Side::North
-                    }
-                });
+                let winner =
+                    g.winner
+                        .as_deref()
+                        .map(|w| if w == south { Side::South } else { Side::North });
                 scores.push(crate::series::score(*s, g.game, winner));
             }
             let (state, _) = SeriesState::replay(*s, rule, scores);

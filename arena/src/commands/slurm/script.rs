@@ -175,7 +175,9 @@ impl Scripts {
             "# the folder of this file. Submitted as `sbatch --array=1-N round.sbatch R`:".into(),
             "# task K plays shard K of round R into round-R/shard-K, resuming that folder".into(),
             "# if an earlier attempt left one; next.sbatch then merges the round and".into(),
-            format!("# submits the next. Re-run what did not finish with `arena slurm rerun {dir}`."),
+            format!(
+                "# submits the next. Re-run what did not finish with `arena slurm rerun {dir}`."
+            ),
             format!("#SBATCH --job-name=arena-{}", self.name),
             format!("#SBATCH --cpus-per-task={}", self.cpus),
             format!("#SBATCH --output={dir}/slurm/shard-%a.log"),
@@ -282,10 +284,14 @@ mod tests {
             "exec '/opt/arena/bin/arena' slurm play '/scratch/t1' --round \"$r\" --shard \"$k\"\n"
         ), "{round}");
         let next = scripts().next_script().unwrap();
-        assert!(next.contains("#SBATCH --output=/scratch/t1/slurm/next.log\n"), "{next}");
-        assert!(next.ends_with(
-            "exec '/opt/arena/bin/arena' slurm next '/scratch/t1' --round \"$1\"\n"
-        ), "{next}");
+        assert!(
+            next.contains("#SBATCH --output=/scratch/t1/slurm/next.log\n"),
+            "{next}"
+        );
+        assert!(
+            next.ends_with("exec '/opt/arena/bin/arena' slurm next '/scratch/t1' --round \"$1\"\n"),
+            "{next}"
+        );
     }
 
     #[test]
