@@ -382,3 +382,56 @@ fn a_league_runs_round_by_round_with_a_cancelled_shard_rerun_to_a_single_run() {
     assert_success(&again);
     assert!(String::from_utf8_lossy(&again.stderr).contains("nothing to re-run"));
 }
+
+#[test]
+fn a_swiss_runs_round_by_round_to_a_single_run() {
+    let _turn = ONE_CLUSTER.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(cluster) = cluster_or_skip() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let bots: Vec<(String, Vec<String>)> = (0..6)
+        .map(|i| {
+            let kind = if i < 3 { "greedy" } else { "random" };
+            (format!("s{i}"), arena_bot(kind, i + 10))
+        })
+        .collect();
+    let bots: Vec<(&str, Vec<String>)> =
+        bots.iter().map(|(n, c)| (n.as_str(), c.clone())).collect();
+    let cfg = config(
+        tmp.path(),
+        "[board]\nholes = 6\n[tournament]\nformat = \"swiss\"\nrounds = 3\nfirst_to = 2\nconcurrency = 1\nseed = 3\n",
+        &bots,
+    );
+    let single = tmp.path().join("single");
+    assert_success(&run_arena(&cfg, &single));
+    let t = tmp.path().join("t");
+    let args = [
+        "slurm",
+        cfg.to_str().unwrap(),
+        "--shards",
+        "3",
+        "--out",
+        t.to_str().unwrap(),
+    ];
+    let submitted = cluster.arena(&args, tmp.path());
+    assert_success(&submitted);
+    assert!(
+        String::from_utf8_lossy(&submitted.stdout).contains("round 1: job"),
+        "{}",
+        String::from_utf8_lossy(&submitted.stdout)
+    );
+    let (code, table) = wait_for(&cluster, &t, tmp.path());
+    assert_eq!(code, Some(0), "{table}");
+    assert!(table.contains("swiss: over after 3 rounds"), "{table}");
+    let merged = t.join("merged");
+    let mut files = SUMMARY_FILES.to_vec();
+    files.extend(["swiss.csv", "finished"]);
+    assert_same_files(&single, &merged, &files);
+    assert_eq!(games_without_timing(&single), games_without_timing(&merged));
+    for round in 1..=3 {
+        for k in 1..=3 {
+            assert!(t.join(format!("round-{round}/shard-{k}/finished")).exists());
+        }
+    }
+}
