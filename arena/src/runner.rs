@@ -362,7 +362,7 @@ pub fn split_units(config: &Config) -> usize {
 pub fn unsplittable(config: &Config) -> Option<String> {
     (!config.format.is_static()).then(|| {
         format!(
-            "a {} pairs each round from the results of the round before, so its series are not known before they are played and cannot be split into shards: run it whole (as shard 1/1, or without --shard); concurrency plays a round's series at once",
+            "a {} pairs each round from the results of the round before, so its series are not known before they are played and cannot be split into shards: run it whole (as shard 1/1, or without --shard; concurrency plays a round's series at once), or on Slurm round by round (`arena slurm CONFIG --shards N`)",
             config.format.name()
         )
     })

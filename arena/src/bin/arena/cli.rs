@@ -31,8 +31,10 @@ pub enum Command {
     /// exactly the files a single run would have written.
     Merge(MergeArgs),
     /// Run a tournament on a Slurm cluster as a job array, one task per
-    /// shard, with a dependent job that merges them (see `arena slurm
-    /// status` and `arena slurm rerun`).
+    /// shard, with a dependent job that merges them; a knockout, Swiss or
+    /// league as one job array per round, with a job between rounds that
+    /// merges the round and submits the next (see `arena slurm status`
+    /// and `arena slurm rerun`).
     #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
     Slurm(SlurmArgs),
     /// Write a commented starter config that lists every key with its
@@ -489,11 +491,13 @@ pub struct SlurmArgs {
     #[arg(required = true)]
     pub config: Option<PathBuf>,
     /// The number of shards (array tasks); at most the number of series,
-    /// or of game pairs for a two-bot match.
+    /// or of game pairs for a two-bot match. A knockout, Swiss or league
+    /// with N above 1 runs round by round, each round in up to N shards.
     #[arg(long, required = true, value_name = "N")]
     pub shards: Option<usize>,
-    /// The tournament folder: DIR/shard-K per task, DIR/merged for the
-    /// result, DIR/slurm for the scripts, job ids and logs
+    /// The tournament folder: DIR/shard-K per task (DIR/round-R/shard-K
+    /// round by round), DIR/merged for the result, DIR/slurm for the
+    /// scripts, job ids and logs
     /// [default: results/NAME-TIMESTAMP]. It must be on a file system the
     /// compute nodes share.
     #[arg(long, value_name = "DIR")]
@@ -549,7 +553,8 @@ pub enum SlurmCommand {
         wait: bool,
     },
     /// Submit again the shards that did not finish (failed, cancelled,
-    /// timed out), each resuming its folder, and a new merge after them.
+    /// timed out), each resuming its folder, and a new merge after them
+    /// (round by round: the current round's, and the job after it).
     Rerun {
         /// The tournament folder `arena slurm` wrote.
         dir: PathBuf,

@@ -206,6 +206,85 @@ mod tests {
         }
     }
 
+    fn knockout() -> Config {
+        fn read(path: &std::path::Path) -> std::io::Result<String> {
+            std::fs::read_to_string(path)
+        }
+        let host = crate::config::Host {
+            cores: 2,
+            read: &read,
+        };
+        let bots: String = ["a", "b", "c", "d"]
+            .iter()
+            .map(|n| format!("[[bot]]\nname = \"{n}\"\ncommand = [\"x\"]\n"))
+            .collect();
+        let text =
+            format!("[tournament]\nformat = \"knockout\"\nfirst_to = 1\nmax_games = 2\n{bots}");
+        Config::parse(&text, "t.toml", "t", &host).unwrap()
+    }
+
+    /// Game `game` of `s`, won by bot `winner` (an index) or drawn.
+    fn game(config: &Config, s: Series, game: u32, winner: Option<usize>) -> MergedGame {
+        let name = |i: usize| config.bots[i].name.clone();
+        let south = s.south(game);
+        let north = if south == s.a { s.b } else { s.a };
+        MergedGame {
+            series: s.number,
+            game,
+            bots: [name(south), name(north)],
+            winner: winner.map(name),
+        }
+    }
+
+    #[test]
+    fn a_knockout_stands_at_its_deciders_after_a_drawn_series() {
+        let config = knockout();
+        let start = follow(&config, &[]).unwrap();
+        assert_eq!(start.round(), Some(1));
+        assert!(!start.begun);
+        let round1 = start.current.unwrap().series;
+        let (won, drawn) = (round1[0], round1[1]);
+        // Half of round 1: the tournament still stands at round 1, begun.
+        let mut games = vec![game(&config, won, 1, Some(won.a))];
+        let half = follow(&config, &games).unwrap();
+        assert_eq!((half.round(), half.begun), (Some(1), true));
+        games.push(game(&config, won, 2, Some(won.a)));
+        games.push(game(&config, drawn, 1, Some(drawn.a)));
+        games.push(game(&config, drawn, 2, Some(drawn.b)));
+        let after = follow(&config, &games).unwrap();
+        assert_eq!(after.round(), Some(2));
+        let deciders = after.current.clone().unwrap();
+        assert!(deciders.decider, "a drawn series is settled by a decider");
+        assert_eq!(deciders.series.len(), 1);
+        assert_eq!(
+            (deciders.series[0].a, deciders.series[0].b),
+            (drawn.a, drawn.b)
+        );
+        let summary = after.summary();
+        assert_eq!(summary.series.len(), 2);
+        assert!(summary.series.iter().all(|r| r.over));
+    }
+
+    #[test]
+    fn games_of_another_tournament_are_named() {
+        let config = knockout();
+        let s = follow(&config, &[]).unwrap().current.unwrap().series[0];
+        // A bot of the other series of round 1 plays in this one.
+        let stranger = (0..4).find(|&i| i != s.a && i != s.b).unwrap();
+        let mut other = game(&config, s, 1, None);
+        other.bots[1] = config.bots[stranger].name.clone();
+        assert!(matches!(
+            follow(&config, &[other]),
+            Err(CourseError::OtherPair { series: 1, .. })
+        ));
+        let mut unknown = game(&config, s, 1, None);
+        unknown.series = 9;
+        assert_eq!(
+            follow(&config, &[unknown]).unwrap_err(),
+            CourseError::UnknownSeries(9)
+        );
+    }
+
     #[test]
     fn each_series_of_a_round_goes_to_one_shard() {
         let round = stage(5);

@@ -279,7 +279,7 @@ mod tests {
     #[cfg_attr(windows, ignore = "Slurm is Unix: its scripts hold Unix paths")]
     fn a_round_plays_its_shard_and_the_next_job_goes_on() {
         let round = scripts().round_script().unwrap();
-        assert!(!round.contains("--array"), "{round}");
+        assert!(!round.contains("#SBATCH --array"), "{round}");
         assert!(round.ends_with(
             "exec '/opt/arena/bin/arena' slurm play '/scratch/t1' --round \"$r\" --shard \"$k\"\n"
         ), "{round}");
