@@ -383,55 +383,90 @@ fn a_league_runs_round_by_round_with_a_cancelled_shard_rerun_to_a_single_run() {
     assert!(String::from_utf8_lossy(&again.stderr).contains("nothing to re-run"));
 }
 
-#[test]
-fn a_swiss_runs_round_by_round_to_a_single_run() {
-    let _turn = ONE_CLUSTER.lock().unwrap_or_else(|e| e.into_inner());
-    let Some(cluster) = cluster_or_skip() else {
-        return;
-    };
-    let tmp = tempfile::tempdir().unwrap();
-    let bots: Vec<(String, Vec<String>)> = (0..6)
-        .map(|i| {
-            let kind = if i < 3 { "greedy" } else { "random" };
-            (format!("s{i}"), arena_bot(kind, i + 10))
-        })
-        .collect();
-    let bots: Vec<(&str, Vec<String>)> =
-        bots.iter().map(|(n, c)| (n.as_str(), c.clone())).collect();
-    let cfg = config(
-        tmp.path(),
-        "[board]\nholes = 6\n[tournament]\nformat = \"swiss\"\nrounds = 3\nfirst_to = 2\nconcurrency = 1\nseed = 3\n",
-        &bots,
-    );
-    let single = tmp.path().join("single");
-    assert_success(&run_arena(&cfg, &single));
-    let t = tmp.path().join("t");
+/// Submits `cfg` as `shards` shards a round, waits for the chain of
+/// rounds to end, and compares `merged/` with `single` (a run in one go),
+/// `format_file` too; returns the status table.
+fn rounds_match_a_single_run(
+    cluster: &Cluster,
+    cfg: &Path,
+    single: &Path,
+    shards: usize,
+    format_file: &str,
+) -> String {
+    let dir = cfg.parent().unwrap();
+    let t = dir.join(format!("t-{format_file}"));
     let args = [
         "slurm",
         cfg.to_str().unwrap(),
         "--shards",
-        "3",
+        &shards.to_string(),
         "--out",
         t.to_str().unwrap(),
     ];
-    let submitted = cluster.arena(&args, tmp.path());
+    let submitted = cluster.arena(&args, dir);
     assert_success(&submitted);
     assert!(
         String::from_utf8_lossy(&submitted.stdout).contains("round 1: job"),
         "{}",
         String::from_utf8_lossy(&submitted.stdout)
     );
-    let (code, table) = wait_for(&cluster, &t, tmp.path());
+    let (code, table) = wait_for(cluster, &t, dir);
     assert_eq!(code, Some(0), "{table}");
-    assert!(table.contains("swiss: over after 3 rounds"), "{table}");
     let merged = t.join("merged");
     let mut files = SUMMARY_FILES.to_vec();
-    files.extend(["swiss.csv", "finished"]);
-    assert_same_files(&single, &merged, &files);
-    assert_eq!(games_without_timing(&single), games_without_timing(&merged));
-    for round in 1..=3 {
-        for k in 1..=3 {
-            assert!(t.join(format!("round-{round}/shard-{k}/finished")).exists());
-        }
+    files.extend([format_file, "finished"]);
+    assert_same_files(single, &merged, &files);
+    assert_eq!(games_without_timing(single), games_without_timing(&merged));
+    table
+}
+
+/// `n` bundled bots named `prefix0`, ...: greedy and random, seeded.
+fn field(prefix: &str, n: u64, greedy: impl Fn(u64) -> bool) -> Vec<(String, Vec<String>)> {
+    (0..n)
+        .map(|i| {
+            let kind = if greedy(i) { "greedy" } else { "random" };
+            (format!("{prefix}{i}"), arena_bot(kind, i + 10))
+        })
+        .collect()
+}
+
+#[test]
+fn a_swiss_and_a_knockout_run_round_by_round_to_a_single_run() {
+    let _turn = ONE_CLUSTER.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(cluster) = cluster_or_skip() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    for (format, header, n, shards) in [
+        (
+            "swiss",
+            "format = \"swiss\"\nrounds = 3\nfirst_to = 2\nseed = 3",
+            6,
+            3,
+        ),
+        // Series of one game pair: drawn ones go to deciders, each a
+        // round of their own on Slurm.
+        (
+            "knockout",
+            "format = \"knockout\"\nfirst_to = 1\nmax_games = 2\nseed = 4",
+            8,
+            2,
+        ),
+    ] {
+        let dir = tmp.path().join(format);
+        std::fs::create_dir_all(&dir).unwrap();
+        let bots = field(&format[..1], n, |i| i % 2 == 0);
+        let bots: Vec<(&str, Vec<String>)> =
+            bots.iter().map(|(n, c)| (n.as_str(), c.clone())).collect();
+        let cfg = config(
+            &dir,
+            &format!("[board]\nholes = 6\n[tournament]\n{header}\nconcurrency = 1\n"),
+            &bots,
+        );
+        let single = dir.join("single");
+        assert_success(&run_arena(&cfg, &single));
+        let file = format!("{format}.csv");
+        let table = rounds_match_a_single_run(&cluster, &cfg, &single, shards, &file);
+        assert!(table.contains(&format!("{format}: over after")), "{table}");
     }
 }
