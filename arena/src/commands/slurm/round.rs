@@ -77,13 +77,13 @@ impl Tournament {
             .with_context(|| format!("cannot write {}", path.display()))
     }
 
-    /// Where the tournament stands, from `merged/games.csv`.
+    /// Where the tournament stands, from `merged/games.csv` (whose rows
+    /// the job between rounds checked as it merged them).
     fn course(&self, config: &Config) -> anyhow::Result<Course> {
         let merged = self.merged();
-        let games = if merged.has_games() {
-            merge_games(&[merged.games()], None)?.games
-        } else {
-            Vec::new()
+        let games: Vec<crate::output::MergedGame> = match merged.read_games()? {
+            Some(read) => read.rows.iter().map(Into::into).collect(),
+            None => Vec::new(),
         };
         rounds::follow(config, &games).with_context(|| merged.games().display().to_string())
     }
@@ -119,7 +119,11 @@ pub fn submit(args: &Submit, config: &Config, console: &mut Console<'_>) -> anyh
         time: args.job.time.clone(),
     };
     if !args.no_check {
-        super::check_bots(config, &args.config, console)?;
+        // Every task needs every bot: on_start_failure = "skip" cannot
+        // leave one out of some rounds and not others.
+        let mut strict = config.clone();
+        strict.tournament.on_start_failure = crate::config::OnStartFailure::Stop;
+        super::check_bots(&strict, &args.config, console)?;
     }
     let round_text = scripts.round_script()?;
     let next_text = scripts.next_script()?;
