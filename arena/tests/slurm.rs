@@ -327,6 +327,10 @@ fn a_league_runs_round_by_round_with_a_cancelled_shard_rerun_to_a_single_run() {
     );
     assert!(two.contains("none") && two.contains("never ran"), "{table}");
     assert!(row(&table, "next").contains("FAILED"), "{table}");
+    assert!(
+        table.contains("the job between rounds said: round 2: 1 of 2 shards did not finish"),
+        "{table}"
+    );
     let log = std::fs::read_to_string(t.join("slurm/next.log")).unwrap();
     assert!(
         log.contains("round 2: 1 of 2 shards did not finish (shard 2"),

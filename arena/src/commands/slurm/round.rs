@@ -569,12 +569,27 @@ pub fn status(t: &Tournament, wait: bool, console: &mut Console<'_>) -> anyhow::
             t.merged().path.display()
         ));
     } else if wait && query::queued(&jobs)?.is_empty() {
+        if let Some(why) = last_error(&t.slurm().join("next.log")) {
+            console.note(format_args!("arena: the job between rounds said: {why}"));
+        }
         console.note(format_args!(
-            "arena: the rounds stopped: `arena slurm rerun {}` plays again what did not finish (see slurm/next.log for why), and the rounds go on",
+            "arena: the rounds stopped: `arena slurm rerun {}` plays again what did not finish, and the rounds go on",
             t.dir.display()
         ));
     }
     Ok(done || !wait)
+}
+
+/// The error the latest attempt logged in `log` (a job between rounds'),
+/// if it ended on one: its `error: ` line, without that prefix.
+fn last_error(log: &std::path::Path) -> Option<String> {
+    let text = std::fs::read_to_string(log).ok()?;
+    let latest = text.rsplit("\n== ").next()?;
+    latest
+        .lines()
+        .rev()
+        .find_map(|l| l.strip_prefix("error: "))
+        .map(str::to_string)
 }
 
 /// Polls squeue, gently (from 1 s up to 15 s between looks), until no
@@ -722,6 +737,27 @@ fn over(kept: &JobOptions, new: &JobOptions) -> JobOptions {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_status_tells_the_latest_error_of_the_job_between_rounds() {
+        let tmp = tempfile::tempdir().unwrap();
+        let log = tmp.path().join("next.log");
+        std::fs::write(
+            &log,
+            "== after round 1: job 2\nerror: round 1: 1 of 2 shards did not finish\n== after round 1: job 7\narena: round 1 merged\n",
+        )
+        .unwrap();
+        assert_eq!(last_error(&log), None, "the re-run went on");
+        std::fs::write(
+            &log,
+            "== after round 1: job 2\narena: round 1 merged\n== after round 2: job 5\nerror: round 2: 1 of 2 shards did not finish\n",
+        )
+        .unwrap();
+        assert_eq!(
+            last_error(&log).as_deref(),
+            Some("round 2: 1 of 2 shards did not finish")
+        );
+    }
 
     #[test]
     fn options_given_on_a_rerun_go_over_the_kept_ones() {
