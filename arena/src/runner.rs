@@ -148,6 +148,10 @@ pub struct RunOptions {
     /// `arena run --serve`), written with `try_send` only: a full feed
     /// drops updates and no game waits. `None` watches nothing.
     pub watch: Option<Watch>,
+    /// Play exactly these series of a format that pairs round by round,
+    /// then stop (a round's share on a cluster: `arena slurm play`); the
+    /// rounds before it are the caller's to know. `None`: the whole course.
+    pub stage: Option<Stage>,
 }
 
 impl RunOptions {
@@ -358,7 +362,7 @@ pub fn split_units(config: &Config) -> usize {
 pub fn unsplittable(config: &Config) -> Option<String> {
     (!config.format.is_static()).then(|| {
         format!(
-            "a {} pairs each round from the results of the round before, so its series are not known before they are played and cannot be split into shards: run it whole (as shard 1/1, or without --shard); concurrency plays a round's series at once",
+            "a {} pairs each round from the results of the round before, so its series are not known before they are played and cannot be split into shards: run it whole (as shard 1/1, or without --shard; concurrency plays a round's series at once), or on Slurm round by round (`arena slurm CONFIG --shards N`)",
             config.format.name()
         )
     })
@@ -593,7 +597,15 @@ pub async fn run(
         results: Vec::new(),
         sprt: Vec::new(),
     };
-    while let Some(stage) = plan.next_stage() {
+    if options.stage.is_some() {
+        // One given stage: every recorded game must be of its series.
+        let all = options.stage.as_ref().map(|s| s.series.clone());
+        checked = Some(recorded.take(&config, &all.unwrap_or_default())?);
+        if let Some(e) = recorded.leftover() {
+            return Err(e.into());
+        }
+    }
+    while let Some(stage) = options.stage.clone().or_else(|| plan.next_stage()) {
         if cancel.is_cancelled() {
             break;
         }
@@ -630,7 +642,7 @@ pub async fn run(
         }
         // A static format is one stage (a shard plays only its part of
         // it); a stage that settled nothing (cancelled) ends the run.
-        if is_static || !took {
+        if is_static || options.stage.is_some() || !took {
             break;
         }
     }

@@ -721,20 +721,23 @@ fn a_knockout_or_swiss_refuses_shards_in_one_line_and_a_gauntlet_splits() {
             );
             assert!(!out.exists(), "a refused run made its folder");
         }
-        // Nor does arena slurm split it, nor arena merge take its folder.
+        // On Slurm it runs round by round instead: a job array for round
+        // 1, and the job after it (tests/slurm.rs runs them); nor does
+        // arena merge take its folder.
         let output = Command::new(env!("CARGO_BIN_EXE_arena"))
             .current_dir(tmp.path())
             .arg("slurm")
             .arg(&cfg)
-            .args(["--shards", "2"])
+            .args(["--shards", "2", "--dry-run"])
             .output()
             .unwrap();
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(!output.status.success(), "arena slurm split a {format}");
-        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert_success(&output);
+        let stdout = String::from_utf8_lossy(&output.stdout);
         assert!(
-            stderr.contains("--shards 2: a ") && stderr.contains("cannot be split"),
-            "{stderr}"
+            stdout.contains("round.sbatch 1\n")
+                && stdout.contains("--dependency=afterany:ARRAY_JOB_ID")
+                && stdout.contains("next.sbatch 1\n"),
+            "{stdout}"
         );
         let whole = tmp.path().join(format!("{format}-whole"));
         assert_success(&run_arena(&cfg, &whole));
@@ -750,6 +753,19 @@ fn a_knockout_or_swiss_refuses_shards_in_one_line_and_a_gauntlet_splits() {
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
         assert!(stderr.contains("no shards to merge"), "{stderr}");
     }
+    // A league without rounds would go on until stopped: not on Slurm.
+    let cfg = tiny(tmp.path(), "format = \"league\"", &bots);
+    let output = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .current_dir(tmp.path())
+        .arg("slurm")
+        .arg(&cfg)
+        .args(["--shards", "2", "--dry-run"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("set rounds = R"), "{stderr}");
     // A gauntlet's series are known at the start: its shards merge to the
     // run made in one go.
     let cfg = tiny(

@@ -102,17 +102,29 @@ fn job_id(stdout: &[u8], what: &str) -> String {
         .to_string()
 }
 
-#[test]
-fn a_job_array_with_a_cancelled_shard_reruns_and_merges_to_a_single_run() {
-    let cluster = match Cluster::up() {
-        Ok(c) => c,
+/// One cluster at a time: the tests of this file take turns.
+static ONE_CLUSTER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Starts a cluster, or skips the test (returns `None`) where Slurm cannot
+/// run, unless `ENDODOI_REQUIRE_SLURM=1`.
+fn cluster_or_skip() -> Option<Cluster> {
+    match Cluster::up() {
+        Ok(c) => Some(c),
         Err(why) if std::env::var("ENDODOI_REQUIRE_SLURM").as_deref() == Ok("1") => {
             panic!("ENDODOI_REQUIRE_SLURM=1, but {why}")
         }
         Err(why) => {
             common::skipped(why);
-            return;
+            None
         }
+    }
+}
+
+#[test]
+fn a_job_array_with_a_cancelled_shard_reruns_and_merges_to_a_single_run() {
+    let _turn = ONE_CLUSTER.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(cluster) = cluster_or_skip() else {
+        return;
     };
     let tmp = tempfile::tempdir().unwrap();
     let bots = [
@@ -212,4 +224,253 @@ fn a_job_array_with_a_cancelled_shard_reruns_and_merges_to_a_single_run() {
     let again = cluster.arena(&["slurm", "rerun", t.to_str().unwrap()], tmp.path());
     assert_success(&again);
     assert!(String::from_utf8_lossy(&again.stderr).contains("nothing to re-run"));
+}
+
+/// The job of kind `kind` (`round-2`, `next-2`) last recorded in
+/// `DIR/slurm/jobs.csv`.
+fn recorded_job(t: &Path, kind: &str) -> String {
+    let text = std::fs::read_to_string(t.join("slurm/jobs.csv")).unwrap();
+    text.lines()
+        .rev()
+        .find_map(|l| {
+            let mut cells = l.split(',');
+            (cells.next() == Some(kind)).then(|| cells.next().unwrap().to_string())
+        })
+        .unwrap_or_else(|| panic!("no {kind} job in:\n{text}"))
+}
+
+/// `arena slurm status DIR --wait`: its exit code and its table.
+fn wait_for(cluster: &Cluster, t: &Path, cwd: &Path) -> (Option<i32>, String) {
+    let status = cluster.arena(&["slurm", "status", t.to_str().unwrap(), "--wait"], cwd);
+    (
+        status.status.code(),
+        format!(
+            "{}\n{}",
+            String::from_utf8_lossy(&status.stdout),
+            String::from_utf8_lossy(&status.stderr)
+        ),
+    )
+}
+
+/// The line of `table` whose first word is `what`.
+fn row(table: &str, what: &str) -> String {
+    table
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some(what))
+        .unwrap_or_else(|| panic!("no row {what} in:\n{table}"))
+        .to_string()
+}
+
+#[test]
+fn a_league_runs_round_by_round_with_a_cancelled_shard_rerun_to_a_single_run() {
+    let _turn = ONE_CLUSTER.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(cluster) = cluster_or_skip() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let bots: Vec<(String, Vec<String>)> = (0..8)
+        .map(|i| {
+            let kind = if i % 2 == 0 { "greedy" } else { "random" };
+            (format!("b{i}"), arena_bot(kind, i + 1))
+        })
+        .collect();
+    let bots: Vec<(&str, Vec<String>)> =
+        bots.iter().map(|(n, c)| (n.as_str(), c.clone())).collect();
+    let cfg = config(
+        tmp.path(),
+        "[board]\nholes = 6\n[tournament]\nformat = \"league\"\nrounds = 3\nconcurrency = 1\nseed = 5\n",
+        &bots,
+    );
+    let single = tmp.path().join("single");
+    assert_success(&run_arena(&cfg, &single));
+
+    // Held, so that the test can step in between rounds: --sbatch options
+    // are kept for every round's jobs.
+    let t = tmp.path().join("t");
+    let args = [
+        "slurm",
+        cfg.to_str().unwrap(),
+        "--shards",
+        "2",
+        "--out",
+        t.to_str().unwrap(),
+        "--sbatch=--hold",
+    ];
+    let submitted = cluster.arena(&args, tmp.path());
+    assert_success(&submitted);
+    let (round1, next1) = (
+        job_id(&submitted.stdout, "round 1"),
+        job_id(&submitted.stdout, "next 1"),
+    );
+    cluster.slurm_tool("scontrol", &["release", &round1, &next1]);
+    // Round 1 plays; the job after it merges it and submits round 2, held.
+    let (code, table) = wait_for(&cluster, &t, tmp.path());
+    assert_eq!(code, Some(1), "{table}");
+    assert!(
+        table.contains("league: round 2 of 3, in 2 shards of 4 series"),
+        "{table}"
+    );
+    assert!(row(&table, "merged").contains("1 round merged"), "{table}");
+
+    // Round 2: shard 2 is cancelled, shard 1 plays, and the job after the
+    // round stops the chain, naming the shard.
+    let (round2, next2) = (recorded_job(&t, "round-2"), recorded_job(&t, "next-2"));
+    cluster.slurm_tool("scancel", &[&format!("{round2}_2")]);
+    cluster.slurm_tool("scontrol", &["release", &round2, &next2]);
+    let (code, table) = wait_for(&cluster, &t, tmp.path());
+    assert_eq!(code, Some(1), "{table}");
+    assert!(table.contains("league: round 2 of 3"), "{table}");
+    let (one, two) = (row(&table, "1"), row(&table, "2"));
+    assert!(
+        one.contains("finished") && one.contains("COMPLETED"),
+        "{table}"
+    );
+    assert!(two.contains("none") && two.contains("never ran"), "{table}");
+    assert!(row(&table, "next").contains("FAILED"), "{table}");
+    assert!(
+        table.contains("the job between rounds said: round 2: 1 of 2 shards did not finish"),
+        "{table}"
+    );
+    let log = std::fs::read_to_string(t.join("slurm/next.log")).unwrap();
+    assert!(
+        log.contains("round 2: 1 of 2 shards did not finish (shard 2"),
+        "{log}"
+    );
+
+    // Shard 1 as a task killed half-way leaves it: its re-run resumes it.
+    let shard1 = t.join("round-2/shard-1/games.csv");
+    let text = std::fs::read_to_string(&shard1).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines.len() >= 4,
+        "round 2's shard 1 played too few games to cut: {text}"
+    );
+    std::fs::write(&shard1, lines[..lines.len() / 2 + 1].join("\n") + "\n").unwrap();
+    std::fs::remove_file(t.join("round-2/shard-1/finished")).unwrap();
+
+    let rerun = cluster.arena(&["slurm", "rerun", t.to_str().unwrap()], tmp.path());
+    assert_success(&rerun);
+    let said = String::from_utf8_lossy(&rerun.stdout);
+    assert!(said.contains("(array tasks 1,2)"), "{said}");
+    let (again, next) = (
+        job_id(&rerun.stdout, "round 2"),
+        job_id(&rerun.stdout, "next 2"),
+    );
+    cluster.slurm_tool("scontrol", &["release", &again, &next]);
+    let (code, table) = wait_for(&cluster, &t, tmp.path());
+    assert_eq!(code, Some(1), "{table}");
+    assert!(table.contains("league: round 3 of 3"), "{table}");
+    let (round3, next3) = (recorded_job(&t, "round-3"), recorded_job(&t, "next-3"));
+    cluster.slurm_tool("scontrol", &["release", &round3, &next3]);
+    let (code, table) = wait_for(&cluster, &t, tmp.path());
+    assert_eq!(code, Some(0), "{table}");
+    assert!(table.contains("league: over after 3 rounds"), "{table}");
+
+    let merged = t.join("merged");
+    let mut files = SUMMARY_FILES.to_vec();
+    files.extend(["league.csv", "finished"]);
+    assert_same_files(&single, &merged, &files);
+    assert_eq!(games_without_timing(&single), games_without_timing(&merged));
+    let csvs = |dir: &Path| {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".csv") || n.ends_with(".html") || n.ends_with(".svg"))
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(csvs(&single), csvs(&merged));
+
+    let again = cluster.arena(&["slurm", "rerun", t.to_str().unwrap()], tmp.path());
+    assert_success(&again);
+    assert!(String::from_utf8_lossy(&again.stderr).contains("nothing to re-run"));
+}
+
+/// Submits `cfg` as `shards` shards a round, waits for the chain of
+/// rounds to end, and compares `merged/` with `single` (a run in one go),
+/// `format_file` too; returns the status table.
+fn rounds_match_a_single_run(
+    cluster: &Cluster,
+    cfg: &Path,
+    single: &Path,
+    shards: usize,
+    format_file: &str,
+) -> String {
+    let dir = cfg.parent().unwrap();
+    let t = dir.join(format!("t-{format_file}"));
+    let args = [
+        "slurm",
+        cfg.to_str().unwrap(),
+        "--shards",
+        &shards.to_string(),
+        "--out",
+        t.to_str().unwrap(),
+    ];
+    let submitted = cluster.arena(&args, dir);
+    assert_success(&submitted);
+    assert!(
+        String::from_utf8_lossy(&submitted.stdout).contains("round 1: job"),
+        "{}",
+        String::from_utf8_lossy(&submitted.stdout)
+    );
+    let (code, table) = wait_for(cluster, &t, dir);
+    assert_eq!(code, Some(0), "{table}");
+    let merged = t.join("merged");
+    let mut files = SUMMARY_FILES.to_vec();
+    files.extend([format_file, "finished"]);
+    assert_same_files(single, &merged, &files);
+    assert_eq!(games_without_timing(single), games_without_timing(&merged));
+    table
+}
+
+/// `n` bundled bots named `prefix0`, ...: greedy and random, seeded.
+fn field(prefix: &str, n: u64, greedy: impl Fn(u64) -> bool) -> Vec<(String, Vec<String>)> {
+    (0..n)
+        .map(|i| {
+            let kind = if greedy(i) { "greedy" } else { "random" };
+            (format!("{prefix}{i}"), arena_bot(kind, i + 10))
+        })
+        .collect()
+}
+
+#[test]
+fn a_swiss_and_a_knockout_run_round_by_round_to_a_single_run() {
+    let _turn = ONE_CLUSTER.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(cluster) = cluster_or_skip() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    for (format, header, n, shards) in [
+        (
+            "swiss",
+            "format = \"swiss\"\nrounds = 3\nfirst_to = 2\nseed = 3",
+            6,
+            3,
+        ),
+        // Series of one game pair: drawn ones go to deciders, each a
+        // round of their own on Slurm.
+        (
+            "knockout",
+            "format = \"knockout\"\nfirst_to = 1\nmax_games = 2\nseed = 4",
+            8,
+            2,
+        ),
+    ] {
+        let dir = tmp.path().join(format);
+        std::fs::create_dir_all(&dir).unwrap();
+        let bots = field(&format[..1], n, |i| i % 2 == 0);
+        let bots: Vec<(&str, Vec<String>)> =
+            bots.iter().map(|(n, c)| (n.as_str(), c.clone())).collect();
+        let cfg = config(
+            &dir,
+            &format!("[board]\nholes = 6\n[tournament]\n{header}\nconcurrency = 1\n"),
+            &bots,
+        );
+        let single = dir.join("single");
+        assert_success(&run_arena(&cfg, &single));
+        let file = format!("{format}.csv");
+        let table = rounds_match_a_single_run(&cluster, &cfg, &single, shards, &file);
+        assert!(table.contains(&format!("{format}: over after")), "{table}");
+    }
 }

@@ -170,6 +170,7 @@ pub fn run<F: Future<Output = ()>>(
         resume: resume.is_some(),
         skipped: Vec::new(),
         watch: server.as_ref().map(Server::watch),
+        stage: None,
     };
 
     // Every bot must start before any game is played. The signals are

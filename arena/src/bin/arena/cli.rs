@@ -31,8 +31,10 @@ pub enum Command {
     /// exactly the files a single run would have written.
     Merge(MergeArgs),
     /// Run a tournament on a Slurm cluster as a job array, one task per
-    /// shard, with a dependent job that merges them (see `arena slurm
-    /// status` and `arena slurm rerun`).
+    /// shard, with a dependent job that merges them; a knockout, Swiss or
+    /// league as one job array per round, with a job between rounds that
+    /// merges the round and submits the next (see `arena slurm status`
+    /// and `arena slurm rerun`).
     #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
     Slurm(SlurmArgs),
     /// Write a commented starter config that lists every key with its
@@ -489,11 +491,13 @@ pub struct SlurmArgs {
     #[arg(required = true)]
     pub config: Option<PathBuf>,
     /// The number of shards (array tasks); at most the number of series,
-    /// or of game pairs for a two-bot match.
+    /// or of game pairs for a two-bot match. A knockout, Swiss or league
+    /// with N above 1 runs round by round, each round in up to N shards.
     #[arg(long, required = true, value_name = "N")]
     pub shards: Option<usize>,
-    /// The tournament folder: DIR/shard-K per task, DIR/merged for the
-    /// result, DIR/slurm for the scripts, job ids and logs
+    /// The tournament folder: DIR/shard-K per task (DIR/round-R/shard-K
+    /// round by round), DIR/merged for the result, DIR/slurm for the
+    /// scripts, job ids and logs
     /// [default: results/NAME-TIMESTAMP]. It must be on a file system the
     /// compute nodes share.
     #[arg(long, value_name = "DIR")]
@@ -549,7 +553,8 @@ pub enum SlurmCommand {
         wait: bool,
     },
     /// Submit again the shards that did not finish (failed, cancelled,
-    /// timed out), each resuming its folder, and a new merge after them.
+    /// timed out), each resuming its folder, and a new merge after them
+    /// (round by round: the current round's, and the job after it).
     Rerun {
         /// The tournament folder `arena slurm` wrote.
         dir: PathBuf,
@@ -560,6 +565,29 @@ pub enum SlurmCommand {
         /// Print the sbatch commands; submit nothing.
         #[arg(long)]
         dry_run: bool,
+    },
+    /// A task of a round's job array (a knockout, Swiss or league run
+    /// round by round): play shard K of round R. `round.sbatch` runs it.
+    #[command(hide = true)]
+    Play {
+        /// The tournament folder `arena slurm` wrote.
+        dir: PathBuf,
+        /// The round, from 1.
+        #[arg(long, value_name = "R")]
+        round: usize,
+        /// The shard, from 1 [default: SLURM_ARRAY_TASK_ID].
+        #[arg(long, value_name = "K")]
+        shard: Option<usize>,
+    },
+    /// The job between rounds: merge round R and submit the next.
+    /// `next.sbatch` runs it.
+    #[command(hide = true)]
+    Next {
+        /// The tournament folder `arena slurm` wrote.
+        dir: PathBuf,
+        /// The round just played, from 1.
+        #[arg(long, value_name = "R")]
+        round: usize,
     },
 }
 
@@ -789,6 +817,8 @@ impl From<SlurmArgs> for arena::commands::slurm::Options {
                 job: job.into(),
                 dry_run,
             },
+            Some(SlurmCommand::Play { dir, round, shard }) => Options::Play { dir, round, shard },
+            Some(SlurmCommand::Next { dir, round }) => Options::Next { dir, round },
             // clap requires both without a subcommand.
             None => Options::Submit(Submit {
                 config: a.config.unwrap_or_default(),

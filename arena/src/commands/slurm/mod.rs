@@ -14,6 +14,8 @@
 //!   and the jobs' logs.
 
 pub mod query;
+pub mod round;
+pub mod rounds;
 pub mod script;
 
 use std::path::{Path, PathBuf};
@@ -49,6 +51,24 @@ pub enum Options {
         /// Print the sbatch commands; submit nothing.
         dry_run: bool,
     },
+    /// A task of a round's job array: play shard `shard` of round `round`
+    /// of a tournament that pairs round by round ([`round::play`]).
+    Play {
+        /// The tournament folder.
+        dir: PathBuf,
+        /// The round, from 1.
+        round: usize,
+        /// The shard, from 1 (`None`: `SLURM_ARRAY_TASK_ID`).
+        shard: Option<usize>,
+    },
+    /// The job between rounds: merge round `round` and submit the next
+    /// ([`round::next`]).
+    Next {
+        /// The tournament folder.
+        dir: PathBuf,
+        /// The round just played, from 1.
+        round: usize,
+    },
 }
 
 /// A first submission.
@@ -69,8 +89,10 @@ pub struct Submit {
 }
 
 /// The Slurm options of a tournament's jobs (`None`: the cluster's or the
-/// scripts' own).
-#[derive(Clone, Debug, Default)]
+/// scripts' own). A tournament played round by round keeps them in
+/// `slurm/options.toml`, for the rounds that its jobs submit.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(default)]
 pub struct JobOptions {
     /// The partition (sbatch --partition).
     pub partition: Option<String>,
@@ -92,11 +114,27 @@ pub struct JobOptions {
 /// one line.
 pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outcome> {
     let ok = match options {
-        Options::Status { dir, wait } => status(&Tournament::open(dir)?, *wait, console),
+        Options::Status { dir, wait } => {
+            let t = Tournament::open(dir)?;
+            if round::is_by_round(&t) {
+                round::status(&t, *wait, console)
+            } else {
+                status(&t, *wait, console)
+            }
+        }
         Options::Rerun { dir, job, dry_run } => {
-            rerun(&Tournament::open(dir)?, job, *dry_run, console)
+            let t = Tournament::open(dir)?;
+            if round::is_by_round(&t) {
+                round::rerun(&t, job, *dry_run, console)
+            } else {
+                rerun(&t, job, *dry_run, console)
+            }
         }
         Options::Submit(submission) => submit(submission, console),
+        Options::Play { dir, round, shard } => {
+            round::play(&Tournament::open(dir)?, *round, *shard, console)
+        }
+        Options::Next { dir, round } => round::next(&Tournament::open(dir)?, *round, console),
     }?;
     Ok(Outcome::from_passed(ok))
 }
@@ -171,17 +209,26 @@ impl Tournament {
         }
     }
 
-    /// Every submission so far, oldest first.
+    /// Every submission so far, oldest first. A last row cut short (a job
+    /// between rounds appends while this reads) is left out.
     ///
     /// # Errors
-    /// `slurm/jobs.csv` is unreadable.
+    /// `slurm/jobs.csv` is unreadable, or a row before the last is bad.
     pub fn submissions(&self) -> anyhow::Result<Vec<Submission>> {
         let path = self.slurm().join("jobs.csv");
         if !path.exists() {
             return Ok(Vec::new());
         }
-        csv::Reader::from_path(&path)?
+        let rows: Vec<Result<Submission, csv::Error>> = csv::ReaderBuilder::new()
+            .flexible(true)
+            .from_path(&path)?
             .deserialize()
+            .collect();
+        let last = rows.len();
+        rows.into_iter()
+            .enumerate()
+            .filter(|(i, row)| row.is_ok() || i + 1 < last)
+            .map(|(_, row)| row)
             .collect::<Result<_, _>>()
             .with_context(|| format!("cannot read {}", path.display()))
     }
@@ -194,9 +241,22 @@ impl Tournament {
         options: &[String],
         script: &str,
     ) -> anyhow::Result<u64> {
+        self.submit_with(kind, tasks, options, script, &[])
+    }
+
+    /// [`Tournament::submit`], with arguments for the script.
+    fn submit_with(
+        &self,
+        kind: &str,
+        tasks: &str,
+        options: &[String],
+        script: &str,
+        script_args: &[String],
+    ) -> anyhow::Result<u64> {
         let mut args = vec!["--parsable".to_string()];
         args.extend(options.iter().cloned());
         args.push(self.slurm().join(script).display().to_string());
+        args.extend(script_args.iter().cloned());
         let text = query::tool("sbatch", &args)?;
         // --parsable prints "ID" or "ID;CLUSTER".
         let job: u64 = text
@@ -262,6 +322,9 @@ fn submit(args: &Submit, console: &mut Console<'_>) -> anyhow::Result<bool> {
     check_extra(&args.job)?;
     let config = Config::load(config_path, &super::host())?;
     crate::bot::spawn::check_programs(&config)?;
+    if round::by_round(&config, n) {
+        return round::submit(args, &config, console);
+    }
     // An SPRT match decides game by game: it runs whole, as one task.
     anyhow::ensure!(
         config.sprt.is_none() || n == 1,
@@ -291,28 +354,7 @@ fn submit(args: &Submit, console: &mut Console<'_>) -> anyhow::Result<bool> {
             ));
         }
     }
-    let workdir = std::env::current_dir().context("cannot read the current folder")?;
-    script::sbatch_path(&workdir)
-        .map_err(|e| anyhow::anyhow!("the current folder, where the tasks will run: {e}"))?;
-    let (dir, created) = match (&args.out, args.dry_run) {
-        (Some(dir), _) => (dir.clone(), !dir.exists()),
-        (None, true) => (
-            PathBuf::from(format!("results/{}-TIMESTAMP", config.name)),
-            false,
-        ),
-        (None, false) => (
-            crate::report::claim_run_dir(&config.name)
-                .context("cannot create a folder in results/")?,
-            true,
-        ),
-    };
-    let dir = std::path::absolute(&dir).unwrap_or(dir);
-    let empty = std::fs::read_dir(&dir).map_or(true, |mut d| d.next().is_none());
-    anyhow::ensure!(
-        empty || args.dry_run,
-        "{0} is not empty: give --out a new or empty folder (to follow a tournament already there: `arena slurm status {0}`; to re-run its failed shards: `arena slurm rerun {0}`)",
-        dir.display()
-    );
+    let (workdir, dir, created) = out_dir(args, &config)?;
     let scripts = Scripts {
         arena: std::env::current_exe().context("cannot find the arena executable")?,
         dir: dir.clone(),
@@ -346,38 +388,88 @@ fn submit(args: &Submit, console: &mut Console<'_>) -> anyhow::Result<bool> {
         print_commands(&t, &jobs, true, console);
         return Ok(true);
     }
-    let written = (|| -> anyhow::Result<()> {
-        std::fs::create_dir_all(t.slurm())
-            .with_context(|| format!("cannot create {}", t.slurm().display()))?;
-        let text = std::fs::read(config_path)?;
-        crate::output::write_bytes_atomic(&t.dir.join("config.toml"), &text)
-            .context("cannot copy the config into the tournament folder")?;
-        // The copy's relative paths start from the original's folder.
-        super::run::write_config_dir(&t.dir, &config.base)?;
-        for (name, text) in [
+    let written = write_folder(
+        &t,
+        args,
+        &config,
+        &[
             ("shards.sbatch", &shards_text),
             ("merge.sbatch", &merge_text),
-        ] {
-            write_script(&t.slurm().join(name), text)?;
-        }
-        std::fs::write(t.slurm().join("shards"), format!("{n}\n"))?;
-        Ok(())
-    })();
+        ],
+    );
     // If sbatch refuses the array (a wrong partition, say), nothing runs:
     // take back what was written, so the same --out can be used again.
     let submitted = written.and_then(|()| submit_jobs(&t, &jobs, true, console));
     if let Err(e) = submitted {
-        if t.submissions().map_or(true, |s| s.is_empty()) {
-            if created {
-                let _ = std::fs::remove_dir_all(&t.dir);
-            } else {
-                let _ = std::fs::remove_dir_all(t.slurm());
-                let _ = std::fs::remove_file(t.dir.join("config.toml"));
-            }
-        }
+        take_back(&t, created);
         return Err(e);
     }
     Ok(true)
+}
+
+/// Takes back a tournament folder whose first submission failed (nothing
+/// runs): all of it if `created` here, else what was written into it.
+fn take_back(t: &Tournament, created: bool) {
+    if t.submissions().map_or(true, |s| s.is_empty()) {
+        if created {
+            let _ = std::fs::remove_dir_all(&t.dir);
+        } else {
+            let _ = std::fs::remove_dir_all(t.slurm());
+            let _ = std::fs::remove_file(t.dir.join("config.toml"));
+            let _ = std::fs::remove_dir_all(t.merged().path);
+        }
+    }
+}
+
+/// Writes a new tournament folder: the config's copy (and the folder its
+/// paths start from), the `scripts` into `slurm/`, and `slurm/shards`.
+fn write_folder(
+    t: &Tournament,
+    args: &Submit,
+    config: &Config,
+    scripts: &[(&str, &String)],
+) -> anyhow::Result<()> {
+    std::fs::create_dir_all(t.slurm())
+        .with_context(|| format!("cannot create {}", t.slurm().display()))?;
+    let text = std::fs::read(&args.config)?;
+    crate::output::write_bytes_atomic(&t.dir.join("config.toml"), &text)
+        .context("cannot copy the config into the tournament folder")?;
+    // The copy's relative paths start from the original's folder.
+    super::run::write_config_dir(&t.dir, &config.base)?;
+    for (name, text) in scripts {
+        write_script(&t.slurm().join(name), text)?;
+    }
+    std::fs::write(t.slurm().join("shards"), format!("{}\n", args.shards))?;
+    Ok(())
+}
+
+/// The folder the tasks run in (this one), and the tournament folder of
+/// a submission (absolute), with whether it is made here; refuses a
+/// folder that is not new or empty.
+fn out_dir(args: &Submit, config: &Config) -> anyhow::Result<(PathBuf, PathBuf, bool)> {
+    let workdir = std::env::current_dir().context("cannot read the current folder")?;
+    script::sbatch_path(&workdir)
+        .map_err(|e| anyhow::anyhow!("the current folder, where the tasks will run: {e}"))?;
+    let (dir, created) = match (&args.out, args.dry_run) {
+        (Some(dir), _) => (dir.clone(), !dir.exists()),
+        (None, true) => (
+            PathBuf::from(format!("results/{}-TIMESTAMP", config.name)),
+            false,
+        ),
+        (None, false) => (
+            crate::report::claim_run_dir(&config.name)
+                .context("cannot create a folder in results/")?,
+            true,
+        ),
+    };
+    let dir = std::path::absolute(&dir).unwrap_or(dir);
+    let empty = std::fs::read_dir(&dir).map_or(true, |mut d| d.next().is_none());
+    anyhow::ensure!(
+        empty || args.dry_run,
+        "{0} is not empty: give --out a new or empty folder (to follow a tournament already there: `arena slurm status {0}`; to re-run its failed shards: `arena slurm rerun {0}`)",
+        dir.display()
+    );
+    Ok((workdir, dir, created))
 }
 
 /// Starts every bot here once, as `arena run` does before its first game,

@@ -41,6 +41,13 @@ impl JobState {
         self.state == "PENDING" && NEVER_STARTS.iter().any(|r| self.reason.starts_with(r))
     }
 
+    /// Whether the job is held (`sbatch --hold`, `scontrol hold`): it
+    /// waits for `scontrol release`, which nothing does by itself.
+    #[must_use]
+    pub fn held(&self) -> bool {
+        self.state == "PENDING" && self.reason.starts_with("JobHeld")
+    }
+
     /// The state, with the reason when the job waits (`PENDING
     /// (Resources)`).
     #[must_use]
@@ -248,16 +255,24 @@ fn id_list(jobs: &[u64]) -> String {
         .join(",")
 }
 
+/// Every job of this user still queued or running (squeue).
+///
+/// # Errors
+/// squeue is missing or fails (the controller is down, say).
+pub fn queue() -> Result<Vec<JobState>, ToolError> {
+    let text = tool(
+        "squeue",
+        &["--me", "--noheader", "--format=%i|%T|%r"].map(String::from),
+    )?;
+    Ok(parse_table(&text))
+}
+
 /// The jobs among `jobs` that are still queued or running (squeue).
 ///
 /// # Errors
 /// squeue is missing or fails (the controller is down, say).
 pub fn queued(jobs: &[u64]) -> Result<Vec<JobState>, ToolError> {
-    let text = tool(
-        "squeue",
-        &["--me", "--noheader", "--format=%i|%T|%r"].map(String::from),
-    )?;
-    Ok(parse_table(&text)
+    Ok(queue()?
         .into_iter()
         .filter(|s| jobs.contains(&s.job))
         .collect())

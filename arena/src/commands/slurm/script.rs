@@ -158,6 +158,81 @@ impl Scripts {
     }
 }
 
+impl Scripts {
+    /// A round of a tournament that pairs round by round (knockout, Swiss,
+    /// league), as a job array: given the round R as its argument, task K
+    /// plays shard K of round R into `DIR/round-R/shard-K`, resuming that
+    /// folder when an earlier attempt left one. The array's tasks come
+    /// from `sbatch --array`, since each round may have its own number.
+    ///
+    /// # Errors
+    /// A path that cannot go on a `#SBATCH` line ([`sbatch_path`]).
+    pub fn round_script(&self) -> Result<String, PathError> {
+        let dir = sbatch_path(&self.dir)?;
+        let mut lines = vec![
+            "#!/bin/sh".to_string(),
+            "# Written by `arena slurm`: a round of the tournament in config.toml beside".into(),
+            "# the folder of this file. Submitted as `sbatch --array=1-N round.sbatch R`:".into(),
+            "# task K plays shard K of round R into round-R/shard-K, resuming that folder".into(),
+            "# if an earlier attempt left one; next.sbatch then merges the round and".into(),
+            format!(
+                "# submits the next. Re-run what did not finish with `arena slurm rerun {dir}`."
+            ),
+            format!("#SBATCH --job-name=arena-{}", self.name),
+            format!("#SBATCH --cpus-per-task={}", self.cpus),
+            format!("#SBATCH --output={dir}/slurm/shard-%a.log"),
+        ];
+        self.common(&mut lines)?;
+        lines.push("set -eu".into());
+        lines.push("r=$1".into());
+        lines.push("k=$SLURM_ARRAY_TASK_ID".into());
+        lines.push(
+            "echo \"== round $r, shard $k: job ${SLURM_ARRAY_JOB_ID}_$k on $(hostname), $(date -u +%Y-%m-%dT%H:%M:%SZ)\""
+                .into(),
+        );
+        lines.push(format!(
+            "exec {} slurm play {} --round \"$r\" --shard \"$k\"",
+            quote(&self.arena.display().to_string()),
+            quote(&dir),
+        ));
+        Ok(lines.join("\n") + "\n")
+    }
+
+    /// The job between rounds, run after a round's array
+    /// (`--dependency=afterany`), given the round R as its argument: it
+    /// merges round R's shards into `DIR/merged` and submits round R + 1
+    /// and the job after it, or writes the final summaries; it fails,
+    /// naming the shards, if one did not finish.
+    ///
+    /// # Errors
+    /// A path that cannot go on a `#SBATCH` line ([`sbatch_path`]).
+    pub fn next_script(&self) -> Result<String, PathError> {
+        let dir = sbatch_path(&self.dir)?;
+        let mut lines = vec![
+            "#!/bin/sh".to_string(),
+            "# Written by `arena slurm`: after round R (the argument) it merges the".into(),
+            "# round's shards into merged/ and submits the next round and the job after".into(),
+            "# it. If a shard did not finish it fails and names it; then".into(),
+            format!("# `arena slurm rerun {dir}` plays it again and the rounds go on."),
+            format!("#SBATCH --job-name=arena-{}-next", self.name),
+            "#SBATCH --cpus-per-task=1".into(),
+            format!("#SBATCH --output={dir}/slurm/next.log"),
+        ];
+        self.common(&mut lines)?;
+        lines.push("set -eu".into());
+        lines.push(
+            "echo \"== after round $1: job $SLURM_JOB_ID on $(hostname), $(date -u +%Y-%m-%dT%H:%M:%SZ)\""
+                .into(),
+        );
+        lines.push(format!(
+            "exec {} slurm next {} --round \"$1\"",
+            quote(&self.arena.display().to_string()),
+            quote(&dir),
+        ));
+        Ok(lines.join("\n") + "\n")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -198,6 +273,25 @@ mod tests {
             "exec '/opt/arena/bin/arena' merge '/scratch/t1/shard-1' '/scratch/t1/shard-2' '/scratch/t1/shard-3' --out '/scratch/t1/merged'\n"
         ), "{text}");
         assert!(text.contains("#SBATCH --cpus-per-task=1\n"));
+    }
+
+    #[test]
+    #[cfg_attr(windows, ignore = "Slurm is Unix: its scripts hold Unix paths")]
+    fn a_round_plays_its_shard_and_the_next_job_goes_on() {
+        let round = scripts().round_script().unwrap();
+        assert!(!round.contains("#SBATCH --array"), "{round}");
+        assert!(round.ends_with(
+            "exec '/opt/arena/bin/arena' slurm play '/scratch/t1' --round \"$r\" --shard \"$k\"\n"
+        ), "{round}");
+        let next = scripts().next_script().unwrap();
+        assert!(
+            next.contains("#SBATCH --output=/scratch/t1/slurm/next.log\n"),
+            "{next}"
+        );
+        assert!(
+            next.ends_with("exec '/opt/arena/bin/arena' slurm next '/scratch/t1' --round \"$1\"\n"),
+            "{next}"
+        );
     }
 
     #[test]
