@@ -52,18 +52,30 @@ fn groups(input: &ReportInput<'_>) -> usize {
 }
 
 /// The sections of the report of `input`, each rendered as in
-/// `report.html`.
+/// `report.html`. For a league (`input.league`), the standings and the
+/// records are left empty: they list every bot, and the live page shows
+/// the league's table instead, whose top comes with the state and the
+/// rest on request.
 #[must_use]
 pub fn sections(input: &ReportInput<'_>) -> Sections {
     let (names, series) = prepared(input);
-    let svg = standings_svg(&names, input.table);
+    let league = input.league.is_some();
     Sections {
         matchup: input
             .matchup
             .map(|m| match_section(m).into_string())
             .unwrap_or_default(),
-        standings: standings_section(input, &names, &svg, groups(input)).into_string(),
-        cross: cross_section(input, &names, &series).into_string(),
+        standings: if league {
+            String::new()
+        } else {
+            let svg = standings_svg(&names, input.table);
+            standings_section(input, &names, &svg, groups(input)).into_string()
+        },
+        cross: if league {
+            String::new()
+        } else {
+            cross_section(input, &names, &series).into_string()
+        },
         forfeits: forfeits_section(input, &names, &series).into_string(),
         format: input
             .format
@@ -117,12 +129,14 @@ pub struct LivePage<'a> {
     pub state_json: &'a str,
     /// What the page is of: the config's name, or the folder.
     pub title: &'a str,
+    /// The report's sections as the state holds them ([`sections`]).
+    pub sections: &'a Sections,
 }
 
 /// The live page of `input` (the games finished so far) and `live`.
 #[must_use]
 pub fn live_page(input: &ReportInput<'_>, live: &LivePage<'_>) -> String {
-    let parts = sections(input);
+    let parts = live.sections;
     let (names, series) = prepared(input);
     let json = viewer_json(input, &names, &series);
     let state = if live.finished { "finished" } else { "live" };
@@ -144,11 +158,15 @@ pub fn live_page(input: &ReportInput<'_>, live: &LivePage<'_>) -> String {
                         a href="#live-games" { "Games in progress" } " · "
                         @if !parts.matchup.is_empty() { a href="#match" { "Match" } " · " }
                         @if let Some(c) = &input.format { (super::formats::format_links(c)) }
-                        a href="#standings" { "Standings" } " · "
-                        @if input.table.len() > super::CROSS_TABLE_MAX_BOTS {
-                            a href="#records" { "Records" } " · "
+                        @if input.league.is_some() {
+                            a href="#league" { "League" } " · "
                         } @else {
-                            a href="#cross" { "Cross table" } " · "
+                            a href="#standings" { "Standings" } " · "
+                            @if input.table.len() > super::CROSS_TABLE_MAX_BOTS {
+                                a href="#records" { "Records" } " · "
+                            } @else {
+                                a href="#cross" { "Cross table" } " · "
+                            }
                         }
                         a href="#forfeits" { "How games ended" } " · "
                         a href="#viewer" { "Game viewer" } " · "
@@ -162,6 +180,7 @@ pub fn live_page(input: &ReportInput<'_>, live: &LivePage<'_>) -> String {
                 }
                 div #part-match { (PreEscaped(&parts.matchup)) }
                 div #part-format { (PreEscaped(&parts.format)) }
+                @if input.league.is_some() { (super::live_league_section()) }
                 div #part-standings { (PreEscaped(&parts.standings)) }
                 div #part-cross { (PreEscaped(&parts.cross)) }
                 div #part-forfeits { (PreEscaped(&parts.forfeits)) }
