@@ -625,3 +625,147 @@ pub fn changed_mark(
         .map(|m| (m.len(), m.modified().unwrap_or(std::time::UNIX_EPOCH)));
     (mark != seen).then_some(mark)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::IntervalMethod;
+
+    /// Standings of `n` bots `b0`..: bot `i` ranked `i + 1`, Elo `-i`.
+    fn table(n: usize) -> (Vec<String>, Vec<Standing>) {
+        let names = (0..n).map(|i| format!("b{i}")).collect();
+        let table = (0..n)
+            .map(|i| Standing {
+                rank: i + 1,
+                bot: i,
+                wdl: Wdl {
+                    wins: 1,
+                    draws: 0,
+                    losses: i as u32,
+                },
+                forfeits: 0,
+                elo: -(i as f64),
+                elo_lower: -(i as f64) - 50.0,
+                elo_upper: -(i as f64) + 50.0,
+                interval: IntervalMethod::Bootstrap,
+                los_next: None,
+                group: 1,
+            })
+            .collect();
+        (names, table)
+    }
+
+    fn roster(text: &str) -> Result<Option<Roster>, LeagueFileError> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(ROSTER_FILE);
+        std::fs::write(&path, text).unwrap();
+        read_roster(&path)
+    }
+
+    #[test]
+    fn a_roster_reads_or_names_its_file_and_line_and_an_absent_one_is_none() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(read_roster(&dir.path().join(ROSTER_FILE))
+            .unwrap()
+            .is_none());
+        let r = roster("bot,joined,retired\nb0,1,\nb1,1,3\nb2,4,\n")
+            .unwrap()
+            .unwrap();
+        assert_eq!(r.order, ["b0", "b1", "b2"]);
+        assert_eq!(r.bots["b0"], (Some(1), None));
+        assert_eq!(r.bots["b1"], (Some(1), Some(3)));
+        let e = roster("bot,joined,retired\nb0,1,\nb1,1,soon\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("roster.csv: line 3:"), "{e}");
+        assert!(e.contains("bot,joined,retired"), "{e}");
+        let e = roster("name,round\nb0,1\n").unwrap_err().to_string();
+        assert!(e.contains("line 2"), "{e}");
+    }
+
+    #[test]
+    fn a_trend_is_the_change_over_the_last_rounds_and_a_bot_keeps_few_points() {
+        let mut t = Trends::new();
+        assert_eq!(t.of("x"), (Vec::new(), None));
+        t.push("x", 1, 0.0);
+        assert_eq!(t.of("x").1, None, "one rating: no trend yet");
+        t.push("x", 2, 10.0);
+        assert_eq!(t.of("x").1, Some(10.0));
+        // A round given twice counts once.
+        t.push("x", 2, 99.0);
+        for round in 3..=30 {
+            t.push("x", round, f64::from(round) * 10.0);
+        }
+        let (spark, trend) = t.of("x");
+        assert_eq!(spark.len(), TREND_POINTS);
+        assert_eq!(spark.last(), Some(&300.0));
+        assert_eq!(trend, Some(300.0 - (30 - TREND_ROUNDS) as f64 * 10.0));
+        assert_eq!(t.last_round, 30);
+    }
+
+    #[test]
+    fn the_board_puts_the_retired_apart_searches_and_pages() {
+        let (names, table) = table(250);
+        let r = roster("bot,joined,retired\nb1,1,2\nb7,1,5\nnew,9,\n")
+            .unwrap()
+            .unwrap();
+        let board = LeagueBoard::new(&names, &table, &Trends::new(), Some(&r));
+        assert_eq!(board.active.len(), 249, "248 with games and the new one");
+        assert_eq!(board.retired.len(), 2);
+        assert_eq!(board.active[0].bot, "b0");
+        assert_eq!(board.active[1].bot, "b2", "b1 retired");
+        assert_eq!(board.active[1].rank, 2);
+        let last = board.active.last().unwrap();
+        assert_eq!((last.bot.as_str(), last.games, last.elo), ("new", 0, None));
+        assert_eq!(
+            board
+                .retired
+                .iter()
+                .map(|r| (r.bot.as_str(), r.rank, r.retired))
+                .collect::<Vec<_>>(),
+            [("b1", 1, Some(2)), ("b7", 2, Some(5))]
+        );
+        let s = board.summary();
+        assert_eq!((s.active.rows.len(), s.active.total), (LEAGUE_TOP, 249));
+        assert_eq!(s.retired.rows.len(), 2);
+        // Any case; from an offset; at most a limit.
+        let p = board.page("active", " B24", 0, 5);
+        assert_eq!(p.matched, 11, "b24 and b240..b249");
+        assert_eq!(
+            p.rows.iter().map(|r| r.bot.as_str()).collect::<Vec<_>>(),
+            ["b24", "b240", "b241", "b242", "b243"]
+        );
+        let p = board.page("active", "b24", 10, 5);
+        assert_eq!(p.rows.len(), 1);
+        assert_eq!(board.page("retired", "7", 0, 5).rows[0].bot, "b7");
+        assert_eq!(board.row("b7").unwrap().retired, Some(5));
+        // Without a roster every bot is active.
+        let all = LeagueBoard::new(&names, &table, &Trends::new(), None);
+        assert_eq!((all.active.len(), all.retired.len()), (250, 0));
+    }
+
+    #[test]
+    fn the_reports_section_shows_the_top_says_where_the_rest_is_and_escapes_names() {
+        let (mut names, table) = table(150);
+        names[3] = "<b>bold</b>".into();
+        let mut trends = Trends::new();
+        trends.push("b0", 1, 0.0);
+        trends.push("b0", 2, 12.5);
+        let r = roster("bot,joined,retired\nb5,1,2\n").unwrap().unwrap();
+        let board = LeagueBoard::new(&names, &table, &trends, Some(&r));
+        let html = league_section(&board).into_string();
+        let active = &html[..html.find("id=\"league-retired\"").unwrap()];
+        assert_eq!(active.matches("<tr data-bot=").count(), LEAGUE_TOP);
+        assert!(
+            html.contains("The top 100 of 149 active bots; standings.csv"),
+            "{html}"
+        );
+        assert!(!html.contains("<b>bold"), "a name is text");
+        assert!(html.contains("&lt;b&gt;bold"), "{html}");
+        assert!(html.contains("+12.5 <svg class=\"spark\""), "{html}");
+        let retired = &html[html.find("id=\"league-retired\"").unwrap()..];
+        assert!(retired.contains("data-bot=\"b5\""), "{retired}");
+        assert_eq!(sparkline(&[1.0]), "");
+        assert!(sparkline(&[1.0, 3.0, 2.0]).contains("points=\"1.0,15.0 30.0,1.0 59.0,8.0\""));
+    }
+}
