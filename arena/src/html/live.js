@@ -250,7 +250,10 @@
       const note = $("league-note");
       note.hidden = !l.note;
       note.textContent = l.note ?? "";
-      if (find.trim() === "" && shown <= l.active.rows.length) {
+      if (shown > l.active.rows.length && l.active.rows.length > 0) {
+        // Paged past the top ("Show more"): the rows shown stay until the
+        // search changes, rather than jump back to the first page.
+      } else if (find.trim() === "") {
         fill(l.active, false);
         fill(l.retired, false);
       } else {

@@ -11,7 +11,8 @@ use serde::Serialize;
 
 use super::{
     cross_section, forfeits_section, game_json, match_section, prepared, standings_section,
-    standings_svg, viewer_json, viewer_section, GameJson, ReportInput, SeriesJson, CSS, SCRIPT,
+    standings_svg, viewer_json, viewer_section, GameJson, ReportInput, SeriesInfo, SeriesJson, CSS,
+    SCRIPT,
 };
 
 /// The live page's own style, after the report's.
@@ -87,7 +88,8 @@ pub fn sections(input: &ReportInput<'_>) -> Sections {
 /// One finished game for the viewer of a page already open.
 #[derive(Serialize)]
 struct ViewerGame<'a> {
-    /// Bot names; `series` and `game` refer to them by index.
+    /// The names of the series' two bots (one for a bot against itself);
+    /// `series` and `game` refer to them by index.
     bots: &'a [String],
     /// The game's series, its tallies so far (no games listed).
     series: SeriesJson,
@@ -100,14 +102,25 @@ struct ViewerGame<'a> {
 /// live page hands to `endodoiViewer.add`. Every `<` is written `\u003c`.
 #[must_use]
 pub fn viewer_game(input: &ReportInput<'_>, file: usize, series: u64, game: u32) -> Option<String> {
-    let (names, infos) = prepared(input);
+    // The series' own two names, not every bot's: a game of a population
+    // of thousands costs what a game of two does.
     let si = input.games.series_of(file, series)?;
     let row = input.games.viewed(file, series, game)?;
-    let s = &infos[si];
-    let bot = |name: &str| names.iter().position(|n| n == name).unwrap_or(0);
+    let s = &input.games.series[si];
+    let name = |i: usize| input.games.bots.get(i).cloned().unwrap_or_default();
+    let mut names = vec![name(s.a)];
+    if s.b != s.a {
+        names.push(name(s.b));
+    }
+    let two = SeriesInfo {
+        a: 0,
+        b: names.len() - 1,
+        ..s.clone()
+    };
+    let bot = |n: &str| names.iter().position(|x| x == n).unwrap_or(0);
     let data = ViewerGame {
         bots: &names,
-        series: SeriesJson::of(s),
+        series: SeriesJson::of(&two),
         game: game_json(row, 0, bot),
     };
     serde_json::to_string(&data)

@@ -396,12 +396,19 @@ fn viewer_json(input: &ReportInput<'_>, names: &[String], series: &[SeriesInfo])
 /// games name) and its series with their bots as indices into them.
 fn prepared(input: &ReportInput<'_>) -> (Vec<String>, Vec<SeriesInfo>) {
     let mut names: Vec<String> = input.names.to_vec();
+    // By name, so that thousands of bots cost no search each (O(bots)).
+    let mut index: std::collections::HashMap<String, usize> = names
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(i, n)| (n.clone(), i))
+        .collect();
     let at: Vec<usize> = input
         .games
         .bots
         .iter()
         .map(|b| {
-            names.iter().position(|n| n == b).unwrap_or_else(|| {
+            *index.entry(b.clone()).or_insert_with(|| {
                 names.push(b.clone());
                 names.len() - 1
             })

@@ -361,7 +361,7 @@ impl LiveState {
     /// A game of a resumed run, played before this view started: counted,
     /// but not in the time left.
     pub fn add_earlier(&mut self, row: GameRow) {
-        self.add(row);
+        self.add(row, false);
     }
 
     /// A finished game (a row of `games.csv`, its `file` from 0): counted,
@@ -370,10 +370,12 @@ impl LiveState {
     /// the format's sections as `format` (the HTML of `Sections::format`).
     pub fn add_row(&mut self, row: GameRow) -> Update {
         self.played_here += 1;
-        self.add(row)
+        self.add(row, true)
+            .unwrap_or_else(|| Update::new("ended", "{}".to_string()))
     }
 
-    fn add(&mut self, row: GameRow) -> Update {
+    /// Counts `row`; with `update`, its `ended` update.
+    fn add(&mut self, row: GameRow, update: bool) -> Option<Update> {
         let (file, series, game) = (row.file, row.series, row.game);
         let (south, north) = (self.bot(&row.south), self.bot(&row.north));
         let recorded = self.course.as_mut().is_some_and(|course| {
@@ -394,6 +396,12 @@ impl LiveState {
         if let Ok(s) = usize::try_from(series) {
             self.boards.remove(&(s, game));
         }
+        if !update {
+            if recorded {
+                self.sections.format = self.format_html();
+            }
+            return None;
+        }
         let viewer = self
             .game(file + 1, series, game)
             .unwrap_or_else(|| "null".to_string());
@@ -406,13 +414,13 @@ impl LiveState {
         } else {
             String::new()
         };
-        Update::new(
+        Some(Update::new(
             "ended",
             format!(
                 "{{\"file\":{},\"series\":{series},\"game\":{game},\"viewer\":{viewer}{format}}}",
                 file + 1
             ),
-        )
+        ))
     }
 
     /// The format's sections (bracket, Swiss standings and rounds,
@@ -1289,6 +1297,67 @@ mod tests {
                 .data,
         );
         assert!(ended.get("format").is_none(), "{ended}");
+    }
+
+    /// A league of 150 bots: the state carries the top 100 of its table
+    /// and of the standings, not the every-bot sections; a roster.csv that
+    /// does not read is named on the page, and one fixed later is read
+    /// again (at the next look, a second on).
+    #[test]
+    fn a_leagues_state_carries_the_top_of_its_table_and_follows_its_roster() {
+        use crate::format::{Format, LeagueSettings};
+        let t0 = Instant::now();
+        let dir = tempfile::tempdir().unwrap();
+        let roster = dir.path().join(html::ROSTER_FILE);
+        std::fs::write(&roster, "bot,joined,retired\nb1,1,x\n").unwrap();
+        let setup = Setup {
+            title: "league".into(),
+            bots: (0..150).map(|i| format!("b{i}")).collect(),
+            format: Format::League(LeagueSettings {
+                rounds: Some(3),
+                settle_los: None,
+                seed: 1,
+                prior_draws: 0.0,
+                bootstrap: 10,
+            }),
+            series_rule: Some(SeriesRule {
+                first_to: 2,
+                max_games: 2,
+                sprt: None,
+                pair_shard: None,
+            }),
+            folder: Some(dir.path().to_path_buf()),
+            follows: true,
+            ..Setup::default()
+        };
+        let mut state = LiveState::new(setup, t0);
+        let snap = json(&state.snapshot(t0));
+        assert_eq!(
+            snap["standings"].as_array().unwrap().len(),
+            html::LEAGUE_TOP
+        );
+        assert_eq!(snap["league"]["active"]["total"], 150, "{}", snap["league"]);
+        assert_eq!(
+            snap["league"]["active"]["rows"].as_array().unwrap().len(),
+            html::LEAGUE_TOP
+        );
+        assert_eq!(snap["sections"]["standings"], "");
+        assert_eq!(snap["sections"]["cross"], "");
+        let note = snap["league"]["note"].as_str().unwrap();
+        assert!(note.contains("roster.csv: line 2:"), "{note}");
+        // Fixed: read at the next look, and b1 is retired.
+        std::fs::write(&roster, "bot,joined,retired\nb1,1,2\n").unwrap();
+        assert!(
+            state.tick(t0 + REFIT_EVERY).is_some(),
+            "a changed roster refits"
+        );
+        let snap = json(&state.snapshot(t0));
+        assert!(snap["league"]["note"].is_null(), "{}", snap["league"]);
+        assert_eq!(snap["league"]["retired"]["rows"][0]["bot"], "b1");
+        assert!(state.bot_record("b1").unwrap().contains("\"retired\":true"));
+        assert!(state.bot_record("nobody").is_none());
+        let page = json(&state.league_page("active", "B14", 0).unwrap());
+        assert_eq!(page["matched"], 11, "b14 and b140..b149: {page}");
     }
 
     /// A knockout of a, b, c whose series are first to 2 of at most 2.
