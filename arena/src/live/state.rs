@@ -244,6 +244,8 @@ pub struct LiveState {
     course: Option<GameCourse>,
     /// A league's table, trends and roster; `None` for other formats.
     league: Option<LeagueLive>,
+    /// Each bot of [`Setup::bots`] by name: its first index there.
+    config_index: std::collections::HashMap<String, usize>,
 }
 
 impl LiveState {
@@ -274,7 +276,11 @@ impl LiveState {
             last_refit: None,
             course,
             league: None,
+            config_index: std::collections::HashMap::new(),
         };
+        for (i, name) in state.setup.bots.iter().enumerate() {
+            state.config_index.entry(name.clone()).or_insert(i);
+        }
         if matches!(state.setup.format, Format::League(_)) {
             state.league = Some(LeagueLive {
                 trends: Trends::new(),
@@ -378,10 +384,16 @@ impl LiveState {
     fn add(&mut self, row: GameRow, update: bool) -> Option<Update> {
         let (file, series, game) = (row.file, row.series, row.game);
         let (south, north) = (self.bot(&row.south), self.bot(&row.north));
-        let recorded = self.course.as_mut().is_some_and(|course| {
-            let bots = [row.south.as_str(), row.north.as_str()];
-            course.add_named(&self.setup.bots, series, game, bots, row.winner())
-        });
+        // The config's index of each bot by hash (as `add_named` finds
+        // them, but without a search of every bot for each game).
+        let at = |name: &str| self.config_index.get(name).copied();
+        let recorded = match (at(&row.south), at(&row.north), usize::try_from(series)) {
+            (Some(s), Some(n), Ok(number)) => self
+                .course
+                .as_mut()
+                .is_some_and(|course| course.add(number, game, [s, n], row.winner())),
+            _ => false,
+        };
         self.tally.add(GameResult {
             series: series | ((file as u64) << 40),
             game,
