@@ -1008,6 +1008,12 @@ mod tests {
             e["viewer"]["game"]["moves"].as_array().unwrap().len(),
             holes.len()
         );
+        // The viewer's entry names the series' two bots only (not every
+        // bot: a league's thousands), its South and North by index.
+        assert_eq!(e["viewer"]["bots"], serde_json::json!(["a", "b"]));
+        assert_eq!(e["viewer"]["game"]["south"], 0);
+        assert_eq!(e["viewer"]["game"]["north"], 1);
+        assert_eq!(e["viewer"]["series"]["a"], 0);
         let snap = json(&state.snapshot(t0));
         assert_eq!(snap["live"].as_array().unwrap().len(), 0);
         assert_eq!(snap["done"], 1);
