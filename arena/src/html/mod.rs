@@ -435,7 +435,11 @@ fn viewer_data<'a>(
     series: &[SeriesInfo],
 ) -> ViewerData<'a> {
     let mut series_json: Vec<SeriesJson> = series.iter().map(SeriesJson::of).collect();
-    let bot = |name: &str| names.iter().position(|n| n == name).unwrap_or(0);
+    let mut index: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for (i, n) in names.iter().enumerate() {
+        index.entry(n.as_str()).or_insert(i);
+    }
+    let bot = |name: &str| index.get(name).copied().unwrap_or(0);
     let viewed = &input.games.viewed;
     let mut games: Vec<GameJson<'a>> = viewed
         .iter()

@@ -571,11 +571,10 @@ impl LiveState {
         let (mut table, _) = standings(&self.tally, &options);
         let listed = &self.setup.bots;
         let names = &self.names;
+        let index = &self.config_index;
+        // By hash: a league starts with thousands of idle bots.
         crate::standings::list_idle_by(&mut table, |i| {
-            listed
-                .iter()
-                .position(|b| *b == names[i])
-                .unwrap_or(usize::MAX)
+            index.get(&names[i]).copied().unwrap_or(usize::MAX)
         });
         let first = listed
             .iter()
