@@ -25,7 +25,14 @@ with a deadline and never after a fixed wait, that:
   engine has it;
 - no script error, console error or warning, and no request to anything
   but the arena's own server; at 420 px (a phone) nothing sticks out of
-  the window sideways.
+  the window sideways;
+- a league (a finished one of 13 noisy greedy bots, with a roster.csv
+  that retires two and adds one, served by `arena serve`): the league's
+  table lists the active bots in the order of `/state`, the retired ones
+  in a table of their own, greyed; typing in its search box keeps exactly
+  the bots whose names hold the text (and clearing it brings the top
+  back); a bot's name opens its record with one row per series of
+  series.csv, and a series' link shows that game in the viewer.
 
 Screenshots of the live page at 1400 and 420 px wide (live-1400.png,
 live-420.png) and of the finished one (live-finished-1400.png) go to OUT
@@ -282,6 +289,119 @@ def watch_live(browser, shots):
         time.sleep(0.1)
 
 
+# A league of noisy greedy bots (a known order), over quickly.
+LEAGUE_BOTS = 13
+LEAGUE_CONFIG = """name = "league"
+[board]
+holes = 6
+[tournament]
+format = "league"
+rounds = 6
+concurrency = 2
+seed = 5
+[ratings]
+bootstrap = 50
+"""
+
+# The league's tables as the page shows them.
+READ_LEAGUE = """(() => {
+  const names = (id) => [...document.querySelectorAll(`#${id} tbody tr`)]
+      .filter((r) => !r.hidden).map((r) => r.querySelector('td.name')?.textContent.trim() ?? null);
+  const first = (id) => document.querySelector(`#${id} tbody tr`);
+  const colour = (r) => (r ? getComputedStyle(r).color : null);
+  const bot = document.getElementById('league-bot');
+  return {
+    active: names('league-active'),
+    retired: names('league-retired'),
+    retiredShown: !document.getElementById('league-retired-part').hidden,
+    colours: [colour(first('league-active')), colour(first('league-retired'))],
+    meta: document.getElementById('league-meta')?.textContent ?? null,
+    bot: bot && !bot.hidden ? bot.dataset.bot : null,
+    botRows: bot ? [...bot.querySelectorAll('table.bot-series tbody tr')].map((r) => Number(r.dataset.series)) : [],
+  };
+})()"""
+
+
+def check_league(arena, chromium, work, tmp, shots):
+    """The league's table on the page of `arena serve` of a finished
+    league with a roster; returns a line saying what was checked."""
+    import csv
+    import json
+    field = []
+    for i in range(1, LEAGUE_BOTS + 1):
+        noise = (i - 1) / (LEAGUE_BOTS - 1)
+        field.append(f'[[bot]]\nname = "g{i}"\ncommand = ["arena", "bot", "greedy", "--seed", "{i}", '
+                     f'"--noise", "{noise:.3f}"]\n')
+    (work / "league.toml").write_text(LEAGUE_CONFIG + "\n" + "\n".join(field))
+    out = work / "league-out"
+    shutil.rmtree(out, ignore_errors=True)
+    subprocess.run([arena, "run", "league.toml", "--out", str(out), "--quiet"], cwd=work,
+                   check=True, capture_output=True)
+    retired = {"g4": 3, "g11": 5}
+    with open(out / "roster.csv", "w") as f:
+        f.write("bot,joined,retired\n")
+        for i in range(1, LEAGUE_BOTS + 1):
+            f.write(f"g{i},1,{retired.get(f'g{i}', '')}\n")
+        f.write("newcomer,7,\n")
+    with open(out / "series.csv") as f:
+        series = list(csv.DictReader(f))
+    serve = Arena([arena, "serve", str(out)], work)
+    try:
+        url = serve.url()
+        _, body = fetch(url + "state")
+        state = json.loads(body)["league"]
+        want_active = [r["bot"] for r in state["active"]["rows"]]
+        want_retired = [r["bot"] for r in state["retired"]["rows"]]
+        if sorted(want_retired) != sorted(retired) or "newcomer" not in want_active:
+            raise CheckFailed(f"/state's league does not follow roster.csv: {want_active} / {want_retired}")
+        browser = Browser(chromium, tmp / "league")
+        try:
+            browser.set_width(1400, 1000)
+            browser.open(url)
+            browser.wait_for("document.querySelectorAll('#league-active tbody tr').length > 0",
+                             "the league's table drawn")
+            seen = browser.eval(READ_LEAGUE)
+            if seen["active"] != want_active or seen["retired"] != want_retired:
+                raise CheckFailed(f"the league's tables show {seen['active']} / {seen['retired']}, "
+                                  f"/state has {want_active} / {want_retired}")
+            if not seen["retiredShown"] or seen["colours"][0] == seen["colours"][1]:
+                raise CheckFailed(f"the retired table is not shown apart and greyed: {seen}")
+            browser.eval("scrollTo(0, document.getElementById('league').offsetTop)")
+            browser.screenshot(shots / "league-1400.png")
+            # The search: exactly the bots whose names hold the text, any case.
+            for text in ("G1", "newc", "zzz", ""):
+                browser.eval("(() => { const b = document.getElementById('league-find');"
+                             f" b.value = {json.dumps(text)}; b.dispatchEvent(new Event('input')); }})()")
+                want = [b for b in want_active if text.lower() in b.lower()]
+                want_r = [b for b in want_retired if text.lower() in b.lower()]
+                check = ("(() => { const r = " + READ_LEAGUE + "; return JSON.stringify([r.active, r.retired]); })()")
+                browser.wait_for(f"{check} === {json.dumps(json.dumps([want, want_r], separators=(',', ':')))}",
+                                 f"the search {text!r} keeps {want} and {want_r}")
+            # A bot's record: its series as series.csv has them, latest first.
+            bot = want_active[0]
+            mine = sorted((int(r["series"]) for r in series if bot in (r["bot_a"], r["bot_b"])),
+                          reverse=True)
+            browser.eval(f"document.querySelector('#league-active tr[data-bot={json.dumps(bot)}] a.bot-link').click()")
+            browser.wait_for(f"(() => {{ const r = {READ_LEAGUE}; return r.bot === {json.dumps(bot)} && "
+                             f"JSON.stringify(r.botRows) === {json.dumps(json.dumps(mine, separators=(',', ':')))}; }})()",
+                             f"{bot}'s record with its series {mine}")
+            browser.screenshot(shots / "league-bot-1400.png")
+            first = mine[-1]
+            browser.eval(f"document.querySelector('#league-bot tr[data-series=\"{first}\"] a').click()")
+            browser.wait_for(f"location.hash === '#series={first}&game=1&ply=0'",
+                             f"the viewer showing series {first}, game 1")
+            check_fits(browser, 420, "a league's page")
+            problems = browser.problems(allowed=(url, "data:", "about:"))
+        finally:
+            browser.close()
+        if problems:
+            raise CheckFailed("the league's page has problems:\n  " + "\n  ".join(problems))
+    finally:
+        serve.stop()
+    return (f"league: {len(want_active)} active and {len(want_retired)} retired bots shown apart, "
+            f"4 searches, {bot}'s {len(mine)} series, the viewer opened from its record")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--shots", type=Path, default=REPO / "target" / "live-browser-test",
@@ -289,6 +409,8 @@ def main():
     ap.add_argument("--arena", type=Path, help="the arena binary (default: build target/release/arena)")
     ap.add_argument("--think-ms", type=int, default=15, help="the bots' wait before each move")
     ap.add_argument("--chromium", default=None)
+    ap.add_argument("--league-only", action="store_true",
+                    help="only the league's part (quicker, while working on it)")
     args = ap.parse_args()
 
     try:
@@ -309,6 +431,16 @@ def main():
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir()
     (work / "live.toml").write_text(CONFIG.format(think=args.think_ms))
+    if args.league_only:
+        try:
+            with tempfile.TemporaryDirectory(prefix="live-browser-") as tmp:
+                league = check_league(arena, chromium, work, Path(tmp), shots)
+        except CheckFailed as e:
+            print(f"FAILED: live browser test (league): {e}", file=sys.stderr)
+            return 1
+        print(league)
+        print("live-browser: 1 passed, 0 failed")
+        return 0
     out = work / "out"
     run = Arena([arena, "run", "live.toml", "--serve", "127.0.0.1:0", "--out", str(out), "--quiet"],
                 work)
@@ -408,6 +540,7 @@ def main():
                 browser.close()
             if problems:
                 raise CheckFailed("the pages have problems:\n  " + "\n  ".join(problems))
+            league = check_league(arena, chromium, work, tmp, shots)
     except CheckFailed as e:
         print(f"FAILED: live browser test: {e}", file=sys.stderr)
         if run.lines:
@@ -420,6 +553,7 @@ def main():
     print(f"live: standings' games {seen['games'][:6]}..., LLR pairs {seen['pairs'][:6]}..., "
           f"{len(seen['boards'])} live boards seen, {compared} compared with the engine; "
           f"{played} games; screenshots in {shots}")
+    print(league)
     print("live-browser: 1 passed, 0 failed")
     return 0
 

@@ -1079,3 +1079,262 @@ fn binding_beyond_loopback_warns_once() {
         .collect();
     assert_eq!(warnings.len(), 1, "one warning: {before:#?} {rest:#?}");
 }
+
+/// `n` greedy bots `g1`..`gn` with noise from 0 to 1 (a known order),
+/// each waiting `think_ms` before a move.
+fn league_field(n: usize, think_ms: u64) -> Vec<(String, Vec<String>)> {
+    (1..=n)
+        .map(|i| {
+            let mut bot = slow_bot("greedy", i as u64, think_ms);
+            let noise = (i - 1) as f64 / (n - 1) as f64;
+            bot.extend(["--noise".to_string(), format!("{noise:.3}")]);
+            (format!("g{i}"), bot)
+        })
+        .collect()
+}
+
+/// Writes `dir/t.toml`: a league of `rounds` rounds (none: until stopped)
+/// over [`league_field`].
+fn league_config(dir: &Path, n: usize, rounds: Option<u32>, think_ms: u64) -> PathBuf {
+    let rounds = rounds.map_or_else(String::new, |r| format!("rounds = {r}\n"));
+    let header = format!(
+        "name = \"league\"\n[board]\nholes = 6\n[tournament]\nformat = \"league\"\n{rounds}concurrency = 2\nseed = 5\n[ratings]\nbootstrap = 50\n"
+    );
+    let field = league_field(n, think_ms);
+    let bots: Vec<(&str, Vec<String>)> =
+        field.iter().map(|(n, c)| (n.as_str(), c.clone())).collect();
+    config(dir, &header, &bots)
+}
+
+/// The names of a `/league` page's or table's rows, in order.
+fn row_names(rows: &serde_json::Value) -> Vec<String> {
+    rows.as_array()
+        .unwrap_or_else(|| panic!("not a list of rows: {rows}"))
+        .iter()
+        .map(|r| r["bot"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// A finished league of 9 bots (a bye each round) and a `roster.csv` that
+/// retires two of them and adds one without games: `arena serve` shows
+/// the league's table with the retired apart, in the order of
+/// `standings.csv`, each bot's trend from `league.csv`'s ratings, a search
+/// and pages (`/league`), and a bot's series (`/bot`) as `series.csv` and
+/// `league.csv` have them; `report.html` has the same table, retired apart.
+#[test]
+fn serve_dir_of_a_league_shows_its_table_search_and_a_bots_series() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = league_config(tmp.path(), 9, Some(4), 0);
+    let out = tmp.path().join("league-run");
+    assert_success(&run_arena(&cfg, &out));
+    let mut roster = String::from("bot,joined,retired\n");
+    for i in 1..=9 {
+        let retired = match i {
+            8 => "3",
+            9 => "2",
+            _ => "",
+        };
+        roster.push_str(&format!("g{i},1,{retired}\n"));
+    }
+    roster.push_str("late,4,\n");
+    std::fs::write(out.join("roster.csv"), roster).unwrap();
+    // The report again, now with the roster (as a run that has one writes it).
+    let rated = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["rate", out.join("games.csv").to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_success(&rated);
+    let standings: Vec<String> = rows(&out.join("standings.csv"))
+        .iter()
+        .map(|r| r["bot"].clone())
+        .collect();
+    let league_csv = rows(&out.join("league.csv"));
+    let series_csv = rows(&out.join("series.csv"));
+
+    let report = std::fs::read_to_string(out.join("report.html")).unwrap();
+    let section = &report[report
+        .find("<section id=\"league\">")
+        .expect("a league section")..];
+    let section = &section[..section.find("</section>").unwrap()];
+    let retired_at = section
+        .find("id=\"league-retired\"")
+        .expect("a retired table");
+    for bot in ["g8", "g9"] {
+        let at = section.find(&format!("data-bot=\"{bot}\"")).unwrap();
+        assert!(at > retired_at, "{bot} is in the retired table: {section}");
+    }
+    for bot in ["g1", "g7", "late"] {
+        let at = section.find(&format!("data-bot=\"{bot}\"")).unwrap();
+        assert!(at < retired_at, "{bot} is in the active table: {section}");
+    }
+
+    let served = Served::start(tmp.path(), &["serve", out.to_str().unwrap()]);
+    let state = served.get("/state").json();
+    let league = &state["league"];
+    assert_eq!(league["rounds"], 4, "{league}");
+    let active = row_names(&league["active"]["rows"]);
+    let retired = row_names(&league["retired"]["rows"]);
+    // The active bots in the order of standings.csv, then the one without
+    // games; the retired ones apart, in that order too.
+    let mut want: Vec<String> = standings
+        .iter()
+        .filter(|b| !["g8", "g9"].contains(&b.as_str()))
+        .cloned()
+        .collect();
+    want.push("late".into());
+    assert_eq!(active, want, "{league}");
+    let want_retired: Vec<String> = standings
+        .iter()
+        .filter(|b| ["g8", "g9"].contains(&b.as_str()))
+        .cloned()
+        .collect();
+    assert_eq!(retired, want_retired, "{league}");
+    assert_eq!(league["active"]["total"], 8);
+    assert_eq!(league["retired"]["total"], 2);
+    for (table, n) in [("active", 8), ("retired", 2)] {
+        let ranks: Vec<u64> = league[table]["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["rank"].as_u64().unwrap())
+            .collect();
+        assert_eq!(ranks, (1..=n).collect::<Vec<u64>>(), "{table}");
+    }
+    let g9 = &league["retired"]["rows"][retired.iter().position(|b| b == "g9").unwrap()];
+    assert_eq!(g9["retired"], 2, "{g9}");
+    // A bot's trend: its latest pairing rating less the one 5 rounds
+    // before (here its first), from league.csv.
+    for row in league["active"]["rows"].as_array().unwrap() {
+        let bot = row["bot"].as_str().unwrap();
+        let elos: Vec<f64> = league_csv
+            .iter()
+            .filter_map(|r| {
+                if r["south"] == bot {
+                    r["south_elo"].parse().ok()
+                } else if r["north"] == bot {
+                    r["north_elo"].parse().ok()
+                } else {
+                    None
+                }
+            })
+            .collect();
+        assert_eq!(row["spark"].as_array().unwrap().len(), elos.len(), "{row}");
+        match elos.len() {
+            0 | 1 => assert!(row["trend"].is_null(), "{row}"),
+            n => {
+                let from = n.saturating_sub(6);
+                let trend = elos[n - 1] - elos[from];
+                let got = row["trend"].as_f64().unwrap();
+                assert!(
+                    (got - trend).abs() < 0.05,
+                    "{bot}: trend {got}, league.csv {trend}"
+                );
+            }
+        }
+    }
+    // The page: the league's table instead of the every-bot standings.
+    assert_eq!(state["sections"]["standings"], "", "{state}");
+    assert_eq!(state["sections"]["cross"], "", "{state}");
+    let page = served.get("/").text();
+    assert!(page.contains("<section id=\"league\">"), "{page}");
+    assert!(page.contains("id=\"league-find\""), "{page}");
+
+    // Search, any case, and pages.
+    let found = served.get("/league?find=G1").json();
+    assert_eq!(row_names(&found["rows"]), ["g1"], "{found}");
+    let with_g: Vec<String> = active.iter().filter(|b| b.contains('g')).cloned().collect();
+    let all = served.get("/league?find=g").json();
+    assert_eq!(all["matched"], with_g.len(), "{all}");
+    assert_eq!(all["total"], 8, "{all}");
+    let rest = served.get("/league?find=g&offset=5").json();
+    assert_eq!(row_names(&rest["rows"]), with_g[5..].to_vec(), "{rest}");
+    let retired_page = served.get("/league?table=retired&find=9").json();
+    assert_eq!(row_names(&retired_page["rows"]), ["g9"], "{retired_page}");
+
+    // A bot's series, from its side, as series.csv and league.csv have them.
+    let bot = "g3";
+    let record = served.get(&format!("/bot?name={bot}")).json();
+    let mine: Vec<&std::collections::HashMap<String, String>> = series_csv
+        .iter()
+        .filter(|r| r["bot_a"] == bot || r["bot_b"] == bot)
+        .collect();
+    assert_eq!(record["series_total"], mine.len(), "{record}");
+    let listed = record["series"].as_array().unwrap();
+    assert_eq!(listed.len(), mine.len(), "{record}");
+    for s in listed {
+        let number = s["series"].as_u64().unwrap().to_string();
+        let row = mine.iter().find(|r| r["series"] == number).unwrap();
+        let (them, w, l) = if row["bot_a"] == bot {
+            (&row["bot_b"], &row["wins_a"], &row["wins_b"])
+        } else {
+            (&row["bot_a"], &row["wins_b"], &row["wins_a"])
+        };
+        assert_eq!(s["opponent"].as_str(), Some(them.as_str()), "{s}");
+        assert_eq!(s["wins"].to_string(), *w, "{s}");
+        assert_eq!(s["losses"].to_string(), *l, "{s}");
+        assert_eq!(s["draws"].to_string(), row["draws"], "{s}");
+        let round = league_csv
+            .iter()
+            .find(|r| r["series"] == number)
+            .map(|r| r["round"].clone());
+        assert_eq!(Some(s["round"].to_string()), round, "{s}");
+    }
+    let numbers: Vec<u64> = listed
+        .iter()
+        .map(|s| s["series"].as_u64().unwrap())
+        .collect();
+    assert!(
+        numbers.windows(2).all(|w| w[0] > w[1]),
+        "latest first: {numbers:?}"
+    );
+    assert_eq!(served.get("/bot?name=nobody").status, 404);
+    let (code, rest) = served.interrupt();
+    assert!(code == Some(0) || code == Some(130), "{code:?}: {rest:#?}");
+}
+
+/// A league that goes on until stopped, with `--serve`: `/state` has its
+/// table, whose rounds grow as it plays; a `roster.csv` written into the
+/// run folder while it plays retires a bot on the page, without a reload.
+#[test]
+fn run_serve_of_a_league_follows_its_rounds_and_its_roster() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = league_config(tmp.path(), 6, None, 2);
+    let out = tmp.path().join("live-league");
+    let served = Served::start(
+        tmp.path(),
+        &[
+            "run",
+            cfg.to_str().unwrap(),
+            "--serve",
+            "127.0.0.1:0",
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+        ],
+    );
+    let state = wait_state(served.addr, "a league table after round 2 is paired", |s| {
+        s["league"]["rounds"].as_u64().unwrap_or(0) >= 2
+    });
+    assert_eq!(state["league"]["active"]["total"], 6, "{state}");
+    assert_eq!(state["league"]["retired"]["total"], 0, "{state}");
+    let mut roster = String::from("bot,joined,retired\n");
+    for i in 1..=6 {
+        roster.push_str(&format!("g{i},1,{}\n", if i == 4 { "2" } else { "" }));
+    }
+    // Written whole and renamed, as the run writes it.
+    std::fs::write(out.join("roster.tmp"), roster).unwrap();
+    std::fs::rename(out.join("roster.tmp"), out.join("roster.csv")).unwrap();
+    let state = wait_state(served.addr, "g4 retired on the page", |s| {
+        s["league"]["retired"]["total"] == 1
+    });
+    assert_eq!(
+        row_names(&state["league"]["retired"]["rows"]),
+        ["g4"],
+        "{state}"
+    );
+    assert_eq!(state["league"]["active"]["total"], 5, "{state}");
+    let record = served.get("/bot?name=g4").json();
+    assert_eq!(record["retired"], true, "{record}");
+    let (code, rest) = served.interrupt();
+    assert!(code == Some(0) || code == Some(130), "{code:?}: {rest:#?}");
+}

@@ -442,6 +442,7 @@ fn serve(
         follows: true,
         format: config.format.clone(),
         series_rule: Some(runner::series_rule(config, None)),
+        folder: Some(dir.path.clone()),
     };
     let mut state = live::LiveState::new(setup, std::time::Instant::now());
     for row in earlier.iter().flat_map(|read| &read.rows) {

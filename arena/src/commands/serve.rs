@@ -116,6 +116,7 @@ fn setup_of(dir: &std::path::Path, finished: bool) -> Setup {
     let mut setup = Setup {
         title,
         follows: !finished,
+        folder: Some(dir.to_path_buf()),
         ..Setup::default()
     };
     let config = dir.join("config.toml");

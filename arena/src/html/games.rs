@@ -81,6 +81,9 @@ pub struct ReportGames {
     course: Option<Vec<(u32, usize, Option<Side>)>>,
     /// Bytes of positions of the games in `viewed` ([`ReportGames::add`]).
     viewed_bytes: usize,
+    /// Per bot (as in `bots`), its series: file and number, in the order
+    /// they began.
+    by_bot: Vec<Vec<(usize, u64)>>,
 }
 
 impl ReportGames {
@@ -102,7 +105,15 @@ impl ReportGames {
     pub fn add(&mut self, row: GameRow, budget: usize) -> bool {
         let series_before = self.series.len();
         self.count(&row);
-        if self.series.len() != series_before {
+        // A new series sorts after the others (the usual case: series are
+        // numbered as they begin): nothing to put in order, so a run of
+        // many series costs no sort per series.
+        let in_order = self.series.len() < 2 || {
+            let n = self.series.len();
+            let (x, y) = (&self.series[n - 2], &self.series[n - 1]);
+            (x.file, x.number) < (y.file, y.number)
+        };
+        if self.series.len() != series_before && !in_order {
             self.series.sort_by_key(|s| (s.file, s.number));
             self.series_at = self
                 .series
@@ -218,6 +229,7 @@ impl ReportGames {
             return i;
         }
         self.bots.push(name.to_string());
+        self.by_bot.push(Vec::new());
         self.index.insert(name.to_string(), self.bots.len() - 1);
         self.bots.len() - 1
     }
@@ -243,6 +255,10 @@ impl ReportGames {
                     played: 0,
                     first_game: row.game,
                 });
+                self.by_bot[south].push((row.file, row.series));
+                if north != south {
+                    self.by_bot[north].push((row.file, row.series));
+                }
                 self.series.len() - 1
             });
         let s = &mut self.series[series];
@@ -322,6 +338,47 @@ impl ReportGames {
         if let Some(course) = &mut self.course {
             course.sort_by_key(|&(game, _, _)| game);
         }
+    }
+
+    /// Bot `name`'s series, latest first, at most `limit` (with its
+    /// series in all): each from its side, with the round `round_of` gives
+    /// its number.
+    #[must_use]
+    pub fn series_of_bot(
+        &self,
+        name: &str,
+        limit: usize,
+        round_of: impl Fn(u64) -> Option<u32>,
+    ) -> (Vec<super::league::BotSeries>, usize) {
+        let Some(&me) = self.index.get(name) else {
+            return (Vec::new(), 0);
+        };
+        let keys = &self.by_bot[me];
+        let list = keys
+            .iter()
+            .rev()
+            .take(limit)
+            .filter_map(|&(file, number)| {
+                let s = &self.series[self.series_of(file, number)?];
+                let (them, w) = if s.a == me {
+                    (s.b, s.wdl)
+                } else {
+                    (s.a, flipped(s.wdl))
+                };
+                Some(super::league::BotSeries {
+                    file: file + 1,
+                    series: number,
+                    round: round_of(number),
+                    opponent: self.bots[them].clone(),
+                    wins: w.wins,
+                    draws: w.draws,
+                    losses: w.losses,
+                    first_game: s.first_game,
+                    viewed: self.viewed(file, number, s.first_game).is_some(),
+                })
+            })
+            .collect();
+        (list, keys.len())
     }
 
     /// The index into `series` of the series of `file` numbered `number`.

@@ -11,7 +11,8 @@ use serde::Serialize;
 
 use super::{
     cross_section, forfeits_section, game_json, match_section, prepared, standings_section,
-    standings_svg, viewer_json, viewer_section, GameJson, ReportInput, SeriesJson, CSS, SCRIPT,
+    standings_svg, viewer_json, viewer_section, GameJson, ReportInput, SeriesInfo, SeriesJson, CSS,
+    SCRIPT,
 };
 
 /// The live page's own style, after the report's.
@@ -52,18 +53,30 @@ fn groups(input: &ReportInput<'_>) -> usize {
 }
 
 /// The sections of the report of `input`, each rendered as in
-/// `report.html`.
+/// `report.html`. For a league (`input.league`), the standings and the
+/// records are left empty: they list every bot, and the live page shows
+/// the league's table instead, whose top comes with the state and the
+/// rest on request.
 #[must_use]
 pub fn sections(input: &ReportInput<'_>) -> Sections {
     let (names, series) = prepared(input);
-    let svg = standings_svg(&names, input.table);
+    let league = input.league.is_some();
     Sections {
         matchup: input
             .matchup
             .map(|m| match_section(m).into_string())
             .unwrap_or_default(),
-        standings: standings_section(input, &names, &svg, groups(input)).into_string(),
-        cross: cross_section(input, &names, &series).into_string(),
+        standings: if league {
+            String::new()
+        } else {
+            let svg = standings_svg(&names, input.table);
+            standings_section(input, &names, &svg, groups(input)).into_string()
+        },
+        cross: if league {
+            String::new()
+        } else {
+            cross_section(input, &names, &series).into_string()
+        },
         forfeits: forfeits_section(input, &names, &series).into_string(),
         format: input
             .format
@@ -75,7 +88,8 @@ pub fn sections(input: &ReportInput<'_>) -> Sections {
 /// One finished game for the viewer of a page already open.
 #[derive(Serialize)]
 struct ViewerGame<'a> {
-    /// Bot names; `series` and `game` refer to them by index.
+    /// The names of the series' two bots (one for a bot against itself);
+    /// `series` and `game` refer to them by index.
     bots: &'a [String],
     /// The game's series, its tallies so far (no games listed).
     series: SeriesJson,
@@ -88,14 +102,25 @@ struct ViewerGame<'a> {
 /// live page hands to `endodoiViewer.add`. Every `<` is written `\u003c`.
 #[must_use]
 pub fn viewer_game(input: &ReportInput<'_>, file: usize, series: u64, game: u32) -> Option<String> {
-    let (names, infos) = prepared(input);
+    // The series' own two names, not every bot's: a game of a population
+    // of thousands costs what a game of two does.
     let si = input.games.series_of(file, series)?;
     let row = input.games.viewed(file, series, game)?;
-    let s = &infos[si];
-    let bot = |name: &str| names.iter().position(|n| n == name).unwrap_or(0);
+    let s = &input.games.series[si];
+    let name = |i: usize| input.games.bots.get(i).cloned().unwrap_or_default();
+    let mut names = vec![name(s.a)];
+    if s.b != s.a {
+        names.push(name(s.b));
+    }
+    let two = SeriesInfo {
+        a: 0,
+        b: names.len() - 1,
+        ..s.clone()
+    };
+    let bot = |n: &str| names.iter().position(|x| x == n).unwrap_or(0);
     let data = ViewerGame {
         bots: &names,
-        series: SeriesJson::of(s),
+        series: SeriesJson::of(&two),
         game: game_json(row, 0, bot),
     };
     serde_json::to_string(&data)
@@ -117,12 +142,14 @@ pub struct LivePage<'a> {
     pub state_json: &'a str,
     /// What the page is of: the config's name, or the folder.
     pub title: &'a str,
+    /// The report's sections as the state holds them ([`sections`]).
+    pub sections: &'a Sections,
 }
 
 /// The live page of `input` (the games finished so far) and `live`.
 #[must_use]
 pub fn live_page(input: &ReportInput<'_>, live: &LivePage<'_>) -> String {
-    let parts = sections(input);
+    let parts = live.sections;
     let (names, series) = prepared(input);
     let json = viewer_json(input, &names, &series);
     let state = if live.finished { "finished" } else { "live" };
@@ -144,11 +171,15 @@ pub fn live_page(input: &ReportInput<'_>, live: &LivePage<'_>) -> String {
                         a href="#live-games" { "Games in progress" } " · "
                         @if !parts.matchup.is_empty() { a href="#match" { "Match" } " · " }
                         @if let Some(c) = &input.format { (super::formats::format_links(c)) }
-                        a href="#standings" { "Standings" } " · "
-                        @if input.table.len() > super::CROSS_TABLE_MAX_BOTS {
-                            a href="#records" { "Records" } " · "
+                        @if input.league.is_some() {
+                            a href="#league" { "League" } " · "
                         } @else {
-                            a href="#cross" { "Cross table" } " · "
+                            a href="#standings" { "Standings" } " · "
+                            @if input.table.len() > super::CROSS_TABLE_MAX_BOTS {
+                                a href="#records" { "Records" } " · "
+                            } @else {
+                                a href="#cross" { "Cross table" } " · "
+                            }
                         }
                         a href="#forfeits" { "How games ended" } " · "
                         a href="#viewer" { "Game viewer" } " · "
@@ -162,6 +193,7 @@ pub fn live_page(input: &ReportInput<'_>, live: &LivePage<'_>) -> String {
                 }
                 div #part-match { (PreEscaped(&parts.matchup)) }
                 div #part-format { (PreEscaped(&parts.format)) }
+                @if input.league.is_some() { (super::live_league_section()) }
                 div #part-standings { (PreEscaped(&parts.standings)) }
                 div #part-cross { (PreEscaped(&parts.cross)) }
                 div #part-forfeits { (PreEscaped(&parts.forfeits)) }

@@ -38,6 +38,7 @@
 mod chart;
 mod formats;
 mod games;
+mod league;
 mod live;
 #[cfg(test)]
 mod tests;
@@ -58,6 +59,11 @@ pub use formats::{
 };
 use games::SeriesInfo;
 pub use games::{read_games, ReportGames};
+pub use league::{
+    changed_mark, league_section, live_league_section, read_roster, sparkline, trend_text,
+    BoardPage, BoardRow, BoardSummary, BotRecord, BotSeries, LeagueBoard, LeagueFileError, Roster,
+    Trends, BOT_SERIES_MAX, LEAGUE_FILE, LEAGUE_TOP, ROSTER_FILE, TREND_POINTS, TREND_ROUNDS,
+};
 pub use live::{live_page, sections, viewer_game, LivePage, Sections};
 
 use crate::matchup::Matchup;
@@ -348,6 +354,9 @@ pub struct ReportInput<'a> {
     /// (bracket, rounds, candidates) come before the standings; `None`
     /// for a round robin or games without a config.
     pub format: Option<FormatCourse<'a>>,
+    /// A league's leaderboard (active and retired bots, trends), shown
+    /// before the standings; `None` for other formats.
+    pub league: Option<&'a LeagueBoard>,
 }
 
 /// The report's two files, as text.
@@ -387,12 +396,19 @@ fn viewer_json(input: &ReportInput<'_>, names: &[String], series: &[SeriesInfo])
 /// games name) and its series with their bots as indices into them.
 fn prepared(input: &ReportInput<'_>) -> (Vec<String>, Vec<SeriesInfo>) {
     let mut names: Vec<String> = input.names.to_vec();
+    // By name, so that thousands of bots cost no search each (O(bots)).
+    let mut index: std::collections::HashMap<String, usize> = names
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(i, n)| (n.clone(), i))
+        .collect();
     let at: Vec<usize> = input
         .games
         .bots
         .iter()
         .map(|b| {
-            names.iter().position(|n| n == b).unwrap_or_else(|| {
+            *index.entry(b.clone()).or_insert_with(|| {
                 names.push(b.clone());
                 names.len() - 1
             })
@@ -419,7 +435,11 @@ fn viewer_data<'a>(
     series: &[SeriesInfo],
 ) -> ViewerData<'a> {
     let mut series_json: Vec<SeriesJson> = series.iter().map(SeriesJson::of).collect();
-    let bot = |name: &str| names.iter().position(|n| n == name).unwrap_or(0);
+    let mut index: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for (i, n) in names.iter().enumerate() {
+        index.entry(n.as_str()).or_insert(i);
+    }
+    let bot = |name: &str| index.get(name).copied().unwrap_or(0);
     let viewed = &input.games.viewed;
     let mut games: Vec<GameJson<'a>> = viewed
         .iter()
@@ -556,6 +576,7 @@ fn page(
                     nav {
                         @if input.matchup.is_some() { a href="#match" { "Match" } " · " }
                         @if let Some(c) = &input.format { (formats::format_links(c)) }
+                        @if input.league.is_some() { a href="#league" { "League" } " · " }
                         a href="#standings" { "Standings" } " · "
                         @if input.table.len() > CROSS_TABLE_MAX_BOTS {
                             a href="#records" { "Records" } " · "
@@ -568,6 +589,7 @@ fn page(
                 }
                 @if let Some(m) = input.matchup { (match_section(m)) }
                 @if let Some(c) = &input.format { (format_sections(c)) }
+                @if let Some(board) = input.league { (league_section(board)) }
                 (standings_section(input, names, svg, groups))
                 (cross_section(input, names, series))
                 (forfeits_section(input, names, series))
@@ -1035,6 +1057,7 @@ pub fn write_report_of(
     // A run folder without its `finished` marker was interrupted.
     let folder = RunFolder::at(dir);
     let interrupted = folder.is_run() && !folder.is_finished();
+    let board = format.and_then(|c| league_board_of(dir, names, table, &c));
     let rendered = render(&ReportInput {
         names,
         table,
@@ -1043,6 +1066,7 @@ pub fn write_report_of(
         matchup,
         not_started,
         format,
+        league: board.as_ref(),
         warning: interrupted.then_some(
             "This run did not finish: the figures cover only the games played so far (arena run --resume DIR plays the rest).",
         ),
@@ -1050,4 +1074,36 @@ pub fn write_report_of(
     write_bytes_atomic(&dir.join(CHART_FILE), rendered.svg.as_bytes())?;
     write_bytes_atomic(&dir.join(REPORT_FILE), rendered.html.as_bytes())?;
     Ok(())
+}
+
+/// The leaderboard of a league's report: the standings `table`, with the
+/// trends of the league's pairings (of `course`, or else of the folder's
+/// `league.csv`) and the folder's `roster.csv`; `None` for other formats.
+/// A file that does not read is named in the board's note, not an error:
+/// the report is written all the same.
+fn league_board_of(
+    dir: &Path,
+    names: &[String],
+    table: &[Standing],
+    course: &FormatCourse<'_>,
+) -> Option<LeagueBoard> {
+    let league = course.plan.league()?;
+    let mut notes = Vec::new();
+    let mut trends = Trends::new();
+    if league.pairings.is_empty() {
+        match Trends::read(&dir.join(LEAGUE_FILE)) {
+            Ok(Some(t)) => trends = t,
+            Ok(None) => {}
+            Err(e) => notes.push(e.to_string()),
+        }
+    } else {
+        trends.follow(league, course.names);
+    }
+    let roster = read_roster(&dir.join(ROSTER_FILE)).unwrap_or_else(|e| {
+        notes.push(format!("{e}; every bot is shown as active"));
+        None
+    });
+    let mut board = LeagueBoard::new(names, table, &trends, roster.as_ref());
+    board.note = (!notes.is_empty()).then(|| notes.join("; "));
+    Some(board)
 }

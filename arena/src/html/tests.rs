@@ -156,6 +156,7 @@ fn render_read(games: &[GameRow], read: &ReportGames) -> Rendered {
         matchup: None,
         not_started: &[],
         format: None,
+        league: None,
     })
 }
 
@@ -441,6 +442,7 @@ fn bad_rows_are_shown_never_panicked_on() {
         matchup: None,
         not_started: &[],
         format: None,
+        league: None,
     });
     assert_eq!(data_of(&empty.html)["total"], 0);
     assert!(empty.svg.starts_with("<svg"));
@@ -661,6 +663,7 @@ fn the_standings_caption_names_the_interval_method_used() {
             matchup: None,
             not_started: &[],
             format: None,
+            league: None,
         });
         let at = page.html.find("<figcaption>").unwrap();
         let end = at + page.html[at..].find("</figcaption>").unwrap();
@@ -745,6 +748,7 @@ fn render_many(names: &[String], games: &[GameRow], table: &[Standing]) -> Rende
         matchup: None,
         not_started: &[],
         format: None,
+        league: None,
     })
 }
 

@@ -12,7 +12,12 @@
 //!   (file from 1);
 //! - `GET /report`: the report: for a finished run, its `report.html` (the
 //!   one file the server may read, named when it starts); before, the
-//!   report of the games so far.
+//!   report of the games so far;
+//! - `GET /league?table=T&find=F&offset=N`: a league's table (`active` or
+//!   `retired`), the bots whose names hold `F`, a page of
+//!   [`crate::html::LEAGUE_TOP`] from the `N`-th (404 if not a league);
+//! - `GET /bot?name=B`: a league's bot `B`: its row and its series (404 if
+//!   not a league or no such bot).
 //!
 //! **It never slows the games.** Updates go to the clients through a
 //! `tokio::sync::broadcast` channel of [`CLIENT_QUEUE`] updates: a client
@@ -320,6 +325,8 @@ async fn serve(
         .route("/events", get(events))
         .route("/game", get(game))
         .route("/report", get(report))
+        .route("/league", get(league))
+        .route("/bot", get(bot))
         .fallback(not_found)
         .layer(axum::middleware::from_fn_with_state(app.clone(), guard))
         .with_state(app);
@@ -500,6 +507,41 @@ async fn game(State(app): State<App>, Query(q): Query<GameQuery>) -> Response {
         None => (
             StatusCode::NOT_FOUND,
             "no such game in the viewer (see arena replay)\n",
+        )
+            .into_response(),
+    }
+}
+
+/// What `/league` asks.
+#[derive(serde::Deserialize)]
+struct LeagueQuery {
+    #[serde(default)]
+    table: String,
+    #[serde(default)]
+    find: String,
+    #[serde(default)]
+    offset: usize,
+}
+
+async fn league(State(app): State<App>, Query(q): Query<LeagueQuery>) -> Response {
+    match app.state().league_page(&q.table, &q.find, q.offset) {
+        Some(body) => json(body),
+        None => (StatusCode::NOT_FOUND, "this run is not a league\n").into_response(),
+    }
+}
+
+/// What `/bot` asks.
+#[derive(serde::Deserialize)]
+struct BotQuery {
+    name: String,
+}
+
+async fn bot(State(app): State<App>, Query(q): Query<BotQuery>) -> Response {
+    match app.state().bot_record(&q.name) {
+        Some(body) => json(body),
+        None => (
+            StatusCode::NOT_FOUND,
+            "no such bot in the league's table (or this run is not a league)\n",
         )
             .into_response(),
     }

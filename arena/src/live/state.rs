@@ -15,6 +15,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -22,7 +23,10 @@ use endodoi::{Move, Position, Side};
 use serde::Serialize;
 
 use crate::format::{Format, GameCourse};
-use crate::html::{self, FormatCourse, GameRow, LivePage, ReportGames, ReportInput, Sections};
+use crate::html::{
+    self, BoardSummary, FormatCourse, GameRow, LeagueBoard, LivePage, ReportGames, ReportInput,
+    Roster, Sections, Trends,
+};
 use crate::matchup::{matchup, Matchup};
 use crate::referee::WatchEvent;
 use crate::runner::Event;
@@ -58,6 +62,27 @@ pub struct Setup {
     /// knockout's bracket, a Swiss's rounds or a gauntlet's candidates as
     /// series end (`None`: it does not).
     pub series_rule: Option<SeriesRule>,
+    /// The run folder, for a league's `roster.csv` and `league.csv`
+    /// (looked at again at most every [`REFIT_EVERY`]); `None`: none.
+    pub folder: Option<PathBuf>,
+}
+
+/// A file's length and time of change, to see whether it changed.
+type Mark = Option<(u64, std::time::SystemTime)>;
+
+/// What a league's live view knows besides the standings.
+struct LeagueLive {
+    /// The ratings of the pairings: `league.csv`'s when the folder has
+    /// one, else the course's.
+    trends: Trends,
+    from_file: bool,
+    roster: Option<Roster>,
+    board: LeagueBoard,
+    /// The files as last read: `roster.csv`, `league.csv`.
+    marks: [Mark; 2],
+    /// A problem reading them.
+    notes: [Option<String>; 2],
+    last_look: Option<Instant>,
 }
 
 /// One update for the page's event stream: its event name and its data
@@ -177,6 +202,9 @@ struct SnapshotJson<'a> {
     sections: &'a Sections,
     /// The games the viewer holds: file (from 1), series, game.
     viewed: Vec<(usize, u64, u32)>,
+    /// A league's table: the top of the active and retired bots.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    league: Option<BoardSummary<'a>>,
 }
 
 /// The progress part of `summary` events.
@@ -188,6 +216,8 @@ struct SummaryJson<'a> {
     standings: Vec<StandingJson<'a>>,
     sprt: Option<SprtJson>,
     sections: &'a Sections,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    league: Option<BoardSummary<'a>>,
 }
 
 /// The live view's state; see the module's documentation.
@@ -212,6 +242,10 @@ pub struct LiveState {
     last_refit: Option<Instant>,
     /// The format's course, rebuilt from the games as series end.
     course: Option<GameCourse>,
+    /// A league's table, trends and roster; `None` for other formats.
+    league: Option<LeagueLive>,
+    /// Each bot of [`Setup::bots`] by name: its first index there.
+    config_index: std::collections::HashMap<String, usize>,
 }
 
 impl LiveState {
@@ -241,7 +275,24 @@ impl LiveState {
             dirty: false,
             last_refit: None,
             course,
+            league: None,
+            config_index: std::collections::HashMap::new(),
         };
+        for (i, name) in state.setup.bots.iter().enumerate() {
+            state.config_index.entry(name.clone()).or_insert(i);
+        }
+        if matches!(state.setup.format, Format::League(_)) {
+            state.league = Some(LeagueLive {
+                trends: Trends::new(),
+                from_file: false,
+                roster: None,
+                board: LeagueBoard::default(),
+                marks: [None, None],
+                notes: [None, None],
+                last_look: None,
+            });
+            state.look_at_files(now);
+        }
         state.refit(now);
         state
     }
@@ -260,6 +311,9 @@ impl LiveState {
             ));
             self.sections.format = self.format_html();
             self.dirty = true;
+            if let Some(l) = self.league.as_mut().filter(|l| !l.from_file) {
+                l.trends = Trends::new();
+            }
         }
     }
 
@@ -313,7 +367,7 @@ impl LiveState {
     /// A game of a resumed run, played before this view started: counted,
     /// but not in the time left.
     pub fn add_earlier(&mut self, row: GameRow) {
-        self.add(row);
+        self.add(row, false);
     }
 
     /// A finished game (a row of `games.csv`, its `file` from 0): counted,
@@ -322,16 +376,24 @@ impl LiveState {
     /// the format's sections as `format` (the HTML of `Sections::format`).
     pub fn add_row(&mut self, row: GameRow) -> Update {
         self.played_here += 1;
-        self.add(row)
+        self.add(row, true)
+            .unwrap_or_else(|| Update::new("ended", "{}".to_string()))
     }
 
-    fn add(&mut self, row: GameRow) -> Update {
+    /// Counts `row`; with `update`, its `ended` update.
+    fn add(&mut self, row: GameRow, update: bool) -> Option<Update> {
         let (file, series, game) = (row.file, row.series, row.game);
         let (south, north) = (self.bot(&row.south), self.bot(&row.north));
-        let recorded = self.course.as_mut().is_some_and(|course| {
-            let bots = [row.south.as_str(), row.north.as_str()];
-            course.add_named(&self.setup.bots, series, game, bots, row.winner())
-        });
+        // The config's index of each bot by hash (as `add_named` finds
+        // them, but without a search of every bot for each game).
+        let at = |name: &str| self.config_index.get(name).copied();
+        let recorded = match (at(&row.south), at(&row.north), usize::try_from(series)) {
+            (Some(s), Some(n), Ok(number)) => self
+                .course
+                .as_mut()
+                .is_some_and(|course| course.add(number, game, [s, n], row.winner())),
+            _ => false,
+        };
         self.tally.add(GameResult {
             series: series | ((file as u64) << 40),
             game,
@@ -346,6 +408,12 @@ impl LiveState {
         if let Ok(s) = usize::try_from(series) {
             self.boards.remove(&(s, game));
         }
+        if !update {
+            if recorded {
+                self.sections.format = self.format_html();
+            }
+            return None;
+        }
         let viewer = self
             .game(file + 1, series, game)
             .unwrap_or_else(|| "null".to_string());
@@ -358,13 +426,13 @@ impl LiveState {
         } else {
             String::new()
         };
-        Update::new(
+        Some(Update::new(
             "ended",
             format!(
                 "{{\"file\":{},\"series\":{series},\"game\":{game},\"viewer\":{viewer}{format}}}",
                 file + 1
             ),
-        )
+        ))
     }
 
     /// The format's sections (bracket, Swiss standings and rounds,
@@ -472,6 +540,7 @@ impl LiveState {
     /// The `summary` update, with a refit first, if games ended since the
     /// last refit and it was at least [`REFIT_EVERY`] ago.
     pub fn tick(&mut self, now: Instant) -> Option<Update> {
+        self.look_at_files(now);
         let due = self
             .last_refit
             .is_none_or(|t| now.duration_since(t) >= REFIT_EVERY);
@@ -485,6 +554,10 @@ impl LiveState {
     pub fn finish(&mut self, now: Instant) -> Vec<Update> {
         self.finished = true;
         self.boards.clear();
+        if let Some(l) = &mut self.league {
+            l.last_look = None;
+        }
+        self.look_at_files(now);
         self.refit(now);
         vec![self.summary(now), Update::new("finished", "{}".to_string())]
     }
@@ -498,11 +571,10 @@ impl LiveState {
         let (mut table, _) = standings(&self.tally, &options);
         let listed = &self.setup.bots;
         let names = &self.names;
+        let index = &self.config_index;
+        // By hash: a league starts with thousands of idle bots.
         crate::standings::list_idle_by(&mut table, |i| {
-            listed
-                .iter()
-                .position(|b| *b == names[i])
-                .unwrap_or(usize::MAX)
+            index.get(&names[i]).copied().unwrap_or(usize::MAX)
         });
         let first = listed
             .iter()
@@ -521,6 +593,7 @@ impl LiveState {
             self.setup.sprt,
         );
         self.table = table;
+        self.league_board();
         self.sections = html::sections(&self.input());
         self.dirty = false;
         self.last_refit = Some(now);
@@ -539,7 +612,97 @@ impl LiveState {
                 plan: c.plan(),
                 names: &self.setup.bots,
             }),
+            league: self.league.as_ref().map(|l| &l.board),
         }
+    }
+
+    /// A league's folder files, looked at again if [`REFIT_EVERY`] has
+    /// passed since the last look: `roster.csv` and `league.csv` read
+    /// again if they changed (their length or time of change), and the
+    /// standings marked for a refit then.
+    fn look_at_files(&mut self, now: Instant) {
+        let (Some(l), Some(dir)) = (&mut self.league, &self.setup.folder) else {
+            return;
+        };
+        if l.last_look
+            .is_some_and(|t| now.duration_since(t) < REFIT_EVERY)
+        {
+            return;
+        }
+        l.last_look = Some(now);
+        let roster = dir.join(html::ROSTER_FILE);
+        if let Some(mark) = html::changed_mark(&roster, l.marks[0]) {
+            l.marks[0] = mark;
+            match html::read_roster(&roster) {
+                Ok(r) => {
+                    l.roster = r;
+                    l.notes[0] = None;
+                }
+                Err(e) => l.notes[0] = Some(format!("{e}; the roster as last read is shown")),
+            }
+            self.dirty = true;
+        }
+        let league = dir.join(html::LEAGUE_FILE);
+        if let Some(mark) = html::changed_mark(&league, l.marks[1]) {
+            l.marks[1] = mark;
+            match Trends::read(&league) {
+                Ok(Some(t)) => {
+                    l.trends = t;
+                    l.from_file = true;
+                    l.notes[1] = None;
+                }
+                Ok(None) => {
+                    l.trends = Trends::new();
+                    l.from_file = false;
+                }
+                Err(e) => l.notes[1] = Some(format!("{e}; the trends as last read are shown")),
+            }
+            self.dirty = true;
+        }
+    }
+
+    /// Builds a league's table from the standings of the last refit.
+    fn league_board(&mut self) {
+        let Some(l) = &mut self.league else { return };
+        if !l.from_file {
+            if let Some(course) = self.course.as_ref().and_then(|c| c.plan().league()) {
+                l.trends.follow(course, &self.setup.bots);
+            }
+        }
+        l.board = LeagueBoard::new(&self.names, &self.table, &l.trends, l.roster.as_ref());
+        let notes: Vec<&str> = l.notes.iter().flatten().map(String::as_str).collect();
+        l.board.note = (!notes.is_empty()).then(|| notes.join("; "));
+    }
+
+    /// `/league`: a page of a league's table (`retired`, else the active
+    /// bots) of the last refit, the bots whose names hold `find`, from the
+    /// `offset`-th, at most [`html::LEAGUE_TOP`]; `None` if no league.
+    #[must_use]
+    pub fn league_page(&self, table: &str, find: &str, offset: usize) -> Option<String> {
+        let l = self.league.as_ref()?;
+        let page = l.board.page(table, find, offset, html::LEAGUE_TOP);
+        serde_json::to_string(&page).ok()
+    }
+
+    /// `/bot`: bot `name`'s row of a league's table and its series
+    /// (latest first, at most [`html::BOT_SERIES_MAX`]), from its side;
+    /// `None` if no league or no such bot.
+    #[must_use]
+    pub fn bot_record(&self, name: &str) -> Option<String> {
+        let l = self.league.as_ref()?;
+        let row = l.board.row(name)?;
+        let (series, total) = self
+            .games
+            .series_of_bot(name, html::BOT_SERIES_MAX, |s| l.trends.round_of(s));
+        let record = html::BotRecord {
+            row,
+            retired: row.retired.is_some(),
+            series,
+            series_total: total,
+        };
+        serde_json::to_string(&record)
+            .ok()
+            .map(|j| j.replace('<', "\\u003c"))
     }
 
     /// The progress line: games done of the bound, time left.
@@ -570,8 +733,15 @@ impl LiveState {
     }
 
     fn standings_json(&self) -> Vec<StandingJson<'_>> {
+        // A league's population is large: its top only (the rest on request).
+        let most = if self.league.is_some() {
+            html::LEAGUE_TOP
+        } else {
+            usize::MAX
+        };
         self.table
             .iter()
+            .take(most)
             .map(|s| StandingJson {
                 bot: &self.names[s.bot],
                 games: s.wdl.games(),
@@ -602,6 +772,7 @@ impl LiveState {
             standings: self.standings_json(),
             sprt: self.sprt_json(),
             sections: &self.sections,
+            league: self.league.as_ref().map(|l| l.board.summary()),
         };
         Update::new("summary", serde_json::to_string(&json).unwrap_or_default())
     }
@@ -627,6 +798,7 @@ impl LiveState {
             sprt: self.sprt_json(),
             sections: &self.sections,
             viewed,
+            league: self.league.as_ref().map(|l| l.board.summary()),
         };
         serde_json::to_string(&json).unwrap_or_default()
     }
@@ -656,6 +828,7 @@ impl LiveState {
                 progress: &self.progress(now),
                 state_json: &state,
                 title: &self.setup.title,
+                sections: &self.sections,
             },
         )
     }
@@ -834,6 +1007,12 @@ mod tests {
             e["viewer"]["game"]["moves"].as_array().unwrap().len(),
             holes.len()
         );
+        // The viewer's entry names the series' two bots only (not every
+        // bot: a league's thousands), its South and North by index.
+        assert_eq!(e["viewer"]["bots"], serde_json::json!(["a", "b"]));
+        assert_eq!(e["viewer"]["game"]["south"], 0);
+        assert_eq!(e["viewer"]["game"]["north"], 1);
+        assert_eq!(e["viewer"]["series"]["a"], 0);
         let snap = json(&state.snapshot(t0));
         assert_eq!(snap["live"].as_array().unwrap().len(), 0);
         assert_eq!(snap["done"], 1);
@@ -1135,6 +1314,67 @@ mod tests {
                 .data,
         );
         assert!(ended.get("format").is_none(), "{ended}");
+    }
+
+    /// A league of 150 bots: the state carries the top 100 of its table
+    /// and of the standings, not the every-bot sections; a roster.csv that
+    /// does not read is named on the page, and one fixed later is read
+    /// again (at the next look, a second on).
+    #[test]
+    fn a_leagues_state_carries_the_top_of_its_table_and_follows_its_roster() {
+        use crate::format::{Format, LeagueSettings};
+        let t0 = Instant::now();
+        let dir = tempfile::tempdir().unwrap();
+        let roster = dir.path().join(html::ROSTER_FILE);
+        std::fs::write(&roster, "bot,joined,retired\nb1,1,x\n").unwrap();
+        let setup = Setup {
+            title: "league".into(),
+            bots: (0..150).map(|i| format!("b{i}")).collect(),
+            format: Format::League(LeagueSettings {
+                rounds: Some(3),
+                settle_los: None,
+                seed: 1,
+                prior_draws: 0.0,
+                bootstrap: 10,
+            }),
+            series_rule: Some(SeriesRule {
+                first_to: 2,
+                max_games: 2,
+                sprt: None,
+                pair_shard: None,
+            }),
+            folder: Some(dir.path().to_path_buf()),
+            follows: true,
+            ..Setup::default()
+        };
+        let mut state = LiveState::new(setup, t0);
+        let snap = json(&state.snapshot(t0));
+        assert_eq!(
+            snap["standings"].as_array().unwrap().len(),
+            html::LEAGUE_TOP
+        );
+        assert_eq!(snap["league"]["active"]["total"], 150, "{}", snap["league"]);
+        assert_eq!(
+            snap["league"]["active"]["rows"].as_array().unwrap().len(),
+            html::LEAGUE_TOP
+        );
+        assert_eq!(snap["sections"]["standings"], "");
+        assert_eq!(snap["sections"]["cross"], "");
+        let note = snap["league"]["note"].as_str().unwrap();
+        assert!(note.contains("roster.csv: line 2:"), "{note}");
+        // Fixed: read at the next look, and b1 is retired.
+        std::fs::write(&roster, "bot,joined,retired\nb1,1,2\n").unwrap();
+        assert!(
+            state.tick(t0 + REFIT_EVERY).is_some(),
+            "a changed roster refits"
+        );
+        let snap = json(&state.snapshot(t0));
+        assert!(snap["league"]["note"].is_null(), "{}", snap["league"]);
+        assert_eq!(snap["league"]["retired"]["rows"][0]["bot"], "b1");
+        assert!(state.bot_record("b1").unwrap().contains("\"retired\":true"));
+        assert!(state.bot_record("nobody").is_none());
+        let page = json(&state.league_page("active", "B14", 0).unwrap());
+        assert_eq!(page["matched"], 11, "b14 and b140..b149: {page}");
     }
 
     /// A knockout of a, b, c whose series are first to 2 of at most 2.
