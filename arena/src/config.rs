@@ -746,10 +746,11 @@ impl Config {
         host: &Host<'_>,
     ) -> Result<Config, ConfigError> {
         let text = strip_bom(text);
+        let lines = Lines::new(text);
         let at = |span: Option<Range<usize>>, msg: &str| -> ConfigError {
             match span {
                 Some(span) => {
-                    let (line, column) = line_col(text, span.start);
+                    let (line, column) = lines.line_col(span.start);
                     ConfigError::At {
                         origin: origin.to_string(),
                         line,
@@ -1017,7 +1018,7 @@ impl Config {
                     &format!("bot '{name}' has an empty command: give the program and its arguments, e.g. [\"python3\", \"bots/python/greedy.py\"]"),
                 ));
             }
-            let (line, col) = line_col(text, rb.command.span().start);
+            let (line, col) = lines.line_col(rb.command.span().start);
             bot_origins.push(format!("{origin}:{line}:{col}"));
             let paths = |p: &Option<Spanned<Vec<String>>>, key: &str| {
                 match p {
@@ -1492,11 +1493,31 @@ fn table_header(text: &str, name: &str) -> Option<Range<usize>> {
 }
 
 /// 1-based line and column of byte `offset` in `text`.
-fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
-    let line = before.matches('\n').count() + 1;
-    let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
-    (line, col)
+/// Where each line of a text starts (byte offsets), so that a byte offset
+/// turns into a line and column in `O(log lines)`: a config of 10,000
+/// `[[bot]]` tables names each bot's line without a scan per bot.
+struct Lines {
+    starts: Vec<usize>,
+    len: usize,
+}
+
+impl Lines {
+    fn new(text: &str) -> Lines {
+        let starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        Lines {
+            starts,
+            len: text.len(),
+        }
+    }
+
+    /// The 1-based line and byte column of `offset`.
+    fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.len);
+        let line = self.starts.partition_point(|&s| s <= offset);
+        (line, offset - self.starts[line - 1] + 1)
+    }
 }
 
 /// Whether two config files (their bytes) play the same games: equal but
@@ -1984,6 +2005,20 @@ fn ranked_bots(text: &str) -> Result<Vec<String>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_agree_with_a_scan() {
+        // Every offset of a text, against counting the newlines before it.
+        for text in ["", "a", "\n", "ab\ncd\n\nef", "[[bot]]\nname = \"x\"\n"] {
+            let lines = Lines::new(text);
+            for offset in 0..=text.len() + 2 {
+                let before = &text[..offset.min(text.len())];
+                let line = before.matches('\n').count() + 1;
+                let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+                assert_eq!(lines.line_col(offset), (line, col), "{text:?} at {offset}");
+            }
+        }
+    }
 
     const TWO_BOTS: &str = r#"
 [[bot]]

@@ -1336,6 +1336,7 @@ mod tests {
                 seed: 1,
                 prior_draws: 0.0,
                 bootstrap: 10,
+                pairing: Default::default(),
             }),
             series_rule: Some(SeriesRule {
                 first_to: 2,
