@@ -31,6 +31,9 @@ use crate::shard::Shard;
 use crate::stats::{GameScore, Sprt, SprtModel};
 
 pub use crate::series::{SeriesResult, SprtState, Summary};
+pub use roster::{league_order, with_joined, LeagueDoor, LeagueResumeError};
+
+mod roster;
 
 /// Events that may wait for the writer (games not yet on disk, say): the
 /// channel's bound, and the most handled per sync of `games.csv`.
@@ -97,6 +100,9 @@ pub enum RunError {
     /// A worker panicked.
     #[error("a series worker panicked")]
     WorkerPanicked,
+    /// A league's `roster.csv` (the path) could not be written.
+    #[error("cannot write {}", .0.display())]
+    WriteRoster(PathBuf, #[source] io::Error),
 }
 
 /// Why an interrupted run's games cannot be resumed with this config.
@@ -148,6 +154,10 @@ pub struct RunOptions {
     /// `arena run --serve`), written with `try_send` only: a full feed
     /// drops updates and no game waits. `None` watches nothing.
     pub watch: Option<Watch>,
+    /// A league's door: its config read again between rounds for bots
+    /// that come and go, its roster in `roster.csv`. `None`: the bots of
+    /// the start play to the end.
+    pub league: Option<LeagueDoor>,
 }
 
 impl RunOptions {
@@ -586,7 +596,18 @@ pub async fn run(
     }
     // A knockout or Swiss pairs only the bots that started.
     let absent: &[usize] = if is_static { &[] } else { &options.skipped };
-    let mut plan = Plan::new(&config.format, bots, absent);
+    let mut config = config;
+    let mut logs = logs;
+    let mut door = match (&config.format, &options.league) {
+        (crate::format::Format::League(_), Some(d)) => {
+            Some(roster::Door::open(&config, dir, d, absent, options.resume))
+        }
+        _ => None,
+    };
+    let mut plan = match &door {
+        Some(d) => Plan::with_roster(&config.format, d.roster.clone()),
+        None => Plan::new(&config.format, bots, absent),
+    };
     let mut out = Committer {
         games,
         games_csv,
@@ -611,6 +632,12 @@ pub async fn run(
             Some(all) => all,
             None => recorded.take(&config, &schedule)?,
         };
+        if let (Some(roster), Some(_)) = (plan.roster(), &door) {
+            let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
+            crate::output::roster::write_roster(&dir.path, roster, &names).map_err(|e| {
+                RunError::WriteRoster(dir.path.join(crate::output::roster::ROSTER_FILE), e)
+            })?;
+        }
         on_event(&Event::Stage(stage));
         let shared = Arc::new(Shared {
             config: config.clone(),
@@ -624,6 +651,19 @@ pub async fn run(
         });
         let before = out.results.len();
         play_stage(shared, cancel, &mut out, &mut on_event).await?;
+        // Between a league's rounds: bots come and go.
+        if let (Some(d), Some(l), crate::format::Format::League(settings)) =
+            (&mut door, plan.league(), &config.format)
+        {
+            let next = l.rounds_paired + 1;
+            if !cancel.is_cancelled()
+                && next <= settings.max_rounds()
+                && d.between(next, &mut config, &mut logs, dir, options, cancel)
+                    .await
+            {
+                plan.set_roster(d.roster.clone());
+            }
+        }
         let mut took = false;
         for result in &out.results[before..] {
             took |= plan.record(result);
@@ -1036,8 +1076,31 @@ pub struct StartChecks {
 /// before any game, so a bot that cannot start is reported at once, and a
 /// bot that answers `hello` twice (it sends a reply before it is asked) is
 /// named in [`StartChecks::notes`].
+/// Bots in `options.skipped` (left out before the check: not in a
+/// resumed league) are not started and count as started.
 pub async fn check_bots(config: &Config, dir: &RunFolder, options: &RunOptions) -> StartChecks {
-    let checks = config.bots.iter().map(|spec| async move {
+    let checks = config.bots.iter().enumerate().map(|(i, spec)| async move {
+        if options.skipped.contains(&i) {
+            return (None, Vec::new());
+        }
+        check_bot(spec, dir, options).await
+    });
+    let (failures, notes): (Vec<_>, Vec<_>) =
+        futures::future::join_all(checks).await.into_iter().unzip();
+    StartChecks {
+        failures,
+        notes: notes.into_iter().flatten().collect(),
+    }
+}
+
+/// The start-up check of one bot ([`check_bots`]): `None` if it started,
+/// or why not; and the notes for its author.
+pub(crate) async fn check_bot(
+    spec: &crate::config::BotSpec,
+    dir: &RunFolder,
+    options: &RunOptions,
+) -> (Option<String>, Vec<String>) {
+    {
         let startup = std::time::Duration::from_millis(spec.time.startup_ms);
         let log = BotLog::open(&dir.bot_log(&spec.name), LOG_CAP_BYTES)
             .unwrap_or_else(|_| BotLog::none());
@@ -1050,7 +1113,8 @@ pub async fn check_bots(config: &Config, dir: &RunFolder, options: &RunOptions) 
         };
         match BotProcess::start(spec, start).await {
             Ok(p) => {
-                let unlisted = crate::bot::unlisted_options(p.listed_options.as_deref(), &spec.options);
+                let unlisted =
+                    crate::bot::unlisted_options(p.listed_options.as_deref(), &spec.options);
                 let options = (!unlisted.is_empty()).then(|| {
                     // Bot text: valid names only (the codec), escaped all the same.
                     let listed = p
@@ -1085,12 +1149,6 @@ pub async fn check_bots(config: &Config, dir: &RunFolder, options: &RunOptions) 
                 Vec::new(),
             ),
         }
-    });
-    let (failures, notes): (Vec<_>, Vec<_>) =
-        futures::future::join_all(checks).await.into_iter().unzip();
-    StartChecks {
-        failures,
-        notes: notes.into_iter().flatten().collect(),
     }
 }
 
