@@ -280,7 +280,7 @@ pub fn diff_bots(
 
 /// Whether config `given` differs from a league's own `stored` (both the
 /// files' bytes) only in `[[bot]]` tables added or removed, and in the
-/// keys [`crate::config::same_games`] ignores (`concurrency`, `affinity`):
+/// keys the resume check of `config::same_games` ignores (`concurrency`, `affinity`):
 /// a league may resume with them, its roster deciding who plays. `false`
 /// unless both are leagues (`[tournament] format = "league"`).
 #[must_use]

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::rows::CsvRow;
+use super::CsvRow;
 use crate::format::roster::{Roster, Stint};
 
 /// One row of `roster.csv`: a bot and its time in the league.
