@@ -1100,55 +1100,52 @@ pub(crate) async fn check_bot(
     dir: &RunFolder,
     options: &RunOptions,
 ) -> (Option<String>, Vec<String>) {
-    {
-        let startup = std::time::Duration::from_millis(spec.time.startup_ms);
-        let log = BotLog::open(&dir.bot_log(&spec.name), LOG_CAP_BYTES)
-            .unwrap_or_else(|_| BotLog::none());
-        let start = StartOptions {
-            startup,
-            guard: options.guard.as_deref(),
-            log,
-            log_prefix: "check".into(),
-            transcript: None,
-        };
-        match BotProcess::start(spec, start).await {
-            Ok(p) => {
-                let unlisted =
-                    crate::bot::unlisted_options(p.listed_options.as_deref(), &spec.options);
-                let options = (!unlisted.is_empty()).then(|| {
-                    // Bot text: valid names only (the codec), escaped all the same.
-                    let listed = p
-                        .listed_options
-                        .as_deref()
-                        .unwrap_or_default()
-                        .iter()
-                        .map(|n| endodoi_protocol::shown(n))
-                        .collect::<Vec<_>>()
-                        .join(", ");
-                    format!(
-                        "bot '{}': the config sets option{} {}, which the bot does not list in its hello reply (it lists {}): check the name, or the bot ignores it",
-                        spec.name,
-                        if unlisted.len() == 1 { "" } else { "s" },
-                        unlisted.join(", "),
-                        if listed.is_empty() { "none" } else { &listed },
-                    )
-                });
-                let note = p.shutdown(true).await.second_hello_note();
-                let notes = note
-                    .map(|n| format!("bot '{}' {n}", spec.name))
-                    .into_iter()
-                    .chain(options)
-                    .collect::<Vec<_>>();
-                (None, notes)
-            }
-            Err(f) => (
-                Some(match dir.bot_stderr_tail(&spec.name, "check", 3) {
-                    Some(said) => format!("{f} (its stderr: {said})"),
-                    None => f.to_string(),
-                }),
-                Vec::new(),
-            ),
+    let startup = std::time::Duration::from_millis(spec.time.startup_ms);
+    let log =
+        BotLog::open(&dir.bot_log(&spec.name), LOG_CAP_BYTES).unwrap_or_else(|_| BotLog::none());
+    let start = StartOptions {
+        startup,
+        guard: options.guard.as_deref(),
+        log,
+        log_prefix: "check".into(),
+        transcript: None,
+    };
+    match BotProcess::start(spec, start).await {
+        Ok(p) => {
+            let unlisted = crate::bot::unlisted_options(p.listed_options.as_deref(), &spec.options);
+            let options = (!unlisted.is_empty()).then(|| {
+                // Bot text: valid names only (the codec), escaped all the same.
+                let listed = p
+                    .listed_options
+                    .as_deref()
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|n| endodoi_protocol::shown(n))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                format!(
+                    "bot '{}': the config sets option{} {}, which the bot does not list in its hello reply (it lists {}): check the name, or the bot ignores it",
+                    spec.name,
+                    if unlisted.len() == 1 { "" } else { "s" },
+                    unlisted.join(", "),
+                    if listed.is_empty() { "none" } else { &listed },
+                )
+            });
+            let note = p.shutdown(true).await.second_hello_note();
+            let notes = note
+                .map(|n| format!("bot '{}' {n}", spec.name))
+                .into_iter()
+                .chain(options)
+                .collect::<Vec<_>>();
+            (None, notes)
         }
+        Err(f) => (
+            Some(match dir.bot_stderr_tail(&spec.name, "check", 3) {
+                Some(said) => format!("{f} (its stderr: {said})"),
+                None => f.to_string(),
+            }),
+            Vec::new(),
+        ),
     }
 }
 
