@@ -322,6 +322,13 @@ impl Recorded {
         Ok(out)
     }
 
+    /// Whether no recorded game is left to hand out: a resumed run has
+    /// caught up with the interrupted one (its later rounds were paired
+    /// there, and are replayed as they were).
+    fn is_empty(&self) -> bool {
+        self.by_series.is_empty()
+    }
+
     /// An error for the lowest series left that the tournament never
     /// scheduled, if any.
     fn leftover(&self) -> Option<ResumeError> {
@@ -656,7 +663,10 @@ pub async fn run(
             (&mut door, plan.league(), &config.format)
         {
             let next = l.rounds_paired + 1;
+            // A round the interrupted run paired (it has games left to
+            // replay) is paired again as it was.
             if !cancel.is_cancelled()
+                && recorded.is_empty()
                 && next <= settings.max_rounds()
                 && d.between(next, &mut config, &mut logs, dir, options, cancel)
                     .await

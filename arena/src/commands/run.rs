@@ -210,6 +210,13 @@ pub fn run<F: Future<Output = ()>>(
     }
     let failures = checks.failures;
     let failed = super::not_started(&config.bots, &failures);
+    // A resumed league pairs its roster's bots: each must start.
+    anyhow::ensure!(
+        failed.is_empty() || !league || resume.is_none(),
+        "{}; a resumed league needs every bot in it (roster.csv) to start, whatever on_start_failure says: fix it and resume again (logs in {})",
+        failed.join("; "),
+        dir.path.join("logs").display()
+    );
     if !failed.is_empty() {
         match config.tournament.on_start_failure {
             OnStartFailure::Stop => anyhow::bail!(
