@@ -76,8 +76,11 @@ def main():
     with open(cfg, "w") as f:
         f.write(text)
     t0 = time.monotonic()
+    # The console to files: a pipe nobody reads would fill and stop the run.
+    out_file = open(os.path.join(a.dir, "stdout.txt"), "w")
+    err_file = open(os.path.join(a.dir, "stderr.txt"), "w")
     proc = subprocess.Popen([a.arena, "run", cfg, "--quiet", "--out", run],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=out_file, stderr=err_file)
     per_round = a.bots // 2 * 2
     wait(proc, f"{a.warm} rounds", lambda: games(run) >= a.warm * per_round)
     added = {f"new{k + 1}": (k + 0.5) / a.add for k in range(a.add)}
@@ -95,7 +98,11 @@ def main():
     target = (j - 1) * per_round + (a.after + 1) * per_new
     wait(proc, f"{a.after} rounds after the join", lambda: games(run) >= target)
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate()
+    proc.wait()
+    with open(os.path.join(a.dir, "stderr.txt")) as f:
+        for line in f:
+            if "league.toml: " in line:
+                print(line.rstrip())
     elapsed = time.monotonic() - t0
     with open(os.path.join(run, "league.csv")) as f:
         league = list(csv.DictReader(f))

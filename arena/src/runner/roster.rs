@@ -274,44 +274,81 @@ impl Door {
             if cancel.is_cancelled() {
                 break;
             }
-            let Some(at) = parsed.bots.iter().position(|b| b.name == *name) else {
-                continue;
+            let table = new.bots.iter().find(|(n, _)| n == name).map(|(_, t)| t);
+            let joining = Joining {
+                name,
+                table,
+                parsed: &parsed,
+                next,
             };
-            let spec = parsed.bots[at].clone();
-            if let Err(why) = join_check(&parsed, &spec, dir, options, cancel).await {
-                self.note(format!(
-                    "arena: {file}: bot '{name}' does not join: {why}; fix it and save the config again to retry"
-                ));
-                continue;
-            }
-            let config = Arc::make_mut(config);
-            let i = match config.bots.iter().position(|b| b.name == *name) {
-                Some(i) => {
-                    config.bots[i] = spec;
-                    i
-                }
-                None => {
-                    config.bots.push(spec);
-                    config
-                        .bot_origins
-                        .push(parsed.bot_origins.get(at).cloned().unwrap_or_default());
-                    logs.push(
-                        BotLog::open(&dir.bot_log(name), LOG_CAP_BYTES)
-                            .unwrap_or_else(|_| BotLog::none()),
-                    );
-                    config.bots.len() - 1
-                }
-            };
-            self.roster.join(i, next);
-            if let Some((_, table)) = new.bots.iter().find(|(n, _)| n == name) {
-                self.active.insert(name.clone(), table.clone());
-            }
-            self.note(format!(
-                "arena: {file}: bot '{name}' joins the league at round {next}"
-            ));
+            self.admit(&joining, config, logs, dir, options, cancel)
+                .await;
         }
         true
     }
+
+    /// Bot `j.name`, added to the config: checked ([`join_check`]), and,
+    /// if it passes, into `config`, `logs` and the roster from round
+    /// `j.next`; one line for the console either way.
+    async fn admit(
+        &mut self,
+        j: &Joining<'_>,
+        config: &mut Arc<Config>,
+        logs: &mut Vec<BotLog>,
+        dir: &RunFolder,
+        options: &RunOptions,
+        cancel: &CancellationToken,
+    ) {
+        let (name, parsed, next) = (j.name, j.parsed, j.next);
+        let file = self.file.display().to_string();
+        let Some(at) = parsed.bots.iter().position(|b| b.name == *name) else {
+            return;
+        };
+        let spec = parsed.bots[at].clone();
+        if let Err(why) = join_check(parsed, &spec, dir, options, cancel).await {
+            self.note(format!(
+                "arena: {file}: bot '{name}' does not join: {why}; fix it and save the config again to retry"
+            ));
+            return;
+        }
+        let config = Arc::make_mut(config);
+        let i = match config.bots.iter().position(|b| b.name == *name) {
+            Some(i) => {
+                config.bots[i] = spec;
+                i
+            }
+            None => {
+                config.bots.push(spec);
+                config
+                    .bot_origins
+                    .push(parsed.bot_origins.get(at).cloned().unwrap_or_default());
+                logs.push(
+                    BotLog::open(&dir.bot_log(name), LOG_CAP_BYTES)
+                        .unwrap_or_else(|_| BotLog::none()),
+                );
+                config.bots.len() - 1
+            }
+        };
+        self.roster.join(i, next);
+        if let Some(table) = j.table {
+            self.active.insert(name.clone(), table.clone());
+        }
+        self.note(format!(
+            "arena: {file}: bot '{name}' joins the league at round {next}"
+        ));
+    }
+}
+
+/// A bot added to the config, as [`Door::admit`] takes it.
+struct Joining<'a> {
+    /// Its name.
+    name: &'a String,
+    /// Its `[[bot]]` table.
+    table: Option<&'a toml::Table>,
+    /// The edited config, read whole.
+    parsed: &'a Config,
+    /// The round it would join at.
+    next: u32,
 }
 
 /// The check of a bot before it joins: the start-up check of every bot
