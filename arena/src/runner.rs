@@ -22,7 +22,7 @@ use tokio_util::sync::CancellationToken;
 use crate::bot::log::LOG_CAP_BYTES;
 use crate::bot::{BotLog, BotProcess, StartOptions};
 use crate::config::{Config, SprtModelName, TimeControl};
-use crate::format::{Plan, Stage};
+use crate::format::Stage;
 use crate::output::{GamesCsv, RunFolder};
 use crate::referee::{play_watched, stop_seats, GameRecord, GameRules, Seat, Watch};
 use crate::schedule::{self, Series};
@@ -603,18 +603,9 @@ pub async fn run(
     }
     // A knockout or Swiss pairs only the bots that started.
     let absent: &[usize] = if is_static { &[] } else { &options.skipped };
-    let mut config = config;
-    let mut logs = logs;
-    let mut door = match (&config.format, &options.league) {
-        (crate::format::Format::League(_), Some(d)) => {
-            Some(roster::Door::open(&config, dir, d, absent, options.resume))
-        }
-        _ => None,
-    };
-    let mut plan = match &door {
-        Some(d) => Plan::with_roster(&config.format, d.roster.clone()),
-        None => Plan::new(&config.format, bots, absent),
-    };
+    let (mut config, mut logs) = (config, logs);
+    // A league's bots come and go through its door (its config read again).
+    let (mut plan, mut door) = roster::plan(&config, dir, options, absent);
     let mut out = Committer {
         games,
         games_csv,
@@ -639,11 +630,8 @@ pub async fn run(
             Some(all) => all,
             None => recorded.take(&config, &schedule)?,
         };
-        if let (Some(roster), Some(_)) = (plan.roster(), &door) {
-            let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
-            crate::output::roster::write_roster(&dir.path, roster, &names).map_err(|e| {
-                RunError::WriteRoster(dir.path.join(crate::output::roster::ROSTER_FILE), e)
-            })?;
+        if let Some(d) = &door {
+            d.write(dir, &plan, &config)?;
         }
         on_event(&Event::Stage(stage));
         let shared = Arc::new(Shared {
@@ -658,21 +646,18 @@ pub async fn run(
         });
         let before = out.results.len();
         play_stage(shared, cancel, &mut out, &mut on_event).await?;
-        // Between a league's rounds: bots come and go.
-        if let (Some(d), Some(l), crate::format::Format::League(settings)) =
-            (&mut door, plan.league(), &config.format)
-        {
-            let next = l.rounds_paired + 1;
-            // A round the interrupted run paired (it has games left to
-            // replay) is paired again as it was.
-            if !cancel.is_cancelled()
-                && recorded.is_empty()
-                && next <= settings.max_rounds()
-                && d.between(next, &mut config, &mut logs, dir, options, cancel)
-                    .await
-            {
-                plan.set_roster(d.roster.clone());
-            }
+        // Between a league's rounds: bots come and go; a round the
+        // interrupted run paired (it has games left to replay) is paired
+        // again as it was.
+        if let Some(d) = door.as_mut().filter(|_| recorded.is_empty()) {
+            let mut at = roster::Between {
+                config: &mut config,
+                logs: &mut logs,
+                dir,
+                options,
+                cancel,
+            };
+            d.after_round(&mut plan, &mut at).await;
         }
         let mut took = false;
         for result in &out.results[before..] {

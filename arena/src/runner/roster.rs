@@ -17,12 +17,13 @@ use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
 
-use super::{check_bot, RunOptions};
+use super::{check_bot, RunError, RunOptions};
 use crate::bot::log::LOG_CAP_BYTES;
 use crate::bot::BotLog;
 use crate::config::{BotSpec, Config};
 use crate::format::roster::{diff_bots, split, BotTables, Roster};
-use crate::output::roster::{read_roster, roster_of, RosterFileError};
+use crate::format::{Format, Plan};
+use crate::output::roster::{read_roster, roster_of, write_roster, RosterFileError, ROSTER_FILE};
 use crate::output::RunFolder;
 use crate::referee::{play_watched, stop_seats, GameEnd, GameRules, Seat};
 
@@ -127,6 +128,42 @@ pub fn with_joined(config: &Config, dir: &RunFolder) -> Result<Config, RosterFil
     Ok(out)
 }
 
+/// The plan of the run of `config` (`absent`: bots that did not start),
+/// with a league's door when `options` has one: its plan then pairs the
+/// door's roster.
+pub(super) fn plan(
+    config: &Config,
+    dir: &RunFolder,
+    options: &RunOptions,
+    absent: &[usize],
+) -> (Plan, Option<Door>) {
+    match (&config.format, &options.league) {
+        (Format::League(_), Some(d)) => {
+            let door = Door::open(config, dir, d, absent, options.resume);
+            (
+                Plan::with_roster(&config.format, door.roster.clone()),
+                Some(door),
+            )
+        }
+        _ => (Plan::new(&config.format, config.bots.len(), absent), None),
+    }
+}
+
+/// What the door changes and uses between rounds: the run's config and
+/// bot logs (bots that join are added), its folder, options and stop.
+pub(super) struct Between<'a> {
+    /// The run's config: bots that join are added to it.
+    pub(super) config: &'a mut Arc<Config>,
+    /// Each bot's log, by index.
+    pub(super) logs: &'a mut Vec<BotLog>,
+    /// The run folder.
+    pub(super) dir: &'a RunFolder,
+    /// The run's options.
+    pub(super) options: &'a RunOptions,
+    /// The run's stop.
+    pub(super) cancel: &'a CancellationToken,
+}
+
 /// The state of the door between rounds.
 pub(super) struct Door {
     file: PathBuf,
@@ -196,6 +233,40 @@ impl Door {
         }
     }
 
+    /// Writes the roster of `plan` to `roster.csv` in `dir` (bots named by
+    /// `config`), before a round is played.
+    ///
+    /// # Errors
+    /// [`RunError::WriteRoster`].
+    pub(super) fn write(
+        &self,
+        dir: &RunFolder,
+        plan: &Plan,
+        config: &Config,
+    ) -> Result<(), RunError> {
+        let Some(roster) = plan.roster() else {
+            return Ok(());
+        };
+        let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
+        write_roster(&dir.path, roster, &names)
+            .map_err(|e| RunError::WriteRoster(dir.path.join(ROSTER_FILE), e))
+    }
+
+    /// After a round of `plan` is played and before the next is paired:
+    /// [`Door::between`], and the plan takes the roster if it changed.
+    pub(super) async fn after_round(&mut self, plan: &mut Plan, at: &mut Between<'_>) {
+        let (Some(l), Format::League(settings)) = (plan.league(), plan.format()) else {
+            return;
+        };
+        let next = l.rounds_paired + 1;
+        if !at.cancel.is_cancelled()
+            && next <= settings.max_rounds()
+            && self.between(next, at).await
+        {
+            plan.set_roster(self.roster.clone());
+        }
+    }
+
     fn note(&self, line: String) {
         // The command may have gone (a run torn down): nothing to say then.
         let _ = self.notes.send(line);
@@ -205,15 +276,7 @@ impl Door {
     /// the roster decided the round, or the file is unchanged) and lets
     /// the bots added join (into `config` and `logs`) and the bots removed
     /// leave. Returns whether the roster changed.
-    pub(super) async fn between(
-        &mut self,
-        next: u32,
-        config: &mut Arc<Config>,
-        logs: &mut Vec<BotLog>,
-        dir: &RunFolder,
-        options: &RunOptions,
-        cancel: &CancellationToken,
-    ) -> bool {
+    async fn between(&mut self, next: u32, at: &mut Between<'_>) -> bool {
         if next <= self.roster.decided() {
             return false;
         }
@@ -260,7 +323,7 @@ impl Door {
         };
         let last = next - 1;
         for name in &changes.removed {
-            let Some(i) = config.bots.iter().position(|b| b.name == *name) else {
+            let Some(i) = at.config.bots.iter().position(|b| b.name == *name) else {
                 continue;
             };
             self.roster.retire(i, last);
@@ -271,7 +334,7 @@ impl Door {
             ));
         }
         for name in &changes.added {
-            if cancel.is_cancelled() {
+            if at.cancel.is_cancelled() {
                 break;
             }
             let table = new.bots.iter().find(|(n, _)| n == name).map(|(_, t)| t);
@@ -281,8 +344,7 @@ impl Door {
                 parsed: &parsed,
                 next,
             };
-            self.admit(&joining, config, logs, dir, options, cancel)
-                .await;
+            self.admit(&joining, at).await;
         }
         true
     }
@@ -290,28 +352,21 @@ impl Door {
     /// Bot `j.name`, added to the config: checked ([`join_check`]), and,
     /// if it passes, into `config`, `logs` and the roster from round
     /// `j.next`; one line for the console either way.
-    async fn admit(
-        &mut self,
-        j: &Joining<'_>,
-        config: &mut Arc<Config>,
-        logs: &mut Vec<BotLog>,
-        dir: &RunFolder,
-        options: &RunOptions,
-        cancel: &CancellationToken,
-    ) {
+    async fn admit(&mut self, j: &Joining<'_>, at: &mut Between<'_>) {
+        let (dir, options, cancel) = (at.dir, at.options, at.cancel);
         let (name, parsed, next) = (j.name, j.parsed, j.next);
         let file = self.file.display().to_string();
-        let Some(at) = parsed.bots.iter().position(|b| b.name == *name) else {
+        let Some(pos) = parsed.bots.iter().position(|b| b.name == *name) else {
             return;
         };
-        let spec = parsed.bots[at].clone();
+        let spec = parsed.bots[pos].clone();
         if let Err(why) = join_check(parsed, &spec, dir, options, cancel).await {
             self.note(format!(
                 "arena: {file}: bot '{name}' does not join: {why}; fix it and save the config again to retry"
             ));
             return;
         }
-        let config = Arc::make_mut(config);
+        let config = Arc::make_mut(at.config);
         let i = match config.bots.iter().position(|b| b.name == *name) {
             Some(i) => {
                 config.bots[i] = spec;
@@ -321,8 +376,8 @@ impl Door {
                 config.bots.push(spec);
                 config
                     .bot_origins
-                    .push(parsed.bot_origins.get(at).cloned().unwrap_or_default());
-                logs.push(
+                    .push(parsed.bot_origins.get(pos).cloned().unwrap_or_default());
+                at.logs.push(
                     BotLog::open(&dir.bot_log(name), LOG_CAP_BYTES)
                         .unwrap_or_else(|_| BotLog::none()),
                 );
