@@ -126,6 +126,13 @@ def main():
         print(f"{b:7} {x:5.2f}  {joined[b]:14}  {first.get(b, '-'):18}  {rank[b]:4}  "
               f"{expected:8}  {rank[b] - expected:+4}")
     print(f"mean |rank - expected| = {sum(offs) / len(offs):.1f} of {len(every)} bots")
+    # Spearman's rho of the added bots' ranks against their noise order.
+    by_rank = sorted(added, key=lambda b: rank[b])
+    d2 = sum((by_rank.index(b) - k) ** 2 for k, b in enumerate(added))
+    n = len(added)
+    if n > 1:
+        print(f"Spearman of the added bots' ranks with their noise: "
+              f"{1 - 6 * d2 / (n * (n * n - 1)):.3f}")
     # The field's own spread, for scale: the same for the bots of the start.
     offs0 = [abs(rank[b] - (1 + sum(y < x for y in every.values())))
              for b, x in noise.items()]
