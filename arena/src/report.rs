@@ -120,8 +120,17 @@ pub fn write_summaries(
     let name = |i: usize| config.bots[i].name.clone();
     // A knockout's deciders are named as such.
     let absent: Vec<usize> = summary.not_started.iter().map(|(i, _)| *i).collect();
-    let plan =
-        crate::format::Plan::replay(&config.format, config.bots.len(), &absent, &summary.series);
+    // A league whose bots came and went: its roster.csv says who was in
+    // which round.
+    let roster = crate::output::roster::league_roster(config, &dir.path);
+    let plan = match &roster {
+        Some((roster, _)) => {
+            crate::format::Plan::replay_with_roster(&config.format, roster.clone(), &summary.series)
+        }
+        None => {
+            crate::format::Plan::replay(&config.format, config.bots.len(), &absent, &summary.series)
+        }
+    };
     let mut series_rows: Vec<SeriesRow> = summary
         .series
         .iter()
@@ -242,6 +251,13 @@ pub fn write_summaries(
         (config.format != Format::RoundRobin).then_some(course),
     )?;
     let width = crate::output::table::stdout_terminal_width();
+    let mut table = table;
+    if let Some((_, rows)) = &roster {
+        if let Some(line) = crate::output::roster::mark_retired(&dir.path, rows)? {
+            table.push('\n');
+            table.push_str(&line);
+        }
+    }
     Ok(with_format_text(&course, table, width))
 }
 

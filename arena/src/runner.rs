@@ -22,7 +22,7 @@ use tokio_util::sync::CancellationToken;
 use crate::bot::log::LOG_CAP_BYTES;
 use crate::bot::{BotLog, BotProcess, StartOptions};
 use crate::config::{Config, SprtModelName, TimeControl};
-use crate::format::{Plan, Stage};
+use crate::format::Stage;
 use crate::output::{GamesCsv, RunFolder};
 use crate::referee::{play_watched, stop_seats, GameRecord, GameRules, Seat, Watch};
 use crate::schedule::{self, Series};
@@ -31,6 +31,9 @@ use crate::shard::Shard;
 use crate::stats::{GameScore, Sprt, SprtModel};
 
 pub use crate::series::{SeriesResult, SprtState, Summary};
+pub use roster::{league_order, with_joined, LeagueDoor, LeagueResumeError};
+
+mod roster;
 
 /// Events that may wait for the writer (games not yet on disk, say): the
 /// channel's bound, and the most handled per sync of `games.csv`.
@@ -97,6 +100,9 @@ pub enum RunError {
     /// A worker panicked.
     #[error("a series worker panicked")]
     WorkerPanicked,
+    /// A league's `roster.csv` (the path) could not be written.
+    #[error("cannot write {}", .0.display())]
+    WriteRoster(PathBuf, #[source] io::Error),
 }
 
 /// Why an interrupted run's games cannot be resumed with this config.
@@ -152,6 +158,10 @@ pub struct RunOptions {
     /// then stop (a round's share on a cluster: `arena slurm play`); the
     /// rounds before it are the caller's to know. `None`: the whole course.
     pub stage: Option<Stage>,
+    /// A league's door: its config read again between rounds for bots
+    /// that come and go, its roster in `roster.csv`. `None`: the bots of
+    /// the start play to the end.
+    pub league: Option<LeagueDoor>,
 }
 
 impl RunOptions {
@@ -314,6 +324,13 @@ impl Recorded {
             out.insert(series.number, scores);
         }
         Ok(out)
+    }
+
+    /// Whether no recorded game is left to hand out: a resumed run has
+    /// caught up with the interrupted one (its later rounds were paired
+    /// there, and are replayed as they were).
+    fn is_empty(&self) -> bool {
+        self.by_series.is_empty()
     }
 
     /// An error for the lowest series left that the tournament never
@@ -590,7 +607,9 @@ pub async fn run(
     }
     // A knockout or Swiss pairs only the bots that started.
     let absent: &[usize] = if is_static { &[] } else { &options.skipped };
-    let mut plan = Plan::new(&config.format, bots, absent);
+    let (mut config, mut logs) = (config, logs);
+    // A league's bots come and go through its door (its config read again).
+    let (mut plan, mut door) = roster::plan(&config, dir, options, absent);
     let mut out = Committer {
         games,
         games_csv,
@@ -623,6 +642,9 @@ pub async fn run(
             Some(all) => all,
             None => recorded.take(&config, &schedule)?,
         };
+        if let Some(d) = &door {
+            d.write(dir, &plan, &config)?;
+        }
         on_event(&Event::Stage(stage));
         let shared = Arc::new(Shared {
             config: config.clone(),
@@ -636,6 +658,19 @@ pub async fn run(
         });
         let before = out.results.len();
         play_stage(shared, cancel, &mut out, &mut on_event).await?;
+        // Between a league's rounds: bots come and go; a round the
+        // interrupted run paired (it has games left to replay) is paired
+        // again as it was.
+        if let Some(d) = door.as_mut().filter(|_| recorded.is_empty()) {
+            let mut at = roster::Between {
+                config: &mut config,
+                logs: &mut logs,
+                dir,
+                options,
+                cancel,
+            };
+            d.after_round(&mut plan, &mut at).await;
+        }
         let mut took = false;
         for result in &out.results[before..] {
             took |= plan.record(result);
@@ -1048,61 +1083,76 @@ pub struct StartChecks {
 /// before any game, so a bot that cannot start is reported at once, and a
 /// bot that answers `hello` twice (it sends a reply before it is asked) is
 /// named in [`StartChecks::notes`].
+/// Bots in `options.skipped` (left out before the check: not in a
+/// resumed league) are not started and count as started.
 pub async fn check_bots(config: &Config, dir: &RunFolder, options: &RunOptions) -> StartChecks {
-    let checks = config.bots.iter().map(|spec| async move {
-        let startup = std::time::Duration::from_millis(spec.time.startup_ms);
-        let log = BotLog::open(&dir.bot_log(&spec.name), LOG_CAP_BYTES)
-            .unwrap_or_else(|_| BotLog::none());
-        let start = StartOptions {
-            startup,
-            guard: options.guard.as_deref(),
-            log,
-            log_prefix: "check".into(),
-            transcript: None,
-        };
-        match BotProcess::start(spec, start).await {
-            Ok(p) => {
-                let unlisted = crate::bot::unlisted_options(p.listed_options.as_deref(), &spec.options);
-                let options = (!unlisted.is_empty()).then(|| {
-                    // Bot text: valid names only (the codec), escaped all the same.
-                    let listed = p
-                        .listed_options
-                        .as_deref()
-                        .unwrap_or_default()
-                        .iter()
-                        .map(|n| endodoi_protocol::shown(n))
-                        .collect::<Vec<_>>()
-                        .join(", ");
-                    format!(
-                        "bot '{}': the config sets option{} {}, which the bot does not list in its hello reply (it lists {}): check the name, or the bot ignores it",
-                        spec.name,
-                        if unlisted.len() == 1 { "" } else { "s" },
-                        unlisted.join(", "),
-                        if listed.is_empty() { "none" } else { &listed },
-                    )
-                });
-                let note = p.shutdown(true).await.second_hello_note();
-                let notes = note
-                    .map(|n| format!("bot '{}' {n}", spec.name))
-                    .into_iter()
-                    .chain(options)
-                    .collect::<Vec<_>>();
-                (None, notes)
-            }
-            Err(f) => (
-                Some(match dir.bot_stderr_tail(&spec.name, "check", 3) {
-                    Some(said) => format!("{f} (its stderr: {said})"),
-                    None => f.to_string(),
-                }),
-                Vec::new(),
-            ),
+    let checks = config.bots.iter().enumerate().map(|(i, spec)| async move {
+        if options.skipped.contains(&i) {
+            return (None, Vec::new());
         }
+        check_bot(spec, dir, options).await
     });
     let (failures, notes): (Vec<_>, Vec<_>) =
         futures::future::join_all(checks).await.into_iter().unzip();
     StartChecks {
         failures,
         notes: notes.into_iter().flatten().collect(),
+    }
+}
+
+/// The start-up check of one bot ([`check_bots`]): `None` if it started,
+/// or why not; and the notes for its author.
+pub(crate) async fn check_bot(
+    spec: &crate::config::BotSpec,
+    dir: &RunFolder,
+    options: &RunOptions,
+) -> (Option<String>, Vec<String>) {
+    let startup = std::time::Duration::from_millis(spec.time.startup_ms);
+    let log =
+        BotLog::open(&dir.bot_log(&spec.name), LOG_CAP_BYTES).unwrap_or_else(|_| BotLog::none());
+    let start = StartOptions {
+        startup,
+        guard: options.guard.as_deref(),
+        log,
+        log_prefix: "check".into(),
+        transcript: None,
+    };
+    match BotProcess::start(spec, start).await {
+        Ok(p) => {
+            let unlisted = crate::bot::unlisted_options(p.listed_options.as_deref(), &spec.options);
+            let options = (!unlisted.is_empty()).then(|| {
+                // Bot text: valid names only (the codec), escaped all the same.
+                let listed = p
+                    .listed_options
+                    .as_deref()
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|n| endodoi_protocol::shown(n))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                format!(
+                    "bot '{}': the config sets option{} {}, which the bot does not list in its hello reply (it lists {}): check the name, or the bot ignores it",
+                    spec.name,
+                    if unlisted.len() == 1 { "" } else { "s" },
+                    unlisted.join(", "),
+                    if listed.is_empty() { "none" } else { &listed },
+                )
+            });
+            let note = p.shutdown(true).await.second_hello_note();
+            let notes = note
+                .map(|n| format!("bot '{}' {n}", spec.name))
+                .into_iter()
+                .chain(options)
+                .collect::<Vec<_>>();
+            (None, notes)
+        }
+        Err(f) => (
+            Some(match dir.bot_stderr_tail(&spec.name, "check", 3) {
+                Some(said) => format!("{f} (its stderr: {said})"),
+                None => f.to_string(),
+            }),
+            Vec::new(),
+        ),
     }
 }
 

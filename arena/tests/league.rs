@@ -345,3 +345,238 @@ fn a_league_without_rounds_goes_on_until_ctrl_c_and_then_writes_its_files() {
     assert!(rounds.len() >= 4, "{rounds:?}");
     assert_eq!(league.len(), 3 * rounds.len());
 }
+
+/// Writes `text` as `path` the way an editor's atomic save does: a
+/// temporary file renamed over it.
+fn save_atomically(path: &Path, text: &str) {
+    let tmp = path.with_extension("toml.tmp");
+    std::fs::write(&tmp, text).unwrap();
+    std::fs::rename(&tmp, path).unwrap();
+}
+
+/// Waits (bounded: 120 s) until `ready` holds, failing if `child` ended.
+fn wait_until(child: &mut std::process::Child, what: &str, mut ready: impl FnMut() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !ready() {
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("the run ended ({status}) before {what}");
+        }
+        assert!(Instant::now() < deadline, "not {what} in 120 s");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+/// The rows of `dir/roster.csv`, by bot (empty while it is missing).
+fn roster_now(dir: &Path) -> Vec<HashMap<String, String>> {
+    if dir.join("roster.csv").exists() {
+        rows(&dir.join("roster.csv"))
+    } else {
+        Vec::new()
+    }
+}
+
+/// Starts `arena run CFG --quiet` into `out` (`--resume` with `resume`),
+/// its stderr collected line by line into the returned buffer.
+fn start_league(
+    cfg: &Path,
+    out: &Path,
+    resume: bool,
+) -> (
+    std::process::Child,
+    std::sync::Arc<std::sync::Mutex<String>>,
+) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .arg("run")
+        .arg(cfg)
+        .arg("--quiet")
+        .arg(if resume { "--resume" } else { "--out" })
+        .arg(out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let said = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let stderr = child.stderr.take().unwrap();
+    let sink = said.clone();
+    std::thread::spawn(move || {
+        use std::io::BufRead as _;
+        for line in std::io::BufReader::new(stderr)
+            .lines()
+            .map_while(Result::ok)
+        {
+            let mut s = sink.lock().unwrap();
+            s.push_str(&line);
+            s.push('\n');
+        }
+    });
+    (child, said)
+}
+
+/// The rounds of `league.csv` each bot is in (paired or with the bye).
+fn rounds_of(league: &[HashMap<String, String>]) -> BTreeMap<String, BTreeSet<u32>> {
+    let mut out: BTreeMap<String, BTreeSet<u32>> = BTreeMap::new();
+    for r in league {
+        for side in ["south", "north"] {
+            if !r[side].is_empty() {
+                out.entry(r[side].clone())
+                    .or_default()
+                    .insert(r["round"].parse().unwrap());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn bots_added_to_a_running_league_join_and_bots_removed_retire() {
+    let tmp = tempfile::tempdir().unwrap();
+    let header = |seed: u32| {
+        format!("[board]\nholes = 6\n[tournament]\nformat = \"league\"\nconcurrency = 2\nseed = {seed}\n[ratings]\nbootstrap = 50\n")
+    };
+    let field = noisy_field(5, 2);
+    let text = |seed: u32, without: &str, extra: &[(&str, &str)]| {
+        let mut t = header(seed);
+        for (name, command) in field.iter().filter(|(n, _)| n != without) {
+            let command: Vec<String> = command.iter().map(|c| format!("{c:?}")).collect();
+            t.push_str(&format!(
+                "\n[[bot]]\nname = \"{name}\"\ncommand = [{}]\n",
+                command.join(", ")
+            ));
+        }
+        for (name, command) in extra {
+            t.push_str(&format!(
+                "\n[[bot]]\nname = \"{name}\"\ncommand = {command}\n"
+            ));
+        }
+        t
+    };
+    let newbie = ("newbie", r#"["arena", "bot", "random", "--seed", "4"]"#);
+    let broken = ("broken", r#"["/nonexistent/bot"]"#);
+    let cfg = tmp.path().join("t.toml");
+    std::fs::write(&cfg, text(5, "", &[])).unwrap();
+    let run = tmp.path().join("run");
+    let (mut child, said) = start_league(&cfg, &run, false);
+    wait_until(&mut child, "a game", || !games_so_far(&run).is_empty());
+    let start = roster_now(&run);
+    let names: Vec<&str> = start.iter().map(|r| r["bot"].as_str()).collect();
+    assert_eq!(names, ["g1", "g2", "g3", "g4", "g5"]);
+    assert!(start
+        .iter()
+        .all(|r| r["joined"] == "1" && r["retired"].is_empty()));
+
+    // Two bots added: one joins, one fails its check and does not.
+    save_atomically(&cfg, &text(5, "", &[newbie, broken]));
+    wait_until(&mut child, "newbie joined", || {
+        roster_now(&run).iter().any(|r| r["bot"] == "newbie")
+    });
+    let joined: u32 = roster_now(&run)
+        .iter()
+        .find(|r| r["bot"] == "newbie")
+        .unwrap()["joined"]
+        .parse()
+        .unwrap();
+    assert!(joined >= 2, "joined at {joined}");
+    // A bot removed retires.
+    save_atomically(&cfg, &text(5, "g2", &[newbie]));
+    wait_until(&mut child, "g2 retired", || {
+        roster_now(&run)
+            .iter()
+            .any(|r| r["bot"] == "g2" && !r["retired"].is_empty())
+    });
+    let retired: u32 = roster_now(&run).iter().find(|r| r["bot"] == "g2").unwrap()["retired"]
+        .parse()
+        .unwrap();
+    // Another key changed (with a bot added): refused whole; the league
+    // goes on.
+    save_atomically(&cfg, &text(6, "g2", &[newbie, ("never", newbie.1)]));
+    wait_until(&mut child, "the change refused", || {
+        said.lock().unwrap().contains("change refused")
+    });
+    let before = games_so_far(&run).len();
+    wait_until(&mut child, "two more rounds", || {
+        games_so_far(&run).len() >= before + 2 * 4
+    });
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130));
+    let stderr = said.lock().unwrap().clone();
+    let file = cfg.display().to_string();
+    for line in [
+        format!("arena: {file}: bot 'newbie' joins the league at round {joined}"),
+        format!("arena: {file}: bot 'broken' does not join: "),
+        format!("arena: {file}: bot 'g2' removed: it leaves the league after round {retired}"),
+        format!("arena: {file}: change refused ([tournament] seed changed: "),
+    ] {
+        assert!(stderr.contains(&line), "{line}\n{stderr}");
+    }
+    let roster = rows(&run.join("roster.csv"));
+    let order: Vec<&str> = roster.iter().map(|r| r["bot"].as_str()).collect();
+    assert_eq!(order, ["g1", "g2", "g3", "g4", "g5", "newbie"]);
+    // league.csv: newbie from its round on, never before; g2 not after.
+    let league = rows(&run.join("league.csv"));
+    let rounds = rounds_of(&league);
+    let last = *rounds.values().flatten().max().unwrap();
+    assert!(last > joined.max(retired) + 1, "{last}");
+    let newbie_rounds: Vec<u32> = rounds["newbie"].iter().copied().collect();
+    assert_eq!(newbie_rounds, (joined..=last).collect::<Vec<_>>());
+    assert_eq!(rounds["g2"].iter().max(), Some(&retired));
+    assert!(!rounds.contains_key("never") && !rounds.contains_key("broken"));
+    // Every game is of the series league.csv lists.
+    let games = rows(&run.join("games.csv"));
+    assert!(games
+        .iter()
+        .all(|g| g["south"] != "never" && g["north"] != "broken"));
+    // Standings: g2 kept with its games and marked; newbie rated.
+    let standings = rows(&run.join("standings.csv"));
+    let g2 = standings.iter().find(|s| s["bot"] == "g2").unwrap();
+    assert_eq!(g2["note"], format!("retired after round {retired}"));
+    assert!(g2["games"].parse::<u32>().unwrap() > 0);
+    assert!(standings.iter().any(|s| s["bot"] == "newbie"));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains(&format!(
+            "retired, no longer paired (their games and ratings stay): g2 (after round {retired})"
+        )),
+        "{stdout}"
+    );
+
+    // A resume with the league's config (bots added and removed since the
+    // start: accepted), and one more bot: every round the interrupted run
+    // played is paired again as it was, and the new bot joins after them.
+    let late = ("late", r#"["arena", "bot", "greedy", "--seed", "9"]"#);
+    save_atomically(&cfg, &text(5, "g2", &[newbie, late]));
+    let (mut child, _) = start_league(&cfg, &run, true);
+    let had = games.len();
+    wait_until(&mut child, "a game of the late bot", || {
+        let text = std::fs::read_to_string(run.join("games.csv")).unwrap_or_default();
+        let whole = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
+        whole.contains(",late,")
+    });
+    wait_until(&mut child, "a round after the resume", || {
+        games_so_far(&run).len() >= had + 2 * 6
+    });
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130), "{output:?}");
+    let again = rows(&run.join("league.csv"));
+    assert!(again.len() > league.len());
+    let rounds = rounds_of(&again);
+    // The last round paired may have had no game yet: the bot may join there.
+    let late_from = *rounds["late"].iter().min().unwrap();
+    assert!(late_from >= last, "{late_from} < {last}");
+    let kept = if late_from > last {
+        league.len()
+    } else {
+        league
+            .iter()
+            .filter(|r| r["round"] != last.to_string())
+            .count()
+    };
+    assert_eq!(
+        again[..kept],
+        league[..kept],
+        "the rounds paired are replayed"
+    );
+    assert_eq!(rounds["g2"].iter().max(), Some(&retired));
+    assert_eq!(rounds["newbie"].iter().min(), Some(&joined));
+}

@@ -81,7 +81,8 @@ pub fn run<F: Future<Output = ()>>(
         }
         (_, resume) => resume.clone(),
     };
-    let config = Config::load(config_path, &super::host())?;
+    let mut config = Config::load(config_path, &super::host())?;
+    let league = matches!(config.format, crate::format::Format::League(_));
     let moved = config.moved_paths();
     if !moved.is_empty() && options.view != View::Quiet {
         console.note(format_args!(
@@ -141,6 +142,14 @@ pub fn run<F: Future<Output = ()>>(
         write_config_dir(&begun.0.path, &config.base)?;
         begun
     };
+    // A resumed league's bots are its roster's, in its order: the config's
+    // bots not in it join at the next round, as bots added.
+    let not_in_league = if league && resume.is_some() {
+        runner::league_order(&mut config, config_path, &dir)?
+    } else {
+        Vec::new()
+    };
+    let (notes_tx, notes_rx) = std::sync::mpsc::channel::<String>();
     // The games an interrupted run has, read once for the view; a game cut
     // short by a kill as it was written is played again.
     let earlier = match resume {
@@ -168,9 +177,13 @@ pub fn run<F: Future<Output = ()>>(
         // Shard 1 of 1 is the whole tournament (an SPRT match on Slurm).
         shard: shard.filter(|s| !s.is_whole()),
         resume: resume.is_some(),
-        skipped: Vec::new(),
+        skipped: not_in_league.clone(),
         watch: server.as_ref().map(Server::watch),
         stage: None,
+        league: (league && shard.is_none_or(Shard::is_whole)).then(|| runner::LeagueDoor {
+            config: config_path.clone(),
+            notes: notes_tx,
+        }),
     };
 
     // Every bot must start before any game is played. The signals are
@@ -198,6 +211,13 @@ pub fn run<F: Future<Output = ()>>(
     }
     let failures = checks.failures;
     let failed = super::not_started(&config.bots, &failures);
+    // A resumed league pairs its roster's bots: each must start.
+    anyhow::ensure!(
+        failed.is_empty() || !league || resume.is_none(),
+        "{}; a resumed league needs every bot in it (roster.csv) to start, whatever on_start_failure says: fix it and resume again (logs in {})",
+        failed.join("; "),
+        dir.path.join("logs").display()
+    );
     if !failed.is_empty() {
         match config.tournament.on_start_failure {
             OnStartFailure::Stop => anyhow::bail!(
@@ -212,7 +232,7 @@ pub fn run<F: Future<Output = ()>>(
                 // The bot stays in the list, so every series keeps its number
                 // (a resume may see another set of bots start).
                 run_options.skipped = (0..failures.len())
-                    .filter(|&i| failures[i].is_some())
+                    .filter(|&i| failures[i].is_some() || not_in_league.contains(&i))
                     .collect();
                 anyhow::ensure!(
                     config.bots.len() - run_options.skipped.len() >= 2,
@@ -333,6 +353,10 @@ pub fn run<F: Future<Output = ()>>(
                     }
                 }
             }
+            // A league's door: bots that joined or left, changes refused.
+            for line in notes_rx.try_iter() {
+                reporter.borrow_mut().note(&line);
+            }
             reporter.borrow_mut().event(event);
             if let Some(server) = &server {
                 if !server.event(event) && !live_gone {
@@ -359,6 +383,9 @@ pub fn run<F: Future<Output = ()>>(
         }
     });
     let mut reporter = reporter.into_inner();
+    for line in notes_rx.try_iter() {
+        reporter.note(&line);
+    }
     reporter.finish();
     // Dropping the runtime kills every bot still running, with its group.
     drop(runtime);
@@ -394,6 +421,12 @@ pub fn run<F: Future<Output = ()>>(
             .context("cannot mark the run finished")
             .map_err(go_on)?;
     }
+    // A league's bots that joined are named in its summaries.
+    let config = if league {
+        Arc::new(runner::with_joined(&config, &dir).map_err(|e| go_on(e.into()))?)
+    } else {
+        config
+    };
     let table = report::write_summaries(&config, &dir, &summary).map_err(|e| go_on(e.into()))?;
     if let Some(server) = server {
         // The pages see the run finished, then the streams end.

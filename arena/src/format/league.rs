@@ -47,6 +47,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+use super::roster::Roster;
 use super::Step;
 use crate::schedule::Series;
 use crate::series::SeriesResult;
@@ -192,9 +193,8 @@ pub struct LeagueCourse {
 #[derive(Clone, Debug)]
 pub(super) struct League {
     settings: LeagueSettings,
-    /// The number of bots of the config.
-    bots: usize,
-    absent: Vec<usize>,
+    /// Who is in which round (the bots' number is its length).
+    roster: Roster,
     course: LeagueCourse,
 }
 
@@ -487,15 +487,34 @@ fn ratings(
 }
 
 impl League {
-    /// A league of `settings` over `bots` bots, `absent` left out, before
-    /// round 1 is paired.
-    pub(super) fn new(settings: LeagueSettings, bots: usize, absent: &[usize]) -> League {
+    /// A league of `settings` whose bots come and go as `roster` says,
+    /// before round 1 is paired.
+    pub(super) fn new(settings: LeagueSettings, roster: Roster) -> League {
         League {
             settings,
-            bots,
-            absent: absent.to_vec(),
+            roster,
             course: LeagueCourse::default(),
         }
+    }
+
+    /// Who is in which round.
+    pub(super) fn roster(&self) -> &Roster {
+        &self.roster
+    }
+
+    /// Takes `roster` for the rounds not yet paired: it must agree with
+    /// the old one on every round paired (bots only appended, joins and
+    /// retirements only after the last round paired). Returns whether it
+    /// was taken.
+    pub(super) fn set_roster(&mut self, roster: Roster) -> bool {
+        let paired = self.course.rounds_paired;
+        let old = self.roster.stints();
+        let agrees = roster.len() >= old.len()
+            && (1..=paired).all(|r| self.roster.present(r) == roster.present(r));
+        if agrees {
+            self.roster = roster;
+        }
+        agrees
     }
 
     /// The league's course so far.
@@ -513,9 +532,9 @@ impl League {
         byes: &[(u32, usize)],
         next: usize,
     ) -> Step {
-        let present: Vec<usize> = (0..self.bots)
-            .filter(|b| !self.absent.contains(b))
-            .collect();
+        let round = self.course.rounds_paired + 1;
+        let present = self.roster.present(round);
+        let bots = self.roster.len();
         if self.course.settled
             || self.course.rounds_paired >= self.settings.max_rounds()
             || present.len() < 2
@@ -533,13 +552,12 @@ impl League {
                 losses: r.wdl.losses,
             })
             .collect();
-        let round = self.course.rounds_paired + 1;
-        let (rated, settled) = ratings(&self.settings, self.bots, &games, round, &present);
+        let (rated, settled) = ratings(&self.settings, bots, &games, round, &present);
         if settled {
             self.course.settled = true;
             return Step::default();
         }
-        let mut bye_count = vec![0u32; self.bots];
+        let mut bye_count = vec![0u32; bots];
         for &(_, b) in byes {
             bye_count[b] += 1;
         }

@@ -17,6 +17,7 @@ mod course;
 mod gauntlet;
 mod knockout;
 mod league;
+pub mod roster;
 mod swiss;
 
 pub use course::{GameCourse, SeenGame};
@@ -218,13 +219,69 @@ impl Plan {
     /// knockout's or Swiss's round 1 is known at once.
     #[must_use]
     pub fn new(format: &Format, bots: usize, absent: &[usize]) -> Plan {
+        Plan::build(format, bots, absent, None)
+    }
+
+    /// The plan of a league whose bots come and go as `roster` says (its
+    /// history so far: [`roster::Roster`]); for another format, as
+    /// [`Plan::new`] over the roster's bots, those never in it absent.
+    #[must_use]
+    pub fn with_roster(format: &Format, roster: roster::Roster) -> Plan {
+        let absent: Vec<usize> = (0..roster.len())
+            .filter(|&b| roster.stints()[b].is_none())
+            .collect();
+        Plan::build(format, roster.len(), &absent, Some(roster))
+    }
+
+    /// [`Plan::with_roster`] after the series `results`, as
+    /// [`Plan::replay`].
+    #[must_use]
+    pub fn replay_with_roster(
+        format: &Format,
+        roster: roster::Roster,
+        results: &[SeriesResult],
+    ) -> Plan {
+        let mut plan = Plan::with_roster(format, roster);
+        plan.record_all(results);
+        plan
+    }
+
+    /// A league's roster: who is in which round; `None` for other formats.
+    #[must_use]
+    pub fn roster(&self) -> Option<&roster::Roster> {
+        match &self.course {
+            Course::League(l) => Some(l.roster()),
+            _ => None,
+        }
+    }
+
+    /// Takes `roster` for a league's rounds not yet paired (bots that join
+    /// or leave from the next round on); it must agree with the roster so
+    /// far on every round paired. Returns whether it was taken (`false`
+    /// for another format).
+    pub fn set_roster(&mut self, roster: roster::Roster) -> bool {
+        match &mut self.course {
+            Course::League(l) => l.set_roster(roster),
+            _ => false,
+        }
+    }
+
+    fn build(
+        format: &Format,
+        bots: usize,
+        absent: &[usize],
+        roster: Option<roster::Roster>,
+    ) -> Plan {
         let course = match format {
             Format::RoundRobin | Format::Gauntlet { .. } => Course::Static,
             Format::Knockout { seeds, decider } => {
                 Course::Knockout(Knockout::new(seeds, *decider, absent))
             }
             Format::Swiss { seeds, rounds } => Course::Swiss(Swiss::new(seeds, *rounds, absent)),
-            Format::League(settings) => Course::League(League::new(*settings, bots, absent)),
+            Format::League(settings) => Course::League(League::new(
+                *settings,
+                roster.unwrap_or_else(|| roster::Roster::starting(bots, absent)),
+            )),
         };
         let mut plan = Plan {
             format: format.clone(),
@@ -253,12 +310,17 @@ impl Plan {
         results: &[SeriesResult],
     ) -> Plan {
         let mut plan = Plan::new(format, bots, absent);
+        plan.record_all(results);
+        plan
+    }
+
+    /// Records `results` in number order.
+    fn record_all(&mut self, results: &[SeriesResult]) {
         let mut sorted: Vec<&SeriesResult> = results.iter().collect();
         sorted.sort_by_key(|r| r.series.number);
         for r in sorted {
-            plan.record(r);
+            self.record(r);
         }
-        plan
     }
 
     /// The format.

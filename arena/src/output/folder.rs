@@ -169,7 +169,8 @@ impl RunFolder {
     /// Takes up the interrupted run in `path` to go on with it: takes its
     /// lock, makes its `logs/` folder if a copy left it out, and checks that
     /// `config` (the config file's bytes) plays the same games as the
-    /// folder's `config.toml` ([`crate::config::same_games`]) and that
+    /// folder's `config.toml` ([`crate::config::same_games`]; for a league,
+    /// bots added or removed too: [`crate::format::roster::bots_only_change`]) and that
     /// `shard` is the folder's.
     ///
     /// # Errors
@@ -191,7 +192,11 @@ impl RunFolder {
         let logs = folder.path.join("logs");
         std::fs::create_dir_all(&logs)
             .map_err(|source| FolderError::Create { path: logs, source })?;
-        if !crate::config::same_games(&stored, config) {
+        // A league may resume with bots added or removed: its roster.csv
+        // decides who plays (docs/formats.md, "League").
+        if !crate::config::same_games(&stored, config)
+            && !crate::format::roster::bots_only_change(&stored, config)
+        {
             return Err(FolderError::OtherConfig {
                 path: path.to_path_buf(),
             });

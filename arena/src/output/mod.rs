@@ -10,6 +10,7 @@
 pub mod checks;
 pub mod folder;
 pub mod games;
+pub mod roster;
 pub mod rows;
 pub mod table;
 

@@ -687,12 +687,16 @@ pub const LOS_COLUMNS: [&str; 1] = ["bot"];
 
 /// Every CSV file of a run folder with its fixed columns in order, for
 /// checks (the docs test): the row types' files, then `los.csv`.
-pub const ALL_FILES: [(&str, &[&str]); 10] = [
+pub const ALL_FILES: [(&str, &[&str]); 11] = [
     (GameRow::FILE, GameRow::COLUMNS),
     (SeriesRow::FILE, SeriesRow::COLUMNS),
     (KnockoutRow::FILE, KnockoutRow::COLUMNS),
     (SwissStandingRow::FILE, SwissStandingRow::COLUMNS),
     (LeagueRow::FILE, LeagueRow::COLUMNS),
+    (
+        super::roster::RosterRow::FILE,
+        super::roster::RosterRow::COLUMNS,
+    ),
     (SprtRow::FILE, SprtRow::COLUMNS),
     (MatchRow::FILE, MatchRow::COLUMNS),
     (StandingRow::FILE, StandingRow::COLUMNS),
