@@ -190,3 +190,61 @@ fn a_bad_tune_table_is_one_line_with_the_place_and_the_fix() {
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.contains("which the bot does not list"), "{stderr}");
 }
+
+/// The rows of `tune.csv`, sorted by iteration, as text.
+#[cfg(unix)]
+fn sorted_rows(dir: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(dir.join("tune.csv")).unwrap();
+    let mut rows: Vec<String> = text.lines().skip(1).map(String::from).collect();
+    rows.sort_by_key(|r| r.split(',').next().unwrap().parse::<u32>().unwrap());
+    rows
+}
+
+/// Killed (SIGKILL to its process group) with some iterations written and
+/// resumed, a tuning writes the very rows of one run: mcts with a playout
+/// count plays reproducibly, so the same course gives the same games.
+#[cfg(unix)]
+#[test]
+fn a_tuning_killed_mid_course_resumes_to_the_same_rows() {
+    use nix::sys::signal::{kill, Signal};
+    use nix::unistd::Pid;
+    use std::os::unix::process::CommandExt as _;
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = config(16, "", "").replace("\"20\"", "\"300\"");
+    std::fs::write(tmp.path().join("t.toml"), cfg).unwrap();
+    let whole = arena(&["tune", "t.toml", "--out", "whole"], tmp.path());
+    assert!(whole.status.success(), "{}", text(&whole).1);
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["tune", "t.toml", "--out", "run"])
+        .current_dir(tmp.path())
+        .process_group(0)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let run = tmp.path().join("run");
+    let written = || {
+        std::fs::read_to_string(run.join("tune.csv"))
+            .map(|t| t.lines().count().saturating_sub(1))
+            .unwrap_or(0)
+    };
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while written() < 4 {
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("the tuning ended ({status}) before its fourth row");
+        }
+        assert!(Instant::now() < deadline, "no fourth row in 120 s");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    kill(Pid::from_raw(-(child.id() as i32)), Signal::SIGKILL).unwrap();
+    child.wait().unwrap();
+    assert!(written() < 16, "the tuning finished before the kill");
+    let again = arena(&["tune", "t.toml", "--resume", "run"], tmp.path());
+    assert!(again.status.success(), "{}", text(&again).1);
+    assert_eq!(sorted_rows(&tmp.path().join("whole")), sorted_rows(&run));
+    assert_eq!(text(&whole).0, text(&again).0, "the same tuned values");
+}

@@ -268,6 +268,9 @@ fn match_config(setup: &Setup, bots: Vec<BotSpec>, games: u32, lanes: usize, k: 
     config.tournament.first_to = games;
     config.tournament.max_games = games;
     config.tournament.concurrency = lanes;
+    // Iterations at once each play on one lane: pinned, each would take
+    // the first core.
+    config.tournament.affinity &= lanes > 1 || setup.batch == 1;
     config.tournament.seed = config.tournament.seed.wrapping_add(k);
     if let Some(book) = &mut config.opening_book {
         let len = book.len();
