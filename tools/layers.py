@@ -25,7 +25,7 @@ ARENA_LAYERS = [
     ("plan", ["config", "format", "schedule", "shard", "series", "stats", "standings", "tune"]),
     ("formats", ["output", "rate", "replay", "shards", "matchup"]),
     ("execution", ["affinity", "cgroup", "sandbox", "guard", "bot", "referee", "runner"]),
-    ("reporting", ["report", "html", "progress", "reporter", "live"]),
+    ("reporting", ["report", "html", "progress", "reporter", "live", "tunechart"]),
     ("commands", ["commands", "check", "play"]),
 ]
 

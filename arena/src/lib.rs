@@ -34,3 +34,4 @@ pub mod shards;
 pub mod standings;
 pub mod stats;
 pub mod tune;
+pub mod tunechart;

@@ -104,6 +104,8 @@ fn a_tuning_plays_a_pair_per_iteration_and_resumes_on_the_same_course() {
     // Iterations of one batch (concurrency 2) start from the same theta.
     assert_eq!(first[&3]["exploration"], first[&4]["exploration"]);
     assert_eq!(first[&1]["exploration"], "2");
+    let svg = std::fs::read_to_string(run.join("tune.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("exploration"));
     let verify = rows(&run.join("verify/games.csv"));
     assert_eq!(verify.len(), 4);
 

@@ -27,6 +27,8 @@ use crate::tune::spsa::{final_values, Param, Schedule, Side, Step};
 
 /// The file of one row per iteration, in the tuning's folder.
 pub const TUNE_CSV: &str = "tune.csv";
+/// The chart of each parameter's course, in the tuning's folder.
+pub const TUNE_SVG: &str = "tune.svg";
 /// The file that keeps the batch size (iterations at once) of a tuning, so
 /// a resume on another machine keeps its course.
 const BATCH_FILE: &str = "tune-batch";
@@ -105,6 +107,7 @@ pub fn run<F: Future<Output = ()>>(
         setup.dir.path.display()
     ));
     let cancel = CancellationToken::new();
+    let mut history = Vec::new();
     let watch = async {
         interrupted().await;
         cancel.cancel();
@@ -112,10 +115,11 @@ pub fn run<F: Future<Output = ()>>(
     };
     let theta = runtime.block_on(async {
         tokio::select! {
-            r = course(&setup, &mut log, done, &cancel, console) => r,
+            r = course(&setup, &mut log, done, &cancel, console, &mut history) => r,
             () = watch => unreachable!("the watch never ends"),
         }
     })?;
+    write_chart(&setup, &history)?;
     let Some(theta) = theta else {
         console.note(format_args!(
             "arena: interrupted; to go on where it stopped, run (from this folder): {}",
@@ -383,9 +387,11 @@ async fn course(
     mut done: Played,
     cancel: &CancellationToken,
     console: &mut Console<'_>,
+    history: &mut Vec<(u64, Vec<f64>)>,
 ) -> anyhow::Result<Option<Vec<f64>>> {
     let (params, n) = (setup.params(), setup.tune.pairs);
     let mut theta = setup.start();
+    history.push((0, theta.clone()));
     let mut shown = 0;
     for first in (0..n).step_by(setup.batch) {
         let ks = first..(first + setup.batch as u64).min(n);
@@ -431,6 +437,23 @@ async fn course(
         }
     }
     Ok(Some(theta))
+}
+
+/// Writes `tune.svg`: each parameter's `θ` after each batch so far.
+fn write_chart(setup: &Setup, history: &[(u64, Vec<f64>)]) -> anyhow::Result<()> {
+    let courses: Vec<crate::tunechart::Course> = setup
+        .params()
+        .iter()
+        .enumerate()
+        .map(|(i, p)| crate::tunechart::Course {
+            name: p.name.clone(),
+            range: (p.min, p.max),
+            points: history.iter().map(|(k, theta)| (*k, theta[i])).collect(),
+        })
+        .collect();
+    let path = setup.dir.path.join(TUNE_SVG);
+    crate::output::write_bytes_atomic(&path, crate::tunechart::tune_svg(&courses).as_bytes())
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// `name = value, ...` of `theta`, for the status lines.

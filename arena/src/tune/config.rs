@@ -334,6 +334,15 @@ mod tests {
     }
 
     #[test]
+    fn the_sample_config_reads() {
+        let text = include_str!("../../../configs/tune.toml");
+        let host = crate::commands::host();
+        let config = crate::config::Config::parse(text, "tune.toml", "tune", &host).unwrap();
+        let t = parse(text, "tune.toml", &config.bots).unwrap();
+        assert_eq!((t.pairs, t.params[0].name.as_str()), (2000, "exploration"));
+    }
+
+    #[test]
     fn an_opponent_is_another_bot() {
         let text = GOOD.replace("pairs = 100", "pairs = 100\nopponent = \"o\"");
         let t = parse(&text, "t.toml", &bots(&["m", "o"])).unwrap();
