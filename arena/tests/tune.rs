@@ -184,6 +184,15 @@ fn a_bad_tune_table_is_one_line_with_the_place_and_the_fix() {
         ),
         "{stderr}"
     );
+    // arena run does not play a tuning's one bot.
+    std::fs::write(tmp.path().join("one.toml"), config(2, "", "")).unwrap();
+    let out = arena(&["run", "one.toml", "--out", "one"], tmp.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out).1.contains("arena tune one.toml"),
+        "{}",
+        text(&out).1
+    );
     // An option the bot does not take is noted, as arena run does.
     let unknown = config(1, "", "").replace("\"exploration\"", "\"explore\"");
     std::fs::write(tmp.path().join("u.toml"), unknown).unwrap();

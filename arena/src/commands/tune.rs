@@ -500,9 +500,13 @@ impl TuneLog {
     /// its `θ` and result).
     fn open(path: &Path, header: &[String], resume: bool) -> anyhow::Result<(TuneLog, Played)> {
         let mut done = BTreeMap::new();
-        if resume && path.exists() {
-            let text =
-                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        // A file cut before the end of its header is started afresh.
+        let text = if resume && path.exists() {
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?
+        } else {
+            Vec::new()
+        };
+        if text.contains(&b'\n') {
             let whole = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
             let file = std::fs::OpenOptions::new()
                 .write(true)
@@ -637,7 +641,7 @@ async fn verify(
     })
     .await?;
     if cancel.is_cancelled() {
-        console.note("arena: interrupted; the verification is played again by --resume");
+        console.note("arena: interrupted; the tuning is whole, and a --resume of it plays the verification again");
         return Ok(Outcome::Interrupted);
     }
     let table = crate::report::write_summaries(&config, &dir, &summary)?;
