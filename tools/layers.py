@@ -22,10 +22,10 @@ import sys
 # own layer (without a cycle) and of the layers before it.
 ARENA_LAYERS = [
     ("platform", ["platform"]),
-    ("plan", ["config", "format", "schedule", "shard", "series", "stats", "standings"]),
+    ("plan", ["config", "format", "schedule", "shard", "series", "stats", "standings", "tune"]),
     ("formats", ["output", "rate", "replay", "shards", "matchup"]),
     ("execution", ["affinity", "cgroup", "sandbox", "guard", "bot", "referee", "runner"]),
-    ("reporting", ["report", "html", "progress", "reporter", "live"]),
+    ("reporting", ["report", "html", "progress", "reporter", "live", "tunechart"]),
     ("commands", ["commands", "check", "play"]),
 ]
 

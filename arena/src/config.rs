@@ -558,6 +558,9 @@ struct RawConfig {
     sprt: Option<RawSprt>,
     #[serde(default)]
     bot: Vec<Spanned<RawBot>>,
+    /// `arena tune`'s table, read by the tuning's own parser; with it, one
+    /// `[[bot]]` (the bot tuned against itself) is enough.
+    tune: Option<toml::Value>,
 }
 
 #[derive(Deserialize, Default)]
@@ -1199,7 +1202,7 @@ impl Config {
                 options,
             });
         }
-        if bots.len() < 2 {
+        if bots.len() < 2 && !(raw.tune.is_some() && bots.len() == 1) {
             return Err(at(
                 None,
                 &format!(

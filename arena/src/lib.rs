@@ -33,3 +33,5 @@ pub mod shard;
 pub mod shards;
 pub mod standings;
 pub mod stats;
+pub mod tune;
+pub mod tunechart;

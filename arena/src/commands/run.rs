@@ -82,6 +82,12 @@ pub fn run<F: Future<Output = ()>>(
         (_, resume) => resume.clone(),
     };
     let mut config = Config::load(config_path, &super::host())?;
+    anyhow::ensure!(
+        config.bots.len() >= 2,
+        "{}: one [[bot]] is a tuning's config (its [tune] table): run it with `arena tune {}`, or add a [[bot]] to play",
+        config_path.display(),
+        config_path.display()
+    );
     let league = matches!(config.format, crate::format::Format::League(_));
     let moved = config.moved_paths();
     if !moved.is_empty() && options.view != View::Quiet {

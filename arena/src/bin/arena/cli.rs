@@ -105,6 +105,44 @@ pub enum Command {
     ///
     /// Example: `arena solve --holes 2,3,4 --seeds 1,2,3,4`.
     Solve(SolveArgs),
+    /// Tune a bot's options by SPSA, as fishtest does: the config's [tune]
+    /// table names the bot and the game pairs, [[tune.param]] each option
+    /// (docs/tuning.md). Ends with the tuned values as a [[bot]] options
+    /// line; --verify plays them against the start.
+    ///
+    /// Example: `arena tune configs/tune.toml --verify 400`.
+    Tune(TuneArgs),
+}
+
+/// The arguments of `arena tune`.
+#[derive(Debug, Args)]
+pub struct TuneArgs {
+    /// The config with its [tune] table (see configs/tune.toml).
+    pub config: PathBuf,
+    /// The tuning's folder: tune.csv, the iterations' games and logs
+    /// [default: results/NAME-tune-TIMESTAMP].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Go on with the interrupted tuning in DIR, on the same course.
+    #[arg(long, value_name = "DIR", conflicts_with = "out")]
+    pub resume: Option<PathBuf>,
+    /// Then play GAMES games (whole pairs) of the tuned values against the
+    /// start values, and say whether the tuning helped.
+    #[arg(long, value_name = "GAMES", value_parser = clap::value_parser!(u32).range(2..))]
+    pub verify: Option<u32>,
+}
+
+impl TuneArgs {
+    /// The command's options, bots supervised by `guard`.
+    pub fn into_options(self, guard: Option<PathBuf>) -> arena::commands::tune::Options {
+        arena::commands::tune::Options {
+            config: self.config,
+            out: self.out,
+            resume: self.resume,
+            verify: self.verify,
+            guard,
+        }
+    }
 }
 
 /// The arguments of `arena run`.

@@ -36,7 +36,7 @@ fn main() -> ExitCode {
     let mut console = Console::new(std::io::stdout(), std::io::stderr());
     // The handlers are in place before the command shows any sign of life.
     match &cli.command {
-        Command::Run(_) | Command::Serve(_) => signals::listen(false),
+        Command::Run(_) | Command::Serve(_) | Command::Tune(_) => signals::listen(false),
         Command::Play(_) => signals::listen(true),
         _ => {}
     }
@@ -71,6 +71,10 @@ fn main() -> ExitCode {
                 let (input, out) = (std::io::stdin(), std::io::stdout().lock());
                 commands::play::run(options, input, out, signals::stopped(true))
             }),
+        Command::Tune(args) => {
+            let options = args.into_options(std::env::current_exe().ok());
+            commands::tune::run(&options, &mut console, || signals::stopped(false))
+        }
         Command::Slurm(args) => commands::slurm::run(&args.into(), &mut console),
         Command::Bench(args) => commands::bench::run(&args.into(), &mut console),
         Command::BenchEcho => {

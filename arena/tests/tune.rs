@@ -1,0 +1,261 @@
+//! `arena tune`, end to end: the iterations through the match loop,
+//! `tune.csv`, the options line, `--resume` on the same course (a torn
+//! last row included), `--verify`, a fixed opponent, and a bad `[tune]`
+//! table's one line.
+
+mod common;
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+use std::process::{Command, Output};
+
+use common::rows;
+
+/// A small, quick tuning of mcts's exploration; `extra` goes into `[tune]`.
+fn config(pairs: u32, extra: &str, bots: &str) -> String {
+    format!(
+        r#"
+[board]
+holes = 4
+seeds = 3
+[tournament]
+concurrency = 2
+seed = 3
+[openings]
+plies_min = 1
+plies_max = 3
+[[bot]]
+name = "m"
+command = ["arena", "bot", "mcts", "--playouts", "20"]
+{bots}
+[tune]
+bot = "m"
+pairs = {pairs}
+{extra}
+[[tune.param]]
+name = "exploration"
+start = 2.0
+min = 0.05
+max = 3.0
+c_end = 0.2
+r_end = 0.5
+"#
+    )
+}
+
+fn arena(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// `tune.csv`'s rows by iteration.
+fn by_iteration(dir: &Path) -> BTreeMap<u32, HashMap<String, String>> {
+    rows(&dir.join("tune.csv"))
+        .into_iter()
+        .map(|r| (r["iteration"].parse().unwrap(), r))
+        .collect()
+}
+
+#[test]
+fn a_tuning_plays_a_pair_per_iteration_and_resumes_on_the_same_course() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("t.toml"), config(8, "", "")).unwrap();
+    let out = arena(
+        &["tune", "t.toml", "--out", "run", "--verify", "4"],
+        tmp.path(),
+    );
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stdout.contains("[[bot]] options = { exploration = "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("verify: "), "{stdout}");
+    let run = tmp.path().join("run");
+    let first = by_iteration(&run);
+    assert_eq!(
+        first.keys().copied().collect::<Vec<_>>(),
+        (1..=8).collect::<Vec<_>>()
+    );
+    for (k, row) in &first {
+        // One colour-swapped pair between the two sides, as its row says.
+        let games = rows(&run.join(format!("iterations/{k:06}/games.csv")));
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0]["south"], games[1]["north"]);
+        let n = |c: &str| row[c].parse::<i64>().unwrap();
+        assert_eq!(n("wins") + n("draws") + n("losses"), 2);
+        assert_eq!(
+            (n("wins") - n("losses")) as f64,
+            row["result"].parse::<f64>().unwrap()
+        );
+        let (plus, minus) = (&row["exploration_plus"], &row["exploration_minus"]);
+        assert_ne!(plus, minus);
+    }
+    // Iterations of one batch (concurrency 2) start from the same theta.
+    assert_eq!(first[&3]["exploration"], first[&4]["exploration"]);
+    assert_eq!(first[&1]["exploration"], "2");
+    let svg = std::fs::read_to_string(run.join("tune.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("exploration"));
+    let verify = rows(&run.join("verify/games.csv"));
+    assert_eq!(verify.len(), 4);
+
+    // Cut the file to iterations 1-4 and a torn row, as a kill -9 would
+    // leave it: the resume plays 5-8 from the theta those four give.
+    let copy = tmp.path().join("copy");
+    std::fs::create_dir(&copy).unwrap();
+    for f in ["config.toml", "config-dir", "shard", "tune-batch"] {
+        std::fs::copy(run.join(f), copy.join(f)).unwrap();
+    }
+    let csv = std::fs::read_to_string(run.join("tune.csv")).unwrap();
+    let mut lines = csv.lines();
+    let mut kept = format!("{}\n", lines.next().unwrap());
+    for line in lines {
+        let k: u32 = line.split(',').next().unwrap().parse().unwrap();
+        if k <= 4 {
+            kept.push_str(line);
+            kept.push('\n');
+        }
+    }
+    kept.push_str("5,2.01");
+    std::fs::write(copy.join("tune.csv"), kept).unwrap();
+    let again = arena(&["tune", "t.toml", "--resume", "copy"], tmp.path());
+    assert!(again.status.success(), "{}", text(&again).1);
+    let second = by_iteration(&copy);
+    assert_eq!(second.len(), 8);
+    for k in 1..=8 {
+        for column in ["exploration_delta", "exploration_c", "exploration_a"] {
+            assert_eq!(
+                first[&k][column], second[&k][column],
+                "iteration {k}'s {column}"
+            );
+        }
+    }
+    for k in 1..=4 {
+        assert_eq!(first[&k], second[&k]);
+    }
+    // The first resumed batch starts from the theta the kept results give.
+    assert_eq!(first[&5]["exploration"], second[&5]["exploration"]);
+}
+
+#[test]
+fn an_opponent_plays_a_pair_against_each_side() {
+    let tmp = tempfile::tempdir().unwrap();
+    let greedy = "[[bot]]\nname = \"g\"\ncommand = [\"arena\", \"bot\", \"greedy\"]\n";
+    std::fs::write(
+        tmp.path().join("t.toml"),
+        config(2, "opponent = \"g\"", greedy),
+    )
+    .unwrap();
+    let out = arena(&["tune", "t.toml", "--out", "run"], tmp.path());
+    assert!(out.status.success(), "{}", text(&out).1);
+    let run = tmp.path().join("run");
+    for k in 1..=2 {
+        for side in ["plus", "minus"] {
+            let games = rows(&run.join(format!("iterations/{k:06}/{side}/games.csv")));
+            assert_eq!(games.len(), 2);
+            assert!(games.iter().all(|g| g["south"] == "g" || g["north"] == "g"));
+        }
+    }
+    assert_eq!(by_iteration(&run).len(), 2);
+}
+
+#[test]
+fn a_bad_tune_table_is_one_line_with_the_place_and_the_fix() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bad = config(8, "", "").replace("start = 2.0", "start = 5.0");
+    std::fs::write(tmp.path().join("t.toml"), bad).unwrap();
+    let out = arena(&["tune", "t.toml", "--out", "run"], tmp.path());
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with(
+            "error: t.toml:21:9: [[tune.param]] exploration: start = 5 is outside min..max"
+        ),
+        "{stderr}"
+    );
+    // arena run does not play a tuning's one bot.
+    std::fs::write(tmp.path().join("one.toml"), config(2, "", "")).unwrap();
+    let out = arena(&["run", "one.toml", "--out", "one"], tmp.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out).1.contains("arena tune one.toml"),
+        "{}",
+        text(&out).1
+    );
+    // An option the bot does not take is noted, as arena run does.
+    let unknown = config(1, "", "").replace("\"exploration\"", "\"explore\"");
+    std::fs::write(tmp.path().join("u.toml"), unknown).unwrap();
+    let out = arena(&["tune", "u.toml", "--out", "u"], tmp.path());
+    let (_, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("which the bot does not list"), "{stderr}");
+}
+
+/// The rows of `tune.csv`, sorted by iteration, as text.
+#[cfg(unix)]
+fn sorted_rows(dir: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(dir.join("tune.csv")).unwrap();
+    let mut rows: Vec<String> = text.lines().skip(1).map(String::from).collect();
+    rows.sort_by_key(|r| r.split(',').next().unwrap().parse::<u32>().unwrap());
+    rows
+}
+
+/// Killed (SIGKILL to its process group) with some iterations written and
+/// resumed, a tuning writes the very rows of one run: mcts with a playout
+/// count plays reproducibly, so the same course gives the same games.
+#[cfg(unix)]
+#[test]
+fn a_tuning_killed_mid_course_resumes_to_the_same_rows() {
+    use nix::sys::signal::{kill, Signal};
+    use nix::unistd::Pid;
+    use std::os::unix::process::CommandExt as _;
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = config(16, "", "").replace("\"20\"", "\"300\"");
+    std::fs::write(tmp.path().join("t.toml"), cfg).unwrap();
+    let whole = arena(&["tune", "t.toml", "--out", "whole"], tmp.path());
+    assert!(whole.status.success(), "{}", text(&whole).1);
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["tune", "t.toml", "--out", "run"])
+        .current_dir(tmp.path())
+        .process_group(0)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let run = tmp.path().join("run");
+    let written = || {
+        std::fs::read_to_string(run.join("tune.csv"))
+            .map(|t| t.lines().count().saturating_sub(1))
+            .unwrap_or(0)
+    };
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while written() < 4 {
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("the tuning ended ({status}) before its fourth row");
+        }
+        assert!(Instant::now() < deadline, "no fourth row in 120 s");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    kill(Pid::from_raw(-(child.id() as i32)), Signal::SIGKILL).unwrap();
+    child.wait().unwrap();
+    assert!(written() < 16, "the tuning finished before the kill");
+    let again = arena(&["tune", "t.toml", "--resume", "run"], tmp.path());
+    assert!(again.status.success(), "{}", text(&again).1);
+    assert_eq!(sorted_rows(&tmp.path().join("whole")), sorted_rows(&run));
+    assert_eq!(text(&whole).0, text(&again).0, "the same tuned values");
+}
