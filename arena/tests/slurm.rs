@@ -368,7 +368,7 @@ fn a_league_runs_round_by_round_with_a_cancelled_shard_rerun_to_a_single_run() {
 
     let merged = t.join("merged");
     let mut files = SUMMARY_FILES.to_vec();
-    files.extend(["league.csv", "finished"]);
+    files.extend(["league.csv", "roster.csv", "finished"]);
     assert_same_files(&single, &merged, &files);
     assert_eq!(games_without_timing(&single), games_without_timing(&merged));
     let csvs = |dir: &Path| {

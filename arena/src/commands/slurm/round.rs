@@ -403,10 +403,23 @@ pub fn next(t: &Tournament, round: usize, console: &mut Console<'_>) -> anyhow::
         return finish(t, &config, &after, console);
     };
     // The merged folder shows the rounds so far, as an interrupted run's.
+    write_roster(&config, &merged)?;
     crate::report::write_summaries(&config, &merged, &after.summary())?;
     let tasks = format!("1-{}", rounds::shards_of(&stage, t.shards()?));
     submit_round(t, round + 1, &tasks, &t.job_options()?, true, console)?;
     Ok(true)
+}
+
+/// A league's `roster.csv` in `merged`, as a single run writes it: on
+/// Slurm the roster is fixed, every bot in from round 1 to the end.
+fn write_roster(config: &Config, merged: &RunFolder) -> anyhow::Result<()> {
+    if !matches!(config.format, crate::format::Format::League(_)) {
+        return Ok(());
+    }
+    let roster = crate::format::roster::Roster::starting(config.bots.len(), &[]);
+    let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
+    crate::output::roster::write_roster(&merged.path, &roster, &names)
+        .with_context(|| format!("cannot write {}", merged.path.join("roster.csv").display()))
 }
 
 /// Writes `rows` as `merged`'s `games.csv`, whole or not at all.
@@ -431,6 +444,7 @@ fn finish(
     merged
         .mark_finished(games)
         .context("cannot mark the merge finished")?;
+    write_roster(config, &merged)?;
     let table = crate::report::write_summaries(config, &merged, &summary)?;
     console.print(table);
     console.note(format_args!(
