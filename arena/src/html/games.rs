@@ -81,9 +81,6 @@ pub struct ReportGames {
     course: Option<Vec<(u32, usize, Option<Side>)>>,
     /// Bytes of positions of the games in `viewed` ([`ReportGames::add`]).
     viewed_bytes: usize,
-    /// Per bot (as in `bots`), its series: file and number, in the order
-    /// they began.
-    by_bot: Vec<Vec<(usize, u64)>>,
 }
 
 impl ReportGames {
@@ -229,7 +226,6 @@ impl ReportGames {
             return i;
         }
         self.bots.push(name.to_string());
-        self.by_bot.push(Vec::new());
         self.index.insert(name.to_string(), self.bots.len() - 1);
         self.bots.len() - 1
     }
@@ -255,10 +251,6 @@ impl ReportGames {
                     played: 0,
                     first_game: row.game,
                 });
-                self.by_bot[south].push((row.file, row.series));
-                if north != south {
-                    self.by_bot[north].push((row.file, row.series));
-                }
                 self.series.len() - 1
             });
         let s = &mut self.series[series];
@@ -340,7 +332,8 @@ impl ReportGames {
         }
     }
 
-    /// Bot `name`'s series, latest first, at most `limit` (with its
+    /// Bot `name`'s series, latest first (by file, then series number,
+    /// the order series begin in), at most `limit` (with its
     /// series in all): each from its side, with the round `round_of` gives
     /// its number.
     #[must_use]
@@ -353,32 +346,35 @@ impl ReportGames {
         let Some(&me) = self.index.get(name) else {
             return (Vec::new(), 0);
         };
-        let keys = &self.by_bot[me];
-        let list = keys
+        // A scan of every series, on demand (a bot's page), rather than an
+        // index per bot kept for every series read.
+        let mine = |s: &&SeriesInfo| s.a == me || s.b == me;
+        let list = self
+            .series
             .iter()
             .rev()
+            .filter(mine)
             .take(limit)
-            .filter_map(|&(file, number)| {
-                let s = &self.series[self.series_of(file, number)?];
+            .map(|s| {
                 let (them, w) = if s.a == me {
                     (s.b, s.wdl)
                 } else {
                     (s.a, flipped(s.wdl))
                 };
-                Some(super::league::BotSeries {
-                    file: file + 1,
-                    series: number,
-                    round: round_of(number),
+                super::league::BotSeries {
+                    file: s.file + 1,
+                    series: s.number,
+                    round: round_of(s.number),
                     opponent: self.bots[them].clone(),
                     wins: w.wins,
                     draws: w.draws,
                     losses: w.losses,
                     first_game: s.first_game,
-                    viewed: self.viewed(file, number, s.first_game).is_some(),
-                })
+                    viewed: self.viewed(s.file, s.number, s.first_game).is_some(),
+                }
             })
             .collect();
-        (list, keys.len())
+        (list, self.series.iter().filter(mine).count())
     }
 
     /// The index into `series` of the series of `file` numbered `number`.
