@@ -1293,8 +1293,9 @@ fn serve_dir_of_a_league_shows_its_table_search_and_a_bots_series() {
 }
 
 /// A league that goes on until stopped, with `--serve`: `/state` has its
-/// table, whose rounds grow as it plays; a `roster.csv` written into the
-/// run folder while it plays retires a bot on the page, without a reload.
+/// table, whose rounds grow as it plays; a bot removed from the config
+/// while it plays (an organiser's atomic save) retires, and the page shows
+/// it retired without a reload.
 #[test]
 fn run_serve_of_a_league_follows_its_rounds_and_its_roster() {
     let tmp = tempfile::tempdir().unwrap();
@@ -1317,13 +1318,16 @@ fn run_serve_of_a_league_follows_its_rounds_and_its_roster() {
     });
     assert_eq!(state["league"]["active"]["total"], 6, "{state}");
     assert_eq!(state["league"]["retired"]["total"], 0, "{state}");
-    let mut roster = String::from("bot,joined,retired\n");
-    for i in 1..=6 {
-        roster.push_str(&format!("g{i},1,{}\n", if i == 4 { "2" } else { "" }));
-    }
-    // Written whole and renamed, as the run writes it.
-    std::fs::write(out.join("roster.tmp"), roster).unwrap();
-    std::fs::rename(out.join("roster.tmp"), out.join("roster.csv")).unwrap();
+    // The config without g4's table, saved atomically as editors do.
+    let text = std::fs::read_to_string(&cfg).unwrap();
+    let kept: Vec<&str> = text
+        .split("\n[[bot]]\n")
+        .filter(|table| !table.starts_with("name = \"g4\""))
+        .collect();
+    assert_eq!(kept.len(), 6, "the header and five bots: {text}");
+    let new = tmp.path().join("t.toml.new");
+    std::fs::write(&new, kept.join("\n[[bot]]\n")).unwrap();
+    std::fs::rename(&new, &cfg).unwrap();
     let state = wait_state(served.addr, "g4 retired on the page", |s| {
         s["league"]["retired"]["total"] == 1
     });
