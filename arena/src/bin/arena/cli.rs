@@ -83,7 +83,7 @@ pub enum Command {
     ///
     /// The options after NAME are the bot's: `--seed N` for every bot;
     /// `--depth D`, `--time-ms T` for alphabeta; `--playouts P`,
-    /// `--time-ms T`, `--rollout random|greedy`, `--exploration C` for mcts
+    /// `--time-ms T`, `--rollout random|greedy`, `--exploration C`, `--rollout-plies N` for mcts
     /// (bots/README.md explains them). `arena bot NAME --help` lists them.
     // No --help of its own: `arena bot mcts --help` goes to the bot, which
     // lists its options; `arena bot --help` is handled in main.
