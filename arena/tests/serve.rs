@@ -1342,3 +1342,91 @@ fn run_serve_of_a_league_follows_its_rounds_and_its_roster() {
     let (code, rest) = served.interrupt();
     assert!(code == Some(0) || code == Some(130), "{code:?}: {rest:#?}");
 }
+
+/// Reads `/events` until an event whose name and JSON data satisfy `pred`;
+/// that data.
+fn event_matching(
+    addr: SocketAddr,
+    what: &str,
+    pred: impl Fn(&str, &serde_json::Value) -> bool,
+) -> serde_json::Value {
+    let mut stream = TcpStream::connect_timeout(&addr, DEADLINE).unwrap();
+    stream.set_read_timeout(Some(DEADLINE)).unwrap();
+    write!(
+        stream,
+        "GET /events HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n\r\n"
+    )
+    .unwrap();
+    let (mut raw, mut buf, mut seen) = (Vec::new(), [0u8; 65536], 0);
+    loop {
+        let n = stream.read(&mut buf).unwrap();
+        assert!(n > 0, "{what}: /events ended first");
+        raw.extend_from_slice(&buf[..n]);
+        let Some(response) = parse(&raw) else {
+            continue;
+        };
+        let body = response.text().replace("\r\n", "\n");
+        let events: Vec<&str> = body.split("\n\n").collect();
+        // The last part is an event still coming (or empty).
+        for event in &events[seen..events.len() - 1] {
+            let mut name = "message";
+            let mut data = String::new();
+            for line in event.lines() {
+                if let Some(v) = line.strip_prefix("event:") {
+                    name = v.trim();
+                } else if let Some(v) = line.strip_prefix("data:") {
+                    data.push_str(v.strip_prefix(' ').unwrap_or(v));
+                }
+            }
+            let json: serde_json::Value = serde_json::from_str(&data).unwrap_or_default();
+            if pred(name, &json) {
+                let _ = stream.shutdown(Shutdown::Both);
+                return json;
+            }
+        }
+        seen = events.len() - 1;
+    }
+}
+
+#[test]
+fn tune_serve_shows_each_parameters_course_as_iterations_end() {
+    let tmp = tempfile::tempdir().unwrap();
+    // A slow random bot whose noise is tuned: 12 iterations, one at a time.
+    let header = "[board]\nholes = 4\nseeds = 3\n[tournament]\nconcurrency = 1\nseed = 1\n\
+        [tune]\nbot = \"r\"\npairs = 12\n\
+        [[tune.param]]\nname = \"noise\"\nstart = 0.5\nmin = 0\nmax = 1\nc_end = 0.1\nr_end = 0.5\n";
+    config(tmp.path(), header, &[("r", slow_bot("random", 1, 20))]);
+    let mut served = Served::start(
+        tmp.path(),
+        &["tune", "t.toml", "--out", "run", "--serve", "127.0.0.1:0"],
+    );
+    // The page's stream brings the tuning's section as iterations end.
+    let tune = |s: &serde_json::Value| s["sections"]["tune"].as_str().unwrap_or("").to_string();
+    let played = |section: &str| -> u64 {
+        let Some(at) = section.find("</code>: ") else {
+            return 0;
+        };
+        let rest = &section[at + "</code>: ".len()..];
+        rest.split(' ').next().unwrap().parse().unwrap()
+    };
+    let summary = event_matching(served.addr, "a tuning's section", |name, data| {
+        name == "summary" && played(&tune(data)) >= 2
+    });
+    let section = tune(&summary);
+    assert!(
+        section.contains("of 12 iterations played so far"),
+        "{section}"
+    );
+    assert!(section.contains("<code>noise</code>") && section.contains("<svg"));
+    // A page opened now shows it whole, and /state holds it.
+    let page = served.get("/").text();
+    assert!(page.contains("id=\"part-tune\"") && page.contains("id=\"tuning\""));
+    assert!(page.contains("href=\"#tuning\""));
+    let state = served.get("/state").json();
+    assert!(played(&tune(&state)) >= played(&section), "{state}");
+    // The tuning ends as without --serve: the values, report.html.
+    let status = served.child.wait().unwrap();
+    assert!(status.success());
+    let report = std::fs::read_to_string(tmp.path().join("run/report.html")).unwrap();
+    assert!(report.contains("12 of 12 iterations played"));
+}

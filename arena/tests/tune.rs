@@ -259,3 +259,54 @@ fn a_tuning_killed_mid_course_resumes_to_the_same_rows() {
     assert_eq!(sorted_rows(&tmp.path().join("whole")), sorted_rows(&run));
     assert_eq!(text(&whole).0, text(&again).0, "the same tuned values");
 }
+
+#[test]
+fn the_report_shows_each_parameters_course_the_values_and_the_verdict() {
+    let tmp = tempfile::tempdir().unwrap();
+    // Two parameters: mcts's exploration and its rollout plies (an integer).
+    let cfg = config(8, "", "")
+        + "\n[[tune.param]]\nname = \"rollout_plies\"\nstart = 3\nmin = 0\nmax = 20\ninteger = true\nc_end = 2\nr_end = 0.05\n";
+    std::fs::write(tmp.path().join("t.toml"), cfg).unwrap();
+    let out = arena(
+        &["tune", "t.toml", "--out", "run", "--verify", "4"],
+        tmp.path(),
+    );
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("does not list"), "{stderr}");
+    let html = std::fs::read_to_string(tmp.path().join("run/report.html")).unwrap();
+    assert!(html.contains("<section id=\"tuning\">"), "{html}");
+    assert!(html.contains("8 of 8 iterations played"));
+    // The options line and the verdict, as the console printed them.
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("[[bot]] options = "))
+        .unwrap();
+    assert!(html.contains(line), "{line} not in the report");
+    let verdict = stdout.lines().find(|l| l.starts_with("verify: ")).unwrap();
+    assert!(html.contains(verdict), "{verdict} not in the report");
+    assert!(html.contains("id=\"match\""), "the verification's section");
+    // The course table: θ after 0, 2, 4, 6 and 8 iterations (batches of
+    // 2), for both parameters; the θ each batch was played from is
+    // tune.csv's.
+    let table = &html[html.find("tune-course").unwrap()..];
+    let table = &table[..table.find("</table>").unwrap()];
+    for k in [0, 2, 4, 6, 8] {
+        assert!(
+            table.contains(&format!("<th class=\"num\">{k}</th>")),
+            "{table}"
+        );
+    }
+    let rows = by_iteration(&tmp.path().join("run"));
+    for name in ["exploration", "rollout_plies"] {
+        let theta: f64 = rows[&5][name].parse().unwrap();
+        let cell = format!("{theta:.4}");
+        let cell = cell.trim_end_matches('0').trim_end_matches('.');
+        let row = &table[table.find(&format!("<code>{name}</code>")).unwrap()..];
+        let row = &row[..row.find("</tr>").unwrap()];
+        assert_eq!(row.matches("<td class=\"num\">").count(), 5, "{row}");
+        assert!(row.contains(&format!(">{cell}<")), "{cell} not in {row}");
+    }
+    // The chart of both courses, inline.
+    assert!(html.contains("<svg") && html.matches("rollout_plies").count() >= 3);
+}

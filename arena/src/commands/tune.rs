@@ -19,11 +19,13 @@ use tokio_util::sync::CancellationToken;
 
 use super::{Console, Outcome};
 use crate::config::{BotSpec, Config};
+use crate::html::TuneSummary;
 use crate::output::{RunFolder, RunLock};
 use crate::runner::{self, RunOptions};
 use crate::standings::{GameResult, Tally, Wdl};
 use crate::tune::config::Tune;
 use crate::tune::spsa::{final_values, Param, Schedule, Side, Step};
+use crate::tunechart::Course;
 
 /// The file of one row per iteration, in the tuning's folder.
 pub const TUNE_CSV: &str = "tune.csv";
@@ -45,6 +47,9 @@ pub struct Options {
     /// After tuning, play this many games (rounded up to pairs) of the
     /// tuned values against the start.
     pub verify: Option<u32>,
+    /// Serve a live page of the tuning at this `HOST:PORT` while it runs
+    /// (as `arena run --serve`).
+    pub serve: Option<String>,
     /// The executable that supervises each bot (`arena guard`): this one.
     pub guard: Option<PathBuf>,
 }
@@ -84,9 +89,34 @@ pub fn run<F: Future<Output = ()>>(
     console: &mut Console<'_>,
     interrupted: impl Fn() -> F,
 ) -> anyhow::Result<Outcome> {
+    // The live view's address is taken first: a bad one, or one in use,
+    // stops the tuning before anything is written.
+    let listener = options
+        .serve
+        .as_deref()
+        .map(|a| crate::live::parse_addr(a).and_then(crate::live::bind))
+        .transpose()
+        .context("--serve")?;
     let (setup, _lock) = prepare(options)?;
+    let server = listener.map(|l| serve(l, &setup, console)).transpose()?;
+    let outcome = tune(options, &setup, server.as_ref(), console, interrupted);
+    if let Some(server) = server {
+        server.finish();
+        server.stop();
+    }
+    outcome
+}
+
+/// The tuning itself, once the folder is taken: see [`run`].
+fn tune<F: Future<Output = ()>>(
+    options: &Options,
+    setup: &Setup,
+    server: Option<&crate::live::Server>,
+    console: &mut Console<'_>,
+    interrupted: impl Fn() -> F,
+) -> anyhow::Result<Outcome> {
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
-    check(&setup, &runtime, console)?;
+    check(setup, &runtime, console)?;
     let header = header(setup.params());
     let (mut log, done) = TuneLog::open(
         &setup.dir.path.join(TUNE_CSV),
@@ -113,13 +143,22 @@ pub fn run<F: Future<Output = ()>>(
         cancel.cancel();
         std::future::pending::<()>().await;
     };
+    let mut watcher = Watcher {
+        server,
+        history: &mut history,
+    };
     let theta = runtime.block_on(async {
         tokio::select! {
-            r = course(&setup, &mut log, done, &cancel, console, &mut history) => r,
+            r = course(setup, &mut log, done, &cancel, console, &mut watcher) => r,
             () = watch => unreachable!("the watch never ends"),
         }
     })?;
-    write_chart(&setup, &history)?;
+    write_chart(setup, &history)?;
+    let mut summary = summary(setup, &history, theta.is_none());
+    summary.options_line = theta
+        .as_ref()
+        .map(|t| options_line(setup.params(), &final_values(setup.params(), t)));
+    write_report(setup, &summary, None)?;
     let Some(theta) = theta else {
         console.note(format_args!(
             "arena: interrupted; to go on where it stopped, run (from this folder): {}",
@@ -131,10 +170,7 @@ pub fn run<F: Future<Output = ()>>(
         "arena: tuned; every iteration is in {}",
         setup.dir.path.join(TUNE_CSV).display()
     ));
-    console.print(options_line(
-        setup.params(),
-        &final_values(setup.params(), &theta),
-    ));
+    console.print(summary.options_line.clone().unwrap_or_default());
     match options.verify {
         Some(games) => {
             let watch = async {
@@ -144,7 +180,7 @@ pub fn run<F: Future<Output = ()>>(
             };
             runtime.block_on(async {
                 tokio::select! {
-                    r = verify(&setup, &theta, games, &cancel, console) => r,
+                    r = verify(setup, &theta, games, &cancel, console, &mut summary) => r,
                     () = watch => unreachable!("the watch never ends"),
                 }
             })
@@ -387,11 +423,11 @@ async fn course(
     mut done: Played,
     cancel: &CancellationToken,
     console: &mut Console<'_>,
-    history: &mut Vec<(u64, Vec<f64>)>,
+    watcher: &mut Watcher<'_>,
 ) -> anyhow::Result<Option<Vec<f64>>> {
     let (params, n) = (setup.params(), setup.tune.pairs);
     let mut theta = setup.start();
-    history.push((0, theta.clone()));
+    watcher.batch_ended(setup, 0, &theta);
     let mut shown = 0;
     for first in (0..n).step_by(setup.batch) {
         let ks = first..(first + setup.batch as u64).min(n);
@@ -426,6 +462,7 @@ async fn course(
                 .step(params, setup.seed, k)
                 .update(params, &theta, done[&k].1);
         }
+        watcher.batch_ended(setup, ks.end, &theta);
         // A line every twentieth of the course.
         if ks.end * 20 / n > shown || ks.end == n {
             shown = ks.end * 20 / n;
@@ -439,18 +476,90 @@ async fn course(
     Ok(Some(theta))
 }
 
-/// Writes `tune.svg`: each parameter's `θ` after each batch so far.
-fn write_chart(setup: &Setup, history: &[(u64, Vec<f64>)]) -> anyhow::Result<()> {
-    let courses: Vec<crate::tunechart::Course> = setup
+/// What follows the course as batches end: the history of `θ` (for
+/// `tune.svg` and the report) and the live view, if served.
+struct Watcher<'a> {
+    server: Option<&'a crate::live::Server>,
+    history: &'a mut Vec<(u64, Vec<f64>)>,
+}
+
+impl Watcher<'_> {
+    /// `θ` after `played` iterations: into the history, and to the live
+    /// page as the tuning's section.
+    fn batch_ended(&mut self, setup: &Setup, played: u64, theta: &[f64]) {
+        self.history.push((played, theta.to_vec()));
+        if let Some(server) = self.server {
+            let summary = summary(setup, self.history, false);
+            server.tune(crate::html::tune_section(&summary).into_string());
+        }
+    }
+}
+
+/// Starts the live view of the tuning on `listener` and prints its address.
+fn serve(
+    listener: std::net::TcpListener,
+    setup: &Setup,
+    console: &mut Console<'_>,
+) -> anyhow::Result<crate::live::Server> {
+    let live = crate::live::Setup {
+        title: format!("{} (tuning)", setup.config.name),
+        follows: true,
+        ..crate::live::Setup::default()
+    };
+    let state = crate::live::LiveState::new(live, std::time::Instant::now());
+    let report = Some(setup.dir.path.join(crate::html::REPORT_FILE));
+    let server = crate::live::Server::start(listener, state, report).context("--serve")?;
+    console.note(format_args!("arena: live view at {}", server.url()));
+    if !server.addr().ip().is_loopback() {
+        console.note(super::serve::non_loopback_warning(server.addr()));
+    }
+    Ok(server)
+}
+
+/// The tuning's section as `history` (`θ` after each batch) has it.
+fn summary(setup: &Setup, history: &[(u64, Vec<f64>)], interrupted: bool) -> TuneSummary {
+    TuneSummary {
+        bot: setup.config.bots[setup.tune.bot].name.clone(),
+        pairs: setup.tune.pairs,
+        courses: courses(setup, history),
+        start: setup.start(),
+        options_line: None,
+        verdict: None,
+        interrupted,
+    }
+}
+
+/// Each parameter's course in `history`.
+fn courses(setup: &Setup, history: &[(u64, Vec<f64>)]) -> Vec<Course> {
+    setup
         .params()
         .iter()
         .enumerate()
-        .map(|(i, p)| crate::tunechart::Course {
+        .map(|(i, p)| Course {
             name: p.name.clone(),
             range: (p.min, p.max),
             points: history.iter().map(|(k, theta)| (*k, theta[i])).collect(),
         })
-        .collect();
+        .collect()
+}
+
+/// Writes the tuning's `report.html` (with the verification match `verify`).
+fn write_report(
+    setup: &Setup,
+    summary: &TuneSummary,
+    verify: Option<&crate::matchup::Matchup>,
+) -> anyhow::Result<()> {
+    crate::html::write_tune_report(&setup.dir.path, summary, verify).with_context(|| {
+        format!(
+            "cannot write {}",
+            setup.dir.path.join(crate::html::REPORT_FILE).display()
+        )
+    })
+}
+
+/// Writes `tune.svg`: each parameter's `θ` after each batch so far.
+fn write_chart(setup: &Setup, history: &[(u64, Vec<f64>)]) -> anyhow::Result<()> {
+    let courses = courses(setup, history);
     let path = setup.dir.path.join(TUNE_SVG);
     crate::output::write_bytes_atomic(&path, crate::tunechart::tune_svg(&courses).as_bytes())
         .with_context(|| format!("cannot write {}", path.display()))
@@ -605,6 +714,7 @@ async fn verify(
     games: u32,
     cancel: &CancellationToken,
     console: &mut Console<'_>,
+    report: &mut TuneSummary,
 ) -> anyhow::Result<Outcome> {
     let games = games.max(2).div_ceil(2) * 2;
     let params = setup.params();
@@ -648,7 +758,10 @@ async fn verify(
     console.print(table);
     let m = crate::matchup::matchup(&names, &tally, 0, None, None)
         .context("the verification played no game")?;
-    console.print(verdict(&m));
+    let line = verdict(&m);
+    console.print(&line);
+    report.verdict = Some(line);
+    write_report(setup, report, Some(&m))?;
     Ok(Outcome::Success)
 }
 

@@ -266,7 +266,7 @@
   function summary(s) {
     progress(s);
     if (league) league(s.league);
-    for (const part of ["match", "format", "standings", "cross", "forfeits"]) {
+    for (const part of ["tune", "match", "format", "standings", "cross", "forfeits"]) {
       const html = s.sections[part];
       // The server made these with the report's own (escaping) functions.
       if (html !== undefined) $(`part-${part}`).innerHTML = html;

@@ -40,6 +40,10 @@ pub struct Sections {
     /// (`section#swiss`, `section#rounds`) or gauntlet
     /// (`section#candidates`); empty for a round robin.
     pub format: String,
+    /// `section#tuning` of `arena tune --serve` ([`super::tune_section`]):
+    /// each parameter's course so far; empty for other runs. The state
+    /// keeps it across refits.
+    pub tune: String,
 }
 
 /// The number of groups (bots that met, even through others) in `input`.
@@ -82,6 +86,7 @@ pub fn sections(input: &ReportInput<'_>) -> Sections {
             .format
             .map(|c| super::format_sections(&c).into_string())
             .unwrap_or_default(),
+        tune: String::new(),
     }
 }
 
@@ -168,6 +173,7 @@ pub fn live_page(input: &ReportInput<'_>, live: &LivePage<'_>) -> String {
                     p #progress .meta data-done=(live.done) { (live.progress) }
                     p #connection .meta {}
                     nav {
+                        @if !parts.tune.is_empty() { a href="#tuning" { "Tuning" } " · " }
                         a href="#live-games" { "Games in progress" } " · "
                         @if !parts.matchup.is_empty() { a href="#match" { "Match" } " · " }
                         @if let Some(c) = &input.format { (super::formats::format_links(c)) }
@@ -186,6 +192,7 @@ pub fn live_page(input: &ReportInput<'_>, live: &LivePage<'_>) -> String {
                         a #report-link href="/report" { "The report" }
                     }
                 }
+                div #part-tune { (PreEscaped(&parts.tune)) }
                 section #live-games {
                     h2 { "Games in progress" }
                     p #no-live .note { "None at the moment." }

@@ -42,6 +42,7 @@ mod league;
 mod live;
 #[cfg(test)]
 mod tests;
+mod tune;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -65,6 +66,7 @@ pub use league::{
     Trends, BOT_SERIES_MAX, LEAGUE_FILE, LEAGUE_TOP, ROSTER_FILE, TREND_POINTS, TREND_ROUNDS,
 };
 pub use live::{live_page, sections, viewer_game, LivePage, Sections};
+pub use tune::{tune_page, tune_section, write_tune_report, TuneSummary};
 
 use crate::matchup::Matchup;
 use crate::output::rows::RULE_ENDS;

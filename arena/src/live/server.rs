@@ -142,6 +142,7 @@ enum Input {
     Row(Box<GameRow>),
     Bound(u64),
     Absent(Vec<usize>),
+    Tune(String),
     Finish,
 }
 
@@ -260,6 +261,12 @@ impl Server {
     /// `false` if the server is gone.
     pub fn absent(&self, absent: Vec<usize>) -> bool {
         self.send(Input::Absent(absent))
+    }
+
+    /// A tuning's section as it is now ([`crate::html::tune_section`]), for
+    /// `arena tune --serve`; `false` if the server is gone.
+    pub fn tune(&self, section: String) -> bool {
+        self.send(Input::Tune(section))
     }
 
     /// The run is over: the page shows it finished (it goes on serving).
@@ -401,6 +408,7 @@ async fn pump(
                         state.set_absent(&absent);
                         Vec::new()
                     }
+                    Input::Tune(section) => vec![state.set_tune(section, Instant::now())],
                     Input::Finish => state.finish(Instant::now()),
                 };
                 for u in updates {

@@ -550,6 +550,13 @@ impl LiveState {
         })
     }
 
+    /// A tuning's section ([`html::tune_section`]) as it is now, after an
+    /// iteration ended: it goes to the page with the `summary`.
+    pub fn set_tune(&mut self, section: String, now: Instant) -> Update {
+        self.sections.tune = section;
+        self.summary(now)
+    }
+
     /// The run is over: a last refit, its `summary`, and `finished`.
     pub fn finish(&mut self, now: Instant) -> Vec<Update> {
         self.finished = true;
@@ -594,7 +601,9 @@ impl LiveState {
         );
         self.table = table;
         self.league_board();
+        let tune = std::mem::take(&mut self.sections.tune);
         self.sections = html::sections(&self.input());
+        self.sections.tune = tune;
         self.dirty = false;
         self.last_refit = Some(now);
     }

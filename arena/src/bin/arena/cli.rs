@@ -83,7 +83,7 @@ pub enum Command {
     ///
     /// The options after NAME are the bot's: `--seed N` for every bot;
     /// `--depth D`, `--time-ms T` for alphabeta; `--playouts P`,
-    /// `--time-ms T`, `--rollout random|greedy`, `--exploration C` for mcts
+    /// `--time-ms T`, `--rollout random|greedy`, `--exploration C`, `--rollout-plies N` for mcts
     /// (bots/README.md explains them). `arena bot NAME --help` lists them.
     // No --help of its own: `arena bot mcts --help` goes to the bot, which
     // lists its options; `arena bot --help` is handled in main.
@@ -130,6 +130,12 @@ pub struct TuneArgs {
     /// start values, and say whether the tuning helped.
     #[arg(long, value_name = "GAMES", value_parser = clap::value_parser!(u32).range(2..))]
     pub verify: Option<u32>,
+    /// Serve a live page of the tuning while it runs, at http://HOST:PORT/
+    /// (printed at start): each parameter's current value and course as
+    /// iterations end. ADDR defaults to 127.0.0.1 and a free port, as for
+    /// `arena run --serve`; see docs/live.md.
+    #[arg(long, value_name = "HOST:PORT", num_args = 0..=1, default_missing_value = "127.0.0.1:0")]
+    pub serve: Option<String>,
 }
 
 impl TuneArgs {
@@ -140,6 +146,7 @@ impl TuneArgs {
             out: self.out,
             resume: self.resume,
             verify: self.verify,
+            serve: self.serve,
             guard,
         }
     }
