@@ -129,3 +129,121 @@ fn every_value_of_2x4_to_5_seeds_agrees_with_minimax() {
     let (resolved, _) = check_against_minimax(&build(4, 5).unwrap());
     assert!(resolved > 500, "{resolved}");
 }
+
+/// Every resolved position that `arena solve`'s backward induction knows
+/// (reachable from the start of 2x`holes` with `seeds` per hole, any split
+/// of the captured seeds, a whole ply limit still ahead) has its value.
+/// Returns how many were compared.
+fn check_against_solve(holes: usize, seeds: u32) -> u64 {
+    let rules = Rules::new(holes, seeds).unwrap();
+    let solution = endodoi_bots::solve::solve(rules).unwrap();
+    let total = rules.total_seeds();
+    let tables = build(holes, total).unwrap();
+    let mut compared = 0;
+    for layer in tables.layers() {
+        let k = layer.seeds();
+        let mut board = vec![0; 2 * holes];
+        for (rank, value) in layer.values().iter().enumerate() {
+            let Some(exact) = value.exact() else { continue };
+            layer.index().unrank(rank as u64, &mut board);
+            // Plies left: 1000 - ply, at least the plies the value needs.
+            let ply = rules.max_plies() - u32::from(value.plies()) - 1;
+            for south in 0..=total - k {
+                let captured = [south, total - k - south];
+                let pos = Position::from_parts(
+                    rules,
+                    &board[..holes],
+                    &board[holes..],
+                    Side::South,
+                    captured,
+                    ply,
+                )
+                .unwrap();
+                // A finished position has swept its board already: solve says 0.
+                if pos.is_over() {
+                    continue;
+                }
+                if let Some(v) = solution.value(&pos) {
+                    assert_eq!(v, exact, "{pos} {value:?}");
+                    compared += 1;
+                }
+            }
+        }
+    }
+    compared
+}
+
+#[test]
+fn resolved_values_agree_with_arena_solve() {
+    for (holes, seeds, least) in [(2, 1, 5), (2, 3, 50), (3, 1, 20), (3, 2, 500), (4, 1, 50)] {
+        let compared = check_against_solve(holes, seeds);
+        assert!(
+            compared >= least,
+            "2x{holes} with {seeds}: {compared} compared"
+        );
+    }
+}
+
+/// The tables of 2x4 up to 7 seeds on the board, built once.
+fn tables_2x4() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(|| build(4, 7).unwrap())
+}
+
+/// The value the mover gets from each legal move of `board`, by the table:
+/// (the capture, the child's value, or `None` when the move ends the game).
+fn children(tables: &Tables, board: &[u32]) -> Vec<(i32, Option<Value>)> {
+    let pos = position(rules(tables.holes()), board);
+    pos.legal_moves()
+        .into_iter()
+        .map(|mv| {
+            let mut next = pos.clone();
+            let details = next.play(mv).unwrap();
+            let g = details.capture.map_or(0, |c| c.seeds) as i32;
+            let child = details
+                .outcome
+                .is_none()
+                .then(|| tables.value(&view(&next)).unwrap());
+            (g, child)
+        })
+        .collect()
+}
+
+proptest! {
+    /// A resolved position's best move by the table (the move whose child's
+    /// `hi` is lowest after the capture) leads to a resolved child, and the
+    /// negamax identity holds: value = capture - child's value (a move that
+    /// ends the game: the whole board); no move does better by `lo`.
+    #[test]
+    fn the_best_move_keeps_the_value(k in 1u32..=7, pick in any::<prop::sample::Index>()) {
+        let tables = tables_2x4();
+        let layer = &tables.layers()[k as usize];
+        let rank = pick.index(layer.values().len());
+        let value = layer.values()[rank];
+        let mut board = vec![0; 8];
+        layer.index().unrank(rank as u64, &mut board);
+        let kids = children(tables, &board);
+        let k = k as i32;
+        let Some(exact) = value.exact() else {
+            // Unresolved: some move is not worth its bound for sure.
+            prop_assert!(!kids.is_empty());
+            return Ok(());
+        };
+        if kids.is_empty() {
+            prop_assert_eq!((exact, value.plies()), (-k, 0));
+            return Ok(());
+        }
+        let by_hi = |&(g, c): &(i32, Option<Value>)| c.map_or(Some(k), |c| c.hi().map(|h| g - h));
+        let best = kids.iter().max_by_key(|kid| by_hi(kid)).unwrap();
+        prop_assert_eq!(by_hi(best), Some(exact));
+        if let (g, Some(child)) = *best {
+            prop_assert_eq!(child.exact(), Some(g - exact));
+            // (No order of plies: a child's `plies` also covers its own
+            // mover's forcing, which the parent's line does not need.)
+        }
+        for &(g, c) in &kids {
+            let worst = c.map_or(Some(k), |c| c.lo().map(|l| g - l));
+            prop_assert!(worst.is_some_and(|w| w <= exact), "{:?}", kids);
+        }
+    }
+}
