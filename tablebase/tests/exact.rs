@@ -125,6 +125,12 @@ fn every_value_of_2x3_to_8_seeds_agrees_with_minimax() {
 }
 
 #[test]
+fn every_value_of_2x5_to_7_seeds_agrees_with_minimax() {
+    let (resolved, _) = check_against_minimax(&build(5, 7).unwrap());
+    assert!(resolved > 10000, "{resolved}");
+}
+
+#[test]
 fn every_value_of_2x4_to_5_seeds_agrees_with_minimax() {
     let (resolved, _) = check_against_minimax(&build(4, 5).unwrap());
     assert!(resolved > 500, "{resolved}");
@@ -175,7 +181,14 @@ fn check_against_solve(holes: usize, seeds: u32) -> u64 {
 
 #[test]
 fn resolved_values_agree_with_arena_solve() {
-    for (holes, seeds, least) in [(2, 1, 5), (2, 3, 50), (3, 1, 20), (3, 2, 500), (4, 1, 50)] {
+    for (holes, seeds, least) in [
+        (2, 1, 5),
+        (2, 3, 50),
+        (3, 1, 20),
+        (3, 2, 500),
+        (4, 1, 50),
+        (5, 1, 50),
+    ] {
         let compared = check_against_solve(holes, seeds);
         assert!(
             compared >= least,
