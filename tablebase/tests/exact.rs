@@ -77,7 +77,9 @@ fn minimax(
 /// and `plies + 4` plies left: a resolved value exactly, an unresolved one
 /// within its forced bounds. Returns (resolved, unresolved) counts.
 fn check_against_minimax(tables: &Tables) -> (u64, u64) {
-    let rules = rules(tables.holes());
+    let rules = rules(tables.holes())
+        .with_max_laps(tables.max_laps())
+        .unwrap();
     let mut memo = HashMap::new();
     let (mut resolved, mut unresolved) = (0, 0);
     for layer in tables.layers() {
@@ -122,6 +124,39 @@ fn every_value_of_2x2_to_10_seeds_agrees_with_minimax() {
 fn every_value_of_2x3_to_8_seeds_agrees_with_minimax() {
     let (resolved, unresolved) = check_against_minimax(&build(3, 8).unwrap());
     assert!(resolved > 1000 && unresolved > 0, "{resolved} {unresolved}");
+}
+
+#[test]
+fn a_table_is_for_its_lap_limit() {
+    // With max_laps 2 every move that relays more than once is endless, so
+    // not legal: the tables differ from the default's, and each agrees with
+    // the minimax under its own limit.
+    let mut short = Tables::new(3, 2).unwrap();
+    while short.layers().len() <= 8 {
+        short.build_next().unwrap();
+    }
+    assert_eq!(short.max_laps(), 2);
+    check_against_minimax(&short);
+    let default = build(3, 8).unwrap();
+    let differ = (0..=8)
+        .filter(|&k| short.layers()[k].values() != default.layers()[k].values())
+        .count();
+    assert!(differ > 0);
+}
+
+#[test]
+fn a_position_is_probed_from_its_side_to_move() {
+    let tables = build(3, 6).unwrap();
+    let rules = Rules::new(3, 2).unwrap();
+    // North to move, 6 seeds captured: the value is North's margin from here.
+    let pos = Position::parse("1,0,2/0,1,0 n 4 2 9", rules).unwrap();
+    let value = tables.probe(&pos).unwrap();
+    assert_eq!(Some(value), tables.value(&[0, 1, 0, 1, 0, 2]));
+    let over = Position::parse("0,0,0/1,0,0 s 5 6 9", rules).unwrap();
+    assert_eq!(tables.probe(&over), None);
+    let other_laps =
+        Position::parse("1,0,2/0,1,0 n 4 2 9", rules.with_max_laps(7).unwrap()).unwrap();
+    assert_eq!(tables.probe(&other_laps), None);
 }
 
 #[test]
