@@ -1,5 +1,5 @@
 //! The commands a user runs (`arena run`, `merge`, `rate`, `replay`,
-//! `check`, `init`, `tune`): each takes a plain options struct, writes what a user
+//! `check`, `init`, `tune`, `tablebase`): each takes a plain options struct, writes what a user
 //! reads through a [`Console`] it is handed, and returns a typed outcome that
 //! the binary turns into an exit code. The binary does nothing else: it parses
 //! arguments into these options (clap stays there) and handles signals.
@@ -19,6 +19,7 @@ pub mod replay;
 pub mod run;
 pub mod serve;
 pub mod slurm;
+pub mod tablebase;
 pub mod tune;
 
 use std::fmt::Display;

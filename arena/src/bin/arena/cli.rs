@@ -105,6 +105,13 @@ pub enum Command {
     ///
     /// Example: `arena solve --holes 2,3,4 --seeds 1,2,3,4`.
     Solve(SolveArgs),
+    /// Endgame tables: `arena tablebase build --holes H --seeds-on-board K
+    /// --out DIR` builds, by retrograde analysis, the exact forced result of
+    /// every position of 2xH with up to K seeds on the board, a file per
+    /// layer and manifest.toml (docs/tablebases.md).
+    ///
+    /// Example: `arena tablebase build --holes 4 --seeds-on-board 12 --out tb-2x4`.
+    Tablebase(TablebaseArgs),
     /// Tune a bot's options by SPSA, as fishtest does: the config's [tune]
     /// table names the bot and the game pairs, [[tune.param]] each option
     /// (docs/tuning.md). Ends with the tuned values as a [[bot]] options
@@ -299,6 +306,53 @@ pub struct SolveArgs {
     #[arg(long, default_value_t = endodoi::DEFAULT_MAX_LAPS,
           value_parser = clap::value_parser!(u32).range(1..))]
     pub max_laps: u32,
+}
+
+/// The arguments of `arena tablebase`.
+#[derive(Debug, Args)]
+pub struct TablebaseArgs {
+    /// What to do with the tables.
+    #[command(subcommand)]
+    pub command: TablebaseCommand,
+}
+
+/// The subcommands of `arena tablebase`.
+#[derive(Debug, Subcommand)]
+pub enum TablebaseCommand {
+    /// Build the tables of one board: layers 0 to K seeds on the board,
+    /// each a checksummed file, and manifest.toml with the counts.
+    Build {
+        /// Holes per row.
+        #[arg(long, value_parser = clap::value_parser!(u8).range(2..=50))]
+        holes: u8,
+        /// The most seeds on the board (layers 0 to K are built; at most 126).
+        #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(0..=126))]
+        seeds_on_board: u32,
+        /// The lap limit that makes a sowing endless (the tables are for it).
+        #[arg(long, default_value_t = endodoi::DEFAULT_MAX_LAPS,
+              value_parser = clap::value_parser!(u32).range(1..))]
+        max_laps: u32,
+        /// The folder to write (created if missing; its layer files are overwritten).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+    },
+}
+
+impl From<TablebaseArgs> for arena::commands::tablebase::Options {
+    fn from(a: TablebaseArgs) -> Self {
+        let TablebaseCommand::Build {
+            holes,
+            seeds_on_board,
+            max_laps,
+            out,
+        } = a.command;
+        Self {
+            holes: usize::from(holes),
+            seeds_on_board,
+            max_laps,
+            out,
+        }
+    }
 }
 
 /// The arguments of `arena bench`.

@@ -76,6 +76,7 @@ fn main() -> ExitCode {
             commands::tune::run(&options, &mut console, || signals::stopped(false))
         }
         Command::Slurm(args) => commands::slurm::run(&args.into(), &mut console),
+        Command::Tablebase(args) => commands::tablebase::run(&args.into(), &mut console),
         Command::Bench(args) => commands::bench::run(&args.into(), &mut console),
         Command::BenchEcho => {
             commands::bench::echo(std::io::stdin().lock(), std::io::stdout().lock())

@@ -1,0 +1,83 @@
+//! `arena tablebase build`: the files it writes agree with the library's
+//! tables, and the manifest's counts with the library's.
+
+use assert_cmd::Command;
+use endodoi_tablebase::{build, crc32, decode_layer};
+
+#[test]
+fn the_manifest_and_files_of_2x3_to_8_seeds_agree_with_the_library() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("tb");
+    Command::cargo_bin("arena")
+        .unwrap()
+        .args([
+            "tablebase",
+            "build",
+            "--holes",
+            "3",
+            "--seeds-on-board",
+            "8",
+            "--out",
+        ])
+        .arg(&out)
+        .assert()
+        .success();
+    let manifest: toml::Value =
+        toml::from_str(&std::fs::read_to_string(out.join("manifest.toml")).unwrap()).unwrap();
+    let board = &manifest["board"];
+    assert_eq!(board["holes"].as_integer(), Some(3));
+    assert_eq!(
+        board["max_laps"].as_integer(),
+        Some(i64::from(endodoi::DEFAULT_MAX_LAPS))
+    );
+    assert_eq!(board["max_seeds_on_board"].as_integer(), Some(8));
+    assert!(manifest["build"]["seconds"].as_float().unwrap() >= 0.0);
+    let tables = build(3, 8).unwrap();
+    let layers = manifest["layer"].as_array().unwrap();
+    assert_eq!(layers.len(), 9);
+    let mut unresolved = 0;
+    for (entry, layer) in layers.iter().zip(tables.layers()) {
+        let stats = layer.stats();
+        let count = |key: &str| entry[key].as_integer().unwrap() as u64;
+        assert_eq!(count("seeds"), u64::from(stats.seeds));
+        assert_eq!(count("positions"), stats.positions);
+        assert_eq!(count("resolved"), stats.resolved);
+        assert_eq!(count("won"), stats.won);
+        assert_eq!(count("drawn"), stats.drawn);
+        assert_eq!(count("lost"), stats.lost);
+        assert_eq!(count("unresolved"), stats.unresolved);
+        assert_eq!(count("longest_forced_ending"), u64::from(stats.longest));
+        unresolved += stats.unresolved;
+        // The file holds the library's values, under the manifest's checksum.
+        let bytes = std::fs::read(out.join(entry["file"].as_str().unwrap())).unwrap();
+        let (header, read) = decode_layer(&bytes).unwrap();
+        assert_eq!((header.holes, u32::from(header.seeds)), (3, stats.seeds));
+        assert_eq!(&read, layer);
+        let crc = format!("{:08x}", crc32(&bytes[..bytes.len() - 4]));
+        assert_eq!(entry["crc32"].as_str(), Some(crc.as_str()));
+    }
+    assert_eq!(
+        unresolved,
+        25 + 89 + 81 + 219,
+        "the counts moved: {layers:?}"
+    );
+}
+
+#[test]
+fn a_board_too_small_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    Command::cargo_bin("arena")
+        .unwrap()
+        .args([
+            "tablebase",
+            "build",
+            "--holes",
+            "1",
+            "--seeds-on-board",
+            "3",
+            "--out",
+        ])
+        .arg(dir.path())
+        .assert()
+        .code(2);
+}
