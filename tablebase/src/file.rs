@@ -16,39 +16,15 @@ pub const FORMAT_VERSION: u16 = 1;
 const MAGIC: &[u8; 4] = b"EDTB";
 const HEADER: usize = 20;
 
-/// The CRC-32 table of the reflected polynomial 0xEDB88320.
-const CRC_TABLE: [u32; 256] = {
-    let mut table = [0u32; 256];
-    let mut i = 0;
-    while i < 256 {
-        let mut c = i as u32;
-        let mut bit = 0;
-        while bit < 8 {
-            c = if c & 1 == 1 {
-                0xEDB8_8320 ^ (c >> 1)
-            } else {
-                c >> 1
-            };
-            bit += 1;
-        }
-        table[i] = c;
-        i += 1;
-    }
-    table
-};
-
-/// The CRC-32 (IEEE 802.3, the checksum of zlib, gzip and PNG) of `bytes`.
+/// The CRC-32 (IEEE 802.3, the checksum of zlib, gzip and PNG) of `bytes`,
+/// by the `crc32fast` crate.
 ///
 /// ```
 /// assert_eq!(endodoi_tablebase::crc32(b"123456789"), 0xCBF4_3926);
 /// ```
 #[must_use]
 pub fn crc32(bytes: &[u8]) -> u32 {
-    let mut c = !0u32;
-    for &b in bytes {
-        c = CRC_TABLE[((c ^ u32::from(b)) & 0xFF) as usize] ^ (c >> 8);
-    }
-    !c
+    crc32fast::hash(bytes)
 }
 
 /// A layer's header, as read from its file.
