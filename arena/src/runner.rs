@@ -1077,6 +1077,10 @@ pub struct StartChecks {
     /// Warnings for bots that started but do something a bot author should
     /// fix (a second `hello` reply), each naming the bot: for stderr.
     pub notes: Vec<String>,
+    /// Per bot, in the config's order: the options the config sets that the
+    /// bot's `hello` reply does not list (empty when it lists no options:
+    /// then nothing is known).
+    pub unlisted: Vec<Vec<String>>,
 }
 
 /// Starts every bot once, runs its handshake and stops it: the check made
@@ -1088,25 +1092,27 @@ pub struct StartChecks {
 pub async fn check_bots(config: &Config, dir: &RunFolder, options: &RunOptions) -> StartChecks {
     let checks = config.bots.iter().enumerate().map(|(i, spec)| async move {
         if options.skipped.contains(&i) {
-            return (None, Vec::new());
+            return (None, Vec::new(), Vec::new());
         }
         check_bot(spec, dir, options).await
     });
-    let (failures, notes): (Vec<_>, Vec<_>) =
-        futures::future::join_all(checks).await.into_iter().unzip();
-    StartChecks {
-        failures,
-        notes: notes.into_iter().flatten().collect(),
+    let mut all = StartChecks::default();
+    for (failure, notes, unlisted) in futures::future::join_all(checks).await {
+        all.failures.push(failure);
+        all.notes.extend(notes);
+        all.unlisted.push(unlisted);
     }
+    all
 }
 
 /// The start-up check of one bot ([`check_bots`]): `None` if it started,
-/// or why not; and the notes for its author.
+/// or why not; the notes for its author; and the options the config sets
+/// that its `hello` reply does not list.
 pub(crate) async fn check_bot(
     spec: &crate::config::BotSpec,
     dir: &RunFolder,
     options: &RunOptions,
-) -> (Option<String>, Vec<String>) {
+) -> (Option<String>, Vec<String>, Vec<String>) {
     let startup = std::time::Duration::from_millis(spec.time.startup_ms);
     let log =
         BotLog::open(&dir.bot_log(&spec.name), LOG_CAP_BYTES).unwrap_or_else(|_| BotLog::none());
@@ -1144,13 +1150,18 @@ pub(crate) async fn check_bot(
                 .into_iter()
                 .chain(options)
                 .collect::<Vec<_>>();
-            (None, notes)
+            (
+                None,
+                notes,
+                unlisted.into_iter().map(str::to_string).collect(),
+            )
         }
         Err(f) => (
             Some(match dir.bot_stderr_tail(&spec.name, "check", 3) {
                 Some(said) => format!("{f} (its stderr: {said})"),
                 None => f.to_string(),
             }),
+            Vec::new(),
             Vec::new(),
         ),
     }

@@ -108,6 +108,24 @@ fn a_tuning_plays_a_pair_per_iteration_and_resumes_on_the_same_course() {
     assert!(svg.starts_with("<svg") && svg.contains("exploration"));
     let verify = rows(&run.join("verify/games.csv"));
     assert_eq!(verify.len(), 4);
+    // A second verification of the finished tuning keeps the first.
+    let again = arena(
+        &["tune", "t.toml", "--resume", "run", "--verify", "2"],
+        tmp.path(),
+    );
+    assert!(again.status.success(), "{}", text(&again).1);
+    assert_eq!(rows(&run.join("verify/games.csv")).len(), 4);
+    assert_eq!(rows(&run.join("verify-2/games.csv")).len(), 2);
+    // arena serve of the tuning's folder points to its report.
+    let serve = arena(&["serve", "run", "--addr", "127.0.0.1:0"], tmp.path());
+    assert!(!serve.status.success());
+    assert!(
+        text(&serve)
+            .1
+            .contains("is a tuning's folder: open its report.html"),
+        "{}",
+        text(&serve).1
+    );
 
     // Cut the file to iterations 1-4 and a torn row, as a kill -9 would
     // leave it: the resume plays 5-8 from the theta those four give.
@@ -193,13 +211,21 @@ fn a_bad_tune_table_is_one_line_with_the_place_and_the_fix() {
         "{}",
         text(&out).1
     );
-    // An option the bot does not take is noted, as arena run does.
+    // A tuned option the bot does not list is refused before any game: the
+    // budget would move a value the bot ignores.
     let unknown = config(1, "", "").replace("\"exploration\"", "\"explore\"");
     std::fs::write(tmp.path().join("u.toml"), unknown).unwrap();
     let out = arena(&["tune", "u.toml", "--out", "u"], tmp.path());
     let (_, stderr) = text(&out);
-    assert!(out.status.success(), "{stderr}");
+    assert!(!out.status.success(), "{stderr}");
     assert!(stderr.contains("which the bot does not list"), "{stderr}");
+    assert!(
+        stderr.contains("does not list option explore in its hello reply")
+            && stderr.contains("fix the [[tune.param]] name"),
+        "{stderr}"
+    );
+    let rows = std::fs::read_to_string(tmp.path().join("u/tune.csv")).unwrap_or_default();
+    assert!(rows.lines().count() <= 1, "no iteration played: {rows}");
 }
 
 /// The rows of `tune.csv`, sorted by iteration, as text.

@@ -209,7 +209,7 @@ pub fn run<F: Future<Output = ()>>(
         cancel.cancel();
         runner::StartChecks {
             failures: vec![None; config.bots.len()],
-            notes: Vec::new(),
+            ..Default::default()
         }
     });
     for note in &checks.notes {

@@ -41,6 +41,12 @@ pub fn run<F: Future<Output = ()>>(
     let folder = RunFolder::at(&options.dir);
     let games = folder.games();
     anyhow::ensure!(
+        !options.dir.join("tune.csv").is_file() || games.is_file(),
+        "{} is a tuning's folder: open its report.html (each parameter's course), or `arena serve` a run folder inside it such as {}",
+        options.dir.display(),
+        options.dir.join("verify").display()
+    );
+    anyhow::ensure!(
         games.is_file(),
         "{} has no games.csv: give a run folder (arena run --out DIR, a shard's or a merged one)",
         options.dir.display()

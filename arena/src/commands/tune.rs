@@ -253,7 +253,8 @@ fn prepare(options: &Options) -> anyhow::Result<(Setup, RunLock)> {
 }
 
 /// The bot at the start values (and the opponent) must start; options the
-/// bot does not list are noted, as `arena run` does.
+/// bot does not list are noted, as `arena run` does, and a tuned one the
+/// bot does not list (when it lists any) is refused.
 fn check(
     setup: &Setup,
     runtime: &tokio::runtime::Runtime,
@@ -279,6 +280,25 @@ fn check(
         "{}; fix it (logs in {})",
         failed.join("; "),
         setup.dir.path.join("logs").display()
+    );
+    // A tuned option the bot does not list would spend the whole budget on
+    // a value it ignores: refused, where `arena run` only notes it.
+    let ignored: Vec<&str> = setup
+        .params()
+        .iter()
+        .map(|p| p.name.as_str())
+        .filter(|n| {
+            checks
+                .unlisted
+                .first()
+                .is_some_and(|u| u.iter().any(|x| x == n))
+        })
+        .collect();
+    anyhow::ensure!(
+        ignored.is_empty(),
+        "bot '{}' does not list option {} in its hello reply, so the tuning would move a value it ignores: fix the [[tune.param]] name (the note above lists the bot's options)",
+        setup.config.bots[setup.tune.bot].name,
+        ignored.join(", ")
     );
     Ok(())
 }
@@ -724,7 +744,7 @@ async fn verify(
     let names = [tuned.name.clone(), start.name.clone()];
     let lanes = setup.config.tournament.concurrency.max(1);
     let config = match_config(setup, vec![tuned, start], games, lanes, 0);
-    let folder = setup.dir.path.join("verify");
+    let folder = verify_folder(&setup.dir.path);
     console.note(format_args!(
         "arena: verifying: {games} games of the tuned values against the start, in {}",
         folder.display()
@@ -755,6 +775,9 @@ async fn verify(
         return Ok(Outcome::Interrupted);
     }
     let table = crate::report::write_summaries(&config, &dir, &summary)?;
+    let played = summary.series.iter().map(|s| s.wdl.games() as usize).sum();
+    dir.mark_finished(played)
+        .with_context(|| format!("cannot mark {} finished", folder.display()))?;
     console.print(table);
     let m = crate::matchup::matchup(&names, &tally, 0, None, None)
         .context("the verification played no game")?;
@@ -763,6 +786,19 @@ async fn verify(
     report.verdict = Some(line);
     write_report(setup, report, Some(&m))?;
     Ok(Outcome::Success)
+}
+
+/// The folder of a new verification in the tuning folder `dir`: `verify`,
+/// or `verify-2`, `verify-3`, ... after finished ones, which are kept (an
+/// interrupted one, without its `finished` marker, is played again).
+fn verify_folder(dir: &Path) -> std::path::PathBuf {
+    (1u32..)
+        .map(|n| match n {
+            1 => dir.join("verify"),
+            n => dir.join(format!("verify-{n}")),
+        })
+        .find(|f| !f.join("finished").exists())
+        .expect("an unfinished folder name comes")
 }
 
 /// The one line that says whether the tuning helped, from the tuned

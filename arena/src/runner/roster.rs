@@ -419,7 +419,7 @@ async fn join_check(
     options: &RunOptions,
     cancel: &CancellationToken,
 ) -> Result<(), String> {
-    if let (Some(why), _) = check_bot(spec, dir, options).await {
+    if let (Some(why), ..) = check_bot(spec, dir, options).await {
         return Err(why);
     }
     let log =
