@@ -202,6 +202,19 @@ fn a_bad_tune_table_is_one_line_with_the_place_and_the_fix() {
         ),
         "{stderr}"
     );
+    // A config without [tune] gets the tuning's line, not the tournament's.
+    let plain = config(8, "", "");
+    let plain = &plain[..plain.find("[tune]").unwrap()];
+    std::fs::write(tmp.path().join("plain.toml"), plain).unwrap();
+    let out = arena(&["tune", "plain.toml", "--out", "plain"], tmp.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out)
+            .1
+            .contains("plain.toml: no [tune] table: add [tune]"),
+        "{}",
+        text(&out).1
+    );
     // arena run does not play a tuning's one bot.
     std::fs::write(tmp.path().join("one.toml"), config(2, "", "")).unwrap();
     let out = arena(&["run", "one.toml", "--out", "one"], tmp.path());
@@ -335,4 +348,81 @@ fn the_report_shows_each_parameters_course_the_values_and_the_verdict() {
     }
     // The chart of both courses, inline.
     assert!(html.contains("<svg") && html.matches("rollout_plies").count() >= 3);
+}
+
+/// A resume refuses, in one line and without a panic, a `tune.csv` or
+/// `tune-batch` it cannot trust: a batch of 0, a missing batch file once
+/// rows exist, an iteration outside the budget or there twice, a row that
+/// is not one pair's.
+#[test]
+fn a_resume_refuses_files_it_cannot_trust() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("t.toml"), config(4, "", "")).unwrap();
+    let out = arena(&["tune", "t.toml", "--out", "run"], tmp.path());
+    assert!(out.status.success(), "{}", text(&out).1);
+    let run = tmp.path().join("run");
+    let csv = std::fs::read_to_string(run.join("tune.csv")).unwrap();
+    let (head, rows) = csv.split_once('\n').unwrap();
+    let first = rows.lines().next().unwrap();
+    let swap_first = |field: usize, value: &str| {
+        let mut cells: Vec<&str> = first.split(',').collect();
+        let at = if field == usize::MAX {
+            cells.len() - 1
+        } else {
+            field
+        };
+        cells[at] = value;
+        format!("{head}\n{}\n", cells.join(","))
+    };
+    let cases: Vec<(&str, Option<String>, Option<&str>, &str)> = vec![
+        (
+            "batch0",
+            None,
+            Some("0\n"),
+            "is not a number of iterations at once",
+        ),
+        ("nobatch", None, None, "tune-batch is missing"),
+        (
+            "iter0",
+            Some(swap_first(0, "0")),
+            Some("2\n"),
+            "iteration 0 is not one of 1 to 4",
+        ),
+        (
+            "iter9",
+            Some(swap_first(0, "9")),
+            Some("2\n"),
+            "iteration 9 is not one of 1 to 4",
+        ),
+        (
+            "twice",
+            Some(format!("{head}\n{first}\n{first}\n")),
+            Some("2\n"),
+            "is there twice",
+        ),
+        (
+            "result",
+            Some(swap_first(usize::MAX, "7")),
+            Some("2\n"),
+            "two games and a result from -4 to 4",
+        ),
+    ];
+    for (name, csv_text, batch, said) in cases {
+        let copy = tmp.path().join(name);
+        std::fs::create_dir(&copy).unwrap();
+        for f in ["config.toml", "config-dir", "shard", "tune.csv"] {
+            std::fs::copy(run.join(f), copy.join(f)).unwrap();
+        }
+        if let Some(t) = csv_text {
+            std::fs::write(copy.join("tune.csv"), t).unwrap();
+        }
+        if let Some(b) = batch {
+            std::fs::write(copy.join("tune-batch"), b).unwrap();
+        }
+        let out = arena(&["tune", "t.toml", "--resume", name], tmp.path());
+        let (_, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
+        assert!(stderr.contains(said), "{name}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{name}: {stderr}");
+    }
 }

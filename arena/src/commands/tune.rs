@@ -121,7 +121,7 @@ fn tune<F: Future<Output = ()>>(
     let (mut log, done) = TuneLog::open(
         &setup.dir.path.join(TUNE_CSV),
         &header,
-        options.resume.is_some(),
+        options.resume.is_some().then_some(setup.tune.pairs),
     )?;
     console.note(format_args!(
         "arena: tuning {} ({}) over {}, {} at once; writing {}",
@@ -194,8 +194,17 @@ fn tune<F: Future<Output = ()>>(
 fn prepare(options: &Options) -> anyhow::Result<(Setup, RunLock)> {
     let path = &options.config;
     let host = super::host();
-    let config = Config::load(path, &host)?;
     let text = (host.read)(path).with_context(|| format!("cannot read {}", path.display()))?;
+    // Without [tune] the tuning's own line, not the tournament's (a config
+    // that does not parse gets the config's).
+    if let Ok(table) = text.parse::<toml::Table>() {
+        anyhow::ensure!(
+            table.contains_key("tune"),
+            "{}: no [tune] table: add [tune] with bot = \"NAME\" and pairs = N, and a [[tune.param]] table per parameter (docs/tuning.md)",
+            path.display()
+        );
+    }
+    let config = Config::load(path, &host)?;
     let tune = crate::tune::config::parse(&text, &path.display().to_string(), &config.bots)?;
     let (dir, lock) = match (&options.out, &options.resume) {
         (_, Some(dir)) => RunFolder::resume(dir, text.as_bytes(), None)?,
@@ -220,12 +229,23 @@ fn prepare(options: &Options) -> anyhow::Result<(Setup, RunLock)> {
     // The batch size is the course's: a resume keeps the first run's.
     let batch_file = dir.path.join(BATCH_FILE);
     let batch = match std::fs::read_to_string(&batch_file) {
-        Ok(text) if options.resume.is_some() => text.trim().parse().with_context(|| {
-            format!(
-                "{} is not a number: restore it or start afresh",
+        Ok(text) if options.resume.is_some() => text
+            .trim()
+            .parse::<usize>()
+            .ok()
+            .filter(|&b| b > 0)
+            .with_context(|| {
+                format!(
+                    "{} is not a number of iterations at once: restore it or start afresh",
+                    batch_file.display()
+                )
+            })?,
+        Err(_) if options.resume.is_some() && has_rows(&dir.path.join(TUNE_CSV)) => {
+            anyhow::bail!(
+                "{} is missing: it holds how many iterations ran at once, which the course depends on; write that number (the tuning's first concurrency) into it, or start afresh",
                 batch_file.display()
             )
-        })?,
+        }
         _ => {
             let batch = config.tournament.concurrency.max(1);
             crate::output::write_bytes_atomic(&batch_file, format!("{batch}\n").as_bytes())?;
@@ -624,13 +644,19 @@ struct TuneLog {
 }
 
 impl TuneLog {
-    /// Creates the file with `header`, or (`resume`) reopens it: a torn
-    /// last line is dropped, and the rows read back (iteration from 0 ->
-    /// its `θ` and result).
-    fn open(path: &Path, header: &[String], resume: bool) -> anyhow::Result<(TuneLog, Played)> {
+    /// Creates the file with `header`, or (`resume`, with the tuning's
+    /// pairs) reopens it: a torn last line is dropped, and the rows read
+    /// back (iteration from 0 -> its `θ` and result), each checked: an
+    /// iteration of the budget not seen before, two games, a result a
+    /// pair can have.
+    fn open(
+        path: &Path,
+        header: &[String],
+        resume: Option<u64>,
+    ) -> anyhow::Result<(TuneLog, Played)> {
         let mut done = BTreeMap::new();
         // A file cut before the end of its header is started afresh.
-        let text = if resume && path.exists() {
+        let text = if resume.is_some() && path.exists() {
             std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?
         } else {
             Vec::new()
@@ -657,11 +683,30 @@ impl TuneLog {
                         )
                     })
                 };
-                let k = num(0)? as u64 - 1;
+                let line = record.position().map_or(0, csv::Position::line);
+                let bad = |why: &str| {
+                    anyhow::anyhow!(
+                        "{}: line {line}: {why}: the file is the tuning's own; restore it or start afresh",
+                        path.display()
+                    )
+                };
+                let pairs = resume.unwrap_or(u64::MAX);
+                let k = num(0)?;
+                if k.fract() != 0.0 || k < 1.0 || k > pairs as f64 {
+                    return Err(bad(&format!("iteration {k} is not one of 1 to {pairs}")));
+                }
+                let k = k as u64 - 1;
+                let games = num(width - 4)? + num(width - 3)? + num(width - 2)?;
+                let result = num(width - 1)?;
+                if games != 2.0 || !(-4.0..=4.0).contains(&result) {
+                    return Err(bad("a pair's row has two games and a result from -4 to 4"));
+                }
                 let theta = (0..(width - 5) / 6)
                     .map(|i| num(1 + 6 * i))
                     .collect::<anyhow::Result<Vec<f64>>>()?;
-                done.insert(k, (theta, num(width - 1)?));
+                if done.insert(k, (theta, result)).is_some() {
+                    return Err(bad(&format!("iteration {} is there twice", k + 1)));
+                }
             }
             let file = std::fs::OpenOptions::new().append(true).open(path)?;
             return Ok((
@@ -736,7 +781,7 @@ async fn verify(
     console: &mut Console<'_>,
     report: &mut TuneSummary,
 ) -> anyhow::Result<Outcome> {
-    let games = games.max(2).div_ceil(2) * 2;
+    let games = games.clamp(2, u32::MAX - 1).div_ceil(2) * 2;
     let params = setup.params();
     let bot = &setup.config.bots[setup.tune.bot];
     let tuned = variant(bot, "tuned", params, &final_values(params, theta));
@@ -786,6 +831,11 @@ async fn verify(
     report.verdict = Some(line);
     write_report(setup, report, Some(&m))?;
     Ok(Outcome::Success)
+}
+
+/// Whether the `tune.csv` at `path` holds a row past its header.
+fn has_rows(path: &Path) -> bool {
+    std::fs::read(path).is_ok_and(|t| t.iter().filter(|&&b| b == b'\n').count() > 1)
 }
 
 /// The folder of a new verification in the tuning folder `dir`: `verify`,

@@ -234,6 +234,9 @@ fn param(
             ),
         ));
     }
+    if !(max - min).is_finite() {
+        return Err(at(max_at, format!("[[tune.param]] {name}: the range min..max ({min} to {max}) is wider than a number holds: give a range of the option's real values")));
+    }
     if !(min..=max).contains(&start) {
         return Err(at(start_at, format!("[[tune.param]] {name}: start = {start} is outside min..max ({min} to {max}): start inside the range")));
     }
@@ -247,6 +250,9 @@ fn param(
         Some(v) => v.get_ref().as_bool().ok_or_else(|| at(v.span(), format!("[[tune.param]] {name}: integer = {} is not true or false: write integer = true for a whole-number option", v.get_ref())))?,
         None => false,
     };
+    if integer && min.ceil() > max.floor() {
+        return Err(at(max_at, format!("[[tune.param]] {name}: min..max ({min} to {max}) holds no whole number for an integer option: widen the range or drop integer = true")));
+    }
     Ok(Param {
         name,
         start,
@@ -303,6 +309,17 @@ mod tests {
             e.starts_with("t.toml:7:9: [[tune.param]] exploration: start = 9 is outside"),
             "{e}"
         );
+        let wide = GOOD
+            .replace("min = 0.05", "min = -1e308")
+            .replace("max = 4.0", "max = 1e308");
+        let e = error(&wide, &["m"]);
+        assert!(e.contains("is wider than a number holds"), "{e}");
+        let no_whole = GOOD
+            .replace("start = 3", "start = 1.5\ninteger = true")
+            .replace("min = 0.05", "min = 1.2")
+            .replace("max = 4.0", "max = 1.8");
+        let e = error(&no_whole, &["m"]);
+        assert!(e.contains("holds no whole number"), "{e}");
         let e = error(&GOOD.replace("c_end = 0.1", "c_end = 0"), &["m"]);
         assert!(
             e.starts_with("t.toml:10:9:") && e.contains("c_end = 0 is out of range"),

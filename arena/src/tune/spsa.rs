@@ -206,8 +206,9 @@ fn value_text(p: &Param, v: f64, rng: &mut ChaCha8Rng) -> String {
 }
 
 /// The values of `theta` as a bot takes them at the end of a tuning: an
-/// integer parameter rounded to the nearest whole number, the others to
-/// six significant digits.
+/// integer parameter rounded to the nearest whole number within its range,
+/// the others to six significant digits (whole where six digits would
+/// fall outside the range; `0` for zero).
 #[must_use]
 pub fn final_values(params: &[Param], theta: &[f64]) -> Vec<String> {
     params
@@ -215,10 +216,17 @@ pub fn final_values(params: &[Param], theta: &[f64]) -> Vec<String> {
         .zip(theta)
         .map(|(p, &v)| {
             if p.integer {
-                format!("{}", v.round() as i64)
+                format!("{}", v.round().max(p.min.ceil()).min(p.max.floor()) as i64)
+            } else if v == 0.0 {
+                "0".to_string()
             } else {
                 let digits = 6 - 1 - v.abs().max(1e-12).log10().floor() as i32;
-                format!("{:.*}", digits.clamp(0, 12) as usize, v)
+                let short = format!("{:.*}", digits.clamp(0, 12) as usize, v);
+                // Six digits that fall outside the range: the value whole.
+                match short.parse::<f64>() {
+                    Ok(s) if (p.min..=p.max).contains(&s) => short,
+                    _ => format!("{v}"),
+                }
             }
         })
         .collect()
@@ -369,6 +377,23 @@ mod tests {
         assert_eq!(
             final_values(&ps, &[3.6, 1.234_567_89]),
             vec!["4", "1.23457"]
+        );
+        assert_eq!(final_values(&ps, &[0.0, 0.0]), vec!["0", "0"]);
+        // Never outside the range: a fractional min, six digits below it.
+        let edge = Param {
+            min: 0.123_456_4,
+            max: 0.2,
+            ..param(0.123_456_4, 0.01, 0.0)
+        };
+        let whole = Param {
+            min: 0.4,
+            max: 3.0,
+            integer: true,
+            ..param(0.4, 0.1, 0.0)
+        };
+        assert_eq!(
+            final_values(&[edge, whole], &[0.123_456_4, 0.4]),
+            vec!["0.1234564", "1"]
         );
     }
 }
