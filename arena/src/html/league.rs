@@ -36,8 +36,7 @@ pub const TREND_POINTS: usize = 10;
 /// The most series listed in one bot's record (its latest).
 pub const BOT_SERIES_MAX: usize = 1000;
 
-/// The file of the bots that come and go, in the run folder.
-pub const ROSTER_FILE: &str = "roster.csv";
+pub use crate::output::roster::ROSTER_FILE;
 
 /// The file of a league's pairings, in the run folder.
 pub const LEAGUE_FILE: &str = "league.csv";
@@ -70,48 +69,34 @@ pub enum LeagueFileError {
     },
 }
 
-/// One row of `roster.csv`.
-#[derive(serde::Deserialize)]
-struct RosterRow {
-    bot: String,
-    joined: Option<u32>,
-    retired: Option<u32>,
-}
-
-/// `roster.csv` at `path`; `Ok(None)` when there is none.
+/// `roster.csv` in run folder `dir` (read by
+/// [`crate::output::roster::read_roster`], the one reader of the file);
+/// `Ok(None)` when there is none.
 ///
 /// # Errors
 /// The file cannot be read, lacks the columns `bot,joined,retired`, or a
 /// round is not a whole number (the error names the file and line).
-pub fn read_roster(path: &Path) -> Result<Option<Roster>, LeagueFileError> {
-    let file = path.display().to_string();
-    let mut reader = match csv::Reader::from_path(path) {
-        Ok(r) => r,
-        Err(e) => {
-            return match e.into_kind() {
-                csv::ErrorKind::Io(io) if io.kind() == std::io::ErrorKind::NotFound => Ok(None),
-                csv::ErrorKind::Io(io) => Err(LeagueFileError::Io(file, io)),
-                other => Err(LeagueFileError::Bad {
-                    file,
-                    line: 1,
-                    problem: format!("{other:?}"),
-                }),
-            }
-        }
+pub fn read_roster(dir: &Path) -> Result<Option<Roster>, LeagueFileError> {
+    use crate::output::roster::RosterFileError;
+    let rows = crate::output::roster::read_roster(dir).map_err(|e| match e {
+        RosterFileError::Read(p, io) => LeagueFileError::Io(p.display().to_string(), io),
+        RosterFileError::Row { path, line, why } => LeagueFileError::Bad {
+            file: path.display().to_string(),
+            line,
+            problem: format!(
+                "{why}: the columns are bot,joined,retired (rounds from 1, retired empty while active)"
+            ),
+        },
+    })?;
+    let Some(rows) = rows else {
+        return Ok(None);
     };
     let mut roster = Roster::default();
-    for (i, row) in reader.deserialize::<RosterRow>().enumerate() {
-        let row = row.map_err(|e| LeagueFileError::Bad {
-            file: file.clone(),
-            line: e.position().map_or(i as u64 + 2, csv::Position::line),
-            problem: format!(
-                "{e}: the columns are bot,joined,retired (rounds from 1, retired empty while active)"
-            ),
-        })?;
+    for row in rows {
         if !roster.bots.contains_key(&row.bot) {
             roster.order.push(row.bot.clone());
         }
-        roster.bots.insert(row.bot, (row.joined, row.retired));
+        roster.bots.insert(row.bot, (Some(row.joined), row.retired));
     }
     Ok(Some(roster))
 }
@@ -659,15 +644,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(ROSTER_FILE);
         std::fs::write(&path, text).unwrap();
-        read_roster(&path)
+        read_roster(dir.path())
     }
 
     #[test]
     fn a_roster_reads_or_names_its_file_and_line_and_an_absent_one_is_none() {
         let dir = tempfile::tempdir().unwrap();
-        assert!(read_roster(&dir.path().join(ROSTER_FILE))
-            .unwrap()
-            .is_none());
+        assert!(read_roster(dir.path()).unwrap().is_none());
         let r = roster("bot,joined,retired\nb0,1,\nb1,1,3\nb2,4,\n")
             .unwrap()
             .unwrap();

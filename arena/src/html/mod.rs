@@ -1101,7 +1101,7 @@ fn league_board_of(
     } else {
         trends.follow(league, course.names);
     }
-    let roster = read_roster(&dir.join(ROSTER_FILE)).unwrap_or_else(|e| {
+    let roster = read_roster(dir).unwrap_or_else(|e| {
         notes.push(format!("{e}; every bot is shown as active"));
         None
     });

@@ -642,7 +642,7 @@ impl LiveState {
         let roster = dir.join(html::ROSTER_FILE);
         if let Some(mark) = html::changed_mark(&roster, l.marks[0]) {
             l.marks[0] = mark;
-            match html::read_roster(&roster) {
+            match html::read_roster(dir) {
                 Ok(r) => {
                     l.roster = r;
                     l.notes[0] = None;
