@@ -108,3 +108,20 @@ fn a_folder_without_games_csv_is_not_served() {
         "nothing written"
     );
 }
+
+#[test]
+fn a_config_after_a_bare_serve_is_named_as_such() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = demo(dir.path());
+    let output = arena(
+        &["run", "--serve", cfg.to_str().unwrap(), "--out", "out"],
+        dir.path(),
+    );
+    let line = one_line(&output);
+    assert!(line.contains("that is a config, not an address"), "{line}");
+    assert!(
+        line.contains("`arena run CONFIG --serve`"),
+        "the fix: {line}"
+    );
+    assert!(!dir.path().join("out").exists(), "nothing written");
+}

@@ -1,7 +1,7 @@
 //! The command line (clap): the arguments of every subcommand, and their
 //! conversion into the library's plain options.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand};
 
@@ -141,7 +141,8 @@ pub struct TuneArgs {
     /// (printed at start): each parameter's current value and course as
     /// iterations end. ADDR defaults to 127.0.0.1 and a free port, as for
     /// `arena run --serve`; see docs/live.md.
-    #[arg(long, value_name = "HOST:PORT", num_args = 0..=1, default_missing_value = "127.0.0.1:0")]
+    #[arg(long, value_name = "HOST:PORT", num_args = 0..=1, default_missing_value = "127.0.0.1:0",
+          value_parser = serve_addr)]
     pub serve: Option<String>,
 }
 
@@ -194,7 +195,8 @@ pub struct RunArgs {
     /// (printed at start): progress, standings, cross table, the SPRT
     /// curve, every game in progress, and the game viewer. ADDR defaults
     /// to 127.0.0.1 and a free port; see docs/live.md.
-    #[arg(long, value_name = "HOST:PORT", num_args = 0..=1, default_missing_value = "127.0.0.1:0")]
+    #[arg(long, value_name = "HOST:PORT", num_args = 0..=1, default_missing_value = "127.0.0.1:0",
+          value_parser = serve_addr)]
     pub serve: Option<String>,
 }
 
@@ -394,6 +396,20 @@ pub struct BenchArgs {
     /// Internal: the run folder of --tournament.
     #[arg(long, hide = true, value_name = "DIR")]
     pub tournament_dir: Option<PathBuf>,
+}
+
+/// The value of `--serve`, taken as it is (the run checks the address)
+/// unless it names a config: a path that ends in `.toml` or is a file, as
+/// in `arena run --serve cfg.toml`, where a bare `--serve` took the config
+/// for its address. That is refused with the two ways to write it.
+fn serve_addr(text: &str) -> Result<String, String> {
+    if text.ends_with(".toml") || Path::new(text).is_file() {
+        return Err(
+            "that is a config, not an address HOST:PORT; put the config before a bare --serve (`arena run CONFIG --serve`) or write the address as --serve=HOST:PORT"
+                .to_string(),
+        );
+    }
+    Ok(text.to_string())
 }
 
 /// `NAME=VALUE` of `arena check --option`, checked as a config's `options`.
