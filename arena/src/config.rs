@@ -496,6 +496,13 @@ pub enum ConfigError {
         /// Why.
         source: std::io::Error,
     },
+    /// The config file is not UTF-8 text (UTF-16, say, as some Windows
+    /// editors save): TOML is UTF-8.
+    #[error("config {} is not UTF-8 text (TOML is UTF-8; a Windows editor may have saved it as UTF-16): save it as UTF-8", path.display())]
+    NotUtf8 {
+        /// The file.
+        path: PathBuf,
+    },
     /// A problem at a place in the file.
     #[error("{origin}:{line}:{column}: {message}")]
     At {
@@ -703,9 +710,17 @@ impl Config {
     /// unknown key or a value of the wrong type or range, or names fewer than
     /// two bots or a bot twice.
     pub fn load(path: &Path, host: &Host<'_>) -> Result<Config, ConfigError> {
-        let text = (host.read)(path).map_err(|source| ConfigError::Read {
-            path: path.to_path_buf(),
-            source,
+        let text = (host.read)(path).map_err(|source| {
+            if source.kind() == std::io::ErrorKind::InvalidData {
+                ConfigError::NotUtf8 {
+                    path: path.to_path_buf(),
+                }
+            } else {
+                ConfigError::Read {
+                    path: path.to_path_buf(),
+                    source,
+                }
+            }
         })?;
         let stem = path
             .file_stem()

@@ -240,6 +240,25 @@ fn a_bad_config_gets_one_line_naming_the_place_and_the_fix() {
         .unwrap();
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot read config no/such.toml"));
+
+    // Saved as UTF-16 (with its byte-order mark), as some Windows editors do.
+    let utf16 = tmp.path().join("utf16.toml");
+    let mut bytes = vec![0xff, 0xfe];
+    bytes.extend("[tournament]\n".encode_utf16().flat_map(u16::to_le_bytes));
+    std::fs::write(&utf16, bytes).unwrap();
+    let wide = Command::cargo_bin("arena")
+        .unwrap()
+        .arg("run")
+        .arg(&utf16)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&wide.stderr);
+    assert_eq!(wide.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("is not UTF-8 text") && err.contains("save it as UTF-8"),
+        "{err}"
+    );
 }
 
 #[test]
