@@ -153,6 +153,14 @@ pub enum CheckError {
     /// The sandbox cannot run the bot.
     #[error("{0}")]
     Sandbox(#[from] crate::bot::spawn::SpawnError),
+    /// A script the command names (`*.py`, `*.js`, ...) does not exist.
+    #[error("script '{script}' does not exist (looked in {}): fix the command after --; a relative path starts in the current directory", .dir.display())]
+    NoScript {
+        /// The script, as given.
+        script: String,
+        /// Where it was looked for.
+        dir: PathBuf,
+    },
     /// The program is not found or not executable.
     #[error("program '{program}' {why}")]
     NotFound {
@@ -210,6 +218,14 @@ pub fn run(
             why: crate::bot::spawn::why_not_found(program, &here),
         }
     })?;
+    let here = std::env::current_dir().unwrap_or_default();
+    let dir = spec.dir.as_deref().map_or(here.clone(), |d| here.join(d));
+    if let Some(script) = crate::bot::spawn::missing_script(&spec.command, &dir) {
+        return Err(CheckError::NoScript {
+            script: script.to_string(),
+            dir,
+        });
+    }
 
     let log = match &options.log {
         Some(path) => std::fs::File::create(path)

@@ -502,3 +502,25 @@ fn a_banner_or_an_early_hello_reply_passes() {
         "{stdout}"
     );
 }
+
+#[test]
+fn a_missing_script_is_named_before_anything_starts() {
+    let output = Command::cargo_bin("arena")
+        .unwrap()
+        .current_dir(repo())
+        .args(["check", "--", "python3", "test-bots/no_such_bot.py"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("script 'test-bots/no_such_bot.py' does not exist"),
+        "{stderr}"
+    );
+    assert!(
+        output.stdout.is_empty(),
+        "no checklist: {}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+}

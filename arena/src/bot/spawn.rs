@@ -167,6 +167,22 @@ pub fn why_not_found(program: &str, dir: &Path) -> String {
     }
 }
 
+/// The first script file a command names after its program (an argument
+/// ending in `.py`, `.js`, `.sh`, ... that is not an option) that does
+/// not exist in `dir`, the folder the command starts in.
+#[must_use]
+pub fn missing_script<'a>(command: &'a [String], dir: &Path) -> Option<&'a str> {
+    const SCRIPTS: [&str; 9] = ["py", "js", "mjs", "sh", "rb", "pl", "lua", "jl", "php"];
+    command.get(1..)?.iter().map(String::as_str).find(|arg| {
+        let path = Path::new(arg);
+        !arg.starts_with('-')
+            && path
+                .extension()
+                .is_some_and(|e| SCRIPTS.contains(&e.to_string_lossy().as_ref()))
+            && !dir.join(path).exists()
+    })
+}
+
 /// Checks that every bot's program can be found, its command can be
 /// built (bubblewrap for a sandbox), and the script files its arguments
 /// name (`*.py`, `*.js`, ...) exist, without starting anything.
@@ -176,7 +192,6 @@ pub fn why_not_found(program: &str, dir: &Path) -> String {
 /// program or script and where it was looked for.
 pub fn check_programs(config: &Config) -> Result<(), ConfigError> {
     check_cgroups(config)?;
-    const SCRIPTS: [&str; 9] = ["py", "js", "mjs", "sh", "rb", "pl", "lua", "jl", "php"];
     for (bot, origin) in config.bots.iter().zip(&config.bot_origins) {
         let (_, dir) = resolve_program(bot).map_err(|e| bot_error(origin, e))?;
         // The whole start as it will be made (a sandbox is tried for real).
@@ -194,15 +209,7 @@ pub fn check_programs(config: &Config) -> Result<(), ConfigError> {
                 ));
             }
         }
-        let missing = bot.command[1..].iter().find(|arg| {
-            let path = Path::new(arg.as_str());
-            !arg.starts_with('-')
-                && path
-                    .extension()
-                    .is_some_and(|e| SCRIPTS.contains(&e.to_string_lossy().as_ref()))
-                && !dir.join(path).exists()
-        });
-        if let Some(script) = missing {
+        if let Some(script) = missing_script(&bot.command, &dir) {
             let hint = if bot.dir.is_none() {
                 in_current_dir(Path::new(script), bot, Path::exists)
             } else {
