@@ -151,7 +151,7 @@ pub enum CheckError {
     #[error("no bot command: write it after --, e.g. arena check -- python3 my_bot.py")]
     NoCommand,
     /// The sandbox cannot run the bot.
-    #[error("{0}")]
+    #[error("{}", for_the_command_line(.0))]
     Sandbox(#[from] crate::bot::spawn::SpawnError),
     /// A script the command names (`*.py`, `*.js`, ...) does not exist.
     #[error("script '{script}' does not exist (looked in {}): fix the command after --; a relative path starts in the current directory", .dir.display())]
@@ -180,6 +180,15 @@ pub enum CheckError {
     /// The async runtime cannot start.
     #[error("cannot start the async runtime: {0}")]
     Runtime(std::io::Error),
+}
+
+/// A start error as `arena check` shows it: the bot is the one command
+/// after `--`, not a config's `[[bot]]` (no `bot 'bot':`, no config to fix).
+fn for_the_command_line(e: &crate::bot::spawn::SpawnError) -> String {
+    e.to_string().replacen("bot 'bot': ", "", 1).replace(
+        "fix its command in the config, or its dir",
+        "fix the command after --",
+    )
 }
 
 /// Runs every check on the bot of `options`, calling `on_line` with each
@@ -219,7 +228,10 @@ pub fn run(
         }
     })?;
     let here = std::env::current_dir().unwrap_or_default();
-    let dir = spec.dir.as_deref().map_or(here.clone(), |d| here.join(d));
+    let dir: PathBuf = match spec.dir.as_deref() {
+        Some(d) => here.join(d).components().collect(),
+        None => here,
+    };
     if let Some(script) = crate::bot::spawn::missing_script(&spec.command, &dir) {
         return Err(CheckError::NoScript {
             script: script.to_string(),

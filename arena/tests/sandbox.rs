@@ -1134,3 +1134,22 @@ fn no_command_line_on_the_host_shows_a_sandboxed_bots_env_or_sandbox() {
     let text = all_text(&out, &out.join("config.toml"));
     assert!(!text.contains(&value), "the secret is in the run folder");
 }
+
+#[test]
+fn arena_check_sandbox_names_a_missing_program_as_the_command_after_the_dashes() {
+    if !bubblewrap() {
+        return;
+    }
+    let output = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["check", "--sandbox", "--", "no-such-program-here"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.starts_with("error: program 'no-such-program-here' is not found"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("fix the command after --"), "{stderr}");
+    assert!(!stderr.contains("bot 'bot'"), "{stderr}");
+}

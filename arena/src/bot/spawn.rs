@@ -149,7 +149,8 @@ pub fn resolve_program(spec: &BotSpec) -> Result<(PathBuf, PathBuf), SpawnError>
 /// folder, not executable, or missing; with the fix.
 #[must_use]
 pub fn why_not_found(program: &str, dir: &Path) -> String {
-    let path = dir.join(program);
+    // `components` drops the `.` of `./bot.sh` (no `DIR/./bot.sh` in the fix).
+    let path: PathBuf = dir.join(program).components().collect();
     if !program.contains('/') {
         format!(
             "is not found in PATH (a program in {} needs a path: ./{program})",
@@ -461,8 +462,21 @@ pub fn process_limits(limits: &Limits) -> ProcessLimits {
 
 #[cfg(test)]
 mod tests {
-    use super::check_programs;
+    use super::{check_programs, why_not_found};
     use crate::config::Config;
+
+    #[test]
+    fn the_chmod_fix_names_the_script_without_a_dot_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join("noexec.sh"), "#!/bin/sh\n").unwrap();
+        let why = why_not_found("./noexec.sh", tmp.path());
+        let path = tmp.path().join("noexec.sh");
+        assert!(
+            why.contains(&format!("chmod +x {},", path.display())),
+            "{why}"
+        );
+        assert!(!why.contains("/./"), "{why}");
+    }
 
     #[test]
     fn a_missing_program_or_script_is_named_with_its_line() {
