@@ -294,6 +294,8 @@ fn a_bot_that_cannot_start_stops_the_tournament_or_is_skipped() {
                 err.contains("(its stderr: fault-exit-start: cannot load my weights"),
                 "{err}"
             );
+            // It exited: no flush hint beside the cause its stderr gives.
+            assert!(!err.contains("flushed"), "{err}");
         }
         assert_eq!(
             std::fs::read_to_string(out.join("games.csv")).ok(),

@@ -264,9 +264,9 @@ impl BotProcess {
                 unfinished
                     .map(|u| format!("; it had sent '{u}' with no end of line (end each line with \\n and flush)"))
                     .unwrap_or_default(),
-                bot.banner_hint()
+                bot.banner_hint(true)
             )),
-            Err(f) => Err(format!("handshake failed: {f}{}", bot.banner_hint())),
+            Err(f) => Err(format!("handshake failed: {f}{}", bot.banner_hint(false))),
         };
         match result {
             Ok((name, listed)) => {
@@ -345,16 +345,21 @@ impl BotProcess {
 
     /// Why a handshake that failed may have: the lines skipped before a
     /// `hello` reply (` ; before it, it sent 'X' (1 line, not a hello
-    /// reply, skipped)`), or, when none came at all, the flush hint.
+    /// reply, skipped)`), or, when none came at all and the bot is still
+    /// running (`waiting`: a reply may sit in its buffer), the flush hint.
+    /// A bot that exited had its buffers flushed: its stderr says more.
     #[must_use]
-    pub fn banner_hint(&self) -> String {
+    pub fn banner_hint(&self, waiting: bool) -> String {
         match &self.banner {
             (n, Some(first)) => format!(
                 "; it sent {n} line{} but no hello reply, the first '{}' (lines before the hello reply that are not one are skipped as a banner)",
                 if *n == 1 { "" } else { "s" },
                 shown_bytes(first)
             ),
-            _ => " (if it wrote a reply, it may not have flushed its standard output)".into(),
+            _ if waiting => {
+                " (if it wrote a reply, it may not have flushed its standard output)".into()
+            }
+            _ => String::new(),
         }
     }
 
