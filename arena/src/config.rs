@@ -1538,24 +1538,49 @@ impl Lines {
     }
 }
 
+/// The first key by which two config files (their bytes) play other
+/// games, for a resume's refusal: `None` when they play the same games
+/// ([`same_games`]); `[tournament] seed`, `the [[bot]] tables`, or
+/// `the file` when one is not TOML.
+#[must_use]
+pub fn games_difference(a: &[u8], b: &[u8]) -> Option<String> {
+    if same_games(a, b) {
+        return None;
+    }
+    let first = match (games_table(a), games_table(b)) {
+        (Some(x), Some(y)) => crate::format::roster::changed_keys(&x, &y)
+            .into_iter()
+            .next(),
+        _ => None,
+    };
+    Some(match first.as_deref() {
+        None => "the file".into(),
+        Some("bot") => "the [[bot]] tables".into(),
+        Some(_) => first.unwrap_or_default(),
+    })
+}
+
 /// Whether two config files (their bytes) play the same games: equal but
 /// for `[tournament]` `concurrency` and `affinity`, which change only how
 /// many games run at once and where, so a run may be resumed on another
 /// machine. Files that are not TOML are the same only when equal.
 #[must_use]
 pub fn same_games(a: &[u8], b: &[u8]) -> bool {
-    let games = |bytes: &[u8]| {
-        let mut value: toml::Table = toml::from_str(std::str::from_utf8(bytes).ok()?).ok()?;
-        if let Some(toml::Value::Table(t)) = value.get_mut("tournament") {
-            t.remove("concurrency");
-            t.remove("affinity");
-            if t.is_empty() {
-                value.remove("tournament");
-            }
+    a == b || matches!((games_table(a), games_table(b)), (Some(x), Some(y)) if x == y)
+}
+
+/// A config file's table without the keys that do not change its games
+/// (`[tournament]` `concurrency` and `affinity`); `None` when not TOML.
+fn games_table(bytes: &[u8]) -> Option<toml::Table> {
+    let mut value: toml::Table = toml::from_str(std::str::from_utf8(bytes).ok()?).ok()?;
+    if let Some(toml::Value::Table(t)) = value.get_mut("tournament") {
+        t.remove("concurrency");
+        t.remove("affinity");
+        if t.is_empty() {
+            value.remove("tournament");
         }
-        Some(value)
-    };
-    a == b || matches!((games(a), games(b)), (Some(x), Some(y)) if x == y)
+    }
+    Some(value)
 }
 
 /// The starter config `arena init` writes: every key with its default, and
@@ -2644,6 +2669,33 @@ dir = "bots"
         ));
         assert!(!same("not toml ["));
         assert!(same_games(b"not toml [", b"not toml ["));
+    }
+
+    #[test]
+    fn a_resume_refusal_names_the_first_key_that_differs() {
+        let base = format!("[tournament]\nfirst_to = 3\nconcurrency = 1\n{TWO_BOTS}");
+        let diff = |other: &str| games_difference(base.as_bytes(), other.as_bytes());
+        assert_eq!(
+            diff(&base.replace("concurrency = 1", "concurrency = 4")),
+            None
+        );
+        assert_eq!(
+            diff(&base.replace("first_to = 3", "first_to = 4")).as_deref(),
+            Some("[tournament] first_to")
+        );
+        assert_eq!(
+            diff(&format!("[board]\nholes = 6\n{base}")).as_deref(),
+            Some("board")
+        );
+        assert_eq!(
+            diff(&base.replace("[tournament]\nfirst_to = 3\nconcurrency = 1\n", "")).as_deref(),
+            Some("tournament")
+        );
+        assert_eq!(diff("not toml [").as_deref(), Some("the file"));
+        assert_eq!(
+            diff(&base.replace("\"x\"", "\"z\"")).as_deref(),
+            Some("the [[bot]] tables")
+        );
     }
 
     #[test]

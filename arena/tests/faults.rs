@@ -777,7 +777,11 @@ fn killed_runs_resume_to_exactly_the_uninterrupted_result() {
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("another config"));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("another config ([tournament] first_to differs)"),
+        "the key named: {stderr}"
+    );
 }
 
 /// `on_start_failure = "skip"` leaves a bot's series unplayed but keeps the

@@ -220,8 +220,10 @@ fn one_line(text: &str) -> String {
 }
 
 /// The keys whose values differ between `a` and `b`, as the config writes
-/// them (`[tournament] seed`, `name`), in order.
-fn changed_keys(a: &toml::Table, b: &toml::Table) -> Vec<String> {
+/// them (`[tournament] seed`, `name`), in order: a table compared key by
+/// key, any other value (an array of `[[bot]]` tables too) as a whole.
+#[must_use]
+pub fn changed_keys(a: &toml::Table, b: &toml::Table) -> Vec<String> {
     let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
     keys.sort();
     keys.dedup();

@@ -69,10 +69,13 @@ pub enum FolderError {
         source: io::Error,
     },
     /// A folder to resume that was run with another config.
-    #[error("{} was run with another config: resume it with its own config.toml (only [tournament] concurrency and affinity may differ), or start a new run", path.display())]
+    #[error("{} was run with another config ({change} differs): resume it with its own config.toml (only [tournament] concurrency and affinity may differ), or start a new run", path.display())]
     OtherConfig {
         /// The folder.
         path: PathBuf,
+        /// The first key that differs, as the config writes it
+        /// (`[tournament] seed`).
+        change: String,
     },
     /// A folder to resume that was run as another shard.
     #[error("{} was run as shard {stored}: resume it {}", path.display(), if stored == "all" { "without --shard" } else { "with the same --shard" })]
@@ -194,12 +197,13 @@ impl RunFolder {
             .map_err(|source| FolderError::Create { path: logs, source })?;
         // A league may resume with bots added or removed: its roster.csv
         // decides who plays (docs/formats.md, "League").
-        if !crate::config::same_games(&stored, config)
-            && !crate::format::roster::bots_only_change(&stored, config)
-        {
-            return Err(FolderError::OtherConfig {
-                path: path.to_path_buf(),
-            });
+        if let Some(change) = crate::config::games_difference(&stored, config) {
+            if !crate::format::roster::bots_only_change(&stored, config) {
+                return Err(FolderError::OtherConfig {
+                    path: path.to_path_buf(),
+                    change,
+                });
+            }
         }
         let stored_shard =
             std::fs::read_to_string(folder.path.join("shard")).unwrap_or_else(|_| "all".into());
