@@ -3,6 +3,7 @@
 //! one run.
 
 use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
 use std::path::Path;
 
 use crate::output::{Duplicates, GameRow, GamesError, GamesReader, RowChecks, TornLine};
@@ -24,6 +25,10 @@ pub struct Rated {
     /// The files without a `moves` column, whose rows were counted without
     /// the replay check: the caller may tell the user.
     pub unreplayed: Vec<std::path::PathBuf>,
+    /// Files whose games equal an earlier file's, game for game (two runs
+    /// of one config and seed, say): each with that earlier file. Their
+    /// games count twice; the caller may warn.
+    pub twins: Vec<(std::path::PathBuf, std::path::PathBuf)>,
 }
 
 impl Rated {
@@ -69,12 +74,18 @@ pub fn read_games(files: &[impl AsRef<Path>], mixed_rules: bool) -> Result<Rated
     let mut names: HashSet<String> = HashSet::new();
     let mut torn = Vec::new();
     let mut games = 0;
+    let mut prints: Vec<(u64, &Path)> = Vec::new();
+    let mut twins = Vec::new();
     for file in files {
         let mut reader = GamesReader::open(file.as_ref())?;
         let index = checks.file(reader.path(), &reader.columns())?;
+        let mut print = std::hash::DefaultHasher::new();
+        let before = games;
         for row in reader.by_ref() {
             let (line, row) = row?;
             checks.row(index, line, &row)?;
+            (row.series, row.game, &row.south, &row.north, &row.moves).hash(&mut print);
+            (&row.south_seeds, &row.north_seeds).hash(&mut print);
             for name in [row.south, row.north] {
                 if !names.contains(&name) {
                     names.insert(name);
@@ -83,6 +94,12 @@ pub fn read_games(files: &[impl AsRef<Path>], mixed_rules: bool) -> Result<Rated
             games += 1;
         }
         torn.extend(reader.torn());
+        (games - before).hash(&mut print);
+        let print = print.finish();
+        if let Some((_, first)) = prints.iter().find(|(p, _)| *p == print && games > before) {
+            twins.push((file.as_ref().to_path_buf(), first.to_path_buf()));
+        }
+        prints.push((print, file.as_ref()));
     }
     let unreplayed = checks.unreplayed().map(Path::to_path_buf).collect();
     drop(checks);
@@ -107,6 +124,7 @@ pub fn read_games(files: &[impl AsRef<Path>], mixed_rules: bool) -> Result<Rated
         games,
         torn,
         unreplayed,
+        twins,
     })
 }
 

@@ -244,3 +244,30 @@ fn a_games_file_without_games_says_what_one_holds() {
         "{stderr}"
     );
 }
+
+#[test]
+fn two_runs_with_the_same_games_are_rated_with_a_warning() {
+    let tmp = tempfile::tempdir().unwrap();
+    let one = a_run(tmp.path(), "one", 4);
+    let again = a_run(tmp.path(), "again", 4);
+    let other = a_run(tmp.path(), "other", 5);
+    let rate = |a: &Path, b: &Path, out: &str| {
+        arena(&[
+            "rate".as_ref(),
+            a.join("games.csv").as_os_str(),
+            b.join("games.csv").as_os_str(),
+            "--out".as_ref(),
+            tmp.path().join(out).as_os_str(),
+            "--mixed-rules".as_ref(),
+        ])
+    };
+    let (code, stderr) = rate(&one, &again, "twice");
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stderr.contains("holds the same games as") && stderr.contains("they count twice"),
+        "{stderr}"
+    );
+    let (code, stderr) = rate(&one, &other, "apart");
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(!stderr.contains("same games"), "{stderr}");
+}

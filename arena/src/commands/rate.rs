@@ -115,6 +115,13 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
     for torn in &rated.torn {
         console.note(format_args!("arena: {torn}"));
     }
+    for (file, first) in &rated.twins {
+        console.note(format_args!(
+            "arena: warning: {} holds the same games as {}, game for game (two runs of one config and seed?): they count twice; give one of them",
+            file.display(),
+            first.display()
+        ));
+    }
     for file in &rated.unreplayed {
         console.note(format_args!(
             "arena: {} has no moves column, so its rows are counted as they are, not replayed and checked",
