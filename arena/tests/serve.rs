@@ -826,6 +826,12 @@ fn serve_dir_of_a_finished_folder() {
         "{}",
         page.text()
     );
+    // Titled by the config's name ("done"), not the folder's ("done-run").
+    assert!(
+        page.text().contains("<title>En Dodoi live: done</title>"),
+        "{}",
+        page.text()
+    );
     let report = served.get("/report");
     assert_eq!(report.status, 200);
     assert_safe_headers(&report, "/report");

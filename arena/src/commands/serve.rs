@@ -113,7 +113,8 @@ pub fn run<F: Future<Output = ()>>(
 }
 
 /// What the page of the folder at `dir` is of: from its copy of the config
-/// when it has one that reads, else from its games alone.
+/// when it has one that reads (titled by its `name`), else from its games
+/// alone (titled by the folder's name).
 fn setup_of(dir: &std::path::Path, finished: bool) -> Setup {
     let title = dir.file_name().map_or_else(
         || dir.display().to_string(),
@@ -133,13 +134,16 @@ fn setup_of(dir: &std::path::Path, finished: bool) -> Setup {
         Config::parse_in(
             &text,
             &config.display().to_string(),
-            "run",
+            &setup.title,
             base.as_deref().unwrap_or(dir),
             &super::host(),
         )
         .ok()
     });
     if let Some(config) = parsed {
+        // The config's `name`, as `arena run --serve` titles the page; the
+        // folder's name when it has none.
+        setup.title.clone_from(&config.name);
         setup.bots = config.bots.iter().map(|b| b.name.clone()).collect();
         setup.bound = crate::runner::games_bound(&config, None, &[]);
         setup.sprt = crate::runner::sprt_of(&config);
