@@ -28,13 +28,16 @@
 //! **Safe by default.** Bound to loopback, it answers only requests whose
 //! `Host` is its own address (`127.0.0.1`, `localhost` or `[::1]` with its
 //! port): a page of another site that a DNS name rebinds to 127.0.0.1 is
-//! refused (421). At most [`MAX_CONNECTIONS`] connections are open; over it
-//! a connection gets 503 and is closed; one that has not sent a request's
+//! refused (421). At most [`MAX_CONNECTIONS`] connections are open, and
+//! [`MAX_PER_ADDRESS`] from one client address; over it a connection gets
+//! 503 and is closed; a connection's send buffer is [`SEND_BUFFER`] bytes,
+//! so a client that reads nothing is found out soon; one that has not sent a request's
 //! head whole within [`HEAD_TIMEOUT`] is closed too. Every response has
 //! `Cache-Control: no-store`, `X-Content-Type-Options: nosniff`, a
 //! `Content-Security-Policy` that lets the page load nothing from
 //! elsewhere, and `Referrer-Policy: no-referrer`.
 
+use std::collections::HashMap;
 use std::future::Future;
 use std::io;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener as StdListener};
@@ -68,6 +71,16 @@ pub const WATCH_QUEUE: usize = 4096;
 
 /// The most connections open at once; more get 503.
 pub const MAX_CONNECTIONS: usize = 1000;
+
+/// The most connections open at once from one client address; more get
+/// 503, so that one client cannot hold every place.
+pub const MAX_PER_ADDRESS: usize = 250;
+
+/// The send buffer asked for each connection, bytes: small, so that a
+/// client that reads nothing fills it within seconds of events and is
+/// dropped after [`STALL`], instead of after the minutes that the kernel's
+/// default buffer (grown to megabytes) would take.
+pub const SEND_BUFFER: usize = 64 * 1024;
 
 /// How long a client's socket may take no bytes before it is dropped.
 pub const STALL: Duration = Duration::from_secs(10);
@@ -340,6 +353,7 @@ async fn serve(
     let mut capped = Capped {
         inner: listener,
         permits: Arc::new(Semaphore::new(MAX_CONNECTIONS)),
+        per_address: Arc::default(),
     };
     // axum's own `serve` sets no timer, so a request head sent half would
     // hold its connection forever: hyper's connections are built here,
@@ -628,10 +642,51 @@ fn sse(u: &Update) -> SseEvent {
     SseEvent::default().event(u.event).data(&*u.data)
 }
 
-/// The listener with a cap on open connections.
+/// The listener with a cap on open connections, in all and per address.
 struct Capped {
     inner: tokio::net::TcpListener,
     permits: Arc<Semaphore>,
+    per_address: Arc<Mutex<HashMap<IpAddr, usize>>>,
+}
+
+/// A connection's place among those of its client address, given back
+/// when the connection is dropped.
+struct AddressPlace {
+    ip: IpAddr,
+    open: Arc<Mutex<HashMap<IpAddr, usize>>>,
+}
+
+impl AddressPlace {
+    /// A place for `ip`, unless it has [`MAX_PER_ADDRESS`] already.
+    fn take(open: &Arc<Mutex<HashMap<IpAddr, usize>>>, ip: IpAddr) -> Option<AddressPlace> {
+        let mut counts = open
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let n = counts.entry(ip).or_insert(0);
+        if *n >= MAX_PER_ADDRESS {
+            return None;
+        }
+        *n += 1;
+        Some(AddressPlace {
+            ip,
+            open: Arc::clone(open),
+        })
+    }
+}
+
+impl Drop for AddressPlace {
+    fn drop(&mut self) {
+        let mut counts = self
+            .open
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(n) = counts.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                counts.remove(&self.ip);
+            }
+        }
+    }
 }
 
 impl Capped {
@@ -646,18 +701,21 @@ impl Capped {
                 }
             };
             let _ = stream.set_nodelay(true);
-            match self.permits.clone().try_acquire_owned() {
-                Ok(permit) => {
+            let _ = socket2::SockRef::from(&stream).set_send_buffer_size(SEND_BUFFER);
+            let place = AddressPlace::take(&self.per_address, addr.ip());
+            match (self.permits.clone().try_acquire_owned(), place) {
+                (Ok(permit), Some(place)) => {
                     return (
                         Conn {
                             stream,
                             _permit: permit,
+                            _place: place,
                             stalled: None,
                         },
                         addr,
                     )
                 }
-                Err(_) => {
+                _ => {
                     tokio::spawn(refuse(stream));
                 }
             }
@@ -676,6 +734,7 @@ async fn refuse(mut stream: tokio::net::TcpStream) {
 struct Conn {
     stream: tokio::net::TcpStream,
     _permit: OwnedSemaphorePermit,
+    _place: AddressPlace,
     stalled: Option<Pin<Box<tokio::time::Sleep>>>,
 }
 
@@ -844,6 +903,26 @@ mod tests {
             "{rest}"
         );
         server.stop();
+    }
+
+    #[test]
+    fn one_address_holds_at_most_its_share_of_the_places() {
+        let open = Arc::default();
+        let (a, b) = (
+            IpAddr::V4(Ipv4Addr::LOCALHOST),
+            IpAddr::V4(Ipv4Addr::new(10, 0, 0, 2)),
+        );
+        let mut held: Vec<AddressPlace> = (0..MAX_PER_ADDRESS)
+            .map(|_| AddressPlace::take(&open, a).unwrap())
+            .collect();
+        assert!(AddressPlace::take(&open, a).is_none(), "over the share");
+        let other = AddressPlace::take(&open, b);
+        assert!(other.is_some(), "another address has its own");
+        held.pop();
+        assert!(AddressPlace::take(&open, a).is_some(), "a place given back");
+        drop(held);
+        drop(other);
+        assert!(open.lock().unwrap().is_empty(), "every place given back");
     }
 
     #[test]
