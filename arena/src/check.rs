@@ -152,7 +152,7 @@ pub enum CheckError {
     NoCommand,
     /// The sandbox cannot run the bot.
     #[error("{}", for_the_command_line(.0))]
-    Sandbox(#[from] crate::bot::spawn::SpawnError),
+    Sandbox(crate::bot::spawn::SpawnError),
     /// A script the command names (`*.py`, `*.js`, ...) does not exist.
     #[error("script '{script}' does not exist (looked in {}): fix the command after --; a relative path starts in the current directory", .dir.display())]
     NoScript {
@@ -170,12 +170,12 @@ pub enum CheckError {
         why: String,
     },
     /// The log file cannot be created.
-    #[error("cannot create the log {}: {source}", .path.display())]
+    #[error("cannot create the log {}: {cause}", .path.display())]
     Log {
         /// The log's path.
         path: PathBuf,
         /// What failed.
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// The async runtime cannot start.
     #[error("cannot start the async runtime: {0}")]
@@ -244,7 +244,7 @@ pub fn run(
             .and_then(|_| BotLog::open(path, LOG_CAP_BYTES))
             .map_err(|source| CheckError::Log {
                 path: path.clone(),
-                source,
+                cause: source,
             })?,
         None => BotLog::none(),
     };

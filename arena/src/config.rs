@@ -489,12 +489,12 @@ pub const CONFIG_DIR_FILE: &str = "config-dir";
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     /// The config file cannot be read.
-    #[error("cannot read config {}: {source}; check the path", path.display())]
+    #[error("cannot read config {}: {cause}; check the path", path.display())]
     Read {
         /// The file.
         path: PathBuf,
         /// Why.
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// The config file is not UTF-8 text (UTF-16, say, as some Windows
     /// editors save): TOML is UTF-8.
@@ -718,7 +718,7 @@ impl Config {
             } else {
                 ConfigError::Read {
                     path: path.to_path_buf(),
-                    source,
+                    cause: source,
                 }
             }
         })?;
@@ -1341,15 +1341,18 @@ impl Config {
                         // Missing beside the config, but where paths
                         // used to start from (the host reads a relative
                         // path from the current directory)?
-                        OpeningsError::Read { path, source, .. }
-                            if source.kind() == std::io::ErrorKind::NotFound
-                                && Path::new(f.get_ref()).is_relative()
-                                && !base.as_os_str().is_empty()
-                                && (host.read)(Path::new(f.get_ref())).is_ok() =>
+                        OpeningsError::Read {
+                            path,
+                            cause: source,
+                            ..
+                        } if source.kind() == std::io::ErrorKind::NotFound
+                            && Path::new(f.get_ref()).is_relative()
+                            && !base.as_os_str().is_empty()
+                            && (host.read)(Path::new(f.get_ref())).is_ok() =>
                         {
                             OpeningsError::Read {
                                 path,
-                                source,
+                                cause: source,
                                 hint: Some(current_dir_hint(Path::new(f.get_ref()), base)),
                             }
                         }
@@ -1394,12 +1397,12 @@ impl Config {
 #[derive(Debug, thiserror::Error)]
 pub enum OpeningsError {
     /// It cannot be read.
-    #[error("openings.file {}: {source}{}", path.display(), hint.as_deref().unwrap_or("; check the path (relative to the config file's folder)"))]
+    #[error("openings.file {}: {cause}{}", path.display(), hint.as_deref().unwrap_or("; check the path (relative to the config file's folder)"))]
     Read {
         /// The file.
         path: PathBuf,
         /// Why.
-        source: std::io::Error,
+        cause: std::io::Error,
         /// The [`current_dir_hint`], when the current directory has the
         /// file as written.
         hint: Option<String>,
@@ -1452,7 +1455,7 @@ fn read_openings(
 ) -> Result<Vec<Vec<endodoi::Move>>, OpeningsError> {
     let text = (host.read)(path).map_err(|source| OpeningsError::Read {
         path: path.to_path_buf(),
-        source,
+        cause: source,
         hint: None,
     })?;
     let text = strip_bom(&text);

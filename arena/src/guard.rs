@@ -112,12 +112,12 @@ pub enum GuardError {
     #[error("cannot put the bot into its cgroup: {0}")]
     Cgroup(std::io::Error),
     /// The program could not be started.
-    #[error("cannot start {program}: {source}")]
+    #[error("cannot start {program}: {cause}")]
     Start {
         /// The program.
         program: String,
         /// Why.
-        source: std::io::Error,
+        cause: std::io::Error,
     },
 }
 
@@ -183,7 +183,7 @@ pub fn run(
     drop(prepared);
     let mut child = spawned.map_err(|source| GuardError::Start {
         program: program.to_string_lossy().into_owned(),
-        source,
+        cause: source,
     })?;
     // The bot has its own copies of the pipes: drop ours, so the arena sees
     // the end of the bot's output when the bot closes it.

@@ -167,12 +167,12 @@ pub struct PlaySettings {
 #[derive(Debug, thiserror::Error)]
 pub enum PlayError {
     /// The log cannot be created.
-    #[error("cannot create the log {}: {source}", path.display())]
+    #[error("cannot create the log {}: {cause}", path.display())]
     Log {
         /// The file.
         path: PathBuf,
         /// Why.
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// A bot did not start (or failed its handshake).
     #[error("the bot '{command}' did not start: {why}{hint}")]
@@ -186,14 +186,22 @@ pub enum PlayError {
     },
     /// The output cannot be written.
     #[error("cannot write the game: {0}")]
-    Output(#[from] std::io::Error),
+    Output(std::io::Error),
+}
+
+impl From<std::io::Error> for PlayError {
+    /// The output failed; its message says why (not a `source`, which the
+    /// message already gives).
+    fn from(e: std::io::Error) -> Self {
+        PlayError::Output(e)
+    }
 }
 
 /// Why `arena play` cannot start: its settings do not make a game.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PlayOptionsError {
     /// The board or the limits are not valid rules.
-    #[error("{0}")]
+    #[error(transparent)]
     Rules(#[from] RulesError),
     /// The opening is unreadable, illegal, or ends the game.
     #[error(transparent)]
@@ -418,7 +426,7 @@ pub async fn session<W: Write>(
             .and_then(|_| BotLog::open(path, LOG_CAP_BYTES))
             .map_err(|source| PlayError::Log {
                 path: path.clone(),
-                source,
+                cause: source,
             })?,
         None => BotLog::none(),
     };

@@ -34,7 +34,7 @@ pub enum ReplayError {
         torn: Option<crate::output::TornLine>,
     },
     /// The game's row has rules that are not numbers or not playable.
-    #[error("{}: series {series} game {game}: {source}", path.display())]
+    #[error("{}: series {series} game {game}: {cause}", path.display())]
     BadRules {
         /// The file.
         path: std::path::PathBuf,
@@ -44,7 +44,7 @@ pub enum ReplayError {
         game: u32,
         /// What is wrong.
         #[source]
-        source: RowRulesError,
+        cause: RowRulesError,
     },
     /// A move that is illegal where it was played.
     #[error("{so_far}ply {ply}: {mover} cannot play {hole}: {reason} (legal: {legal})")]
@@ -209,7 +209,7 @@ pub fn from_games_csv(
         path: path.to_path_buf(),
         series,
         game,
-        source,
+        cause: source,
     };
     let rules = row.rules().map_err(bad)?;
     let seeds = |column: &'static str, text: &str| {

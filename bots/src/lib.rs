@@ -119,7 +119,7 @@ pub fn turn_position(turn: &Turn, rules: Option<Rules>) -> Result<Position, Turn
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TurnPositionError {
     /// No rules fit the rows (the engine's message).
-    #[error("{0}")]
+    #[error(transparent)]
     Rules(#[from] endodoi::RulesError),
     /// The rows and counts do not make a position (the engine's message).
     #[error("{0}")]

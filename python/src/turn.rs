@@ -9,10 +9,10 @@ use endodoi_protocol::{Encode, NewGame, RequestError, Turn};
 #[derive(Debug, thiserror::Error)]
 pub enum TurnError {
     /// The line is not a well-formed request (protocol.md).
-    #[error("{0}")]
+    #[error(transparent)]
     Request(#[from] RequestError),
     /// The rows do not fit the rules.
-    #[error("{0}")]
+    #[error(transparent)]
     Position(#[from] ParsePositionError),
     /// The line's `legal` is not the engine's for that position: other
     /// rules (`max_laps`?) or another side.

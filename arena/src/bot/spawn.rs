@@ -29,12 +29,12 @@ pub enum SpawnError {
         hint: String,
     },
     /// The arena's own executable (for `arena ...` commands) cannot be found.
-    #[error("bot '{bot}': cannot find the arena's own executable: {source}")]
+    #[error("bot '{bot}': cannot find the arena's own executable: {cause}")]
     NoArena {
         /// The bot.
         bot: String,
         /// Why.
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// The program is not found, or not executable.
     #[error("bot '{bot}': program '{program}' {why}: fix its command in the config, or its dir")]
@@ -60,12 +60,12 @@ pub enum SpawnError {
     #[error(transparent)]
     Sandbox(#[from] SandboxError),
     /// The sandbox does not hold on this host (the probe).
-    #[error("bot '{bot}' wants a sandbox, but {source}")]
+    #[error("bot '{bot}' wants a sandbox, but {cause}")]
     Probe {
         /// The bot.
         bot: String,
         /// What the probe found.
-        source: SandboxError,
+        cause: SandboxError,
     },
     /// A sandboxed bot was to start without the guard.
     #[error("bot '{bot}': a sandboxed bot is started by the guard")]
@@ -112,7 +112,7 @@ pub fn resolve_program(spec: &BotSpec) -> Result<(PathBuf, PathBuf), SpawnError>
     if first == "arena" {
         let exe = std::env::current_exe().map_err(|source| SpawnError::NoArena {
             bot: spec.name.clone(),
-            source,
+            cause: source,
         })?;
         return Ok((exe, dir));
     }
@@ -352,7 +352,7 @@ pub fn check(spec: &BotSpec) -> Result<(), SpawnError> {
         sandbox.check_access(&spec.name)?;
         sandbox.probe().map_err(|source| SpawnError::Probe {
             bot: spec.name.clone(),
-            source,
+            cause: source,
         })?;
     }
     Ok(())

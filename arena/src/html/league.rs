@@ -56,7 +56,7 @@ pub struct Roster {
 pub enum LeagueFileError {
     /// The file cannot be opened or read.
     #[error("{0}: {1}")]
-    Io(String, #[source] std::io::Error),
+    Io(String, std::io::Error),
     /// A line does not parse.
     #[error("{file}: line {line}: {problem}")]
     Bad {

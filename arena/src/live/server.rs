@@ -106,7 +106,7 @@ pub enum ServeError {
     InUse(SocketAddr),
     /// The address cannot be bound for another reason.
     #[error("cannot listen on {0}: {1}: choose another address, such as 127.0.0.1:0")]
-    Bind(SocketAddr, #[source] io::Error),
+    Bind(SocketAddr, io::Error),
     /// The server's thread or runtime could not start.
     #[error("cannot start the live view's server")]
     Start(#[source] io::Error),

@@ -18,17 +18,17 @@ pub const REFUSED: i32 = 125;
 pub enum ConfineError {
     /// The isolation is not as promised.
     #[error("not isolated as promised: {0}; the bot was not started")]
-    NotIsolated(#[from] Leak),
+    NotIsolated(Leak),
     /// RLIMIT_NPROC cannot be set.
     #[error("cannot limit processes: {0}")]
     Limit(std::io::Error),
     /// The bot's program cannot be started.
-    #[error("cannot start {program}: {source}")]
+    #[error("cannot start {program}: {cause}")]
     Start {
         /// The program.
         program: String,
         /// Why.
-        source: std::io::Error,
+        cause: std::io::Error,
     },
 }
 
@@ -67,7 +67,7 @@ pub fn run(processes: u64, arena: bool, command: &[OsString]) -> Result<(), Conf
     let status = platform::own_status();
     let me = platform::user_id();
     let usr_owner = std::fs::metadata("/usr").map_or(me, |m| platform::owner_and_mode(&m).0);
-    check(&status, me, usr_owner)?;
+    check(&status, me, usr_owner).map_err(ConfineError::NotIsolated)?;
     platform::limit_processes(processes).map_err(ConfineError::Limit)?;
     let Some((program, args)) = command.split_first() else {
         return Ok(());
@@ -76,7 +76,7 @@ pub fn run(processes: u64, arena: bool, command: &[OsString]) -> Result<(), Conf
     let source = platform::exec((!arena).then_some(program.as_os_str()), args);
     Err(ConfineError::Start {
         program: program.to_string_lossy().into_owned(),
-        source,
+        cause: source,
     })
 }
 

@@ -112,14 +112,14 @@ pub enum SandboxError {
         bot: String,
     },
     /// The bot's working directory cannot be resolved.
-    #[error("bot '{bot}': working directory {}: {source}", dir.display())]
+    #[error("bot '{bot}': working directory {}: {cause}", dir.display())]
     Dir {
         /// The bot.
         bot: String,
         /// The folder.
         dir: PathBuf,
         /// Why.
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// A path the sandbox would show is refused; `why` says why, and the fix.
     #[error("bot '{bot}': {} {why}", path.display())]
@@ -153,12 +153,12 @@ pub enum SandboxError {
     #[error("{0}")]
     Prepare(std::io::Error),
     /// bubblewrap cannot be started.
-    #[error("cannot start {}: {source}", bwrap.display())]
+    #[error("cannot start {}: {cause}", bwrap.display())]
     Start {
         /// bubblewrap's path.
         bwrap: PathBuf,
         /// Why.
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// The probe: bubblewrap, or the confine step's check, refused.
     #[error("this host cannot give the sandbox's isolation: {said}{hint}; or set sandbox = false")]
@@ -240,7 +240,7 @@ impl Sandbox {
         let dir = std::fs::canonicalize(dir).map_err(|source| SandboxError::Dir {
             bot: name.to_string(),
             dir: dir.to_path_buf(),
-            source,
+            cause: source,
         })?;
         let refuse = |path: &Path, why: &str| SandboxError::Path {
             bot: name.to_string(),
@@ -563,7 +563,7 @@ impl Sandbox {
             .output()
             .map_err(|source| SandboxError::Start {
                 bwrap: self.bwrap.clone(),
-                source,
+                cause: source,
             })?;
         if output.status.success() {
             return Ok(());

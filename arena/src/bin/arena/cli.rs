@@ -963,9 +963,11 @@ impl From<BenchArgs> for arena::commands::bench::Options {
     }
 }
 
-/// The cause chain on one line, each cause once: a typed error that already
-/// says its cause (`cannot read config F: ENOENT; check the path`) is not
-/// followed by that cause again.
+/// The cause chain on one line, joined by `: `. The arena's own errors
+/// either say their cause in their message (`cannot read config F: ENOENT;
+/// check the path`) or expose it as `source()`, never both; a cause the
+/// line already holds is skipped for other crates' errors that do both
+/// (csv's I/O errors).
 pub fn one_line(e: &anyhow::Error) -> String {
     let mut line = String::new();
     for cause in e.chain().map(ToString::to_string) {

@@ -165,13 +165,13 @@ pub enum ToolError {
     NotFound(String),
     /// It could not be started.
     #[error("cannot run {0}: {1}")]
-    Start(String, #[source] std::io::Error),
+    Start(String, std::io::Error),
     /// It did not finish within the limit, and was killed.
     #[error("{0} did not finish in {} s and was stopped{}: is the Slurm controller reachable? Try `scontrol ping`, and check SLURM_CONF", .1.as_secs_f64(), if .0 == "sbatch" { " (it may have submitted the job anyway: look with `squeue --me`)" } else { "" })]
     TimedOut(String, Duration),
     /// Waiting for it failed.
     #[error("cannot wait for {0}: {1}")]
-    Wait(String, #[source] std::io::Error),
+    Wait(String, std::io::Error),
     /// It exited with a failure; its stderr's lines joined by ` / `.
     #[error("{0} failed: {1}")]
     Failed(String, String),
