@@ -145,6 +145,9 @@ pub enum ReportError {
     /// A games file that cannot be read.
     #[error(transparent)]
     Games(#[from] GamesError),
+    /// The endgame tables that check the games cannot be read.
+    #[error(transparent)]
+    Tables(#[from] crate::output::tablebase::LoadError),
     /// A file that cannot be written.
     #[error(transparent)]
     Io(#[from] std::io::Error),

@@ -716,6 +716,10 @@ pub struct ReplayArgs {
     /// The game number, within its series, in --games.
     #[arg(long)]
     pub game: Option<u32>,
+    /// The endgame tables that check a game adjudicated `tablebase`
+    /// [default: the `[board] tablebase` of the run's config.toml beside --games].
+    #[arg(long, value_name = "DIR", requires = "games")]
+    pub tablebase: Option<PathBuf>,
 }
 
 /// The arguments of `arena rate`.
@@ -752,6 +756,10 @@ pub struct RateArgs {
     /// which are refused without it.
     #[arg(long)]
     pub mixed_rules: bool,
+    /// The endgame tables that check rows adjudicated `tablebase`
+    /// [default: the run's config's [board] tablebase].
+    #[arg(long, value_name = "DIR")]
+    pub tablebase: Option<PathBuf>,
 }
 
 /// `arena bot --help`: the long help of the `bot` subcommand (the bot's
@@ -814,6 +822,7 @@ impl From<ReplayArgs> for arena::commands::replay::Source {
                 games,
                 series,
                 game,
+                tablebase: a.tablebase,
             },
             _ => Self::Moves {
                 holes: a.holes,
@@ -837,6 +846,7 @@ impl From<RateArgs> for arena::commands::rate::Options {
             bootstrap: a.bootstrap,
             seed: a.seed,
             mixed_rules: a.mixed_rules,
+            tablebase: a.tablebase,
         }
     }
 }
