@@ -13,6 +13,7 @@ pub mod bench;
 pub mod check;
 pub mod init;
 pub mod merge;
+pub mod perfect;
 pub mod play;
 pub mod rate;
 pub mod replay;
