@@ -9,6 +9,13 @@ use endodoi::{Move, MoveSet, Position, Side, Termination};
 use endodoi_bots::{Strategy, TimeLeft};
 use endodoi_tablebase::{adjudicate, Tables};
 
+/// `arena bot perfect --help`.
+const USAGE: &str =
+    "Usage: arena bot perfect --tablebase DIR [--depth D] [--time-ms T] [--seed N]\n\n\
+The endgame tables' best move where they know the result exactly within the plies left\n\
+(the fewest plies when winning, the most when losing, then the lowest hole); the bundled\n\
+alphabeta, with these options, elsewhere. DIR: a folder of `arena tablebase build`.";
+
 /// The move of `pos` (its side to move) that keeps the best forced value,
 /// when the tables know the position exactly within the plies left
 /// ([`endodoi_tablebase::adjudicate`]); `None` elsewhere. Among the moves
@@ -150,6 +157,10 @@ pub fn strategy(args: Vec<String>) -> anyhow::Result<Perfect> {
 /// (one line on stderr), 1 for an I/O error.
 #[must_use]
 pub fn main(args: Vec<String>) -> u8 {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{USAGE}");
+        return 0;
+    }
     let strategy = match strategy(args) {
         Ok(s) => s,
         Err(e) => {
@@ -170,7 +181,7 @@ pub fn main(args: Vec<String>) -> u8 {
 mod tests {
     use super::*;
     use endodoi::Rules;
-    use endodoi_bots::Random;
+    use endodoi_bots::{AlphaBeta, AlphaBetaOptions, Random};
     use rand::{Rng, SeedableRng};
 
     /// A position of 2x`holes` from a random start played on at random,
@@ -203,7 +214,15 @@ mod tests {
             }
             let mover = pos.to_move();
             let perfect = Perfect::new(tables.clone(), Box::new(Random::new(case)));
-            let opponent = Random::new(case + 1);
+            // Half the cases against random, half against alphabeta.
+            let opponent: Box<dyn Strategy> = if case % 2 == 0 {
+                Box::new(Random::new(case + 1))
+            } else {
+                Box::new(AlphaBeta::new(AlphaBetaOptions {
+                    depth: Some(4),
+                    ..AlphaBetaOptions::default()
+                }))
+            };
             let fin = play_from(pos.clone(), mover, perfect, opponent);
             let margin = fin[mover.index()] as i32 - fin[mover.opponent().index()] as i32;
             let before = pos.captured(mover) as i32 - pos.captured(mover.opponent()) as i32;
@@ -224,7 +243,7 @@ mod tests {
         pos: Position,
         side: Side,
         mut perfect: impl Strategy,
-        mut other: impl Strategy,
+        mut other: Box<dyn Strategy>,
     ) -> [u32; 2] {
         let mut pos = pos;
         while !pos.is_over() {

@@ -83,14 +83,16 @@ pub enum Command {
     ///
     /// The options after NAME are the bot's: `--seed N` for every bot;
     /// `--depth D`, `--time-ms T` for alphabeta; `--playouts P`,
-    /// `--time-ms T`, `--rollout random|greedy`, `--exploration C`, `--rollout-plies N` for mcts
-    /// (bots/README.md explains them). `arena bot NAME --help` lists them.
+    /// `--time-ms T`, `--rollout random|greedy`, `--exploration C`, `--rollout-plies N` for mcts;
+    /// `--tablebase DIR` and alphabeta's for perfect
+    /// (bots/README.md and docs/tablebases.md explain them). `arena bot NAME --help` lists them.
     // No --help of its own: `arena bot mcts --help` goes to the bot, which
     // lists its options; `arena bot --help` is handled in main.
     #[command(disable_help_flag = true)]
     Bot {
         /// The bot: random, greedy, first (the first legal move, at once),
-        /// alphabeta or mcts.
+        /// alphabeta, mcts, or perfect (`--tablebase DIR`: the endgame
+        /// tables where they know the result, alphabeta elsewhere).
         #[arg(allow_hyphen_values = true)]
         name: String,
         /// The bot's options, such as `--seed 3` or `--depth 6`.
