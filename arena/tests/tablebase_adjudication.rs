@@ -112,6 +112,40 @@ fn adjudicated_games_end_as_perfect_play_ends_them_and_are_checked() {
         assert_eq!(g["result"], result, "{g:?}");
     }
 
+    // A resumed run reads its adjudicated rows back through the tables'
+    // checks, and plays the games it lacks to the same rows.
+    let resumed = tmp.path().join("resumed");
+    std::fs::create_dir(&resumed).unwrap();
+    for entry in std::fs::read_dir(&out).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_type().unwrap().is_file() && entry.file_name() != "finished" {
+            std::fs::copy(entry.path(), resumed.join(entry.file_name())).unwrap();
+        }
+    }
+    let text = std::fs::read_to_string(&games).unwrap();
+    let kept: Vec<&str> = text.lines().take(4).collect();
+    std::fs::write(resumed.join("games.csv"), kept.join("\n") + "\n").unwrap();
+    let again = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .arg("run")
+        .arg(&cfg)
+        .arg("--resume")
+        .arg(&resumed)
+        .output()
+        .unwrap();
+    assert_success(&again);
+    let without_time = |rows: Vec<HashMap<String, String>>| {
+        rows.into_iter()
+            .map(|mut r| {
+                r.remove("duration_ms");
+                r
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        without_time(rows(&resumed.join("games.csv"))),
+        without_time(all.clone())
+    );
+
     // `arena rate` checks every row by the run's tables; `arena replay`
     // agrees with an adjudicated game.
     assert_success(&arena(&["rate"], &games));
