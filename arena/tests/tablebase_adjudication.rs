@@ -207,6 +207,23 @@ fn adjudicated_games_end_as_perfect_play_ends_them_and_are_checked() {
     assert!(!refused.status.success());
     let why = String::from_utf8_lossy(&refused.stderr);
     assert!(why.contains("but the tables force"), "{why}");
+    // `arena replay` of the tampered game shows the disagreement and fails.
+    let disagrees = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args([
+            "replay",
+            "--series",
+            &cells[at("series")],
+            "--game",
+            &cells[at("game")],
+        ])
+        .arg("--games")
+        .arg(&bad)
+        .arg("--tablebase")
+        .arg(&tb)
+        .output()
+        .unwrap();
+    assert!(!disagrees.status.success());
+    assert!(String::from_utf8_lossy(&disagrees.stdout).contains("THE REPLAY DISAGREES"));
     // The independent checker confirms every adjudicated row by its own
     // search (none beyond its budget here), and refuses the tampered one.
     let check = |file: &Path| {
