@@ -92,4 +92,17 @@ mod tests {
             None
         );
     }
+
+    #[test]
+    fn tables_come_back_from_their_layers_in_place_only() {
+        let tables = crate::build(2, 4).unwrap();
+        let layers = tables.layers().to_vec();
+        let back = Tables::from_layers(2, tables.max_laps(), layers.clone()).unwrap();
+        assert_eq!(back.layers(), tables.layers());
+        let mut swapped = layers.clone();
+        swapped.swap(1, 2);
+        assert!(Tables::from_layers(2, tables.max_laps(), swapped).is_none());
+        assert!(Tables::from_layers(3, tables.max_laps(), layers.clone()).is_none());
+        assert!(Tables::from_layers(2, 0, layers).is_none());
+    }
 }
