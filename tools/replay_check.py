@@ -10,7 +10,8 @@ Usage:
     replay_check.py GAMES_CSV [GAMES_CSV...] check an arena's games.csv
 
 Both modes print one line per failing row, then the summary line
-"N passed, M failed". Exit status: 0 all passed, 1 some row failed,
+"N passed, M failed" (with ", U unchecked (tablebase)" when a tablebase
+row's claim is beyond the search budget: each such row gets a line). Exit status: 0 all passed, 1 some row failed,
 2 the input could not be read.
 
 Standard library only (Python 3.11).
@@ -367,6 +368,134 @@ RULE_ENDINGS = ("no-moves", "ply-limit")
 # Exact adjudication: the referee stopped the game after the first ply
 # (past the opening) that gave a side more than half of all seeds.
 DECIDED = "decided"
+TABLEBASE = "tablebase"
+# A diff with this prefix marks a row this checker cannot decide (a
+# tablebase claim beyond its search budget): counted apart, not failed.
+UNCHECKED = "unchecked: "
+# The most positions the forced-end search of one tablebase row visits.
+TABLEBASE_BUDGET = 300_000
+# The rows left unchecked by the last run_games: (path, series, game).
+UNCHECKED_ROWS = []
+# ---------------------------------------------------------------------------
+# Tablebase adjudication, by a search of our own (not the arena's tables)
+# ---------------------------------------------------------------------------
+
+INF = float("inf")
+
+
+class BudgetExceeded(Exception):
+    """The forced-end search visited more positions than its budget."""
+
+
+class ForcedEnd:
+    """Depth-limited search of the forced ends of a position (RULES.md's
+    end of the game, no ply limit): `lo(pos, d)`, the best margin the mover
+    can force with the game ending within d plies, and `hi(pos, d)`, the
+    worst (for the mover) the opponent can force so; -inf and +inf when
+    none. Margins count from here: future captures and the final sweep.
+    A claim is confirmed when both equal it (docs/tablebases.md)."""
+
+    def __init__(self, n, max_laps, budget):
+        self.n, self.max_laps, self.budget = n, max_laps, budget
+        self.memo = {}
+
+    def children(self, board, mover):
+        """(capture, child board) of each legal move; [] when none."""
+        out = []
+        for hole in range(self.n):
+            idx = hole + (self.n if mover == NORTH else 0)
+            if board[idx] == 0:
+                continue
+            sown = sow(board, idx, self.max_laps)
+            if sown is None:
+                continue
+            child, end = sown
+            opp = 2 * self.n - 1 - end
+            cap = 0
+            if (end >= self.n) == (mover == NORTH) and child[opp] > 0:
+                cap = child[opp] + 1
+                child[opp] = child[end] = 0
+            out.append((cap, tuple(child)))
+        return out
+
+    def bounds(self, board, mover, d):
+        """(lo, hi) of the position within d plies."""
+        key = (board, mover, d)
+        if key in self.memo:
+            return self.memo[key]
+        moves = self.children(list(board), mover)
+        if not moves:
+            # No legal move: the last mover (the opponent) sweeps the board.
+            value = (-sum(board), -sum(board))
+        elif d == 0:
+            value = (-INF, INF)
+        else:
+            if len(self.memo) >= self.budget:
+                raise BudgetExceeded
+            lo = hi = -INF
+            for cap, child in moves:
+                c_lo, c_hi = self.bounds(child, 1 - mover, d - 1)
+                lo = max(lo, cap - c_hi)
+                hi = max(hi, cap - c_lo)
+            value = (lo, hi)
+        self.memo[key] = value
+        return value
+
+
+def claimed_plies(detail):
+    """The plies of the arena's detail 'X to move forces +V in at most P
+    plies', or None."""
+    words = (detail or "").split()
+    if len(words) >= 2 and words[-1] == "plies" and words[-2].isdigit():
+        return int(words[-2])
+    return None
+
+
+def check_tablebase(game, row, totals, result):
+    """A tablebase row: the game goes on after its moves, and our own search
+    confirms that perfect play from there forces the recorded totals within
+    the claimed plies (before the ply limit). Beyond the search budget the
+    row is unchecked, not failed. Not checked: that no earlier position was
+    already in the arena's tables (which positions they hold is theirs)."""
+    if game.ended is not None:
+        return [f"tablebase claimed but the game was over by the rules "
+                f"({game.ended}) after {game.plies} plies"]
+    if sum(totals) != game.total:
+        return [f"totals {totals[0]}+{totals[1]} = {sum(totals)}, not {game.total} seeds"]
+    if result != ("south" if totals[0] > totals[1] else
+                  "north" if totals[1] > totals[0] else "draw"):
+        return [f"result {result}, but the totals {totals[0]}-{totals[1]} give another"]
+    plies = claimed_plies(row.get("detail"))
+    if plies is None:
+        return [UNCHECKED + "the detail does not say within how many plies"]
+    if game.max_plies is not None and plies > game.max_plies - game.plies:
+        return [f"tablebase claims an end within {plies} plies, but only "
+                f"{game.max_plies - game.plies} are left before the ply limit"]
+    mover = game.to_move
+    margin = ((totals[mover] - game.captured[mover])
+              - (totals[1 - mover] - game.captured[1 - mover]))
+    search = ForcedEnd(game.n, game.max_laps, TABLEBASE_BUDGET)
+    try:
+        # Deepen until the bounds meet: once equal they stay so (lo only
+        # rises with the depth, hi only falls, and lo <= hi), so the first
+        # depth where they meet gives the value, usually well before `plies`.
+        for depth in range(plies + 1):
+            lo, hi = search.bounds(tuple(game.board), mover, depth)
+            if lo == hi:
+                break
+    except BudgetExceeded:
+        return [UNCHECKED + f"the forced-end search to {plies} plies needs more "
+                f"than {TABLEBASE_BUDGET} positions"]
+    if lo != hi:
+        return [f"tablebase claims {SIDE_NAMES[mover]} forces {margin:+d} within "
+                f"{plies} plies, but the search finds no single forced end "
+                f"(between {lo} and {hi})"]
+    if lo != margin:
+        return [f"tablebase claims {SIDE_NAMES[mover]} forces {margin:+d}, but "
+                f"perfect play forces {int(lo):+d} within {plies} plies"]
+    return []
+
+
 FORFEITS = ("illegal-move", "timeout", "crash", "protocol-error", "start-failure")
 
 
@@ -377,7 +506,7 @@ def _games_row_complete(row):
             int(row[col])
     except (KeyError, ValueError):
         return False
-    return row.get("termination") in RULE_ENDINGS + (DECIDED,) + FORFEITS
+    return row.get("termination") in RULE_ENDINGS + (DECIDED, TABLEBASE) + FORFEITS
 
 
 def decided_side(game):
@@ -404,7 +533,7 @@ def check_game(row):
     diffs = []
     if result not in ("south", "north", "draw"):
         diffs.append(f"unknown result {result!r}")
-    if termination not in RULE_ENDINGS + (DECIDED,) + FORFEITS:
+    if termination not in RULE_ENDINGS + (DECIDED, TABLEBASE) + FORFEITS:
         diffs.append(f"unknown termination {termination!r}")
     if nums["plies"] != len(moves):
         diffs.append(f"plies {nums['plies']} but {len(moves)} moves")
@@ -459,6 +588,8 @@ def check_game(row):
         if totals != captured:
             diffs.append(f"totals {totals[0]}-{totals[1]}, captured so far "
                          f"{captured[0]}-{captured[1]}")
+    elif termination == TABLEBASE:
+        diffs.extend(check_tablebase(game, row, totals, result))
     elif termination in FORFEITS:
         if game.ended is not None:
             diffs.append(f"{termination} claimed but the game was already over "
@@ -489,9 +620,15 @@ def run_games(paths, out=sys.stdout):
     tables = [(path, read_rows(path, GAMES_COLUMNS, _games_row_complete))
               for path in paths]
     passed = failed = 0
+    UNCHECKED_ROWS.clear()
     for path, rows in tables:
         for line, row, err in rows:
             diffs = [err] if row is None else check_game(row)
+            if diffs and all(d.startswith(UNCHECKED) for d in diffs):
+                UNCHECKED_ROWS.append((path, row.get("series"), row.get("game")))
+                print(f"{path}: series {row.get('series', '?')} game "
+                      f"{row.get('game', '?')}: tablebase {'; '.join(diffs)}", file=out)
+                continue
             if diffs:
                 failed += 1
                 where = f"line {line}" if row is None else \
@@ -525,7 +662,8 @@ def main(argv=None):
         print(f"error: {e}", file=sys.stderr)
         return 2
     sys.stdout.flush()
-    print(f"{passed} passed, {failed} failed")
+    unchecked = f", {len(UNCHECKED_ROWS)} unchecked (tablebase)" if UNCHECKED_ROWS else ""
+    print(f"{passed} passed, {failed} failed{unchecked}")
     return 1 if failed else 0
 
 

@@ -296,6 +296,38 @@ class GamesTest(TempFiles):
         self.assertRegex(out, r"series 5 game 5: totals 34-15, captured so far 34-16")
         self.assertRegex(out, r"series 5 game 6: .*over by the rules")
 
+    def test_tablebase_games(self):
+        # 2x2 with 1 seed a hole: South's hole 1 relays round and captures
+        # 3, then North has no move and South sweeps the last seed: +4, and
+        # the other move cannot do better for North, so +4 within 2 plies.
+        tb = dict(holes=2, seeds=1, moves="", plies=0, south_seeds=4,
+                  north_seeds=0, result="south", termination="tablebase",
+                  detail="south to move forces +4 in at most 2 plies")
+        code, out, err = self.check([game_row(series=6, game=1, **tb)])
+        self.assertSummary(out, 1, 0)
+        self.assertEqual(code, 0, out + err)
+        rows = [
+            game_row(series=6, game=2, **{**tb, "south_seeds": 3, "north_seeds": 1}),
+            game_row(series=6, game=3, **{**tb, "detail": "south to move forces +4 in at most 1 plies"}),
+            game_row(series=6, game=4, **{**tb, "max_plies": 1}),
+            game_row(series=6, game=5, **{**tb, "result": "north"}),
+        ]
+        code, out, _ = self.check(rows)
+        self.assertEqual(code, 1)
+        self.assertSummary(out, 0, len(rows))
+        self.assertRegex(out, r"series 6 game 2: tablebase claims south forces \+2, but perfect play forces \+4")
+        self.assertRegex(out, r"series 6 game 3: .*no single forced end")
+        self.assertRegex(out, r"series 6 game 4: .*only 1 are left before the ply limit")
+        self.assertRegex(out, r"series 6 game 5: result north, but the totals")
+        # Beyond the search budget: unchecked, said so, not failed.
+        path = self.write(csv_text([game_row(series=6, game=6, **tb)]))
+        out = io.StringIO()
+        with mock.patch.object(rc, "TABLEBASE_BUDGET", 0):
+            passed, failed = rc.run_games([path], out=out)
+        self.assertEqual((passed, failed), (0, 0), out.getvalue())
+        self.assertEqual(len(rc.UNCHECKED_ROWS), 1)
+        self.assertIn("series 6 game 6: tablebase unchecked", out.getvalue())
+
     def test_truncated_last_row_skipped(self):
         text = csv_text(good_rows()) + "2,1,botA,botB,9,4,100000,1000,4 7 2"
         code, out, err = self.run_cli(self.write(text))

@@ -25,6 +25,12 @@ pub struct Config {
     /// Whether the referee ends a game once its winner is certain
     /// (`[board] adjudicate`).
     pub adjudicate: Adjudicate,
+    /// The endgame tables' folder (`[board] tablebase`, resolved from
+    /// [`Config::base`]); set exactly when `adjudicate` is
+    /// [`Adjudicate::Tablebase`]. Its manifest's board and lap limit are
+    /// checked against `rules` when the config is read; the layers are read
+    /// when the run starts.
+    pub tablebase: Option<PathBuf>,
     /// The `[time]` table: every bot's clocks but those its `[[bot]]` table
     /// sets itself; the referee plays each bot on [`BotSpec::time`].
     pub time: TimeControl,
@@ -176,6 +182,14 @@ pub enum Adjudicate {
     /// ([`endodoi::Position::decided_winner`]): seeds never return to the
     /// board, so that side wins whatever follows, short of a later forfeit.
     Decided,
+    /// Tablebase adjudication (`[board] tablebase = "DIR"`): a game ends,
+    /// with termination `tablebase`, at the first position (the start, or
+    /// after any ply) whose value the endgame tables know exactly within
+    /// the plies left ([`endodoi_tablebase::adjudicate`]); the final seeds
+    /// are those captured so far plus the forced margin's split of the
+    /// board. The result of perfect play from there, as Syzygy adjudication
+    /// in chess, not of the bots.
+    Tablebase,
 }
 
 /// What to do when a bot fails its start-up check before the first game.
@@ -620,6 +634,7 @@ struct RawBoard {
     /// Any TOML value, so a bad one of any type gets the one message
     /// that lists the choices.
     adjudicate: Option<Spanned<toml::Value>>,
+    tablebase: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -873,25 +888,9 @@ impl Config {
             ));
         }
 
-        let adjudicate = match &b.adjudicate {
-            None => Adjudicate::Off,
-            Some(v) => match v.get_ref().as_str() {
-                Some("off") => Adjudicate::Off,
-                Some("decided") => Adjudicate::Decided,
-                other => {
-                    let close = other
-                        .filter(|s| strsim::jaro_winkler(s, "decided") > 0.8)
-                        .map_or("", |_| "; did you mean \"decided\"?");
-                    return Err(at(
-                        Some(v.span()),
-                        &format!(
-                            "board.adjudicate = {} is not a choice: use \"off\" (the default) or \"decided\" (end a game once its winner is certain){close}",
-                            v.get_ref()
-                        ),
-                    ));
-                }
-            },
-        };
+        let adjudicate = adjudicate_of(b.adjudicate.as_ref()).map_err(|(span, m)| at(span, &m))?;
+        let tablebase = tablebase_of(b.tablebase.as_ref(), adjudicate, rules, base, host)
+            .map_err(|(span, m)| at(span, &m))?;
 
         let t = &raw.time;
         const DAY_MS: i64 = 86_400_000;
@@ -1378,6 +1377,7 @@ impl Config {
             name,
             rules,
             adjudicate,
+            tablebase,
             time,
             format,
             tournament: TournamentSettings {
@@ -1390,6 +1390,90 @@ impl Config {
             },
             bots,
         })
+    }
+}
+
+/// `[board] adjudicate`, or the span and message of its error.
+fn adjudicate_of(
+    value: Option<&Spanned<toml::Value>>,
+) -> Result<Adjudicate, (Option<Range<usize>>, String)> {
+    let Some(v) = value else {
+        return Ok(Adjudicate::Off);
+    };
+    match v.get_ref().as_str() {
+        Some("off") => Ok(Adjudicate::Off),
+        Some("decided") => Ok(Adjudicate::Decided),
+        Some("tablebase") => Ok(Adjudicate::Tablebase),
+        other => {
+            let close = other
+                .and_then(|s| {
+                    ["decided", "tablebase"]
+                        .into_iter()
+                        .find(|c| strsim::jaro_winkler(s, c) > 0.8)
+                })
+                .map_or(String::new(), |c| format!("; did you mean \"{c}\"?"));
+            Err((
+                Some(v.span()),
+                format!(
+                    "board.adjudicate = {} is not a choice: use \"off\" (the default), \"decided\" (end a game once its winner is certain) or \"tablebase\" (end it once the endgame tables of board.tablebase know its result){close}",
+                    v.get_ref()
+                ),
+            ))
+        }
+    }
+}
+
+/// `[board] tablebase`, resolved from `base`, with its manifest's board
+/// and lap limit checked against `rules`; or the span and message of its
+/// error.
+fn tablebase_of(
+    dir: Option<&Spanned<String>>,
+    adjudicate: Adjudicate,
+    rules: Rules,
+    base: &Path,
+    host: &Host<'_>,
+) -> Result<Option<PathBuf>, (Option<Range<usize>>, String)> {
+    let dir = match (dir, adjudicate) {
+        (None, Adjudicate::Tablebase) => {
+            return Err((None, "board.adjudicate = \"tablebase\" needs board.tablebase = \"DIR\", the folder `arena tablebase build --out DIR` wrote: add it".into()))
+        }
+        (None, _) => return Ok(None),
+        (Some(d), Adjudicate::Tablebase) => d,
+        (Some(d), _) => {
+            return Err((Some(d.span()), "board.tablebase is used only with adjudicate = \"tablebase\": set that, or remove the key".into()))
+        }
+    };
+    let path = base.join(dir.get_ref());
+    let manifest = path.join("manifest.toml");
+    let fail = |problem: String| {
+        Err((
+            Some(dir.span()),
+            format!("board.tablebase = {:?}: {problem}", dir.get_ref()),
+        ))
+    };
+    let text = match (host.read)(&manifest) {
+        Ok(text) => text,
+        Err(e) => return fail(format!("cannot read {}: {e}; build the tables there with `arena tablebase build --holes {} --seeds-on-board K --max-laps {} --out DIR` (relative to the config file's folder)", manifest.display(), rules.holes(), rules.max_laps())),
+    };
+    let board = toml::from_str::<toml::Value>(&text).ok().and_then(|v| {
+        let b = v.get("board")?;
+        Some((
+            b.get("holes")?.as_integer()?,
+            b.get("max_laps")?.as_integer()?,
+        ))
+    });
+    match board {
+        None => fail(format!("{} is not a tables manifest ([board] holes and max_laps): rebuild it with `arena tablebase build`", manifest.display())),
+        Some((holes, max_laps))
+            if holes != rules.holes() as i64 || max_laps != i64::from(rules.max_laps()) =>
+        {
+            fail(format!(
+                "the tables are for 2x{holes} with max_laps {max_laps}, but the board is 2x{} with max_laps {}: build tables for this board, or point to them",
+                rules.holes(),
+                rules.max_laps()
+            ))
+        }
+        Some(_) => Ok(Some(path)),
     }
 }
 
@@ -2461,7 +2545,7 @@ dir = "bots"
         let e = parse("adjudicate = \"decide\"").unwrap_err();
         assert_eq!(
             e,
-            "t.toml:2:14: board.adjudicate = \"decide\" is not a choice: use \"off\" (the default) or \"decided\" (end a game once its winner is certain); did you mean \"decided\"?"
+            "t.toml:2:14: board.adjudicate = \"decide\" is not a choice: use \"off\" (the default), \"decided\" (end a game once its winner is certain) or \"tablebase\" (end it once the endgame tables of board.tablebase know its result); did you mean \"decided\"?"
         );
         for bad in ["\"always\"", "true", "1"] {
             let e = parse(&format!("adjudicate = {bad}")).unwrap_err();
@@ -2472,6 +2556,43 @@ dir = "bots"
                 "{e}"
             );
             assert!(!e.contains("did you mean") && !e.contains('\n'), "{e}");
+        }
+    }
+
+    #[test]
+    fn tablebase_adjudication_needs_tables_of_its_board() {
+        let parse = |board: &str, manifest: &str| {
+            let text = format!("[board]\nholes = 3\n{board}\n{TWO_BOTS}");
+            let manifest = manifest.to_string();
+            let read = move |p: &Path| {
+                if p.ends_with("tb/manifest.toml") && !manifest.is_empty() {
+                    Ok(manifest.clone())
+                } else {
+                    Err(std::io::Error::from(std::io::ErrorKind::NotFound))
+                }
+            };
+            let host = Host {
+                cores: 1,
+                read: &read,
+            };
+            Config::parse_in(&text, "t.toml", "t", Path::new("cfg"), &host)
+                .map_err(|e| e.to_string())
+        };
+        let good = "[board]\nholes = 3\nmax_laps = 100000\n";
+        let c = parse("adjudicate = \"tablebase\"\ntablebase = \"tb\"", good).unwrap();
+        assert_eq!(c.adjudicate, Adjudicate::Tablebase);
+        assert_eq!(c.tablebase.as_deref(), Some(Path::new("cfg/tb")));
+        for (board, manifest, expected) in [
+            ("adjudicate = \"tablebase\"", good, "t.toml: board.adjudicate = \"tablebase\" needs board.tablebase"),
+            ("tablebase = \"tb\"", good, "t.toml:3:13: board.tablebase is used only with adjudicate = \"tablebase\""),
+            ("adjudicate = \"tablebase\"\ntablebase = \"tb\"", "", "t.toml:4:13: board.tablebase = \"tb\": cannot read cfg/tb/manifest.toml"),
+            ("adjudicate = \"tablebase\"\ntablebase = \"tb\"", "[board]\nholes = 4\nmax_laps = 100000\n", "t.toml:4:13: board.tablebase = \"tb\": the tables are for 2x4 with max_laps 100000, but the board is 2x3"),
+            ("adjudicate = \"tablebase\"\nmax_laps = 7\ntablebase = \"tb\"", good, "t.toml:5:13: board.tablebase = \"tb\": the tables are for 2x3 with max_laps 100000, but the board is 2x3 with max_laps 7"),
+            ("adjudicate = \"tablebase\"\ntablebase = \"tb\"", "holes = 3", "t.toml:4:13: board.tablebase = \"tb\": cfg/tb/manifest.toml is not a tables manifest"),
+        ] {
+            let e = parse(board, manifest).unwrap_err();
+            assert!(e.starts_with(expected), "{board:?}: {e}");
+            assert!(!e.contains('\n'), "{e}");
         }
     }
 

@@ -70,7 +70,20 @@ impl Rated {
 /// (named by file and line); a truncated last line is skipped and reported
 /// in [`Rated::torn`], not an error.
 pub fn read_games(files: &[impl AsRef<Path>], mixed_rules: bool) -> Result<Rated, GamesError> {
-    let mut checks = RowChecks::new(Duplicates::InAFile, mixed_rules);
+    read_games_with(files, mixed_rules, None)
+}
+
+/// [`read_games`], with the endgame tables that check the rows adjudicated
+/// `tablebase` ([`RowChecks::with_tables`]).
+///
+/// # Errors
+/// As [`read_games`].
+pub fn read_games_with(
+    files: &[impl AsRef<Path>],
+    mixed_rules: bool,
+    tables: Option<std::sync::Arc<endodoi_tablebase::Tables>>,
+) -> Result<Rated, GamesError> {
+    let mut checks = RowChecks::new(Duplicates::InAFile, mixed_rules).with_tables(tables);
     let mut names: HashSet<String> = HashSet::new();
     let mut torn = Vec::new();
     let mut games = 0;

@@ -10,9 +10,11 @@ pub mod ply;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use endodoi::{Move, Position, Rules, Side};
+use endodoi_tablebase::{adjudicate as by_tables, Adjudication, Tables};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
@@ -36,6 +38,11 @@ pub enum GameEnd {
     /// had captured more than half of all seeds, so the referee stopped the
     /// game; the seeds are those captured so far.
     Decided,
+    /// Tablebase adjudication (`[board] adjudicate = "tablebase"`): the
+    /// endgame tables knew the result of perfect play from the position
+    /// within the plies left, so the referee stopped the game; the seeds are
+    /// those captured so far plus the forced margin's split of the board.
+    Tablebase,
     /// A bot named a hole that is not a legal move.
     IllegalMove,
     /// A bot did not reply in time.
@@ -56,6 +63,7 @@ impl GameEnd {
             GameEnd::NoMoves => "no-moves",
             GameEnd::PlyLimit => "ply-limit",
             GameEnd::Decided => "decided",
+            GameEnd::Tablebase => "tablebase",
             GameEnd::IllegalMove => "illegal-move",
             GameEnd::Timeout => "timeout",
             GameEnd::Crash => "crash",
@@ -69,15 +77,16 @@ impl GameEnd {
     pub const fn is_forfeit(self) -> bool {
         !matches!(
             self,
-            GameEnd::NoMoves | GameEnd::PlyLimit | GameEnd::Decided
+            GameEnd::NoMoves | GameEnd::PlyLimit | GameEnd::Decided | GameEnd::Tablebase
         )
     }
 
     /// All ends, those without a fault first.
-    pub const ALL: [GameEnd; 8] = [
+    pub const ALL: [GameEnd; 9] = [
         GameEnd::NoMoves,
         GameEnd::PlyLimit,
         GameEnd::Decided,
+        GameEnd::Tablebase,
         GameEnd::IllegalMove,
         GameEnd::Timeout,
         GameEnd::Crash,
@@ -342,13 +351,18 @@ impl Watch {
 /// The rules of a game and whether the referee adjudicates it: what
 /// [`play_game`] plays under. `Rules` alone convert to it with
 /// adjudication off.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct GameRules {
     /// The board and rule limits.
     pub rules: Rules,
     /// Whether the game ends as soon as its winner is certain
-    /// ([`GameEnd::Decided`]).
+    /// ([`GameEnd::Decided`]) or its result is in the tables
+    /// ([`GameEnd::Tablebase`]).
     pub adjudicate: Adjudicate,
+    /// The endgame tables of [`Adjudicate::Tablebase`], read once per run
+    /// and shared by every game; without them that adjudication never ends
+    /// a game.
+    pub tables: Option<Arc<Tables>>,
 }
 
 impl From<Rules> for GameRules {
@@ -356,6 +370,7 @@ impl From<Rules> for GameRules {
         GameRules {
             rules,
             adjudicate: Adjudicate::Off,
+            tables: None,
         }
     }
 }
@@ -402,7 +417,11 @@ pub async fn play_watched(
 }
 
 async fn play(
-    GameRules { rules, adjudicate }: GameRules,
+    GameRules {
+        rules,
+        adjudicate,
+        tables,
+    }: GameRules,
     mut seats: [&mut Seat; 2],
     opening: &[Move],
     (series, game): (usize, u32),
@@ -434,7 +453,7 @@ async fn play(
     let pen = |side: Side| transcript.as_ref().map(|t| t.side(side));
     // Which bots were told of this game: only they hear of its end.
     let mut in_game = [false; 2];
-    // The winner, when adjudication ended the game.
+    // How adjudication ended the game, if it did.
     let mut decided = None;
 
     // Bots not running yet (a series' first game, or after a fault) start
@@ -499,11 +518,9 @@ async fn play(
         while !pos.is_over() {
             // After every ply (and the opening): a winner already certain
             // ends the game here, with the seeds captured so far.
-            if adjudicate == Adjudicate::Decided {
-                if let Some(winner) = pos.decided_winner() {
-                    decided = Some(winner);
-                    break;
-                }
+            decided = adjudication(&pos, adjudicate, tables.as_deref());
+            if decided.is_some() {
+                break;
             }
             let side = pos.to_move();
             let time = &times[side.index()];
@@ -571,7 +588,10 @@ async fn play(
         None
     };
 
-    let seeds = [pos.captured(Side::South), pos.captured(Side::North)];
+    let seeds = match (&forfeit, decided) {
+        (None, Some(Adjudicated::Tablebase(end))) => end.seeds,
+        _ => [pos.captured(Side::South), pos.captured(Side::North)],
+    };
     let (end, winner, detail) = ending(&pos, decided, forfeit, &mut seats).await;
 
     for side in Side::ALL {
@@ -609,12 +629,24 @@ async fn play(
 /// game starts a fresh process).
 async fn ending(
     pos: &Position,
-    decided: Option<Side>,
+    decided: Option<Adjudicated>,
     forfeit: Option<(Side, Foul, String)>,
     seats: &mut [&mut Seat; 2],
 ) -> (GameEnd, Option<Side>, String) {
     match forfeit {
-        None if decided.is_some() => (GameEnd::Decided, decided, String::new()),
+        None if decided.is_some() => match decided.expect("checked") {
+            Adjudicated::Decided(winner) => (GameEnd::Decided, Some(winner), String::new()),
+            Adjudicated::Tablebase(end) => (
+                GameEnd::Tablebase,
+                end.winner,
+                format!(
+                    "{} to move forces {:+} in at most {} plies",
+                    pos.to_move(),
+                    end.margin,
+                    end.plies
+                ),
+            ),
+        },
         None => {
             let outcome = pos
                 .outcome()
@@ -640,6 +672,29 @@ async fn ending(
             }
             (end, Some(side.opponent()), detail)
         }
+    }
+}
+
+/// How adjudication ended a game.
+#[derive(Clone, Copy, Debug)]
+enum Adjudicated {
+    /// `decided`: this side has more than half of all seeds.
+    Decided(Side),
+    /// `tablebase`: the tables' forced end.
+    Tablebase(Adjudication),
+}
+
+/// Whether `adjudicate` ends the game at `pos` (the start, or after a ply),
+/// and how.
+fn adjudication(
+    pos: &Position,
+    adjudicate: Adjudicate,
+    tables: Option<&Tables>,
+) -> Option<Adjudicated> {
+    match adjudicate {
+        Adjudicate::Off => None,
+        Adjudicate::Decided => pos.decided_winner().map(Adjudicated::Decided),
+        Adjudicate::Tablebase => by_tables(tables?, pos).map(Adjudicated::Tablebase),
     }
 }
 
@@ -690,6 +745,7 @@ mod tests {
                 "no-moves",
                 "ply-limit",
                 "decided",
+                "tablebase",
                 "illegal-move",
                 "timeout",
                 "crash",
@@ -699,7 +755,7 @@ mod tests {
         );
         assert!(GameEnd::ALL.iter().filter(|e| e.is_forfeit()).count() == 5);
         // The reader's lists of ends are these names.
-        let (rules, faults) = names.split_at(3);
+        let (rules, faults) = names.split_at(4);
         assert_eq!(rules, crate::output::rows::RULE_ENDS);
         assert_eq!(faults, crate::output::rows::FAULT_ENDS);
     }

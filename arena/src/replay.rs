@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use endodoi::{Move, Position, Rules, Side};
+use endodoi_tablebase::Tables;
 
 use crate::output::rows::RowRulesError;
 use crate::output::GamesError;
@@ -113,12 +114,20 @@ impl Recorded {
     /// word of `detail`) lost.
     #[must_use]
     pub fn agrees(&self, end: &Position) -> bool {
-        crate::output::checks::end_problem(
+        self.agrees_with(end, None)
+    }
+
+    /// [`Recorded::agrees`], with the endgame tables that check a game
+    /// adjudicated `tablebase` (without them such a record never agrees).
+    #[must_use]
+    pub fn agrees_with(&self, end: &Position, tables: Option<&Tables>) -> bool {
+        crate::output::checks::end_problem_with(
             end,
             &self.termination,
             &self.result,
             &self.detail,
             self.seeds,
+            tables,
         )
         .is_none()
     }
@@ -313,6 +322,15 @@ pub fn board_with_holes(pos: &Position) -> String {
 /// # Errors
 /// A move that is illegal where it was played; the report so far is in the message.
 pub fn run(replay: &Replay) -> Result<(String, bool), ReplayError> {
+    run_with(replay, None)
+}
+
+/// [`run`], with the endgame tables that check a game adjudicated
+/// `tablebase` (its forced end is printed).
+///
+/// # Errors
+/// As [`run`].
+pub fn run_with(replay: &Replay, tables: Option<&Tables>) -> Result<(String, bool), ReplayError> {
     let mut pos = replay.rules.start();
     let mut out = String::new();
     let opening = replay.players.as_ref().map_or(0, |p| p.opening);
@@ -418,7 +436,18 @@ pub fn run(replay: &Replay) -> Result<(String, bool), ReplayError> {
     }
     let mut matches = true;
     if let Some(rec) = &replay.recorded {
-        matches = rec.agrees(&pos);
+        if let Some(end) = tables.and_then(|t| endodoi_tablebase::adjudicate(t, &pos)) {
+            let _ = writeln!(
+                out,
+                "tablebase: {} to move forces a margin of {:+} within {} plies: South {} - North {}",
+                pos.to_move(),
+                end.margin,
+                end.plies,
+                end.seeds[0],
+                end.seeds[1]
+            );
+        }
+        matches = rec.agrees_with(&pos, tables);
         let _ = writeln!(
             out,
             "recorded: {} by {}, South {} - North {}: {}",

@@ -218,7 +218,11 @@ pub fn write_summaries(
     // The ratings come from games.csv itself, exactly as `arena rate` would
     // compute them, so the two can never disagree.
     let games = [dir.games()];
-    let mut rated = crate::rate::read_games(&games, false)?;
+    let tables = match &config.tablebase {
+        Some(tables) => Some(crate::output::tablebase::shared(tables)?),
+        None => None,
+    };
+    let mut rated = crate::rate::read_games_with(&games, false, tables)?;
     // Every bot of the config is listed, even one without a game yet; one
     // that did not start is listed after them, as not started.
     let bots: Vec<&str> = (0..config.bots.len())

@@ -57,6 +57,9 @@ pub enum Event {
 /// lost games, not errors).
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
+    /// The endgame tables of `[board] tablebase` could not be read.
+    #[error(transparent)]
+    Tables(#[from] crate::output::tablebase::LoadError),
     /// `games.csv` (the path) could not be created.
     #[error("cannot create {}", .0.display())]
     CreateGames(PathBuf, #[source] io::Error),
@@ -566,11 +569,17 @@ pub async fn run(
     mut on_event: impl FnMut(&Event),
 ) -> Result<Summary, RunError> {
     let bots = config.bots.len();
+    // The endgame tables, read once and shared by every game.
+    let tables = match &config.tablebase {
+        Some(dir) => Some(crate::output::tablebase::shared(dir)?),
+        None => None,
+    };
     // A resumed run that stopped before its first game has no games.csv
     // yet, or one cut short before its header row (a full disk).
     let games_csv = dir.games();
     let (games, mut recorded) = if options.resume && dir.has_games() {
-        let games = crate::output::merge_games(&[&games_csv], None)?.games;
+        let games =
+            crate::output::games::merge_games_with(&[&games_csv], None, tables.clone())?.games;
         (
             GamesCsv::reopen(dir).map_err(|e| RunError::ReopenGames(games_csv.clone(), e))?,
             Recorded::new(&games_csv, games),
@@ -655,6 +664,7 @@ pub async fn run(
             resumed,
             options: options.clone(),
             transcripts: transcripts.clone(),
+            tables: tables.clone(),
         });
         let before = out.results.len();
         play_stage(shared, cancel, &mut out, &mut on_event).await?;
@@ -853,6 +863,8 @@ struct Shared {
     options: RunOptions,
     /// The folder of the games' transcripts, when they are kept.
     transcripts: Option<PathBuf>,
+    /// The endgame tables of `[board] tablebase`, if adjudicating by them.
+    tables: Option<Arc<endodoi_tablebase::Tables>>,
 }
 
 impl Shared {
@@ -1042,6 +1054,7 @@ async fn play_series_game(
         GameRules {
             rules: config.rules,
             adjudicate: config.adjudicate,
+            tables: shared.tables.clone(),
         },
         in_order,
         opening,

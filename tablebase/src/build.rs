@@ -231,6 +231,21 @@ impl Tables {
         self.value(board)
     }
 
+    /// Tables of a 2x`holes` board under `max_laps` from layers read back
+    /// (layer `k` holding `k` seeds on the board, from 0 up, as
+    /// [`crate::decode_layer`] returns them); `None` when a layer is out of
+    /// place or of another board, or the board or lap limit is invalid.
+    #[must_use]
+    pub fn from_layers(holes: usize, max_laps: u32, layers: Vec<Layer>) -> Option<Tables> {
+        let mut tables = Tables::new(holes, max_laps).ok()?;
+        let in_place = layers
+            .iter()
+            .enumerate()
+            .all(|(k, l)| l.seeds() as usize == k && l.index.holes() == 2 * holes);
+        tables.layers = layers;
+        in_place.then_some(tables)
+    }
+
     /// Builds the next layer (0 seeds on the board first) and returns it.
     ///
     /// # Errors

@@ -76,11 +76,13 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod adjudicate;
 mod build;
 mod file;
 mod index;
 mod value;
 
+pub use adjudicate::{adjudicate, Adjudication};
 pub use build::{build, BuildError, Layer, LayerStats, Tables, MAX_LAYER_POSITIONS};
 pub use file::{crc32, decode_layer, encode_layer, FileError, Header, FORMAT_VERSION};
 pub use index::Index;

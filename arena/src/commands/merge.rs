@@ -7,7 +7,7 @@ use anyhow::Context as _;
 use super::{Console, Outcome};
 use crate::config::Config;
 use crate::output::games::{write_rows_to, PAST_END_FILE};
-use crate::output::{merge_games, RunFolder};
+use crate::output::RunFolder;
 use crate::{report, runner};
 
 /// What `arena merge` was asked.
@@ -67,9 +67,23 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
             dirs[0].display()
         );
     }
+    // The shards' copy resolves its paths from the original config's folder.
+    let base = std::fs::read_to_string(dirs[0].join(crate::config::CONFIG_DIR_FILE)).map_or_else(
+        |_| PathBuf::new(),
+        |t| PathBuf::from(t.trim_end_matches('\n')),
+    );
+    let config = Config::parse_in(
+        &String::from_utf8_lossy(&first),
+        "config.toml",
+        "merged",
+        &base,
+        &super::host(),
+    )?;
     let files: Vec<PathBuf> = dirs.iter().map(|d| RunFolder::at(d).games()).collect();
-    // Every row checked (replayed, no game twice) before anything is written.
-    let checked = merge_games(&files, None)?;
+    // Every row checked (replayed, no game twice; a `tablebase` one by the
+    // tables of the config's [board] tablebase) before anything is written.
+    let tables = super::tables_for(None, Some(&config))?;
+    let checked = crate::output::games::merge_games_with(&files, None, tables)?;
     if !partial {
         let states: Vec<_> = dirs
             .iter()
@@ -90,18 +104,6 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
             }
         }
     }
-    // The shards' copy resolves its paths from the original config's folder.
-    let base = std::fs::read_to_string(dirs[0].join(crate::config::CONFIG_DIR_FILE)).map_or_else(
-        |_| PathBuf::new(),
-        |t| PathBuf::from(t.trim_end_matches('\n')),
-    );
-    let config = Config::parse_in(
-        &String::from_utf8_lossy(&first),
-        "config.toml",
-        "merged",
-        &base,
-        &super::host(),
-    )?;
     if let Some(why) = crate::runner::unsplittable(&config) {
         anyhow::bail!("{}: {why}; so there are no shards to merge", list(&dirs));
     }

@@ -13,6 +13,7 @@ pub mod bench;
 pub mod check;
 pub mod init;
 pub mod merge;
+pub mod perfect;
 pub mod play;
 pub mod rate;
 pub mod replay;
@@ -84,6 +85,25 @@ pub fn host() -> crate::config::Host<'static> {
         cores: crate::affinity::usable_cores(),
         read: &read,
     }
+}
+
+/// The endgame tables that check the `tablebase` rows of a run's games:
+/// `explicit` (`--tablebase DIR`), else the folder of `config`'s `[board]
+/// tablebase` (the run's own config), else none (such rows are then
+/// refused, with the fix). Read once per process
+/// ([`crate::output::tablebase::shared`]).
+///
+/// # Errors
+/// A tables folder that cannot be read or is damaged.
+pub fn tables_for(
+    explicit: Option<&std::path::Path>,
+    config: Option<&crate::config::Config>,
+) -> anyhow::Result<Option<std::sync::Arc<endodoi_tablebase::Tables>>> {
+    let dir = explicit.or_else(|| config.and_then(|c| c.tablebase.as_deref()));
+    Ok(match dir {
+        Some(dir) => Some(crate::output::tablebase::shared(dir)?),
+        None => None,
+    })
 }
 
 /// One line per bot that did not start (`failures`, from

@@ -28,6 +28,9 @@ pub struct Options {
     pub seed: Option<u64>,
     /// Pool games of different rules (refused without it).
     pub mixed_rules: bool,
+    /// The endgame tables that check rows adjudicated `tablebase`
+    /// [default: the run's config's `[board] tablebase`].
+    pub tablebase: Option<PathBuf>,
 }
 
 /// Rates the games, writes standings.csv, pairwise.csv, los.csv,
@@ -102,6 +105,7 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         .as_ref()
         .filter(|c| c.format != crate::format::Format::RoundRobin)
         .cloned();
+    let tables = super::tables_for(options.tablebase.as_deref(), run_config.as_ref())?;
     let (ratings, seed) = run_config.map_or_else(
         || (RatingSettings::default(), DEFAULT_SEED),
         |c| (c.ratings, c.tournament.seed),
@@ -111,7 +115,7 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         prior_draws.is_finite() && prior_draws >= 0.0,
         "--prior-draws must be 0 or more"
     );
-    let mut rated = crate::rate::read_games(&options.games, options.mixed_rules)?;
+    let mut rated = crate::rate::read_games_with(&options.games, options.mixed_rules, tables)?;
     for torn in &rated.torn {
         console.note(format_args!("arena: {torn}"));
     }

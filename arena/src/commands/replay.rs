@@ -28,6 +28,10 @@ pub enum Source {
         series: usize,
         /// The game number within the series.
         game: u32,
+        /// The endgame tables that check a game adjudicated `tablebase`
+        /// [default: the `[board] tablebase` of the config.toml beside
+        /// the games.csv].
+        tablebase: Option<PathBuf>,
     },
 }
 
@@ -37,15 +41,29 @@ pub enum Source {
 /// # Errors
 /// Bad rules or moves, or an unreadable games.csv or row.
 pub fn run(source: &Source, console: &mut Console<'_>) -> anyhow::Result<Outcome> {
+    let mut tables = None;
     let game = match source {
         Source::Recorded {
             games,
             series,
             game,
+            tablebase,
         } => match crate::replay::from_games_csv(games, *series, *game) {
             Ok((game, torn)) => {
                 if let Some(torn) = torn {
                     console.note(format_args!("arena: {torn}"));
+                }
+                let adjudicated = game
+                    .recorded
+                    .as_ref()
+                    .is_some_and(|r| r.termination == "tablebase");
+                if adjudicated {
+                    // The run's config beside its games.csv, read as the run
+                    // read its copy.
+                    let config = games.parent().and_then(|d| {
+                        crate::config::Config::load(&d.join("config.toml"), &super::host()).ok()
+                    });
+                    tables = super::tables_for(tablebase.as_deref(), config.as_ref())?;
                 }
                 game
             }
@@ -74,7 +92,7 @@ pub fn run(source: &Source, console: &mut Console<'_>) -> anyhow::Result<Outcome
             players: None,
         },
     };
-    let (report, matches) = crate::replay::run(&game)?;
+    let (report, matches) = crate::replay::run_with(&game, tables.as_deref())?;
     console.write(report);
     Ok(Outcome::from_passed(matches))
 }

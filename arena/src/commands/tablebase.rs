@@ -6,8 +6,9 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::Context as _;
-use endodoi_tablebase::{crc32, encode_layer, LayerStats, Tables, FORMAT_VERSION};
-use serde::{Deserialize, Serialize};
+use endodoi_tablebase::{crc32, encode_layer, Tables, FORMAT_VERSION};
+
+use crate::output::tablebase::{layer_file, Board, Build, LayerEntry, Manifest, MANIFEST};
 
 use super::{Console, Outcome};
 
@@ -22,92 +23,6 @@ pub struct Options {
     pub max_laps: u32,
     /// The folder to write; created if missing. Layer files in it are overwritten.
     pub out: PathBuf,
-}
-
-/// The manifest of a built table, `manifest.toml` in its folder.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Manifest {
-    /// The board and rules the tables are for.
-    pub board: Board,
-    /// How the build went.
-    pub build: Build,
-    /// One entry per layer, 0 seeds on the board first.
-    pub layer: Vec<LayerEntry>,
-}
-
-/// `[board]` of the manifest.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Board {
-    /// Holes per row.
-    pub holes: usize,
-    /// The lap limit the values are for, in laps.
-    pub max_laps: u32,
-    /// The most seeds on the board of any layer.
-    pub max_seeds_on_board: u32,
-    /// The layer files' format version.
-    pub format: u16,
-}
-
-/// `[build]` of the manifest.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Build {
-    /// Wall-clock seconds for all layers (files included).
-    pub seconds: f64,
-    /// The arena's version that built them.
-    pub arena_version: String,
-}
-
-/// `[[layer]]` of the manifest: [`LayerStats`] and its file.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct LayerEntry {
-    /// Seeds on the board.
-    pub seeds: u32,
-    /// The layer's file, in the manifest's folder.
-    pub file: String,
-    /// The CRC-32 of the file's bytes but the last four (which hold it), as 8 hex digits.
-    pub crc32: String,
-    /// Positions (boards with the side to move).
-    pub positions: u64,
-    /// Positions with an exact forced value.
-    pub resolved: u64,
-    /// Resolved, won by the side to move.
-    pub won: u64,
-    /// Resolved, drawn.
-    pub drawn: u64,
-    /// Resolved, lost by the side to move.
-    pub lost: u64,
-    /// Positions whose best play needs the ply limit.
-    pub unresolved: u64,
-    /// The longest forced ending among the resolved, in plies.
-    pub longest_forced_ending: u32,
-    /// Wall-clock seconds to build this layer and write its file.
-    pub seconds: f64,
-}
-
-impl LayerEntry {
-    /// The manifest's entry of a layer with these counts.
-    #[must_use]
-    pub fn new(stats: &LayerStats, file: String, crc32: u32, seconds: f64) -> LayerEntry {
-        LayerEntry {
-            seeds: stats.seeds,
-            file,
-            crc32: format!("{crc32:08x}"),
-            positions: stats.positions,
-            resolved: stats.resolved,
-            won: stats.won,
-            drawn: stats.drawn,
-            lost: stats.lost,
-            unresolved: stats.unresolved,
-            longest_forced_ending: stats.longest,
-            seconds,
-        }
-    }
-}
-
-/// The name of the file of the layer with `seeds` seeds on the board.
-#[must_use]
-pub fn layer_file(seeds: u32) -> String {
-    format!("layer-{seeds:03}.edtb")
 }
 
 /// Builds the tables layer by layer, writing each layer's file as it is
@@ -155,7 +70,7 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         layer: layers,
     };
     let text = toml::to_string(&manifest).context("cannot write the manifest as TOML")?;
-    write(&options.out.join("manifest.toml"), text.as_bytes())?;
+    write(&options.out.join(MANIFEST), text.as_bytes())?;
     console.note(format_args!(
         "arena: wrote the tables of 2x{} up to {} seeds on the board to {} in {:.2} s",
         options.holes,

@@ -8,8 +8,10 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use endodoi::{Position, Rules, Side};
+use endodoi_tablebase::{adjudicate, Tables};
 
 use super::rows::{GameRow, FAULT_ENDS, RULE_ENDS};
 
@@ -110,13 +112,25 @@ pub fn rules_text(rules: &Rules) -> String {
 /// (a forfeit: the moves alone cannot give its result) must have a known
 /// fault as termination, moves that replay legally and leave the game
 /// going on, the final seeds captured so far, and a winner: the opponent
-/// of the side the `detail` names first (when it names one).
+/// of the side the `detail` names first (when it names one). A game
+/// adjudicated `tablebase` is refused here: its check needs the tables
+/// ([`replay_problem_with`]).
 #[must_use]
 pub fn replay_problem(row: &GameRow) -> Option<String> {
-    replay(row).err()
+    replay(row, None).err()
 }
 
-fn replay(row: &GameRow) -> Result<(), String> {
+/// [`replay_problem`], with the endgame tables that check a game
+/// adjudicated `tablebase`: its moves must stop at the first position past
+/// the opening whose result the tables know exactly within the plies left
+/// ([`endodoi_tablebase::adjudicate`]), and its result and final seeds must
+/// be the ones they force there.
+#[must_use]
+pub fn replay_problem_with(row: &GameRow, tables: Option<&Tables>) -> Option<String> {
+    replay(row, tables).err()
+}
+
+fn replay(row: &GameRow, tables: Option<&Tables>) -> Result<(), String> {
     let rules = row.rules().map_err(|e| e.to_string())?;
     let seeds = |column: &str, text: &str| {
         text.parse::<u32>()
@@ -136,6 +150,15 @@ fn replay(row: &GameRow) -> Result<(), String> {
             if let Some(side) = pos.decided_winner() {
                 return Err(format!(
                     "termination decided, but {side} had more than half of the seeds after ply {plies} already, and its moves go on"
+                ));
+            }
+        }
+        if row.termination == TABLEBASE && plies as usize >= opening_plies {
+            if let Some(end) = tables.and_then(|t| adjudicate(t, &pos)) {
+                return Err(format!(
+                    "termination tablebase, but the tables knew the result after ply {plies} already ({} to move forces {:+}), and its moves go on",
+                    pos.to_move(),
+                    end.margin
                 ));
             }
         }
@@ -175,7 +198,14 @@ fn replay(row: &GameRow) -> Result<(), String> {
             row.game.div_ceil(2)
         ));
     }
-    check_end(&pos, &row.termination, &row.result, &row.detail, recorded)
+    check_end(
+        &pos,
+        &row.termination,
+        &row.result,
+        &row.detail,
+        recorded,
+        tables,
+    )
 }
 
 /// What in a game's recorded end (`termination`, `result`, `detail` and the
@@ -191,11 +221,27 @@ pub fn end_problem(
     detail: &str,
     recorded: [u32; 2],
 ) -> Option<String> {
-    check_end(end, termination, result, detail, recorded).err()
+    check_end(end, termination, result, detail, recorded, None).err()
+}
+
+/// [`end_problem`], with the endgame tables that check a `tablebase` end
+/// (see [`replay_problem_with`]).
+#[must_use]
+pub fn end_problem_with(
+    end: &Position,
+    termination: &str,
+    result: &str,
+    detail: &str,
+    recorded: [u32; 2],
+    tables: Option<&Tables>,
+) -> Option<String> {
+    check_end(end, termination, result, detail, recorded, tables).err()
 }
 
 /// The termination of a game the referee adjudicated (see [`RULE_ENDS`]).
 const DECIDED: &str = "decided";
+/// The termination of a game the endgame tables adjudicated.
+const TABLEBASE: &str = "tablebase";
 
 fn check_end(
     pos: &Position,
@@ -203,8 +249,12 @@ fn check_end(
     result: &str,
     detail: &str,
     recorded: [u32; 2],
+    tables: Option<&Tables>,
 ) -> Result<(), String> {
     let captured = [pos.captured(Side::South), pos.captured(Side::North)];
+    if termination == TABLEBASE {
+        return check_tablebase(pos, result, recorded, tables);
+    }
     if termination == DECIDED {
         if let Some(outcome) = pos.outcome() {
             return Err(format!(
@@ -247,7 +297,7 @@ fn check_end(
     } else {
         if !FAULT_ENDS.contains(&termination) {
             return Err(format!(
-                "unknown termination '{termination}' (no-moves, ply-limit, decided, or a fault: {})",
+                "unknown termination '{termination}' (no-moves, ply-limit, decided, tablebase, or a fault: {})",
                 FAULT_ENDS.join(", ")
             ));
         }
@@ -283,6 +333,48 @@ fn check_end(
     Ok(())
 }
 
+/// The checks of a `tablebase` end at `pos`, the position after the moves:
+/// the game goes on there, and the tables force the recorded result and
+/// final seeds within the plies left.
+fn check_tablebase(
+    pos: &Position,
+    result: &str,
+    recorded: [u32; 2],
+    tables: Option<&Tables>,
+) -> Result<(), String> {
+    let Some(tables) = tables else {
+        return Err("termination tablebase, but no endgame tables were given to check it: pass --tablebase DIR, the folder of the run's [board] tablebase".into());
+    };
+    if let Some(outcome) = pos.outcome() {
+        return Err(format!(
+            "termination tablebase, but its moves end the game ({} by {})",
+            outcome.winner.map_or("draw", Side::name),
+            outcome.termination.name()
+        ));
+    }
+    let Some(end) = adjudicate(tables, pos) else {
+        return Err(format!(
+            "termination tablebase, but the tables give no exact result within the {} plies left from its final position",
+            pos.rules().max_plies().saturating_sub(pos.ply())
+        ));
+    };
+    let forced = end.winner.map_or("draw", Side::name);
+    if forced != result {
+        return Err(format!(
+            "result {result} by tablebase, but the tables force {forced} ({} to move, margin {:+})",
+            pos.to_move(),
+            end.margin
+        ));
+    }
+    if end.seeds != recorded {
+        return Err(format!(
+            "final seeds {} - {} (south_seeds - north_seeds), but the tables force {} - {}",
+            recorded[0], recorded[1], end.seeds[0], end.seeds[1]
+        ));
+    }
+    Ok(())
+}
+
 /// Which games count as the same game for [`RowChecks`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Duplicates {
@@ -305,6 +397,8 @@ pub struct RowChecks {
     seen: HashMap<(u64, u32), (u32, u64)>,
     /// The first game's rules, and where it is.
     rules: Option<(Rules, usize, u64)>,
+    /// The endgame tables that check `tablebase` rows, if given.
+    tables: Option<Arc<Tables>>,
 }
 
 impl RowChecks {
@@ -318,7 +412,17 @@ impl RowChecks {
             files: Vec::new(),
             seen: HashMap::new(),
             rules: None,
+            tables: None,
         }
+    }
+
+    /// These checks with `tables` to check the rows adjudicated
+    /// `tablebase` ([`replay_problem_with`]); without tables such a row is
+    /// refused, with the fix.
+    #[must_use]
+    pub fn with_tables(mut self, tables: Option<Arc<Tables>>) -> RowChecks {
+        self.tables = tables;
+        self
     }
 
     /// Starts the file at `path`, whose header row is `columns`; returns
@@ -378,7 +482,7 @@ impl RowChecks {
             }
         }
         if *replay {
-            if let Some(problem) = replay_problem(row) {
+            if let Some(problem) = replay_problem_with(row, self.tables.as_deref()) {
                 return Err(CheckError::Disagrees {
                     path,
                     line,
@@ -455,6 +559,51 @@ mod tests {
         // on, and the side at fault lost.
         let forfeit = "1,1,1,4 2 2 6,greedy,first,8,4,100000,1000,4 2 2 6,4,0,7,north,timeout,south (greedy) no reply,5";
         assert_eq!(replay_problem(&row(forfeit)), None);
+    }
+
+    #[test]
+    fn a_tablebase_row_agrees_only_with_the_tables_result() {
+        let tables = endodoi_tablebase::build(2, 4).unwrap();
+        let start = Rules::new(2, 1).unwrap().start();
+        let end = adjudicate(&tables, &start).expect("the start of 2x2 with 1 seed is resolved");
+        let result = end.winner.map_or("draw", Side::name);
+        let text = |moves: &str, plies: u32, seeds: [u32; 2], result: &str| {
+            format!(
+                "1,1,1,,a,b,2,1,100000,1000,{moves},{plies},{},{},{result},tablebase,,5",
+                seeds[0], seeds[1]
+            )
+        };
+        let good = row(&text("", 0, end.seeds, result));
+        assert_eq!(replay_problem_with(&good, Some(&tables)), None);
+        let without = replay_problem(&good).unwrap();
+        assert!(without.contains("pass --tablebase DIR"), "{without}");
+        let wrong = [end.seeds[1] + 1, end.seeds[0].saturating_sub(1)];
+        let problem =
+            replay_problem_with(&row(&text("", 0, wrong, result)), Some(&tables)).unwrap();
+        assert!(problem.contains("but the tables force"), "{problem}");
+        let other = if result == "south" { "north" } else { "south" };
+        let problem =
+            replay_problem_with(&row(&text("", 0, end.seeds, other)), Some(&tables)).unwrap();
+        assert!(
+            problem.starts_with(&format!("result {other} by tablebase")),
+            "{problem}"
+        );
+        // Moves past the first position the tables knew.
+        let problem =
+            replay_problem_with(&row(&text("1", 1, end.seeds, result)), Some(&tables)).unwrap();
+        assert!(
+            problem.contains("knew the result after ply 0 already"),
+            "{problem}"
+        );
+        // Too few plies left for the forced end: the tables do not know it.
+        let short = format!(
+            "1,1,1,,a,b,2,1,100000,{},,0,{},{},{result},tablebase,,5",
+            end.plies - 1,
+            end.seeds[0],
+            end.seeds[1]
+        );
+        let problem = replay_problem_with(&row(&short), Some(&tables)).unwrap();
+        assert!(problem.contains("no exact result within"), "{problem}");
     }
 
     #[test]

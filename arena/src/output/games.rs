@@ -538,13 +538,26 @@ pub struct Merged {
 /// that disagrees with its moves, a game another row has too; or the
 /// output cannot be written.
 pub fn merge_games(files: &[impl AsRef<Path>], out: Option<&Path>) -> Result<Merged, GamesError> {
+    merge_games_with(files, out, None)
+}
+
+/// [`merge_games`], with the endgame tables that check the rows adjudicated
+/// `tablebase` ([`RowChecks::with_tables`]).
+///
+/// # Errors
+/// As [`merge_games`].
+pub fn merge_games_with(
+    files: &[impl AsRef<Path>],
+    out: Option<&Path>,
+    tables: Option<std::sync::Arc<endodoi_tablebase::Tables>>,
+) -> Result<Merged, GamesError> {
     let mut columns: Option<Vec<String>> = None;
     let mut rows = Vec::new();
     let mut torn = Vec::new();
     let mut per_file = Vec::new();
     // Shards of one tournament: one rules, so mixed rules are not refused
     // here (a shard of another config is, by the caller).
-    let mut checks = RowChecks::new(Duplicates::AcrossFiles, true);
+    let mut checks = RowChecks::new(Duplicates::AcrossFiles, true).with_tables(tables);
     for file in files {
         let path = file.as_ref();
         let mut reader = GamesReader::open(path)?;

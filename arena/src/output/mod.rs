@@ -2,7 +2,7 @@
 //! ([`rows`]), `games.csv`'s one reader and one writer ([`games`]), the
 //! checks `arena rate` and `arena merge` make of its rows ([`checks`]),
 //! the folder itself with its lifecycle ([`folder`]), and the console's
-//! tables ([`table`]). `games.csv` is appended and synced game by game;
+//! tables ([`table`]), and endgame tables on disk ([`tablebase`]). `games.csv` is appended and synced game by game;
 //! `series.csv`, `standings.csv` and the other summaries are written whole
 //! to a temporary file and renamed over the old one, so a reader never sees
 //! half a file.
@@ -13,6 +13,7 @@ pub mod games;
 pub mod roster;
 pub mod rows;
 pub mod table;
+pub mod tablebase;
 
 use std::fs::File;
 use std::io;

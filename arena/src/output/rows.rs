@@ -43,9 +43,11 @@ pub const GAMES_COLUMNS: [&str; 18] = [
 pub const GAMES_REQUIRED: [&str; 6] = ["series", "game", "south", "north", "result", "termination"];
 
 /// The terminations of a game no fault ended: the two the rules end a game
-/// with, and `decided` (exact adjudication: the referee stopped a game
-/// whose winner had more than half of all seeds); every other one is a fault.
-pub const RULE_ENDS: [&str; 3] = ["no-moves", "ply-limit", "decided"];
+/// with, `decided` (exact adjudication: the referee stopped a game whose
+/// winner had more than half of all seeds) and `tablebase` (the endgame
+/// tables knew the result of perfect play from there); every other one is
+/// a fault.
+pub const RULE_ENDS: [&str; 4] = ["no-moves", "ply-limit", "decided", "tablebase"];
 
 /// The terminations of a game a bot lost by its fault (a forfeit).
 pub const FAULT_ENDS: [&str; 5] = [

@@ -438,6 +438,8 @@ async fn join_check(
         GameRules {
             rules: config.rules,
             adjudicate: config.adjudicate,
+            // The start-up check plays on without the tables.
+            tables: None,
         },
         [a, b],
         &[],
@@ -451,7 +453,7 @@ async fn join_check(
         return Err("the run was stopped during its game against itself".into());
     };
     match record.end {
-        GameEnd::NoMoves | GameEnd::PlyLimit | GameEnd::Decided => Ok(()),
+        GameEnd::NoMoves | GameEnd::PlyLimit | GameEnd::Decided | GameEnd::Tablebase => Ok(()),
         end => Err(format!(
             "its game against itself ended in a fault ({}: {})",
             end.name(),

@@ -83,14 +83,16 @@ pub enum Command {
     ///
     /// The options after NAME are the bot's: `--seed N` for every bot;
     /// `--depth D`, `--time-ms T` for alphabeta; `--playouts P`,
-    /// `--time-ms T`, `--rollout random|greedy`, `--exploration C`, `--rollout-plies N` for mcts
-    /// (bots/README.md explains them). `arena bot NAME --help` lists them.
+    /// `--time-ms T`, `--rollout random|greedy`, `--exploration C`, `--rollout-plies N` for mcts;
+    /// `--tablebase DIR` and alphabeta's for perfect
+    /// (bots/README.md and docs/tablebases.md explain them). `arena bot NAME --help` lists them.
     // No --help of its own: `arena bot mcts --help` goes to the bot, which
     // lists its options; `arena bot --help` is handled in main.
     #[command(disable_help_flag = true)]
     Bot {
         /// The bot: random, greedy, first (the first legal move, at once),
-        /// alphabeta or mcts.
+        /// alphabeta, mcts, or perfect (`--tablebase DIR`: the endgame
+        /// tables where they know the result, alphabeta elsewhere).
         #[arg(allow_hyphen_values = true)]
         name: String,
         /// The bot's options, such as `--seed 3` or `--depth 6`.
@@ -732,6 +734,10 @@ pub struct ReplayArgs {
     /// The game number, within its series, in --games.
     #[arg(long)]
     pub game: Option<u32>,
+    /// The endgame tables that check a game adjudicated `tablebase`
+    /// [default: the `[board] tablebase` of the run's config.toml beside --games].
+    #[arg(long, value_name = "DIR", requires = "games")]
+    pub tablebase: Option<PathBuf>,
 }
 
 /// The arguments of `arena rate`.
@@ -768,6 +774,10 @@ pub struct RateArgs {
     /// which are refused without it.
     #[arg(long)]
     pub mixed_rules: bool,
+    /// The endgame tables that check rows adjudicated `tablebase`
+    /// [default: the run's config's [board] tablebase].
+    #[arg(long, value_name = "DIR")]
+    pub tablebase: Option<PathBuf>,
 }
 
 /// `arena bot --help`: the long help of the `bot` subcommand (the bot's
@@ -830,6 +840,7 @@ impl From<ReplayArgs> for arena::commands::replay::Source {
                 games,
                 series,
                 game,
+                tablebase: a.tablebase,
             },
             _ => Self::Moves {
                 holes: a.holes,
@@ -853,6 +864,7 @@ impl From<RateArgs> for arena::commands::rate::Options {
             bootstrap: a.bootstrap,
             seed: a.seed,
             mixed_rules: a.mixed_rules,
+            tablebase: a.tablebase,
         }
     }
 }

@@ -108,6 +108,9 @@ fn main() -> ExitCode {
             print!("{}", cli::bot_help());
             return ExitCode::SUCCESS;
         }
+        Command::Bot { name, args } if name == "perfect" => {
+            return ExitCode::from(arena::commands::perfect::main(args));
+        }
         Command::Bot { name, args } => {
             let stdio = endodoi_bots::Stdio {
                 input: std::io::stdin().lock(),

@@ -22,7 +22,7 @@ use anyhow::Context as _;
 use super::rounds::{self, Course};
 use super::{query, Console, JobOptions, Jobs, Row, Submit, Tournament};
 use crate::config::Config;
-use crate::output::{merge_games, RunFolder};
+use crate::output::RunFolder;
 use crate::shard::Shard;
 
 /// The file that keeps a round-by-round tournament's job options, for the
@@ -373,7 +373,8 @@ pub fn next(t: &Tournament, round: usize, console: &mut Console<'_>) -> anyhow::
         files.push(merged.games());
     }
     files.extend(shards.iter().map(RunFolder::games));
-    let checked = merge_games(&files, None)?;
+    let tables = super::super::tables_for(None, Some(&config))?;
+    let checked = crate::output::games::merge_games_with(&files, None, tables)?;
     // A finished shard counted its games: a copy cut short has fewer.
     let counts = &checked.per_file[checked.per_file.len() - n..];
     for (shard, &rows) in shards.iter().zip(counts) {

@@ -1,0 +1,279 @@
+//! `arena bot perfect --tablebase DIR`: a bot that plays the endgame tables
+//! where they know the result exactly, and the bundled alphabeta elsewhere
+//! (docs/tablebases.md, "Playing perfectly").
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use endodoi::{Move, MoveSet, Position, Side, Termination};
+use endodoi_bots::{Strategy, TimeLeft};
+use endodoi_tablebase::{adjudicate, Tables};
+
+/// `arena bot perfect --help`.
+const USAGE: &str =
+    "Usage: arena bot perfect --tablebase DIR [--depth D] [--time-ms T] [--seed N]\n\n\
+The endgame tables' best move where they know the result exactly within the plies left\n\
+(the fewest plies when winning, the most when losing, then the lowest hole); the bundled\n\
+alphabeta, with these options, elsewhere. DIR: a folder of `arena tablebase build`.";
+
+/// The move of `pos` (its side to move) that keeps the best forced value,
+/// when the tables know the position exactly within the plies left
+/// ([`endodoi_tablebase::adjudicate`]); `None` elsewhere. Among the moves
+/// that keep it: the fewest plies to the end when the value is a win or a
+/// draw, the most when it is a loss, then the lowest hole. A move counts
+/// when it ends the game, or leads to a position the tables know exactly
+/// within the plies left after it; its value is its capture minus the
+/// child's value (the negamax identity of the margins from here).
+#[must_use]
+pub fn best_move(tables: &Tables, pos: &Position, legal: MoveSet) -> Option<Move> {
+    let value = adjudicate(tables, pos)?.margin;
+    let me = pos.to_move();
+    let mut best: Option<(u32, Move)> = None;
+    for mv in legal {
+        let mut child = pos.clone();
+        if child.play(mv).is_err() {
+            continue;
+        }
+        let Some((margin, plies)) = move_value(tables, pos, &child, me) else {
+            continue;
+        };
+        if margin != value {
+            continue;
+        }
+        // Ranked by the order of preference: lower is better.
+        let rank = if value >= 0 { plies } else { u32::MAX - plies };
+        if best.is_none_or(|(b, _)| rank < b) {
+            best = Some((rank, mv));
+        }
+    }
+    best.map(|(_, mv)| mv)
+}
+
+/// The margin from `pos` for `me` of the move that led to `child`, and
+/// the plies to the end after it; `None` when the tables do not know it.
+fn move_value(tables: &Tables, pos: &Position, child: &Position, me: Side) -> Option<(i32, u32)> {
+    let gain = |p: &Position, s: Side| p.captured(s) as i32;
+    let captured =
+        (gain(child, me) - gain(pos, me)) - (gain(child, me.opponent()) - gain(pos, me.opponent()));
+    match child.outcome() {
+        Some(outcome) => {
+            // The seeds still on the board go by the rule of the end.
+            let row = |s: Side| child.row(s).sum() as i32;
+            let rest = match outcome.termination {
+                Termination::NoMoves => row(me) + row(me.opponent()),
+                Termination::PlyLimit => row(me) - row(me.opponent()),
+            };
+            Some((captured + rest, 1))
+        }
+        None => {
+            let end = adjudicate(tables, child)?;
+            Some((captured - end.margin, 1 + u32::from(end.plies)))
+        }
+    }
+}
+
+/// The strategy of `arena bot perfect`: [`best_move`] where the tables
+/// know the position, the fallback (alphabeta) elsewhere.
+pub struct Perfect {
+    tables: Arc<Tables>,
+    fallback: Box<dyn Strategy>,
+    last: Option<String>,
+}
+
+impl Perfect {
+    /// Plays `tables` where they reach and `fallback` elsewhere.
+    #[must_use]
+    pub fn new(tables: Arc<Tables>, fallback: Box<dyn Strategy>) -> Perfect {
+        Perfect {
+            tables,
+            fallback,
+            last: None,
+        }
+    }
+}
+
+impl Strategy for Perfect {
+    fn name(&self) -> &str {
+        "perfect"
+    }
+
+    fn new_game(&mut self, settings: &endodoi_protocol::NewGame) {
+        self.fallback.new_game(settings);
+    }
+
+    fn choose(&mut self, pos: &Position, legal: MoveSet) -> Move {
+        self.choose_timed(pos, legal, &TimeLeft::unlimited())
+    }
+
+    fn choose_timed(&mut self, pos: &Position, legal: MoveSet, time: &TimeLeft) -> Move {
+        if let Some(mv) = best_move(&self.tables, pos, legal) {
+            self.last = Some("tablebase".into());
+            return mv;
+        }
+        let mv = self.fallback.choose_timed(pos, legal, time);
+        self.last = self.fallback.info();
+        mv
+    }
+
+    fn info(&mut self) -> Option<String> {
+        self.last.take()
+    }
+}
+
+/// `arena bot perfect`'s arguments: `--tablebase DIR` (required), and the
+/// fallback alphabeta's options (`--depth D`, `--time-ms T`, `--seed N`).
+///
+/// # Errors
+/// No `--tablebase`, a tables folder that cannot be read, a bad option.
+pub fn strategy(args: Vec<String>) -> anyhow::Result<Perfect> {
+    let mut dir: Option<PathBuf> = None;
+    let mut rest = Vec::new();
+    let mut words = args.into_iter();
+    while let Some(word) = words.next() {
+        if let Some(d) = word.strip_prefix("--tablebase=") {
+            dir = Some(d.into());
+        } else if word == "--tablebase" {
+            dir = Some(
+                words
+                    .next()
+                    .ok_or_else(|| anyhow::anyhow!("--tablebase needs a folder: --tablebase DIR"))?
+                    .into(),
+            );
+        } else {
+            rest.push(word);
+        }
+    }
+    let dir = dir.ok_or_else(|| {
+        anyhow::anyhow!("arena bot perfect needs --tablebase DIR, the folder `arena tablebase build --out DIR` wrote")
+    })?;
+    let tables = crate::output::tablebase::shared(&dir)?;
+    let fallback = endodoi_bots::strategy_from_args("arena bot perfect", "alphabeta", rest)
+        .map_err(|e| anyhow::anyhow!("{}", e.to_string().lines().next().unwrap_or_default()))?;
+    Ok(Perfect::new(tables, fallback))
+}
+
+/// The whole of `arena bot perfect ARGS` on the standard streams; the exit
+/// code: 0 after `quit` or the end of input, 2 for bad arguments or tables
+/// (one line on stderr), 1 for an I/O error.
+#[must_use]
+pub fn main(args: Vec<String>) -> u8 {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{USAGE}");
+        return 0;
+    }
+    let strategy = match strategy(args) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("arena bot perfect: {e:#}");
+            return 2;
+        }
+    };
+    match endodoi_bots::run(strategy, std::io::stdin().lock(), std::io::stdout().lock()) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("arena bot perfect: {e}");
+            1
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use endodoi::Rules;
+    use endodoi_bots::{AlphaBeta, AlphaBetaOptions, Random};
+    use rand::{Rng, SeedableRng};
+
+    /// A position of 2x`holes` from a random start played on at random,
+    /// `plies` plies in (or fewer, if the game ends).
+    fn sample(rules: Rules, plies: u32, rng: &mut impl Rng) -> Position {
+        let mut pos = rules.start();
+        for _ in 0..plies {
+            let legal: Vec<Move> = pos.legal_moves().into_iter().collect();
+            if legal.is_empty() || pos.is_over() {
+                break;
+            }
+            let _ = pos.play(legal[rng.gen_range(0..legal.len())]);
+        }
+        pos
+    }
+
+    #[test]
+    fn perfect_never_loses_a_resolved_won_position() {
+        let tables = Arc::new(endodoi_tablebase::build(3, 9).unwrap());
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(34);
+        let mut checked = 0;
+        for case in 0..200u64 {
+            let rules = Rules::new(3, 1 + case as u32 % 2).unwrap();
+            let pos = sample(rules, rng.gen_range(0..12), &mut rng);
+            let Some(end) = adjudicate(&tables, &pos) else {
+                continue;
+            };
+            if end.margin <= 0 {
+                continue;
+            }
+            let mover = pos.to_move();
+            let perfect = Perfect::new(tables.clone(), Box::new(Random::new(case)));
+            // Half the cases against random, half against alphabeta.
+            let opponent: Box<dyn Strategy> = if case % 2 == 0 {
+                Box::new(Random::new(case + 1))
+            } else {
+                Box::new(AlphaBeta::new(AlphaBetaOptions {
+                    depth: Some(4),
+                    ..AlphaBetaOptions::default()
+                }))
+            };
+            let fin = play_from(pos.clone(), mover, perfect, opponent);
+            let margin = fin[mover.index()] as i32 - fin[mover.opponent().index()] as i32;
+            let before = pos.captured(mover) as i32 - pos.captured(mover.opponent()) as i32;
+            assert!(
+                margin - before >= end.margin,
+                "case {case}: forced {:+} but perfect made {:+}",
+                end.margin,
+                margin - before
+            );
+            checked += 1;
+        }
+        assert!(checked >= 20, "only {checked} won positions sampled");
+    }
+
+    /// Plays on from `pos` with `perfect` for `side` and `other` for the
+    /// opponent; the final seeds (South, North).
+    fn play_from(
+        pos: Position,
+        side: Side,
+        mut perfect: impl Strategy,
+        mut other: Box<dyn Strategy>,
+    ) -> [u32; 2] {
+        let mut pos = pos;
+        while !pos.is_over() {
+            let legal = pos.legal_moves();
+            let view = endodoi_bots::own_view(&pos);
+            let mv = if pos.to_move() == side {
+                perfect.choose(&view, legal)
+            } else {
+                other.choose(&view, legal)
+            };
+            pos.play(mv).expect("a legal move");
+        }
+        final_seeds(&pos)
+    }
+
+    /// The final seeds of a finished game.
+    fn final_seeds(pos: &Position) -> [u32; 2] {
+        let outcome = pos.outcome().expect("over");
+        let row = |s: Side| pos.row(s).sum();
+        let mut seeds = [pos.captured(Side::South), pos.captured(Side::North)];
+        match outcome.termination {
+            Termination::NoMoves => {
+                let last = pos.to_move().opponent();
+                seeds[last.index()] += row(Side::South) + row(Side::North);
+            }
+            Termination::PlyLimit => {
+                seeds[0] += row(Side::South);
+                seeds[1] += row(Side::North);
+            }
+        }
+        seeds
+    }
+}
