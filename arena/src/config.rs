@@ -664,6 +664,7 @@ struct RawTournament {
     rounds: Option<Spanned<i64>>,
     settle_los: Option<Spanned<f64>>,
     pairing: Option<Spanned<String>>,
+    catch_up: Option<Spanned<i64>>,
 }
 
 #[derive(Deserialize)]
@@ -1913,6 +1914,11 @@ fn parse_format(
         &["league"],
     )?;
     only(
+        "catch_up",
+        r.catch_up.as_ref().map(Spanned::span),
+        &["league"],
+    )?;
+    only(
         "seeding",
         r.seeding.as_ref().map(Spanned::span),
         &["knockout", "swiss"],
@@ -2048,13 +2054,15 @@ fn parse_format(
     }
 }
 
-/// A league's `rounds`, `settle_los` and `pairing` checked (the seed and
+/// A league's `rounds`, `settle_los`, `pairing` and `catch_up` checked (the seed and
 /// the ratings' settings are filled in from their own keys afterwards).
 fn league_format(
     r: &RawTournament,
     at: &dyn Fn(Option<Range<usize>>, &str) -> ConfigError,
 ) -> Result<Format, ConfigError> {
-    use crate::format::{LeagueSettings, PairBy, LEAGUE_MAX_ROUNDS};
+    use crate::format::{
+        LeagueSettings, PairBy, LEAGUE_CATCH_UP, LEAGUE_MAX_CATCH_UP, LEAGUE_MAX_ROUNDS,
+    };
     let pairing = match r.pairing.as_ref().map(|p| p.get_ref().as_str()) {
         None | Some("rating") => PairBy::Rating,
         Some("random") => PairBy::Random,
@@ -2095,6 +2103,19 @@ fn league_format(
             ))
         }
     };
+    let catch_up = match &r.catch_up {
+        None => LEAGUE_CATCH_UP,
+        Some(k) if (1..=i64::from(LEAGUE_MAX_CATCH_UP)).contains(k.get_ref()) => *k.get_ref() as u32,
+        Some(k) => {
+            return Err(at(
+                Some(k.span()),
+                &format!(
+                    "tournament.catch_up = {} is out of range: give the most series a late entrant far behind plays in a round, 1 to {LEAGUE_MAX_CATCH_UP} (1: one series a round like every bot; default {LEAGUE_CATCH_UP})",
+                    k.get_ref()
+                ),
+            ))
+        }
+    };
     Ok(Format::League(LeagueSettings {
         rounds,
         settle_los,
@@ -2102,6 +2123,7 @@ fn league_format(
         prior_draws: 1.0,
         bootstrap: 0,
         pairing,
+        catch_up,
     }))
 }
 
@@ -2500,6 +2522,11 @@ dir = "bots"
         assert!(
             matches!(random.format, Format::League(l) if l.pairing == crate::format::PairBy::Random)
         );
+        assert!(
+            matches!(open.format, Format::League(l) if l.catch_up == crate::format::LEAGUE_CATCH_UP)
+        );
+        let off = parse("format = \"league\"\ncatch_up = 1").unwrap();
+        assert!(matches!(off.format, Format::League(l) if l.catch_up == 1));
         for (tournament, expected) in [
             ("format = \"ladder\"", "t.toml:2:10: tournament.format = \"ladder\" is not a format: use \"round-robin\", \"gauntlet\", \"knockout\", \"swiss\" or \"league\""),
             ("candidates = [\"a\"]", "t.toml:2:14: tournament.candidates applies only to format = \"gauntlet\", and this config's format is \"round-robin\": set the format, or remove candidates"),
@@ -2512,6 +2539,8 @@ dir = "bots"
             ("format = \"swiss\"\npairing = \"random\"", "t.toml:3:11: tournament.pairing applies only to format = \"league\""),
             ("format = \"league\"\npairing = \"best\"", "t.toml:3:11: tournament.pairing = \"best\" is not a pairing: use \"rating\""),
             ("format = \"league\"\nsettle_los = 1.0", "t.toml:3:14: tournament.settle_los = 1 is out of range"),
+            ("format = \"league\"\ncatch_up = 0", "t.toml:3:12: tournament.catch_up = 0 is out of range: give the most series a late entrant far behind plays in a round, 1 to 16"),
+            ("format = \"swiss\"\ncatch_up = 2", "t.toml:3:12: tournament.catch_up applies only to format = \"league\""),
             ("format = \"league\"\nrounds = 0", "t.toml:3:10: tournament.rounds = 0 is out of range: a league plays 1 to 1000000 rounds"),
             ("format = \"swiss\"\nrounds = 4", "t.toml:3:10: tournament.rounds = 4 is out of range: 3 bots can play 1 to 3 rounds"),
             ("format = \"swiss\"\nseeding_file = \"none.csv\"", "t.toml:3:16: tournament.seeding_file: cannot read none.csv"),

@@ -347,6 +347,8 @@ pub fn league_rows(course: &FormatCourse<'_>) -> Vec<LeagueRow> {
             }),
             note: if p.north.is_none() {
                 "bye".to_string()
+            } else if p.catch_up {
+                "catch-up".to_string()
             } else {
                 String::new()
             },

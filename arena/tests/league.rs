@@ -519,6 +519,28 @@ fn bots_added_to_a_running_league_join_and_bots_removed_retire() {
     assert!(last > joined.max(retired) + 1, "{last}");
     let newbie_rounds: Vec<u32> = rounds["newbie"].iter().copied().collect();
     assert_eq!(newbie_rounds, (joined..=last).collect::<Vec<_>>());
+    // Catch-up: newbie, behind the bots of the start, plays more than one
+    // series in the round it joins, each with another bot (concurrency 2:
+    // at once), those past its first noted `catch-up` in league.csv.
+    let first: Vec<&HashMap<String, String>> = league
+        .iter()
+        .filter(|r| r["round"] == joined.to_string())
+        .filter(|r| r["south"] == "newbie" || r["north"] == "newbie")
+        .collect();
+    assert!(first.len() > 1, "{first:?}");
+    let met: BTreeSet<&str> = first
+        .iter()
+        .map(|r| {
+            if r["south"] == "newbie" {
+                r["north"].as_str()
+            } else {
+                r["south"].as_str()
+            }
+        })
+        .collect();
+    assert_eq!(met.len(), first.len(), "{first:?}");
+    let noted = first.iter().filter(|r| r["note"] == "catch-up").count();
+    assert_eq!(noted, first.len() - 1, "{first:?}");
     assert_eq!(rounds["g2"].iter().max(), Some(&retired));
     assert!(!rounds.contains_key("never") && !rounds.contains_key("broken"));
     // Every game is of the series league.csv lists.

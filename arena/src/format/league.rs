@@ -34,6 +34,15 @@
 //!   (prior draws counted): the Fisher information of its rating with the
 //!   others held fixed; [`NEW_SD`] for a bot without games.
 //!
+//! - a late entrant catches up: a bot that joined after round 1 and has
+//!   played fewer series than the median of the round's bots wants the
+//!   difference more, at most `catch_up - 1` ([`catch_up_wants`]); after
+//!   the round's pairing, each takes its extra opponents in turns, chosen
+//!   by the same draws among the bots not behind and without the bye, each
+//!   of them at most once (so at most 2 series in the round), never one it
+//!   meets already in the round ([`pair_catch_up`]). A league whose bots
+//!   all started together pairs as without it.
+//!
 //! With `pairing = "random"` ([`PairBy::Random`]) a round is instead a
 //! seeded random perfect matching (the bye as above, repeats allowed): the
 //! control that the rating pairing is measured against.
@@ -84,6 +93,14 @@ pub const NEW_SD: f64 = 350.0;
 /// then goes on until stopped, or settled).
 pub const MAX_ROUNDS: u32 = 1_000_000;
 
+/// The default of `catch_up`: the most series a late entrant far behind
+/// plays in a round. docs/formats.md, "League", gives the measurements it
+/// was chosen by.
+pub const CATCH_UP: u32 = 4;
+
+/// The most `catch_up` may be.
+pub const MAX_CATCH_UP: u32 = 16;
+
 /// How a league pairs its rounds (`[tournament] pairing`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum PairBy {
@@ -115,6 +132,10 @@ pub struct LeagueSettings {
     pub bootstrap: u32,
     /// How the rounds are paired.
     pub pairing: PairBy,
+    /// The most series a late entrant far behind plays in a round
+    /// (`[tournament] catch_up`, [`CATCH_UP`] by default; 1: one series a
+    /// round like every bot): [`pair_catch_up`].
+    pub catch_up: u32,
 }
 
 impl PartialEq for LeagueSettings {
@@ -125,6 +146,7 @@ impl PartialEq for LeagueSettings {
             && self.prior_draws.to_bits() == other.prior_draws.to_bits()
             && self.bootstrap == other.bootstrap
             && self.pairing == other.pairing
+            && self.catch_up == other.catch_up
     }
 }
 
@@ -161,6 +183,9 @@ pub struct RoundPairing {
     pub pairs: Vec<(usize, usize)>,
     /// The bot with the bye, with an odd count.
     pub bye: Option<usize>,
+    /// The catch-up pairs after them (a late entrant far behind, then its
+    /// extra opponent: [`pair_catch_up`]), in the order they were made.
+    pub catch_up: Vec<(usize, usize)>,
 }
 
 /// One pairing of a league, as `league.csv` lists it: who met whom and
@@ -176,6 +201,9 @@ pub struct LeaguePairing {
     pub south: Entrant,
     /// The other bot (North in the first game); `None` for a bye.
     pub north: Option<Entrant>,
+    /// Whether it is a catch-up series: one more series of a late entrant
+    /// far behind in its round ([`pair_catch_up`]).
+    pub catch_up: bool,
 }
 
 /// How a league stands: the rounds paired and why it stopped.
@@ -234,65 +262,18 @@ fn met_count(met: &Met, a: usize, b: usize) -> u32 {
 pub fn pair_round(entrants: &[Entrant], met: &Met, seed: u64, round: u32) -> RoundPairing {
     let mut left: Vec<&Entrant> = entrants.iter().collect();
     let bye = take_bye(&mut left, seed, round);
-    // The rating order, ties by lot.
-    left.sort_by(|a, b| {
-        a.elo
-            .total_cmp(&b.elo)
-            .then(lot(seed, round, a.bot).cmp(&lot(seed, round, b.bot)))
-    });
+    by_rating(&mut left, seed, round);
     let mut unpaired: BTreeSet<usize> = (0..left.len()).collect();
-    // The priority order: fewest games, most uncertain, then lot.
     let mut order: Vec<usize> = (0..left.len()).collect();
-    order.sort_by(|&i, &j| {
-        let (a, b) = (left[i], left[j]);
-        a.games
-            .cmp(&b.games)
-            .then(b.sd.total_cmp(&a.sd))
-            .then(lot(seed, round, a.bot).cmp(&lot(seed, round, b.bot)))
-    });
+    order.sort_by(|&i, &j| priority(left[i], left[j], seed, round));
     let elos: Vec<f64> = left.iter().map(|e| e.elo).collect();
     let mut pairs = Vec::with_capacity(left.len() / 2);
+    let lots = Lots { seed, round };
     for p in order {
         if !unpaired.remove(&p) {
             continue;
         }
-        let met_p = |q: usize| met_count(met, left[p].bot, left[q].bot);
-        // Opponents drawn at a normal distance: the first one new to p, or
-        // the one it met fewest times.
-        let mut best: Option<(u32, usize)> = None;
-        for draw in 0..DRAWS {
-            let target = left[p].elo + SPREAD_ELO * normal_lot(seed, round, left[p].bot, draw);
-            let Some(q) = nearest(&unpaired, &elos, target) else {
-                break;
-            };
-            let m = met_p(q);
-            if best.is_none_or(|(fewest, _)| m < fewest) {
-                best = Some((m, q));
-            }
-            if m == 0 {
-                break;
-            }
-        }
-        if best.is_some_and(|(m, _)| m > 0) {
-            // Every draw met before: the window's least met, best quality.
-            let near = unpaired
-                .range(..p)
-                .rev()
-                .take(WIDE_WINDOW)
-                .chain(unpaired.range(p + 1..).take(WIDE_WINDOW));
-            best = near
-                .copied()
-                .map(|q| (met_p(q), q))
-                .min_by(|&(mx, x), &(my, y)| {
-                    mx.cmp(&my)
-                        .then(
-                            match_quality(left[p], left[y])
-                                .total_cmp(&match_quality(left[p], left[x])),
-                        )
-                        .then(lot(seed, round, left[x].bot).cmp(&lot(seed, round, left[y].bot)))
-                });
-        }
-        let Some((_, q)) = best else {
+        let Some(q) = choose(left[p], p, &left, &elos, &unpaired, met, lots, 0) else {
             // An even count leaves everyone a partner.
             break;
         };
@@ -300,7 +281,189 @@ pub fn pair_round(entrants: &[Entrant], met: &Met, seed: u64, round: u32) -> Rou
         pairs.push((left[p].bot, left[q].bot));
     }
     repair_repeats(&mut pairs, &left, met);
-    RoundPairing { pairs, bye }
+    RoundPairing {
+        pairs,
+        bye,
+        catch_up: Vec::new(),
+    }
+}
+
+/// Sorts `bots` in the rating order, ties by lot.
+fn by_rating(bots: &mut [&Entrant], seed: u64, round: u32) {
+    bots.sort_by(|a, b| {
+        a.elo
+            .total_cmp(&b.elo)
+            .then(lot(seed, round, a.bot).cmp(&lot(seed, round, b.bot)))
+    });
+}
+
+/// The order in which bots choose: fewest games, most uncertain, then
+/// by lot.
+fn priority(a: &Entrant, b: &Entrant, seed: u64, round: u32) -> std::cmp::Ordering {
+    a.games
+        .cmp(&b.games)
+        .then(b.sd.total_cmp(&a.sd))
+        .then(lot(seed, round, a.bot).cmp(&lot(seed, round, b.bot)))
+}
+
+/// The seed and round the lots of a pairing are drawn from.
+#[derive(Clone, Copy)]
+struct Lots {
+    seed: u64,
+    round: u32,
+}
+
+/// The opponent `p` takes among the `open` bots (positions in `bots`,
+/// which is in the rating order, `elos` their ratings): drawn at a normal
+/// distance from its rating (draws `first..first + DRAWS` of its lots),
+/// the first one new to it, else the one it met fewest times; when every
+/// draw was a repeat, the [`WIDE_WINDOW`] open bots on either side of
+/// position `at` (where `p`'s rating is in the order): the least met,
+/// then the best match quality, then by lot. `None` when none is open.
+#[allow(clippy::too_many_arguments)]
+fn choose(
+    p: &Entrant,
+    at: usize,
+    bots: &[&Entrant],
+    elos: &[f64],
+    open: &BTreeSet<usize>,
+    met: &Met,
+    lots: Lots,
+    first: u32,
+) -> Option<usize> {
+    let Lots { seed, round } = lots;
+    let met_p = |q: usize| met_count(met, p.bot, bots[q].bot);
+    let mut best: Option<(u32, usize)> = None;
+    for draw in first..first + DRAWS {
+        let target = p.elo + SPREAD_ELO * normal_lot(seed, round, p.bot, draw);
+        let q = nearest(open, elos, target)?;
+        let m = met_p(q);
+        if best.is_none_or(|(fewest, _)| m < fewest) {
+            best = Some((m, q));
+        }
+        if m == 0 {
+            break;
+        }
+    }
+    if best.is_some_and(|(m, _)| m > 0) {
+        // Every draw met before: the window's least met, best quality.
+        let near = open
+            .range(..at)
+            .rev()
+            .take(WIDE_WINDOW)
+            .chain(open.range(at..).take(WIDE_WINDOW));
+        best = near
+            .copied()
+            .map(|q| (met_p(q), q))
+            .min_by(|&(mx, x), &(my, y)| {
+                mx.cmp(&my)
+                    .then(match_quality(p, bots[y]).total_cmp(&match_quality(p, bots[x])))
+                    .then(lot(seed, round, bots[x].bot).cmp(&lot(seed, round, bots[y].bot)))
+            });
+    }
+    best.map(|(_, q)| q)
+}
+
+/// The catch-up series of a round: after `base` (the round's pairing, one
+/// series each), each bot of `wants` (a bot and the extra series it
+/// wants: a late entrant far behind, [`catch_up_wants`]) takes up to that
+/// many more opponents, one at a time in turns (every bot its first
+/// extra, in the priority order of [`pair_round`], then every bot its
+/// second, ...), each chosen as [`pair_round`] chooses (a normal distance
+/// from its rating, draws past those of its base pairing; repeats avoided,
+/// then the window) among the *hosts*: the entrants that want none and do
+/// not have the bye, each host at most once (so it plays at most 2 series
+/// in the round), and never one the bot meets already in the round.
+/// Returns the pairs (the bot, then its host), in the order made; fewer
+/// when the hosts run out. A pure function of its inputs.
+#[must_use]
+pub fn pair_catch_up(
+    entrants: &[Entrant],
+    base: &RoundPairing,
+    wants: &[(usize, u32)],
+    met: &Met,
+    seed: u64,
+    round: u32,
+) -> Vec<(usize, usize)> {
+    let want: HashMap<usize, u32> = wants
+        .iter()
+        .filter(|w| w.1 > 0 && Some(w.0) != base.bye)
+        .copied()
+        .collect();
+    let mut hosts: Vec<&Entrant> = entrants
+        .iter()
+        .filter(|e| !want.contains_key(&e.bot) && Some(e.bot) != base.bye)
+        .collect();
+    by_rating(&mut hosts, seed, round);
+    let elos: Vec<f64> = hosts.iter().map(|e| e.elo).collect();
+    let place: HashMap<usize, usize> = hosts.iter().enumerate().map(|(i, e)| (e.bot, i)).collect();
+    let mut open: BTreeSet<usize> = (0..hosts.len()).collect();
+    let mut order: Vec<&Entrant> = entrants
+        .iter()
+        .filter(|e| want.contains_key(&e.bot))
+        .collect();
+    order.sort_by(|a, b| priority(a, b, seed, round));
+    // Each wanting bot's opponents in the round so far.
+    let mut faced: HashMap<usize, Vec<usize>> = HashMap::new();
+    for &(a, b) in &base.pairs {
+        faced.entry(a).or_default().push(b);
+        faced.entry(b).or_default().push(a);
+    }
+    let lots = Lots { seed, round };
+    let turns = want.values().copied().max().unwrap_or(0);
+    let mut out = Vec::new();
+    for turn in 0..turns {
+        for &p in order.iter().filter(|p| want[&p.bot] > turn) {
+            // Its opponents of the round are out of reach while it chooses.
+            let hidden: Vec<usize> = faced
+                .get(&p.bot)
+                .into_iter()
+                .flatten()
+                .filter_map(|b| place.get(b).copied())
+                .filter(|q| open.remove(q))
+                .collect();
+            let at = elos.partition_point(|&e| e < p.elo);
+            let q = choose(p, at, &hosts, &elos, &open, met, lots, DRAWS * (turn + 1));
+            open.extend(hidden);
+            if let Some(q) = q {
+                open.remove(&q);
+                faced.entry(p.bot).or_default().push(hosts[q].bot);
+                out.push((p.bot, hosts[q].bot));
+            }
+        }
+    }
+    out
+}
+
+/// The extra series each late entrant far behind wants in round `round`
+/// (bots without any are left out): a bot of `present` that joined after
+/// round 1 (`joined`, by bot) and has played fewer series than the median
+/// of `present` (`series`, by bot) wants the difference, at most
+/// `catch_up - 1`, so that it plays up to `catch_up` series and never
+/// more than the median after the round. A league whose bots all started
+/// together wants none.
+#[must_use]
+pub fn catch_up_wants(
+    present: &[usize],
+    joined: &[u32],
+    series: &[u64],
+    catch_up: u32,
+) -> Vec<(usize, u32)> {
+    if catch_up <= 1 || present.is_empty() {
+        return Vec::new();
+    }
+    let mut counts: Vec<u64> = present.iter().map(|&b| series[b]).collect();
+    counts.sort_unstable();
+    let median = counts[counts.len() / 2];
+    present
+        .iter()
+        .filter(|&&b| joined[b] > 1)
+        .filter_map(|&b| {
+            let behind = median.saturating_sub(series[b]);
+            let extra = behind.min(u64::from(catch_up - 1)) as u32;
+            (extra > 0).then_some((b, extra))
+        })
+        .collect()
 }
 
 /// With an odd count, takes the bye out of `left`: one of the fewest
@@ -331,7 +494,11 @@ pub fn pair_round_randomly(entrants: &[Entrant], seed: u64, round: u32) -> Round
     let seed = seed ^ 0x7261_6E64_6F6D_2121;
     left.sort_by_key(|e| (lot(seed, round, e.bot), e.bot));
     let pairs = left.chunks_exact(2).map(|p| (p[0].bot, p[1].bot)).collect();
-    RoundPairing { pairs, bye }
+    RoundPairing {
+        pairs,
+        bye,
+        catch_up: Vec::new(),
+    }
 }
 
 /// The unpaired bot (a position in `elos`, the ratings in ascending
@@ -522,6 +689,29 @@ impl League {
         &self.course
     }
 
+    /// The extra series the late entrants far behind want in `round`
+    /// ([`catch_up_wants`]), from the series so far.
+    fn catch_up_wants(
+        &self,
+        series: &[Series],
+        round: u32,
+        present: &[usize],
+    ) -> Vec<(usize, u32)> {
+        let bots = self.roster.len();
+        let mut played = vec![0u64; bots];
+        for s in series {
+            played[s.a] += 1;
+            played[s.b] += 1;
+        }
+        let joined: Vec<u32> = self
+            .roster
+            .stints()
+            .iter()
+            .map(|s| s.map_or(round, |s| s.joined))
+            .collect();
+        catch_up_wants(present, &joined, &played, self.settings.catch_up)
+    }
+
     /// Every series so far is recorded: pair the next round (numbered from
     /// `next`), or nothing once the rounds are played or the ranking is
     /// settled.
@@ -573,9 +763,15 @@ impl League {
         for s in series {
             *met.entry((s.a.min(s.b), s.a.max(s.b))).or_insert(0) += 1;
         }
+        let seed = self.settings.seed;
         let pairing = match self.settings.pairing {
-            PairBy::Rating => pair_round(&entrants, &met, self.settings.seed, round),
-            PairBy::Random => pair_round_randomly(&entrants, self.settings.seed, round),
+            PairBy::Rating => {
+                let mut pairing = pair_round(&entrants, &met, seed, round);
+                let wants = self.catch_up_wants(series, round, &present);
+                pairing.catch_up = pair_catch_up(&entrants, &pairing, &wants, &met, seed, round);
+                pairing
+            }
+            PairBy::Random => pair_round_randomly(&entrants, seed, round),
         };
         self.course.rounds_paired = round;
         let mut step = Step::default();
@@ -586,9 +782,11 @@ impl League {
                 series: None,
                 south: entrant(b),
                 north: None,
+                catch_up: false,
             });
         }
-        for (x, y) in pairing.pairs {
+        let extra = pairing.catch_up.iter().map(|&p| (p, true));
+        for ((x, y), catch_up) in pairing.pairs.into_iter().map(|p| (p, false)).chain(extra) {
             let s = Series {
                 number: next + step.series.len(),
                 round,
@@ -600,6 +798,7 @@ impl League {
                 series: Some(s.number),
                 south: entrant(s.south(1)),
                 north: Some(entrant(s.north(1))),
+                catch_up,
             });
             step.series.push(s);
         }
@@ -623,6 +822,7 @@ mod tests {
             prior_draws: 1.0,
             bootstrap: 200,
             pairing: PairBy::Rating,
+            catch_up: CATCH_UP,
         })
     }
 
@@ -774,6 +974,155 @@ mod tests {
         assert_eq!(plan.league().unwrap().pairings.len(), 15);
     }
 
+    /// A 7-bot league's pairings before catch-up (main at commit 9053797):
+    /// `a_league_whose_bots_start_together_pairs_as_before_catch_up`.
+    const GOLDEN: [[(usize, usize); 3]; 5] = [
+        [(1, 6), (0, 3), (2, 4)],
+        [(0, 5), (1, 2), (3, 4)],
+        [(2, 5), (1, 3), (4, 6)],
+        [(5, 6), (0, 1), (2, 3)],
+        [(2, 6), (0, 4), (1, 5)],
+    ];
+
+    /// A league of `n` bots of the start (6 rounds in all after the join)
+    /// that plays `before` rounds, then bot `n` joins: its plan with the
+    /// join round paired, and `catch_up`.
+    fn late_league(n: usize, before: u32, catch_up: u32, seed: u64) -> Plan {
+        let mut roster = Roster::starting(n, &[]);
+        roster.join(n, before + 1);
+        let format = Format::League(LeagueSettings {
+            rounds: Some(before + 6),
+            settle_los: None,
+            seed,
+            prior_draws: 1.0,
+            bootstrap: 200,
+            pairing: PairBy::Rating,
+            catch_up,
+        });
+        let mut plan = Plan::with_roster(&format, roster);
+        assert_eq!(play(&mut plan, before), before);
+        plan
+    }
+
+    /// The series of `stage` bot `bot` plays.
+    fn series_of(stage: &[Series], bot: usize) -> Vec<Series> {
+        stage
+            .iter()
+            .filter(|s| s.a == bot || s.b == bot)
+            .copied()
+            .collect()
+    }
+
+    #[test]
+    fn a_late_bot_far_behind_plays_catch_up_series_against_different_opponents() {
+        let plan = late_league(12, 6, 4, 3);
+        let stage = plan.next_stage().unwrap().series;
+        assert!(stage.iter().all(|s| s.round == 7));
+        // K series, each against another opponent.
+        let new = series_of(&stage, 12);
+        assert_eq!(new.len(), 4, "{stage:?}");
+        let opponents: HashSet<usize> = new.iter().map(|s| s.a.min(s.b)).collect();
+        assert_eq!(opponents.len(), 4);
+        // Every bot of the start at most 2 series; no pair twice.
+        for b in 0..12 {
+            assert!(series_of(&stage, b).len() <= 2, "bot {b}: {stage:?}");
+        }
+        let pairs: HashSet<(usize, usize)> = stage.iter().map(|s| (s.a, s.b)).collect();
+        assert_eq!(pairs.len(), stage.len());
+        // The bye (13 bots) goes to a bot of the start, which plays none.
+        let bye = plan.byes().iter().find(|b| b.0 == 7).unwrap().1;
+        assert!(bye < 12 && series_of(&stage, bye).is_empty());
+        // league.csv's rows: the round's pairing as without catch-up,
+        // then the 3 catch-up series.
+        let off = late_league(12, 6, 1, 3);
+        let base = off.next_stage().unwrap().series;
+        assert_eq!(series_of(&base, 12).len(), 1);
+        assert_eq!(stage[..base.len()], base[..]);
+        assert_eq!(stage.len(), base.len() + 3);
+        let rows: Vec<&LeaguePairing> = plan
+            .league()
+            .unwrap()
+            .pairings
+            .iter()
+            .filter(|p| p.round == 7 && p.series.is_some())
+            .collect();
+        let flagged: Vec<bool> = rows.iter().map(|p| p.catch_up).collect();
+        assert_eq!(flagged, [vec![false; 6], vec![true; 3]].concat());
+    }
+
+    #[test]
+    fn a_late_bot_catches_up_to_the_median_and_then_plays_one_series_a_round() {
+        for catch_up in [2, CATCH_UP, MAX_CATCH_UP] {
+            let mut plan = late_league(20, 8, catch_up, 5);
+            let mut firsts = Vec::new();
+            while let Some(stage) = plan.next_stage() {
+                firsts.push(series_of(&stage.series, 20).len());
+                for s in &stage.series {
+                    assert!(plan.record(&result(*s, 2, 0)));
+                }
+            }
+            assert_eq!(firsts.len(), 6);
+            // 8 rounds behind: catch_up series in its first round (its
+            // one and the 8 it lacks, at most), and never past the median.
+            let lacks = 8;
+            assert_eq!(
+                firsts[0],
+                (catch_up as usize).min(1 + lacks),
+                "{catch_up}: {firsts:?}"
+            );
+            let mut count = vec![0u64; 21];
+            for s in plan.series() {
+                count[s.a] += 1;
+                count[s.b] += 1;
+            }
+            let mut sorted = count.clone();
+            sorted.sort_unstable();
+            let median = sorted[10];
+            assert!(count[20] <= median + 1, "{catch_up}: {count:?}");
+            if catch_up >= 4 {
+                assert!(count[20] + 1 >= median, "{catch_up}: {count:?}");
+                assert_eq!(*firsts.last().unwrap(), 1, "{firsts:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn catch_up_wants_only_late_bots_behind_the_median() {
+        // Round 1: nobody has played.
+        assert!(catch_up_wants(&[0, 1, 2], &[1, 1, 1], &[0, 0, 0], 4).is_empty());
+        // A bot of the start behind (it had a bye) wants none.
+        assert!(catch_up_wants(&[0, 1, 2], &[1, 1, 1], &[1, 1, 0], 4).is_empty());
+        // Late bots: the difference to the median, at most catch_up - 1.
+        let wants = catch_up_wants(&[0, 1, 2, 3, 4], &[1, 1, 1, 7, 9], &[6, 6, 6, 4, 0], 4);
+        assert_eq!(wants, vec![(3, 2), (4, 3)]);
+        // Off, and caught up.
+        assert!(catch_up_wants(&[0, 1, 2, 3, 4], &[1, 1, 1, 7, 9], &[6, 6, 6, 4, 0], 1).is_empty());
+        assert!(catch_up_wants(&[0, 1, 2, 3], &[1, 1, 1, 7], &[6, 6, 6, 6], 4).is_empty());
+    }
+
+    #[test]
+    fn a_league_whose_bots_start_together_pairs_as_before_catch_up() {
+        // The pairings of main before catch-up (commit 9053797): 7 bots,
+        // 5 rounds, seed 11, the lower index winning both games.
+        let golden: Vec<Vec<(usize, usize)>> = GOLDEN.iter().map(|r| r.to_vec()).collect();
+        for catch_up in [1, CATCH_UP, MAX_CATCH_UP] {
+            let mut format = league(Some(5), None, 11);
+            if let Format::League(l) = &mut format {
+                l.catch_up = catch_up;
+            }
+            let mut plan = Plan::new(&format, 7, &[]);
+            let mut rounds = Vec::new();
+            while let Some(stage) = plan.next_stage() {
+                rounds.push(stage.series.iter().map(|s| (s.a, s.b)).collect::<Vec<_>>());
+                for s in &stage.series {
+                    plan.record(&result(*s, 2, 0));
+                }
+            }
+            assert_eq!(rounds, golden, "catch_up = {catch_up}");
+            assert!(plan.league().unwrap().pairings.iter().all(|p| !p.catch_up));
+        }
+    }
+
     proptest! {
         /// For 2..=40 bots (some absent), random results and seeds: every
         /// present bot plays once a round or has the bye; a bye only with
@@ -856,6 +1205,47 @@ mod tests {
             let mut all: Vec<usize> = e.iter().map(|x| x.bot).collect();
             all.sort_unstable();
             prop_assert_eq!(seen, all);
+        }
+
+        /// The catch-up series alone: each wanting bot gets at most what it
+        /// wants, all when the hosts are enough; hosts are the others but
+        /// the bye, each at most once (2 series in the round); no two bots
+        /// meet twice in the round; the same input pairs the same.
+        #[test]
+        fn catch_up_pairs_each_host_once_and_no_pair_twice(
+            ratings in proptest::collection::vec((-800.0f64..800.0, 10.0f64..350.0, 0u64..50, 0u32..3, 0u32..5), 0..60),
+            seed in any::<u64>(),
+            round in 1u32..100,
+        ) {
+            let e: Vec<Entrant> = ratings.iter().enumerate().map(|(i, &(elo, sd, games, byes, _))| entrant(i, elo, sd, games, byes)).collect();
+            // About one bot in five wants 1 to 4 more series.
+            let wants: Vec<(usize, u32)> = ratings.iter().enumerate().filter(|(_, r)| r.4 > 0 && r.2 % 5 == 0).map(|(i, r)| (i, r.4)).collect();
+            let met = Met::new();
+            let base = pair_round(&e, &met, seed, round);
+            let extra = pair_catch_up(&e, &base, &wants, &met, seed, round);
+            prop_assert_eq!(&extra, &pair_catch_up(&e, &base, &wants, &met, seed, round));
+            let want: HashMap<usize, u32> = wants.iter().copied().filter(|w| Some(w.0) != base.bye).collect();
+            let mut got: HashMap<usize, u32> = HashMap::new();
+            let mut hosted = HashSet::new();
+            for &(p, q) in &extra {
+                prop_assert!(want.contains_key(&p));
+                prop_assert!(!want.contains_key(&q) && Some(q) != base.bye);
+                prop_assert!(hosted.insert(q), "host {} twice", q);
+                *got.entry(p).or_default() += 1;
+            }
+            let mut pairs = HashSet::new();
+            for &(a, b) in base.pairs.iter().chain(&extra) {
+                prop_assert!(pairs.insert((a.min(b), a.max(b))), "{} and {} twice", a, b);
+            }
+            let hosts = e.len() - want.len() - usize::from(base.bye.is_some());
+            let asked: u32 = want.values().sum();
+            for (&b, &n) in &want {
+                let g = got.get(&b).copied().unwrap_or(0);
+                prop_assert!(g <= n);
+                if hosts >= asked as usize + want.len() {
+                    prop_assert_eq!(g, n, "bot {}", b);
+                }
+            }
         }
     }
 }

@@ -1346,6 +1346,7 @@ mod tests {
                 prior_draws: 0.0,
                 bootstrap: 10,
                 pairing: Default::default(),
+                catch_up: crate::format::LEAGUE_CATCH_UP,
             }),
             series_rule: Some(SeriesRule {
                 first_to: 2,

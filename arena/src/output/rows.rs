@@ -351,7 +351,8 @@ pub struct LeagueRow {
     /// TrueSkill's match quality of the two (4 decimals), by which the
     /// pair was chosen; empty for a bye.
     pub quality: String,
-    /// Empty, or `bye`.
+    /// Empty, `bye`, or `catch-up` (one more series of a late entrant far
+    /// behind in its round).
     pub note: String,
 }
 

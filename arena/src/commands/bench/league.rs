@@ -77,6 +77,7 @@ fn league(n: usize, rounds: u32, seed: u64) -> League {
         prior_draws: 1.0,
         bootstrap: 0,
         pairing: PairBy::Rating,
+        catch_up: crate::format::LEAGUE_CATCH_UP,
     });
     let mut plan = Plan::new(&format, n, &[]);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -197,6 +198,7 @@ fn scale(n: usize, seed: u64) -> (Vec<Checkpoint>, f64) {
         prior_draws: 1.0,
         bootstrap: 0,
         pairing: PairBy::Rating,
+        catch_up: crate::format::LEAGUE_CATCH_UP,
     });
     let mut plan = Plan::new(&format, n, &[]);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
