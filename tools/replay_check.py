@@ -237,14 +237,16 @@ class InputError(Exception):
     """The input file cannot be used at all (exit status 2)."""
 
 
-def read_rows(path, required, complete_check=None):
+def read_rows(path, required, arena_file=False):
     """Read a CSV file with a header into (line, dict) rows.
 
     A crash while the arena was writing can leave the final row cut short.
     Such a row is skipped with a warning on stderr: it was never a finished
     record. A final row counts as incomplete when it cannot be parsed, has
-    fewer fields than the header, or (no trailing newline) fails
-    `complete_check`. Malformed rows elsewhere are returned as
+    fewer fields than the header, or, in a file the arena wrote
+    (`arena_file`), has no trailing newline: the arena ends every row with
+    one and skips a last line without it as torn (arena/src/output/games.rs),
+    so both skip the same rows. Malformed rows elsewhere are returned as
     (line, None, reason) so the caller reports them as failures.
     """
     try:
@@ -284,9 +286,7 @@ def read_rows(path, required, complete_check=None):
         incomplete = (
             fields is None
             or len(fields) < len(header)
-            or (not text.endswith(("\n", "\r"))
-                and complete_check is not None
-                and not complete_check(dict(zip(header, fields)))))
+            or (arena_file and not text.endswith(("\n", "\r"))))
         if incomplete:
             print(f"warning: {path}: skipping incomplete final row (line {start})",
                   file=sys.stderr)
@@ -499,16 +499,6 @@ def check_tablebase(game, row, totals, result):
 FORFEITS = ("illegal-move", "timeout", "crash", "protocol-error", "start-failure")
 
 
-def _games_row_complete(row):
-    """Used only for a final row without a newline: did the write finish?"""
-    try:
-        for col in INT_COLUMNS:
-            int(row[col])
-    except (KeyError, ValueError):
-        return False
-    return row.get("termination") in RULE_ENDINGS + (DECIDED, TABLEBASE) + FORFEITS
-
-
 def decided_side(game):
     """The side holding more than half of all seeds, or None: seeds never
     go back to the board, so that side has won (RULES.md, End of the game)."""
@@ -617,7 +607,7 @@ def check_game(row):
 
 def run_games(paths, out=sys.stdout):
     # Read every file first: an unreadable input means exit 2 with no verdict.
-    tables = [(path, read_rows(path, GAMES_COLUMNS, _games_row_complete))
+    tables = [(path, read_rows(path, GAMES_COLUMNS, arena_file=True))
               for path in paths]
     passed = failed = 0
     UNCHECKED_ROWS.clear()
