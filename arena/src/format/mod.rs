@@ -23,8 +23,9 @@ mod swiss;
 pub use course::{GameCourse, SeenGame};
 pub use knockout::{Bracket, BracketSeries, Placing, Settled};
 pub use league::{
-    match_quality, pair_round, pair_round_randomly, Entrant, LeagueCourse, LeaguePairing,
-    LeagueSettings, Met, PairBy, RoundPairing, MAX_ROUNDS as LEAGUE_MAX_ROUNDS,
+    match_quality, pair_league_round, pair_round, pair_round_randomly, warming_up, Entrant,
+    LeagueCourse, LeaguePairing, LeagueSettings, Met, PairBy, RoundPairing,
+    MAX_ROUNDS as LEAGUE_MAX_ROUNDS, WARM_UP_SD,
 };
 pub use swiss::{SwissRow, SwissStandings, STEP_BUDGET as SWISS_STEP_BUDGET};
 
