@@ -26,7 +26,11 @@ are the arena binary itself):
     python3 tools/league_curve.py --seeds 1,2,3,4,5 --out results/curve
 
 Runs already finished in --out are read again, not replayed, so a longer
-measurement can be built up seed by seed. Standard library only.
+measurement can be built up seed by seed. It also prints each league's
+median rating uncertainty by round (the rating pairing's warm-up lasts
+while it is above 80 Elo) and the rounds the two pairings of a seed
+paired alike (the warm-up's, when it is the random control's).
+Standard library only.
 """
 
 import argparse
