@@ -26,7 +26,11 @@ are the arena binary itself):
     python3 tools/league_curve.py --seeds 1,2,3,4,5 --out results/curve
 
 Runs already finished in --out are read again, not replayed, so a longer
-measurement can be built up seed by seed. Standard library only.
+measurement can be built up seed by seed. It also prints each league's
+median rating uncertainty by round (the rating pairing's warm-up lasts
+while it is above 80 Elo) and the rounds the two pairings of a seed
+paired alike (the warm-up's, when it is the random control's).
+Standard library only.
 """
 
 import argparse
@@ -132,6 +136,39 @@ def curve(folder, bots):
     return points, (2 * max(by_round), spearman(final))
 
 
+def pairings(folder):
+    """{round: the set of its pairs (each a sorted pair of bot names, or
+    the bye's bot alone)} of the league in `folder`, from `league.csv`."""
+    by_round = {}
+    with open(os.path.join(folder, "league.csv"), newline="") as f:
+        for row in csv.DictReader(f):
+            pair = tuple(sorted(b for b in (row["south"], row["north"]) if b))
+            by_round.setdefault(int(row["round"]), set()).add(pair)
+    return by_round
+
+
+def median_sd(folder):
+    """{round: the median rating uncertainty (Elo) of the bots with games
+    as the round was paired}, from `league.csv` (the upper median of an
+    even count, as the league's warm-up takes it)."""
+    sds = {}
+    with open(os.path.join(folder, "league.csv"), newline="") as f:
+        for row in csv.DictReader(f):
+            for side in ("south", "north"):
+                if row[side] and int(row[f"{side}_games"]) > 0:
+                    sds.setdefault(int(row["round"]), []).append(float(row[f"{side}_sd"]))
+    return {r: sorted(v)[len(v) // 2] for r, v in sds.items()}
+
+
+def alike_rounds(a, b):
+    """The rounds from 1 that two leagues' folders paired alike."""
+    pa, pb = pairings(a), pairings(b)
+    r = 0
+    while r + 1 in pa and pa.get(r + 1) == pb.get(r + 1):
+        r += 1
+    return r
+
+
 def run(args, method, seed):
     """Plays (or reads again) one league; returns its folder."""
     folder = os.path.join(args.out, f"{method}-s{seed}")
@@ -170,15 +207,22 @@ def main():
     seeds = [int(s) for s in args.seeds.split(",") if s]
     methods = args.methods.split(",")
     curves = {}
+    folders = {}
     for seed in seeds:
         for method in methods:
             folder, secs = run(args, method, seed)
             points, (games, final) = curve(folder, args.bots)
             curves[(method, seed)] = dict(points)
+            folders[(method, seed)] = folder
+            sd = median_sd(folder)
             print(
-                f"# {method} seed {seed}: {secs:.0f} s; standings.csv after {games} games a bot: spearman {final:.4f}",
+                f"# {method} seed {seed}: {secs:.0f} s; standings.csv after {games} games a bot: spearman {final:.4f}; "
+                "median sd by round: " + " ".join(f"{sd[r]:.0f}" for r in sorted(sd)),
                 flush=True,
             )
+        if len(methods) == 2:
+            alike = alike_rounds(folders[(methods[0], seed)], folders[(methods[1], seed)])
+            print(f"# seed {seed}: {methods[0]} and {methods[1]} paired rounds 1 to {alike} alike", flush=True)
     budgets = sorted(set.intersection(*(set(c) for c in curves.values())))
     header = ["games_a_bot"] + [f"{m}_mean" for m in methods]
     header += [f"{m}_s{s}" for s in seeds for m in methods]

@@ -23,10 +23,10 @@ mod swiss;
 pub use course::{GameCourse, SeenGame};
 pub use knockout::{Bracket, BracketSeries, Placing, Settled};
 pub use league::{
-    catch_up_wants, match_quality, pair_catch_up, pair_round, pair_round_randomly, Entrant,
-    LeagueCourse, LeaguePairing, LeagueSettings, Met, PairBy, RoundPairing,
-    CATCH_UP as LEAGUE_CATCH_UP, MAX_CATCH_UP as LEAGUE_MAX_CATCH_UP,
-    MAX_ROUNDS as LEAGUE_MAX_ROUNDS,
+    catch_up_wants, match_quality, pair_catch_up, pair_league_round, pair_round,
+    pair_round_randomly, warming_up, Entrant, LeagueCourse, LeaguePairing, LeagueSettings, Met,
+    PairBy, RoundPairing, CATCH_UP as LEAGUE_CATCH_UP, MAX_CATCH_UP as LEAGUE_MAX_CATCH_UP,
+    MAX_ROUNDS as LEAGUE_MAX_ROUNDS, WARM_UP_SD,
 };
 pub use swiss::{SwissRow, SwissStandings, STEP_BUDGET as SWISS_STEP_BUDGET};
 
