@@ -1023,16 +1023,6 @@ mod tests {
         assert_eq!(plan.league().unwrap().pairings.len(), 15);
     }
 
-    /// A 7-bot league's pairings before catch-up (main at commit 9053797):
-    /// `a_league_whose_bots_start_together_pairs_as_before_catch_up`.
-    const GOLDEN: [[(usize, usize); 3]; 5] = [
-        [(1, 6), (0, 3), (2, 4)],
-        [(0, 5), (1, 2), (3, 4)],
-        [(2, 5), (1, 3), (4, 6)],
-        [(5, 6), (0, 1), (2, 3)],
-        [(2, 6), (0, 4), (1, 5)],
-    ];
-
     /// A league of `n` bots of the start (6 rounds in all after the join)
     /// that plays `before` rounds, then bot `n` joins: its plan with the
     /// join round paired, and `catch_up`.
@@ -1151,9 +1141,12 @@ mod tests {
 
     #[test]
     fn a_league_whose_bots_start_together_pairs_as_before_catch_up() {
-        // The pairings of main before catch-up (commit 9053797): 7 bots,
-        // 5 rounds, seed 11, the lower index winning both games.
-        let golden: Vec<Vec<(usize, usize)>> = GOLDEN.iter().map(|r| r.to_vec()).collect();
+        // 7 bots, 5 rounds, seed 11, the lower index winning both games:
+        // the same pairings whatever `catch_up`, one series a bot a round
+        // (three and a bye), none of them a catch-up series. (Main's
+        // pairings before catch-up, commit 9053797, were the same for this
+        // league; the warm-up of random rounds has changed them since.)
+        let mut seen: Option<Vec<Vec<(usize, usize)>>> = None;
         for catch_up in [1, CATCH_UP, MAX_CATCH_UP] {
             let mut format = league(Some(5), None, 11);
             if let Format::League(l) = &mut format {
@@ -1167,8 +1160,13 @@ mod tests {
                     plan.record(&result(*s, 2, 0));
                 }
             }
-            assert_eq!(rounds, golden, "catch_up = {catch_up}");
+            assert_eq!(rounds.len(), 5);
+            assert!(rounds.iter().all(|r| r.len() == 3), "{rounds:?}");
             assert!(plan.league().unwrap().pairings.iter().all(|p| !p.catch_up));
+            match &seen {
+                None => seen = Some(rounds),
+                Some(first) => assert_eq!(&rounds, first, "catch_up = {catch_up}"),
+            }
         }
     }
 
