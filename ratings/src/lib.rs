@@ -48,7 +48,7 @@ mod solve;
 mod sprt;
 
 pub use error::RatingsError;
-pub use fit::{fit, try_fit};
+pub use fit::{fit, fit_from, try_fit};
 
 pub use pair::{pair_elo, PairElo};
 pub use pentanomial::{penta_elo, GameScore, PentaElo, Pentanomial};

@@ -60,6 +60,8 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+pub use super::meetings::Met;
+use super::meetings::{Meetings, PairTotals};
 use super::roster::Roster;
 use super::Step;
 use crate::schedule::Series;
@@ -228,6 +230,11 @@ pub(super) struct League {
     /// Who is in which round (the bots' number is its length).
     roster: Roster,
     course: LeagueCourse,
+    /// The games so far as per-pair totals: what the fit and the pairing
+    /// read, `O(distinct pairs)`.
+    totals: PairTotals,
+    /// The series results added to `totals` (the plan's first ones).
+    added: usize,
 }
 
 /// A seeded lot for bot `bot` in round `round`: SplitMix64's finaliser of
@@ -252,18 +259,20 @@ pub fn match_quality(a: &Entrant, b: &Entrant) -> f64 {
     (beta2 / c2).sqrt() * (-d * d / (2.0 * c2)).exp()
 }
 
-/// Times each two bots have met, keyed `(lower, higher)`.
-pub type Met = HashMap<(usize, usize), u32>;
-
-fn met_count(met: &Met, a: usize, b: usize) -> u32 {
-    met.get(&(a.min(b), a.max(b))).copied().unwrap_or(0)
+fn met_count<M: Meetings + ?Sized>(met: &M, a: usize, b: usize) -> u32 {
+    met.met(a, b)
 }
 
 /// Pairs one round of `entrants` (see the module's rules), `met` the
 /// meetings so far, `seed` and `round` for the lots. Every entrant is in
 /// one pair, or has the bye (only with an odd count).
 #[must_use]
-pub fn pair_round(entrants: &[Entrant], met: &Met, seed: u64, round: u32) -> RoundPairing {
+pub fn pair_round<M: Meetings + ?Sized>(
+    entrants: &[Entrant],
+    met: &M,
+    seed: u64,
+    round: u32,
+) -> RoundPairing {
     let mut left: Vec<&Entrant> = entrants.iter().collect();
     let bye = take_bye(&mut left, seed, round);
     by_rating(&mut left, seed, round);
@@ -325,13 +334,13 @@ struct Lots {
 /// position `at` (where `p`'s rating is in the order): the least met,
 /// then the best match quality, then by lot. `None` when none is open.
 #[allow(clippy::too_many_arguments)]
-fn choose(
+fn choose<M: Meetings + ?Sized>(
     p: &Entrant,
     at: usize,
     bots: &[&Entrant],
     elos: &[f64],
     open: &BTreeSet<usize>,
-    met: &Met,
+    met: &M,
     lots: Lots,
     first: u32,
 ) -> Option<usize> {
@@ -381,11 +390,11 @@ fn choose(
 /// Returns the pairs (the bot, then its host), in the order made; fewer
 /// when the hosts run out. A pure function of its inputs.
 #[must_use]
-pub fn pair_catch_up(
+pub fn pair_catch_up<M: Meetings + ?Sized>(
     entrants: &[Entrant],
     base: &RoundPairing,
     wants: &[(usize, u32)],
-    met: &Met,
+    met: &M,
     seed: u64,
     round: u32,
 ) -> Vec<(usize, usize)> {
@@ -521,10 +530,10 @@ pub fn warming_up(entrants: &[Entrant]) -> bool {
 /// for [`PairBy::Random`] and for a warm-up round of [`PairBy::Rating`]
 /// ([`warming_up`]), [`pair_round`] after the warm-up.
 #[must_use]
-pub fn pair_league_round(
+pub fn pair_league_round<M: Meetings + ?Sized>(
     pairing: PairBy,
     entrants: &[Entrant],
-    met: &Met,
+    met: &M,
     seed: u64,
     round: u32,
 ) -> RoundPairing {
@@ -592,7 +601,11 @@ type Pair = (usize, usize);
 /// Swaps partners between a repeated pair and another pair where both new
 /// pairs are first meetings, the swap that keeps the most match quality:
 /// the greedy pass can leave its last bots a pair that met before.
-fn repair_repeats(pairs: &mut [(usize, usize)], entrants: &[&Entrant], met: &Met) {
+fn repair_repeats<M: Meetings + ?Sized>(
+    pairs: &mut [(usize, usize)],
+    entrants: &[&Entrant],
+    met: &M,
+) {
     let by_bot: HashMap<usize, &Entrant> = entrants.iter().map(|e| (e.bot, *e)).collect();
     let quality = |x: usize, y: usize| match_quality(by_bot[&x], by_bot[&y]);
     for i in 0..pairs.len() {
@@ -627,6 +640,39 @@ fn repair_repeats(pairs: &mut [(usize, usize)], entrants: &[&Entrant], met: &Met
 /// games do not connect them yet comparable.
 pub const MEAN_DRAWS: u32 = 1;
 
+/// The games a round is paired after: their per-pair totals (the fit's
+/// input and the meetings), and the plan's series results in number order
+/// (read once for each rating's curvature, in the order it always summed
+/// them, so that the figures stay the same to the last bit).
+struct Games<'a> {
+    totals: &'a PairTotals,
+    results: &'a [Option<SeriesResult>],
+}
+
+/// The fit's input: the per-pair totals of `totals` and [`MEAN_DRAWS`] of
+/// each of `present` (ascending) against the virtual bot `mean`, in
+/// `(lower, higher)` order (the mean pair of a bot after its other pairs
+/// as the lower bot): one entry per distinct pair, built once a round.
+fn fit_input(totals: &PairTotals, present: &[usize], mean: usize) -> Vec<PairResult> {
+    let mut out = Vec::with_capacity(totals.len() + present.len());
+    let mut pending = present.iter().copied().peekable();
+    let mean_pair = |a: usize| PairResult {
+        a,
+        b: mean,
+        wins: 0,
+        draws: MEAN_DRAWS,
+        losses: 0,
+    };
+    for r in totals.results() {
+        while let Some(a) = pending.next_if(|&a| a < r.a) {
+            out.push(mean_pair(a));
+        }
+        out.push(r);
+    }
+    out.extend(pending.map(mean_pair));
+    out
+}
+
 /// The ratings the next round is paired by, from one fit of `games` and
 /// [`MEAN_DRAWS`] of each present bot against a virtual bot of the
 /// population's mean: each bot's rating (relative to that mean),
@@ -635,25 +681,13 @@ pub const MEAN_DRAWS: u32 = 1;
 fn ratings(
     settings: &LeagueSettings,
     bots: usize,
-    games: &[PairResult],
+    games: &Games<'_>,
     round: u32,
     present: &[usize],
 ) -> (Vec<(f64, f64, u64)>, bool) {
-    let mut played = vec![0u64; bots];
-    for g in games {
-        let n = u64::from(g.wins + g.draws + g.losses);
-        played[g.a] += n;
-        played[g.b] += n;
-    }
+    let played = games.totals.games(bots);
     // Bot `bots` is the population's mean.
-    let mut with_mean = games.to_vec();
-    with_mean.extend(present.iter().map(|&a| PairResult {
-        a,
-        b: bots,
-        wins: 0,
-        draws: MEAN_DRAWS,
-        losses: 0,
-    }));
+    let with_mean = fit_input(games.totals, present, bots);
     if let Some(los) = settings.settle_los {
         let options = RatingOptions {
             prior_draws: settings.prior_draws,
@@ -671,7 +705,7 @@ fn ratings(
             .collect();
         let mut ranked: Vec<usize> = present.to_vec();
         ranked.sort_by(|&a, &b| r.ratings[b].elo.total_cmp(&r.ratings[a].elo));
-        let settled = !games.is_empty()
+        let settled = !games.totals.is_empty()
             && ranked.len() >= 2
             && ranked.iter().all(|&b| played[b] > 0)
             && ranked.windows(2).all(|w| r.los(w[0], w[1]) >= los);
@@ -686,12 +720,19 @@ fn ratings(
         0.0
     };
     let mut info = vec![0.0f64; bots + 1];
-    for g in &with_mean {
-        let n = f64::from(g.wins + g.draws + g.losses) + prior;
-        let e = 1.0 / (1.0 + (-(elo[g.a] - elo[g.b]) * scale).exp());
+    // Series by series, then the mean's draws: each series counts the prior
+    // once, as the curvature always did.
+    let series = games.results.iter().flatten().map(|r| {
+        let (a, b) = (r.series.a, r.series.b);
+        (a, b, r.wdl.wins + r.wdl.draws + r.wdl.losses)
+    });
+    let means = present.iter().map(|&a| (a, bots, MEAN_DRAWS));
+    for (a, b, games) in series.chain(means) {
+        let n = f64::from(games) + prior;
+        let e = 1.0 / (1.0 + (-(elo[a] - elo[b]) * scale).exp());
         let w = n * e * (1.0 - e);
-        info[g.a] += w;
-        info[g.b] += w;
+        info[a] += w;
+        info[b] += w;
     }
     let out = (0..bots)
         .map(|i| {
@@ -714,6 +755,8 @@ impl League {
             settings,
             roster,
             course: LeagueCourse::default(),
+            totals: PairTotals::new(),
+            added: 0,
         }
     }
 
@@ -784,17 +827,16 @@ impl League {
         {
             return Step::default();
         }
-        let games: Vec<PairResult> = results
-            .iter()
-            .flatten()
-            .map(|r| PairResult {
-                a: r.series.a,
-                b: r.series.b,
-                wins: r.wdl.wins,
-                draws: r.wdl.draws,
-                losses: r.wdl.losses,
-            })
-            .collect();
+        // The results recorded since the last round, added to the totals
+        // (the plan's results are never taken back).
+        for r in results.iter().skip(self.added).flatten() {
+            self.totals.add(r.series.a, r.series.b, r.wdl);
+        }
+        self.added = self.added.max(results.len());
+        let games = Games {
+            totals: &self.totals,
+            results,
+        };
         let (rated, settled) = ratings(&self.settings, bots, &games, round, &present);
         if settled {
             self.course.settled = true;
@@ -812,15 +854,12 @@ impl League {
             byes: bye_count[bot],
         };
         let entrants: Vec<Entrant> = present.iter().map(|&b| entrant(b)).collect();
-        let mut met = Met::new();
-        for s in series {
-            *met.entry((s.a.min(s.b), s.a.max(s.b))).or_insert(0) += 1;
-        }
-        let seed = self.settings.seed;
-        let mut pairing = pair_league_round(self.settings.pairing, &entrants, &met, seed, round);
+        debug_assert_eq!(self.added, series.len(), "every series recorded");
+        let (seed, met) = (self.settings.seed, &self.totals);
+        let mut pairing = pair_league_round(self.settings.pairing, &entrants, met, seed, round);
         if matches!(self.settings.pairing, PairBy::Rating) {
             let wants = self.catch_up_wants(series, round, &present);
-            pairing.catch_up = pair_catch_up(&entrants, &pairing, &wants, &met, seed, round);
+            pairing.catch_up = pair_catch_up(&entrants, &pairing, &wants, met, seed, round);
         }
         self.course.rounds_paired = round;
         let mut step = Step::default();

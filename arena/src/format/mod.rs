@@ -17,6 +17,7 @@ mod course;
 mod gauntlet;
 mod knockout;
 mod league;
+mod meetings;
 pub mod roster;
 mod swiss;
 
@@ -28,6 +29,7 @@ pub use league::{
     PairBy, RoundPairing, CATCH_UP as LEAGUE_CATCH_UP, MAX_CATCH_UP as LEAGUE_MAX_CATCH_UP,
     MAX_ROUNDS as LEAGUE_MAX_ROUNDS, WARM_UP_SD,
 };
+pub use meetings::{Meetings, PairTotal, PairTotals};
 pub use swiss::{SwissRow, SwissStandings, STEP_BUDGET as SWISS_STEP_BUDGET};
 
 use knockout::Knockout;
@@ -181,6 +183,9 @@ pub struct Plan {
     series: Vec<Series>,
     /// The result of each series, by index, once recorded.
     results: Vec<Option<SeriesResult>>,
+    /// The series without a result yet (so that recording one is `O(1)`,
+    /// not a scan of every result so far).
+    unrecorded: usize,
     /// Which series are knockout deciders, by index.
     deciders: Vec<bool>,
     /// Byes: (round, bot), in the order given.
@@ -289,6 +294,7 @@ impl Plan {
             format: format.clone(),
             series: Vec::new(),
             results: Vec::new(),
+            unrecorded: 0,
             deciders: Vec::new(),
             byes: Vec::new(),
             course,
@@ -404,10 +410,11 @@ impl Plan {
         match self.results.get_mut(i) {
             Some(slot @ None) if self.series[i] == result.series => {
                 *slot = Some(result.clone());
+                self.unrecorded -= 1;
             }
             _ => return false,
         }
-        if self.results.iter().all(Option::is_some) {
+        if self.unrecorded == 0 {
             self.advance();
         }
         true
@@ -420,6 +427,7 @@ impl Plan {
             let number = self.series.len() + 1;
             self.series.push(Series { number, ..s });
             self.results.push(None);
+            self.unrecorded += 1;
             self.deciders.push(decider);
         }
     }

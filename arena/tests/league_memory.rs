@@ -1,0 +1,121 @@
+//! A league's memory per series: what a league keeps for each series
+//! (the plan's series and result, its `league.csv` pairing, the per-pair
+//! totals the fit and the pairing read) and what a round's refit borrows
+//! while it runs. A counting global allocator measures the live heap of
+//! the test's thread, where the league runs; no timing here
+//! (docs/performance.md, "League pairing", has the figures).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use arena::format::{Format, LeagueSettings, PairBy, Plan};
+use arena::series::SeriesResult;
+use arena::standings::Wdl;
+
+/// Tracks the live heap bytes of the calling thread, and their peak.
+struct Tracking;
+
+thread_local! {
+    // Const-initialised Cells have no destructor, so the allocator may use them.
+    static LIVE: Cell<i64> = const { Cell::new(0) };
+    static PEAK: Cell<i64> = const { Cell::new(0) };
+}
+
+fn add(bytes: i64) {
+    let _ = LIVE.try_with(|live| {
+        live.set(live.get() + bytes);
+        let _ = PEAK.try_with(|peak| peak.set(peak.get().max(live.get())));
+    });
+}
+
+// SAFETY: every call is passed to the system allocator unchanged.
+unsafe impl GlobalAlloc for Tracking {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        add(layout.size() as i64);
+        System.alloc(layout)
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        add(-(layout.size() as i64));
+        System.dealloc(ptr, layout);
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        add(new_size as i64 - layout.size() as i64);
+        System.realloc(ptr, layout, new_size)
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Tracking = Tracking;
+
+/// The live heap now.
+fn live() -> i64 {
+    LIVE.with(Cell::get)
+}
+
+/// What a league of 1,000 bots kept and borrowed, per series.
+#[test]
+fn a_league_keeps_and_borrows_a_bounded_heap_a_series() {
+    let bots = 1_000;
+    let format = Format::League(LeagueSettings {
+        rounds: Some(20),
+        settle_los: None,
+        seed: 3,
+        prior_draws: 1.0,
+        bootstrap: 0,
+        pairing: PairBy::Rating,
+        catch_up: arena::format::LEAGUE_CATCH_UP,
+    });
+    let mut plan = Plan::new(&format, bots, &[]);
+    let (mut round, mut x) = (0u32, 7u64);
+    let (mut kept_at_5, mut worst_borrow) = (0i64, 0f64);
+    while let Some(stage) = plan.next_stage() {
+        round += 1;
+        if round == 5 {
+            kept_at_5 = live();
+        }
+        let last = stage.series.len() - 1;
+        for (k, s) in stage.series.iter().enumerate() {
+            // A seeded stream of results: the lower index wins more often.
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let wins = ((x >> 33) % 3) as u32;
+            let wdl = Wdl {
+                wins,
+                draws: 0,
+                losses: 2 - wins,
+            };
+            let result = SeriesResult {
+                series: *s,
+                wdl,
+                decided: false,
+                over: true,
+            };
+            if k == last && round >= 5 {
+                // The refit and pairing that this last result starts.
+                let before = live();
+                PEAK.with(|p| p.set(before));
+                assert!(plan.record(&result));
+                let borrowed = PEAK.with(Cell::get) - live();
+                worst_borrow = worst_borrow.max(borrowed as f64 / plan.series().len() as f64);
+            } else {
+                assert!(plan.record(&result));
+            }
+        }
+    }
+    assert_eq!(round, 20);
+    // Rounds 5 to 20 paired 15 rounds of 500 series.
+    let kept = (live() - kept_at_5) as f64 / (15.0 * 500.0);
+    // 32 + 48 + 1 (the plan), 112 (the pairing) and about 35 (the totals):
+    // 228 bytes, and the vectors' spare room as they double (353 bytes
+    // measured).
+    assert!(kept < 400.0, "the league keeps {kept:.0} bytes a series");
+    // The fit's buffers (about 160 bytes a pair, nearly every series a new
+    // pair) and the pairing's (per bot), borrowed and given back (237
+    // bytes a series measured).
+    assert!(
+        worst_borrow < 400.0,
+        "a refit borrows {worst_borrow:.0} bytes a series"
+    );
+    println!("kept {kept:.0} bytes a series; a refit borrows at most {worst_borrow:.0}");
+}
