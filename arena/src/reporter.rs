@@ -82,8 +82,15 @@ pub fn stage_line(
         crate::format::Format::League(l) => {
             // A league's round may pair thousands: the count, not the pairs.
             let of = l.rounds.map_or_else(String::new, |r| format!(" of {r}"));
+            let how = match l.pairing {
+                crate::format::PairBy::Random => "paired at random",
+                crate::format::PairBy::Rating if stage.at_random => {
+                    "paired at random (the warm-up, while the ratings are mostly noise)"
+                }
+                crate::format::PairBy::Rating => "paired by rating",
+            };
             return Some(format!(
-                "arena: league round {round}{of}: {}, paired by rating (league.csv lists them)",
+                "arena: league round {round}{of}: {}, {how} (league.csv lists them)",
                 crate::output::counted(stage.series.len(), "series", "series")
             ));
         }
@@ -261,6 +268,7 @@ mod tests {
         let stage = Stage {
             series: vec![series(3, 0, 3), series(4, 1, 2)],
             decider: false,
+            at_random: false,
         };
         let knockout = Format::Knockout {
             seeds: vec![0, 1, 2, 3],
@@ -273,11 +281,35 @@ mod tests {
         let deciders = Stage {
             series: vec![series(5, 0, 3)],
             decider: true,
+            at_random: false,
         };
         assert_eq!(
             stage_line(&knockout, &bots, &deciders).as_deref(),
             Some("arena: knockout round 2, deciders (one game pair each): a v d")
         );
+        let mut settings = crate::format::LeagueSettings {
+            rounds: Some(9),
+            settle_los: None,
+            seed: 1,
+            prior_draws: 1.0,
+            bootstrap: 0,
+            pairing: crate::format::PairBy::Rating,
+            catch_up: 4,
+        };
+        let line = |settings: &crate::format::LeagueSettings, at_random: bool| {
+            let stage = Stage {
+                at_random,
+                ..stage.clone()
+            };
+            stage_line(&Format::League(*settings), &bots, &stage).unwrap()
+        };
+        assert_eq!(
+            line(&settings, false),
+            "arena: league round 2 of 9: 2 series, paired by rating (league.csv lists them)"
+        );
+        assert!(line(&settings, true).contains(", paired at random (the warm-up,"));
+        settings.pairing = crate::format::PairBy::Random;
+        assert!(line(&settings, true).contains(", paired at random (league.csv"));
         let swiss = Format::Swiss {
             seeds: vec![0, 1, 2, 3],
             rounds: 3,

@@ -221,6 +221,9 @@ pub struct LeagueCourse {
     pub settled: bool,
     /// Every pairing so far, round by round.
     pub pairings: Vec<LeaguePairing>,
+    /// Whether the last round paired was paired at random: a warm-up
+    /// round ([`warming_up`]) or `pairing = "random"`.
+    pub last_at_random: bool,
 }
 
 /// A league's course.
@@ -857,6 +860,8 @@ impl League {
         debug_assert_eq!(self.added, series.len(), "every series recorded");
         let (seed, met) = (self.settings.seed, &self.totals);
         let mut pairing = pair_league_round(self.settings.pairing, &entrants, met, seed, round);
+        self.course.last_at_random =
+            matches!(self.settings.pairing, PairBy::Random) || warming_up(&entrants);
         if matches!(self.settings.pairing, PairBy::Rating) {
             let wants = self.catch_up_wants(series, round, &present);
             pairing.catch_up = pair_catch_up(&entrants, &pairing, &wants, met, seed, round);

@@ -173,6 +173,9 @@ pub struct Stage {
     /// Whether these are knockout deciders: each one game pair long
     /// (`max_games = 2`, no `first_to`), whatever the config's series are.
     pub decider: bool,
+    /// Whether a league paired this round at random (a warm-up round, or
+    /// `pairing = "random"`); `false` for every other format.
+    pub at_random: bool,
 }
 
 /// A tournament's course: the series known so far and their results.
@@ -383,9 +386,11 @@ impl Plan {
             .map(|(s, _)| *s)
             .collect();
         let decider = pending.first().is_some_and(|s| self.is_decider(s.number));
+        let at_random = self.league().is_some_and(|l| l.last_at_random);
         (!pending.is_empty()).then_some(Stage {
             series: pending,
             decider,
+            at_random,
         })
     }
 

@@ -171,6 +171,7 @@ pub fn share(stage: &Stage, k: usize, n: usize) -> Stage {
             .map(|(_, s)| *s)
             .collect(),
         decider: stage.decider,
+        at_random: stage.at_random,
     }
 }
 
@@ -203,6 +204,7 @@ mod tests {
                 })
                 .collect(),
             decider: false,
+            at_random: false,
         }
     }
 
