@@ -5,54 +5,14 @@
 //! the test's thread, where the league runs; no timing here
 //! (docs/performance.md, "League pairing", has the figures).
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+mod heap;
 
 use arena::format::{Format, LeagueSettings, PairBy, Plan};
 use arena::series::SeriesResult;
 use arena::standings::Wdl;
 
-/// Tracks the live heap bytes of the calling thread, and their peak.
-struct Tracking;
-
-thread_local! {
-    // Const-initialised Cells have no destructor, so the allocator may use them.
-    static LIVE: Cell<i64> = const { Cell::new(0) };
-    static PEAK: Cell<i64> = const { Cell::new(0) };
-}
-
-fn add(bytes: i64) {
-    let _ = LIVE.try_with(|live| {
-        live.set(live.get() + bytes);
-        let _ = PEAK.try_with(|peak| peak.set(peak.get().max(live.get())));
-    });
-}
-
-// SAFETY: every call is passed to the system allocator unchanged.
-unsafe impl GlobalAlloc for Tracking {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        add(layout.size() as i64);
-        System.alloc(layout)
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        add(-(layout.size() as i64));
-        System.dealloc(ptr, layout);
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        add(new_size as i64 - layout.size() as i64);
-        System.realloc(ptr, layout, new_size)
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Tracking = Tracking;
-
-/// The live heap now.
-fn live() -> i64 {
-    LIVE.with(Cell::get)
-}
+static GLOBAL: heap::Tracking = heap::Tracking;
 
 /// What a league of 1,000 bots kept and borrowed, per series.
 #[test]
@@ -73,7 +33,7 @@ fn a_league_keeps_and_borrows_a_bounded_heap_a_series() {
     while let Some(stage) = plan.next_stage() {
         round += 1;
         if round == 5 {
-            kept_at_5 = live();
+            kept_at_5 = heap::live();
         }
         let last = stage.series.len() - 1;
         for (k, s) in stage.series.iter().enumerate() {
@@ -93,10 +53,9 @@ fn a_league_keeps_and_borrows_a_bounded_heap_a_series() {
             };
             if k == last && round >= 5 {
                 // The refit and pairing that this last result starts.
-                let before = live();
-                PEAK.with(|p| p.set(before));
+                heap::reset_peak();
                 assert!(plan.record(&result));
-                let borrowed = PEAK.with(Cell::get) - live();
+                let borrowed = heap::peak() - heap::live();
                 worst_borrow = worst_borrow.max(borrowed as f64 / plan.series().len() as f64);
             } else {
                 assert!(plan.record(&result));
@@ -105,7 +64,7 @@ fn a_league_keeps_and_borrows_a_bounded_heap_a_series() {
     }
     assert_eq!(round, 20);
     // Rounds 5 to 20 paired 15 rounds of 500 series.
-    let kept = (live() - kept_at_5) as f64 / (15.0 * 500.0);
+    let kept = (heap::live() - kept_at_5) as f64 / (15.0 * 500.0);
     // 32 + 48 + 1 (the plan), 112 (the pairing) and about 35 (the totals):
     // 228 bytes, and the vectors' spare room as they double (353 bytes
     // measured).

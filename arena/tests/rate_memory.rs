@@ -4,48 +4,12 @@
 //! of the test's thread, where the reading runs; no timing here.
 
 mod common;
-
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+mod heap;
 
 use common::{arena_bot, assert_success, config, run_arena};
 
-/// Tracks the live heap bytes of the calling thread, and their peak.
-struct Tracking;
-
-thread_local! {
-    // Const-initialised Cells have no destructor, so the allocator may use them.
-    static LIVE: Cell<i64> = const { Cell::new(0) };
-    static PEAK: Cell<i64> = const { Cell::new(0) };
-}
-
-fn add(bytes: i64) {
-    let _ = LIVE.try_with(|live| {
-        live.set(live.get() + bytes);
-        let _ = PEAK.try_with(|peak| peak.set(peak.get().max(live.get())));
-    });
-}
-
-// SAFETY: every call is passed to the system allocator unchanged.
-unsafe impl GlobalAlloc for Tracking {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        add(layout.size() as i64);
-        System.alloc(layout)
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        add(-(layout.size() as i64));
-        System.dealloc(ptr, layout);
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        add(new_size as i64 - layout.size() as i64);
-        System.realloc(ptr, layout, new_size)
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Tracking = Tracking;
+static GLOBAL: heap::Tracking = heap::Tracking;
 
 /// About 2 MB of real, replayable games: a run's games again and again,
 /// each copy with new series numbers. Returns the file and its games.
@@ -86,10 +50,9 @@ fn big_file(tmp: &std::path::Path) -> (std::path::PathBuf, usize) {
 
 /// The peak heap bytes of `f` on this thread, above what was live before.
 fn peak_of<T>(f: impl FnOnce() -> T) -> (T, i64) {
-    let before = LIVE.with(Cell::get);
-    PEAK.with(|p| p.set(before));
+    let before = heap::reset_peak();
     let out = f();
-    (out, PEAK.with(Cell::get) - before)
+    (out, heap::peak() - before)
 }
 
 #[test]
