@@ -76,9 +76,13 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod attractor;
 mod build;
 mod file;
 mod index;
+mod layer_graph;
+#[cfg(test)]
+mod reference;
 mod value;
 
 pub use build::{build, BuildError, Layer, LayerStats, Tables, MAX_LAYER_POSITIONS};
