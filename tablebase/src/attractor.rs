@@ -17,6 +17,9 @@ const DONE: u32 = 1 << 31;
 /// A depth not reached (yet), above every depth.
 const UNREACHED: u32 = DONE - 1;
 
+/// Bucket entries whose nodes are read ahead together ([`Attractor::warm`]).
+const WARM: usize = 16;
+
 /// `open` of a position whose exits already fail the opponent at this threshold.
 const DEAD: u32 = u32::MAX;
 
@@ -117,7 +120,10 @@ impl Attractor {
         while d < self.buckets.len() {
             let mut bucket = std::mem::take(&mut self.buckets[d]);
             let depth = d as u32;
-            for &id in &bucket {
+            for (i, &id) in bucket.iter().enumerate() {
+                if i % WARM == 0 {
+                    self.warm(graph, &bucket[i..bucket.len().min(i + WARM)]);
+                }
                 let node = &mut self.nodes[(id / 2) as usize];
                 let role = if id % 2 == 0 {
                     &mut node.x
@@ -133,6 +139,22 @@ impl Attractor {
             self.buckets[d] = bucket;
             d += 1;
         }
+    }
+
+    /// Reads the nodes of `ids` and of their predecessors without a
+    /// dependence between the reads, so that the processor fetches them
+    /// into the cache together rather than one miss after another.
+    fn warm(&self, graph: &LayerGraph, ids: &[u32]) {
+        let mut sum = 0u32;
+        for &id in ids {
+            sum = sum.wrapping_add(self.nodes[(id / 2) as usize].open);
+        }
+        for &id in ids {
+            for &q in graph.preds((id / 2) as usize) {
+                sum = sum.wrapping_add(self.nodes[q as usize].open);
+            }
+        }
+        std::hint::black_box(sum);
     }
 
     /// Resets every node and queues what each position forces through its
