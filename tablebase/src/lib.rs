@@ -77,9 +77,13 @@
 #![warn(missing_docs)]
 
 mod adjudicate;
+mod attractor;
 mod build;
 mod file;
 mod index;
+mod layer_graph;
+#[cfg(test)]
+mod reference;
 mod value;
 
 pub use adjudicate::{adjudicate, Adjudication};
