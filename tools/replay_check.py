@@ -442,13 +442,19 @@ class ForcedEnd:
         return value
 
 
-def claimed_plies(detail):
-    """The plies of the arena's detail 'X to move forces +V in at most P
-    plies', or None."""
+def claimed(detail):
+    """The side, margin and plies of the arena's detail 'X to move forces +V
+    in at most P plies', or None when it is not such a detail."""
     words = (detail or "").split()
-    if len(words) >= 2 and words[-1] == "plies" and words[-2].isdigit():
-        return int(words[-2])
-    return None
+    if (len(words) != 10 or words[0] not in SIDE_NAMES
+            or words[1:4] != ["to", "move", "forces"]
+            or words[5:8] != ["in", "at", "most"] or words[9] != "plies"
+            or not words[8].isdigit()):
+        return None
+    try:
+        return SIDE_NAMES.index(words[0]), int(words[4]), int(words[8])
+    except ValueError:
+        return None
 
 
 def check_tablebase(game, row, totals, result):
@@ -465,15 +471,20 @@ def check_tablebase(game, row, totals, result):
     if result != ("south" if totals[0] > totals[1] else
                   "north" if totals[1] > totals[0] else "draw"):
         return [f"result {result}, but the totals {totals[0]}-{totals[1]} give another"]
-    plies = claimed_plies(row.get("detail"))
-    if plies is None:
-        return [UNCHECKED + "the detail does not say within how many plies"]
+    claim = claimed(row.get("detail"))
+    if claim is None:
+        return ["a tablebase row's detail must say what is forced "
+                f"('south to move forces +2 in at most 7 plies'), not {row.get('detail')!r}"]
+    side, told, plies = claim
     if game.max_plies is not None and plies > game.max_plies - game.plies:
         return [f"tablebase claims an end within {plies} plies, but only "
                 f"{game.max_plies - game.plies} are left before the ply limit"]
     mover = game.to_move
     margin = ((totals[mover] - game.captured[mover])
               - (totals[1 - mover] - game.captured[1 - mover]))
+    if (side, told) != (mover, margin):
+        return [f"the detail says {SIDE_NAMES[side]} to move forces {told:+d}, but the "
+                f"position has {SIDE_NAMES[mover]} to move and the totals give {margin:+d}"]
     search = ForcedEnd(game.n, game.max_laps, TABLEBASE_BUDGET)
     try:
         # Deepen until the bounds meet: once equal they stay so (lo only

@@ -307,10 +307,15 @@ class GamesTest(TempFiles):
         self.assertSummary(out, 1, 0)
         self.assertEqual(code, 0, out + err)
         rows = [
-            game_row(series=6, game=2, **{**tb, "south_seeds": 3, "north_seeds": 1}),
+            game_row(series=6, game=2, **{**tb, "south_seeds": 3, "north_seeds": 1,
+                                          "detail": "south to move forces +2 in at most 2 plies"}),
             game_row(series=6, game=3, **{**tb, "detail": "south to move forces +4 in at most 1 plies"}),
             game_row(series=6, game=4, **{**tb, "max_plies": 1}),
             game_row(series=6, game=5, **{**tb, "result": "north"}),
+            # A detail that is missing, or that lies about the side or margin.
+            game_row(series=6, game=7, **{**tb, "detail": ""}),
+            game_row(series=6, game=8, **{**tb, "detail": "north to move forces +4 in at most 2 plies"}),
+            game_row(series=6, game=9, **{**tb, "detail": "south to move forces +9 in at most 2 plies"}),
         ]
         code, out, _ = self.check(rows)
         self.assertEqual(code, 1)
@@ -319,6 +324,9 @@ class GamesTest(TempFiles):
         self.assertRegex(out, r"series 6 game 3: .*no single forced end")
         self.assertRegex(out, r"series 6 game 4: .*only 1 are left before the ply limit")
         self.assertRegex(out, r"series 6 game 5: result north, but the totals")
+        self.assertRegex(out, r"series 6 game 7: a tablebase row's detail must say what is forced")
+        self.assertRegex(out, r"series 6 game 8: the detail says north to move forces \+4, but the position has south")
+        self.assertRegex(out, r"series 6 game 9: the detail says south to move forces \+9")
         # Beyond the search budget: unchecked, said so, not failed.
         path = self.write(csv_text([game_row(series=6, game=6, **tb)]))
         out = io.StringIO()

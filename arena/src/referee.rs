@@ -636,16 +636,7 @@ async fn ending(
     match forfeit {
         None if decided.is_some() => match decided.expect("checked") {
             Adjudicated::Decided(winner) => (GameEnd::Decided, Some(winner), String::new()),
-            Adjudicated::Tablebase(end) => (
-                GameEnd::Tablebase,
-                end.winner,
-                format!(
-                    "{} to move forces {:+} in at most {} plies",
-                    pos.to_move(),
-                    end.margin,
-                    end.plies
-                ),
-            ),
+            Adjudicated::Tablebase(end) => (GameEnd::Tablebase, end.winner, end.detail()),
         },
         None => {
             let outcome = pos

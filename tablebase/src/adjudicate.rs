@@ -18,6 +18,22 @@ pub struct Adjudication {
     pub seeds: [u32; 2],
     /// The side with more final seeds; `None` for a draw.
     pub winner: Option<Side>,
+    /// The side to move in the position, whose margin `margin` is.
+    pub mover: Side,
+}
+
+impl Adjudication {
+    /// The `detail` of a game it ends, as `games.csv` records it and the
+    /// row checks compare: `south to move forces +2 in at most 7 plies`.
+    #[must_use]
+    pub fn detail(&self) -> String {
+        format!(
+            "{} to move forces {:+} in at most {} plies",
+            self.mover.name(),
+            self.margin,
+            self.plies
+        )
+    }
 }
 
 /// The end perfect play forces from `pos`, or `None` when the tables cannot
@@ -62,6 +78,7 @@ pub fn adjudicate(tables: &Tables, pos: &Position) -> Option<Adjudication> {
         plies: value.plies(),
         seeds,
         winner,
+        mover,
     })
 }
 

@@ -49,6 +49,9 @@ pub enum FileError {
     Length,
     /// The checksum differs: holds the one stored and the one computed.
     Checksum(u32, u32),
+    /// A value no build can give (the file was written by something else,
+    /// or edited and checksummed again): the position's rank and why.
+    BadValue(u64, &'static str),
 }
 
 impl fmt::Display for FileError {
@@ -59,6 +62,10 @@ impl fmt::Display for FileError {
             FileError::Checksum(stored, computed) => write!(
                 f,
                 "checksum {stored:08x} stored, {computed:08x} computed: the file is damaged"
+            ),
+            FileError::BadValue(rank, why) => write!(
+                f,
+                "position {rank} has {why}: no build writes that, the file was altered"
             ),
         }
     }
@@ -116,13 +123,35 @@ pub fn decode_layer(bytes: &[u8]) -> Result<(Header, Layer), FileError> {
     if stored != computed {
         return Err(FileError::Checksum(stored, computed));
     }
-    let values = bytes[HEADER..HEADER + body]
+    let values: Vec<Value> = bytes[HEADER..HEADER + body]
         .chunks_exact(4)
         .map(|c| Value::from_bytes(c.try_into().expect("4 bytes")))
         .collect();
+    let seeds = i32::from(header.seeds);
+    for (rank, v) in values.iter().enumerate() {
+        possible(*v, seeds).map_err(|why| FileError::BadValue(rank as u64, why))?;
+    }
     let layer = Layer::from_values(2 * header.holes as usize, u32::from(header.seeds), values)
         .ok_or(FileError::Length)?;
     Ok((header, layer))
+}
+
+/// Whether `v` is a value a position with `seeds` on the board can have:
+/// each bound a margin within `-seeds..=seeds` of the parity of `seeds`
+/// (every seed goes to one side), and `lo <= hi`.
+fn possible(v: Value, seeds: i32) -> Result<(), &'static str> {
+    for m in [v.lo(), v.hi()].into_iter().flatten() {
+        if m.abs() > seeds {
+            return Err("a margin beyond the seeds on the board");
+        }
+        if (seeds - m) % 2 != 0 {
+            return Err("a margin of the other parity than the seeds on the board");
+        }
+    }
+    match (v.lo(), v.hi()) {
+        (Some(lo), Some(hi)) if lo > hi => Err("lo above hi"),
+        _ => Ok(()),
+    }
 }
 
 #[cfg(test)]
@@ -141,5 +170,27 @@ mod tests {
         assert!(matches!(decode_layer(&bytes), Err(FileError::Checksum(..))));
         assert_eq!(decode_layer(&bytes[..30]), Err(FileError::Length));
         assert_eq!(decode_layer(b"nope"), Err(FileError::NotALayer));
+    }
+
+    #[test]
+    fn impossible_values_are_refused_even_with_a_good_checksum() {
+        let tables = crate::build(3, 5).unwrap();
+        let layer = &tables.layers()[5];
+        let good = encode_layer(3, tables.max_laps(), layer);
+        // (lo, hi) bytes of position 7: beyond 5 seeds, of the wrong
+        // parity, and lo above hi; each file checksummed again.
+        for (lo, hi) in [(100u8, 100u8), (2, 2), (5, 3)] {
+            let mut bytes = good.clone();
+            bytes[HEADER + 4 * 7] = lo;
+            bytes[HEADER + 4 * 7 + 1] = hi;
+            let end = bytes.len() - 4;
+            let crc = crc32(&bytes[..end]).to_le_bytes();
+            bytes[end..].copy_from_slice(&crc);
+            assert!(
+                matches!(decode_layer(&bytes), Err(FileError::BadValue(7, _))),
+                "({lo}, {hi}): {:?}",
+                decode_layer(&bytes).err()
+            );
+        }
     }
 }

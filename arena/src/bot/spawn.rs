@@ -168,6 +168,11 @@ pub fn why_not_found(program: &str, dir: &Path) -> String {
     }
 }
 
+/// The bots `arena bot NAME` plays that live in the arena itself, not in
+/// the bots crate ([`endodoi_bots::BOT_NAMES`]): `perfect`, which reads
+/// the endgame tables (docs/tablebases.md).
+pub const ARENA_BOTS: [&str; 1] = ["perfect"];
+
 /// The first script file a command names after its program (an argument
 /// ending in `.py`, `.js`, `.sh`, ... that is not an option) that does
 /// not exist in `dir`, the folder the command starts in.
@@ -198,14 +203,16 @@ pub fn check_programs(config: &Config) -> Result<(), ConfigError> {
         // The whole start as it will be made (a sandbox is tried for real).
         check(bot).map_err(|e| bot_error(origin, e))?;
         if let [arena, sub, name, ..] = bot.command.as_slice() {
-            if arena == "arena" && sub == "bot" && !endodoi_bots::BOT_NAMES.contains(&name.as_str())
-            {
+            let known = endodoi_bots::BOT_NAMES.contains(&name.as_str())
+                || ARENA_BOTS.contains(&name.as_str());
+            if arena == "arena" && sub == "bot" && !known {
                 return Err(bot_error(
                     origin,
                     format!(
-                        "bot '{}': there is no bundled bot '{name}': the bundled bots are {}",
+                        "bot '{}': there is no bundled bot '{name}': the bundled bots are {}, {}",
                         bot.name,
-                        endodoi_bots::BOT_NAMES.join(", ")
+                        endodoi_bots::BOT_NAMES.join(", "),
+                        ARENA_BOTS.join(", ")
                     ),
                 ));
             }
@@ -511,5 +518,13 @@ mod tests {
             e.starts_with("t.toml:3:11: bot 'a': there is no bundled bot 'nosuch'"),
             "{e}"
         );
+        assert!(e.ends_with(", perfect"), "the arena's own bots listed: {e}");
+        // `perfect` lives in the arena, not the bots crate: it is a bot too.
+        let text = text.replace(
+            "[\"arena\", \"bot\", \"nosuch\"]",
+            "[\"arena\", \"bot\", \"perfect\", \"--tablebase\", \"tb\"]",
+        );
+        let c = Config::parse(&text, "t.toml", "t", &crate::commands::host()).unwrap();
+        assert!(check_programs(&c).is_ok(), "{:?}", check_programs(&c).err());
     }
 }

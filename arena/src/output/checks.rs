@@ -253,7 +253,7 @@ fn check_end(
 ) -> Result<(), String> {
     let captured = [pos.captured(Side::South), pos.captured(Side::North)];
     if termination == TABLEBASE {
-        return check_tablebase(pos, result, recorded, tables);
+        return check_tablebase(pos, result, detail, recorded, tables);
     }
     if termination == DECIDED {
         if let Some(outcome) = pos.outcome() {
@@ -334,11 +334,12 @@ fn check_end(
 }
 
 /// The checks of a `tablebase` end at `pos`, the position after the moves:
-/// the game goes on there, and the tables force the recorded result and
-/// final seeds within the plies left.
+/// the game goes on there, and the tables force the recorded result, final
+/// seeds and `detail` (side to move, margin, plies) within the plies left.
 fn check_tablebase(
     pos: &Position,
     result: &str,
+    detail: &str,
     recorded: [u32; 2],
     tables: Option<&Tables>,
 ) -> Result<(), String> {
@@ -370,6 +371,12 @@ fn check_tablebase(
         return Err(format!(
             "final seeds {} - {} (south_seeds - north_seeds), but the tables force {} - {}",
             recorded[0], recorded[1], end.seeds[0], end.seeds[1]
+        ));
+    }
+    if detail != end.detail() {
+        return Err(format!(
+            "detail '{detail}', but the tables give '{}'",
+            end.detail()
         ));
     }
     Ok(())
@@ -567,14 +574,25 @@ mod tests {
         let start = Rules::new(2, 1).unwrap().start();
         let end = adjudicate(&tables, &start).expect("the start of 2x2 with 1 seed is resolved");
         let result = end.winner.map_or("draw", Side::name);
-        let text = |moves: &str, plies: u32, seeds: [u32; 2], result: &str| {
+        let detail = end.detail();
+        let told = |moves: &str, plies: u32, seeds: [u32; 2], result: &str, detail: &str| {
             format!(
-                "1,1,1,,a,b,2,1,100000,1000,{moves},{plies},{},{},{result},tablebase,,5",
+                "1,1,1,,a,b,2,1,100000,1000,{moves},{plies},{},{},{result},tablebase,{detail},5",
                 seeds[0], seeds[1]
             )
         };
+        let text = |moves: &str, plies: u32, seeds: [u32; 2], result: &str| {
+            told(moves, plies, seeds, result, &detail)
+        };
         let good = row(&text("", 0, end.seeds, result));
         assert_eq!(replay_problem_with(&good, Some(&tables)), None);
+        // A detail that is not the tables' (another margin, or none).
+        for lie in [detail.replace("forces", "forces 1"), String::new()] {
+            let problem =
+                replay_problem_with(&row(&told("", 0, end.seeds, result, &lie)), Some(&tables))
+                    .unwrap();
+            assert!(problem.starts_with(&format!("detail '{lie}'")), "{problem}");
+        }
         let without = replay_problem(&good).unwrap();
         assert!(without.contains("pass --tablebase DIR"), "{without}");
         let wrong = [end.seeds[1] + 1, end.seeds[0].saturating_sub(1)];
