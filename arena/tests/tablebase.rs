@@ -22,8 +22,30 @@ fn the_manifest_and_files_of_2x3_to_8_seeds_agree_with_the_library() {
         .arg(&out)
         .assert()
         .success();
-    let manifest: toml::Value =
-        toml::from_str(&std::fs::read_to_string(out.join("manifest.toml")).unwrap()).unwrap();
+    let manifest_text = std::fs::read_to_string(out.join("manifest.toml")).unwrap();
+    // Built again over them (another board, say): refused, nothing touched.
+    let again = Command::cargo_bin("arena")
+        .unwrap()
+        .args([
+            "tablebase",
+            "build",
+            "--holes",
+            "4",
+            "--seeds-on-board",
+            "2",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&again.stderr);
+    assert_eq!(again.status.code(), Some(2), "{said}");
+    assert!(said.contains("already holds tables"), "{said}");
+    assert_eq!(
+        std::fs::read_to_string(out.join("manifest.toml")).unwrap(),
+        manifest_text
+    );
+    let manifest: toml::Value = toml::from_str(&manifest_text).unwrap();
     let board = &manifest["board"];
     assert_eq!(board["holes"].as_integer(), Some(3));
     assert_eq!(

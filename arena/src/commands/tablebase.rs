@@ -29,11 +29,24 @@ pub struct Options {
 /// done, then `manifest.toml`; a status line per layer.
 ///
 /// # Errors
-/// Bad parameters (holes, seeds, lap limit, a layer too big), or a file
-/// that cannot be written.
+/// Bad parameters (holes, seeds, lap limit, a layer too big), an `out`
+/// that already holds tables or is a file, or a file that cannot be
+/// written.
 pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outcome> {
     let started = Instant::now();
     let mut tables = Tables::new(options.holes, options.max_laps)?;
+    // Runs name their tables by folder: tables built over others would make
+    // those runs' rows fail their checks.
+    anyhow::ensure!(
+        !options.out.join(MANIFEST).exists(),
+        "{} already holds tables ({MANIFEST}): choose another --out, or remove the folder first (runs adjudicated by those tables need them to check their games)",
+        options.out.display()
+    );
+    anyhow::ensure!(
+        !options.out.is_file(),
+        "{} is a file: --out names the folder to write the tables to",
+        options.out.display()
+    );
     std::fs::create_dir_all(&options.out)
         .with_context(|| format!("cannot create {}", options.out.display()))?;
     let mut layers = Vec::new();
