@@ -325,6 +325,25 @@ pub fn run(replay: &Replay) -> Result<(String, bool), ReplayError> {
     run_with(replay, None)
 }
 
+/// Why the referee would end the recorded game at `pos` (for a game
+/// adjudicated `decided`: a side holds more than half of the seeds; for
+/// `tablebase`: the tables' detail), or `None`.
+fn adjudicated_at(
+    rec: Option<&Recorded>,
+    pos: &Position,
+    tables: Option<&Tables>,
+) -> Option<String> {
+    match rec?.termination.as_str() {
+        "decided" => pos
+            .decided_winner()
+            .map(|side| format!("{side} had more than half of the seeds")),
+        "tablebase" => tables
+            .and_then(|t| endodoi_tablebase::adjudicate(t, pos))
+            .map(|end| end.detail()),
+        _ => None,
+    }
+}
+
 /// [`run`], with the endgame tables that check a game adjudicated
 /// `tablebase` (its forced end is printed).
 ///
@@ -358,7 +377,13 @@ pub fn run_with(replay: &Replay, tables: Option<&Tables>) -> Result<(String, boo
         replay.rules.max_plies()
     );
     let _ = writeln!(out, "start: {pos}\n{}", board_with_holes(&pos));
+    // The first position past the opening where the referee would have
+    // ended an adjudicated game: its moves must stop there.
+    let mut early: Option<(usize, String)> = None;
     for (i, &hole) in replay.moves.iter().enumerate() {
+        if early.is_none() && i >= opening {
+            early = adjudicated_at(replay.recorded.as_ref(), &pos, tables).map(|why| (i, why));
+        }
         let mover = pos.to_move();
         // Who chose the move: the referee for an opening ply, else the
         // mover's bot (named when the game came from games.csv).
@@ -448,6 +473,13 @@ pub fn run_with(replay: &Replay, tables: Option<&Tables>) -> Result<(String, boo
             );
         }
         matches = rec.agrees_with(&pos, tables);
+        if let Some((ply, why)) = &early {
+            matches = false;
+            let _ = writeln!(
+                out,
+                "the referee would have ended it after ply {ply} already ({why}), but its moves go on"
+            );
+        }
         let _ = writeln!(
             out,
             "recorded: {} by {}, South {} - North {}: {}",
@@ -519,6 +551,40 @@ mod tests {
                 && text.contains("decided: south has more than half of all seeds")
                 && text
                     .contains("recorded: south by decided, South 34 - North 16: the replay agrees"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn an_adjudicated_game_whose_moves_go_on_past_the_point_disagrees() {
+        // The game above, one ply longer: its end alone would agree (South
+        // still holds more than half), but the referee stops at ply 11.
+        let rules = Rules::new(8, 4).unwrap();
+        let mut moves = parse_moves(&["4 2 2 6 4 1 7 1 5 2 1"]).unwrap();
+        let mut pos = rules.start();
+        for &m in &moves {
+            pos.play(Move::new(m).unwrap()).unwrap();
+        }
+        let next = pos.legal_moves().into_iter().next().unwrap();
+        pos.play(next).unwrap();
+        moves.push(next.hole());
+        let seeds = [pos.captured(Side::South), pos.captured(Side::North)];
+        assert!(2 * seeds[0] > 64 && pos.outcome().is_none());
+        let replay = Replay {
+            rules,
+            moves,
+            recorded: Some(Recorded {
+                seeds,
+                result: "south".into(),
+                termination: "decided".into(),
+                detail: String::new(),
+            }),
+            players: None,
+        };
+        let (text, ok) = run(&replay).unwrap();
+        assert!(!ok, "{text}");
+        assert!(
+            text.contains("the referee would have ended it after ply 11 already (south had more than half of the seeds)"),
             "{text}"
         );
     }
