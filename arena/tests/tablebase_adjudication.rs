@@ -248,4 +248,19 @@ fn adjudicated_games_end_as_perfect_play_ends_them_and_are_checked() {
     let unchecked = arena(&["rate"], &bad);
     assert!(!unchecked.status.success());
     assert!(String::from_utf8_lossy(&unchecked.stderr).contains("pass --tablebase DIR"));
+    // The run's tables gone from where its config names them: said so,
+    // with the folder, by rate and replay alike (not blamed on the rows).
+    std::fs::rename(&tb, tmp.path().join("tb-gone")).unwrap();
+    for args in [
+        &["rate"][..],
+        &["replay", "--series", "1", "--game", "1", "--games"],
+    ] {
+        let gone = arena(args, &games);
+        let said = String::from_utf8_lossy(&gone.stderr);
+        assert!(!gone.status.success(), "{said}");
+        assert!(
+            said.contains("tb") && said.contains("restore them there, or pass --tablebase DIR"),
+            "{args:?}: {said}"
+        );
+    }
 }

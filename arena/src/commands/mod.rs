@@ -87,6 +87,36 @@ pub fn host() -> crate::config::Host<'static> {
     }
 }
 
+/// The run's `config.toml` in `dir`, read as the run read its copy (paths
+/// from the original config's folder); `None` when there is none or it does
+/// not load. One that names endgame tables (`[board] tablebase`) but does
+/// not load (its tables folder gone, say) is an error unless
+/// `tables_given` (`--tablebase DIR`): the run's `tablebase` rows cannot be
+/// checked without them, and the error names the folder.
+///
+/// # Errors
+/// Such a config's error, with the fix.
+pub fn run_config(
+    dir: &std::path::Path,
+    tables_given: bool,
+) -> anyhow::Result<Option<crate::config::Config>> {
+    let path = dir.join("config.toml");
+    match crate::config::Config::load(&path, &host()) {
+        Ok(config) => Ok(Some(config)),
+        Err(e) => {
+            let names_tables = std::fs::read_to_string(&path).is_ok_and(|text| {
+                text.lines()
+                    .any(|l| l.trim_start().starts_with("tablebase"))
+            });
+            anyhow::ensure!(
+                tables_given || !names_tables,
+                "{e}; the run's endgame tables check its tablebase rows: restore them there, or pass --tablebase DIR"
+            );
+            Ok(None)
+        }
+    }
+}
+
 /// The endgame tables that check the `tablebase` rows of a run's games:
 /// `explicit` (`--tablebase DIR`), else the folder of `config`'s `[board]
 /// tablebase` (the run's own config), else none (such rows are then

@@ -76,7 +76,7 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
             // Read as a run reads its copy: paths from the original's folder.
             Some(Some(first)) if texts.iter().all(|t| t.as_ref() == Some(first)) => {
                 let dir = options.games[0].parent().unwrap_or(Path::new("."));
-                Config::load(&dir.join("config.toml"), &super::host()).ok()
+                super::run_config(dir, options.tablebase.is_some())?
             }
             _ => None,
         }

@@ -60,9 +60,8 @@ pub fn run(source: &Source, console: &mut Console<'_>) -> anyhow::Result<Outcome
                 if adjudicated {
                     // The run's config beside its games.csv, read as the run
                     // read its copy.
-                    let config = games.parent().and_then(|d| {
-                        crate::config::Config::load(&d.join("config.toml"), &super::host()).ok()
-                    });
+                    let dir = games.parent().unwrap_or(std::path::Path::new("."));
+                    let config = super::run_config(dir, tablebase.is_some())?;
                     tables = super::tables_for(tablebase.as_deref(), config.as_ref())?;
                 }
                 game
