@@ -20,12 +20,12 @@ pub const MANIFEST: &str = "manifest.toml";
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
     /// A file that cannot be read.
-    #[error("{}: cannot read it: {source}; give the folder `arena tablebase build --out` wrote", path.display())]
+    #[error("{}: cannot read it: {cause}; give the folder `arena tablebase build --out` wrote", path.display())]
     Read {
         /// The file.
         path: PathBuf,
         /// The system's reason.
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// A manifest that is not one of `arena tablebase build`.
     #[error("{}: {problem}; rebuild the folder with `arena tablebase build`", path.display())]
@@ -145,7 +145,7 @@ pub fn read_manifest(dir: &Path) -> Result<Manifest, LoadError> {
     let path = dir.join(MANIFEST);
     let text = std::fs::read_to_string(&path).map_err(|source| LoadError::Read {
         path: path.clone(),
-        source,
+        cause: source,
     })?;
     let manifest: Manifest = toml::from_str(&text).map_err(|e| LoadError::Manifest {
         path: path.clone(),
@@ -199,7 +199,7 @@ pub fn load(dir: &Path) -> Result<Tables, LoadError> {
         };
         let bytes = std::fs::read(&path).map_err(|source| LoadError::Read {
             path: path.clone(),
-            source,
+            cause: source,
         })?;
         let crc = bytes
             .len()
