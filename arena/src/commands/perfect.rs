@@ -99,6 +99,18 @@ impl Strategy for Perfect {
 
     fn new_game(&mut self, settings: &endodoi_protocol::NewGame) {
         self.fallback.new_game(settings);
+        // Tables of another board or lap limit never match a position:
+        // say so in the first move's info line, not silently.
+        let rules = &settings.rules;
+        if rules.holes() != self.tables.holes() || rules.max_laps() != self.tables.max_laps() {
+            self.last = Some(format!(
+                "tablebase: the tables are of 2x{} with max_laps {}, this game 2x{} with max_laps {}: alphabeta only",
+                self.tables.holes(),
+                self.tables.max_laps(),
+                rules.holes(),
+                rules.max_laps()
+            ));
+        }
     }
 
     fn choose(&mut self, pos: &Position, legal: MoveSet) -> Move {
@@ -111,7 +123,8 @@ impl Strategy for Perfect {
             return mv;
         }
         let mv = self.fallback.choose_timed(pos, legal, time);
-        self.last = self.fallback.info();
+        let mismatch = self.last.take().filter(|l| l.contains("alphabeta only"));
+        self.last = mismatch.or_else(|| self.fallback.info());
         mv
     }
 
@@ -196,6 +209,27 @@ mod tests {
             let _ = pos.play(legal[rng.gen_range(0..legal.len())]);
         }
         pos
+    }
+
+    #[test]
+    fn tables_of_another_board_are_said_in_the_first_info_line() {
+        let tables = Arc::new(endodoi_tablebase::build(3, 4).unwrap());
+        for (holes, warned) in [(4, true), (3, false)] {
+            let rules = Rules::new(holes, 1).unwrap();
+            let mut perfect = Perfect::new(tables.clone(), Box::new(Random::new(1)));
+            perfect.new_game(&endodoi_protocol::NewGame {
+                rules,
+                side: Side::South,
+                move_time_ms: 0,
+                base_time_ms: 0,
+                increment_ms: 0,
+                game: None,
+            });
+            let pos = rules.start();
+            let _ = perfect.choose(&pos, pos.legal_moves());
+            let info = perfect.info().unwrap_or_default();
+            assert_eq!(info.contains("alphabeta only"), warned, "2x{holes}: {info}");
+        }
     }
 
     #[test]
