@@ -25,8 +25,9 @@
 //! enters them: it is never frozen and notices the arena's death. A folder is named
 //! `endodoi-<ns>-<pid>-<start>-<n>` (the arena's pid namespace, pid and
 //! start time); those of an arena that died (`kill -9`) are
-//! killed and removed by the guard, or by the next arena that starts in
-//! the same cgroup ([`Cgroups::probe`]).
+//! killed and removed by the guard, by the arena's sweeper (the folders
+//! no guard held yet, or held no longer: [`start_sweeper`]), or by the next
+//! arena that starts in the same cgroup ([`Cgroups::probe`]).
 //!
 //! Paths and the mount table are parsed by pure functions
 //! ([`own_folders`]); the rest writes the kernel's files.
@@ -695,6 +696,55 @@ impl Drop for BotGroup {
         self.thaw();
         self.freezer = None;
         kill_and_remove(&self.dirs);
+    }
+}
+
+/// Starts, once per process, the arena's sweeper: `arena sweeper`, run
+/// from `arena` (the arena's executable), which waits for the end of its
+/// stdin, a pipe whose other end only this process holds, then kills and
+/// removes every folder of this arena ([`sweep_owner`]). The pipe ends
+/// when the arena does, however it dies (`kill -9` included), and not
+/// before: the folders a guard does not cover (made, but the guard not yet
+/// started; or left for the arena to read why its bot died, and the arena
+/// gone before it did) go then. The sweeper has a process group of its
+/// own, so that Ctrl-C in a terminal does not end it with the arena. If it
+/// cannot start, the guards and the next arena's sweep are all there is.
+pub fn start_sweeper(arena: &Path) {
+    static STDIN: OnceLock<Option<std::process::ChildStdin>> = OnceLock::new();
+    STDIN.get_or_init(|| {
+        let host = Cgroups::host();
+        let mut cmd = std::process::Command::new(arena);
+        cmd.arg("sweeper").arg("--owner").arg(owner());
+        for place in &host.places {
+            cmd.arg("--place").arg(&place.own);
+        }
+        cmd.stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+        // The child handle is dropped, not waited for: the sweeper outlives
+        // this process by design.
+        cmd.spawn().ok().and_then(|mut child| child.stdin.take())
+    });
+}
+
+/// The sweeper's work ([`start_sweeper`]): reads `until_closed` to its end,
+/// then kills and removes every folder of arena `owner` (`<ns>-<pid>-<start>`,
+/// [`owner`]) in the folders `places`, giving up after two seconds
+/// ([`kill_and_remove`]).
+pub fn sweep_owner(owner: &str, places: &[PathBuf], mut until_closed: impl std::io::Read) {
+    let _ = std::io::copy(&mut until_closed, &mut std::io::sink());
+    let mine = format!("{PREFIX}{owner}-");
+    let dirs: Vec<PathBuf> = places
+        .iter()
+        .filter_map(|place| std::fs::read_dir(place).ok())
+        .flat_map(|entries| entries.flatten())
+        .filter(|e| e.file_name().to_string_lossy().starts_with(&mine))
+        .map(|e| e.path())
+        .collect();
+    if !dirs.is_empty() {
+        kill_and_remove(&dirs);
     }
 }
 

@@ -572,6 +572,53 @@ fn a_daemon_is_gone_and_the_cgroups_removed_after_kill_9_of_the_arena() {
     }
 }
 
+#[test]
+fn the_sweeper_kills_and_removes_its_arenas_folders_once_its_pipe_ends() {
+    let Some((_serial, _tmp)) = start() else {
+        return;
+    };
+    let places = own_dirs(true);
+    // No arena has pid u32::MAX: these owners are made up.
+    let folder = |owner: u32, n: u32| -> Vec<PathBuf> {
+        places
+            .iter()
+            .map(|p| p.join(format!("endodoi-0-{}-{owner}-{n}", u32::MAX)))
+            .collect()
+    };
+    let (mine, other) = (folder(1, 3), folder(2, 3));
+    for dir in mine.iter().chain(&other) {
+        std::fs::create_dir(dir).unwrap();
+    }
+    let mut member = Command::new("sleep").arg("600").spawn().unwrap();
+    for dir in &mine {
+        std::fs::write(dir.join("cgroup.procs"), member.id().to_string()).unwrap();
+    }
+    let mut sweeper = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["sweeper", "--owner", &format!("0-{}-1", u32::MAX)])
+        .args(places.iter().flat_map(|p| [Path::new("--place"), p]))
+        .stdin(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Once it has read a pipe's worth, it was waiting: nothing went.
+    let mut pipe = sweeper.stdin.take().unwrap();
+    std::io::Write::write_all(&mut pipe, &vec![b'x'; 1 << 20]).unwrap();
+    assert!(mine.iter().all(|d| d.exists()), "swept while its arena ran");
+    drop(pipe);
+    assert!(sweeper.wait().unwrap().success());
+    // The sweeper returns once its folders are empty: the member has ended.
+    let ended = member.try_wait().unwrap();
+    let _ = member.kill();
+    let _ = member.wait();
+    let gone: Vec<&PathBuf> = mine.iter().filter(|d| d.exists()).collect();
+    let kept = other.iter().all(|d| d.exists());
+    for dir in mine.iter().chain(&other) {
+        let _ = std::fs::remove_dir(dir);
+    }
+    assert!(ended.is_some(), "its member lived");
+    assert!(gone.is_empty(), "not removed: {gone:?}");
+    assert!(kept, "another arena's folders went too");
+}
+
 /// The complete rows of a `games.csv` being written (0 if none yet).
 fn rows_in(path: &Path) -> usize {
     std::fs::read_to_string(path)

@@ -295,7 +295,7 @@ impl BotProcess {
     pub fn spawn(spec: &BotSpec, options: StartOptions<'_>) -> Result<BotProcess, Fault> {
         // No guard where the platform ends a bot without one (Windows' job).
         let guard = options.guard.filter(|_| crate::platform::GUARD);
-        let cgroup = bot_group(spec, guard.is_some())?;
+        let cgroup = bot_group(spec, guard)?;
         let (mut cmd, limits) = spawn::command(spec, guard, cgroup.as_ref())
             .map_err(|e| Fault::Start(e.to_string()))?;
         options.log.line(
@@ -844,27 +844,33 @@ impl Drop for BotProcess {
 }
 
 /// The cgroups `spec` runs in: none when its `cgroups` is off, it has no
-/// guard (which puts it there), or the host gives none.
+/// guard (which puts it there), or the host gives none. The first makes
+/// the arena's sweeper start ([`crate::cgroup::start_sweeper`]), with the
+/// guard's executable, which is the arena's.
 ///
 /// # Errors
 /// [`Fault::Start`] when the folders cannot be made, or when
 /// `cgroups = "require"` and the host does not enforce every control.
-fn bot_group(spec: &BotSpec, guarded: bool) -> Result<Option<crate::cgroup::BotGroup>, Fault> {
+fn bot_group(
+    spec: &BotSpec,
+    guard: Option<&Path>,
+) -> Result<Option<crate::cgroup::BotGroup>, Fault> {
     use crate::cgroup::{BotGroup, Cgroups};
     use crate::config::CgroupMode;
     if spec.limits.cgroups == CgroupMode::Off {
         return Ok(None);
     }
     let host = Cgroups::host();
-    match spec.limits.cgroups {
-        CgroupMode::Require if !host.missing().is_empty() || !guarded => {
+    match (spec.limits.cgroups, guard) {
+        (CgroupMode::Require, _) if !host.missing().is_empty() || guard.is_none() => {
             return Err(Fault::Start(format!(
                 "cgroups = \"require\", but {}",
                 host.summary()
             )))
         }
-        _ if !guarded || !host.any() => return Ok(None),
-        _ => {}
+        (_, None) => return Ok(None),
+        (_, Some(_)) if !host.any() => return Ok(None),
+        (_, Some(arena)) => crate::cgroup::start_sweeper(arena),
     }
     let processes = spec
         .sandbox

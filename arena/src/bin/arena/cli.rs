@@ -46,6 +46,10 @@ pub enum Command {
     /// Internal: the first step inside a bot's sandbox (see the sandbox module).
     #[command(hide = true)]
     Confine(ConfineArgs),
+    /// Internal: removes this arena's bot cgroups once it is gone (see the
+    /// cgroup module's `start_sweeper`).
+    #[command(hide = true)]
+    Sweeper(SweeperArgs),
     /// Replay one game ply by ply: from a move list, or from a games.csv row.
     ///
     /// Examples: `arena replay --holes 3 --seeds 2 1 2 2 2 1 1`, or
@@ -289,6 +293,17 @@ pub struct ConfineArgs {
     /// The bot's program and arguments; none: check the sandbox and exit.
     #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
     pub command: Vec<std::ffi::OsString>,
+}
+
+/// The arguments of `arena sweeper`.
+#[derive(Debug, Args)]
+pub struct SweeperArgs {
+    /// The arena whose folders go: `<ns>-<pid>-<start>`.
+    #[arg(long)]
+    pub owner: String,
+    /// A folder holding the arena's bot folders (one per hierarchy).
+    #[arg(long)]
+    pub place: Vec<PathBuf>,
 }
 
 /// The arguments of `arena solve`.

@@ -95,6 +95,10 @@ fn main() -> ExitCode {
                 });
             return ExitCode::from(code as u8);
         }
+        Command::Sweeper(args) => {
+            arena::cgroup::sweep_owner(&args.owner, &args.place, std::io::stdin().lock());
+            return ExitCode::SUCCESS;
+        }
         Command::Confine(args) => {
             return match arena::sandbox::confine::run(args.processes, args.arena, &args.command) {
                 Ok(()) => ExitCode::SUCCESS,
