@@ -20,7 +20,7 @@ use nix::unistd::Pid;
 
 use common::{
     assert_same_files, assert_success, config, games_without_timing, leftovers, rows, run_arena,
-    SUMMARY_FILES,
+    run_to, SUMMARY_FILES,
 };
 
 /// The arena, without RUST_BACKTRACE: a bot at its memory limit that
@@ -247,9 +247,7 @@ fn a_game_clock_runs_out() {
     ];
     let header = "[time]\nmove_time_ms = 0\nbase_time_ms = 200\nmargin_ms = 50\n[tournament]\nfirst_to = 1\n";
     let cfg = config(tmp.path(), header, &bots);
-    let out = tmp.path().join("run");
-    let output = run_arena(&cfg, &out);
-    assert_success(&output);
+    let (out, _) = run_to(&cfg, tmp.path().join("run"));
     let games = rows(&out.join("games.csv"));
     assert!(!games.is_empty());
     for g in &games {
@@ -809,8 +807,7 @@ fn a_skipped_bot_that_starts_on_the_resume_plays_its_own_series() {
     ];
     let header = "[board]\nholes = 4\nseeds = 2\n[tournament]\nfirst_to = 2\nconcurrency = 1\non_start_failure = \"skip\"\n";
     let cfg = config(tmp.path(), header, &bots);
-    let run = tmp.path().join("run");
-    assert_success(&run_arena(&cfg, &run));
+    let (run, _) = run_to(&cfg, tmp.path().join("run"));
     let played = |rows: &[HashMap<String, String>], bot: &str| {
         rows.iter().any(|g| g["south"] == bot || g["north"] == bot)
     };
@@ -903,9 +900,7 @@ for line in sys.stdin:
         ("flood", vec!["python3".into(), "-c".into(), script.into()]),
     ];
     let cfg = config(tmp.path(), "[tournament]\nfirst_to = 2\n", &bots);
-    let out = tmp.path().join("run");
-    let output = run_arena(&cfg, &out);
-    assert_success(&output);
+    let (out, _) = run_to(&cfg, tmp.path().join("run"));
     let games = rows(&out.join("games.csv"));
     assert!(!games.is_empty());
     let flooded: Vec<_> = games
@@ -935,9 +930,7 @@ fn a_bot_that_sends_its_hello_reply_early_plays_and_is_named_at_start() {
         ),
     ];
     let cfg = config(tmp.path(), "[tournament]\nfirst_to = 2\n", &bots);
-    let out = tmp.path().join("run");
-    let output = run_arena(&cfg, &out);
-    assert_success(&output);
+    let (out, output) = run_to(&cfg, tmp.path().join("run"));
     let stderr = String::from_utf8_lossy(&output.stderr);
     let noted: Vec<_> = stderr
         .lines()
@@ -975,9 +968,7 @@ fn hole_numbers_with_a_sign_or_a_leading_zero_are_refused_with_the_fix() {
         ("plus", common::python(&garbage, &["--reply", "move +1"])),
     ];
     let cfg = config(tmp.path(), "[tournament]\nfirst_to = 1\n", &bots);
-    let out = tmp.path().join("run");
-    let output = run_arena(&cfg, &out);
-    assert_success(&output);
+    let (out, _) = run_to(&cfg, tmp.path().join("run"));
     let games = rows(&out.join("games.csv"));
     for (bot, fix) in [
         (
@@ -1012,9 +1003,7 @@ fn an_unfinished_line_and_bytes_that_are_not_utf8_are_shown_as_sent() {
     ];
     let header = "[time]\nmove_time_ms = 200\n[tournament]\nfirst_to = 1\nmax_games = 1\n";
     let cfg = config(tmp.path(), header, &bots);
-    let out = tmp.path().join("run");
-    let output = run_arena(&cfg, &out);
-    assert_success(&output);
+    let (out, _) = run_to(&cfg, tmp.path().join("run"));
     let games = rows(&out.join("games.csv"));
     let of = |bot: &str| -> Vec<String> {
         games

@@ -13,7 +13,7 @@ use std::process::{Command, Output, Stdio};
 
 use common::{
     arena_bot, assert_same_files, assert_success, config, games_without_timing, repo, run_arena,
-    SUMMARY_FILES,
+    run_to, SUMMARY_FILES,
 };
 
 /// A running one-node cluster; dropping it stops every daemon.
@@ -138,8 +138,7 @@ fn a_job_array_with_a_cancelled_shard_reruns_and_merges_to_a_single_run() {
         "[board]\nholes = 6\n[tournament]\nfirst_to = 3\nconcurrency = 1\nseed = 9\n",
         &bots,
     );
-    let single = tmp.path().join("single");
-    assert_success(&run_arena(&cfg, &single));
+    let (single, _) = run_to(&cfg, tmp.path().join("single"));
 
     // Submitted held, so that task 2 can be cancelled before it starts: a
     // shard that never ran, as when a user cancels it. (Slurm keeps no
@@ -281,8 +280,7 @@ fn a_league_runs_round_by_round_with_a_cancelled_shard_rerun_to_a_single_run() {
         "[board]\nholes = 6\n[tournament]\nformat = \"league\"\nrounds = 3\nconcurrency = 1\nseed = 5\n",
         &bots,
     );
-    let single = tmp.path().join("single");
-    assert_success(&run_arena(&cfg, &single));
+    let (single, _) = run_to(&cfg, tmp.path().join("single"));
 
     // Held, so that the test can step in between rounds: --sbatch options
     // are kept for every round's jobs.
