@@ -27,8 +27,8 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use common::{
-    arena, arena_bot, arena_command, assert_success, config, merge, rows, run_arena, run_shards,
-    run_to,
+    arena, arena_bot, arena_command, assert_success, config, greedy_and_random, merge, rows,
+    run_arena, run_shards, run_to,
 };
 use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
@@ -707,7 +707,7 @@ fn stalled_clients_do_not_stop_the_run_from_finishing() {
     let cfg = config(
         tmp.path(),
         "[board]\nholes = 8\n[tournament]\nfirst_to = 400\nmax_games = 400\nconcurrency = 2\n",
-        &[("g", arena_bot("greedy", 1)), ("r", arena_bot("random", 2))],
+        &greedy_and_random(["g", "r"]),
     );
     let out = tmp.path().join("out");
     let served = Served::run(tmp.path(), cfg.to_str().unwrap(), &out, &["127.0.0.1:0"]);
@@ -761,7 +761,7 @@ fn finished_run(dir: &Path, games: u32) -> PathBuf {
     let cfg = config(
         dir,
         &format!("name = \"done\"\n[board]\nholes = 6\n[tournament]\nfirst_to = {games}\nmax_games = {games}\n"),
-        &[("g", arena_bot("greedy", 1)), ("r", arena_bot("random", 2))],
+        &greedy_and_random(["g", "r"]),
     );
     let out = dir.join("done-run");
     assert_success(&run_arena(&cfg, &out));
