@@ -20,7 +20,7 @@ use nix::unistd::Pid;
 
 use common::{
     assert_same_files, assert_success, config, games_without_timing, leftovers, rows, run_arena,
-    run_to, SUMMARY_FILES,
+    run_to, temp_config, SUMMARY_FILES,
 };
 
 /// The arena, without RUST_BACKTRACE: a bot at its memory limit that
@@ -624,15 +624,8 @@ fn a_grandchild_dies_with_the_arena_on_kill_9_in(own_group: bool) {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut stderr = BufReader::new(child.stderr.take().unwrap());
-    let mut line = String::new();
-    while !line.starts_with("[") {
-        line.clear();
-        assert!(
-            stderr.read_line(&mut line).unwrap() > 0,
-            "the arena ended before a game"
-        );
-    }
+    // Held open to the end: the arena goes on writing to it.
+    let _stderr = common::after_first_game(&mut child);
     // The bot and its grandchild are alive while the games go on.
     let pids = pids_in(&pidfile);
     assert_eq!(
@@ -666,9 +659,8 @@ fn a_grandchild_dies_with_the_arena_on_kill_9_in(own_group: bool) {
 
 #[test]
 fn names_cannot_reach_outside_the_run_folder() {
-    let tmp = tempfile::tempdir().unwrap();
     let bots = [("../../x", random_bot(1)), ("b", random_bot(2))];
-    let cfg = config(tmp.path(), "", &bots);
+    let (tmp, cfg) = temp_config("", &bots);
     let output = arena_command()
         .arg("run")
         .arg(&cfg)
@@ -686,7 +678,6 @@ fn names_cannot_reach_outside_the_run_folder() {
 
 #[test]
 fn killed_runs_resume_to_exactly_the_uninterrupted_result() {
-    let tmp = tempfile::tempdir().unwrap();
     let bots = [
         (
             "g",
@@ -699,8 +690,7 @@ fn killed_runs_resume_to_exactly_the_uninterrupted_result() {
         ("r2", random_bot(2)),
         ("r3", random_bot(3)),
     ];
-    let cfg = config(
-        tmp.path(),
+    let (tmp, cfg) = temp_config(
         "[board]\nholes = 6\n[tournament]\nfirst_to = 4\nconcurrency = 2\nseed = 3\n",
         &bots,
     );

@@ -7,7 +7,7 @@ mod common;
 
 use common::{
     arena, arena_bot, assert_same_files, assert_success, config, greedy_and_random, rows,
-    run_arena, run_to,
+    run_arena, run_to, temp_config,
 };
 
 use arena::stats::{penta_elo, GameScore, Pentanomial, Sprt, SprtModel, SprtStatus};
@@ -38,10 +38,8 @@ fn signed(x: f64) -> String {
 
 #[test]
 fn an_sprt_match_prints_and_writes_its_summary_and_draws_its_llr() {
-    let tmp = tempfile::tempdir().unwrap();
     let bots = greedy_and_random(["greedy", "random"]);
-    let cfg = config(
-        tmp.path(),
+    let (tmp, cfg) = temp_config(
         "[board]\nholes = 6\n[sprt]\nelo0 = 0\nelo1 = 50\nmodel = \"logistic\"\n",
         &bots,
     );
@@ -178,13 +176,11 @@ fn an_sprt_match_prints_and_writes_its_summary_and_draws_its_llr() {
 
 #[test]
 fn a_two_bot_match_without_sprt_gets_the_summary_without_the_test() {
-    let tmp = tempfile::tempdir().unwrap();
     let bots = [
         ("random", arena_bot("random", 3)),
         ("greedy", arena_bot("greedy", 4)),
     ];
-    let cfg = config(
-        tmp.path(),
+    let (tmp, cfg) = temp_config(
         "[board]\nholes = 6\n[tournament]\nfirst_to = 100\nmax_games = 6\n",
         &bots,
     );
@@ -213,13 +209,8 @@ fn a_two_bot_match_without_sprt_gets_the_summary_without_the_test() {
 /// silence.
 #[test]
 fn an_sprt_match_with_first_to_says_it_is_not_used() {
-    let tmp = tempfile::tempdir().unwrap();
     let bots = greedy_and_random(["greedy", "random"]);
-    let cfg = config(
-        tmp.path(),
-        "[board]\nholes = 6\n[tournament]\nfirst_to = 3\nmax_games = 4\n[sprt]\nelo0 = 0\nelo1 = 50\n",
-        &bots,
-    );
+    let (tmp, cfg) = temp_config("[board]\nholes = 6\n[tournament]\nfirst_to = 3\nmax_games = 4\n[sprt]\nelo0 = 0\nelo1 = 50\n", &bots);
     let output = run_arena(&cfg, &tmp.path().join("run"));
     assert_success(&output);
     let stderr = String::from_utf8_lossy(&output.stderr);

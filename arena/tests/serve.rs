@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 
 use common::{
     arena, arena_bot, arena_command, assert_success, config, greedy_and_random, merge, rows,
-    run_arena, run_shards, run_to,
+    run_arena, run_shards, run_to, temp_config,
 };
 use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
@@ -701,11 +701,9 @@ fn the_default_bind_is_loopback_only() {
 
 #[test]
 fn stalled_clients_do_not_stop_the_run_from_finishing() {
-    let tmp = tempfile::tempdir().unwrap();
     // A fixed-length match of fast bots: 400 games, every ply sent to the
     // watchers, much more than the stalled sockets' buffers hold.
-    let cfg = config(
-        tmp.path(),
+    let (tmp, cfg) = temp_config(
         "[board]\nholes = 8\n[tournament]\nfirst_to = 400\nmax_games = 400\nconcurrency = 2\n",
         &greedy_and_random(["g", "r"]),
     );
@@ -895,9 +893,7 @@ fn serve_dir_follows_a_folder_being_written() {
 
 #[test]
 fn serve_dir_of_a_merged_folder() {
-    let tmp = tempfile::tempdir().unwrap();
-    let cfg = config(
-        tmp.path(),
+    let (tmp, cfg) = temp_config(
         "[board]\nholes = 6\n[tournament]\nfirst_to = 4\nmax_games = 4\n",
         &[
             ("g", arena_bot("greedy", 1)),

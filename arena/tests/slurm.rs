@@ -13,7 +13,7 @@ use std::process::{Command, Output, Stdio};
 
 use common::{
     arena_bot, assert_same_files, assert_success, config, games_without_timing, repo, run_arena,
-    run_to, SUMMARY_FILES,
+    run_to, temp_config, SUMMARY_FILES,
 };
 
 /// A running one-node cluster; dropping it stops every daemon.
@@ -146,15 +146,13 @@ fn a_job_array_with_a_cancelled_shard_reruns_and_merges_to_a_single_run() {
     let Some(cluster) = cluster_or_skip() else {
         return;
     };
-    let tmp = tempfile::tempdir().unwrap();
     let bots = [
         ("g1", arena_bot("greedy", 1)),
         ("g2", arena_bot("greedy", 2)),
         ("r1", arena_bot("random", 3)),
         ("r2", arena_bot("random", 4)),
     ];
-    let cfg = config(
-        tmp.path(),
+    let (tmp, cfg) = temp_config(
         "[board]\nholes = 6\n[tournament]\nfirst_to = 3\nconcurrency = 1\nseed = 9\n",
         &bots,
     );

@@ -5,17 +5,15 @@
 mod common;
 
 use common::{
-    arena, assert_same_files, assert_success, config, games_without_timing, greedy_and_random,
-    merge, rows, run_shards, run_to, SUMMARY_FILES,
+    arena, assert_same_files, assert_success, games_without_timing, greedy_and_random, merge, rows,
+    run_shards, run_to, temp_config, SUMMARY_FILES,
 };
 
 #[test]
 fn a_split_first_to_match_merges_into_the_single_runs_files() {
-    let tmp = tempfile::tempdir().unwrap();
     let bots = greedy_and_random(["g", "r"]);
     // Greedy reaches 3 wins long before the 20th game.
-    let cfg = config(
-        tmp.path(),
+    let (tmp, cfg) = temp_config(
         "[board]\nholes = 6\n[tournament]\nfirst_to = 3\nmax_games = 20\n",
         &bots,
     );

@@ -8,7 +8,7 @@ use std::path::Path;
 use common::{
     arena, arena_bot, arena_command, arena_in, assert_replays, assert_same_files, assert_success,
     config, games_without_timing, greedy_and_random, leftovers, merge, python, rate, read_files,
-    repo, rows, run_arena, run_shards, run_to, SUMMARY_FILES,
+    repo, rows, run_arena, run_shards, run_to, temp_config, SUMMARY_FILES,
 };
 
 #[test]
@@ -254,9 +254,8 @@ fn bad_command_lines_get_one_line() {
 
 #[test]
 fn a_folder_with_results_is_never_overwritten() {
-    let tmp = tempfile::tempdir().unwrap();
     let bots = [("a", arena_bot("random", 1)), ("b", arena_bot("random", 2))];
-    let cfg = config(tmp.path(), "[tournament]\nfirst_to = 1\n", &bots);
+    let (tmp, cfg) = temp_config("[tournament]\nfirst_to = 1\n", &bots);
     let out = tmp.path().join("run");
     std::fs::create_dir(&out).unwrap();
     std::fs::write(out.join("games.csv"), "precious\n").unwrap();
@@ -271,13 +270,8 @@ fn a_folder_with_results_is_never_overwritten() {
 
 #[test]
 fn transcripts_keep_every_line_of_every_game() {
-    let tmp = tempfile::tempdir().unwrap();
     let bots = [("a", arena_bot("random", 1)), ("b", arena_bot("greedy", 2))];
-    let cfg = config(
-        tmp.path(),
-        "[board]\nholes = 4\n[tournament]\nfirst_to = 2\n",
-        &bots,
-    );
+    let (tmp, cfg) = temp_config("[board]\nholes = 4\n[tournament]\nfirst_to = 2\n", &bots);
     let out = tmp.path().join("run");
     let output = arena(&[&"run", &"--quiet", &"--transcripts", &cfg, &"--out", &out]);
     assert_success(&output);
@@ -317,17 +311,12 @@ fn transcripts_keep_every_line_of_every_game() {
 
 #[test]
 fn arena_rate_reproduces_a_run_and_merges_runs() {
-    let tmp = tempfile::tempdir().unwrap();
     let bots = [
         ("a", arena_bot("greedy", 1)),
         ("b", arena_bot("random", 2)),
         ("c", arena_bot("random", 3)),
     ];
-    let cfg = config(
-        tmp.path(),
-        "[board]\nholes = 6\n[tournament]\nfirst_to = 3\n",
-        &bots,
-    );
+    let (tmp, cfg) = temp_config("[board]\nholes = 6\n[tournament]\nfirst_to = 3\n", &bots);
     let (one, two) = (tmp.path().join("one"), tmp.path().join("two"));
     for out in [&one, &two] {
         assert!(run_arena(&cfg, out).status.success());
@@ -400,10 +389,8 @@ fn arena_rate_reproduces_a_run_and_merges_runs() {
 
 #[test]
 fn an_sprt_match_stops_when_the_test_decides() {
-    let tmp = tempfile::tempdir().unwrap();
     let bots = greedy_and_random(["greedy", "random"]);
-    let cfg = config(
-        tmp.path(),
+    let (tmp, cfg) = temp_config(
         "[board]\nholes = 6\n[sprt]\nelo0 = 0\nelo1 = 50\nmodel = \"logistic\"\n",
         &bots,
     );
@@ -441,14 +428,9 @@ fn an_sprt_match_stops_when_the_test_decides() {
 
 #[test]
 fn an_interrupted_sprt_match_resumes_where_it_stopped() {
-    let tmp = tempfile::tempdir().unwrap();
     let bots = greedy_and_random(["greedy", "random"]);
     // Bounds wide enough for a few dozen games.
-    let cfg = config(
-        tmp.path(),
-        "[board]\nholes = 6\n[sprt]\nelo0 = 0\nelo1 = 20\nalpha = 0.01\nbeta = 0.01\nmodel = \"logistic\"\n",
-        &bots,
-    );
+    let (tmp, cfg) = temp_config("[board]\nholes = 6\n[sprt]\nelo0 = 0\nelo1 = 20\nalpha = 0.01\nbeta = 0.01\nmodel = \"logistic\"\n", &bots);
     let (whole, _) = run_to(&cfg, tmp.path().join("whole"));
     let games = std::fs::read_to_string(whole.join("games.csv")).unwrap();
     let lines: Vec<&str> = games.lines().collect();
@@ -556,15 +538,10 @@ fn a_two_bot_match_on_lanes_plays_the_games_of_one_lane() {
 
 #[test]
 fn an_sprt_match_cut_by_max_games_merges_to_the_files_of_its_run() {
-    let tmp = tempfile::tempdir().unwrap();
     let bots = greedy_and_random(["greedy", "random"]);
     // The test cannot decide in 20 games, though greedy has far more than
     // first_to (5) wins: the match is not decided.
-    let cfg = config(
-        tmp.path(),
-        "[board]\nholes = 6\n[sprt]\nelo0 = 0\nelo1 = 5\nalpha = 0.001\nbeta = 0.001\n[tournament]\nmax_games = 20\nconcurrency = 2\n",
-        &bots,
-    );
+    let (tmp, cfg) = temp_config("[board]\nholes = 6\n[sprt]\nelo0 = 0\nelo1 = 5\nalpha = 0.001\nbeta = 0.001\n[tournament]\nmax_games = 20\nconcurrency = 2\n", &bots);
     // As an arena slurm task runs it: shard 1 of 1, on lanes.
     let out = tmp.path().join("run");
     let output = arena(&[&"run", &cfg, &"--shard", &"1/1", &"--out", &out]);
@@ -614,7 +591,6 @@ fn resuming_a_match_that_was_over_starts_no_bot() {
 
 #[test]
 fn four_shards_merged_equal_one_run() {
-    let tmp = tempfile::tempdir().unwrap();
     let bots = [
         ("g1", arena_bot("greedy", 1)),
         ("g2", arena_bot("greedy", 2)),
@@ -622,8 +598,7 @@ fn four_shards_merged_equal_one_run() {
         ("r2", arena_bot("random", 4)),
         ("r3", arena_bot("random", 5)),
     ];
-    let cfg = config(
-        tmp.path(),
+    let (tmp, cfg) = temp_config(
         "[board]\nholes = 6\n[tournament]\nfirst_to = 2\nseed = 5\n",
         &bots,
     );
@@ -677,12 +652,10 @@ fn four_shards_merged_equal_one_run() {
 
 #[test]
 fn one_long_match_splits_by_game_pairs() {
-    let tmp = tempfile::tempdir().unwrap();
     let bots = greedy_and_random(["g", "r"]);
     // first_to above max_games: the match plays all its games, as shards
     // must; each shard plays its pairs on two lanes.
-    let cfg = config(
-        tmp.path(),
+    let (tmp, cfg) = temp_config(
         "[board]\nholes = 6\n[tournament]\nfirst_to = 100\nmax_games = 14\nconcurrency = 2\n",
         &bots,
     );
@@ -1047,9 +1020,8 @@ fn run_on_a_terminal(setup: &str, cfg: &Path, out: &Path) -> String {
 
 #[test]
 fn a_terminal_gets_the_live_view_and_a_pipe_gets_lines() {
-    let tmp = tempfile::tempdir().unwrap();
     let bots = greedy_and_random(["g", "r"]);
-    let cfg = config(tmp.path(), "[tournament]\nfirst_to = 3\n", &bots);
+    let (tmp, cfg) = temp_config("[tournament]\nfirst_to = 3\n", &bots);
     let drawn = run_on_a_terminal("", &cfg, &tmp.path().join("tty"));
     assert!(drawn.contains("games (at most)"), "{drawn}");
     assert!(drawn.contains("forfeits: none"), "{drawn}");
@@ -1077,12 +1049,11 @@ fn a_terminal_gets_the_live_view_and_a_pipe_gets_lines() {
 /// on a pipe the same table is whole, wider than 80 columns.
 #[test]
 fn long_names_at_80_columns_get_a_table_of_whole_rows() {
-    let tmp = tempfile::tempdir().unwrap();
     let bots = greedy_and_random([
         "alphabeta-depth-7-quiescence",
         "random-walker-with-seed-2000",
     ]);
-    let cfg = config(tmp.path(), "[tournament]\nfirst_to = 3\n", &bots);
+    let (tmp, cfg) = temp_config("[tournament]\nfirst_to = 3\n", &bots);
     let drawn = run_on_a_terminal("stty cols 80 rows 30; ", &cfg, &tmp.path().join("tty"));
     let table = &drawn[drawn.rfind("#  bot").unwrap()..];
     let lines: Vec<&str> = table.lines().map(|l| l.trim_end_matches('\r')).collect();
@@ -1107,9 +1078,8 @@ fn long_names_at_80_columns_get_a_table_of_whole_rows() {
 
 #[test]
 fn a_narrow_terminal_gets_lines_cut_never_wrapped() {
-    let tmp = tempfile::tempdir().unwrap();
     let bots = greedy_and_random(["a-bot-with-a-rather-long-name", "r"]);
-    let cfg = config(tmp.path(), "[tournament]\nfirst_to = 3\n", &bots);
+    let (tmp, cfg) = temp_config("[tournament]\nfirst_to = 3\n", &bots);
     let drawn = run_on_a_terminal("stty cols 40 rows 30; ", &cfg, &tmp.path().join("tty"));
     assert!(drawn.contains("games (at most)"), "{drawn}");
     // What the live view draws, without its escape sequences (ESC [ ... letter),
@@ -1140,9 +1110,8 @@ fn a_narrow_terminal_gets_lines_cut_never_wrapped() {
 
 #[test]
 fn resume_if_exists_starts_a_folder_that_never_got_to_its_first_game() {
-    let tmp = tempfile::tempdir().unwrap();
     let bots = greedy_and_random(["g", "r"]);
-    let cfg = config(tmp.path(), "[tournament]\nfirst_to = 2\n", &bots);
+    let (tmp, cfg) = temp_config("[tournament]\nfirst_to = 2\n", &bots);
     let out = tmp.path().join("shard");
     let run = || {
         arena(&[
@@ -1187,10 +1156,8 @@ fn resume_if_exists_starts_a_folder_that_never_got_to_its_first_game() {
 
 #[test]
 fn rating_a_run_in_place_keeps_its_settings_and_its_files() {
-    let tmp = tempfile::tempdir().unwrap();
     let bots = greedy_and_random(["a", "b"]);
-    let cfg = config(
-        tmp.path(),
+    let (tmp, cfg) = temp_config(
         "[tournament]\nfirst_to = 3\nseed = 9\n[ratings]\nprior_draws = 3\nbootstrap = 200\n",
         &bots,
     );
@@ -1212,14 +1179,12 @@ fn rating_a_run_in_place_keeps_its_settings_and_its_files() {
 /// the run in place lists it too, so the files stay the same.
 #[test]
 fn a_bot_without_games_is_listed_and_rating_in_place_keeps_it() {
-    let tmp = tempfile::tempdir().unwrap();
     let bots = [
         ("a", arena_bot("greedy", 1)),
         ("b", arena_bot("random", 2)),
         ("gone", vec!["/bin/false".to_string()]),
     ];
-    let cfg = config(
-        tmp.path(),
+    let (tmp, cfg) = temp_config(
         "[tournament]\nfirst_to = 2\non_start_failure = \"skip\"\n",
         &bots,
     );
@@ -1246,9 +1211,8 @@ fn a_bot_without_games_is_listed_and_rating_in_place_keeps_it() {
 
 #[test]
 fn the_report_of_an_unfinished_run_says_so() {
-    let tmp = tempfile::tempdir().unwrap();
     let bots = greedy_and_random(["a", "b"]);
-    let cfg = config(tmp.path(), "[tournament]\nfirst_to = 2\n", &bots);
+    let (tmp, cfg) = temp_config("[tournament]\nfirst_to = 2\n", &bots);
     let (run, _) = run_to(&cfg, tmp.path().join("run"));
     let report = || std::fs::read_to_string(run.join("report.html")).unwrap();
     assert!(!report().contains("did not finish"));

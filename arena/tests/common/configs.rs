@@ -56,3 +56,12 @@ pub fn greedy_and_random(names: [&'static str; 2]) -> [(&'static str, Vec<String
         (names[1], arena_bot("random", 2)),
     ]
 }
+
+/// A new temporary folder holding the config [`config`] writes of
+/// `header` and `bots`; the folder (removed when dropped) and the
+/// config's path.
+pub fn temp_config(header: &str, bots: &[(&str, Vec<String>)]) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = config(tmp.path(), header, bots);
+    (tmp, cfg)
+}
