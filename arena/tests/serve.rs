@@ -268,8 +268,9 @@ fn get(addr: SocketAddr, path: &str) -> Response {
     get_with_host(addr, path, &addr.to_string())
 }
 
-/// Opens `/events` and reads until the first whole event; its name and data.
-fn first_event(addr: SocketAddr) -> (Response, String, String) {
+/// A connection to `/events` at `addr`, its request sent; reads time out
+/// after [`DEADLINE`].
+fn open_events(addr: SocketAddr) -> TcpStream {
     let mut stream = TcpStream::connect_timeout(&addr, DEADLINE).unwrap();
     stream.set_read_timeout(Some(DEADLINE)).unwrap();
     write!(
@@ -277,6 +278,12 @@ fn first_event(addr: SocketAddr) -> (Response, String, String) {
         "GET /events HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n\r\n"
     )
     .unwrap();
+    stream
+}
+
+/// Opens `/events` and reads until the first whole event; its name and data.
+fn first_event(addr: SocketAddr) -> (Response, String, String) {
+    let mut stream = open_events(addr);
     let mut raw = Vec::new();
     let mut buf = [0u8; 65536];
     let deadline = Instant::now() + DEADLINE;
@@ -1256,13 +1263,7 @@ fn event_matching(
     what: &str,
     pred: impl Fn(&str, &serde_json::Value) -> bool,
 ) -> serde_json::Value {
-    let mut stream = TcpStream::connect_timeout(&addr, DEADLINE).unwrap();
-    stream.set_read_timeout(Some(DEADLINE)).unwrap();
-    write!(
-        stream,
-        "GET /events HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n\r\n"
-    )
-    .unwrap();
+    let mut stream = open_events(addr);
     let (mut raw, mut buf, mut seen) = (Vec::new(), [0u8; 65536], 0);
     loop {
         let n = stream.read(&mut buf).unwrap();

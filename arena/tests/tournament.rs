@@ -687,9 +687,9 @@ fn one_long_match_splits_by_game_pairs() {
     assert_same_files(&single, &merged, &SUMMARY_FILES);
 }
 
-#[test]
-fn the_readme_shows_the_demo_table_as_it_is() {
-    let tmp = tempfile::tempdir().unwrap();
+/// The final table of `configs/demo.toml`, run from the repository's
+/// root into `dir/demo`.
+fn demo_table(dir: &Path) -> String {
     let output = arena_in(
         &repo(),
         &[
@@ -697,11 +697,17 @@ fn the_readme_shows_the_demo_table_as_it_is() {
             &"configs/demo.toml",
             &"--quiet",
             &"--out",
-            &tmp.path().join("demo"),
+            &dir.join("demo"),
         ],
     );
     assert_success(&output);
-    let table = String::from_utf8_lossy(&output.stdout).to_string();
+    String::from_utf8_lossy(&output.stdout).to_string()
+}
+
+#[test]
+fn the_readme_shows_the_demo_table_as_it_is() {
+    let tmp = tempfile::tempdir().unwrap();
+    let table = demo_table(tmp.path());
     let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
     assert!(
         readme.contains(&table),
@@ -979,18 +985,7 @@ fn the_final_table_is_whole_off_a_terminal() {
             "{line:?} in:\n{table}"
         );
     }
-    let demo = arena_in(
-        &repo(),
-        &[
-            &"run",
-            &"configs/demo.toml",
-            &"--quiet",
-            &"--out",
-            &tmp.path().join("demo"),
-        ],
-    );
-    assert_success(&demo);
-    let demo = String::from_utf8_lossy(&demo.stdout).to_string();
+    let demo = demo_table(tmp.path());
     for line in demo.lines() {
         assert!(
             line.chars().count() <= 80,
