@@ -27,7 +27,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use common::{
-    arena, arena_bot, arena_command, assert_success, config, greedy_and_random, merge, rows,
+    arena, arena_bot, arena_command, assert_success, config, games, greedy_and_random, merge, rows,
     run_arena, run_shards, run_to, temp_config,
 };
 use nix::sys::signal::{kill, Signal};
@@ -912,7 +912,7 @@ fn serve_dir_of_a_merged_folder() {
     let merged = tmp.path().join("merged");
     let output = merge(&shards, &merged);
     assert_success(&output);
-    let total = rows(&merged.join("games.csv")).len();
+    let total = games(&merged).len();
     assert_eq!(total, 12, "three series of 4 games");
     let served = Served::start(tmp.path(), &["serve", merged.to_str().unwrap()]);
     let state = wait_state(served.addr, "the merged games", |s| s["done"] == 12);

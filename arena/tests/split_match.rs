@@ -5,8 +5,8 @@
 mod common;
 
 use common::{
-    arena, assert_same_files, assert_success, games_without_timing, greedy_and_random, merge, rows,
-    run_shards, run_to, temp_config, SUMMARY_FILES,
+    arena, assert_same_files, assert_success, games, games_without_timing, greedy_and_random,
+    merge, rows, run_shards, run_to, temp_config, SUMMARY_FILES,
 };
 
 #[test]
@@ -18,13 +18,10 @@ fn a_split_first_to_match_merges_into_the_single_runs_files() {
         &bots,
     );
     let (single, _) = run_to(&cfg, tmp.path().join("single"));
-    let played = rows(&single.join("games.csv")).len();
+    let played = games(&single).len();
     assert!(played < 20, "the single run stopped at first_to: {played}");
     let shards = run_shards(tmp.path(), &cfg, 3);
-    let in_shards: usize = shards
-        .iter()
-        .map(|s| rows(&s.join("games.csv")).len())
-        .sum();
+    let in_shards: usize = shards.iter().map(|s| games(&s).len()).sum();
     assert_eq!(in_shards, 20, "each shard plays all its pairs");
     let merged = tmp.path().join("merged");
     let output = merge(&shards, &merged);
@@ -57,8 +54,8 @@ fn a_split_first_to_match_merges_into_the_single_runs_files() {
     assert!(!stderr.contains("the match ended after"), "{stderr}");
     assert!(!partial.join("games-past-end.csv").exists());
     assert_eq!(
-        rows(&partial.join("games.csv")).len(),
-        rows(&shards[0].join("games.csv")).len() + rows(&shards[2].join("games.csv")).len()
+        games(&partial).len(),
+        games(&shards[0]).len() + games(&shards[2]).len()
     );
     // A merge that has nothing past the end writes no such file.
     let again = tmp.path().join("again");

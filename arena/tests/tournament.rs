@@ -7,8 +7,8 @@ use std::path::Path;
 
 use common::{
     arena, arena_bot, arena_command, arena_in, assert_replays, assert_same_files, assert_success,
-    config, games_without_timing, greedy_and_random, leftovers, merge, python, rate, read_files,
-    repo, rows, run_arena, run_shards, run_to, temp_config, SUMMARY_FILES,
+    config, games, games_without_timing, greedy_and_random, leftovers, merge, python, rate,
+    read_files, repo, rows, run_arena, run_shards, run_to, temp_config, SUMMARY_FILES,
 };
 
 #[test]
@@ -350,7 +350,7 @@ fn arena_rate_reproduces_a_run_and_merges_runs() {
         &merged,
     ]);
     assert_success(&output);
-    let games = rows(&one.join("games.csv")).len() + rows(&two.join("games.csv")).len();
+    let games = games(&one).len() + games(&two).len();
     let standings = rows(&merged.join("standings.csv"));
     let counted: usize = standings
         .iter()
@@ -408,7 +408,7 @@ fn an_sprt_match_stops_when_the_test_decides() {
     assert!(sprt[..sprt.len() - 1]
         .iter()
         .all(|r| r["status"] == "continue"));
-    let games = rows(&out.join("games.csv")).len();
+    let games = games(&out).len();
     assert_eq!(last["games"], games.to_string());
     assert!(sprt
         .iter()
@@ -683,7 +683,7 @@ fn one_long_match_splits_by_game_pairs() {
     let merged = tmp.path().join("merged");
     let output = merge(&shards, &merged);
     assert_success(&output);
-    assert_eq!(rows(&merged.join("games.csv")).len(), 14);
+    assert_eq!(games(&merged).len(), 14);
     assert_same_files(&single, &merged, &SUMMARY_FILES);
 }
 
@@ -917,7 +917,7 @@ fn a_full_disk_names_the_file_and_leaves_no_temporary_file() {
         .collect();
     assert!(left.is_empty(), "temporary files left: {left:?}");
     // games.csv and each summary written before the failure are whole.
-    assert_eq!(rows(&out.join("games.csv")).len(), 2);
+    assert_eq!(games(&out).len(), 2);
     for file in ["series.csv", "standings.csv", "pairwise.csv"] {
         if out.join(file).exists() {
             assert!(!rows(&out.join(file)).is_empty(), "{file}");
@@ -935,7 +935,7 @@ fn a_full_disk_names_the_file_and_leaves_no_temporary_file() {
         .output()
         .unwrap();
     assert_success(&again);
-    assert_eq!(rows(&out.join("games.csv")).len(), 2);
+    assert_eq!(games(&out).len(), 2);
     for file in common::SUMMARY_FILES {
         assert!(out.join(file).exists(), "{file}");
     }
@@ -1034,7 +1034,7 @@ fn a_terminal_gets_the_live_view_and_a_pipe_gets_lines() {
             .lines()
             .filter(|l| l.contains(" game ") && l.starts_with('['))
             .count(),
-        rows(&tmp.path().join("pipe/games.csv")).len(),
+        games(&tmp.path().join("pipe")).len(),
         "{lines}"
     );
 }
