@@ -5,7 +5,7 @@ mod common;
 
 use assert_cmd::Command;
 
-use common::{assert_success, run_with, write_config};
+use common::{arena_bot, assert_success, config, run_with};
 
 fn arena() -> Command {
     let mut cmd = Command::cargo_bin("arena").unwrap();
@@ -16,29 +16,17 @@ fn arena() -> Command {
 /// Runs a 2-game match on a 4-hole board with a 3-ply opening in `dir`;
 /// its games.csv.
 fn pair_run(dir: &std::path::Path) -> std::path::PathBuf {
-    let config = write_config(
+    let cfg = config(
         dir,
-        "pair.toml",
-        r#"name = "pair"
-[board]
-holes = 4
-[tournament]
-first_to = 1
-max_games = 2
-concurrency = 1
-[openings]
-plies_min = 3
-plies_max = 3
-[[bot]]
-name = "greedy-one"
-command = ["arena", "bot", "greedy", "--seed", "1"]
-[[bot]]
-name = "random-two"
-command = ["arena", "bot", "random", "--seed", "2"]
-"#,
+        "name = \"pair\"\n[board]\nholes = 4\n[tournament]\nfirst_to = 1\nmax_games = 2\n\
+         concurrency = 1\n[openings]\nplies_min = 3\nplies_max = 3\n",
+        &[
+            ("greedy-one", arena_bot("greedy", 1)),
+            ("random-two", arena_bot("random", 2)),
+        ],
     );
     let out = dir.join("out");
-    assert_success(&run_with(&config, &out, &["--quiet"]));
+    assert_success(&run_with(&cfg, &out, &["--quiet"]));
     out.join("games.csv")
 }
 
