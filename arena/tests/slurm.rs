@@ -395,7 +395,7 @@ fn rounds_match_a_single_run(
 ) -> String {
     let dir = cfg.parent().unwrap();
     let t = dir.join(format!("t-{format_file}"));
-    let submitted = cluster.submit(dir, &cfg, shards, &t, false);
+    let submitted = cluster.submit(dir, cfg, shards, &t, false);
     assert!(
         String::from_utf8_lossy(&submitted.stdout).contains("round 1: job"),
         "{}",

@@ -21,7 +21,7 @@ fn a_split_first_to_match_merges_into_the_single_runs_files() {
     let played = games(&single).len();
     assert!(played < 20, "the single run stopped at first_to: {played}");
     let shards = run_shards(tmp.path(), &cfg, 3);
-    let in_shards: usize = shards.iter().map(|s| games(&s).len()).sum();
+    let in_shards: usize = shards.iter().map(|s| games(s).len()).sum();
     assert_eq!(in_shards, 20, "each shard plays all its pairs");
     let merged = tmp.path().join("merged");
     let output = merge(&shards, &merged);

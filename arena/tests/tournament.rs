@@ -735,7 +735,7 @@ fn relative_paths_start_from_the_config_files_folder() {
         [[bot]]\nname = \"b\"\ncommand = [\"python3\", \"mine.py\"]\ndir = \"sub\"\n";
     std::fs::write(place.join("demo.toml"), text).unwrap();
     let output = arena_in(
-        &tmp.path(),
+        tmp.path(),
         &[&"run", &"other/place/demo.toml", &"--out", &"run"],
     );
     assert_success(&output);
@@ -796,7 +796,7 @@ fn a_file_only_in_the_current_directory_is_named_in_the_error() {
         ),
     ] {
         std::fs::write(place.join("t.toml"), format!("{table}{random}")).unwrap();
-        let output = arena_in(&tmp.path(), &[&"run", &"other/place/t.toml", &"--out", &"run", &"--quiet"]);
+        let output = arena_in(tmp.path(), &[&"run", &"other/place/t.toml", &"--out", &"run", &"--quiet"]);
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{what}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{what}: {stderr}");
