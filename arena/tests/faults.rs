@@ -659,8 +659,7 @@ fn a_grandchild_dies_with_the_arena_on_kill_9_in(own_group: bool) {
 
 #[test]
 fn names_cannot_reach_outside_the_run_folder() {
-    let bots = [("../../x", random_bot(1)), ("b", random_bot(2))];
-    let (tmp, cfg) = temp_config("", &bots);
+    let (tmp, cfg) = temp_config("", &[("../../x", random_bot(1)), ("b", random_bot(2))]);
     let output = arena_command()
         .arg("run")
         .arg(&cfg)
@@ -678,21 +677,20 @@ fn names_cannot_reach_outside_the_run_folder() {
 
 #[test]
 fn killed_runs_resume_to_exactly_the_uninterrupted_result() {
-    let bots = [
-        (
-            "g",
-            random_bot(9)
-                .into_iter()
-                .map(|s| if s == "random" { "greedy".into() } else { s })
-                .collect(),
-        ),
-        ("r1", random_bot(1)),
-        ("r2", random_bot(2)),
-        ("r3", random_bot(3)),
-    ];
     let (tmp, cfg) = temp_config(
         "[board]\nholes = 6\n[tournament]\nfirst_to = 4\nconcurrency = 2\nseed = 3\n",
-        &bots,
+        &[
+            (
+                "g",
+                random_bot(9)
+                    .into_iter()
+                    .map(|s| if s == "random" { "greedy".into() } else { s })
+                    .collect(),
+            ),
+            ("r1", random_bot(1)),
+            ("r2", random_bot(2)),
+            ("r3", random_bot(3)),
+        ],
     );
     let whole = tmp.path().join("whole");
     let status = arena_command()

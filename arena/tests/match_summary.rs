@@ -38,10 +38,9 @@ fn signed(x: f64) -> String {
 
 #[test]
 fn an_sprt_match_prints_and_writes_its_summary_and_draws_its_llr() {
-    let bots = greedy_and_random(["greedy", "random"]);
     let (tmp, cfg) = temp_config(
         "[board]\nholes = 6\n[sprt]\nelo0 = 0\nelo1 = 50\nmodel = \"logistic\"\n",
-        &bots,
+        &greedy_and_random(["greedy", "random"]),
     );
     let (out, output) = run_to(&cfg, tmp.path().join("run"));
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -176,13 +175,12 @@ fn an_sprt_match_prints_and_writes_its_summary_and_draws_its_llr() {
 
 #[test]
 fn a_two_bot_match_without_sprt_gets_the_summary_without_the_test() {
-    let bots = [
-        ("random", arena_bot("random", 3)),
-        ("greedy", arena_bot("greedy", 4)),
-    ];
     let (tmp, cfg) = temp_config(
         "[board]\nholes = 6\n[tournament]\nfirst_to = 100\nmax_games = 6\n",
-        &bots,
+        &[
+            ("random", arena_bot("random", 3)),
+            ("greedy", arena_bot("greedy", 4)),
+        ],
     );
     let (out, output) = run_to(&cfg, tmp.path().join("run"));
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -209,8 +207,7 @@ fn a_two_bot_match_without_sprt_gets_the_summary_without_the_test() {
 /// silence.
 #[test]
 fn an_sprt_match_with_first_to_says_it_is_not_used() {
-    let bots = greedy_and_random(["greedy", "random"]);
-    let (tmp, cfg) = temp_config("[board]\nholes = 6\n[tournament]\nfirst_to = 3\nmax_games = 4\n[sprt]\nelo0 = 0\nelo1 = 50\n", &bots);
+    let (tmp, cfg) = temp_config("[board]\nholes = 6\n[tournament]\nfirst_to = 3\nmax_games = 4\n[sprt]\nelo0 = 0\nelo1 = 50\n", &greedy_and_random(["greedy", "random"]));
     let output = run_arena(&cfg, &tmp.path().join("run"));
     assert_success(&output);
     let stderr = String::from_utf8_lossy(&output.stderr);

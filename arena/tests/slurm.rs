@@ -146,15 +146,14 @@ fn a_job_array_with_a_cancelled_shard_reruns_and_merges_to_a_single_run() {
     let Some(cluster) = cluster_or_skip() else {
         return;
     };
-    let bots = [
-        ("g1", arena_bot("greedy", 1)),
-        ("g2", arena_bot("greedy", 2)),
-        ("r1", arena_bot("random", 3)),
-        ("r2", arena_bot("random", 4)),
-    ];
     let (tmp, cfg) = temp_config(
         "[board]\nholes = 6\n[tournament]\nfirst_to = 3\nconcurrency = 1\nseed = 9\n",
-        &bots,
+        &[
+            ("g1", arena_bot("greedy", 1)),
+            ("g2", arena_bot("greedy", 2)),
+            ("r1", arena_bot("random", 3)),
+            ("r2", arena_bot("random", 4)),
+        ],
     );
     let (single, _) = run_to(&cfg, tmp.path().join("single"));
 

@@ -11,11 +11,10 @@ use common::{
 
 #[test]
 fn a_split_first_to_match_merges_into_the_single_runs_files() {
-    let bots = greedy_and_random(["g", "r"]);
     // Greedy reaches 3 wins long before the 20th game.
     let (tmp, cfg) = temp_config(
         "[board]\nholes = 6\n[tournament]\nfirst_to = 3\nmax_games = 20\n",
-        &bots,
+        &greedy_and_random(["g", "r"]),
     );
     let (single, _) = run_to(&cfg, tmp.path().join("single"));
     let played = games(&single).len();

@@ -254,8 +254,10 @@ fn bad_command_lines_get_one_line() {
 
 #[test]
 fn a_folder_with_results_is_never_overwritten() {
-    let bots = [("a", arena_bot("random", 1)), ("b", arena_bot("random", 2))];
-    let (tmp, cfg) = temp_config("[tournament]\nfirst_to = 1\n", &bots);
+    let (tmp, cfg) = temp_config(
+        "[tournament]\nfirst_to = 1\n",
+        &[("a", arena_bot("random", 1)), ("b", arena_bot("random", 2))],
+    );
     let out = tmp.path().join("run");
     std::fs::create_dir(&out).unwrap();
     std::fs::write(out.join("games.csv"), "precious\n").unwrap();
@@ -270,8 +272,10 @@ fn a_folder_with_results_is_never_overwritten() {
 
 #[test]
 fn transcripts_keep_every_line_of_every_game() {
-    let bots = [("a", arena_bot("random", 1)), ("b", arena_bot("greedy", 2))];
-    let (tmp, cfg) = temp_config("[board]\nholes = 4\n[tournament]\nfirst_to = 2\n", &bots);
+    let (tmp, cfg) = temp_config(
+        "[board]\nholes = 4\n[tournament]\nfirst_to = 2\n",
+        &[("a", arena_bot("random", 1)), ("b", arena_bot("greedy", 2))],
+    );
     let out = tmp.path().join("run");
     let output = arena(&[&"run", &"--quiet", &"--transcripts", &cfg, &"--out", &out]);
     assert_success(&output);
@@ -311,12 +315,14 @@ fn transcripts_keep_every_line_of_every_game() {
 
 #[test]
 fn arena_rate_reproduces_a_run_and_merges_runs() {
-    let bots = [
-        ("a", arena_bot("greedy", 1)),
-        ("b", arena_bot("random", 2)),
-        ("c", arena_bot("random", 3)),
-    ];
-    let (tmp, cfg) = temp_config("[board]\nholes = 6\n[tournament]\nfirst_to = 3\n", &bots);
+    let (tmp, cfg) = temp_config(
+        "[board]\nholes = 6\n[tournament]\nfirst_to = 3\n",
+        &[
+            ("a", arena_bot("greedy", 1)),
+            ("b", arena_bot("random", 2)),
+            ("c", arena_bot("random", 3)),
+        ],
+    );
     let (one, two) = (tmp.path().join("one"), tmp.path().join("two"));
     for out in [&one, &two] {
         assert!(run_arena(&cfg, out).status.success());
@@ -389,10 +395,9 @@ fn arena_rate_reproduces_a_run_and_merges_runs() {
 
 #[test]
 fn an_sprt_match_stops_when_the_test_decides() {
-    let bots = greedy_and_random(["greedy", "random"]);
     let (tmp, cfg) = temp_config(
         "[board]\nholes = 6\n[sprt]\nelo0 = 0\nelo1 = 50\nmodel = \"logistic\"\n",
-        &bots,
+        &greedy_and_random(["greedy", "random"]),
     );
     let (out, output) = run_to(&cfg, tmp.path().join("run"));
     // One line per game; the one that completes a pair ends with the LLR.
@@ -428,9 +433,8 @@ fn an_sprt_match_stops_when_the_test_decides() {
 
 #[test]
 fn an_interrupted_sprt_match_resumes_where_it_stopped() {
-    let bots = greedy_and_random(["greedy", "random"]);
     // Bounds wide enough for a few dozen games.
-    let (tmp, cfg) = temp_config("[board]\nholes = 6\n[sprt]\nelo0 = 0\nelo1 = 20\nalpha = 0.01\nbeta = 0.01\nmodel = \"logistic\"\n", &bots);
+    let (tmp, cfg) = temp_config("[board]\nholes = 6\n[sprt]\nelo0 = 0\nelo1 = 20\nalpha = 0.01\nbeta = 0.01\nmodel = \"logistic\"\n", &greedy_and_random(["greedy", "random"]));
     let (whole, _) = run_to(&cfg, tmp.path().join("whole"));
     let games = std::fs::read_to_string(whole.join("games.csv")).unwrap();
     let lines: Vec<&str> = games.lines().collect();
@@ -538,10 +542,9 @@ fn a_two_bot_match_on_lanes_plays_the_games_of_one_lane() {
 
 #[test]
 fn an_sprt_match_cut_by_max_games_merges_to_the_files_of_its_run() {
-    let bots = greedy_and_random(["greedy", "random"]);
     // The test cannot decide in 20 games, though greedy has far more than
     // first_to (5) wins: the match is not decided.
-    let (tmp, cfg) = temp_config("[board]\nholes = 6\n[sprt]\nelo0 = 0\nelo1 = 5\nalpha = 0.001\nbeta = 0.001\n[tournament]\nmax_games = 20\nconcurrency = 2\n", &bots);
+    let (tmp, cfg) = temp_config("[board]\nholes = 6\n[sprt]\nelo0 = 0\nelo1 = 5\nalpha = 0.001\nbeta = 0.001\n[tournament]\nmax_games = 20\nconcurrency = 2\n", &greedy_and_random(["greedy", "random"]));
     // As an arena slurm task runs it: shard 1 of 1, on lanes.
     let out = tmp.path().join("run");
     let output = arena(&[&"run", &cfg, &"--shard", &"1/1", &"--out", &out]);
@@ -652,12 +655,11 @@ fn four_shards_merged_equal_one_run() {
 
 #[test]
 fn one_long_match_splits_by_game_pairs() {
-    let bots = greedy_and_random(["g", "r"]);
     // first_to above max_games: the match plays all its games, as shards
     // must; each shard plays its pairs on two lanes.
     let (tmp, cfg) = temp_config(
         "[board]\nholes = 6\n[tournament]\nfirst_to = 100\nmax_games = 14\nconcurrency = 2\n",
-        &bots,
+        &greedy_and_random(["g", "r"]),
     );
     let single = tmp.path().join("single");
     assert!(run_arena(&cfg, &single).status.success());
@@ -1015,8 +1017,10 @@ fn run_on_a_terminal(setup: &str, cfg: &Path, out: &Path) -> String {
 
 #[test]
 fn a_terminal_gets_the_live_view_and_a_pipe_gets_lines() {
-    let bots = greedy_and_random(["g", "r"]);
-    let (tmp, cfg) = temp_config("[tournament]\nfirst_to = 3\n", &bots);
+    let (tmp, cfg) = temp_config(
+        "[tournament]\nfirst_to = 3\n",
+        &greedy_and_random(["g", "r"]),
+    );
     let drawn = run_on_a_terminal("", &cfg, &tmp.path().join("tty"));
     assert!(drawn.contains("games (at most)"), "{drawn}");
     assert!(drawn.contains("forfeits: none"), "{drawn}");
@@ -1073,8 +1077,10 @@ fn long_names_at_80_columns_get_a_table_of_whole_rows() {
 
 #[test]
 fn a_narrow_terminal_gets_lines_cut_never_wrapped() {
-    let bots = greedy_and_random(["a-bot-with-a-rather-long-name", "r"]);
-    let (tmp, cfg) = temp_config("[tournament]\nfirst_to = 3\n", &bots);
+    let (tmp, cfg) = temp_config(
+        "[tournament]\nfirst_to = 3\n",
+        &greedy_and_random(["a-bot-with-a-rather-long-name", "r"]),
+    );
     let drawn = run_on_a_terminal("stty cols 40 rows 30; ", &cfg, &tmp.path().join("tty"));
     assert!(drawn.contains("games (at most)"), "{drawn}");
     // What the live view draws, without its escape sequences (ESC [ ... letter),
@@ -1151,10 +1157,9 @@ fn resume_if_exists_starts_a_folder_that_never_got_to_its_first_game() {
 
 #[test]
 fn rating_a_run_in_place_keeps_its_settings_and_its_files() {
-    let bots = greedy_and_random(["a", "b"]);
     let (tmp, cfg) = temp_config(
         "[tournament]\nfirst_to = 3\nseed = 9\n[ratings]\nprior_draws = 3\nbootstrap = 200\n",
-        &bots,
+        &greedy_and_random(["a", "b"]),
     );
     let (run, _) = run_to(&cfg, tmp.path().join("run"));
     let files = ["standings.csv", "pairwise.csv", "los.csv", "report.html"];
@@ -1174,14 +1179,13 @@ fn rating_a_run_in_place_keeps_its_settings_and_its_files() {
 /// the run in place lists it too, so the files stay the same.
 #[test]
 fn a_bot_without_games_is_listed_and_rating_in_place_keeps_it() {
-    let bots = [
-        ("a", arena_bot("greedy", 1)),
-        ("b", arena_bot("random", 2)),
-        ("gone", vec!["/bin/false".to_string()]),
-    ];
     let (tmp, cfg) = temp_config(
         "[tournament]\nfirst_to = 2\non_start_failure = \"skip\"\n",
-        &bots,
+        &[
+            ("a", arena_bot("greedy", 1)),
+            ("b", arena_bot("random", 2)),
+            ("gone", vec!["/bin/false".to_string()]),
+        ],
     );
     let (run, _) = run_to(&cfg, tmp.path().join("run"));
     let standings = rows(&run.join("standings.csv"));
