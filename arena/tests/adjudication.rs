@@ -7,7 +7,7 @@ mod common;
 
 use std::collections::HashMap;
 
-use common::{arena_bot, assert_success, config, repo, rows, run_arena};
+use common::{arena, arena_bot, assert_replays, assert_success, config, rows, run_arena};
 
 #[test]
 fn every_decided_game_has_the_winner_of_the_full_game() {
@@ -99,22 +99,9 @@ fn every_decided_game_has_the_winner_of_the_full_game() {
 
     // The adjudicated games replay: `arena rate` checks and counts every
     // one, and the independent checker of RULES.md accepts them.
-    let rate = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
-        .arg("rate")
-        .arg(decided_dir.join("games.csv"))
-        .output()
-        .unwrap();
+    let rate = arena(&[&"rate", &decided_dir.join("games.csv")]);
     assert_success(&rate);
     let table = String::from_utf8_lossy(&rate.stdout);
     assert!(table.contains("alphabeta-3"), "{table}");
-    let check = std::process::Command::new("python3")
-        .arg(repo().join("tools/replay_check.py"))
-        .arg(decided_dir.join("games.csv"))
-        .output()
-        .unwrap();
-    assert!(
-        check.status.success(),
-        "{}",
-        String::from_utf8_lossy(&check.stdout)
-    );
+    assert_replays(&decided_dir.join("games.csv"));
 }

@@ -5,28 +5,16 @@
 mod common;
 
 use std::path::Path;
-use std::process::Command;
 
-use common::rows;
+use common::{assert_success, rows, run_with, write_config};
 
 /// Runs the config `text` (written under `dir`) with `--transcripts`, and
 /// returns the run folder and what the arena wrote to stderr.
 fn run(dir: &Path, text: &str) -> (std::path::PathBuf, String) {
-    let config = dir.join("t.toml");
-    std::fs::write(&config, text).unwrap();
+    let config = write_config(dir, "t.toml", text);
     let out = dir.join("run");
-    let output = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(["run", "--quiet", "--transcripts"])
-        .arg(&config)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let output = run_with(&config, &out, &["--quiet", "--transcripts"]);
+    assert_success(&output);
     (out, String::from_utf8_lossy(&output.stderr).into_owned())
 }
 

@@ -20,7 +20,7 @@ use nix::unistd::Pid;
 
 use common::{
     assert_same_files, assert_success, config, games_without_timing, leftovers, rows, run_arena,
-    SUMMARY_FILES,
+    run_to, temp_config, SUMMARY_FILES,
 };
 
 /// The arena, without RUST_BACKTRACE: a bot at its memory limit that
@@ -247,9 +247,7 @@ fn a_game_clock_runs_out() {
     ];
     let header = "[time]\nmove_time_ms = 0\nbase_time_ms = 200\nmargin_ms = 50\n[tournament]\nfirst_to = 1\n";
     let cfg = config(tmp.path(), header, &bots);
-    let out = tmp.path().join("run");
-    let output = run_arena(&cfg, &out);
-    assert_success(&output);
+    let (out, _) = run_to(&cfg, tmp.path().join("run"));
     let games = rows(&out.join("games.csv"));
     assert!(!games.is_empty());
     for g in &games {
@@ -626,15 +624,8 @@ fn a_grandchild_dies_with_the_arena_on_kill_9_in(own_group: bool) {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut stderr = BufReader::new(child.stderr.take().unwrap());
-    let mut line = String::new();
-    while !line.starts_with("[") {
-        line.clear();
-        assert!(
-            stderr.read_line(&mut line).unwrap() > 0,
-            "the arena ended before a game"
-        );
-    }
+    // Held open to the end: the arena goes on writing to it.
+    let _stderr = common::after_first_game(&mut child);
     // The bot and its grandchild are alive while the games go on.
     let pids = pids_in(&pidfile);
     assert_eq!(
@@ -668,9 +659,7 @@ fn a_grandchild_dies_with_the_arena_on_kill_9_in(own_group: bool) {
 
 #[test]
 fn names_cannot_reach_outside_the_run_folder() {
-    let tmp = tempfile::tempdir().unwrap();
-    let bots = [("../../x", random_bot(1)), ("b", random_bot(2))];
-    let cfg = config(tmp.path(), "", &bots);
+    let (tmp, cfg) = temp_config("", &[("../../x", random_bot(1)), ("b", random_bot(2))]);
     let output = arena_command()
         .arg("run")
         .arg(&cfg)
@@ -688,23 +677,20 @@ fn names_cannot_reach_outside_the_run_folder() {
 
 #[test]
 fn killed_runs_resume_to_exactly_the_uninterrupted_result() {
-    let tmp = tempfile::tempdir().unwrap();
-    let bots = [
-        (
-            "g",
-            random_bot(9)
-                .into_iter()
-                .map(|s| if s == "random" { "greedy".into() } else { s })
-                .collect(),
-        ),
-        ("r1", random_bot(1)),
-        ("r2", random_bot(2)),
-        ("r3", random_bot(3)),
-    ];
-    let cfg = config(
-        tmp.path(),
+    let (tmp, cfg) = temp_config(
         "[board]\nholes = 6\n[tournament]\nfirst_to = 4\nconcurrency = 2\nseed = 3\n",
-        &bots,
+        &[
+            (
+                "g",
+                random_bot(9)
+                    .into_iter()
+                    .map(|s| if s == "random" { "greedy".into() } else { s })
+                    .collect(),
+            ),
+            ("r1", random_bot(1)),
+            ("r2", random_bot(2)),
+            ("r3", random_bot(3)),
+        ],
     );
     let whole = tmp.path().join("whole");
     let status = arena_command()
@@ -809,8 +795,7 @@ fn a_skipped_bot_that_starts_on_the_resume_plays_its_own_series() {
     ];
     let header = "[board]\nholes = 4\nseeds = 2\n[tournament]\nfirst_to = 2\nconcurrency = 1\non_start_failure = \"skip\"\n";
     let cfg = config(tmp.path(), header, &bots);
-    let run = tmp.path().join("run");
-    assert_success(&run_arena(&cfg, &run));
+    let (run, _) = run_to(&cfg, tmp.path().join("run"));
     let played = |rows: &[HashMap<String, String>], bot: &str| {
         rows.iter().any(|g| g["south"] == bot || g["north"] == bot)
     };
@@ -903,9 +888,7 @@ for line in sys.stdin:
         ("flood", vec!["python3".into(), "-c".into(), script.into()]),
     ];
     let cfg = config(tmp.path(), "[tournament]\nfirst_to = 2\n", &bots);
-    let out = tmp.path().join("run");
-    let output = run_arena(&cfg, &out);
-    assert_success(&output);
+    let (out, _) = run_to(&cfg, tmp.path().join("run"));
     let games = rows(&out.join("games.csv"));
     assert!(!games.is_empty());
     let flooded: Vec<_> = games
@@ -935,9 +918,7 @@ fn a_bot_that_sends_its_hello_reply_early_plays_and_is_named_at_start() {
         ),
     ];
     let cfg = config(tmp.path(), "[tournament]\nfirst_to = 2\n", &bots);
-    let out = tmp.path().join("run");
-    let output = run_arena(&cfg, &out);
-    assert_success(&output);
+    let (out, output) = run_to(&cfg, tmp.path().join("run"));
     let stderr = String::from_utf8_lossy(&output.stderr);
     let noted: Vec<_> = stderr
         .lines()
@@ -975,9 +956,7 @@ fn hole_numbers_with_a_sign_or_a_leading_zero_are_refused_with_the_fix() {
         ("plus", common::python(&garbage, &["--reply", "move +1"])),
     ];
     let cfg = config(tmp.path(), "[tournament]\nfirst_to = 1\n", &bots);
-    let out = tmp.path().join("run");
-    let output = run_arena(&cfg, &out);
-    assert_success(&output);
+    let (out, _) = run_to(&cfg, tmp.path().join("run"));
     let games = rows(&out.join("games.csv"));
     for (bot, fix) in [
         (
@@ -1012,9 +991,7 @@ fn an_unfinished_line_and_bytes_that_are_not_utf8_are_shown_as_sent() {
     ];
     let header = "[time]\nmove_time_ms = 200\n[tournament]\nfirst_to = 1\nmax_games = 1\n";
     let cfg = config(tmp.path(), header, &bots);
-    let out = tmp.path().join("run");
-    let output = run_arena(&cfg, &out);
-    assert_success(&output);
+    let (out, _) = run_to(&cfg, tmp.path().join("run"));
     let games = rows(&out.join("games.csv"));
     let of = |bot: &str| -> Vec<String> {
         games

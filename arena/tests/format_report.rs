@@ -10,7 +10,7 @@ mod common;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
-use common::{assert_success, config, rows, run_arena};
+use common::{assert_success, config, rate, rows, run_arena};
 
 /// `n` seeded bundled bots `b1`..`bn` (greedy, random and first in turn).
 fn field(n: usize) -> Vec<(String, Vec<String>)> {
@@ -162,16 +162,7 @@ fn knockout_csv_agrees_with_series_csv_tie_by_tie() {
     )));
     // Rating the run folder again writes its report anew: with the bracket,
     // followed through its games.csv, the same as the run's.
-    let rated = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
-        .arg("rate")
-        .arg(out.join("games.csv"))
-        .output()
-        .unwrap();
-    assert!(
-        rated.status.success(),
-        "{}",
-        String::from_utf8_lossy(&rated.stderr)
-    );
+    assert_success(&rate(&out.join("games.csv"), &[]));
     let again = std::fs::read_to_string(out.join("report.html")).unwrap();
     let section = |h: &str| {
         h[h.find("<section id=\"bracket\">").unwrap()..]

@@ -5,8 +5,10 @@
 
 mod common;
 
-use assert_cmd::Command;
-use common::{arena_bot, assert_same_files, assert_success, config, rows, run_arena};
+use common::{
+    arena, arena_bot, assert_same_files, assert_success, config, greedy_and_random, rows,
+    run_arena, run_to, temp_config,
+};
 
 use arena::stats::{penta_elo, GameScore, Pentanomial, Sprt, SprtModel, SprtStatus};
 
@@ -36,19 +38,11 @@ fn signed(x: f64) -> String {
 
 #[test]
 fn an_sprt_match_prints_and_writes_its_summary_and_draws_its_llr() {
-    let tmp = tempfile::tempdir().unwrap();
-    let bots = [
-        ("greedy", arena_bot("greedy", 1)),
-        ("random", arena_bot("random", 2)),
-    ];
-    let cfg = config(
-        tmp.path(),
+    let (tmp, cfg) = temp_config(
         "[board]\nholes = 6\n[sprt]\nelo0 = 0\nelo1 = 50\nmodel = \"logistic\"\n",
-        &bots,
+        &greedy_and_random(["greedy", "random"]),
     );
-    let out = tmp.path().join("run");
-    let output = run_arena(&cfg, &out);
-    assert_success(&output);
+    let (out, output) = run_to(&cfg, tmp.path().join("run"));
     let stdout = String::from_utf8_lossy(&output.stdout);
     // The start line says what is tested, not only max_games's bound.
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -168,14 +162,7 @@ fn an_sprt_match_prints_and_writes_its_summary_and_draws_its_llr() {
 
     // `arena rate` of the run's games draws the same report, curve and all.
     let again = tmp.path().join("again");
-    let output = Command::cargo_bin("arena")
-        .unwrap()
-        .arg("rate")
-        .arg(out.join("games.csv"))
-        .arg("--out")
-        .arg(&again)
-        .output()
-        .unwrap();
+    let output = arena(&[&"rate", &out.join("games.csv"), &"--out", &again]);
     assert_success(&output);
     assert!(String::from_utf8_lossy(&output.stdout).contains(&expected[2]));
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -188,19 +175,14 @@ fn an_sprt_match_prints_and_writes_its_summary_and_draws_its_llr() {
 
 #[test]
 fn a_two_bot_match_without_sprt_gets_the_summary_without_the_test() {
-    let tmp = tempfile::tempdir().unwrap();
-    let bots = [
-        ("random", arena_bot("random", 3)),
-        ("greedy", arena_bot("greedy", 4)),
-    ];
-    let cfg = config(
-        tmp.path(),
+    let (tmp, cfg) = temp_config(
         "[board]\nholes = 6\n[tournament]\nfirst_to = 100\nmax_games = 6\n",
-        &bots,
+        &[
+            ("random", arena_bot("random", 3)),
+            ("greedy", arena_bot("greedy", 4)),
+        ],
     );
-    let out = tmp.path().join("run");
-    let output = run_arena(&cfg, &out);
-    assert_success(&output);
+    let (out, output) = run_to(&cfg, tmp.path().join("run"));
     let stdout = String::from_utf8_lossy(&output.stdout);
     let games = scores(&out, "random");
     let pentanomial = Pentanomial::from_pairs(games.chunks_exact(2).map(|p| (p[0], p[1])));
@@ -225,16 +207,7 @@ fn a_two_bot_match_without_sprt_gets_the_summary_without_the_test() {
 /// silence.
 #[test]
 fn an_sprt_match_with_first_to_says_it_is_not_used() {
-    let tmp = tempfile::tempdir().unwrap();
-    let bots = [
-        ("greedy", arena_bot("greedy", 1)),
-        ("random", arena_bot("random", 2)),
-    ];
-    let cfg = config(
-        tmp.path(),
-        "[board]\nholes = 6\n[tournament]\nfirst_to = 3\nmax_games = 4\n[sprt]\nelo0 = 0\nelo1 = 50\n",
-        &bots,
-    );
+    let (tmp, cfg) = temp_config("[board]\nholes = 6\n[tournament]\nfirst_to = 3\nmax_games = 4\n[sprt]\nelo0 = 0\nelo1 = 50\n", &greedy_and_random(["greedy", "random"]));
     let output = run_arena(&cfg, &tmp.path().join("run"));
     assert_success(&output);
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -281,13 +254,7 @@ fn the_summary_is_seen_from_the_configs_first_bot_that_played() {
             .min_by_key(|g| g["game"].parse::<u32>().unwrap())
             .unwrap()["south"];
         let rated = tmp.path().join(format!("rated-{first}"));
-        let output = Command::cargo_bin("arena")
-            .unwrap()
-            .args(["rate", "--out"])
-            .arg(&rated)
-            .arg(out.join("games.csv"))
-            .output()
-            .unwrap();
+        let output = arena(&[&"rate", &"--out", &rated, &out.join("games.csv")]);
         assert_success(&output);
         assert_eq!(&rows(&rated.join("match.csv"))[0]["bot_a"], south);
     }

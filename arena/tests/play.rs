@@ -18,31 +18,43 @@ use std::process::{Child, ChildStdin, Command as StdCommand, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
 
-use assert_cmd::cargo::CommandCargoExt as _;
 use assert_cmd::Command;
 use endodoi::{Move, Rules, Side};
 
-use common::repo;
+use common::{arena_command, repo};
 
 /// How long an interactive test waits for the arena's next words before
 /// it fails: only a safety net, far above any real wait.
 const STALLED: Duration = Duration::from_secs(60);
 
-/// `arena play ARGS` from the repository root, run to its end with `stdin`
-/// as the input; exit code and stdout. Colour variables are cleared, so the
-/// output is the plain text of a pipe.
-fn play(args: &[&str], stdin: &str) -> (i32, String) {
-    let output = Command::cargo_bin("arena")
-        .unwrap()
+/// `arena play ARGS` from the repository root, colour variables cleared,
+/// as a command to add to.
+fn play_command(args: &[&str]) -> StdCommand {
+    let mut command = arena_command();
+    command
         .current_dir(repo())
         .env_remove("CLICOLOR_FORCE")
         .env_remove("NO_COLOR")
         .arg("play")
-        .args(args)
+        .args(args);
+    command
+}
+
+/// [`play_command`] run to its end with `stdin` as the input (stalling
+/// fails it after [`STALLED`]).
+fn play_output(args: &[&str], stdin: &str) -> std::process::Output {
+    Command::from_std(play_command(args))
         .write_stdin(stdin)
         .timeout(STALLED)
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+/// `arena play ARGS` from the repository root, run to its end with `stdin`
+/// as the input; exit code and stdout. Colour variables are cleared, so the
+/// output is the plain text of a pipe.
+fn play(args: &[&str], stdin: &str) -> (i32, String) {
+    let output = play_output(args, stdin);
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     assert!(
         output.stderr.is_empty(),
@@ -73,13 +85,7 @@ enum Next {
 
 impl Session {
     fn start(args: &[&str]) -> Session {
-        let mut child = StdCommand::cargo_bin("arena")
-            .unwrap()
-            .current_dir(repo())
-            .env_remove("CLICOLOR_FORCE")
-            .env_remove("NO_COLOR")
-            .arg("play")
-            .args(args)
+        let mut child = play_command(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -619,15 +625,11 @@ fn step_waits_for_enter_before_each_ply() {
 #[test]
 fn colour_only_on_request_and_never_with_no_color() {
     let run = |env: &[(&str, &str)]| {
-        let mut cmd = Command::cargo_bin("arena").unwrap();
-        cmd.current_dir(repo())
-            .env_remove("CLICOLOR_FORCE")
-            .env_remove("NO_COLOR");
+        let mut cmd = play_command(&["--", "arena", "bot", "greedy"]);
         for (k, v) in env {
             cmd.env(k, v);
         }
-        let output = cmd
-            .args(["play", "--", "arena", "bot", "greedy"])
+        let output = Command::from_std(cmd)
             .write_stdin("quit\n")
             .timeout(STALLED)
             .output()
@@ -665,15 +667,7 @@ fn bad_arguments_get_one_line_and_exit_2() {
         ),
     ];
     for (args, message) in cases {
-        let output = Command::cargo_bin("arena")
-            .unwrap()
-            .current_dir(repo())
-            .arg("play")
-            .args(args)
-            .write_stdin("")
-            .timeout(STALLED)
-            .output()
-            .unwrap();
+        let output = play_output(args, "");
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
@@ -821,15 +815,7 @@ fn south_and_north_take_commands_that_hold_a_double_dash() {
         ),
     ];
     for (args, message) in cases {
-        let output = Command::cargo_bin("arena")
-            .unwrap()
-            .current_dir(repo())
-            .arg("play")
-            .args(args)
-            .write_stdin("")
-            .timeout(STALLED)
-            .output()
-            .unwrap();
+        let output = play_output(args, "");
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(stderr.contains(message), "{args:?}: {stderr}");

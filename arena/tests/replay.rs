@@ -1,7 +1,11 @@
 //! `arena replay` of a `games.csv` row names the two bots and marks the
 //! opening plies, which the referee played, as the report's viewer does.
 
+mod common;
+
 use assert_cmd::Command;
+
+use common::{arena_bot, assert_success, config, run_with};
 
 fn arena() -> Command {
     let mut cmd = Command::cargo_bin("arena").unwrap();
@@ -12,37 +16,17 @@ fn arena() -> Command {
 /// Runs a 2-game match on a 4-hole board with a 3-ply opening in `dir`;
 /// its games.csv.
 fn pair_run(dir: &std::path::Path) -> std::path::PathBuf {
-    let config = dir.join("pair.toml");
-    std::fs::write(
-        &config,
-        r#"name = "pair"
-[board]
-holes = 4
-[tournament]
-first_to = 1
-max_games = 2
-concurrency = 1
-[openings]
-plies_min = 3
-plies_max = 3
-[[bot]]
-name = "greedy-one"
-command = ["arena", "bot", "greedy", "--seed", "1"]
-[[bot]]
-name = "random-two"
-command = ["arena", "bot", "random", "--seed", "2"]
-"#,
-    )
-    .unwrap();
+    let cfg = config(
+        dir,
+        "name = \"pair\"\n[board]\nholes = 4\n[tournament]\nfirst_to = 1\nmax_games = 2\n\
+         concurrency = 1\n[openings]\nplies_min = 3\nplies_max = 3\n",
+        &[
+            ("greedy-one", arena_bot("greedy", 1)),
+            ("random-two", arena_bot("random", 2)),
+        ],
+    );
     let out = dir.join("out");
-    arena()
-        .arg("run")
-        .arg(&config)
-        .arg("--out")
-        .arg(&out)
-        .arg("--quiet")
-        .assert()
-        .success();
+    assert_success(&run_with(&cfg, &out, &["--quiet"]));
     out.join("games.csv")
 }
 
@@ -113,11 +97,7 @@ fn a_move_with_a_leading_zero_or_a_sign_is_refused() {
         .args(["replay", "--holes", "3", "--seeds", "2", "2", "1"])
         .output()
         .unwrap();
-    assert!(
-        ok.status.success(),
-        "{}",
-        String::from_utf8_lossy(&ok.stderr)
-    );
+    assert_success(&ok);
 }
 
 /// "after 1 plies" and its kind: a count of one is in the singular.

@@ -22,11 +22,14 @@ mod common;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpStream, UdpSocket};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use common::{arena_bot, assert_success, config, rows, run_arena};
+use common::{
+    arena, arena_bot, arena_command, assert_success, config, games, greedy_and_random, merge, rows,
+    run_arena, run_shards, run_to, temp_config,
+};
 use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
 
@@ -55,11 +58,20 @@ struct Served {
 }
 
 impl Served {
+    /// `arena run CFG --serve SERVE… --quiet --out OUT` from the folder
+    /// `cwd`, served; `serve` is the address, if any.
+    fn run(cwd: &Path, cfg: &str, out: &Path, serve: &[&str]) -> Served {
+        let mut args = vec!["run", cfg, "--serve"];
+        args.extend(serve);
+        args.extend(["--quiet", "--out", out.to_str().unwrap()]);
+        Served::start(cwd, &args)
+    }
+
     /// Starts `arena ARGS` in `cwd` and waits for its URL line.
     // The child is waited for by `Served`'s drop (and killed first).
     #[allow(clippy::zombie_processes)]
     fn start(cwd: &Path, args: &[&str]) -> Served {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+        let mut child = arena_command()
             .args(args)
             .current_dir(cwd)
             .stdin(Stdio::null())
@@ -256,8 +268,9 @@ fn get(addr: SocketAddr, path: &str) -> Response {
     get_with_host(addr, path, &addr.to_string())
 }
 
-/// Opens `/events` and reads until the first whole event; its name and data.
-fn first_event(addr: SocketAddr) -> (Response, String, String) {
+/// A connection to `/events` at `addr`, its request sent; reads time out
+/// after [`DEADLINE`].
+fn open_events(addr: SocketAddr) -> TcpStream {
     let mut stream = TcpStream::connect_timeout(&addr, DEADLINE).unwrap();
     stream.set_read_timeout(Some(DEADLINE)).unwrap();
     write!(
@@ -265,6 +278,12 @@ fn first_event(addr: SocketAddr) -> (Response, String, String) {
         "GET /events HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n\r\n"
     )
     .unwrap();
+    stream
+}
+
+/// Opens `/events` and reads until the first whole event; its name and data.
+fn first_event(addr: SocketAddr) -> (Response, String, String) {
+    let mut stream = open_events(addr);
     let mut raw = Vec::new();
     let mut buf = [0u8; 65536];
     let deadline = Instant::now() + DEADLINE;
@@ -346,18 +365,7 @@ fn the_url_on_stderr_with_quiet_then_the_page_the_state_and_the_events() {
     let tmp = tempfile::tempdir().unwrap();
     let cfg = sprt_config(tmp.path(), 20);
     let out = tmp.path().join("out");
-    let served = Served::start(
-        tmp.path(),
-        &[
-            "run",
-            cfg.to_str().unwrap(),
-            "--serve",
-            "127.0.0.1:0",
-            "--quiet",
-            "--out",
-            out.to_str().unwrap(),
-        ],
-    );
+    let served = Served::run(tmp.path(), cfg.to_str().unwrap(), &out, &["127.0.0.1:0"]);
     // Before the first game: no game is in games.csv yet (a game of 20 ms
     // moves takes about a second).
     assert_eq!(game_rows(&out.join("games.csv")), 0, "{}", served.url_line);
@@ -499,18 +507,7 @@ fn paths_and_parameters_never_return_a_file_from_the_disk() {
     std::fs::create_dir(tmp.path().join("assets")).unwrap();
     std::fs::write(tmp.path().join("assets").join("live.js"), SECRET).unwrap();
     let out = tmp.path().join("out");
-    let served = Served::start(
-        tmp.path(),
-        &[
-            "run",
-            "t.toml",
-            "--serve",
-            "127.0.0.1:0",
-            "--quiet",
-            "--out",
-            out.to_str().unwrap(),
-        ],
-    );
+    let served = Served::run(tmp.path(), "t.toml", &out, &["127.0.0.1:0"]);
     // games.csv of the run itself: its header is what a leak would show.
     wait_state(served.addr, "a finished game", |s| {
         s["done"].as_u64().unwrap() > 0
@@ -603,17 +600,7 @@ fn a_foreign_host_header_is_refused() {
     let tmp = tempfile::tempdir().unwrap();
     let cfg = sprt_config(tmp.path(), 20);
     let out = tmp.path().join("out");
-    let served = Served::start(
-        tmp.path(),
-        &[
-            "run",
-            cfg.to_str().unwrap(),
-            "--serve",
-            "--quiet",
-            "--out",
-            out.to_str().unwrap(),
-        ],
-    );
+    let served = Served::run(tmp.path(), cfg.to_str().unwrap(), &out, &[]);
     let port = served.addr.port();
     for path in ["/", "/state", "/events", "/report", "/assets/live.js"] {
         for host in [
@@ -680,17 +667,7 @@ fn the_default_bind_is_loopback_only() {
     let tmp = tempfile::tempdir().unwrap();
     let cfg = sprt_config(tmp.path(), 20);
     let out = tmp.path().join("out");
-    let served = Served::start(
-        tmp.path(),
-        &[
-            "run",
-            cfg.to_str().unwrap(),
-            "--serve",
-            "--quiet",
-            "--out",
-            out.to_str().unwrap(),
-        ],
-    );
+    let served = Served::run(tmp.path(), cfg.to_str().unwrap(), &out, &[]);
     assert_eq!(
         served.addr.ip(),
         std::net::IpAddr::from([127, 0, 0, 1]),
@@ -731,27 +708,14 @@ fn the_default_bind_is_loopback_only() {
 
 #[test]
 fn stalled_clients_do_not_stop_the_run_from_finishing() {
-    let tmp = tempfile::tempdir().unwrap();
     // A fixed-length match of fast bots: 400 games, every ply sent to the
     // watchers, much more than the stalled sockets' buffers hold.
-    let cfg = config(
-        tmp.path(),
+    let (tmp, cfg) = temp_config(
         "[board]\nholes = 8\n[tournament]\nfirst_to = 400\nmax_games = 400\nconcurrency = 2\n",
-        &[("g", arena_bot("greedy", 1)), ("r", arena_bot("random", 2))],
+        &greedy_and_random(["g", "r"]),
     );
     let out = tmp.path().join("out");
-    let served = Served::start(
-        tmp.path(),
-        &[
-            "run",
-            cfg.to_str().unwrap(),
-            "--serve",
-            "127.0.0.1:0",
-            "--quiet",
-            "--out",
-            out.to_str().unwrap(),
-        ],
-    );
+    let served = Served::run(tmp.path(), cfg.to_str().unwrap(), &out, &["127.0.0.1:0"]);
     let addr = served.addr;
     let mut held = Vec::new();
     for _ in 0..50 {
@@ -802,7 +766,7 @@ fn finished_run(dir: &Path, games: u32) -> PathBuf {
     let cfg = config(
         dir,
         &format!("name = \"done\"\n[board]\nholes = 6\n[tournament]\nfirst_to = {games}\nmax_games = {games}\n"),
-        &[("g", arena_bot("greedy", 1)), ("r", arena_bot("random", 2))],
+        &greedy_and_random(["g", "r"]),
     );
     let out = dir.join("done-run");
     assert_success(&run_arena(&cfg, &out));
@@ -936,9 +900,7 @@ fn serve_dir_follows_a_folder_being_written() {
 
 #[test]
 fn serve_dir_of_a_merged_folder() {
-    let tmp = tempfile::tempdir().unwrap();
-    let cfg = config(
-        tmp.path(),
+    let (tmp, cfg) = temp_config(
         "[board]\nholes = 6\n[tournament]\nfirst_to = 4\nmax_games = 4\n",
         &[
             ("g", arena_bot("greedy", 1)),
@@ -946,30 +908,11 @@ fn serve_dir_of_a_merged_folder() {
             ("f", arena_bot("first", 3)),
         ],
     );
-    let shards: Vec<PathBuf> = (1..=2)
-        .map(|k| {
-            let out = tmp.path().join(format!("shard-{k}"));
-            let output = Command::new(env!("CARGO_BIN_EXE_arena"))
-                .arg("run")
-                .arg(&cfg)
-                .args(["--quiet", "--shard", &format!("{k}/2"), "--out"])
-                .arg(&out)
-                .output()
-                .unwrap();
-            assert_success(&output);
-            out
-        })
-        .collect();
+    let shards = run_shards(tmp.path(), &cfg, 2);
     let merged = tmp.path().join("merged");
-    let output = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .arg("merge")
-        .args(&shards)
-        .arg("--out")
-        .arg(&merged)
-        .output()
-        .unwrap();
+    let output = merge(&shards, &merged);
     assert_success(&output);
-    let total = rows(&merged.join("games.csv")).len();
+    let total = games(&merged).len();
     assert_eq!(total, 12, "three series of 4 games");
     let served = Served::start(tmp.path(), &["serve", merged.to_str().unwrap()]);
     let state = wait_state(served.addr, "the merged games", |s| s["done"] == 12);
@@ -991,11 +934,7 @@ fn serve_dir_of_a_merged_folder() {
 #[test]
 fn serve_dir_without_games_csv_says_so_in_one_line() {
     let tmp = tempfile::tempdir().unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(["serve"])
-        .arg(tmp.path())
-        .output()
-        .unwrap();
+    let output = arena(&[&"serve", &tmp.path()]);
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
@@ -1008,13 +947,7 @@ fn refused(addr: &str) -> String {
     let tmp = tempfile::tempdir().unwrap();
     let cfg = sprt_config(tmp.path(), 0);
     let out = tmp.path().join("out");
-    let output = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .arg("run")
-        .arg(&cfg)
-        .args(["--serve", addr, "--quiet", "--out"])
-        .arg(&out)
-        .output()
-        .unwrap();
+    let output = arena(&[&"run", &cfg, &"--serve", &addr, &"--quiet", &"--out", &out]);
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     assert_eq!(output.status.code(), Some(2), "--serve {addr}: {stderr}");
     assert_eq!(stderr.lines().count(), 1, "--serve {addr}: {stderr}");
@@ -1053,18 +986,7 @@ fn binding_beyond_loopback_warns_once() {
     let tmp = tempfile::tempdir().unwrap();
     let cfg = sprt_config(tmp.path(), 20);
     let out = tmp.path().join("out");
-    let served = Served::start(
-        tmp.path(),
-        &[
-            "run",
-            cfg.to_str().unwrap(),
-            "--serve",
-            "0.0.0.0:0",
-            "--quiet",
-            "--out",
-            out.to_str().unwrap(),
-        ],
-    );
+    let served = Served::run(tmp.path(), cfg.to_str().unwrap(), &out, &["0.0.0.0:0"]);
     assert_eq!(
         served.addr.ip(),
         std::net::IpAddr::from([0, 0, 0, 0]),
@@ -1131,8 +1053,7 @@ fn row_names(rows: &serde_json::Value) -> Vec<String> {
 fn serve_dir_of_a_league_shows_its_table_search_and_a_bots_series() {
     let tmp = tempfile::tempdir().unwrap();
     let cfg = league_config(tmp.path(), 9, Some(4), 0);
-    let out = tmp.path().join("league-run");
-    assert_success(&run_arena(&cfg, &out));
+    let (out, _) = run_to(&cfg, tmp.path().join("league-run"));
     let mut roster = String::from("bot,joined,retired\n");
     for i in 1..=9 {
         let retired = match i {
@@ -1145,10 +1066,7 @@ fn serve_dir_of_a_league_shows_its_table_search_and_a_bots_series() {
     roster.push_str("late,4,\n");
     std::fs::write(out.join("roster.csv"), roster).unwrap();
     // The report again, now with the roster (as a run that has one writes it).
-    let rated = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(["rate", out.join("games.csv").to_str().unwrap()])
-        .output()
-        .unwrap();
+    let rated = arena(&[&"rate", &out.join("games.csv").to_str().unwrap()]);
     assert_success(&rated);
     let standings: Vec<String> = rows(&out.join("standings.csv"))
         .iter()
@@ -1307,18 +1225,7 @@ fn run_serve_of_a_league_follows_its_rounds_and_its_roster() {
     let tmp = tempfile::tempdir().unwrap();
     let cfg = league_config(tmp.path(), 6, None, 2);
     let out = tmp.path().join("live-league");
-    let served = Served::start(
-        tmp.path(),
-        &[
-            "run",
-            cfg.to_str().unwrap(),
-            "--serve",
-            "127.0.0.1:0",
-            "--out",
-            out.to_str().unwrap(),
-            "--quiet",
-        ],
-    );
+    let served = Served::run(tmp.path(), cfg.to_str().unwrap(), &out, &["127.0.0.1:0"]);
     let state = wait_state(served.addr, "a league table after round 2 is paired", |s| {
         s["league"]["rounds"].as_u64().unwrap_or(0) >= 2
     });
@@ -1356,13 +1263,7 @@ fn event_matching(
     what: &str,
     pred: impl Fn(&str, &serde_json::Value) -> bool,
 ) -> serde_json::Value {
-    let mut stream = TcpStream::connect_timeout(&addr, DEADLINE).unwrap();
-    stream.set_read_timeout(Some(DEADLINE)).unwrap();
-    write!(
-        stream,
-        "GET /events HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n\r\n"
-    )
-    .unwrap();
+    let mut stream = open_events(addr);
     let (mut raw, mut buf, mut seen) = (Vec::new(), [0u8; 65536], 0);
     loop {
         let n = stream.read(&mut buf).unwrap();

@@ -13,7 +13,7 @@ use std::process::{Command, Output, Stdio};
 
 use common::{
     arena_bot, assert_same_files, assert_success, config, games_without_timing, repo, run_arena,
-    SUMMARY_FILES,
+    run_to, temp_config, SUMMARY_FILES,
 };
 
 /// A running one-node cluster; dropping it stops every daemon.
@@ -75,6 +75,26 @@ impl Cluster {
             .unwrap()
     }
 
+    /// `arena slurm CFG --shards SHARDS --out OUT` (held: with
+    /// `--sbatch=--hold`) from the folder `dir`, asserting it succeeded.
+    fn submit(&self, dir: &Path, cfg: &Path, shards: usize, out: &Path, held: bool) -> Output {
+        let shards = shards.to_string();
+        let mut args = vec![
+            "slurm",
+            cfg.to_str().unwrap(),
+            "--shards",
+            &shards,
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        if held {
+            args.push("--sbatch=--hold");
+        }
+        let submitted = self.arena(&args, dir);
+        assert_success(&submitted);
+        submitted
+    }
+
     fn slurm_tool(&self, program: &str, args: &[&str]) {
         let output = self.command(program).args(args).output().unwrap();
         assert_success(&output);
@@ -126,36 +146,22 @@ fn a_job_array_with_a_cancelled_shard_reruns_and_merges_to_a_single_run() {
     let Some(cluster) = cluster_or_skip() else {
         return;
     };
-    let tmp = tempfile::tempdir().unwrap();
-    let bots = [
-        ("g1", arena_bot("greedy", 1)),
-        ("g2", arena_bot("greedy", 2)),
-        ("r1", arena_bot("random", 3)),
-        ("r2", arena_bot("random", 4)),
-    ];
-    let cfg = config(
-        tmp.path(),
+    let (tmp, cfg) = temp_config(
         "[board]\nholes = 6\n[tournament]\nfirst_to = 3\nconcurrency = 1\nseed = 9\n",
-        &bots,
+        &[
+            ("g1", arena_bot("greedy", 1)),
+            ("g2", arena_bot("greedy", 2)),
+            ("r1", arena_bot("random", 3)),
+            ("r2", arena_bot("random", 4)),
+        ],
     );
-    let single = tmp.path().join("single");
-    assert_success(&run_arena(&cfg, &single));
+    let (single, _) = run_to(&cfg, tmp.path().join("single"));
 
     // Submitted held, so that task 2 can be cancelled before it starts: a
     // shard that never ran, as when a user cancels it. (Slurm keeps no
     // record of such a task; the arena finds it from the files.)
     let t = tmp.path().join("t");
-    let args = [
-        "slurm",
-        cfg.to_str().unwrap(),
-        "--shards",
-        "3",
-        "--out",
-        t.to_str().unwrap(),
-        "--sbatch=--hold",
-    ];
-    let submitted = cluster.arena(&args, tmp.path());
-    assert_success(&submitted);
+    let submitted = cluster.submit(tmp.path(), &cfg, 3, &t, true);
     let (array, merge) = (
         job_id(&submitted.stdout, "shards"),
         job_id(&submitted.stdout, "merge"),
@@ -281,23 +287,12 @@ fn a_league_runs_round_by_round_with_a_cancelled_shard_rerun_to_a_single_run() {
         "[board]\nholes = 6\n[tournament]\nformat = \"league\"\nrounds = 3\nconcurrency = 1\nseed = 5\n",
         &bots,
     );
-    let single = tmp.path().join("single");
-    assert_success(&run_arena(&cfg, &single));
+    let (single, _) = run_to(&cfg, tmp.path().join("single"));
 
     // Held, so that the test can step in between rounds: --sbatch options
     // are kept for every round's jobs.
     let t = tmp.path().join("t");
-    let args = [
-        "slurm",
-        cfg.to_str().unwrap(),
-        "--shards",
-        "2",
-        "--out",
-        t.to_str().unwrap(),
-        "--sbatch=--hold",
-    ];
-    let submitted = cluster.arena(&args, tmp.path());
-    assert_success(&submitted);
+    let submitted = cluster.submit(tmp.path(), &cfg, 2, &t, true);
     let (round1, next1) = (
         job_id(&submitted.stdout, "round 1"),
         job_id(&submitted.stdout, "next 1"),
@@ -399,16 +394,7 @@ fn rounds_match_a_single_run(
 ) -> String {
     let dir = cfg.parent().unwrap();
     let t = dir.join(format!("t-{format_file}"));
-    let args = [
-        "slurm",
-        cfg.to_str().unwrap(),
-        "--shards",
-        &shards.to_string(),
-        "--out",
-        t.to_str().unwrap(),
-    ];
-    let submitted = cluster.arena(&args, dir);
-    assert_success(&submitted);
+    let submitted = cluster.submit(dir, cfg, shards, &t, false);
     assert!(
         String::from_utf8_lossy(&submitted.stdout).contains("round 1: job"),
         "{}",

@@ -4,55 +4,26 @@
 
 mod common;
 
-use assert_cmd::Command;
 use common::{
-    arena_bot, assert_same_files, assert_success, config, games_without_timing, rows, run_arena,
-    SUMMARY_FILES,
+    arena, assert_same_files, assert_success, games, games_without_timing, greedy_and_random,
+    merge, rows, run_shards, run_to, temp_config, SUMMARY_FILES,
 };
 
 #[test]
 fn a_split_first_to_match_merges_into_the_single_runs_files() {
-    let tmp = tempfile::tempdir().unwrap();
-    let bots = [("g", arena_bot("greedy", 1)), ("r", arena_bot("random", 2))];
     // Greedy reaches 3 wins long before the 20th game.
-    let cfg = config(
-        tmp.path(),
+    let (tmp, cfg) = temp_config(
         "[board]\nholes = 6\n[tournament]\nfirst_to = 3\nmax_games = 20\n",
-        &bots,
+        &greedy_and_random(["g", "r"]),
     );
-    let single = tmp.path().join("single");
-    assert_success(&run_arena(&cfg, &single));
-    let played = rows(&single.join("games.csv")).len();
+    let (single, _) = run_to(&cfg, tmp.path().join("single"));
+    let played = games(&single).len();
     assert!(played < 20, "the single run stopped at first_to: {played}");
-    let shards: Vec<_> = (1..=3)
-        .map(|k| {
-            let out = tmp.path().join(format!("shard-{k}"));
-            let output = Command::cargo_bin("arena")
-                .unwrap()
-                .arg("run")
-                .arg(&cfg)
-                .args(["--quiet", "--shard", &format!("{k}/3"), "--out"])
-                .arg(&out)
-                .output()
-                .unwrap();
-            assert_success(&output);
-            out
-        })
-        .collect();
-    let in_shards: usize = shards
-        .iter()
-        .map(|s| rows(&s.join("games.csv")).len())
-        .sum();
+    let shards = run_shards(tmp.path(), &cfg, 3);
+    let in_shards: usize = shards.iter().map(|s| games(s).len()).sum();
     assert_eq!(in_shards, 20, "each shard plays all its pairs");
     let merged = tmp.path().join("merged");
-    let output = Command::cargo_bin("arena")
-        .unwrap()
-        .arg("merge")
-        .args(&shards)
-        .arg("--out")
-        .arg(&merged)
-        .output()
-        .unwrap();
+    let output = merge(&shards, &merged);
     assert_success(&output);
     assert_eq!(games_without_timing(&single), games_without_timing(&merged));
     assert_same_files(&single, &merged, &SUMMARY_FILES);
@@ -68,33 +39,26 @@ fn a_split_first_to_match_merges_into_the_single_runs_files() {
     // With a shard missing (--partial), games before the single run's end
     // are missing too: no cut is made on a guess, every game is counted.
     let partial = tmp.path().join("partial");
-    let output = Command::cargo_bin("arena")
-        .unwrap()
-        .arg("merge")
-        .args([&shards[0], &shards[2]])
-        .args(["--partial", "--out"])
-        .arg(&partial)
-        .output()
-        .unwrap();
+    let output = arena(&[
+        &"merge",
+        &shards[0],
+        &shards[2],
+        &"--partial",
+        &"--out",
+        &partial,
+    ]);
     assert_success(&output);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("so it is not cut there"), "{stderr}");
     assert!(!stderr.contains("the match ended after"), "{stderr}");
     assert!(!partial.join("games-past-end.csv").exists());
     assert_eq!(
-        rows(&partial.join("games.csv")).len(),
-        rows(&shards[0].join("games.csv")).len() + rows(&shards[2].join("games.csv")).len()
+        games(&partial).len(),
+        games(&shards[0]).len() + games(&shards[2]).len()
     );
     // A merge that has nothing past the end writes no such file.
     let again = tmp.path().join("again");
-    let output = Command::cargo_bin("arena")
-        .unwrap()
-        .arg("merge")
-        .arg(&single)
-        .arg("--out")
-        .arg(&again)
-        .output()
-        .unwrap();
+    let output = arena(&[&"merge", &single, &"--out", &again]);
     assert_success(&output);
     assert!(!again.join("games-past-end.csv").exists());
 }

@@ -5,10 +5,10 @@ mod common;
 use std::collections::HashMap;
 use std::path::Path;
 
-use assert_cmd::Command;
 use common::{
-    arena_bot, assert_same_files, assert_success, config, games_without_timing, leftovers, python,
-    repo, rows, run_arena, SUMMARY_FILES,
+    arena, arena_bot, arena_command, arena_in, assert_replays, assert_same_files, assert_success,
+    config, games, games_without_timing, greedy_and_random, leftovers, merge, python, rate,
+    read_files, repo, rows, run_arena, run_shards, run_to, temp_config, SUMMARY_FILES,
 };
 
 #[test]
@@ -25,9 +25,7 @@ fn a_round_robin_of_rust_and_python_bots_is_refereed_rated_and_written() {
         ),
     ];
     let cfg = config(tmp.path(), header, &bots);
-    let out = tmp.path().join("run");
-    let output = run_arena(&cfg, &out);
-    assert_success(&output);
+    let (out, output) = run_to(&cfg, tmp.path().join("run"));
     let table = String::from_utf8_lossy(&output.stdout);
     assert!(
         table.contains("greedy-py") && table.contains("Elo"),
@@ -67,32 +65,19 @@ fn a_round_robin_of_rust_and_python_bots_is_refereed_rated_and_written() {
     }
 
     // An independent implementation of RULES.md replays every game.
-    let check = std::process::Command::new("python3")
-        .arg(repo().join("tools/replay_check.py"))
-        .arg(out.join("games.csv"))
-        .output()
-        .unwrap();
-    assert!(
-        check.status.success(),
-        "{}",
-        String::from_utf8_lossy(&check.stdout)
-    );
+    assert_replays(&out.join("games.csv"));
 
     // `arena replay` reproduces every row.
     for g in &games {
-        let replay = Command::cargo_bin("arena")
-            .unwrap()
-            .args([
-                "replay",
-                "--series",
-                &g["series"],
-                "--game",
-                &g["game"],
-                "--games",
-            ])
-            .arg(out.join("games.csv"))
-            .output()
-            .unwrap();
+        let replay = arena(&[
+            &"replay",
+            &"--series",
+            &g["series"],
+            &"--game",
+            &g["game"],
+            &"--games",
+            &out.join("games.csv"),
+        ]);
         let text = String::from_utf8_lossy(&replay.stdout);
         assert!(
             replay.status.success() && text.contains("the replay agrees"),
@@ -157,9 +142,7 @@ fn misbehaving_bots_lose_with_the_right_reason_and_leave_no_process() {
         ("info-spam", bot("info_spam.py", &[])),
     ];
     let cfg = config(tmp.path(), header, &bots);
-    let out = tmp.path().join("run");
-    let output = run_arena(&cfg, &out);
-    assert_success(&output);
+    let (out, _) = run_to(&cfg, tmp.path().join("run"));
 
     let games = rows(&out.join("games.csv"));
     let expected: HashMap<&str, &str> = faulty.into_iter().collect();
@@ -219,12 +202,7 @@ fn a_bad_config_gets_one_line_naming_the_place_and_the_fix() {
     let tmp = tempfile::tempdir().unwrap();
     let cfg = tmp.path().join("bad.toml");
     std::fs::write(&cfg, "[board]\nholes = 80\n").unwrap();
-    let output = Command::cargo_bin("arena")
-        .unwrap()
-        .arg("run")
-        .arg(&cfg)
-        .output()
-        .unwrap();
+    let output = arena(&[&"run", &cfg]);
     assert_eq!(output.status.code(), Some(2));
     let err = String::from_utf8_lossy(&output.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
@@ -233,11 +211,7 @@ fn a_bad_config_gets_one_line_naming_the_place_and_the_fix() {
         "{err}"
     );
 
-    let missing = Command::cargo_bin("arena")
-        .unwrap()
-        .args(["run", "no/such.toml"])
-        .output()
-        .unwrap();
+    let missing = arena(&[&"run", &"no/such.toml"]);
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot read config no/such.toml"));
 
@@ -246,12 +220,7 @@ fn a_bad_config_gets_one_line_naming_the_place_and_the_fix() {
     let mut bytes = vec![0xff, 0xfe];
     bytes.extend("[tournament]\n".encode_utf16().flat_map(u16::to_le_bytes));
     std::fs::write(&utf16, bytes).unwrap();
-    let wide = Command::cargo_bin("arena")
-        .unwrap()
-        .arg("run")
-        .arg(&utf16)
-        .output()
-        .unwrap();
+    let wide = arena(&[&"run", &utf16]);
     let err = String::from_utf8_lossy(&wide.stderr);
     assert_eq!(wide.status.code(), Some(2), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
@@ -269,11 +238,7 @@ fn bad_command_lines_get_one_line() {
         &["run", "x.toml", "--out"],
         &["fly"],
     ] {
-        let output = Command::cargo_bin("arena")
-            .unwrap()
-            .args(args)
-            .output()
-            .unwrap();
+        let output = arena_command().args(args).output().unwrap();
         assert_eq!(output.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&output.stderr);
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
@@ -289,9 +254,10 @@ fn bad_command_lines_get_one_line() {
 
 #[test]
 fn a_folder_with_results_is_never_overwritten() {
-    let tmp = tempfile::tempdir().unwrap();
-    let bots = [("a", arena_bot("random", 1)), ("b", arena_bot("random", 2))];
-    let cfg = config(tmp.path(), "[tournament]\nfirst_to = 1\n", &bots);
+    let (tmp, cfg) = temp_config(
+        "[tournament]\nfirst_to = 1\n",
+        &[("a", arena_bot("random", 1)), ("b", arena_bot("random", 2))],
+    );
     let out = tmp.path().join("run");
     std::fs::create_dir(&out).unwrap();
     std::fs::write(out.join("games.csv"), "precious\n").unwrap();
@@ -306,22 +272,12 @@ fn a_folder_with_results_is_never_overwritten() {
 
 #[test]
 fn transcripts_keep_every_line_of_every_game() {
-    let tmp = tempfile::tempdir().unwrap();
-    let bots = [("a", arena_bot("random", 1)), ("b", arena_bot("greedy", 2))];
-    let cfg = config(
-        tmp.path(),
+    let (tmp, cfg) = temp_config(
         "[board]\nholes = 4\n[tournament]\nfirst_to = 2\n",
-        &bots,
+        &[("a", arena_bot("random", 1)), ("b", arena_bot("greedy", 2))],
     );
     let out = tmp.path().join("run");
-    let output = Command::cargo_bin("arena")
-        .unwrap()
-        .args(["run", "--quiet", "--transcripts"])
-        .arg(&cfg)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
+    let output = arena(&[&"run", &"--quiet", &"--transcripts", &cfg, &"--out", &out]);
     assert_success(&output);
     for g in rows(&out.join("games.csv")) {
         let name = format!(
@@ -359,16 +315,13 @@ fn transcripts_keep_every_line_of_every_game() {
 
 #[test]
 fn arena_rate_reproduces_a_run_and_merges_runs() {
-    let tmp = tempfile::tempdir().unwrap();
-    let bots = [
-        ("a", arena_bot("greedy", 1)),
-        ("b", arena_bot("random", 2)),
-        ("c", arena_bot("random", 3)),
-    ];
-    let cfg = config(
-        tmp.path(),
+    let (tmp, cfg) = temp_config(
         "[board]\nholes = 6\n[tournament]\nfirst_to = 3\n",
-        &bots,
+        &[
+            ("a", arena_bot("greedy", 1)),
+            ("b", arena_bot("random", 2)),
+            ("c", arena_bot("random", 3)),
+        ],
     );
     let (one, two) = (tmp.path().join("one"), tmp.path().join("two"));
     for out in [&one, &two] {
@@ -376,14 +329,7 @@ fn arena_rate_reproduces_a_run_and_merges_runs() {
     }
     // Rating one run again gives byte for byte the files of the run.
     let again = tmp.path().join("again");
-    let output = Command::cargo_bin("arena")
-        .unwrap()
-        .arg("rate")
-        .arg(one.join("games.csv"))
-        .arg("--out")
-        .arg(&again)
-        .output()
-        .unwrap();
+    let output = arena(&[&"rate", &one.join("games.csv"), &"--out", &again]);
     assert_success(&output);
     assert_same_files(
         &one,
@@ -398,17 +344,19 @@ fn arena_rate_reproduces_a_run_and_merges_runs() {
     );
     // Two runs merged: every game counts once, pairs included.
     let merged = tmp.path().join("merged");
-    let output = Command::cargo_bin("arena")
-        .unwrap()
-        .arg("rate")
-        .arg(one.join("games.csv"))
-        .arg(two.join("games.csv"))
-        .args(["--anchor", "b", "--anchor-elo", "1500", "--out"])
-        .arg(&merged)
-        .output()
-        .unwrap();
+    let output = arena(&[
+        &"rate",
+        &one.join("games.csv"),
+        &two.join("games.csv"),
+        &"--anchor",
+        &"b",
+        &"--anchor-elo",
+        &"1500",
+        &"--out",
+        &merged,
+    ]);
     assert_success(&output);
-    let games = rows(&one.join("games.csv")).len() + rows(&two.join("games.csv")).len();
+    let games = games(&one).len() + games(&two).len();
     let standings = rows(&merged.join("standings.csv"));
     let counted: usize = standings
         .iter()
@@ -440,32 +388,18 @@ fn arena_rate_reproduces_a_run_and_merges_runs() {
     assert!(report.contains("From 2 files"), "{report}");
     assert!(report.contains(&format!(r#""omitted":0,"total":{games}"#)));
     // Several files need --out.
-    let output = Command::cargo_bin("arena")
-        .unwrap()
-        .arg("rate")
-        .arg(one.join("games.csv"))
-        .arg(two.join("games.csv"))
-        .output()
-        .unwrap();
+    let output = arena(&[&"rate", &one.join("games.csv"), &two.join("games.csv")]);
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("need --out"));
 }
 
 #[test]
 fn an_sprt_match_stops_when_the_test_decides() {
-    let tmp = tempfile::tempdir().unwrap();
-    let bots = [
-        ("greedy", arena_bot("greedy", 1)),
-        ("random", arena_bot("random", 2)),
-    ];
-    let cfg = config(
-        tmp.path(),
+    let (tmp, cfg) = temp_config(
         "[board]\nholes = 6\n[sprt]\nelo0 = 0\nelo1 = 50\nmodel = \"logistic\"\n",
-        &bots,
+        &greedy_and_random(["greedy", "random"]),
     );
-    let out = tmp.path().join("run");
-    let output = run_arena(&cfg, &out);
-    assert_success(&output);
+    let (out, output) = run_to(&cfg, tmp.path().join("run"));
     // One line per game; the one that completes a pair ends with the LLR.
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains(" plies; SPRT: LLR "), "{stderr}");
@@ -479,7 +413,7 @@ fn an_sprt_match_stops_when_the_test_decides() {
     assert!(sprt[..sprt.len() - 1]
         .iter()
         .all(|r| r["status"] == "continue"));
-    let games = rows(&out.join("games.csv")).len();
+    let games = games(&out).len();
     assert_eq!(last["games"], games.to_string());
     assert!(sprt
         .iter()
@@ -487,14 +421,7 @@ fn an_sprt_match_stops_when_the_test_decides() {
     // Merged (as a Slurm merge job does with the match run as shard 1/1),
     // its games give the same test, pair by pair.
     let merged = tmp.path().join("merged");
-    let output = Command::cargo_bin("arena")
-        .unwrap()
-        .arg("merge")
-        .arg(&out)
-        .arg("--out")
-        .arg(&merged)
-        .output()
-        .unwrap();
+    let output = arena(&[&"merge", &out, &"--out", &merged]);
     assert_success(&output);
     assert!(
         String::from_utf8_lossy(&output.stderr).contains("arena: 1 shard folder merged into"),
@@ -506,19 +433,9 @@ fn an_sprt_match_stops_when_the_test_decides() {
 
 #[test]
 fn an_interrupted_sprt_match_resumes_where_it_stopped() {
-    let tmp = tempfile::tempdir().unwrap();
-    let bots = [
-        ("greedy", arena_bot("greedy", 1)),
-        ("random", arena_bot("random", 2)),
-    ];
     // Bounds wide enough for a few dozen games.
-    let cfg = config(
-        tmp.path(),
-        "[board]\nholes = 6\n[sprt]\nelo0 = 0\nelo1 = 20\nalpha = 0.01\nbeta = 0.01\nmodel = \"logistic\"\n",
-        &bots,
-    );
-    let whole = tmp.path().join("whole");
-    assert_success(&run_arena(&cfg, &whole));
+    let (tmp, cfg) = temp_config("[board]\nholes = 6\n[sprt]\nelo0 = 0\nelo1 = 20\nalpha = 0.01\nbeta = 0.01\nmodel = \"logistic\"\n", &greedy_and_random(["greedy", "random"]));
+    let (whole, _) = run_to(&cfg, tmp.path().join("whole"));
     let games = std::fs::read_to_string(whole.join("games.csv")).unwrap();
     let lines: Vec<&str> = games.lines().collect();
     assert!(lines.len() > 8, "{games}");
@@ -541,14 +458,7 @@ fn an_interrupted_sprt_match_resumes_where_it_stopped() {
         } else {
             out.join("config.toml")
         };
-        let output = Command::cargo_bin("arena")
-            .unwrap()
-            .arg("run")
-            .arg(&resumed_with)
-            .args(["--quiet", "--resume"])
-            .arg(&out)
-            .output()
-            .unwrap();
+        let output = arena(&[&"run", &resumed_with, &"--quiet", &"--resume", &out]);
         assert_success(&output);
         let (resumed, once) = (games_without_timing(&out), games_without_timing(&whole));
         assert_eq!(
@@ -585,10 +495,7 @@ fn concurrency_never_changes_which_games_are_played() {
 #[test]
 fn a_two_bot_match_on_lanes_plays_the_games_of_one_lane() {
     let tmp = tempfile::tempdir().unwrap();
-    let bots = [
-        ("greedy", arena_bot("greedy", 1)),
-        ("random", arena_bot("random", 2)),
-    ];
+    let bots = greedy_and_random(["greedy", "random"]);
     // A long series (it ends at a pair's end once a bot has 12 wins and the
     // lead), a series that ends at max_games (an odd number: a half pair),
     // and an SPRT test that stops when it decides.
@@ -635,41 +542,18 @@ fn a_two_bot_match_on_lanes_plays_the_games_of_one_lane() {
 
 #[test]
 fn an_sprt_match_cut_by_max_games_merges_to_the_files_of_its_run() {
-    let tmp = tempfile::tempdir().unwrap();
-    let bots = [
-        ("greedy", arena_bot("greedy", 1)),
-        ("random", arena_bot("random", 2)),
-    ];
     // The test cannot decide in 20 games, though greedy has far more than
     // first_to (5) wins: the match is not decided.
-    let cfg = config(
-        tmp.path(),
-        "[board]\nholes = 6\n[sprt]\nelo0 = 0\nelo1 = 5\nalpha = 0.001\nbeta = 0.001\n[tournament]\nmax_games = 20\nconcurrency = 2\n",
-        &bots,
-    );
+    let (tmp, cfg) = temp_config("[board]\nholes = 6\n[sprt]\nelo0 = 0\nelo1 = 5\nalpha = 0.001\nbeta = 0.001\n[tournament]\nmax_games = 20\nconcurrency = 2\n", &greedy_and_random(["greedy", "random"]));
     // As an arena slurm task runs it: shard 1 of 1, on lanes.
     let out = tmp.path().join("run");
-    let output = Command::cargo_bin("arena")
-        .unwrap()
-        .arg("run")
-        .arg(&cfg)
-        .args(["--shard", "1/1", "--out"])
-        .arg(&out)
-        .output()
-        .unwrap();
+    let output = arena(&[&"run", &cfg, &"--shard", &"1/1", &"--out", &out]);
     assert_success(&output);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("or 20 games, 2 at once"), "{stderr}");
     assert_eq!(rows(&out.join("series.csv"))[0]["decided"], "false");
     let merged = tmp.path().join("merged");
-    let output = Command::cargo_bin("arena")
-        .unwrap()
-        .arg("merge")
-        .arg(&out)
-        .arg("--out")
-        .arg(&merged)
-        .output()
-        .unwrap();
+    let output = arena(&[&"merge", &out, &"--out", &merged]);
     assert_success(&output);
     assert_same_files(&out, &merged, &["series.csv", "sprt.csv", "standings.csv"]);
 }
@@ -677,10 +561,7 @@ fn an_sprt_match_cut_by_max_games_merges_to_the_files_of_its_run() {
 #[test]
 fn resuming_a_match_that_was_over_starts_no_bot() {
     let tmp = tempfile::tempdir().unwrap();
-    let bots = [
-        ("greedy", arena_bot("greedy", 1)),
-        ("random", arena_bot("random", 2)),
-    ];
+    let bots = greedy_and_random(["greedy", "random"]);
     for (name, settings) in [
         ("series", "[tournament]\nfirst_to = 3\n"),
         (
@@ -698,14 +579,7 @@ fn resuming_a_match_that_was_over_starts_no_bot() {
         for f in ["config.toml", "shard", "games.csv"] {
             std::fs::copy(whole.join(f), out.join(f)).unwrap();
         }
-        let output = Command::cargo_bin("arena")
-            .unwrap()
-            .arg("run")
-            .arg(&cfg)
-            .args(["--quiet", "--resume"])
-            .arg(&out)
-            .output()
-            .unwrap();
+        let output = arena(&[&"run", &cfg, &"--quiet", &"--resume", &out]);
         assert_success(&output);
         let mut files = vec!["games.csv", "series.csv", "standings.csv"];
         if name == "sprt" {
@@ -720,7 +594,6 @@ fn resuming_a_match_that_was_over_starts_no_bot() {
 
 #[test]
 fn four_shards_merged_equal_one_run() {
-    let tmp = tempfile::tempdir().unwrap();
     let bots = [
         ("g1", arena_bot("greedy", 1)),
         ("g2", arena_bot("greedy", 2)),
@@ -728,8 +601,7 @@ fn four_shards_merged_equal_one_run() {
         ("r2", arena_bot("random", 4)),
         ("r3", arena_bot("random", 5)),
     ];
-    let cfg = config(
-        tmp.path(),
+    let (tmp, cfg) = temp_config(
         "[board]\nholes = 6\n[tournament]\nfirst_to = 2\nseed = 5\n",
         &bots,
     );
@@ -738,27 +610,21 @@ fn four_shards_merged_equal_one_run() {
     let mut shards = Vec::new();
     for k in 1..=4 {
         let out = tmp.path().join(format!("shard-{k}"));
-        let status = Command::cargo_bin("arena")
-            .unwrap()
-            .arg("run")
-            .arg(&cfg)
-            .args(["--quiet", "--shard", &format!("{k}/4"), "--out"])
-            .arg(&out)
-            .output()
-            .unwrap()
-            .status;
+        let status = arena(&[
+            &"run",
+            &cfg,
+            &"--quiet",
+            &"--shard",
+            &format!("{k}/4"),
+            &"--out",
+            &out,
+        ])
+        .status;
         assert!(status.success());
         shards.push(out);
     }
     let merged = tmp.path().join("merged");
-    let output = Command::cargo_bin("arena")
-        .unwrap()
-        .arg("merge")
-        .args(&shards)
-        .arg("--out")
-        .arg(&merged)
-        .output()
-        .unwrap();
+    let output = merge(&shards, &merged);
     assert_success(&output);
     assert_same_files(&single, &merged, &SUMMARY_FILES);
     assert_eq!(games_without_timing(&single), games_without_timing(&merged));
@@ -768,29 +634,20 @@ fn four_shards_merged_equal_one_run() {
     std::fs::create_dir(&stranger).unwrap();
     std::fs::copy(&other, stranger.join("config.toml")).unwrap();
     std::fs::copy(shards[0].join("games.csv"), stranger.join("games.csv")).unwrap();
-    let output = Command::cargo_bin("arena")
-        .unwrap()
-        .arg("merge")
-        .arg(&shards[1])
-        .arg(&stranger)
-        .arg("--out")
-        .arg(tmp.path().join("m2"))
-        .output()
-        .unwrap();
+    let output = arena(&[
+        &"merge",
+        &shards[1],
+        &stranger,
+        &"--out",
+        &tmp.path().join("m2"),
+    ]);
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("another config"));
     // A finished shard whose games.csv lost its last row (a copy cut short)
     // is refused, not merged without that game.
     let games = std::fs::read_to_string(shards[2].join("games.csv")).unwrap();
     std::fs::write(shards[2].join("games.csv"), &games[..games.len() - 5]).unwrap();
-    let output = Command::cargo_bin("arena")
-        .unwrap()
-        .arg("merge")
-        .args(&shards)
-        .arg("--out")
-        .arg(tmp.path().join("m3"))
-        .output()
-        .unwrap();
+    let output = merge(&shards, &tmp.path().join("m3"));
     assert_eq!(output.status.code(), Some(2));
     let err = String::from_utf8_lossy(&output.stderr);
     assert!(err.contains("shard-3") && err.contains("finished"), "{err}");
@@ -798,28 +655,18 @@ fn four_shards_merged_equal_one_run() {
 
 #[test]
 fn one_long_match_splits_by_game_pairs() {
-    let tmp = tempfile::tempdir().unwrap();
-    let bots = [("g", arena_bot("greedy", 1)), ("r", arena_bot("random", 2))];
     // first_to above max_games: the match plays all its games, as shards
     // must; each shard plays its pairs on two lanes.
-    let cfg = config(
-        tmp.path(),
+    let (tmp, cfg) = temp_config(
         "[board]\nholes = 6\n[tournament]\nfirst_to = 100\nmax_games = 14\nconcurrency = 2\n",
-        &bots,
+        &greedy_and_random(["g", "r"]),
     );
     let single = tmp.path().join("single");
     assert!(run_arena(&cfg, &single).status.success());
     let shards: Vec<_> = (1..=3)
         .map(|k| {
             let out = tmp.path().join(format!("shard-{k}"));
-            let output = Command::cargo_bin("arena")
-                .unwrap()
-                .arg("run")
-                .arg(&cfg)
-                .args(["--shard", &format!("{k}/3"), "--out"])
-                .arg(&out)
-                .output()
-                .unwrap();
+            let output = arena(&[&"run", &cfg, &"--shard", &format!("{k}/3"), &"--out", &out]);
             assert_success(&output);
             let stderr = String::from_utf8_lossy(&output.stderr);
             assert!(stderr.contains(" 2 at once;"), "{stderr}");
@@ -836,31 +683,33 @@ fn one_long_match_splits_by_game_pairs() {
         }
     }
     let merged = tmp.path().join("merged");
-    let output = Command::cargo_bin("arena")
-        .unwrap()
-        .arg("merge")
-        .args(&shards)
-        .arg("--out")
-        .arg(&merged)
-        .output()
-        .unwrap();
+    let output = merge(&shards, &merged);
     assert_success(&output);
-    assert_eq!(rows(&merged.join("games.csv")).len(), 14);
+    assert_eq!(games(&merged).len(), 14);
     assert_same_files(&single, &merged, &SUMMARY_FILES);
+}
+
+/// The final table of `configs/demo.toml`, run from the repository's
+/// root into `dir/demo`.
+fn demo_table(dir: &Path) -> String {
+    let output = arena_in(
+        &repo(),
+        &[
+            &"run",
+            &"configs/demo.toml",
+            &"--quiet",
+            &"--out",
+            &dir.join("demo"),
+        ],
+    );
+    assert_success(&output);
+    String::from_utf8_lossy(&output.stdout).to_string()
 }
 
 #[test]
 fn the_readme_shows_the_demo_table_as_it_is() {
     let tmp = tempfile::tempdir().unwrap();
-    let output = Command::cargo_bin("arena")
-        .unwrap()
-        .current_dir(repo())
-        .args(["run", "configs/demo.toml", "--quiet", "--out"])
-        .arg(tmp.path().join("demo"))
-        .output()
-        .unwrap();
-    assert_success(&output);
-    let table = String::from_utf8_lossy(&output.stdout).to_string();
+    let table = demo_table(tmp.path());
     let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
     assert!(
         readme.contains(&table),
@@ -887,12 +736,10 @@ fn relative_paths_start_from_the_config_files_folder() {
         [[bot]]\nname = \"a\"\ncommand = [\"python3\", \"greedy.py\", \"--seed\", \"1\"]\n\
         [[bot]]\nname = \"b\"\ncommand = [\"python3\", \"mine.py\"]\ndir = \"sub\"\n";
     std::fs::write(place.join("demo.toml"), text).unwrap();
-    let output = Command::cargo_bin("arena")
-        .unwrap()
-        .current_dir(tmp.path())
-        .args(["run", "other/place/demo.toml", "--out", "run"])
-        .output()
-        .unwrap();
+    let output = arena_in(
+        tmp.path(),
+        &[&"run", &"other/place/demo.toml", &"--out", &"run"],
+    );
     assert_success(&output);
     let stderr = String::from_utf8_lossy(&output.stderr);
     let notes: Vec<&str> = stderr
@@ -910,14 +757,7 @@ fn relative_paths_start_from_the_config_files_folder() {
     let copy = tmp.path().join("run/config.toml");
     let moved = tmp.path().join("elsewhere");
     std::fs::create_dir(&moved).unwrap();
-    let again = Command::cargo_bin("arena")
-        .unwrap()
-        .current_dir(&moved)
-        .arg("run")
-        .arg(&copy)
-        .args(["--out", "run2", "--quiet"])
-        .output()
-        .unwrap();
+    let again = arena_in(&moved, &[&"run", &copy, &"--out", &"run2", &"--quiet"]);
     assert_success(&again);
 }
 
@@ -958,12 +798,7 @@ fn a_file_only_in_the_current_directory_is_named_in_the_error() {
         ),
     ] {
         std::fs::write(place.join("t.toml"), format!("{table}{random}")).unwrap();
-        let output = Command::cargo_bin("arena")
-            .unwrap()
-            .current_dir(tmp.path())
-            .args(["run", "other/place/t.toml", "--out", "run", "--quiet"])
-            .output()
-            .unwrap();
+        let output = arena_in(tmp.path(), &[&"run", &"other/place/t.toml", &"--out", &"run", &"--quiet"]);
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{what}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{what}: {stderr}");
@@ -1084,7 +919,7 @@ fn a_full_disk_names_the_file_and_leaves_no_temporary_file() {
         .collect();
     assert!(left.is_empty(), "temporary files left: {left:?}");
     // games.csv and each summary written before the failure are whole.
-    assert_eq!(rows(&out.join("games.csv")).len(), 2);
+    assert_eq!(games(&out).len(), 2);
     for file in ["series.csv", "standings.csv", "pairwise.csv"] {
         if out.join(file).exists() {
             assert!(!rows(&out.join(file)).is_empty(), "{file}");
@@ -1102,7 +937,7 @@ fn a_full_disk_names_the_file_and_leaves_no_temporary_file() {
         .output()
         .unwrap();
     assert_success(&again);
-    assert_eq!(rows(&out.join("games.csv")).len(), 2);
+    assert_eq!(games(&out).len(), 2);
     for file in common::SUMMARY_FILES {
         assert!(out.join(file).exists(), "{file}");
     }
@@ -1152,15 +987,7 @@ fn the_final_table_is_whole_off_a_terminal() {
             "{line:?} in:\n{table}"
         );
     }
-    let demo = Command::cargo_bin("arena")
-        .unwrap()
-        .current_dir(repo())
-        .args(["run", "configs/demo.toml", "--quiet", "--out"])
-        .arg(tmp.path().join("demo"))
-        .output()
-        .unwrap();
-    assert_success(&demo);
-    let demo = String::from_utf8_lossy(&demo.stdout).to_string();
+    let demo = demo_table(tmp.path());
     for line in demo.lines() {
         assert!(
             line.chars().count() <= 80,
@@ -1190,9 +1017,10 @@ fn run_on_a_terminal(setup: &str, cfg: &Path, out: &Path) -> String {
 
 #[test]
 fn a_terminal_gets_the_live_view_and_a_pipe_gets_lines() {
-    let tmp = tempfile::tempdir().unwrap();
-    let bots = [("g", arena_bot("greedy", 1)), ("r", arena_bot("random", 2))];
-    let cfg = config(tmp.path(), "[tournament]\nfirst_to = 3\n", &bots);
+    let (tmp, cfg) = temp_config(
+        "[tournament]\nfirst_to = 3\n",
+        &greedy_and_random(["g", "r"]),
+    );
     let drawn = run_on_a_terminal("", &cfg, &tmp.path().join("tty"));
     assert!(drawn.contains("games (at most)"), "{drawn}");
     assert!(drawn.contains("forfeits: none"), "{drawn}");
@@ -1210,7 +1038,7 @@ fn a_terminal_gets_the_live_view_and_a_pipe_gets_lines() {
             .lines()
             .filter(|l| l.contains(" game ") && l.starts_with('['))
             .count(),
-        rows(&tmp.path().join("pipe/games.csv")).len(),
+        games(&tmp.path().join("pipe")).len(),
         "{lines}"
     );
 }
@@ -1220,12 +1048,11 @@ fn a_terminal_gets_the_live_view_and_a_pipe_gets_lines() {
 /// on a pipe the same table is whole, wider than 80 columns.
 #[test]
 fn long_names_at_80_columns_get_a_table_of_whole_rows() {
-    let tmp = tempfile::tempdir().unwrap();
-    let bots = [
-        ("alphabeta-depth-7-quiescence", arena_bot("greedy", 1)),
-        ("random-walker-with-seed-2000", arena_bot("random", 2)),
-    ];
-    let cfg = config(tmp.path(), "[tournament]\nfirst_to = 3\n", &bots);
+    let bots = greedy_and_random([
+        "alphabeta-depth-7-quiescence",
+        "random-walker-with-seed-2000",
+    ]);
+    let (tmp, cfg) = temp_config("[tournament]\nfirst_to = 3\n", &bots);
     let drawn = run_on_a_terminal("stty cols 80 rows 30; ", &cfg, &tmp.path().join("tty"));
     let table = &drawn[drawn.rfind("#  bot").unwrap()..];
     let lines: Vec<&str> = table.lines().map(|l| l.trim_end_matches('\r')).collect();
@@ -1250,12 +1077,10 @@ fn long_names_at_80_columns_get_a_table_of_whole_rows() {
 
 #[test]
 fn a_narrow_terminal_gets_lines_cut_never_wrapped() {
-    let tmp = tempfile::tempdir().unwrap();
-    let bots = [
-        ("a-bot-with-a-rather-long-name", arena_bot("greedy", 1)),
-        ("r", arena_bot("random", 2)),
-    ];
-    let cfg = config(tmp.path(), "[tournament]\nfirst_to = 3\n", &bots);
+    let (tmp, cfg) = temp_config(
+        "[tournament]\nfirst_to = 3\n",
+        &greedy_and_random(["a-bot-with-a-rather-long-name", "r"]),
+    );
     let drawn = run_on_a_terminal("stty cols 40 rows 30; ", &cfg, &tmp.path().join("tty"));
     assert!(drawn.contains("games (at most)"), "{drawn}");
     // What the live view draws, without its escape sequences (ESC [ ... letter),
@@ -1286,19 +1111,18 @@ fn a_narrow_terminal_gets_lines_cut_never_wrapped() {
 
 #[test]
 fn resume_if_exists_starts_a_folder_that_never_got_to_its_first_game() {
-    let tmp = tempfile::tempdir().unwrap();
-    let bots = [("g", arena_bot("greedy", 1)), ("r", arena_bot("random", 2))];
-    let cfg = config(tmp.path(), "[tournament]\nfirst_to = 2\n", &bots);
+    let bots = greedy_and_random(["g", "r"]);
+    let (tmp, cfg) = temp_config("[tournament]\nfirst_to = 2\n", &bots);
     let out = tmp.path().join("shard");
     let run = || {
-        Command::cargo_bin("arena")
-            .unwrap()
-            .arg("run")
-            .arg(&cfg)
-            .args(["--quiet", "--resume-if-exists", "--out"])
-            .arg(&out)
-            .output()
-            .unwrap()
+        arena(&[
+            &"run",
+            &cfg,
+            &"--quiet",
+            &"--resume-if-exists",
+            &"--out",
+            &out,
+        ])
     };
     assert_success(&run());
     let first = games_without_timing(&out);
@@ -1325,14 +1149,7 @@ fn resume_if_exists_starts_a_folder_that_never_got_to_its_first_game() {
         assert!(out.join("finished").exists());
         std::fs::write(out.join("games.csv"), stub).unwrap();
         std::fs::remove_file(out.join("finished")).unwrap();
-        let resumed = Command::cargo_bin("arena")
-            .unwrap()
-            .arg("run")
-            .arg(&cfg)
-            .args(["--quiet", "--resume"])
-            .arg(&out)
-            .output()
-            .unwrap();
+        let resumed = arena(&[&"run", &cfg, &"--quiet", &"--resume", &out]);
         assert_success(&resumed);
         assert_eq!(games_without_timing(&out), first, "--resume from {stub:?}");
     }
@@ -1340,39 +1157,20 @@ fn resume_if_exists_starts_a_folder_that_never_got_to_its_first_game() {
 
 #[test]
 fn rating_a_run_in_place_keeps_its_settings_and_its_files() {
-    let tmp = tempfile::tempdir().unwrap();
-    let bots = [("a", arena_bot("greedy", 1)), ("b", arena_bot("random", 2))];
-    let cfg = config(
-        tmp.path(),
+    let (tmp, cfg) = temp_config(
         "[tournament]\nfirst_to = 3\nseed = 9\n[ratings]\nprior_draws = 3\nbootstrap = 200\n",
-        &bots,
+        &greedy_and_random(["a", "b"]),
     );
-    let run = tmp.path().join("run");
-    assert_success(&run_arena(&cfg, &run));
+    let (run, _) = run_to(&cfg, tmp.path().join("run"));
     let files = ["standings.csv", "pairwise.csv", "los.csv", "report.html"];
-    let before: Vec<Vec<u8>> = files
-        .iter()
-        .map(|f| std::fs::read(run.join(f)).unwrap())
-        .collect();
-    let rate = |extra: &[&str]| {
-        Command::cargo_bin("arena")
-            .unwrap()
-            .arg("rate")
-            .arg(run.join("games.csv"))
-            .args(extra)
-            .output()
-            .unwrap()
-    };
+    let before: Vec<Vec<u8>> = read_files(&run, &files);
     // The run's own settings, from its config.toml: the same files.
-    assert_success(&rate(&[]));
+    assert_success(&rate(&run.join("games.csv"), &[]));
     // Other settings would overwrite them: refused, and nothing changes.
-    let refused = rate(&["--prior-draws", "5"]);
+    let refused = rate(&run.join("games.csv"), &["--prior-draws", "5"]);
     assert_eq!(refused.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&refused.stderr).contains("give --out DIR"));
-    let after: Vec<Vec<u8>> = files
-        .iter()
-        .map(|f| std::fs::read(run.join(f)).unwrap())
-        .collect();
+    let after: Vec<Vec<u8>> = read_files(&run, &files);
     assert!(before == after, "rating in place changed the run's files");
 }
 
@@ -1381,19 +1179,15 @@ fn rating_a_run_in_place_keeps_its_settings_and_its_files() {
 /// the run in place lists it too, so the files stay the same.
 #[test]
 fn a_bot_without_games_is_listed_and_rating_in_place_keeps_it() {
-    let tmp = tempfile::tempdir().unwrap();
-    let bots = [
-        ("a", arena_bot("greedy", 1)),
-        ("b", arena_bot("random", 2)),
-        ("gone", vec!["/bin/false".to_string()]),
-    ];
-    let cfg = config(
-        tmp.path(),
+    let (tmp, cfg) = temp_config(
         "[tournament]\nfirst_to = 2\non_start_failure = \"skip\"\n",
-        &bots,
+        &[
+            ("a", arena_bot("greedy", 1)),
+            ("b", arena_bot("random", 2)),
+            ("gone", vec!["/bin/false".to_string()]),
+        ],
     );
-    let run = tmp.path().join("run");
-    assert_success(&run_arena(&cfg, &run));
+    let (run, _) = run_to(&cfg, tmp.path().join("run"));
     let standings = rows(&run.join("standings.csv"));
     assert_eq!(standings.len(), 3, "{standings:?}");
     let gone = standings.iter().find(|s| s["bot"] == "gone").unwrap();
@@ -1407,40 +1201,23 @@ fn a_bot_without_games_is_listed_and_rating_in_place_keeps_it() {
         ("0", "", "", "no-games")
     );
     let files = ["standings.csv", "pairwise.csv", "los.csv", "report.html"];
-    let read = || -> Vec<Vec<u8>> {
-        files
-            .iter()
-            .map(|f| std::fs::read(run.join(f)).unwrap())
-            .collect()
-    };
+    let read = || -> Vec<Vec<u8>> { read_files(&run, &files) };
     let before = read();
-    let rated = Command::cargo_bin("arena")
-        .unwrap()
-        .arg("rate")
-        .arg(run.join("games.csv"))
-        .output()
-        .unwrap();
+    let rated = arena(&[&"rate", &run.join("games.csv")]);
     assert_success(&rated);
     assert!(before == read(), "rating in place changed the run's files");
 }
 
 #[test]
 fn the_report_of_an_unfinished_run_says_so() {
-    let tmp = tempfile::tempdir().unwrap();
-    let bots = [("a", arena_bot("greedy", 1)), ("b", arena_bot("random", 2))];
-    let cfg = config(tmp.path(), "[tournament]\nfirst_to = 2\n", &bots);
-    let run = tmp.path().join("run");
-    assert_success(&run_arena(&cfg, &run));
+    let bots = greedy_and_random(["a", "b"]);
+    let (tmp, cfg) = temp_config("[tournament]\nfirst_to = 2\n", &bots);
+    let (run, _) = run_to(&cfg, tmp.path().join("run"));
     let report = || std::fs::read_to_string(run.join("report.html")).unwrap();
     assert!(!report().contains("did not finish"));
     // As an interrupted run leaves it: no finished marker.
     std::fs::remove_file(run.join("finished")).unwrap();
-    let rated = Command::cargo_bin("arena")
-        .unwrap()
-        .arg("rate")
-        .arg(run.join("games.csv"))
-        .output()
-        .unwrap();
+    let rated = arena(&[&"rate", &run.join("games.csv")]);
     assert_success(&rated);
     assert!(report().contains("This run did not finish"));
 }
@@ -1465,47 +1242,18 @@ fn skipped_bots_merge_and_rate_as_the_single_run_lists_them() {
         "[board]\nholes = 6\n[tournament]\nfirst_to = 2\non_start_failure = \"skip\"\n",
         &bots,
     );
-    let single = tmp.path().join("single");
-    assert_success(&run_arena(&cfg, &single));
+    let (single, _) = run_to(&cfg, tmp.path().join("single"));
     let standings = rows(&single.join("standings.csv"));
     let listed: Vec<&str> = standings.iter().map(|s| s["bot"].as_str()).collect();
     assert_eq!(listed, ["b", "a", "zed", "amy"]);
     assert!(standings[3]["note"].starts_with("not started: "));
-    let shards: Vec<_> = (1..=2)
-        .map(|k| {
-            let out = tmp.path().join(format!("shard-{k}"));
-            let output = Command::cargo_bin("arena")
-                .unwrap()
-                .arg("run")
-                .arg(&cfg)
-                .args(["--quiet", "--shard", &format!("{k}/2"), "--out"])
-                .arg(&out)
-                .output()
-                .unwrap();
-            assert_success(&output);
-            out
-        })
-        .collect();
+    let shards = run_shards(tmp.path(), &cfg, 2);
     let merged = tmp.path().join("merged");
-    let output = Command::cargo_bin("arena")
-        .unwrap()
-        .arg("merge")
-        .args(&shards)
-        .arg("--out")
-        .arg(&merged)
-        .output()
-        .unwrap();
+    let output = merge(&shards, &merged);
     assert_success(&output);
     assert_same_files(&single, &merged, &SUMMARY_FILES);
     let rated = tmp.path().join("rated");
-    let output = Command::cargo_bin("arena")
-        .unwrap()
-        .arg("rate")
-        .arg(single.join("games.csv"))
-        .arg("--out")
-        .arg(&rated)
-        .output()
-        .unwrap();
+    let output = arena(&[&"rate", &single.join("games.csv"), &"--out", &rated]);
     assert_success(&output);
     assert_same_files(&single, &rated, &["standings.csv", "los.csv"]);
 }

@@ -1,0 +1,67 @@
+//! Configs for the tests' runs: the repository's root, a config file of
+//! settings and bots, and the commands of the bundled and Python bots.
+
+use std::path::{Path, PathBuf};
+
+/// The repository's root.
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+/// Writes `dir/t.toml`: `header` (settings) and one `[[bot]]` table per bot.
+pub fn config(dir: &Path, header: &str, bots: &[(&str, Vec<String>)]) -> PathBuf {
+    let mut text = header.to_string();
+    for (name, command) in bots {
+        let command: Vec<String> = command.iter().map(|c| format!("{c:?}")).collect();
+        text.push_str(&format!(
+            "\n[[bot]]\nname = \"{name}\"\ncommand = [{}]\n",
+            command.join(", ")
+        ));
+    }
+    write_config(dir, "t.toml", &text)
+}
+
+/// Writes the config `text` as `dir/name` and returns its path.
+pub fn write_config(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// The command of a bundled bot, seeded.
+pub fn arena_bot(name: &str, seed: u64) -> Vec<String> {
+    vec![
+        "arena".into(),
+        "bot".into(),
+        name.into(),
+        "--seed".into(),
+        seed.to_string(),
+    ]
+}
+
+/// The command of a Python bot.
+pub fn python(script: &Path, args: &[&str]) -> Vec<String> {
+    let mut v = vec!["python3".to_string(), script.display().to_string()];
+    v.extend(args.iter().map(|s| s.to_string()));
+    v
+}
+
+/// Two bots named `names`: greedy seeded 1, then random seeded 2.
+pub fn greedy_and_random(names: [&'static str; 2]) -> [(&'static str, Vec<String>); 2] {
+    [
+        (names[0], arena_bot("greedy", 1)),
+        (names[1], arena_bot("random", 2)),
+    ]
+}
+
+/// A new temporary folder holding the config [`config`] writes of
+/// `header` and `bots`; the folder (removed when dropped) and the
+/// config's path.
+pub fn temp_config(header: &str, bots: &[(&str, Vec<String>)]) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = config(tmp.path(), header, bots);
+    (tmp, cfg)
+}
