@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use endodoi::{Move, MoveSet, Position, Side, Termination};
+use endodoi::{Move, MoveSet, Position};
 use endodoi_bots::{Strategy, TimeLeft};
 use endodoi_tablebase::{adjudicate, move_value, Tables};
 
@@ -169,7 +169,7 @@ pub fn main(args: Vec<String>) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use endodoi::Rules;
+    use endodoi::{Rules, Side, Termination};
     use endodoi_bots::{AlphaBeta, AlphaBetaOptions, Random};
     use rand::{Rng, SeedableRng};
 
