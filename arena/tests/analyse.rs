@@ -97,6 +97,15 @@ fn perfect_is_never_wrong_random_is_and_faults_name_their_path() {
         &[&tb, &run, Path::new("--out"), &elsewhere],
     ));
     assert_eq!(std::fs::read(&elsewhere).unwrap(), before);
+    // --out never replaces a file that is not an analysis.csv.
+    let games_csv = run.join("games.csv");
+    let kept = std::fs::read(&games_csv).unwrap();
+    let line = error_line(&arena(
+        &["analyse", "--tablebase"],
+        &[&tb, &run, Path::new("--out"), &games_csv],
+    ));
+    assert!(line.contains("give a new file for --out"), "{line}");
+    assert_eq!(std::fs::read(&games_csv).unwrap(), kept);
 
     // Faults: one line naming the path and the fix, a non-zero exit.
     let nowhere = tmp.path().join("nowhere");

@@ -37,6 +37,12 @@ pub enum AnalyseError {
         /// The run folder.
         path: PathBuf,
     },
+    /// `--out` names a file that is not a former `analysis.csv`.
+    #[error("{}: it exists and is not an analysis.csv (its first line is not analysis.csv's header): give a new file for --out", path.display())]
+    NotAnAnalysis {
+        /// The file.
+        path: PathBuf,
+    },
     /// The games.csv lacks a column the replay needs.
     #[error("{}: no column '{column}': the games cannot be replayed (a games.csv of an older arena?)", path.display())]
     Column {
@@ -79,6 +85,11 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
                 path: options.run.clone(),
             }
         })?;
+    let out = options
+        .out
+        .clone()
+        .unwrap_or_else(|| options.run.join(AnalysisRow::FILE));
+    check_replaceable(&out)?;
     let read = crate::output::read_games(&games_csv)?;
     if let Some(column) = NEEDED.iter().find(|c| !read.has_column(c)) {
         return Err(AnalyseError::Column {
@@ -106,14 +117,32 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         }
     }
     let rows = tally.rows();
-    let out = options
-        .out
-        .clone()
-        .unwrap_or_else(|| options.run.join(AnalysisRow::FILE));
     write_csv(&out, &rows)?;
     console.print(table(&rows));
     console.print(tally.summary(&tables));
     Ok(Outcome::Success)
+}
+
+/// Refuses to write over `path` unless it is missing or a former
+/// `analysis.csv` (its first line the header), so that `--out` never
+/// replaces a run's games.csv or any other file.
+///
+/// # Errors
+/// [`AnalyseError::NotAnAnalysis`].
+fn check_replaceable(path: &Path) -> Result<(), AnalyseError> {
+    use std::io::BufRead as _;
+    let Ok(file) = std::fs::File::open(path) else {
+        return Ok(());
+    };
+    let mut first = String::new();
+    let _ = std::io::BufReader::new(file).read_line(&mut first);
+    if first.trim_end() == AnalysisRow::COLUMNS.join(",") {
+        Ok(())
+    } else {
+        Err(AnalyseError::NotAnAnalysis {
+            path: path.to_path_buf(),
+        })
+    }
 }
 
 /// The verdicts of the game of `row`, replayed from its rules' start.
