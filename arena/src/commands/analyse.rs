@@ -116,6 +116,17 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
             }
         }
     }
+    if tally.games > 0 && tally.in_tables == 0 {
+        let first = &read.rows[0];
+        console.note(format_args!(
+            "arena: no move of these games was from a position the tables know exactly: the tables are of 2x{} with max_laps {}, up to {} seeds on the board, the first game on 2x{} with max_laps {}; give tables of the run's board, built far enough",
+            tables.holes(),
+            tables.max_laps(),
+            tables.layers().len().saturating_sub(1),
+            first.holes,
+            first.max_laps
+        ));
+    }
     let rows = tally.rows();
     write_csv(&out, &rows)?;
     console.print(table(&rows));
