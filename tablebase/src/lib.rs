@@ -81,6 +81,7 @@ mod attractor;
 mod build;
 mod file;
 mod index;
+mod judge;
 mod layer_graph;
 #[cfg(test)]
 mod reference;
@@ -90,4 +91,5 @@ pub use adjudicate::{adjudicate, Adjudication};
 pub use build::{build, BuildError, Layer, LayerStats, Tables, MAX_LAYER_POSITIONS};
 pub use file::{crc32, decode_layer, encode_layer, FileError, Header, FORMAT_VERSION};
 pub use index::Index;
+pub use judge::{judge_game, judge_move, move_value, GameError, Judged, Verdict};
 pub use value::{Value, MAX_SEEDS_ON_BOARD};

@@ -1,5 +1,5 @@
 //! The commands a user runs (`arena run`, `merge`, `rate`, `replay`,
-//! `check`, `init`, `tune`, `tablebase`): each takes a plain options struct, writes what a user
+//! `check`, `init`, `tune`, `tablebase`, `analyse`): each takes a plain options struct, writes what a user
 //! reads through a [`Console`] it is handed, and returns a typed outcome that
 //! the binary turns into an exit code. The binary does nothing else: it parses
 //! arguments into these options (clap stays there) and handles signals.
@@ -9,6 +9,7 @@
 //! Their errors are `anyhow` chains of the typed errors below, each shown to
 //! the user as one line.
 
+pub mod analyse;
 pub mod bench;
 pub mod check;
 pub mod init;

@@ -5,9 +5,9 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use endodoi::{Move, MoveSet, Position, Side, Termination};
+use endodoi::{Move, MoveSet, Position};
 use endodoi_bots::{Strategy, TimeLeft};
-use endodoi_tablebase::{adjudicate, Tables};
+use endodoi_tablebase::{adjudicate, move_value, Tables};
 
 /// `arena bot perfect --help`.
 const USAGE: &str =
@@ -27,14 +27,13 @@ alphabeta, with these options, elsewhere. DIR: a folder of `arena tablebase buil
 #[must_use]
 pub fn best_move(tables: &Tables, pos: &Position, legal: MoveSet) -> Option<Move> {
     let value = adjudicate(tables, pos)?.margin;
-    let me = pos.to_move();
     let mut best: Option<(u32, Move)> = None;
     for mv in legal {
         let mut child = pos.clone();
         if child.play(mv).is_err() {
             continue;
         }
-        let Some((margin, plies)) = move_value(tables, pos, &child, me) else {
+        let Some((margin, plies)) = move_value(tables, pos, &child) else {
             continue;
         };
         if margin != value {
@@ -47,29 +46,6 @@ pub fn best_move(tables: &Tables, pos: &Position, legal: MoveSet) -> Option<Move
         }
     }
     best.map(|(_, mv)| mv)
-}
-
-/// The margin from `pos` for `me` of the move that led to `child`, and
-/// the plies to the end after it; `None` when the tables do not know it.
-fn move_value(tables: &Tables, pos: &Position, child: &Position, me: Side) -> Option<(i32, u32)> {
-    let gain = |p: &Position, s: Side| p.captured(s) as i32;
-    let captured =
-        (gain(child, me) - gain(pos, me)) - (gain(child, me.opponent()) - gain(pos, me.opponent()));
-    match child.outcome() {
-        Some(outcome) => {
-            // The seeds still on the board go by the rule of the end.
-            let row = |s: Side| child.row(s).sum() as i32;
-            let rest = match outcome.termination {
-                Termination::NoMoves => row(me) + row(me.opponent()),
-                Termination::PlyLimit => row(me) - row(me.opponent()),
-            };
-            Some((captured + rest, 1))
-        }
-        None => {
-            let end = adjudicate(tables, child)?;
-            Some((captured - end.margin, 1 + u32::from(end.plies)))
-        }
-    }
 }
 
 /// The strategy of `arena bot perfect`: [`best_move`] where the tables
@@ -193,7 +169,7 @@ pub fn main(args: Vec<String>) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use endodoi::Rules;
+    use endodoi::{Rules, Side, Termination};
     use endodoi_bots::{AlphaBeta, AlphaBetaOptions, Random};
     use rand::{Rng, SeedableRng};
 
@@ -229,6 +205,32 @@ mod tests {
             let _ = perfect.choose(&pos, pos.legal_moves());
             let info = perfect.info().unwrap_or_default();
             assert_eq!(info.contains("alphabeta only"), warned, "2x{holes}: {info}");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        /// `arena analyse` judges every move of `perfect` in a position
+        /// the tables know as optimal (or forced): the two read the tables
+        /// alike ([`endodoi_tablebase::judge_move`]).
+        #[test]
+        fn perfect_moves_are_judged_optimal(seed in 0u64..1_000_000, plies in 0u32..16) {
+            let tables = endodoi_tablebase::build(3, 8).unwrap();
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let mut pos = sample(Rules::new(3, 1 + seed as u32 % 2).unwrap(), plies, &mut rng);
+            while !pos.is_over() {
+                let legal = pos.legal_moves();
+                let Some(mv) = best_move(&tables, &pos, legal) else {
+                    break;
+                };
+                let verdict = endodoi_tablebase::judge_move(&tables, &pos, mv).unwrap();
+                proptest::prop_assert!(
+                    matches!(verdict, endodoi_tablebase::Verdict::Optimal { .. } | endodoi_tablebase::Verdict::Forced { .. }),
+                    "{pos}: {verdict:?}"
+                );
+                pos.play(mv).unwrap();
+            }
         }
     }
 

@@ -26,9 +26,10 @@ pub use games::{
     ReadPoint, TornLine,
 };
 pub use rows::{
-    CsvRow, GameRow, KnockoutRow, LeagueRow, MatchRow, PairwiseRow, SeriesRow, SprtRow,
-    StandingRow, SwissStandingRow, GAMES_COLUMNS, KNOCKOUT_COLUMNS, LEAGUE_COLUMNS, MATCH_COLUMNS,
-    PAIRWISE_COLUMNS, SERIES_COLUMNS, SPRT_COLUMNS, STANDINGS_COLUMNS, SWISS_COLUMNS,
+    AnalysisRow, CsvRow, GameRow, KnockoutRow, LeagueRow, MatchRow, PairwiseRow, SeriesRow,
+    SprtRow, StandingRow, SwissStandingRow, GAMES_COLUMNS, KNOCKOUT_COLUMNS, LEAGUE_COLUMNS,
+    MATCH_COLUMNS, PAIRWISE_COLUMNS, SERIES_COLUMNS, SPRT_COLUMNS, STANDINGS_COLUMNS,
+    SWISS_COLUMNS,
 };
 
 /// Writes the CSV file of row type `R` whole into `dir` (as

@@ -690,7 +690,7 @@ pub const LOS_COLUMNS: [&str; 1] = ["bot"];
 
 /// Every CSV file of a run folder with its fixed columns in order, for
 /// checks (the docs test): the row types' files, then `los.csv`.
-pub const ALL_FILES: [(&str, &[&str]); 11] = [
+pub const ALL_FILES: [(&str, &[&str]); 12] = [
     (GameRow::FILE, GameRow::COLUMNS),
     (SeriesRow::FILE, SeriesRow::COLUMNS),
     (KnockoutRow::FILE, KnockoutRow::COLUMNS),
@@ -705,6 +705,69 @@ pub const ALL_FILES: [(&str, &[&str]); 11] = [
     (StandingRow::FILE, StandingRow::COLUMNS),
     (PairwiseRow::FILE, PairwiseRow::COLUMNS),
     (LOS_FILE, &LOS_COLUMNS),
+    (AnalysisRow::FILE, AnalysisRow::COLUMNS),
+];
+
+/// One row of `analysis.csv` (`arena analyse`): one bot's moves judged
+/// against the endgame tables (docs/tablebases.md, "Judging moves"). The
+/// decimals are text as written; a share or mean of nothing is empty.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AnalysisRow {
+    /// The bot.
+    pub bot: String,
+    /// Its games replayed.
+    pub games: u32,
+    /// Its moves (the referee's opening plies left out) from a position
+    /// the tables know exactly.
+    pub moves_in_tables: u64,
+    /// Of those, moves with no choice (one legal move): not judged.
+    pub forced: u64,
+    /// Of those, moves into a position the tables do not know exactly: not
+    /// judged.
+    pub unjudged: u64,
+    /// Moves judged: `optimal + mistakes`.
+    pub judged: u64,
+    /// Judged moves that keep the best forced margin.
+    pub optimal: u64,
+    /// Judged moves that give some of it away.
+    pub mistakes: u64,
+    /// Mistakes that change the forced result: a win to a draw or a loss,
+    /// a draw to a loss.
+    pub results_lost: u64,
+    /// Seeds given away by all mistakes.
+    pub seeds_lost: u64,
+    /// `seeds_lost / mistakes`, 2 decimals.
+    pub seeds_lost_per_mistake: String,
+    /// `optimal / judged`, 4 decimals.
+    pub accuracy: String,
+    /// Its games that reached a position the tables know exactly.
+    pub games_in_tables: u32,
+    /// Over those games, the median of the plies played before the first
+    /// such position (either side to move), 1 decimal.
+    pub median_entry_ply: String,
+}
+
+impl CsvRow for AnalysisRow {
+    const FILE: &'static str = "analysis.csv";
+    const COLUMNS: &'static [&'static str] = &ANALYSIS_COLUMNS;
+}
+
+/// The columns of `analysis.csv`, in order.
+pub const ANALYSIS_COLUMNS: [&str; 14] = [
+    "bot",
+    "games",
+    "moves_in_tables",
+    "forced",
+    "unjudged",
+    "judged",
+    "optimal",
+    "mistakes",
+    "results_lost",
+    "seeds_lost",
+    "seeds_lost_per_mistake",
+    "accuracy",
+    "games_in_tables",
+    "median_entry_ply",
 ];
 
 /// One row of the CSV file `arena bench --out FILE` writes (called
@@ -758,6 +821,7 @@ mod tests {
         check::<SprtRow>();
         check::<MatchRow>();
         check::<StandingRow>();
+        check::<AnalysisRow>();
         check::<PairwiseRow>();
         check::<BenchRow>();
     }

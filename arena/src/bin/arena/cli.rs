@@ -59,6 +59,12 @@ pub enum Command {
     /// several runs or machines): standings.csv, pairwise.csv, los.csv,
     /// report.html and standings.svg.
     Rate(RateArgs),
+    /// Judge every move of a run's games against endgame tables: per bot,
+    /// the moves judged, optimal, mistakes and seeds lost, into
+    /// RUN_DIR/analysis.csv (docs/tablebases.md, "Judging moves").
+    ///
+    /// Example: `arena analyse results/demo-... --tablebase tb-2x4`.
+    Analyse(AnalyseArgs),
     /// Check that a bot speaks the protocol correctly: the handshake, whole
     /// games against the random bot on 2x8 and 2x12, playing North, a single
     /// legal move, an endless move, a small lap limit, its reply times and
@@ -793,6 +799,30 @@ pub struct RateArgs {
     /// [default: the run's config's [board] tablebase].
     #[arg(long, value_name = "DIR")]
     pub tablebase: Option<PathBuf>,
+}
+
+/// The arguments of `arena analyse`.
+#[derive(Debug, Args)]
+pub struct AnalyseArgs {
+    /// The run folder (holding games.csv).
+    pub run: PathBuf,
+    /// The endgame tables, a folder of `arena tablebase build` [default:
+    /// the run's config's [board] tablebase].
+    #[arg(long, value_name = "DIR")]
+    pub tablebase: Option<PathBuf>,
+    /// The CSV file to write [default: RUN_DIR/analysis.csv].
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+impl From<AnalyseArgs> for arena::commands::analyse::Options {
+    fn from(a: AnalyseArgs) -> Self {
+        Self {
+            run: a.run,
+            tablebase: a.tablebase,
+            out: a.out,
+        }
+    }
 }
 
 /// `arena bot --help`: the long help of the `bot` subcommand (the bot's

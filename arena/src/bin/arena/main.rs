@@ -61,6 +61,7 @@ fn main() -> ExitCode {
         Command::Init(args) => commands::init::run(&args.into(), &mut console),
         Command::Replay(args) => commands::replay::run(&args.into(), &mut console),
         Command::Rate(args) => commands::rate::run(&args.into(), &mut console),
+        Command::Analyse(args) => commands::analyse::run(&args.into(), &mut console),
         Command::Check(args) => {
             let options = args.into_options(std::env::current_exe().ok());
             commands::check::run(&options, &mut console)

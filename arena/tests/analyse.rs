@@ -1,0 +1,138 @@
+//! `arena analyse` end to end: 2x4 tables to 10 seeds on the board, a
+//! small tournament of `perfect` (the tables' bot), `random` and `greedy`
+//! on 2x4, and every move judged: perfect makes no mistake, random does;
+//! the CSV parses; a bad run folder or tables folder is one line with the
+//! path and the fix.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use common::{arena_bot, assert_success, config, rows, run_arena};
+
+fn arena(args: &[&str], paths: &[&Path]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .args(paths)
+        .output()
+        .unwrap()
+}
+
+/// The one error line of a failed command, and that it failed.
+fn error_line(out: &Output) -> String {
+    assert!(!out.status.success(), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "{stderr}");
+    lines[0].to_string()
+}
+
+#[test]
+fn perfect_is_never_wrong_random_is_and_faults_name_their_path() {
+    let tmp = tempfile::tempdir().unwrap();
+    let tb = tmp.path().join("tb");
+    let build = arena(
+        &[
+            "tablebase",
+            "build",
+            "--holes",
+            "4",
+            "--seeds-on-board",
+            "10",
+            "--out",
+        ],
+        &[&tb],
+    );
+    assert_success(&build);
+    let header = "[board]\nholes = 4\nseeds = 2\n\
+                  [tournament]\nfirst_to = 4\nmax_games = 6\nconcurrency = 2\nseed = 7\n";
+    let mut perfect = arena_bot("perfect", 1);
+    perfect.extend(["--tablebase".to_string(), tb.display().to_string()]);
+    let bots = [
+        ("perfect", perfect),
+        ("random", arena_bot("random", 2)),
+        ("greedy", arena_bot("greedy", 3)),
+    ];
+    let cfg = config(tmp.path(), header, &bots);
+    let run = tmp.path().join("run");
+    assert_success(&run_arena(&cfg, &run));
+
+    let out = arena(&["analyse", "--tablebase"], &[&tb, &run]);
+    assert_success(&out);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("accuracy"), "{stdout}");
+    assert!(stdout.contains("games analysed"), "{stdout}");
+    let analysis = rows(&run.join("analysis.csv"));
+    assert_eq!(analysis.len(), 3, "{analysis:?}");
+    let bot = |name: &str| analysis.iter().find(|r| r["bot"] == name).unwrap();
+    let number = |name: &str, column: &str| bot(name)[column].parse::<u64>().unwrap();
+    assert!(number("perfect", "judged") > 0);
+    assert_eq!(bot("perfect")["accuracy"], "1.0000");
+    assert_eq!(number("perfect", "mistakes"), 0);
+    assert!(number("random", "mistakes") > 0, "{analysis:?}");
+    for r in &analysis {
+        let n = |c: &str| r[c].parse::<u64>().unwrap();
+        assert_eq!(n("judged"), n("optimal") + n("mistakes"), "{r:?}");
+        assert_eq!(
+            n("moves_in_tables"),
+            n("judged") + n("forced") + n("unjudged"),
+            "{r:?}"
+        );
+        assert!(n("seeds_lost") >= n("mistakes"), "{r:?}");
+    }
+    // Every game of the run counted once per side.
+    let games = rows(&run.join("games.csv")).len() as u64;
+    let sides: u64 = analysis
+        .iter()
+        .map(|r| r["games"].parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(sides, 2 * games);
+
+    // --out elsewhere: the same figures, the run's file untouched.
+    let before = std::fs::read(run.join("analysis.csv")).unwrap();
+    let elsewhere = tmp.path().join("other.csv");
+    assert_success(&arena(
+        &["analyse", "--tablebase"],
+        &[&tb, &run, Path::new("--out"), &elsewhere],
+    ));
+    assert_eq!(std::fs::read(&elsewhere).unwrap(), before);
+    // --out never replaces a file that is not an analysis.csv.
+    let games_csv = run.join("games.csv");
+    let kept = std::fs::read(&games_csv).unwrap();
+    let line = error_line(&arena(
+        &["analyse", "--tablebase"],
+        &[&tb, &run, Path::new("--out"), &games_csv],
+    ));
+    assert!(line.contains("give a new file for --out"), "{line}");
+    assert_eq!(std::fs::read(&games_csv).unwrap(), kept);
+
+    // Faults: one line naming the path and the fix, a non-zero exit.
+    let nowhere = tmp.path().join("nowhere");
+    let line = error_line(&arena(&["analyse", "--tablebase"], &[&tb, &nowhere]));
+    assert!(line.contains(&nowhere.display().to_string()), "{line}");
+    assert!(line.contains("arena run CONFIG --out DIR"), "{line}");
+    let gone = tmp.path().join("gone");
+    let line = error_line(&arena(&["analyse", "--tablebase"], &[&gone, &run]));
+    assert!(line.contains(&gone.display().to_string()), "{line}");
+    assert!(line.contains("arena tablebase build"), "{line}");
+    let line = error_line(&arena(&["analyse"], &[&run]));
+    assert!(line.contains("--tablebase DIR"), "{line}");
+
+    // A run whose config names the tables needs no --tablebase. Its games
+    // end where the tables know the result (adjudication), so few of its
+    // moves are judged, but every one of its games is analysed.
+    let header = "[board]\nholes = 4\nseeds = 2\nadjudicate = \"tablebase\"\ntablebase = \"tb\"\n\
+                  [tournament]\nfirst_to = 1\nmax_games = 2\nseed = 7\n";
+    let cfg = config(tmp.path(), header, &bots[1..]);
+    let adjudicated = tmp.path().join("adjudicated");
+    assert_success(&run_arena(&cfg, &adjudicated));
+    let out = arena(&["analyse"], &[&adjudicated]);
+    assert_success(&out);
+    let games = rows(&adjudicated.join("games.csv")).len();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains(&format!("{games} games analysed")),
+        "{stdout}"
+    );
+}
