@@ -9,15 +9,16 @@ use endodoi::Side;
 use std::path::Path;
 
 use crate::config::{Config, RatingSettings};
-use crate::format::Format;
+use crate::format::{Format, Plan};
 pub use crate::html::ReportError;
 use crate::html::{
-    candidate_scores, round_name, settled_word, settled_words, ties, Entrant, FormatCourse,
+    candidate_scores, round_name, settled_word, settled_words, ties, Entrant, FormatCourse, Trends,
+    LEAGUE_FILE,
 };
 use crate::matchup::{matchup, model_name, model_words, verdict_words, Matchup};
 use crate::output::rows::{LOS_COLUMNS, LOS_FILE};
 use crate::output::{
-    num, write_atomic, write_rows, KnockoutRow, LeagueRow, MatchRow, PairwiseRow, RunFolder,
+    num, write_atomic, write_rows, KnockoutRow, LeagueCsv, MatchRow, PairwiseRow, RunFolder,
     SeriesRow, SprtRow, StandingRow, SwissStandingRow,
 };
 use crate::referee::GameRecord;
@@ -123,14 +124,17 @@ pub fn write_summaries(
     // A league whose bots came and went: its roster.csv says who was in
     // which round.
     let roster = crate::output::roster::league_roster(config, &dir.path);
-    let plan = match &roster {
-        Some((roster, _)) => {
-            crate::format::Plan::replay_with_roster(&config.format, roster.clone(), &summary.series)
-        }
-        None => {
-            crate::format::Plan::replay(&config.format, config.bots.len(), &absent, &summary.series)
-        }
+    let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
+    let mut plan = match &roster {
+        Some((roster, _)) => crate::format::Plan::with_roster(&config.format, roster.clone()),
+        None => crate::format::Plan::new(&config.format, config.bots.len(), &absent),
     };
+    // A league's league.csv is written anew as its rounds are replayed.
+    let mut league = LeagueReplay::new(&dir.path, &plan, &names)?;
+    plan.record_each(&summary.series, |p| {
+        league.as_mut().map_or(Ok(()), |l| l.follow(p))
+    })?;
+    let trends = league.map(LeagueReplay::finish).transpose()?;
     let mut series_rows: Vec<SeriesRow> = summary
         .series
         .iter()
@@ -238,10 +242,10 @@ pub fn write_summaries(
             (name(i), why.map(|(_, why)| why.clone()))
         })
         .collect();
-    let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
     let course = FormatCourse {
         plan: &plan,
         names: &names,
+        trends: trends.as_ref(),
     };
     write_format_rows(&dir.path, &course)?;
     let table = write_ratings(
@@ -316,48 +320,65 @@ pub fn league_text(course: &FormatCourse<'_>) -> String {
     };
     format!(
         "League after {over}{of} rounds{why} ({} pairings in league.csv)",
-        l.pairings.iter().filter(|p| p.series.is_some()).count()
+        l.series_paired
     )
 }
 
-/// The rows of `league.csv`: every pairing and bye, round by round, with
-/// the ratings it was made by.
-#[must_use]
-pub fn league_rows(course: &FormatCourse<'_>) -> Vec<LeagueRow> {
-    let Some(l) = course.plan.league() else {
-        return Vec::new();
-    };
-    l.pairings
-        .iter()
-        .map(|p| LeagueRow {
-            round: p.round,
-            series: p.series,
-            south: bot_name(course.names, p.south.bot),
-            north: p
-                .north
-                .map_or_else(String::new, |n| bot_name(course.names, n.bot)),
-            south_elo: num(p.south.elo, 1),
-            south_sd: num(p.south.sd, 1),
-            south_games: p.south.games,
-            north_elo: p.north.map_or_else(String::new, |n| num(n.elo, 1)),
-            north_sd: p.north.map_or_else(String::new, |n| num(n.sd, 1)),
-            north_games: p.north.map(|n| n.games),
-            quality: p.north.map_or_else(String::new, |n| {
-                num(crate::format::match_quality(&p.south, &n), 4)
-            }),
-            note: if p.north.is_none() {
-                "bye".to_string()
-            } else if p.catch_up {
-                "catch-up".to_string()
-            } else {
-                String::new()
-            },
-        })
-        .collect()
+/// A league's course replayed round by round ([`Plan::record_each`]): its
+/// `league.csv` written anew (in place of the old one once whole) and the
+/// trends of its pairings for the report, each round taken as it is
+/// paired, since the plan keeps only its last round.
+pub struct LeagueReplay<'a> {
+    csv: LeagueCsv,
+    trends: Trends,
+    names: &'a [String],
+}
+
+impl<'a> LeagueReplay<'a> {
+    /// The replay of `plan`'s league (bots are indices into `names`),
+    /// writing `dir`'s `league.csv`; `None` for another format.
+    ///
+    /// # Errors
+    /// An I/O error creating the file.
+    pub fn new(
+        dir: &Path,
+        plan: &Plan,
+        names: &'a [String],
+    ) -> std::io::Result<Option<LeagueReplay<'a>>> {
+        if plan.league().is_none() {
+            return Ok(None);
+        }
+        Ok(Some(LeagueReplay {
+            csv: LeagueCsv::replacing(&dir.join(LEAGUE_FILE))?,
+            trends: Trends::new(),
+            names,
+        }))
+    }
+
+    /// Takes `plan`'s last round paired if it is new: its rows and trends.
+    ///
+    /// # Errors
+    /// An I/O error writing the file.
+    pub fn follow(&mut self, plan: &Plan) -> std::io::Result<()> {
+        if let Some(l) = plan.league() {
+            self.trends.follow(l, self.names);
+        }
+        self.csv.follow(plan, self.names)
+    }
+
+    /// Puts `league.csv` in place and returns the trends.
+    ///
+    /// # Errors
+    /// An I/O error syncing or renaming the file.
+    pub fn finish(self) -> std::io::Result<Trends> {
+        self.csv.finish()?;
+        Ok(self.trends)
+    }
 }
 
 /// Writes a knockout's `knockout.csv` or a Swiss's `swiss.csv` from
-/// `course`; nothing for other formats.
+/// `course`; nothing for other formats (a league's `league.csv` is
+/// written round by round: [`LeagueReplay`]).
 ///
 /// # Errors
 /// An I/O error writing the file.
@@ -365,8 +386,7 @@ pub fn write_format_rows(dir: &Path, course: &FormatCourse<'_>) -> std::io::Resu
     match course.plan.format() {
         Format::Knockout { .. } => write_rows(dir, &knockout_rows(course)),
         Format::Swiss { .. } => write_rows(dir, &swiss_rows(course)),
-        Format::League(_) => write_rows(dir, &league_rows(course)),
-        Format::RoundRobin | Format::Gauntlet { .. } => Ok(()),
+        Format::League(_) | Format::RoundRobin | Format::Gauntlet { .. } => Ok(()),
     }
 }
 
@@ -1424,6 +1444,7 @@ mod tests {
         let course = FormatCourse {
             plan: &plan,
             names: &names,
+            trends: None,
         };
         let text = knockout_text(&course, None);
         let lines = words(&text);
@@ -1463,6 +1484,7 @@ mod tests {
         let rows = knockout_rows(&FormatCourse {
             plan: &plan,
             names: &names,
+            trends: None,
         });
         let row = |round,
                    tie,
@@ -1503,6 +1525,7 @@ mod tests {
             &FormatCourse {
                 plan: &plan,
                 names: &names,
+                trends: None,
             },
         )
         .unwrap();
@@ -1523,6 +1546,7 @@ mod tests {
         let course = FormatCourse {
             plan: &plan,
             names: &names,
+            trends: None,
         };
         let whole = with_format_text(&course, "ELO TABLE".to_string(), None);
         let lines = words(&whole);
@@ -1573,6 +1597,7 @@ mod tests {
         let course = FormatCourse {
             plan: &plan,
             names: &names,
+            trends: None,
         };
         let whole = with_format_text(&course, "ELO TABLE".to_string(), None);
         let lines = words(&whole);
@@ -1585,6 +1610,7 @@ mod tests {
         let plain = FormatCourse {
             plan: &round_robin,
             names: &names,
+            trends: None,
         };
         assert_eq!(with_format_text(&plain, "T".to_string(), None), "T");
     }

@@ -22,8 +22,8 @@ use tokio_util::sync::CancellationToken;
 use crate::bot::log::LOG_CAP_BYTES;
 use crate::bot::{BotLog, BotProcess, StartOptions};
 use crate::config::{Config, SprtModelName, TimeControl};
-use crate::format::Stage;
-use crate::output::{GamesCsv, RunFolder};
+use crate::format::{Plan, Stage};
+use crate::output::{CsvRow, GamesCsv, LeagueCsv, LeagueRow, RunFolder};
 use crate::referee::{play_watched, stop_seats, GameRecord, GameRules, Seat, Watch};
 use crate::schedule::{self, Series};
 use crate::series::{self, InOrder, SeriesRule, SeriesState};
@@ -106,6 +106,9 @@ pub enum RunError {
     /// A league's `roster.csv` (the path) could not be written.
     #[error("cannot write {}", .0.display())]
     WriteRoster(PathBuf, #[source] io::Error),
+    /// A league's `league.csv` (the path) could not be written.
+    #[error("cannot write {}", .0.display())]
+    WriteLeague(PathBuf, #[source] io::Error),
 }
 
 /// Why an interrupted run's games cannot be resumed with this config.
@@ -619,6 +622,13 @@ pub async fn run(
     let (mut config, mut logs) = (config, logs);
     // A league's bots come and go through its door (its config read again).
     let (mut plan, mut door) = roster::plan(&config, dir, options, absent);
+    // A league's `league.csv`, round by round (a given stage is a Slurm
+    // task's: the merge writes the file).
+    let mut league = match (plan.league(), &options.stage) {
+        (Some(_), None) => Some(LeagueFile::create(dir)?),
+        _ => None,
+    };
+    LeagueFile::follow(&mut league, &plan, &config)?;
     let mut out = Committer {
         games,
         games_csv,
@@ -685,6 +695,7 @@ pub async fn run(
         for result in &out.results[before..] {
             took |= plan.record(result);
         }
+        LeagueFile::follow(&mut league, &plan, &config)?;
         // A static format is one stage (a shard plays only its part of
         // it); a stage that settled nothing (cancelled) ends the run.
         if is_static || options.stage.is_some() || !took {
@@ -715,6 +726,34 @@ pub async fn run(
             Vec::new()
         },
     })
+}
+
+/// A league run's `league.csv` and its path, for errors.
+struct LeagueFile {
+    csv: LeagueCsv,
+    path: PathBuf,
+}
+
+impl LeagueFile {
+    /// Creates `dir`'s `league.csv` anew (a resumed run pairs its rounds
+    /// again from round 1, and writes them again).
+    fn create(dir: &RunFolder) -> Result<LeagueFile, RunError> {
+        let path = dir.path.join(<LeagueRow as CsvRow>::FILE);
+        match LeagueCsv::create(&path) {
+            Ok(csv) => Ok(LeagueFile { csv, path }),
+            Err(e) => Err(RunError::WriteLeague(path, e)),
+        }
+    }
+
+    /// Appends `plan`'s last round paired to `file` if it is new (bots
+    /// named as `config` names them now: a league's bots only grow).
+    fn follow(file: &mut Option<LeagueFile>, plan: &Plan, config: &Config) -> Result<(), RunError> {
+        let Some(f) = file else { return Ok(()) };
+        let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
+        f.csv
+            .follow(plan, &names)
+            .map_err(|e| RunError::WriteLeague(f.path.clone(), e))
+    }
 }
 
 /// Where the games of a run go: `games.csv` (group commit), and the

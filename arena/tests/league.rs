@@ -1,8 +1,9 @@
 //! The league format through the real arena binary: a league of noisy
 //! bundled bots plays its rounds, each bot once a round or the bye, with
 //! `league.csv` agreeing with `series.csv` and `games.csv`; and a league
-//! killed (SIGKILL) in round 2 resumes to the same pairings, games and
-//! files as a league played in one go (docs/formats.md, "League").
+//! killed (SIGKILL) in round 2 (its `league.csv` written up to there)
+//! resumes to the same pairings, games and files as a league played in
+//! one go (docs/formats.md, "League").
 // Signals and process groups: Unix only (docs/platforms.md).
 #![cfg(unix)]
 
@@ -236,6 +237,15 @@ fn a_league_killed_in_round_2_resumes_to_the_same_pairings() {
         !cut.iter().any(|(s, _)| round_of[s] > 2),
         "the kill came after round 2"
     );
+    // league.csv is written round by round, not at the end: the killed
+    // run's lists rounds 1 and 2 (3 too if it was paired before the
+    // kill), as the whole run's begins.
+    let (listed, all) = (
+        rows(&run.join("league.csv")),
+        rows(&whole.join("league.csv")),
+    );
+    assert!(listed.iter().any(|r| r["round"] == "2"), "{listed:?}");
+    assert_eq!(listed[..], all[..listed.len()]);
 
     let output = Command::new(env!("CARGO_BIN_EXE_arena"))
         .arg("run")

@@ -189,7 +189,7 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
                 .iter()
                 .filter_map(|(n, _)| config.bots.iter().position(|b| &b.name == n))
                 .collect();
-            Some(followed_course(config, games, &absent)?)
+            Some(followed_course(config, games, &absent, &out)?)
         }
         _ => None,
     };
@@ -197,10 +197,13 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         .iter()
         .flat_map(|c| c.bots.iter().map(|b| b.name.clone()))
         .collect();
-    let format_course = course.as_ref().map(|c| crate::html::FormatCourse {
-        plan: c.plan(),
-        names: &config_names,
-    });
+    let format_course = course
+        .as_ref()
+        .map(|(c, trends)| crate::html::FormatCourse {
+            plan: c.plan(),
+            names: &config_names,
+            trends: trends.as_ref(),
+        });
     if let Some(c) = &format_course {
         report::write_format_rows(&out, c)
             .with_context(|| format!("cannot write the format's file in {}", out.display()))?;
@@ -257,23 +260,38 @@ pub(super) fn not_started_in(dir: &Path) -> Vec<(String, String)> {
 /// The course of `config`'s format (`absent`: the bots that did not
 /// start) followed through the games of its run's `games`, as the run
 /// recorded it, so that rating a run folder keeps its report's bracket,
-/// rounds or candidates.
+/// rounds or candidates; a league's `league.csv` is written into `out`
+/// round by round as its rounds are paired, and its trends returned.
 ///
 /// # Errors
-/// `games` cannot be read.
+/// `games` cannot be read, or `league.csv` written.
 fn followed_course(
     config: &Config,
     games: &Path,
     absent: &[usize],
-) -> anyhow::Result<crate::format::GameCourse> {
+    out: &Path,
+) -> anyhow::Result<(crate::format::GameCourse, Option<crate::html::Trends>)> {
     let rule = crate::runner::series_rule(config, None);
     let mut course =
         crate::format::GameCourse::new(&config.format, config.bots.len(), absent, rule, &[]);
     let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
+    let cannot = || format!("cannot write the format's file in {}", out.display());
+    let mut league = report::LeagueReplay::new(out, course.plan(), &names).with_context(cannot)?;
+    let mut follow = |course: &crate::format::GameCourse| match league.as_mut() {
+        Some(l) => l.follow(course.plan()).with_context(cannot),
+        None => Ok(()),
+    };
+    follow(&course)?;
     // A torn or bad row was reported by the rating's own read.
     for (_, row) in crate::output::GamesReader::open(games)?.map_while(Result::ok) {
         let bots = [row.south.as_str(), row.north.as_str()];
-        course.add_named(&names, row.series, row.game, bots, row.winner());
+        if course.add_named(&names, row.series, row.game, bots, row.winner()) {
+            follow(&course)?;
+        }
     }
-    Ok(course)
+    let trends = league
+        .map(report::LeagueReplay::finish)
+        .transpose()
+        .with_context(cannot)?;
+    Ok((course, trends))
 }

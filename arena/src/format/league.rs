@@ -219,8 +219,13 @@ pub struct LeagueCourse {
     pub rounds_paired: u32,
     /// Whether `settle_los` ended it: every two neighbours decided.
     pub settled: bool,
-    /// Every pairing so far, round by round.
+    /// The pairings of the last round paired (round `rounds_paired`; none
+    /// before round 1): the league keeps no older round, so a reader of
+    /// every round takes each one as it is paired (`league.csv` is
+    /// written so, round by round).
     pub pairings: Vec<LeaguePairing>,
+    /// The series paired so far, every round's (byes not counted).
+    pub series_paired: usize,
     /// Whether the last round paired was paired at random: a warm-up
     /// round ([`warming_up`]) or `pairing = "random"`.
     pub last_at_random: bool,
@@ -233,11 +238,10 @@ pub(super) struct League {
     /// Who is in which round (the bots' number is its length).
     roster: Roster,
     course: LeagueCourse,
-    /// The games so far as per-pair totals: what the fit and the pairing
-    /// read, `O(distinct pairs)`.
+    /// The games so far as per-pair totals: what the fit, the curvature,
+    /// the catch-up and the pairing read, `O(distinct pairs)`: the league
+    /// keeps nothing per series.
     totals: PairTotals,
-    /// The series results added to `totals` (the plan's first ones).
-    added: usize,
 }
 
 /// A seeded lot for bot `bot` in round `round`: SplitMix64's finaliser of
@@ -643,15 +647,6 @@ fn repair_repeats<M: Meetings + ?Sized>(
 /// games do not connect them yet comparable.
 pub const MEAN_DRAWS: u32 = 1;
 
-/// The games a round is paired after: their per-pair totals (the fit's
-/// input and the meetings), and the plan's series results in number order
-/// (read once for each rating's curvature, in the order it always summed
-/// them, so that the figures stay the same to the last bit).
-struct Games<'a> {
-    totals: &'a PairTotals,
-    results: &'a [Option<SeriesResult>],
-}
-
 /// The fit's input: the per-pair totals of `totals` and [`MEAN_DRAWS`] of
 /// each of `present` (ascending) against the virtual bot `mean`, in
 /// `(lower, higher)` order (the mean pair of a bot after its other pairs
@@ -676,7 +671,7 @@ fn fit_input(totals: &PairTotals, present: &[usize], mean: usize) -> Vec<PairRes
     out
 }
 
-/// The ratings the next round is paired by, from one fit of `games` and
+/// The ratings the next round is paired by, from one fit of `totals` and
 /// [`MEAN_DRAWS`] of each present bot against a virtual bot of the
 /// population's mean: each bot's rating (relative to that mean),
 /// standard deviation and games, and whether the ranking is settled at
@@ -684,13 +679,13 @@ fn fit_input(totals: &PairTotals, present: &[usize], mean: usize) -> Vec<PairRes
 fn ratings(
     settings: &LeagueSettings,
     bots: usize,
-    games: &Games<'_>,
+    totals: &PairTotals,
     round: u32,
     present: &[usize],
 ) -> (Vec<(f64, f64, u64)>, bool) {
-    let played = games.totals.games(bots);
+    let played = totals.games(bots);
     // Bot `bots` is the population's mean.
-    let with_mean = fit_input(games.totals, present, bots);
+    let with_mean = fit_input(totals, present, bots);
     if let Some(los) = settings.settle_los {
         let options = RatingOptions {
             prior_draws: settings.prior_draws,
@@ -708,7 +703,7 @@ fn ratings(
             .collect();
         let mut ranked: Vec<usize> = present.to_vec();
         ranked.sort_by(|&a, &b| r.ratings[b].elo.total_cmp(&r.ratings[a].elo));
-        let settled = !games.totals.is_empty()
+        let settled = !totals.is_empty()
             && ranked.len() >= 2
             && ranked.iter().all(|&b| played[b] > 0)
             && ranked.windows(2).all(|w| r.los(w[0], w[1]) >= los);
@@ -723,15 +718,16 @@ fn ratings(
         0.0
     };
     let mut info = vec![0.0f64; bots + 1];
-    // Series by series, then the mean's draws: each series counts the prior
-    // once, as the curvature always did.
-    let series = games.results.iter().flatten().map(|r| {
-        let (a, b) = (r.series.a, r.series.b);
-        (a, b, r.wdl.wins + r.wdl.draws + r.wdl.losses)
-    });
-    let means = present.iter().map(|&a| (a, bots, MEAN_DRAWS));
-    for (a, b, games) in series.chain(means) {
-        let n = f64::from(games) + prior;
+    // Pair by pair, then the mean's draws: each series counts the prior
+    // once, as the curvature always did (a pair's series added up at once:
+    // the same sum as series by series, up to the rounding of the order).
+    let pairs = totals
+        .series_and_games()
+        .map(|(a, b, series, games)| (a, b, games as f64 + f64::from(series) * prior));
+    let means = present
+        .iter()
+        .map(|&a| (a, bots, f64::from(MEAN_DRAWS) + prior));
+    for (a, b, n) in pairs.chain(means) {
         let e = 1.0 / (1.0 + (-(elo[a] - elo[b]) * scale).exp());
         let w = n * e * (1.0 - e);
         info[a] += w;
@@ -759,7 +755,6 @@ impl League {
             roster,
             course: LeagueCourse::default(),
             totals: PairTotals::new(),
-            added: 0,
         }
     }
 
@@ -789,19 +784,9 @@ impl League {
     }
 
     /// The extra series the late entrants far behind want in `round`
-    /// ([`catch_up_wants`]), from the series so far.
-    fn catch_up_wants(
-        &self,
-        series: &[Series],
-        round: u32,
-        present: &[usize],
-    ) -> Vec<(usize, u32)> {
-        let bots = self.roster.len();
-        let mut played = vec![0u64; bots];
-        for s in series {
-            played[s.a] += 1;
-            played[s.b] += 1;
-        }
+    /// ([`catch_up_wants`]), from the series so far (the totals' count).
+    fn catch_up_wants(&self, round: u32, present: &[usize]) -> Vec<(usize, u32)> {
+        let played = self.totals.series(self.roster.len());
         let joined: Vec<u32> = self
             .roster
             .stints()
@@ -811,13 +796,13 @@ impl League {
         catch_up_wants(present, &joined, &played, self.settings.catch_up)
     }
 
-    /// Every series so far is recorded: pair the next round (numbered from
-    /// `next`), or nothing once the rounds are played or the ranking is
-    /// settled.
+    /// Every series so far is recorded, `closed` those of the round just
+    /// closed (none before round 1; every earlier round's are in the
+    /// totals): pair the next round (numbered from `next`), or nothing
+    /// once the rounds are played or the ranking is settled.
     pub(super) fn advance(
         &mut self,
-        series: &[Series],
-        results: &[Option<SeriesResult>],
+        closed: &[Option<SeriesResult>],
         byes: &[(u32, usize)],
         next: usize,
     ) -> Step {
@@ -830,17 +815,12 @@ impl League {
         {
             return Step::default();
         }
-        // The results recorded since the last round, added to the totals
-        // (the plan's results are never taken back).
-        for r in results.iter().skip(self.added).flatten() {
+        // The round just closed, added to the totals (results are never
+        // taken back).
+        for r in closed.iter().flatten() {
             self.totals.add(r.series.a, r.series.b, r.wdl);
         }
-        self.added = self.added.max(results.len());
-        let games = Games {
-            totals: &self.totals,
-            results,
-        };
-        let (rated, settled) = ratings(&self.settings, bots, &games, round, &present);
+        let (rated, settled) = ratings(&self.settings, bots, &self.totals, round, &present);
         if settled {
             self.course.settled = true;
             return Step::default();
@@ -857,16 +837,16 @@ impl League {
             byes: bye_count[bot],
         };
         let entrants: Vec<Entrant> = present.iter().map(|&b| entrant(b)).collect();
-        debug_assert_eq!(self.added, series.len(), "every series recorded");
         let (seed, met) = (self.settings.seed, &self.totals);
         let mut pairing = pair_league_round(self.settings.pairing, &entrants, met, seed, round);
         self.course.last_at_random =
             matches!(self.settings.pairing, PairBy::Random) || warming_up(&entrants);
         if matches!(self.settings.pairing, PairBy::Rating) {
-            let wants = self.catch_up_wants(series, round, &present);
+            let wants = self.catch_up_wants(round, &present);
             pairing.catch_up = pair_catch_up(&entrants, &pairing, &wants, met, seed, round);
         }
         self.course.rounds_paired = round;
+        self.course.pairings.clear();
         let mut step = Step::default();
         if let Some(b) = pairing.bye {
             step.byes.push((round, b));
@@ -895,6 +875,7 @@ impl League {
             });
             step.series.push(s);
         }
+        self.course.series_paired += step.series.len();
         step
     }
 }
@@ -923,17 +904,25 @@ mod tests {
     /// of 2 (strength by index); at most `rounds` rounds. Returns the
     /// rounds played.
     fn play(plan: &mut Plan, rounds: u32) -> u32 {
-        let mut played = 0;
+        play_logged(plan, rounds).0
+    }
+
+    /// [`play`], with every round's pairings and series, each taken as
+    /// its round is paired (the plan keeps the last round only).
+    fn play_logged(plan: &mut Plan, rounds: u32) -> (u32, Vec<LeaguePairing>, Vec<Series>) {
+        let (mut played, mut pairings, mut series) = (0, Vec::new(), Vec::new());
         while let Some(stage) = plan.next_stage() {
             if played == rounds {
                 break;
             }
             played += 1;
+            pairings.extend(plan.league().unwrap().pairings.iter().cloned());
+            series.extend(stage.series.iter().copied());
             for s in &stage.series {
                 assert!(plan.record(&result(*s, 2, 0)));
             }
         }
-        played
+        (played, pairings, series)
     }
 
     fn entrant(bot: usize, elo: f64, sd: f64, games: u64, byes: u32) -> Entrant {
@@ -977,18 +966,25 @@ mod tests {
     #[test]
     fn a_league_stops_after_its_rounds_and_lists_every_pairing() {
         let mut plan = Plan::new(&league(Some(4), None, 3), 7, &[]);
-        assert_eq!(play(&mut plan, 100), 4);
+        let (rounds, pairings, series) = play_logged(&mut plan, 100);
+        assert_eq!(rounds, 4);
         assert!(plan.is_over());
         let course = plan.league().unwrap();
         assert_eq!(course.rounds_paired, 4);
-        // 3 series and 1 bye per round.
-        assert_eq!(course.pairings.len(), 16);
+        // 3 series and 1 bye per round; the plan keeps the last round's
+        // pairings only, and no series once the league is over.
+        assert_eq!(pairings.len(), 16);
+        assert_eq!((course.pairings.len(), course.series_paired), (4, 12));
+        assert!(course.pairings.iter().all(|p| p.round == 4));
+        assert!(plan.series().is_empty() && plan.get(12).is_none());
+        assert_eq!(plan.series_count(), 12);
         assert_eq!(plan.byes().len(), 4);
         let byes: HashSet<usize> = plan.byes().iter().map(|b| b.1).collect();
         assert_eq!(byes.len(), 4, "the bye rotates");
-        for p in &course.pairings {
+        for p in &pairings {
             if let Some(n) = p.series {
-                let s = plan.get(n).unwrap();
+                let s = series[n - 1];
+                assert_eq!(s.number, n);
                 assert_eq!(p.south.bot, s.south(1));
                 assert_eq!(p.north.unwrap().bot, s.north(1));
                 assert_eq!(s.round, p.round);
@@ -1010,12 +1006,11 @@ mod tests {
     #[test]
     fn the_ratings_of_each_pairing_are_those_before_its_round() {
         let mut plan = Plan::new(&league(Some(3), None, 1), 4, &[]);
-        play(&mut plan, 3);
-        let course = plan.league().unwrap();
-        for p in course.pairings.iter().filter(|p| p.round == 1) {
+        let (_, pairings, _) = play_logged(&mut plan, 3);
+        for p in pairings.iter().filter(|p| p.round == 1) {
             assert_eq!((p.south.elo, p.south.sd, p.south.games), (0.0, NEW_SD, 0));
         }
-        for p in course.pairings.iter().filter(|p| p.round == 3) {
+        for p in pairings.iter().filter(|p| p.round == 3) {
             assert_eq!(p.south.games, 4);
             assert!(p.south.sd < NEW_SD);
         }
@@ -1061,16 +1056,22 @@ mod tests {
             l.pairing = PairBy::Random;
         }
         let mut plan = Plan::new(&format, 5, &[]);
-        assert_eq!(play(&mut plan, 100), 5);
+        let (rounds, pairings, _) = play_logged(&mut plan, 100);
+        assert_eq!(rounds, 5);
         let byes: HashSet<usize> = plan.byes().iter().map(|b| b.1).collect();
         assert_eq!(byes.len(), 5, "each bot had the bye once");
-        assert_eq!(plan.league().unwrap().pairings.len(), 15);
+        assert_eq!(pairings.len(), 15);
     }
 
     /// A league of `n` bots of the start (6 rounds in all after the join)
     /// that plays `before` rounds, then bot `n` joins: its plan with the
     /// join round paired, and `catch_up`.
     fn late_league(n: usize, before: u32, catch_up: u32, seed: u64) -> Plan {
+        late_league_logged(n, before, catch_up, seed).0
+    }
+
+    /// [`late_league`], with the series of the rounds before the join.
+    fn late_league_logged(n: usize, before: u32, catch_up: u32, seed: u64) -> (Plan, Vec<Series>) {
         let mut roster = Roster::starting(n, &[]);
         roster.join(n, before + 1);
         let format = Format::League(LeagueSettings {
@@ -1083,8 +1084,9 @@ mod tests {
             catch_up,
         });
         let mut plan = Plan::with_roster(&format, roster);
-        assert_eq!(play(&mut plan, before), before);
-        plan
+        let (played, _, series) = play_logged(&mut plan, before);
+        assert_eq!(played, before);
+        (plan, series)
     }
 
     /// The series of `stage` bot `bot` plays.
@@ -1136,10 +1138,11 @@ mod tests {
     #[test]
     fn a_late_bot_catches_up_to_the_median_and_then_plays_one_series_a_round() {
         for catch_up in [2, CATCH_UP, MAX_CATCH_UP] {
-            let mut plan = late_league(20, 8, catch_up, 5);
+            let (mut plan, mut all) = late_league_logged(20, 8, catch_up, 5);
             let mut firsts = Vec::new();
             while let Some(stage) = plan.next_stage() {
                 firsts.push(series_of(&stage.series, 20).len());
+                all.extend(stage.series.iter().copied());
                 for s in &stage.series {
                     assert!(plan.record(&result(*s, 2, 0)));
                 }
@@ -1153,8 +1156,9 @@ mod tests {
                 (catch_up as usize).min(1 + lacks),
                 "{catch_up}: {firsts:?}"
             );
+            // The 8 rounds before the join and these 6.
             let mut count = vec![0u64; 21];
-            for s in plan.series() {
+            for s in &all {
                 count[s.a] += 1;
                 count[s.b] += 1;
             }
@@ -1200,13 +1204,13 @@ mod tests {
             let mut rounds = Vec::new();
             while let Some(stage) = plan.next_stage() {
                 rounds.push(stage.series.iter().map(|s| (s.a, s.b)).collect::<Vec<_>>());
+                assert!(plan.league().unwrap().pairings.iter().all(|p| !p.catch_up));
                 for s in &stage.series {
                     plan.record(&result(*s, 2, 0));
                 }
             }
             assert_eq!(rounds.len(), 5);
             assert!(rounds.iter().all(|r| r.len() == 3), "{rounds:?}");
-            assert!(plan.league().unwrap().pairings.iter().all(|p| !p.catch_up));
             match &seen {
                 None => seen = Some(rounds),
                 Some(first) => assert_eq!(&rounds, first, "catch_up = {catch_up}"),
@@ -1377,7 +1381,7 @@ mod tests {
                 }
             }
             prop_assert_eq!(round, if present.len() < 2 { 0 } else { rounds });
-            prop_assert_eq!(plan.league().unwrap().pairings.len(), twin.league().unwrap().pairings.len());
+            prop_assert_eq!(plan.league().unwrap(), twin.league().unwrap());
         }
 
         /// The pairing alone: each entrant at most once, the bye only with

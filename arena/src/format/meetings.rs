@@ -102,6 +102,31 @@ impl PairTotals {
         })
     }
 
+    /// Each pair's series and games, in `(lower, higher)` order: `(lower,
+    /// higher, series, games)`, what a rating's curvature adds up (each
+    /// series counting the prior once).
+    pub fn series_and_games(&self) -> impl Iterator<Item = (usize, usize, u32, u64)> + '_ {
+        self.pairs.iter().map(|(&(a, b), t)| {
+            let games = u64::from(t.wins) + u64::from(t.draws) + u64::from(t.losses);
+            (a as usize, b as usize, t.series, games)
+        })
+    }
+
+    /// The series each of `bots` bots played (a bot `>= bots` is not
+    /// counted).
+    #[must_use]
+    pub fn series(&self, bots: usize) -> Vec<u64> {
+        let mut played = vec![0u64; bots];
+        for (&(a, b), t) in &self.pairs {
+            for bot in [a as usize, b as usize] {
+                if let Some(p) = played.get_mut(bot) {
+                    *p += u64::from(t.series);
+                }
+            }
+        }
+        played
+    }
+
     /// The games each of `bots` bots played (a bot `>= bots` is not
     /// counted).
     #[must_use]
@@ -163,6 +188,9 @@ mod tests {
             (1, 3, 0, 1, 3)
         );
         assert_eq!(t.games(4), vec![2, 4, 2, 4]);
+        assert_eq!(t.series(4), vec![1, 2, 1, 2]);
+        let terms: Vec<_> = t.series_and_games().collect();
+        assert_eq!(terms, vec![(0, 2, 1, 2), (1, 3, 2, 4)]);
     }
 
     proptest::proptest! {

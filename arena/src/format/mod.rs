@@ -178,18 +178,24 @@ pub struct Stage {
     pub at_random: bool,
 }
 
-/// A tournament's course: the series known so far and their results.
+/// A tournament's course: the series known so far and their results (a
+/// league's of its last round paired only: its closed rounds are in its
+/// per-pair totals, so its memory does not grow with its rounds).
 #[derive(Clone, Debug)]
 pub struct Plan {
     format: Format,
-    /// Every series known so far, in number order (number `i + 1` at `i`).
+    /// The series dropped: a league's closed rounds (none for another
+    /// format). Series number `dropped + i + 1` is at `i`.
+    dropped: usize,
+    /// The series kept, in number order: every series known so far, or a
+    /// league's of its last round paired.
     series: Vec<Series>,
-    /// The result of each series, by index, once recorded.
+    /// The result of each series kept, by index, once recorded.
     results: Vec<Option<SeriesResult>>,
     /// The series without a result yet (so that recording one is `O(1)`,
     /// not a scan of every result so far).
     unrecorded: usize,
-    /// Which series are knockout deciders, by index.
+    /// Which series kept are knockout deciders, by index.
     deciders: Vec<bool>,
     /// Byes: (round, bot), in the order given.
     byes: Vec<(u32, usize)>,
@@ -295,6 +301,7 @@ impl Plan {
         };
         let mut plan = Plan {
             format: format.clone(),
+            dropped: 0,
             series: Vec::new(),
             results: Vec::new(),
             unrecorded: 0,
@@ -327,11 +334,30 @@ impl Plan {
 
     /// Records `results` in number order.
     fn record_all(&mut self, results: &[SeriesResult]) {
+        let none = self.record_each(results, |_| Ok::<(), std::convert::Infallible>(()));
+        let Ok(()) = none;
+    }
+
+    /// Records `results` in number order, as [`Plan::replay`] does, and
+    /// hands the plan to `each` before the first and after each one: a
+    /// reader of every league round takes each round as it is paired (the
+    /// plan keeps the last round's pairings only).
+    ///
+    /// # Errors
+    /// The first error of `each`; the results after it are not recorded.
+    pub fn record_each<E>(
+        &mut self,
+        results: &[SeriesResult],
+        mut each: impl FnMut(&Plan) -> Result<(), E>,
+    ) -> Result<(), E> {
         let mut sorted: Vec<&SeriesResult> = results.iter().collect();
         sorted.sort_by_key(|r| r.series.number);
+        each(self)?;
         for r in sorted {
             self.record(r);
+            each(self)?;
         }
+        Ok(())
     }
 
     /// The format.
@@ -340,32 +366,46 @@ impl Plan {
         &self.format
     }
 
-    /// Every series known so far, in number order.
+    /// Every series known so far, in number order; a league's of its last
+    /// round paired only (its closed rounds are dropped once recorded).
     #[must_use]
     pub fn series(&self) -> &[Series] {
         &self.series
     }
 
-    /// Series `number` (from 1), if known.
+    /// The series known so far, every round's (a league's dropped ones
+    /// counted).
+    #[must_use]
+    pub fn series_count(&self) -> usize {
+        self.dropped + self.series.len()
+    }
+
+    /// The index of series `number` (from 1) among those kept.
+    fn index(&self, number: usize) -> Option<usize> {
+        number.checked_sub(self.dropped + 1)
+    }
+
+    /// Series `number` (from 1), if known and kept (not of a league's
+    /// closed round).
     #[must_use]
     pub fn get(&self, number: usize) -> Option<Series> {
-        self.series.get(number.checked_sub(1)?).copied()
+        self.series.get(self.index(number)?).copied()
     }
 
     /// Whether series `number` is a knockout decider (one game pair).
     #[must_use]
     pub fn is_decider(&self, number: usize) -> bool {
-        number
-            .checked_sub(1)
+        self.index(number)
             .and_then(|i| self.deciders.get(i))
             .copied()
             .unwrap_or(false)
     }
 
-    /// The recorded result of series `number`.
+    /// The recorded result of series `number`, if kept (not of a league's
+    /// closed round).
     #[must_use]
     pub fn result(&self, number: usize) -> Option<&SeriesResult> {
-        self.results.get(number.checked_sub(1)?)?.as_ref()
+        self.results.get(self.index(number)?)?.as_ref()
     }
 
     /// The byes given so far: (round, bot).
@@ -409,7 +449,7 @@ impl Plan {
         if !result.over {
             return false;
         }
-        let Some(i) = result.series.number.checked_sub(1) else {
+        let Some(i) = self.index(result.series.number) else {
             return false;
         };
         match self.results.get_mut(i) {
@@ -429,7 +469,7 @@ impl Plan {
     /// numbers.
     fn push_all(&mut self, series: impl IntoIterator<Item = Series>, decider: bool) {
         for s in series {
-            let number = self.series.len() + 1;
+            let number = self.series_count() + 1;
             self.series.push(Series { number, ..s });
             self.results.push(None);
             self.unrecorded += 1;
@@ -438,14 +478,22 @@ impl Plan {
     }
 
     /// Every recorded series is in: make the next round's series (or a
-    /// knockout's deciders) known.
+    /// knockout's deciders) known. A league takes the round just closed
+    /// into its totals, and the plan drops it.
     fn advance(&mut self) {
-        let next = self.series.len() + 1;
+        let next = self.series_count() + 1;
         let step = match &mut self.course {
             Course::Static => return,
             Course::Knockout(k) => k.advance(&self.results, next),
             Course::Swiss(s) => s.advance(&self.series, &self.results, &self.byes, next),
-            Course::League(l) => l.advance(&self.series, &self.results, &self.byes, next),
+            Course::League(l) => {
+                let step = l.advance(&self.results, &self.byes, next);
+                self.dropped += self.series.len();
+                self.series.clear();
+                self.results.clear();
+                self.deciders.clear();
+                step
+            }
         };
         self.byes.extend(step.byes);
         self.push_all(step.series, step.decider);

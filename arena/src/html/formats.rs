@@ -18,6 +18,10 @@ pub struct FormatCourse<'a> {
     pub plan: &'a Plan,
     /// The bots' names in the config's order.
     pub names: &'a [String],
+    /// A league's trends, taken round by round as its plan was replayed
+    /// (the plan keeps its last round's pairings only); `None`: the
+    /// report reads them from the folder's `league.csv`.
+    pub trends: Option<&'a crate::html::Trends>,
 }
 
 /// One side of a knockout tie: a bot and its seed (from 1).
@@ -547,7 +551,12 @@ mod tests {
     use super::*;
 
     fn html_of(plan: &Plan, names: &[String]) -> String {
-        format_sections(&FormatCourse { plan, names }).into_string()
+        format_sections(&FormatCourse {
+            plan,
+            names,
+            trends: None,
+        })
+        .into_string()
     }
 
     /// The text of each element that starts with `open` (its tags

@@ -109,8 +109,8 @@ pub struct Trends {
     rounds: HashMap<u64, u32>,
     /// The last round paired.
     pub last_round: u32,
-    /// Pairings taken from a course so far ([`Trends::follow`]).
-    consumed: usize,
+    /// The rounds taken from a course so far ([`Trends::follow`]).
+    followed: u32,
 }
 
 impl Trends {
@@ -133,13 +133,18 @@ impl Trends {
         self.last_round = self.last_round.max(round);
     }
 
-    /// Adds the pairings of `course` not yet taken (bots are indices into
-    /// `names`); a course shorter than what was taken starts again.
+    /// Adds the pairings of `course`'s last round paired if not yet taken
+    /// (bots are indices into `names`); a course with fewer rounds than
+    /// were taken starts again. The course keeps its last round only: to
+    /// miss none, follow it after each result recorded.
     pub fn follow(&mut self, course: &LeagueCourse, names: &[String]) {
-        if course.pairings.len() < self.consumed {
+        if course.rounds_paired < self.followed {
             *self = Trends::new();
         }
-        for p in &course.pairings[self.consumed..] {
+        if course.rounds_paired == self.followed {
+            return;
+        }
+        for p in &course.pairings {
             let name = |i: usize| names.get(i).map_or("?", String::as_str);
             self.push(name(p.south.bot), p.round, p.south.elo);
             if let Some(n) = &p.north {
@@ -149,7 +154,7 @@ impl Trends {
                 self.rounds.insert(s as u64, p.round);
             }
         }
-        self.consumed = course.pairings.len();
+        self.followed = course.rounds_paired;
     }
 
     /// The trends of `league.csv` at `path`; `Ok(None)` when there is none.

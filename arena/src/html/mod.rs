@@ -1086,33 +1086,36 @@ pub fn write_report_of(
 }
 
 /// The leaderboard of a league's report: the standings `table`, with the
-/// trends of the league's pairings (of `course`, or else of the folder's
-/// `league.csv`) and the folder's `roster.csv`; `None` for other formats.
-/// A file that does not read is named in the board's note, not an error:
-/// the report is written all the same.
+/// trends of the league's pairings (`course`'s, taken as its plan was
+/// replayed, or else the folder's `league.csv`'s) and the folder's
+/// `roster.csv`; `None` for other formats. A file that does not read is
+/// named in the board's note, not an error: the report is written all the
+/// same.
 fn league_board_of(
     dir: &Path,
     names: &[String],
     table: &[Standing],
     course: &FormatCourse<'_>,
 ) -> Option<LeagueBoard> {
-    let league = course.plan.league()?;
+    course.plan.league()?;
     let mut notes = Vec::new();
-    let mut trends = Trends::new();
-    if league.pairings.is_empty() {
-        match Trends::read(&dir.join(LEAGUE_FILE)) {
-            Ok(Some(t)) => trends = t,
-            Ok(None) => {}
-            Err(e) => notes.push(e.to_string()),
+    let mut read = Trends::new();
+    let trends = match course.trends {
+        Some(t) => t,
+        None => {
+            match Trends::read(&dir.join(LEAGUE_FILE)) {
+                Ok(Some(t)) => read = t,
+                Ok(None) => {}
+                Err(e) => notes.push(e.to_string()),
+            }
+            &read
         }
-    } else {
-        trends.follow(league, course.names);
-    }
+    };
     let roster = read_roster(dir).unwrap_or_else(|e| {
         notes.push(format!("{e}; every bot is shown as active"));
         None
     });
-    let mut board = LeagueBoard::new(names, table, &trends, roster.as_ref());
+    let mut board = LeagueBoard::new(names, table, trends, roster.as_ref());
     board.note = (!notes.is_empty()).then(|| notes.join("; "));
     Some(board)
 }

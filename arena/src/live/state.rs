@@ -301,19 +301,37 @@ impl LiveState {
     /// knockout or Swiss course is made again without them, from the
     /// games so far.
     pub fn set_absent(&mut self, absent: &[usize]) {
-        if let Some(c) = &self.course {
-            self.course = Some(GameCourse::new(
-                &self.setup.format,
-                self.setup.bots.len(),
-                absent,
-                c.rule(),
-                c.seen(),
-            ));
-            self.sections.format = self.format_html();
-            self.dirty = true;
+        if let Some(c) = self.course.take() {
             if let Some(l) = self.league.as_mut().filter(|l| !l.from_file) {
                 l.trends = Trends::new();
             }
+            let (bots, rule) = (self.setup.bots.len(), c.rule());
+            self.course = Some(GameCourse::new(&self.setup.format, bots, absent, rule, &[]));
+            // Game by game, so that no league round's trends are missed.
+            self.follow_league();
+            for &(number, game, bots, winner) in c.seen() {
+                if self
+                    .course
+                    .as_mut()
+                    .is_some_and(|course| course.add(number, game, bots, winner))
+                {
+                    self.follow_league();
+                }
+            }
+            self.sections.format = self.format_html();
+            self.dirty = true;
+        }
+    }
+
+    /// Takes a league's last round paired into its trends (unless they
+    /// come from `league.csv`): after each series recorded, since the
+    /// course keeps that round only.
+    fn follow_league(&mut self) {
+        let Some(l) = self.league.as_mut().filter(|l| !l.from_file) else {
+            return;
+        };
+        if let Some(course) = self.course.as_ref().and_then(|c| c.plan().league()) {
+            l.trends.follow(course, &self.setup.bots);
         }
     }
 
@@ -403,6 +421,9 @@ impl LiveState {
             forfeit: row.is_forfeit(),
         });
         self.games.add(row, html::VIEWER_BUDGET_BYTES);
+        if recorded {
+            self.follow_league();
+        }
         self.done += 1;
         self.dirty = true;
         if let Ok(s) = usize::try_from(series) {
@@ -444,6 +465,7 @@ impl LiveState {
                 html::format_sections(&FormatCourse {
                     plan: c.plan(),
                     names: &self.setup.bots,
+                    trends: None,
                 })
                 .into_string()
             })
@@ -620,6 +642,7 @@ impl LiveState {
             format: self.course.as_ref().map(|c| FormatCourse {
                 plan: c.plan(),
                 names: &self.setup.bots,
+                trends: None,
             }),
             league: self.league.as_ref().map(|l| &l.board),
         }
@@ -672,12 +695,8 @@ impl LiveState {
 
     /// Builds a league's table from the standings of the last refit.
     fn league_board(&mut self) {
+        self.follow_league();
         let Some(l) = &mut self.league else { return };
-        if !l.from_file {
-            if let Some(course) = self.course.as_ref().and_then(|c| c.plan().league()) {
-                l.trends.follow(course, &self.setup.bots);
-            }
-        }
         l.board = LeagueBoard::new(&self.names, &self.table, &l.trends, l.roster.as_ref());
         let notes: Vec<&str> = l.notes.iter().flatten().map(String::as_str).collect();
         l.board.note = (!notes.is_empty()).then(|| notes.join("; "));

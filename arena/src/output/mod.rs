@@ -2,7 +2,8 @@
 //! ([`rows`]), `games.csv`'s one reader and one writer ([`games`]), the
 //! checks `arena rate` and `arena merge` make of its rows ([`checks`]),
 //! the folder itself with its lifecycle ([`folder`]), and the console's
-//! tables ([`table`]), and endgame tables on disk ([`tablebase`]). `games.csv` is appended and synced game by game;
+//! tables ([`table`]), and endgame tables on disk ([`tablebase`]). `games.csv` is appended and synced game by game,
+//! a league's `league.csv` round by round ([`league`]);
 //! `series.csv`, `standings.csv` and the other summaries are written whole
 //! to a temporary file and renamed over the old one, so a reader never sees
 //! half a file.
@@ -10,6 +11,7 @@
 pub mod checks;
 pub mod folder;
 pub mod games;
+pub mod league;
 pub mod roster;
 pub mod rows;
 pub mod table;
@@ -25,6 +27,7 @@ pub use games::{
     merge_games, read_games, GamesCsv, GamesError, GamesRead, GamesReader, Merged, MergedGame,
     ReadPoint, TornLine,
 };
+pub use league::LeagueCsv;
 pub use rows::{
     AnalysisRow, CsvRow, GameRow, KnockoutRow, LeagueRow, MatchRow, PairwiseRow, SeriesRow,
     SprtRow, StandingRow, SwissStandingRow, GAMES_COLUMNS, KNOCKOUT_COLUMNS, LEAGUE_COLUMNS,

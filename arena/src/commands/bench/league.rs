@@ -267,7 +267,7 @@ fn scale_section(report: &mut Report<'_, '_>, smoke: bool) {
                 figure,
                 kib as f64 / 1024.0,
                 "MiB",
-                "VmRSS of the bench process: the plan (every series and result so far) and the fit's buffers",
+                "VmRSS of the bench process: the plan (the open round's series, the per-pair totals) and the fit's buffers",
             ),
             None => report.skip("league", &figure, "no /proc/self/status here"),
         }

@@ -44,6 +44,9 @@ pub struct Course {
     pub current: Option<Stage>,
     /// Whether some series of the current round has games already.
     pub begun: bool,
+    /// The results of the rounds over, in number order (the plan keeps a
+    /// league's last round only).
+    pub results: Vec<SeriesResult>,
 }
 
 impl Course {
@@ -59,12 +62,7 @@ impl Course {
     #[must_use]
     pub fn summary(&self) -> Summary {
         Summary {
-            series: self
-                .plan
-                .series()
-                .iter()
-                .filter_map(|s| self.plan.result(s.number).cloned())
-                .collect(),
+            series: self.results.clone(),
             sprt: Vec::new(),
             not_started: Vec::new(),
             not_played: Vec::new(),
@@ -91,7 +89,7 @@ pub fn follow(config: &Config, games: &[MergedGame]) -> Result<Course, CourseErr
         list.sort_by_key(|g| g.game);
     }
     let mut plan = Plan::new(&config.format, config.bots.len(), &[]);
-    let mut done = Vec::new();
+    let (mut done, mut over) = (Vec::new(), Vec::new());
     let rule = crate::runner::series_rule(config, None);
     while let Some(stage) = plan.next_stage() {
         let rule = if stage.decider {
@@ -133,11 +131,13 @@ pub fn follow(config: &Config, games: &[MergedGame]) -> Result<Course, CourseErr
                 done,
                 current: Some(stage),
                 begun,
+                results: over,
             });
         }
         for r in &results {
             plan.record(r);
         }
+        over.extend(results);
         done.push(stage);
     }
     if let Some((&series, _)) = by_series.iter().next() {
@@ -148,6 +148,7 @@ pub fn follow(config: &Config, games: &[MergedGame]) -> Result<Course, CourseErr
         done,
         current: None,
         begun: false,
+        results: over,
     })
 }
 

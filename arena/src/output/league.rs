@@ -1,0 +1,244 @@
+//! `league.csv`, written round by round: each round's pairings (and its
+//! bye) appended once the round is paired, so that neither the run nor a
+//! replay of it keeps a league's pairings past their round
+//! ([`crate::format::LeagueCourse::pairings`] holds the last round's
+//! only).
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write as _};
+use std::path::{Path, PathBuf};
+
+use crate::format::{match_quality, LeagueCourse, Plan};
+use crate::output::{num, CsvRow, LeagueRow};
+
+/// `league.csv` open for appending, round by round.
+pub struct LeagueCsv {
+    file: File,
+    /// The length of the file's whole rows, bytes.
+    len: u64,
+    /// The rounds written (the last one's number; 0: none).
+    rounds: u32,
+    /// Whether each round is synced to disk as it is written (the run's
+    /// own file), or only the whole file once written (a replay's).
+    sync_each: bool,
+    /// For a replay's file: the temporary file's path and the file it
+    /// replaces once written whole ([`LeagueCsv::finish`]).
+    replaces: Option<(PathBuf, PathBuf)>,
+}
+
+impl LeagueCsv {
+    /// Creates `path` (emptied if it was there) with its header row: a
+    /// run's `league.csv`, each round synced as it is written. A resumed
+    /// run pairs its rounds again from round 1, so it writes the file
+    /// anew.
+    ///
+    /// # Errors
+    /// Any I/O error creating or writing the file.
+    pub fn create(path: &Path) -> io::Result<LeagueCsv> {
+        let file = OpenOptions::new()
+            .create(true)
+            .write(true)
+            .truncate(true)
+            .open(path)?;
+        let mut csv = LeagueCsv {
+            file,
+            len: 0,
+            rounds: 0,
+            sync_each: true,
+            replaces: None,
+        };
+        csv.write_header()?;
+        Ok(csv)
+    }
+
+    /// A `league.csv` written whole in place of `path`'s: into
+    /// `path.tmp`, renamed over `path` by [`LeagueCsv::finish`], so a
+    /// reader never sees half of it.
+    ///
+    /// # Errors
+    /// Any I/O error creating or writing the temporary file.
+    pub fn replacing(path: &Path) -> io::Result<LeagueCsv> {
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(".tmp");
+        let tmp = PathBuf::from(tmp);
+        let mut csv = LeagueCsv::create(&tmp)?;
+        csv.sync_each = false;
+        csv.replaces = Some((tmp, path.to_path_buf()));
+        Ok(csv)
+    }
+
+    fn write_header(&mut self) -> io::Result<()> {
+        let mut rows = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(Vec::new());
+        rows.write_record(LeagueRow::COLUMNS)?;
+        let bytes = rows.into_inner().map_err(|e| e.into_error())?;
+        self.write(&bytes)
+    }
+
+    /// Appends the rows of `plan`'s last round paired if it is a league
+    /// round not written yet (nothing otherwise: call it after each result
+    /// recorded); bots are indices into `names`.
+    ///
+    /// # Errors
+    /// Any I/O error; the file then ends in its last whole row.
+    pub fn follow(&mut self, plan: &Plan, names: &[String]) -> io::Result<()> {
+        let Some(course) = plan.league() else {
+            return Ok(());
+        };
+        if course.rounds_paired <= self.rounds {
+            return Ok(());
+        }
+        let mut rows = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(Vec::new());
+        for row in round_rows(course, names) {
+            rows.serialize(row)?;
+        }
+        let bytes = rows.into_inner().map_err(|e| e.into_error())?;
+        self.write(&bytes)?;
+        self.rounds = course.rounds_paired;
+        Ok(())
+    }
+
+    /// Writes whole rows with one write (synced for a run's file); a
+    /// failed write is cut back to the last whole row.
+    fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
+        let mut written = self.file.write_all(bytes);
+        if self.sync_each {
+            written = written.and_then(|()| self.file.sync_data());
+        }
+        if let Err(e) = written {
+            let _ = self.file.set_len(self.len);
+            return Err(e);
+        }
+        self.len += bytes.len() as u64;
+        Ok(())
+    }
+
+    /// Syncs the file; a replay's replaces the file it was made for.
+    ///
+    /// # Errors
+    /// Any I/O error syncing or renaming; the old file is then unchanged.
+    pub fn finish(self) -> io::Result<()> {
+        self.file.sync_all()?;
+        if let Some((tmp, path)) = &self.replaces {
+            std::fs::rename(tmp, path)?;
+        }
+        Ok(())
+    }
+}
+
+/// The rows of `league.csv` of `course`'s last round paired: its pairings
+/// and bye with the ratings they were made by (bots are indices into
+/// `names`, a name past them `?`).
+#[must_use]
+pub fn round_rows(course: &LeagueCourse, names: &[String]) -> Vec<LeagueRow> {
+    let name = |i: usize| names.get(i).cloned().unwrap_or_else(|| "?".to_string());
+    course
+        .pairings
+        .iter()
+        .map(|p| LeagueRow {
+            round: p.round,
+            series: p.series,
+            south: name(p.south.bot),
+            north: p.north.map_or_else(String::new, |n| name(n.bot)),
+            south_elo: num(p.south.elo, 1),
+            south_sd: num(p.south.sd, 1),
+            south_games: p.south.games,
+            north_elo: p.north.map_or_else(String::new, |n| num(n.elo, 1)),
+            north_sd: p.north.map_or_else(String::new, |n| num(n.sd, 1)),
+            north_games: p.north.map(|n| n.games),
+            quality: p
+                .north
+                .map_or_else(String::new, |n| num(match_quality(&p.south, &n), 4)),
+            note: if p.north.is_none() {
+                "bye".to_string()
+            } else if p.catch_up {
+                "catch-up".to_string()
+            } else {
+                String::new()
+            },
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::{test_result, Format, LeagueSettings, PairBy, LEAGUE_CATCH_UP};
+
+    /// A league of 5 bots over 3 rounds, the lower index winning.
+    fn plan() -> Plan {
+        let format = Format::League(LeagueSettings {
+            rounds: Some(3),
+            settle_los: None,
+            seed: 2,
+            prior_draws: 1.0,
+            bootstrap: 0,
+            pairing: PairBy::Rating,
+            catch_up: LEAGUE_CATCH_UP,
+        });
+        Plan::new(&format, 5, &[])
+    }
+
+    fn names() -> Vec<String> {
+        (1..=5).map(|i| format!("b{i}")).collect()
+    }
+
+    /// Plays `plan` to its end, following it into `csv` after each result
+    /// (twice, to show a round is written once); returns every round's
+    /// rows, each taken as it was paired.
+    fn play(plan: &mut Plan, csv: &mut LeagueCsv) -> Vec<LeagueRow> {
+        let names = names();
+        let mut all = Vec::new();
+        csv.follow(plan, &names).unwrap();
+        while let Some(stage) = plan.next_stage() {
+            all.extend(round_rows(plan.league().unwrap(), &names));
+            for s in &stage.series {
+                plan.record(&test_result(*s, 2, 0));
+                csv.follow(plan, &names).unwrap();
+                csv.follow(plan, &names).unwrap();
+            }
+        }
+        all
+    }
+
+    fn read(path: &Path) -> Vec<LeagueRow> {
+        let mut reader = csv::Reader::from_path(path).unwrap();
+        assert_eq!(reader.headers().unwrap(), LeagueRow::COLUMNS);
+        reader.deserialize().map(Result::unwrap).collect()
+    }
+
+    #[test]
+    fn each_round_is_appended_once_as_it_is_paired() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("league.csv");
+        std::fs::write(&path, "an older run's file\n").unwrap();
+        let mut csv = LeagueCsv::create(&path).unwrap();
+        let mut plan = plan();
+        let all = play(&mut plan, &mut csv);
+        // 2 series and a bye a round.
+        assert_eq!(all.len(), 9);
+        let rounds: Vec<u32> = all.iter().map(|r| r.round).collect();
+        assert_eq!(rounds, [1, 1, 1, 2, 2, 2, 3, 3, 3]);
+        assert_eq!(all.iter().filter(|r| r.note == "bye").count(), 3);
+        // On disk as each round was written, before finish.
+        assert_eq!(read(&path), all);
+        csv.finish().unwrap();
+        assert_eq!(read(&path), all);
+    }
+
+    #[test]
+    fn a_replays_file_replaces_the_old_one_only_once_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("league.csv");
+        std::fs::write(&path, "the run's file\n").unwrap();
+        let mut csv = LeagueCsv::replacing(&path).unwrap();
+        let all = play(&mut plan(), &mut csv);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "the run's file\n");
+        csv.finish().unwrap();
+        assert_eq!(read(&path), all);
+        assert!(!dir.path().join("league.csv.tmp").exists());
+    }
+}
