@@ -625,7 +625,7 @@ pub async fn run(
     // A league's `league.csv`, round by round (a given stage is a Slurm
     // task's: the merge writes the file).
     let mut league = match (plan.league(), &options.stage) {
-        (Some(_), None) => Some(LeagueFile::create(dir)?),
+        (Some(_), None) => Some(LeagueFile::create(dir, options.resume)?),
         _ => None,
     };
     LeagueFile::follow(&mut league, &plan, &config)?;
@@ -735,11 +735,16 @@ struct LeagueFile {
 }
 
 impl LeagueFile {
-    /// Creates `dir`'s `league.csv` anew (a resumed run pairs its rounds
-    /// again from round 1, and writes them again).
-    fn create(dir: &RunFolder) -> Result<LeagueFile, RunError> {
+    /// Creates `dir`'s `league.csv`, or opens it to go on with if
+    /// `resume` (its whole rounds kept, [`LeagueCsv::resume`]).
+    fn create(dir: &RunFolder, resume: bool) -> Result<LeagueFile, RunError> {
         let path = dir.path.join(<LeagueRow as CsvRow>::FILE);
-        match LeagueCsv::create(&path) {
+        let opened = if resume {
+            LeagueCsv::resume(&path)
+        } else {
+            LeagueCsv::create(&path)
+        };
+        match opened {
             Ok(csv) => Ok(LeagueFile { csv, path }),
             Err(e) => Err(RunError::WriteLeague(path, e)),
         }

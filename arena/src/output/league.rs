@@ -51,6 +51,41 @@ impl LeagueCsv {
         Ok(csv)
     }
 
+    /// Opens a resumed run's `path` to go on with it: the rounds it holds
+    /// whole are kept as they are (the pairing is a pure function of the
+    /// games, so the resumed run pairs them again to the same rows) and
+    /// only the rounds after them are written. Its last round may have
+    /// been cut by the run's end (a partial row, or not all its rows): its
+    /// rows are cut off, to be written again. A file that is missing, or
+    /// whose header is not `league.csv`'s, is written anew
+    /// ([`LeagueCsv::create`]). Complete rows of earlier rounds are never
+    /// rewritten.
+    ///
+    /// # Errors
+    /// Any I/O error reading, cutting or creating the file.
+    pub fn resume(path: &Path) -> io::Result<LeagueCsv> {
+        let text = match std::fs::read(path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return LeagueCsv::create(path),
+            Err(e) => return Err(e),
+        };
+        let Some((len, rounds)) = kept_rounds(&text) else {
+            return LeagueCsv::create(path);
+        };
+        let file = OpenOptions::new().write(true).open(path)?;
+        file.set_len(len)?;
+        file.sync_data()?;
+        let mut file = file;
+        std::io::Seek::seek(&mut file, io::SeekFrom::End(0))?;
+        Ok(LeagueCsv {
+            file,
+            len,
+            rounds,
+            sync_each: true,
+            replaces: None,
+        })
+    }
+
     /// A `league.csv` written whole in place of `path`'s: into
     /// `path.tmp`, renamed over `path` by [`LeagueCsv::finish`], so a
     /// reader never sees half of it.
@@ -127,6 +162,36 @@ impl LeagueCsv {
         }
         Ok(())
     }
+}
+
+/// Where a resumed `league.csv` (its bytes `text`) is cut and how many
+/// rounds it keeps: the whole rows before its last round's first row, and
+/// that round less one ([`LeagueCsv::resume`]). `None` if its header is not
+/// `league.csv`'s, or a row's round cannot be read.
+fn kept_rounds(text: &[u8]) -> Option<(u64, u32)> {
+    let whole = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let mut rows = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .from_reader(&text[..whole]);
+    let header = rows.headers().ok()?;
+    if !header.iter().eq(LeagueRow::COLUMNS.iter().copied()) {
+        return None;
+    }
+    let header_len = rows.position().byte();
+    // (round, byte offset of its first row)
+    let mut last: Option<(u32, u64)> = None;
+    let mut record = csv::StringRecord::new();
+    loop {
+        let at = rows.position().byte();
+        if !rows.read_record(&mut record).ok()? {
+            break;
+        }
+        let round: u32 = record.get(0)?.parse().ok()?;
+        if last.is_none_or(|(r, _)| r != round) {
+            last = Some((round, at));
+        }
+    }
+    Some(last.map_or((header_len, 0), |(round, at)| (at, round - 1)))
 }
 
 /// The rows of `league.csv` of `course`'s last round paired: its pairings
