@@ -32,7 +32,6 @@ EXCEPTIONS = {
     ("arena/src/runner.rs", "play_stage"): "being changed by another branch now; to split after it lands",
     ("arena/src/report.rs", "write_summaries"): "being changed by another branch now; to split after it lands",
     ("arena/src/report.rs", "write_ratings"): "being changed by another branch now; to split after it lands",
-    ("arena/src/tune/config.rs", "parse"): "issue 35's second pass splits it next",
     ("arena/src/commands/run.rs", "run"): "issue 35's second pass splits it next",
     ("arena/src/commands/bench.rs", "run"): "issue 35's second pass splits it next",
     ("arena/src/commands/merge.rs", "run"): "issue 35's second pass splits it next",
