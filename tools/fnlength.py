@@ -40,7 +40,6 @@ EXCEPTIONS = {
     ("arena/src/play.rs", "session"): "issue 35's second pass splits it next",
     ("arena/src/referee.rs", "play"): "issue 35's second pass splits it next",
     ("arena/src/replay.rs", "run_with"): "issue 35's second pass splits it next",
-    ("arena/src/bot/layout.rs", "check_layout"): "issue 35's second pass splits it next",
     ("bots/src/solve.rs", "solve_with"): "issue 35's second pass splits it next",
 }
 
