@@ -37,7 +37,6 @@ EXCEPTIONS = {
     ("arena/src/commands/merge.rs", "run"): "issue 35's second pass splits it next",
     ("arena/src/commands/rate.rs", "run"): "issue 35's second pass splits it next",
     ("arena/src/referee.rs", "play"): "issue 35's second pass splits it next",
-    ("arena/src/replay.rs", "run_with"): "issue 35's second pass splits it next",
     ("bots/src/solve.rs", "solve_with"): "issue 35's second pass splits it next",
 }
 

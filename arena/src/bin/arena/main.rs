@@ -42,7 +42,7 @@ fn main() -> ExitCode {
     }
     let command = match exit_at_once(cli.command) {
         Ok(code) => return code,
-        Err(command) => command,
+        Err(command) => *command,
     };
     let outcome = run(command, &mut console);
     exit_code(outcome, &mut console)
@@ -110,7 +110,7 @@ fn run(command: Command, console: &mut Console<'_>) -> anyhow::Result<Outcome> {
 
 /// Runs a command that ends the process with its own exit code (the guard,
 /// the sweeper, the confinement, a bundled bot); any other is given back.
-fn exit_at_once(command: Command) -> Result<ExitCode, Command> {
+fn exit_at_once(command: Command) -> Result<ExitCode, Box<Command>> {
     match command {
         Command::Guard(args) => {
             let Some((command, limits, sandbox, cgroups)) = args.into_parts() else {
@@ -153,7 +153,7 @@ fn exit_at_once(command: Command) -> Result<ExitCode, Command> {
             let code = endodoi_bots::bot_main(&format!("arena bot {name}"), &name, args, stdio);
             Ok(ExitCode::from(u8::try_from(code).unwrap_or(FAILED)))
         }
-        other => Err(other),
+        other => Err(Box::new(other)),
     }
 }
 
