@@ -32,7 +32,6 @@ EXCEPTIONS = {
     ("arena/src/runner.rs", "play_stage"): "being changed by another branch now; to split after it lands",
     ("arena/src/report.rs", "write_summaries"): "being changed by another branch now; to split after it lands",
     ("arena/src/report.rs", "write_ratings"): "being changed by another branch now; to split after it lands",
-    ("arena/src/commands/run.rs", "run"): "issue 35's second pass splits it next",
 }
 
 IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
