@@ -5,6 +5,7 @@ longer than MAX_LINES lines, so that each one can be read at once
 
 usage: tools/fnlength.py [WORKSPACE_DIR]   exit 0 if every function fits;
 else each one that does not, `FILE: FUNCTION (N lines)`, and exit 1.
+       tools/fnlength.py --self-test        checks the reading on made-up code.
 
 A function's length runs from its `fn` line to the line of its closing
 brace, both included; a function inside another counts as part of it.
@@ -190,7 +191,38 @@ def test_files(root):
     return out
 
 
+def self_test():
+    """The reading of made-up code: a long function is found, its length
+    counted from `fn` to its closing brace; test code, braces in strings,
+    chars and comments, and a parameter pattern's braces are not taken for
+    code or for the body."""
+    import tempfile
+    filler = "    let _x = 1;\n"
+    cases = [
+        ("pub fn long() {\n" + filler * 99 + "}\n", [("long", 101)]),
+        ("fn fits() {\n" + filler * 98 + "}\n", []),
+        ("#[cfg(test)]\nmod tests {\n    fn long() {\n" + filler * 120 + "    }\n}\n", []),
+        ("#[test]\nfn long() {\n" + filler * 120 + "}\n", []),
+        ('fn f() {\n    let s = "}}}";\n    let c = \'}\';\n    // }\n' + filler * 99 + "}\n", [("f", 104)]),
+        ('fn g(S { a }: S) -> u8 {\n' + filler * 99 + "}\nfn h() {}\n", [("g", 101)]),
+        ('fn r() {\n    let s = r#"}"#;\n' + filler * 99 + "}\n", [("r", 102)]),
+    ]
+    failed = 0
+    for code, want in cases:
+        with tempfile.NamedTemporaryFile("w", suffix=".rs", delete=False) as f:
+            f.write(code)
+        got = long_functions(f.name)
+        os.unlink(f.name)
+        if got != want:
+            failed += 1
+            print(f"self-test: {code[:40]!r}...: found {got}, expected {want}")
+    print(f"self-test: {len(cases) - failed} of {len(cases)} cases read right")
+    return 1 if failed else 0
+
+
 def main():
+    if sys.argv[1:] == ["--self-test"]:
+        return self_test()
     top = sys.argv[1] if len(sys.argv) > 1 else "."
     problems, seen, checked = [], set(), 0
     for root in ROOTS:
