@@ -710,8 +710,8 @@ impl Drop for BotGroup {
 /// own, so that Ctrl-C in a terminal does not end it with the arena. If it
 /// cannot start, the guards and the next arena's sweep are all there is.
 pub fn start_sweeper(arena: &Path) {
-    static STDIN: OnceLock<Option<std::process::ChildStdin>> = OnceLock::new();
-    STDIN.get_or_init(|| {
+    static STARTED: std::sync::Once = std::sync::Once::new();
+    STARTED.call_once(|| {
         let host = Cgroups::host();
         let mut cmd = std::process::Command::new(arena);
         cmd.arg("sweeper").arg("--owner").arg(owner());
@@ -723,10 +723,29 @@ pub fn start_sweeper(arena: &Path) {
             .stderr(std::process::Stdio::null());
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-        // The child handle is dropped, not waited for: the sweeper outlives
-        // this process by design.
-        cmd.spawn().ok().and_then(|mut child| child.stdin.take())
+        // Held (its stdin open) until [`end_sweeper`], or the process's end.
+        *sweeper() = cmd.spawn().ok();
     });
+}
+
+/// Ends the sweeper, if [`start_sweeper`] started one: closes its pipe and
+/// waits for it, so that an arena that ends normally leaves no process
+/// behind. Call it once every bot is gone (it removes whatever folders
+/// of this arena are left, none normally).
+pub fn end_sweeper() {
+    let child = sweeper().take();
+    if let Some(mut child) = child {
+        drop(child.stdin.take());
+        let _ = child.wait();
+    }
+}
+
+/// The sweeper's process, with its stdin.
+fn sweeper() -> std::sync::MutexGuard<'static, Option<std::process::Child>> {
+    static SWEEPER: std::sync::Mutex<Option<std::process::Child>> = std::sync::Mutex::new(None);
+    SWEEPER
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// The sweeper's work ([`start_sweeper`]): reads `until_closed` to its end,

@@ -409,35 +409,18 @@ pub fn read_capped_line(
     }
 }
 
-/// The whole session: starts the bots, plays, tells them the end, stops
-/// them. `input` gives the human's lines (`None` when nobody types).
-///
-/// # Errors
-/// One line when a bot cannot be started (or fails its handshake), the log
-/// cannot be created, or `out` fails. The bots are stopped in every case.
-pub async fn session<W: Write>(
-    options: PlayOptions,
-    input: Option<mpsc::Receiver<String>>,
-    out: W,
-    cancel: CancellationToken,
-) -> Result<Ending, PlayError> {
-    let log = match &options.log {
-        Some(path) => std::fs::File::create(path)
-            .and_then(|_| BotLog::open(path, LOG_CAP_BYTES))
-            .map_err(|source| PlayError::Log {
-                path: path.clone(),
-                cause: source,
-            })?,
-        None => BotLog::none(),
-    };
-    let (human, commands): (Option<Side>, [Option<&Vec<String>>; 2]) = match &options.players {
-        Players::Human { human, bot } => {
-            let mut c = [None, None];
-            c[human.opponent().index()] = Some(bot);
-            (Some(*human), c)
-        }
-        Players::Bots { commands, .. } => (None, [Some(&commands[0]), Some(&commands[1])]),
-    };
+/// Starts the bots of `commands` (`None` for the human's side, if
+/// `human`), both at once, their stderr to `log`: the bots, or `None` when
+/// `cancel` comes first (said on `out`). A bot that does not start stops
+/// the other.
+async fn start_bots<W: Write>(
+    options: &PlayOptions,
+    log: &BotLog,
+    human: Option<Side>,
+    commands: [Option<&Vec<String>>; 2],
+    cancel: &CancellationToken,
+    out: &mut W,
+) -> Result<Option<[Option<BotProcess>; 2]>, PlayError> {
     let has_log = options.log.is_some();
     let start = |side: Side| {
         let log = log.clone();
@@ -475,18 +458,17 @@ pub async fn session<W: Write>(
                 })
         }
     };
-    let mut out = out;
     let started = tokio::select! {
         biased;
         () = cancel.cancelled() => {
             // The bots being started are dropped, which kills them.
             writeln!(out, "Interrupted while the bots were starting.")?;
-            return Ok(Ending::Interrupted);
+            return Ok(None);
         }
         both = futures::future::join(start(Side::South), start(Side::North)) => both,
     };
-    let bots = match started {
-        (Ok(south), Ok(north)) => [south, north],
+    match started {
+        (Ok(south), Ok(north)) => Ok(Some([south, north])),
         (south, north) => {
             // Stop the one that did start, and report the other.
             let mut error = None;
@@ -501,8 +483,43 @@ pub async fn session<W: Write>(
                     }
                 }
             }
-            return Err(error.expect("one bot failed"));
+            Err(error.expect("one bot failed"))
         }
+    }
+}
+
+/// The whole session: starts the bots, plays, tells them the end, stops
+/// them. `input` gives the human's lines (`None` when nobody types).
+///
+/// # Errors
+/// One line when a bot cannot be started (or fails its handshake), the log
+/// cannot be created, or `out` fails. The bots are stopped in every case.
+pub async fn session<W: Write>(
+    options: PlayOptions,
+    input: Option<mpsc::Receiver<String>>,
+    out: W,
+    cancel: CancellationToken,
+) -> Result<Ending, PlayError> {
+    let log = match &options.log {
+        Some(path) => std::fs::File::create(path)
+            .and_then(|_| BotLog::open(path, LOG_CAP_BYTES))
+            .map_err(|source| PlayError::Log {
+                path: path.clone(),
+                cause: source,
+            })?,
+        None => BotLog::none(),
+    };
+    let (human, commands): (Option<Side>, [Option<&Vec<String>>; 2]) = match &options.players {
+        Players::Human { human, bot } => {
+            let mut c = [None, None];
+            c[human.opponent().index()] = Some(bot);
+            (Some(*human), c)
+        }
+        Players::Bots { commands, .. } => (None, [Some(&commands[0]), Some(&commands[1])]),
+    };
+    let mut out = out;
+    let Some(bots) = start_bots(&options, &log, human, commands, &cancel, &mut out).await? else {
+        return Ok(Ending::Interrupted);
     };
     let names = match human {
         Some(side) => {

@@ -458,7 +458,7 @@ async fn play(
 
     // Bots not running yet (a series' first game, or after a fault) start
     // at once, not one after the other: a start costs milliseconds.
-    let mut starts = {
+    let starts = {
         let [south, north] = &mut seats;
         let (s, n) = futures::join!(
             south.ensure_started(startup[0], pen(Side::South)),
@@ -466,126 +466,30 @@ async fn play(
         );
         [s, n]
     };
-    let forfeit = 'game: {
-        for side in Side::ALL {
-            let seat = &mut *seats[side.index()];
-            if let Err(f) = std::mem::replace(&mut starts[side.index()], Ok(())) {
-                break 'game Some((side, Foul::Fault(f), String::new()));
-            }
-            let time = &times[side.index()];
-            let new_game = NewGame {
-                rules,
-                side,
-                move_time_ms: time.move_time_ms,
-                base_time_ms: time.base_time_ms,
-                increment_ms: time.increment_ms,
-                game: Some((series as u64, u64::from(game))),
-            };
-            let bot = seat.process.as_mut().expect("started");
-            let answer = match ply::new_game(bot, &mut buf, &new_game, startup[side.index()]).await
-            {
-                Ok(()) => None,
-                Err(NewGameFault::Fault(f)) => Some((Foul::Fault(f), String::new())),
-                Err(e @ NewGameFault::NotReady { .. }) => {
-                    let line = e.line().unwrap_or_default().to_string();
-                    Some((Foul::Fault(Fault::Protocol(e.to_string())), line))
-                }
-            };
-            match answer {
-                None => in_game[side.index()] = true,
-                Some((foul, line)) => break 'game Some((side, foul, line)),
-            }
+    let table = Table {
+        rules,
+        adjudicate,
+        tables: tables.as_deref(),
+        times,
+        series,
+        game,
+        watch,
+    };
+    let forfeit = match open_game(&mut seats, &table, starts, &mut buf, &mut in_game).await {
+        Some(foul) => Some(foul),
+        None => {
+            let last = opening.last().copied();
+            play_plies(
+                &mut seats,
+                &table,
+                &mut pos,
+                &mut moves,
+                &mut buf,
+                &mut decided,
+                last,
+            )
+            .await
         }
-
-        // Game clocks in ms; a bot may overdraw its clock by at most the
-        // margin over the whole game, so a clock at 0 runs out for real.
-        // A bot without a game clock (a handicap match) shows 0.
-        let mut clock = times.map(|t| t.base_time_ms as i64);
-        let any_clock = times.iter().any(|t| t.base_time_ms > 0);
-        let shown_clocks = |clock: &[i64; 2]| any_clock.then(|| clock.map(|c| c.max(0) as u64));
-        if let Some(w) = watch {
-            w.send(WatchEvent::GameStarted {
-                series,
-                game,
-                south: seats[0].spec.name.clone(),
-                north: seats[1].spec.name.clone(),
-                rules,
-                opening: opening_text.clone(),
-                clocks_ms: shown_clocks(&clock),
-            });
-        }
-        let mut last: Option<Move> = opening.last().copied();
-        while !pos.is_over() {
-            // After every ply (and the opening): a winner already certain
-            // ends the game here, with the seeds captured so far.
-            decided = adjudication(&pos, adjudicate, tables.as_deref());
-            if decided.is_some() {
-                break;
-            }
-            let side = pos.to_move();
-            let time = &times[side.index()];
-            let margin = Duration::from_millis(time.margin_ms);
-            let mine = clock[side.index()];
-            let limit = turn_limit(time, mine.max(0) as u64);
-            let grace = if time.base_time_ms > 0 {
-                margin.saturating_sub(Duration::from_millis(mine.min(0).unsigned_abs()))
-            } else {
-                margin
-            };
-            let clocks = (time.base_time_ms > 0).then(|| {
-                [
-                    mine.max(0) as u64,
-                    clock[side.opponent().index()].max(0) as u64,
-                ]
-            });
-            let clock_now = PlyClock {
-                limit_ms: limit,
-                margin: grace,
-                clocks,
-            };
-            let previous = seats[side.opponent().index()]
-                .process
-                .as_ref()
-                .and_then(BotProcess::cgroup);
-            let seat = &mut *seats[side.index()];
-            let bot = seat.process.as_mut().expect("started");
-            bot.hand_over(previous);
-            let played = ply::ply(bot, &mut buf, &mut pos, last, clock_now).await;
-            let elapsed = match played {
-                Ok(played) => {
-                    let mv = played.details.mv;
-                    if !moves.is_empty() {
-                        moves.push(' ');
-                    }
-                    let _ = write!(moves, "{mv}");
-                    last = Some(mv);
-                    played.elapsed
-                }
-                Err(PlyFault::Fault(f)) => break 'game Some((side, Foul::Fault(f), String::new())),
-                Err(e @ PlyFault::NotAMove { .. }) => {
-                    let line = e.line().unwrap_or_default().to_string();
-                    break 'game Some((side, Foul::Fault(Fault::Protocol(e.to_string())), line));
-                }
-                Err(e @ PlyFault::Illegal { hole, .. }) => {
-                    // The move as the engine reads it, whatever the spacing.
-                    break 'game Some((side, Foul::Illegal(e.to_string()), format!("move {hole}")));
-                }
-            };
-            if time.base_time_ms > 0 {
-                let c = &mut clock[side.index()];
-                *c = *c - elapsed.as_millis() as i64 + time.increment_ms as i64;
-            }
-            if let (Some(w), Some(mv)) = (watch, last) {
-                w.send(WatchEvent::Ply {
-                    series,
-                    game,
-                    ply: pos.ply(),
-                    hole: mv.hole(),
-                    clocks_ms: shown_clocks(&clock),
-                });
-            }
-        }
-        None
     };
 
     let seeds = match (&forfeit, decided) {
@@ -594,17 +498,7 @@ async fn play(
     };
     let (end, winner, detail) = ending(&pos, decided, forfeit, &mut seats).await;
 
-    for side in Side::ALL {
-        let seat = &mut *seats[side.index()];
-        if let (Some(bot), true) = (seat.process.as_mut(), in_game[side.index()]) {
-            write_line(&mut buf, &GameOver::new(side, winner, seeds, end.name()));
-            let sent = bot.notify(&buf, crate::bot::GRACE).await;
-            if let Err(f) = sent {
-                seat.restart_later(&format!("gameover could not be sent: {f}"))
-                    .await;
-            }
-        }
-    }
+    tell_game_over(&mut seats, in_game, &mut buf, winner, seeds, end).await;
 
     GameRecord {
         series,
@@ -620,6 +514,192 @@ async fn play(
         duration_ms: started.elapsed().as_millis() as u64,
         transcript_failed: opened.and(end_transcript(transcript, &mut seats)).err(),
         opening: opening_text,
+    }
+}
+
+/// What a game is played by, fixed for the game.
+struct Table<'a> {
+    /// The board and rule limits.
+    rules: Rules,
+    /// Whether the game ends once its result is certain.
+    adjudicate: Adjudicate,
+    /// The endgame tables of [`Adjudicate::Tablebase`].
+    tables: Option<&'a Tables>,
+    /// Each side's clocks.
+    times: [TimeControl; 2],
+    /// The series (1-based) and game within it.
+    series: usize,
+    /// The game within the series.
+    game: u32,
+    /// Who watches the games as they go.
+    watch: Option<&'a Watch>,
+}
+
+/// Tells each bot of `seats` that started (`starts`, a fault otherwise)
+/// about the new game; `in_game` notes those told. The first foul (a
+/// start or a `ready` that failed), with the line the bot sent.
+async fn open_game(
+    seats: &mut [&mut Seat; 2],
+    t: &Table<'_>,
+    mut starts: [Result<(), Fault>; 2],
+    buf: &mut String,
+    in_game: &mut [bool; 2],
+) -> Option<(Side, Foul, String)> {
+    let startup = t.times.map(|t| Duration::from_millis(t.startup_ms));
+    for side in Side::ALL {
+        let seat = &mut *seats[side.index()];
+        if let Err(f) = std::mem::replace(&mut starts[side.index()], Ok(())) {
+            return Some((side, Foul::Fault(f), String::new()));
+        }
+        let time = &t.times[side.index()];
+        let new_game = NewGame {
+            rules: t.rules,
+            side,
+            move_time_ms: time.move_time_ms,
+            base_time_ms: time.base_time_ms,
+            increment_ms: time.increment_ms,
+            game: Some((t.series as u64, u64::from(t.game))),
+        };
+        let bot = seat.process.as_mut().expect("started");
+        let answer = match ply::new_game(bot, buf, &new_game, startup[side.index()]).await {
+            Ok(()) => None,
+            Err(NewGameFault::Fault(f)) => Some((Foul::Fault(f), String::new())),
+            Err(e @ NewGameFault::NotReady { .. }) => {
+                let line = e.line().unwrap_or_default().to_string();
+                Some((Foul::Fault(Fault::Protocol(e.to_string())), line))
+            }
+        };
+        match answer {
+            None => in_game[side.index()] = true,
+            Some((foul, line)) => return Some((side, foul, line)),
+        }
+    }
+
+    None
+}
+
+/// Plays the game at `pos` (after its opening, whose last move is `last`)
+/// to its end, or to a foul (returned, with the line the bot sent), or to
+/// its adjudication (`decided`); each move is added to `moves`.
+async fn play_plies(
+    seats: &mut [&mut Seat; 2],
+    t: &Table<'_>,
+    pos: &mut Position,
+    moves: &mut String,
+    buf: &mut String,
+    decided: &mut Option<Adjudicated>,
+    mut last: Option<Move>,
+) -> Option<(Side, Foul, String)> {
+    // Game clocks in ms; a bot may overdraw its clock by at most the
+    // margin over the whole game, so a clock at 0 runs out for real.
+    // A bot without a game clock (a handicap match) shows 0.
+    let mut clock = t.times.map(|t| t.base_time_ms as i64);
+    let any_clock = t.times.iter().any(|t| t.base_time_ms > 0);
+    let shown_clocks = |clock: &[i64; 2]| any_clock.then(|| clock.map(|c| c.max(0) as u64));
+    if let Some(w) = t.watch {
+        w.send(WatchEvent::GameStarted {
+            series: t.series,
+            game: t.game,
+            south: seats[0].spec.name.clone(),
+            north: seats[1].spec.name.clone(),
+            rules: t.rules,
+            opening: moves.clone(),
+            clocks_ms: shown_clocks(&clock),
+        });
+    }
+    while !pos.is_over() {
+        // After every ply (and the opening): a winner already certain
+        // ends the game here, with the seeds captured so far.
+        *decided = adjudication(pos, t.adjudicate, t.tables);
+        if decided.is_some() {
+            break;
+        }
+        let side = pos.to_move();
+        let time = &t.times[side.index()];
+        let margin = Duration::from_millis(time.margin_ms);
+        let mine = clock[side.index()];
+        let limit = turn_limit(time, mine.max(0) as u64);
+        let grace = if time.base_time_ms > 0 {
+            margin.saturating_sub(Duration::from_millis(mine.min(0).unsigned_abs()))
+        } else {
+            margin
+        };
+        let clocks = (time.base_time_ms > 0).then(|| {
+            [
+                mine.max(0) as u64,
+                clock[side.opponent().index()].max(0) as u64,
+            ]
+        });
+        let clock_now = PlyClock {
+            limit_ms: limit,
+            margin: grace,
+            clocks,
+        };
+        let previous = seats[side.opponent().index()]
+            .process
+            .as_ref()
+            .and_then(BotProcess::cgroup);
+        let seat = &mut *seats[side.index()];
+        let bot = seat.process.as_mut().expect("started");
+        bot.hand_over(previous);
+        let played = ply::ply(bot, buf, pos, last, clock_now).await;
+        let elapsed = match played {
+            Ok(played) => {
+                let mv = played.details.mv;
+                if !moves.is_empty() {
+                    moves.push(' ');
+                }
+                let _ = write!(moves, "{mv}");
+                last = Some(mv);
+                played.elapsed
+            }
+            Err(PlyFault::Fault(f)) => return Some((side, Foul::Fault(f), String::new())),
+            Err(e @ PlyFault::NotAMove { .. }) => {
+                let line = e.line().unwrap_or_default().to_string();
+                return Some((side, Foul::Fault(Fault::Protocol(e.to_string())), line));
+            }
+            Err(e @ PlyFault::Illegal { hole, .. }) => {
+                // The move as the engine reads it, whatever the spacing.
+                return Some((side, Foul::Illegal(e.to_string()), format!("move {hole}")));
+            }
+        };
+        if time.base_time_ms > 0 {
+            let c = &mut clock[side.index()];
+            *c = *c - elapsed.as_millis() as i64 + time.increment_ms as i64;
+        }
+        if let (Some(w), Some(mv)) = (t.watch, last) {
+            w.send(WatchEvent::Ply {
+                series: t.series,
+                game: t.game,
+                ply: pos.ply(),
+                hole: mv.hole(),
+                clocks_ms: shown_clocks(&clock),
+            });
+        }
+    }
+    None
+}
+
+/// Sends `gameover` to each bot of `seats` that was told of the game
+/// (`in_game`); one that cannot take it restarts before its next game.
+async fn tell_game_over(
+    seats: &mut [&mut Seat; 2],
+    in_game: [bool; 2],
+    buf: &mut String,
+    winner: Option<Side>,
+    seeds: [u32; 2],
+    end: GameEnd,
+) {
+    for side in Side::ALL {
+        let seat = &mut *seats[side.index()];
+        if let (Some(bot), true) = (seat.process.as_mut(), in_game[side.index()]) {
+            write_line(buf, &GameOver::new(side, winner, seeds, end.name()));
+            let sent = bot.notify(buf, crate::bot::GRACE).await;
+            if let Err(f) = sent {
+                seat.restart_later(&format!("gameover could not be sent: {f}"))
+                    .await;
+            }
+        }
     }
 }
 

@@ -353,30 +353,7 @@ pub fn run_with(replay: &Replay, tables: Option<&Tables>) -> Result<(String, boo
     let mut pos = replay.rules.start();
     let mut out = String::new();
     let opening = replay.players.as_ref().map_or(0, |p| p.opening);
-    if let Some(p) = &replay.players {
-        let _ = write!(
-            out,
-            "series {} game {}: South {}, North {}",
-            p.series, p.game, p.bots[0], p.bots[1]
-        );
-        let _ = match p.opening {
-            0 => writeln!(out, "; no opening plies"),
-            1 => writeln!(out, "; ply 1 is the opening, played by the referee"),
-            n => writeln!(
-                out,
-                "; plies 1 to {n} are the opening, played by the referee"
-            ),
-        };
-    }
-    let _ = writeln!(
-        out,
-        "2x{} board, {} seeds per hole, max_laps {}, max_plies {}",
-        replay.rules.holes(),
-        replay.rules.seeds(),
-        replay.rules.max_laps(),
-        replay.rules.max_plies()
-    );
-    let _ = writeln!(out, "start: {pos}\n{}", board_with_holes(&pos));
+    write_header(&mut out, replay, &pos);
     // The first position past the opening where the referee would have
     // ended an adjudicated game: its moves must stop there.
     let mut early: Option<(usize, String)> = None;
@@ -425,6 +402,46 @@ pub fn run_with(replay: &Replay, tables: Option<&Tables>) -> Result<(String, boo
             board(&pos)
         );
     }
+    write_end(&mut out, &pos);
+    let matches = match &replay.recorded {
+        Some(rec) => write_recorded(&mut out, rec, &pos, tables, early.as_ref()),
+        None => true,
+    };
+    Ok((out, matches))
+}
+
+/// The replay's first lines: the players and the opening (from
+/// games.csv), the board and rule limits, the start position `pos`.
+fn write_header(out: &mut String, replay: &Replay, pos: &Position) {
+    if let Some(p) = &replay.players {
+        let _ = write!(
+            out,
+            "series {} game {}: South {}, North {}",
+            p.series, p.game, p.bots[0], p.bots[1]
+        );
+        let _ = match p.opening {
+            0 => writeln!(out, "; no opening plies"),
+            1 => writeln!(out, "; ply 1 is the opening, played by the referee"),
+            n => writeln!(
+                out,
+                "; plies 1 to {n} are the opening, played by the referee"
+            ),
+        };
+    }
+    let _ = writeln!(
+        out,
+        "2x{} board, {} seeds per hole, max_laps {}, max_plies {}",
+        replay.rules.holes(),
+        replay.rules.seeds(),
+        replay.rules.max_laps(),
+        replay.rules.max_plies()
+    );
+    let _ = writeln!(out, "start: {pos}\n{}", board_with_holes(pos));
+}
+
+/// How the game at `pos` ended, or that it goes on (and whether its
+/// winner is decided).
+fn write_end(out: &mut String, pos: &Position) {
     let seeds = [pos.captured(Side::South), pos.captured(Side::North)];
     let (result, termination) = match pos.outcome() {
         Some(o) => (
@@ -459,42 +476,51 @@ pub fn run_with(replay: &Replay, tables: Option<&Tables>) -> Result<(String, boo
             }
         }
     }
-    let mut matches = true;
-    if let Some(rec) = &replay.recorded {
-        if let Some(end) = tables.and_then(|t| endodoi_tablebase::adjudicate(t, &pos)) {
-            let _ = writeln!(
-                out,
-                "tablebase: {} to move forces a margin of {:+} within {} plies: South {} - North {}",
-                pos.to_move(),
-                end.margin,
-                end.plies,
-                end.seeds[0],
-                end.seeds[1]
-            );
-        }
-        matches = rec.agrees_with(&pos, tables);
-        if let Some((ply, why)) = &early {
-            matches = false;
-            let _ = writeln!(
-                out,
-                "the referee would have ended it after ply {ply} already ({why}), but its moves go on"
-            );
-        }
+}
+
+/// The recorded ending `rec` against the replay's final `pos` (and the
+/// tables' verdict there), and a referee's `early` end the moves went
+/// past: whether the replay agrees with the record.
+fn write_recorded(
+    out: &mut String,
+    rec: &Recorded,
+    pos: &Position,
+    tables: Option<&Tables>,
+    early: Option<&(usize, String)>,
+) -> bool {
+    if let Some(end) = tables.and_then(|t| endodoi_tablebase::adjudicate(t, pos)) {
         let _ = writeln!(
             out,
-            "recorded: {} by {}, South {} - North {}: {}",
-            rec.result,
-            rec.termination,
-            rec.seeds[0],
-            rec.seeds[1],
-            if matches {
-                "the replay agrees"
-            } else {
-                "THE REPLAY DISAGREES"
-            }
+            "tablebase: {} to move forces a margin of {:+} within {} plies: South {} - North {}",
+            pos.to_move(),
+            end.margin,
+            end.plies,
+            end.seeds[0],
+            end.seeds[1]
         );
     }
-    Ok((out, matches))
+    let mut matches = rec.agrees_with(pos, tables);
+    if let Some((ply, why)) = early {
+        matches = false;
+        let _ = writeln!(
+            out,
+            "the referee would have ended it after ply {ply} already ({why}), but its moves go on"
+        );
+    }
+    let _ = writeln!(
+        out,
+        "recorded: {} by {}, South {} - North {}: {}",
+        rec.result,
+        rec.termination,
+        rec.seeds[0],
+        rec.seeds[1],
+        if matches {
+            "the replay agrees"
+        } else {
+            "THE REPLAY DISAGREES"
+        }
+    );
+    matches
 }
 
 #[cfg(test)]

@@ -368,14 +368,104 @@ fn solve_with(rules: Rules, detect_cycles: bool) -> Result<Solution, SolveError>
     if universe.size > MAX_UNIVERSE {
         return Err(SolveError::TooBig(universe.size));
     }
+    let graph = explore(rules, &universe);
+    // The start and its children, whose values every sweep records.
+    let watched: Vec<u32> = match graph.states.first() {
+        Some(&s) => std::iter::once(s)
+            .chain(
+                graph.child[..graph.first[1] as usize]
+                    .iter()
+                    .copied()
+                    .filter(|&c| c != TERMINAL),
+            )
+            .collect(),
+        None => Vec::new(),
+    };
+
+    let Induction {
+        layers,
+        first_layer,
+        watched_values,
+        sweeps,
+        cycle,
+    } = induce(rules, &universe, &graph, &watched, detect_cycles);
+    let Graph {
+        reachable,
+        states,
+        child,
+        endless,
+        ..
+    } = graph;
+    let start = rules.start();
+    let max_plies = rules.max_plies();
+    let moves = child.len() as u64;
+    let mut solution = Solution {
+        rules,
+        universe,
+        reachable,
+        layers,
+        first_layer,
+        watched,
+        watched_values,
+        report: SolveReport {
+            holes: n,
+            seeds: rules.seeds(),
+            max_plies,
+            value: GameValue::Draw,
+            margin: 0,
+            best_moves: Vec::new(),
+            positions: states.len() as u64,
+            moves,
+            endless,
+            sweeps,
+            cycle,
+            evaluations: moves * u64::from(sweeps),
+        },
+    };
+    if !start.is_over() {
+        let margin = solution.value(&start).expect("the start is solved");
+        let best = solution
+            .move_values(&start)
+            .expect("the start's moves are solved")
+            .into_iter()
+            .filter(|&(_, v)| v == margin)
+            .map(|(mv, _)| mv)
+            .collect();
+        solution.report.margin = margin;
+        solution.report.value = GameValue::of_margin(margin);
+        solution.report.best_moves = best;
+    }
+    Ok(solution)
+}
+
+/// The boards reachable from the start of `rules`, each seen from the side
+/// to move, and their moves: `first[i]..first[i + 1]` are the moves of
+/// `states[i]`, each to `child` (a rank, or [`TERMINAL`]) with the mover's
+/// `gain`; `endless` counts the moves that never end.
+struct Graph {
+    /// The ranks seen, a bit each.
+    reachable: Vec<u64>,
+    /// The ranks of the boards, in breadth-first order.
+    states: Vec<u32>,
+    /// Where each board's moves start in `child` and `gain`.
+    first: Vec<u32>,
+    /// Each move's board after it, or [`TERMINAL`].
+    child: Vec<u32>,
+    /// The seeds each move captures for its mover (the margin, at the end).
+    gain: Vec<i8>,
+    /// Moves that never end.
+    endless: u64,
+}
+
+/// Breadth first over the boards reachable from the start of `rules`.
+fn explore(rules: Rules, universe: &Universe) -> Graph {
+    let n = rules.holes();
+    let m = 2 * n;
     // Positions are built at ply 1 under no ply limit: the induction applies
     // the limit itself, and ply 1 keeps the engine's ply-0 rule out.
     let explore = rules
         .with_max_plies(u32::MAX)
         .expect("u32::MAX plies is a valid limit");
-
-    // Breadth first over the boards reachable from the start, each seen from
-    // the side to move; `first[i]..first[i + 1]` are the moves of `states[i]`.
     let mut reachable = vec![0u64; universe.size.div_ceil(64) as usize];
     let mark = |set: &mut Vec<u64>, rank: u64| -> bool {
         let (word, bit) = ((rank / 64) as usize, 1u64 << (rank % 64));
@@ -427,24 +517,52 @@ fn solve_with(rules: Rules, detect_cycles: bool) -> Result<Solution, SolveError>
         }
         first.push(u32::try_from(child.len()).expect("fewer than 2^32 moves"));
     }
-    // The start and its children, whose values every sweep records.
-    let watched: Vec<u32> = match states.first() {
-        Some(&s) => std::iter::once(s)
-            .chain(
-                child[..first[1] as usize]
-                    .iter()
-                    .copied()
-                    .filter(|&c| c != TERMINAL),
-            )
-            .collect(),
-        None => Vec::new(),
-    };
+    Graph {
+        reachable,
+        states,
+        first,
+        child,
+        gain,
+        endless,
+    }
+}
 
+/// What backward induction leaves: the layers kept (the last ones, from
+/// `first_layer`), the watched boards' values after each sweep, the sweeps
+/// made, and the cycle of whole tables found (its start and period).
+struct Induction {
+    layers: Vec<Vec<i8>>,
+    first_layer: u32,
+    watched_values: Vec<i8>,
+    sweeps: u32,
+    cycle: Option<(u32, u32)>,
+}
+
+/// Backward induction over `graph` up to the ply limit of `rules` (or a
+/// cycle of whole tables, with `detect_cycles`), recording the `watched`
+/// boards' values.
+fn induce(
+    rules: Rules,
+    universe: &Universe,
+    graph: &Graph,
+    watched: &[u32],
+    detect_cycles: bool,
+) -> Induction {
+    let n = rules.holes();
+    let m = 2 * n;
+    let mut board = [0u32; 2 * endodoi::MAX_HOLES];
+    let Graph {
+        states,
+        first,
+        child,
+        gain,
+        ..
+    } = graph;
     // Backward induction. V_0: the ply limit, each side takes its own row.
     let size = universe.size as usize;
     let max_plies = rules.max_plies();
     let mut v0 = vec![0i8; size];
-    for &s in &states {
+    for &s in states {
         universe.unrank(u64::from(s), &mut board[..m]);
         let mine: u32 = board[..n].iter().sum();
         let theirs: u32 = board[n..m].iter().sum();
@@ -452,7 +570,7 @@ fn solve_with(rules: Rules, detect_cycles: bool) -> Result<Solution, SolveError>
     }
     let mut watched_values: Vec<i8> = watched.iter().map(|&w| v0[w as usize]).collect();
     // Brent's cycle detection over whole tables: `saved` is V_{saved_at}.
-    let mut saved = (v0.clone(), fingerprint(&v0, &states), 0u32);
+    let mut saved = (v0.clone(), fingerprint(&v0, states), 0u32);
     let mut prev_print = saved.1;
     let (mut power, mut lambda) = (1u32, 0u32);
     let mut layers: Vec<Vec<i8>> = vec![v0];
@@ -482,7 +600,7 @@ fn solve_with(rules: Rules, detect_cycles: bool) -> Result<Solution, SolveError>
         }
         sweeps += 1;
         watched_values.extend(watched.iter().map(|&w| cur[w as usize]));
-        let print = fingerprint(&cur, &states);
+        let print = fingerprint(&cur, states);
         let same = |print_b: u64, b: &[i8]| {
             print == print_b && states.iter().all(|&s| cur[s as usize] == b[s as usize])
         };
@@ -511,44 +629,13 @@ fn solve_with(rules: Rules, detect_cycles: bool) -> Result<Solution, SolveError>
         layers.push(cur);
     }
 
-    let moves = child.len() as u64;
-    let mut solution = Solution {
-        rules,
-        universe,
-        reachable,
+    Induction {
         layers,
         first_layer,
-        watched,
         watched_values,
-        report: SolveReport {
-            holes: n,
-            seeds: rules.seeds(),
-            max_plies,
-            value: GameValue::Draw,
-            margin: 0,
-            best_moves: Vec::new(),
-            positions: states.len() as u64,
-            moves,
-            endless,
-            sweeps,
-            cycle,
-            evaluations: moves * u64::from(sweeps),
-        },
-    };
-    if !start.is_over() {
-        let margin = solution.value(&start).expect("the start is solved");
-        let best = solution
-            .move_values(&start)
-            .expect("the start's moves are solved")
-            .into_iter()
-            .filter(|&(_, v)| v == margin)
-            .map(|(mv, _)| mv)
-            .collect();
-        solution.report.margin = margin;
-        solution.report.value = GameValue::of_margin(margin);
-        solution.report.best_moves = best;
+        sweeps,
+        cycle,
     }
-    Ok(solution)
 }
 
 /// Checks that `rules` can be solved, without solving: the same errors as

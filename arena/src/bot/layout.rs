@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::config::BotSpec;
-use crate::sandbox::{real_path, trace};
+use crate::sandbox::{real_path, trace, Sandbox};
 
 /// Checks what the sandboxed bots of a tournament writing to `out` would
 /// see: each needs a `dir` of its own; none may see the run folder, nor
@@ -90,8 +90,13 @@ pub fn check_layout(bots: &[BotSpec], out: &Path) -> Result<(), LayoutError> {
         }
         sandboxes.push((index, bot.name.as_str(), sandbox));
     }
-    // What one bot may write, no other may see, nor reach its paths through.
-    for (_, writer, theirs) in &sandboxes {
+    no_shared_writes(&sandboxes)
+}
+
+/// What one bot of `sandboxes` (its index, name and sandbox) may write, no
+/// other may see, nor reach its paths through.
+fn no_shared_writes(sandboxes: &[(usize, &str, Sandbox)]) -> Result<(), LayoutError> {
+    for (_, writer, theirs) in sandboxes {
         for w in &theirs.writable {
             for (index, bot, sandbox) in sandboxes.iter().filter(|(_, n, _)| n != writer) {
                 let index = *index;

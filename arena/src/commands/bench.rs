@@ -1041,17 +1041,7 @@ pub fn run(args: &Options, console: &mut Console<'_>) -> Result<Outcome> {
         return Ok(Outcome::Success);
     }
     // Before minutes of measuring, not after.
-    if let Some(folder) = args.out.as_deref().and_then(Path::parent) {
-        anyhow::ensure!(
-            folder.as_os_str().is_empty() || folder.is_dir(),
-            "--out {}: the folder {} does not exist: create it, or write the CSV elsewhere",
-            args.out.as_deref().unwrap_or(folder).display(),
-            folder.display()
-        );
-    }
-    if let Some(bad) = args.only.iter().find(|s| !SECTIONS.contains(&s.as_str())) {
-        bail!("--only {bad}: the sections are {}", SECTIONS.join(", "));
-    }
+    check_args(args)?;
     let wanted = |section: &str| args.only.is_empty() || args.only.iter().any(|s| s == section);
     let exe = std::env::current_exe().context("cannot find the arena's own executable")?;
     let rules = Rules::new(crate::config::DEFAULT_HOLES, crate::config::DEFAULT_SEEDS)?;
@@ -1090,9 +1080,81 @@ pub fn run(args: &Options, console: &mut Console<'_>) -> Result<Outcome> {
     );
 
     // (a) The floor, always: it is every other figure's yardstick.
+    floor_section(&mut report, &exe, rules, round_trips)?;
+    // (b) The arena; (d) the same games without processes.
+    let played = arena_section(
+        &mut report,
+        &exe,
+        rules,
+        games,
+        wanted("arena"),
+        wanted("rules"),
+    )?;
+    if wanted("arena") {
+        lifecycle_section(&mut report, &exe, args.smoke)?;
+    }
+    if wanted("fairness") {
+        fairness(&mut report, &exe, rules, games, args.smoke)?;
+    }
+    if wanted("rules") {
+        rules_section(&mut report, rules, &played, args.smoke);
+    }
+    // (c) Throughput through the runner, in a child process each.
+    if wanted("throughput") {
+        throughput_section(&mut report, &exe, cores, args.smoke)?;
+    }
+    // (4) Scale.
+    if args.scale || args.only.iter().any(|s| s == "scale") {
+        scale_section(&mut report, &exe, args, cores)?;
+    }
+    // (5) The league's pairing, on simulated populations: only when asked.
+    if args.only.iter().any(|s| s == "league") {
+        league::section(&mut report, args.smoke);
+    }
+    let (load, load_text) = load_now();
+    report.add(
+        "context",
+        "load average (1 min) at the end",
+        load,
+        "load",
+        load_text,
+    );
+    if let Some(path) = &args.out {
+        report.write_csv(path)?;
+        report
+            .console
+            .print(format_args!("figures written to {}", path.display()));
+    }
+    Ok(Outcome::Success)
+}
+
+/// That `--out`'s folder exists and each `--only` names a section.
+fn check_args(args: &Options) -> Result<()> {
+    if let Some(folder) = args.out.as_deref().and_then(Path::parent) {
+        anyhow::ensure!(
+            folder.as_os_str().is_empty() || folder.is_dir(),
+            "--out {}: the folder {} does not exist: create it, or write the CSV elsewhere",
+            args.out.as_deref().unwrap_or(folder).display(),
+            folder.display()
+        );
+    }
+    if let Some(bad) = args.only.iter().find(|s| !SECTIONS.contains(&s.as_str())) {
+        bail!("--only {bad}: the sections are {}", SECTIONS.join(", "));
+    }
+    Ok(())
+}
+
+/// (a) The floor: a bare round trip to a child that echoes, blocking
+/// (unpinned, on one core, on two) and under each tokio runtime.
+fn floor_section(
+    report: &mut Report<'_, '_>,
+    exe: &Path,
+    rules: Rules,
+    round_trips: u32,
+) -> Result<()> {
     let line = turn_line(rules);
     let note = format!("{}-byte turn line, 7-byte reply", line.len());
-    let floor = floor_blocking(&exe, &line, round_trips, Pin::Free)?;
+    let floor = floor_blocking(exe, &line, round_trips, Pin::Free)?;
     report.floor_us = Some(floor.median());
     report.times("floor", "round trip, blocking, unpinned", &floor, &note);
     let cpu_note = "getrusage(RUSAGE_SELF) per round trip";
@@ -1112,7 +1174,7 @@ pub fn run(args: &Options, console: &mut Console<'_>) -> Result<Outcome> {
         if pin == Pin::TwoCores && allowed_cores().len() < 2 {
             continue;
         }
-        let t = floor_blocking(&exe, &line, round_trips, pin)?;
+        let t = floor_blocking(exe, &line, round_trips, pin)?;
         report.add(
             "floor",
             format!("round trip, blocking, {}: median", pin.name()),
@@ -1122,7 +1184,7 @@ pub fn run(args: &Options, console: &mut Console<'_>) -> Result<Outcome> {
         );
     }
     for flavor in [Flavor::CurrentThread, Flavor::MultiThread] {
-        let t = floor_tokio(&exe, &line, round_trips, flavor)?;
+        let t = floor_tokio(exe, &line, round_trips, flavor)?;
         let name = flavor.name();
         report.add(
             "floor",
@@ -1140,7 +1202,19 @@ pub fn run(args: &Options, console: &mut Console<'_>) -> Result<Outcome> {
         );
     }
 
-    // (b) The arena; (d) the same games without processes.
+    Ok(())
+}
+
+/// (b) The arena's games under each runtime and pinning (`wanted_arena`),
+/// or just enough of them to replay (`wanted_rules`): the games played.
+fn arena_section(
+    report: &mut Report<'_, '_>,
+    exe: &Path,
+    rules: Rules,
+    games: u32,
+    wanted_arena: bool,
+    wanted_rules: bool,
+) -> Result<Vec<Played>> {
     let setup = |flavor, pin, restart| ArenaSetup {
         flavor,
         pin,
@@ -1167,10 +1241,10 @@ pub fn run(args: &Options, console: &mut Console<'_>) -> Result<Outcome> {
     ];
     let mut played = Vec::new();
     for (what, setup) in setups {
-        if !wanted("arena") && !played.is_empty() {
+        if !wanted_arena && !played.is_empty() {
             break;
         }
-        if !wanted("arena") && !wanted("rules") {
+        if !wanted_arena && !wanted_rules {
             break;
         }
         if setup.pin && !crate::platform::AFFINITY {
@@ -1183,7 +1257,7 @@ pub fn run(args: &Options, console: &mut Console<'_>) -> Result<Outcome> {
         } else {
             games
         };
-        let run = arena_games(&exe, rules, n, setup)?;
+        let run = arena_games(exe, rules, n, setup)?;
         let note = format!(
             "{n} games, {} bot plies; per game: its wall time over its bot plies",
             run.plies
@@ -1222,84 +1296,95 @@ pub fn run(args: &Options, console: &mut Console<'_>) -> Result<Outcome> {
             played = run.played;
         }
     }
-    if wanted("arena") {
-        let sandboxed = sandboxed_first_bot()?;
-        let mut specs = vec![with_cgroups(first_bot("first"), CgroupMode::Off)];
-        specs.extend(sandboxed.as_ref().map(|(spec, _)| spec.clone()));
-        let times = bot_lifecycle(&exe, if args.smoke { 5 } else { 40 }, &specs)?;
-        let (starts, stops) = &times[0];
-        let note = "arena bot first under the guard; a series starts and stops two";
-        report.add(
-            "arena",
-            "start a bot (spawn to hello answered): median",
-            starts.median() / 1e3,
-            "ms",
-            note,
-        );
-        report.add(
-            "arena",
-            "stop a bot (quit to reaped): median",
-            stops.median() / 1e3,
-            "ms",
-            note,
-        );
-        if let Some((sandboxed_starts, _)) = times.get(1) {
-            report.add(
-                "arena",
-                "start a sandboxed bot (spawn to hello answered): median",
-                sandboxed_starts.median() / 1e3,
-                "ms",
-                format!(
-                    "the same bot with sandbox = true (bubblewrap), its starts taking turns with the plain ones: {:.1}x the plain start",
-                    sandboxed_starts.median() / starts.median()
-                ),
-            );
-        } else {
-            let why = if crate::platform::SANDBOX {
-                "bubblewrap is not installed"
-            } else {
-                crate::platform::NO_SANDBOX
-            };
-            report.skip("arena", "start a sandboxed bot", why);
-        }
-    }
-    if wanted("fairness") {
-        fairness(&mut report, &exe, rules, games, args.smoke)?;
-    }
-    if wanted("rules") {
-        let budget = Duration::from_millis(if args.smoke { 50 } else { 500 });
-        let (engine_ns, referee_ns) = rules_only(rules, &played, budget);
-        let note = "the arena's games replayed in memory, no process";
-        report.add(
-            "rules",
-            "engine only per ply (legal moves + play)",
-            engine_ns,
-            "ns",
-            note,
-        );
-        report.add(
-            "rules",
-            "referee without I/O per ply (engine + turn line + reply)",
-            referee_ns,
-            "ns",
-            note,
-        );
-        let bot_ns = bot_only(rules, &played, budget);
-        report.add(
-            "rules",
-            "the bot's side per ply (arena bot first, no I/O)",
-            bot_ns,
-            "ns",
-            "endodoi_bots::run over the games' turn lines, in memory",
-        );
-    }
+    Ok(played)
+}
 
-    // (c) Throughput through the runner, in a child process each.
-    let first_to = if args.smoke { 1 } else { 3 };
-    let levels: &[(usize, bool)] = match (wanted("throughput"), cores) {
-        (false, _) => &[],
-        (true, 1) => &[(1, false), (1, true)],
-        (true, _) => &[(1, false), (cores, false), (cores, true)],
+/// A bot's start and stop under the guard, plain and sandboxed.
+fn lifecycle_section(report: &mut Report<'_, '_>, exe: &Path, smoke: bool) -> Result<()> {
+    let sandboxed = sandboxed_first_bot()?;
+    let mut specs = vec![with_cgroups(first_bot("first"), CgroupMode::Off)];
+    specs.extend(sandboxed.as_ref().map(|(spec, _)| spec.clone()));
+    let times = bot_lifecycle(exe, if smoke { 5 } else { 40 }, &specs)?;
+    let (starts, stops) = &times[0];
+    let note = "arena bot first under the guard; a series starts and stops two";
+    report.add(
+        "arena",
+        "start a bot (spawn to hello answered): median",
+        starts.median() / 1e3,
+        "ms",
+        note,
+    );
+    report.add(
+        "arena",
+        "stop a bot (quit to reaped): median",
+        stops.median() / 1e3,
+        "ms",
+        note,
+    );
+    if let Some((sandboxed_starts, _)) = times.get(1) {
+        report.add(
+            "arena",
+            "start a sandboxed bot (spawn to hello answered): median",
+            sandboxed_starts.median() / 1e3,
+            "ms",
+            format!(
+                "the same bot with sandbox = true (bubblewrap), its starts taking turns with the plain ones: {:.1}x the plain start",
+                sandboxed_starts.median() / starts.median()
+            ),
+        );
+    } else {
+        let why = if crate::platform::SANDBOX {
+            "bubblewrap is not installed"
+        } else {
+            crate::platform::NO_SANDBOX
+        };
+        report.skip("arena", "start a sandboxed bot", why);
+    }
+    Ok(())
+}
+
+/// (d) The games `played` replayed in memory: the engine, the referee
+/// without I/O, the bot's side.
+fn rules_section(report: &mut Report<'_, '_>, rules: Rules, played: &[Played], smoke: bool) {
+    let budget = Duration::from_millis(if smoke { 50 } else { 500 });
+    let (engine_ns, referee_ns) = rules_only(rules, played, budget);
+    let note = "the arena's games replayed in memory, no process";
+    report.add(
+        "rules",
+        "engine only per ply (legal moves + play)",
+        engine_ns,
+        "ns",
+        note,
+    );
+    report.add(
+        "rules",
+        "referee without I/O per ply (engine + turn line + reply)",
+        referee_ns,
+        "ns",
+        note,
+    );
+    let bot_ns = bot_only(rules, played, budget);
+    report.add(
+        "rules",
+        "the bot's side per ply (arena bot first, no I/O)",
+        bot_ns,
+        "ns",
+        "endodoi_bots::run over the games' turn lines, in memory",
+    );
+}
+
+/// (c) Throughput through the runner, a tournament in a child process at
+/// each concurrency (and with affinity).
+fn throughput_section(
+    report: &mut Report<'_, '_>,
+    exe: &Path,
+    cores: usize,
+    smoke: bool,
+) -> Result<()> {
+    let first_to = if smoke { 1 } else { 3 };
+    let levels: &[(usize, bool)] = match cores {
+        1 => &[(1, false), (1, true)],
+        _ => &[(1, false), (cores, false), (cores, true)],
     };
     for &(concurrency, affinity) in levels {
         if affinity && !crate::platform::AFFINITY {
@@ -1307,7 +1392,7 @@ pub fn run(args: &Options, console: &mut Console<'_>) -> Result<Outcome> {
             report.skip("throughput", &figure, crate::platform::NO_AFFINITY);
             continue;
         }
-        let f = tournament_child(&exe, 4, first_to, concurrency, affinity)?;
+        let f = tournament_child(exe, 4, first_to, concurrency, affinity)?;
         let note = format!(
             "4 bots, first to {first_to}: {} games, {} bot plies; games.csv synced per game",
             f.games, f.plies
@@ -1334,47 +1419,37 @@ pub fn run(args: &Options, console: &mut Console<'_>) -> Result<Outcome> {
         );
     }
 
-    // (4) Scale.
-    if args.scale || args.only.iter().any(|s| s == "scale") {
-        // A smoke run plays the smallest tournament only.
-        let counts: Vec<usize> = if args.smoke {
-            args.scale_bots.iter().copied().min().into_iter().collect()
-        } else {
-            args.scale_bots.clone()
-        };
-        for affinity in [false, true] {
-            if affinity && !crate::platform::AFFINITY {
-                report.skip(
-                    "scale",
-                    "tournaments with affinity",
-                    crate::platform::NO_AFFINITY,
-                );
-                continue;
-            }
-            for &bots in &counts {
-                scale_point(&mut report, &exe, bots, cores, affinity)?;
-            }
+    Ok(())
+}
+
+/// (4) Scale: tournaments of each of `--scale-bots` instant bots, pinned
+/// to cores or not.
+fn scale_section(
+    report: &mut Report<'_, '_>,
+    exe: &Path,
+    args: &Options,
+    cores: usize,
+) -> Result<()> {
+    // A smoke run plays the smallest tournament only.
+    let counts: Vec<usize> = if args.smoke {
+        args.scale_bots.iter().copied().min().into_iter().collect()
+    } else {
+        args.scale_bots.clone()
+    };
+    for affinity in [false, true] {
+        if affinity && !crate::platform::AFFINITY {
+            report.skip(
+                "scale",
+                "tournaments with affinity",
+                crate::platform::NO_AFFINITY,
+            );
+            continue;
+        }
+        for &bots in &counts {
+            scale_point(report, exe, bots, cores, affinity)?;
         }
     }
-    // (5) The league's pairing, on simulated populations: only when asked.
-    if args.only.iter().any(|s| s == "league") {
-        league::section(&mut report, args.smoke);
-    }
-    let (load, load_text) = load_now();
-    report.add(
-        "context",
-        "load average (1 min) at the end",
-        load,
-        "load",
-        load_text,
-    );
-    if let Some(path) = &args.out {
-        report.write_csv(path)?;
-        report
-            .console
-            .print(format_args!("figures written to {}", path.display()));
-    }
-    Ok(Outcome::Success)
+    Ok(())
 }
 
 /// One row of the scaling table: a tournament of `bots` instant bots,

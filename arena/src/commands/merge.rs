@@ -53,56 +53,14 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
             list(&absent)
         ));
     }
-    let config_text = |d: &PathBuf| {
-        RunFolder::at(d)
-            .config()
-            .with_context(|| format!("cannot read {}", d.join("config.toml").display()))
-    };
-    let first = config_text(&dirs[0])?;
-    for d in &dirs[1..] {
-        anyhow::ensure!(
-            config_text(d)? == first,
-            "{} comes from another config than {}: merge only the shards of one tournament",
-            d.display(),
-            dirs[0].display()
-        );
-    }
-    // The shards' copy resolves its paths from the original config's folder.
-    let base = std::fs::read_to_string(dirs[0].join(crate::config::CONFIG_DIR_FILE)).map_or_else(
-        |_| PathBuf::new(),
-        |t| PathBuf::from(t.trim_end_matches('\n')),
-    );
-    let config = Config::parse_in(
-        &String::from_utf8_lossy(&first),
-        "config.toml",
-        "merged",
-        &base,
-        &super::host(),
-    )?;
+    let (first, base, config) = shards_config(&dirs)?;
     let files: Vec<PathBuf> = dirs.iter().map(|d| RunFolder::at(d).games()).collect();
     // Every row checked (replayed, no game twice; a `tablebase` one by the
     // tables of the config's [board] tablebase) before anything is written.
     let tables = super::tables_for(None, Some(&config))?;
     let checked = crate::output::games::merge_games_with(&files, None, tables)?;
     if !partial {
-        let states: Vec<_> = dirs
-            .iter()
-            .map(|d| crate::shards::ShardState::read(d))
-            .collect();
-        crate::shards::check_whole(&states)
-            .map_err(|e| anyhow::anyhow!("{e}; or pass --partial to merge what there is"))?;
-        // A finished run counted its games: a copy cut short has fewer.
-        for (d, &rows) in dirs.iter().zip(&checked.per_file) {
-            let counted = RunFolder::at(d).finished_games();
-            if let Some(counted) = counted.filter(|&c| c != rows) {
-                anyhow::bail!(
-                    "{} finished with {}, but its games.csv holds {}: copy the folder again (a copy cut short?), or pass --partial to merge what there is",
-                    d.display(),
-                    crate::output::counted(counted, "game", "games"),
-                    crate::output::counted(rows, "whole row", "whole rows")
-                );
-            }
-        }
+        check_whole(&dirs, &checked.per_file)?;
     }
     if let Some(why) = crate::runner::unsplittable(&config) {
         anyhow::bail!("{}: {why}; so there are no shards to merge", list(&dirs));
@@ -145,25 +103,7 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         ));
     }
     let mut summary = runner::merged_summary(&config, &series);
-    // The bots that did not start, as the shards' series.csv give them (in
-    // the config's order), and the series left out for them.
-    let mut reasons: Vec<(String, String)> = Vec::new();
-    for d in &dirs {
-        for (bot, why) in super::rate::not_started_in(d) {
-            if reasons.iter().all(|(b, _)| *b != bot) {
-                reasons.push((bot, why));
-            }
-        }
-    }
-    summary.not_started = config
-        .bots
-        .iter()
-        .enumerate()
-        .filter_map(|(i, b)| {
-            let why = reasons.iter().find(|(n, _)| *n == b.name)?;
-            Some((i, why.1.clone()))
-        })
-        .collect();
+    summary.not_started = not_started(&config, &dirs);
     let skipped = |i: usize| summary.not_started.iter().any(|(b, _)| *b == i);
     summary.not_played = config
         .format
@@ -185,4 +125,83 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         dir.path.display()
     ));
     Ok(Outcome::Success)
+}
+
+/// The config the shard folders `dirs` share (one and the same file, or an
+/// error): its bytes, the folder its relative paths start from, and the
+/// config read.
+fn shards_config(dirs: &[PathBuf]) -> anyhow::Result<(Vec<u8>, PathBuf, Config)> {
+    let config_text = |d: &PathBuf| {
+        RunFolder::at(d)
+            .config()
+            .with_context(|| format!("cannot read {}", d.join("config.toml").display()))
+    };
+    let first = config_text(&dirs[0])?;
+    for d in &dirs[1..] {
+        anyhow::ensure!(
+            config_text(d)? == first,
+            "{} comes from another config than {}: merge only the shards of one tournament",
+            d.display(),
+            dirs[0].display()
+        );
+    }
+    // The shards' copy resolves its paths from the original config's folder.
+    let base = std::fs::read_to_string(dirs[0].join(crate::config::CONFIG_DIR_FILE)).map_or_else(
+        |_| PathBuf::new(),
+        |t| PathBuf::from(t.trim_end_matches('\n')),
+    );
+    let config = Config::parse_in(
+        &String::from_utf8_lossy(&first),
+        "config.toml",
+        "merged",
+        &base,
+        &super::host(),
+    )?;
+    Ok((first, base, config))
+}
+
+/// That the shards of `dirs` make the whole run, and each finished one
+/// holds every game it counted (`rows`, per folder, as read).
+fn check_whole(dirs: &[PathBuf], rows: &[usize]) -> anyhow::Result<()> {
+    let states: Vec<_> = dirs
+        .iter()
+        .map(|d| crate::shards::ShardState::read(d))
+        .collect();
+    crate::shards::check_whole(&states)
+        .map_err(|e| anyhow::anyhow!("{e}; or pass --partial to merge what there is"))?;
+    // A finished run counted its games: a copy cut short has fewer.
+    for (d, &rows) in dirs.iter().zip(rows) {
+        let counted = RunFolder::at(d).finished_games();
+        if let Some(counted) = counted.filter(|&c| c != rows) {
+            anyhow::bail!(
+                "{} finished with {}, but its games.csv holds {}: copy the folder again (a copy cut short?), or pass --partial to merge what there is",
+                d.display(),
+                crate::output::counted(counted, "game", "games"),
+                crate::output::counted(rows, "whole row", "whole rows")
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The bots that did not start (by index in `config`'s bots), with why,
+/// as the shards' series.csv give them, in the config's order.
+fn not_started(config: &Config, dirs: &[PathBuf]) -> Vec<(usize, String)> {
+    let mut reasons: Vec<(String, String)> = Vec::new();
+    for d in dirs {
+        for (bot, why) in super::rate::not_started_in(d) {
+            if reasons.iter().all(|(b, _)| *b != bot) {
+                reasons.push((bot, why));
+            }
+        }
+    }
+    config
+        .bots
+        .iter()
+        .enumerate()
+        .filter_map(|(i, b)| {
+            let why = reasons.iter().find(|(n, _)| *n == b.name)?;
+            Some((i, why.1.clone()))
+        })
+        .collect()
 }

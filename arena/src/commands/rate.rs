@@ -40,47 +40,11 @@ pub struct Options {
 /// Several files without `out`; settings that would overwrite a run's own
 /// statistics; no games; an anchor that played no game; unreadable files.
 pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outcome> {
-    // The same file twice would count its games twice.
-    for (i, file) in options.games.iter().enumerate() {
-        let same = |other: &PathBuf| match (file.canonicalize(), other.canonicalize()) {
-            (Ok(a), Ok(b)) => a == b,
-            _ => file == other,
-        };
-        anyhow::ensure!(
-            !options.games[..i].iter().any(same),
-            "{} is given twice: give each games.csv once (its games would count twice)",
-            file.display()
-        );
-    }
-    let out = match (&options.out, options.games.as_slice()) {
-        (Some(dir), _) => dir.clone(),
-        (None, [one]) => one
-            .parent()
-            .map_or_else(|| PathBuf::from("."), Path::to_path_buf),
-        (None, _) => {
-            anyhow::bail!("several games.csv files need --out DIR for the merged statistics")
-        }
-    };
+    check_distinct(&options.games)?;
+    let out = out_dir(options)?;
     // The settings of the run the files come from (its config.toml beside
     // them, the same for all), so that rating a run gives the run's files.
-    let run_config = {
-        let texts: Vec<Option<String>> = options
-            .games
-            .iter()
-            .map(|g| {
-                let dir = g.parent().unwrap_or(Path::new("."));
-                std::fs::read_to_string(dir.join("config.toml")).ok()
-            })
-            .collect();
-        match texts.first() {
-            // Read as a run reads its copy: paths from the original's folder.
-            Some(Some(first)) if texts.iter().all(|t| t.as_ref() == Some(first)) => {
-                let dir = options.games[0].parent().unwrap_or(Path::new("."));
-                super::run_config(dir, options.tablebase.is_some())?
-            }
-            _ => None,
-        }
-    };
+    let run_config = run_config_of(options)?;
     let given = options.prior_draws.is_some()
         || options.bootstrap.is_some()
         || options.seed.is_some()
@@ -115,66 +79,9 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         prior_draws.is_finite() && prior_draws >= 0.0,
         "--prior-draws must be 0 or more"
     );
-    let mut rated = crate::rate::read_games_with(&options.games, options.mixed_rules, tables)?;
-    for torn in &rated.torn {
-        console.note(format_args!("arena: {torn}"));
-    }
-    for (file, first) in &rated.twins {
-        console.note(format_args!(
-            "arena: warning: {} holds the same games as {}, game for game (two runs of one config and seed?): they count twice; give one of them",
-            file.display(),
-            first.display()
-        ));
-    }
-    for file in &rated.unreplayed {
-        console.note(format_args!(
-            "arena: {} has no moves column, so its rows are counted as they are, not replayed and checked",
-            file.display()
-        ));
-    }
-    anyhow::ensure!(
-        rated.games > 0,
-        "no games in {}: a games.csv needs its header row and a row per game played, as `arena run CONFIG --out DIR` writes DIR/games.csv (a run stopped before its first game has none yet)",
-        options
-            .games
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    // The run's bots that did not start, as its series.csv gives them, are
-    // listed after the others, as the run listed them.
-    let not_started: Vec<(String, String)> = match (from_run, options.games.as_slice()) {
-        (true, [games]) => not_started_in(games.parent().unwrap_or(Path::new(".")))
-            .into_iter()
-            .filter(|(bot, _)| !rated.names.contains(bot) && run_bots.contains(bot))
-            .collect(),
-        _ => Vec::new(),
-    };
-    let started: Vec<&String> = run_bots
-        .iter()
-        .filter(|b| not_started.iter().all(|(n, _)| n != *b))
-        .collect();
-    rated.include_bots(&started);
-    // In the config's order, as the run listed them.
-    let listed: Vec<(String, Option<String>)> = run_bots
-        .iter()
-        .map(|b| {
-            let why = not_started.iter().find(|(n, _)| n == b);
-            (b.clone(), why.map(|(_, why)| why.clone()))
-        })
-        .collect();
-    let anchor = match &options.anchor {
-        Some(a) => Some((a.clone(), options.anchor_elo.unwrap_or(0.0))),
-        None => ratings.anchor,
-    };
-    if let Some((anchor, _)) = &anchor {
-        anyhow::ensure!(
-            rated.names.contains(anchor),
-            "--anchor {anchor} played no game here; the bots are {}",
-            rated.names.join(", ")
-        );
-    }
+    let mut rated = read_rated(&options.games, options.mixed_rules, tables, console)?;
+    let (not_started, listed) = listed_bots(&mut rated, &run_bots, from_run, &options.games);
+    let anchor = anchor_of(options, ratings.anchor, &rated.names)?;
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
     let settings = RatingSettings {
         prior_draws,
@@ -183,16 +90,7 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
     };
     let seed = options.seed.unwrap_or(seed);
     let rating = report::rating_options(&settings, seed, &rated.names);
-    let course = match (&format_config, options.games.as_slice()) {
-        (Some(config), [games]) => {
-            let absent: Vec<usize> = not_started
-                .iter()
-                .filter_map(|(n, _)| config.bots.iter().position(|b| &b.name == n))
-                .collect();
-            Some(followed_course(config, games, &absent, &out)?)
-        }
-        _ => None,
-    };
+    let course = course_of(format_config.as_ref(), &options.games, &not_started, &out)?;
     let config_names: Vec<String> = format_config
         .iter()
         .flat_map(|c| c.bots.iter().map(|b| b.name.clone()))
@@ -234,6 +132,185 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         out.display()
     ));
     Ok(Outcome::Success)
+}
+
+/// The anchor: `--anchor` (at `--anchor-elo`, else 0), else the run's
+/// config's (`config_anchor`); it must be one of the bots that played,
+/// `names`.
+fn anchor_of(
+    options: &Options,
+    config_anchor: Option<(String, f64)>,
+    names: &[String],
+) -> anyhow::Result<Option<(String, f64)>> {
+    let anchor = match &options.anchor {
+        Some(a) => Some((a.clone(), options.anchor_elo.unwrap_or(0.0))),
+        None => config_anchor,
+    };
+    if let Some((anchor, _)) = &anchor {
+        anyhow::ensure!(
+            names.contains(anchor),
+            "--anchor {anchor} played no game here; the bots are {}",
+            names.join(", ")
+        );
+    }
+    Ok(anchor)
+}
+
+/// The folder the statistics go to: `--out`, or the one games.csv's own.
+fn out_dir(options: &Options) -> anyhow::Result<PathBuf> {
+    Ok(match (&options.out, options.games.as_slice()) {
+        (Some(dir), _) => dir.clone(),
+        (None, [one]) => one
+            .parent()
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf),
+        (None, _) => {
+            anyhow::bail!("several games.csv files need --out DIR for the merged statistics")
+        }
+    })
+}
+
+/// The `games` files read, replayed and checked (their rules may differ
+/// with `mixed_rules`; a `tablebase` row is checked by `tables`), what
+/// the read found said on `console`; an error when they hold no game.
+fn read_rated(
+    games: &[PathBuf],
+    mixed_rules: bool,
+    tables: Option<std::sync::Arc<endodoi_tablebase::Tables>>,
+    console: &mut Console<'_>,
+) -> anyhow::Result<crate::rate::Rated> {
+    let rated = crate::rate::read_games_with(games, mixed_rules, tables)?;
+    note_read(&rated, console);
+    anyhow::ensure!(
+        rated.games > 0,
+        "no games in {}: a games.csv needs its header row and a row per game played, as `arena run CONFIG --out DIR` writes DIR/games.csv (a run stopped before its first game has none yet)",
+        games
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    Ok(rated)
+}
+
+/// Bots that did not start, each with why.
+type NotStarted = Vec<(String, String)>;
+
+/// Bots in the config's order, each with why it did not start (`None`:
+/// it started).
+type Listed = Vec<(String, Option<String>)>;
+
+/// The run's bots (`run_bots`, when the one file is `from_run`) that did
+/// not start, as its series.csv gives them, with why; and every run bot in
+/// the config's order with why it did not start, as the run listed them.
+/// The bots that started but played no game join `rated`.
+fn listed_bots(
+    rated: &mut crate::rate::Rated,
+    run_bots: &[String],
+    from_run: bool,
+    games: &[PathBuf],
+) -> (NotStarted, Listed) {
+    // The run's bots that did not start, as its series.csv gives them, are
+    // listed after the others, as the run listed them.
+    let not_started: Vec<(String, String)> = match (from_run, games) {
+        (true, [games]) => not_started_in(games.parent().unwrap_or(Path::new(".")))
+            .into_iter()
+            .filter(|(bot, _)| !rated.names.contains(bot) && run_bots.contains(bot))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let started: Vec<&String> = run_bots
+        .iter()
+        .filter(|b| not_started.iter().all(|(n, _)| n != *b))
+        .collect();
+    rated.include_bots(&started);
+    // In the config's order, as the run listed them.
+    let listed: Vec<(String, Option<String>)> = run_bots
+        .iter()
+        .map(|b| {
+            let why = not_started.iter().find(|(n, _)| n == b);
+            (b.clone(), why.map(|(_, why)| why.clone()))
+        })
+        .collect();
+    (not_started, listed)
+}
+
+/// That no file of `games` is given twice: its games would count twice.
+fn check_distinct(games: &[PathBuf]) -> anyhow::Result<()> {
+    for (i, file) in games.iter().enumerate() {
+        let same = |other: &PathBuf| match (file.canonicalize(), other.canonicalize()) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => file == other,
+        };
+        anyhow::ensure!(
+            !games[..i].iter().any(same),
+            "{} is given twice: give each games.csv once (its games would count twice)",
+            file.display()
+        );
+    }
+    Ok(())
+}
+
+/// The settings of the run the `games` files come from: its config.toml
+/// beside them, the same for all, read as a run reads its copy (paths from
+/// the original's folder); `None` when they come from no one run.
+fn run_config_of(options: &Options) -> anyhow::Result<Option<Config>> {
+    let texts: Vec<Option<String>> = options
+        .games
+        .iter()
+        .map(|g| {
+            let dir = g.parent().unwrap_or(Path::new("."));
+            std::fs::read_to_string(dir.join("config.toml")).ok()
+        })
+        .collect();
+    Ok(match texts.first() {
+        // Read as a run reads its copy: paths from the original's folder.
+        Some(Some(first)) if texts.iter().all(|t| t.as_ref() == Some(first)) => {
+            let dir = options.games[0].parent().unwrap_or(Path::new("."));
+            super::run_config(dir, options.tablebase.is_some())?
+        }
+        _ => None,
+    })
+}
+
+/// What reading the games found that the user should know: rows cut
+/// short, files that hold the same games, files without moves.
+fn note_read(rated: &crate::rate::Rated, console: &mut Console<'_>) {
+    for torn in &rated.torn {
+        console.note(format_args!("arena: {torn}"));
+    }
+    for (file, first) in &rated.twins {
+        console.note(format_args!(
+            "arena: warning: {} holds the same games as {}, game for game (two runs of one config and seed?): they count twice; give one of them",
+            file.display(),
+            first.display()
+        ));
+    }
+    for file in &rated.unreplayed {
+        console.note(format_args!(
+            "arena: {} has no moves column, so its rows are counted as they are, not replayed and checked",
+            file.display()
+        ));
+    }
+}
+
+/// The course of a gauntlet, knockout or Swiss run (`format_config`) as
+/// its one `games` file followed it, the bots `not_started` left out.
+fn course_of(
+    format_config: Option<&Config>,
+    games: &[PathBuf],
+    not_started: &[(String, String)],
+    out: &Path,
+) -> anyhow::Result<Option<(crate::format::GameCourse, Option<crate::html::Trends>)>> {
+    Ok(match (format_config, games) {
+        (Some(config), [games]) => {
+            let absent: Vec<usize> = not_started
+                .iter()
+                .filter_map(|(n, _)| config.bots.iter().position(|b| &b.name == n))
+                .collect();
+            Some(followed_course(config, games, &absent, out)?)
+        }
+        _ => None,
+    })
 }
 
 /// The bots a run in `dir` left out since they did not start, with why, as

@@ -68,27 +68,170 @@ pub fn run<F: Future<Output = ()>>(
     let shard = options.shard;
     // The live view's address is taken first: a bad one, or one in use,
     // stops the run before anything is written.
-    let listener = options
+    let listener = listen(options)?;
+    let resume = resume_dir(options);
+    let mut config = load_config(options, console)?;
+    let league = matches!(config.format, crate::format::Format::League(_));
+    let out = checked_out_dir(options, resume.as_ref(), &config)?;
+    let (dir, _lock) = open_folder(options, &out, resume.is_some(), &config)?;
+    // A resumed league's bots are its roster's, in its order: the config's
+    // bots not in it join at the next round, as bots added.
+    let not_in_league = if league && resume.is_some() {
+        runner::league_order(&mut config, config_path, &dir)?
+    } else {
+        Vec::new()
+    };
+    let (notes_tx, notes_rx) = std::sync::mpsc::channel::<String>();
+    let earlier = earlier_games(resume.is_some(), &dir, console)?;
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    let server = listener
+        .map(|l| serve(l, &config, &dir, shard, earlier.as_ref(), console))
+        .transpose()?;
+    let watch = server.as_ref().map(Server::watch);
+    let mut run_options = run_options_for(
+        options,
+        resume.is_some(),
+        league,
+        &not_in_league,
+        watch,
+        notes_tx,
+    );
+    let cancel = CancellationToken::new();
+    let failures = check_starts(
+        &runtime,
+        &config,
+        &dir,
+        &run_options,
+        &interrupted,
+        &cancel,
+        console,
+    );
+    skip_failed(
+        &config,
+        &failures,
+        &not_in_league,
+        league && resume.is_some(),
+        &mut run_options,
+        &dir,
+        console,
+    )?;
+    let config = Arc::new(config);
+    let bound = announce(
+        &config,
+        &run_options,
+        server.as_ref(),
+        options.view,
+        &dir,
+        console,
+    );
+    let reporter = reporter_for(options.view, &config, &run_options.skipped, bound, console);
+    let playing = Playing {
+        config: &config,
+        dir: &dir,
+        run_options: &run_options,
+        cancel: &cancel,
+        server: server.as_ref(),
+        notes: &notes_rx,
+        view: options.view,
+    };
+    let (outcome, mut reporter, done) =
+        play_games(&runtime, &playing, reporter, earlier.as_ref(), &interrupted);
+    for line in notes_rx.try_iter() {
+        reporter.note(&line);
+    }
+    reporter.finish();
+    // Dropping the runtime kills every bot still running, with its group.
+    drop(runtime);
+    let Some(summary) = outcome else {
+        say_interrupted(&mut *reporter, options, &dir);
+        return Ok(Outcome::Interrupted);
+    };
+    let finished = Finished {
+        options,
+        dir: &dir,
+        failures: &failures,
+        cancelled: cancel.is_cancelled(),
+        league,
+    };
+    let table = write_results(&finished, config, summary, server)?;
+    drop(reporter);
+    console.print(table);
+    close(&finished, done, console)
+}
+
+/// The live view's socket (`--serve`), bound; `None` without one.
+fn listen(options: &Options) -> anyhow::Result<Option<std::net::TcpListener>> {
+    options
         .serve
         .as_deref()
         .map(|a| live::parse_addr(a).and_then(live::bind))
         .transpose()
-        .context("--serve")?;
+        .context("--serve")
+}
+
+/// How the runner runs this run: `resumed` or not, a `league` (with its
+/// door's `notes`), the bots `not_in_league` skipped, the live view's
+/// `watch`.
+fn run_options_for(
+    options: &Options,
+    resumed: bool,
+    league: bool,
+    not_in_league: &[usize],
+    watch: Option<crate::referee::Watch>,
+    notes: std::sync::mpsc::Sender<String>,
+) -> RunOptions {
+    let shard = options.shard;
+    RunOptions {
+        guard: options.guard.clone(),
+        transcripts: options.transcripts,
+        // Shard 1 of 1 is the whole tournament (an SPRT match on Slurm).
+        shard: shard.filter(|s| !s.is_whole()),
+        resume: resumed,
+        skipped: not_in_league.to_vec(),
+        watch,
+        stage: None,
+        league: (league && shard.is_none_or(Shard::is_whole)).then(|| runner::LeagueDoor {
+            config: options.config.clone(),
+            notes,
+        }),
+    }
+}
+
+/// An interrupted run's last lines: where its games are, and how to go on.
+fn say_interrupted(reporter: &mut dyn Reporter, options: &Options, dir: &RunFolder) {
+    reporter.note(&format!(
+        "arena: interrupted; the games already played are in {}",
+        dir.games().display()
+    ));
+    reporter.note(&format!(
+        "arena: to go on where it stopped, run (from this folder): {}",
+        resume_command(options, &dir.path)
+    ));
+}
+
+/// The folder of an earlier attempt to go on with: `--resume`'s, or
+/// `--out`'s when it holds a run and `--resume-if-exists` is given.
+fn resume_dir(options: &Options) -> Option<PathBuf> {
     // An earlier attempt's folder (it has the config copied in) is resumed.
-    let resume = match (&options.out, &options.resume) {
+    match (&options.out, &options.resume) {
         (Some(dir), None) if options.resume_if_exists && RunFolder::at(dir).is_run() => {
             Some(dir.clone())
         }
         (_, resume) => resume.clone(),
-    };
-    let mut config = Config::load(config_path, &super::host())?;
+    }
+}
+
+/// The run's config: two bots or more, its moved paths said, and
+/// `--shard` checked against what it splits into.
+fn load_config(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Config> {
+    let (config_path, shard) = (&options.config, options.shard);
+    let config = Config::load(config_path, &super::host())?;
     anyhow::ensure!(
         config.bots.len() >= 2,
         "{}: one [[bot]] is a tuning's config (its [tune] table): run it with `arena tune {}`, or add a [[bot]] to play",
         config_path.display(),
         config_path.display()
     );
-    let league = matches!(config.format, crate::format::Format::League(_));
     let moved = config.moved_paths();
     if !moved.is_empty() && options.view != View::Quiet {
         console.note(format_args!(
@@ -110,8 +253,20 @@ pub fn run<F: Future<Output = ()>>(
             if config.bots.len() == 2 { "game pair" } else { "series" }
         );
     }
+    Ok(config)
+}
+
+/// The run folder (`--out`, the one resumed, or a new one in results/),
+/// once the sandboxed bots' layout and the bots' programs are checked; a
+/// folder made for this run is taken back when they are not.
+fn checked_out_dir(
+    options: &Options,
+    resume: Option<&PathBuf>,
+    config: &Config,
+) -> anyhow::Result<PathBuf> {
+    let shard = options.shard;
     let claimed = options.out.is_none() && resume.is_none();
-    let out = match (&options.out, &resume) {
+    let out = match (&options.out, resume) {
         (_, Some(dir)) => dir.clone(),
         (Some(dir), None) => dir.clone(),
         (None, None) => {
@@ -122,7 +277,7 @@ pub fn run<F: Future<Output = ()>>(
     // the results is refused as that, not as one to chown), then each start.
     let checked = crate::bot::layout::check_layout(&config.bots, &out)
         .map_err(|e| anyhow::anyhow!("{}: {e}", config.bot_origins[e.bot]))
-        .and_then(|()| Ok(crate::bot::spawn::check_programs(&config)?));
+        .and_then(|()| Ok(crate::bot::spawn::check_programs(config)?));
     if let Err(e) = checked {
         if claimed {
             // The folder just made for this run is still empty: take it back.
@@ -134,74 +289,67 @@ pub fn run<F: Future<Output = ()>>(
         shard.is_none_or(Shard::is_whole) || config.sprt.is_none(),
         "an SPRT match decides game by game and cannot be split into shards: run it whole (or as shard 1/1)"
     );
+    Ok(out)
+}
+
+/// The run folder `out` begun (or, `resumed`, taken up again), its lock
+/// held: only the same config (and shard) may go on where a run stopped.
+fn open_folder(
+    options: &Options,
+    out: &std::path::Path,
+    resumed: bool,
+    config: &Config,
+) -> anyhow::Result<(RunFolder, crate::output::RunLock)> {
     // Each way takes the folder's lock before it writes anything there;
     // only the same config (and shard) may go on where a run stopped.
-    let config_text = std::fs::read(config_path)
-        .with_context(|| format!("cannot read {}", config_path.display()))?;
-    let (dir, _lock) = if resume.is_some() {
-        RunFolder::resume(&out, &config_text, shard)?
+    let config_text = std::fs::read(&options.config)
+        .with_context(|| format!("cannot read {}", options.config.display()))?;
+    Ok(if resumed {
+        RunFolder::resume(out, &config_text, options.shard)?
     } else {
         // The folder may be new, or an earlier attempt's that never began.
-        let begun = RunFolder::begin(&out, &config_text, shard)?;
+        let begun = RunFolder::begin(out, &config_text, options.shard)?;
         // The copy of the config resolves its paths from the original's
         // folder (a resume may name the copy).
         write_config_dir(&begun.0.path, &config.base)?;
         begun
-    };
-    // A resumed league's bots are its roster's, in its order: the config's
-    // bots not in it join at the next round, as bots added.
-    let not_in_league = if league && resume.is_some() {
-        runner::league_order(&mut config, config_path, &dir)?
-    } else {
-        Vec::new()
-    };
-    let (notes_tx, notes_rx) = std::sync::mpsc::channel::<String>();
-    // The games an interrupted run has, read once for the view; a game cut
-    // short by a kill as it was written is played again.
-    let earlier = match resume {
-        Some(_) => dir.read_games()?,
-        None => None,
-    };
+    })
+}
+
+/// The games an interrupted run has (when `resumed`), read once for the
+/// view; a game cut short by a kill as it was written is said, and played
+/// again.
+fn earlier_games(
+    resumed: bool,
+    dir: &RunFolder,
+    console: &mut Console<'_>,
+) -> anyhow::Result<Option<crate::output::GamesRead>> {
+    let earlier = if resumed { dir.read_games()? } else { None };
     if let Some(torn) = earlier.as_ref().and_then(|read| read.torn.as_ref()) {
         console.note(format_args!("arena: {torn}"));
     }
-    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
-    let server = match listener {
-        Some(listener) => Some(serve(
-            listener,
-            &config,
-            &dir,
-            shard,
-            earlier.as_ref(),
-            console,
-        )?),
-        None => None,
-    };
-    let mut run_options = RunOptions {
-        guard: options.guard.clone(),
-        transcripts: options.transcripts,
-        // Shard 1 of 1 is the whole tournament (an SPRT match on Slurm).
-        shard: shard.filter(|s| !s.is_whole()),
-        resume: resume.is_some(),
-        skipped: not_in_league.clone(),
-        watch: server.as_ref().map(Server::watch),
-        stage: None,
-        league: (league && shard.is_none_or(Shard::is_whole)).then(|| runner::LeagueDoor {
-            config: config_path.clone(),
-            notes: notes_tx,
-        }),
-    };
+    Ok(earlier)
+}
 
-    // Every bot must start before any game is played. The signals are
-    // watched from before the first bot starts: a Ctrl-C while one takes
-    // its time to answer stops the check (dropped, it kills its bots) and
-    // the run winds down as one interrupted before its first game.
-    let cancel = CancellationToken::new();
+/// Starts every bot before any game: why each did not start (`None`: it
+/// did). The signals are watched from before the first bot starts: a
+/// Ctrl-C while one takes its time to answer stops the check (dropped, it
+/// kills its bots) and `cancel` is set, so the run winds down as one
+/// interrupted before its first game.
+fn check_starts<F: Future<Output = ()>>(
+    runtime: &tokio::runtime::Runtime,
+    config: &Config,
+    dir: &RunFolder,
+    run_options: &RunOptions,
+    interrupted: &impl Fn() -> F,
+    cancel: &CancellationToken,
+    console: &mut Console<'_>,
+) -> Vec<Option<String>> {
     let checks = runtime.block_on(async {
         tokio::select! {
             biased;
             () = interrupted() => None,
-            checks = runner::check_bots(&config, &dir, &run_options) => Some(checks),
+            checks = runner::check_bots(config, dir, run_options) => Some(checks),
         }
     });
     let checks = checks.unwrap_or_else(|| {
@@ -215,11 +363,26 @@ pub fn run<F: Future<Output = ()>>(
     for note in &checks.notes {
         console.note(format_args!("arena: {note}"));
     }
-    let failures = checks.failures;
-    let failed = super::not_started(&config.bots, &failures);
+    checks.failures
+}
+
+/// The bots that did not start (`failures`): an error (`on_start_failure =
+/// "stop"`, or a `resumed_league`, whose roster's bots must all start), or
+/// each said and left out of `run_options` with the league's bots
+/// `not_in_league`, as long as there is still something to play.
+fn skip_failed(
+    config: &Config,
+    failures: &[Option<String>],
+    not_in_league: &[usize],
+    resumed_league: bool,
+    run_options: &mut RunOptions,
+    dir: &RunFolder,
+    console: &mut Console<'_>,
+) -> anyhow::Result<()> {
+    let failed = super::not_started(&config.bots, failures);
     // A resumed league pairs its roster's bots: each must start.
     anyhow::ensure!(
-        failed.is_empty() || !league || resume.is_none(),
+        failed.is_empty() || !resumed_league,
         "{}; a resumed league needs every bot in it (roster.csv) to start, whatever on_start_failure says: fix it and resume again (logs in {})",
         failed.join("; "),
         dir.path.join("logs").display()
@@ -253,19 +416,32 @@ pub fn run<F: Future<Output = ()>>(
             }
         }
     }
-    let config = Arc::new(config);
-    let bound = runner::games_bound(&config, run_options.shard, &run_options.skipped);
-    if let Some(server) = &server {
+    Ok(())
+}
+
+/// Says what the run will play (bots, series, games, at once, where) and
+/// its warnings and notes, writing in `dir`; tells the live view the
+/// bound. The bound on the games.
+fn announce(
+    config: &Config,
+    run_options: &RunOptions,
+    server: Option<&Server>,
+    view: View,
+    dir: &RunFolder,
+    console: &mut Console<'_>,
+) -> u64 {
+    let bound = runner::games_bound(config, run_options.shard, &run_options.skipped);
+    if let Some(server) = server {
         server.bound(bound);
         if !config.format.is_static() {
             server.absent(run_options.skipped.clone());
         }
     }
     let playing = |i: &usize| !run_options.skipped.contains(i);
-    let series = runner::series_count(&config, run_options.shard, &run_options.skipped);
-    let at_once = runner::games_at_once(&config, run_options.shard, &run_options.skipped);
+    let series = runner::series_count(config, run_options.shard, &run_options.skipped);
+    let at_once = runner::games_at_once(config, run_options.shard, &run_options.skipped);
     // An SPRT match says what it tests: its bound is only max_games.
-    let games = match runner::sprt_of(&config) {
+    let games = match runner::sprt_of(config) {
         Some(s) => format!(
             "an SPRT of [{}, {}] {} to a verdict or {}",
             s.elo0,
@@ -297,7 +473,7 @@ pub fn run<F: Future<Output = ()>>(
     );
     // Before the live view starts; wrapped at a terminal's width (whole
     // in a pipe or a log, one line to grep).
-    if options.view != View::Quiet {
+    if view != View::Quiet {
         console.note(crate::output::table::wrap_lines(
             &start,
             crate::output::table::stderr_terminal_width(),
@@ -312,15 +488,28 @@ pub fn run<F: Future<Output = ()>>(
     ) {
         console.note(format_args!("arena: {warning}"));
     }
-    for note in runner::openings_notes(&config, series)
+    for note in runner::openings_notes(config, series)
         .into_iter()
-        .chain(runner::sprt_note(&config))
-        .chain(crate::bot::spawn::cgroups_note(&config))
-        .chain(runner::platform_notes(&config))
+        .chain(runner::sprt_note(config))
+        .chain(crate::bot::spawn::cgroups_note(config))
+        .chain(runner::platform_notes(config))
     {
         console.note(format_args!("arena: {note}"));
     }
-    let mut reporter: Box<dyn Reporter + '_> = match options.view {
+    bound
+}
+
+/// The reporter of `view`: the live view of the bots not `skipped`, or a
+/// line per game on the console's status sink.
+fn reporter_for<'a>(
+    view: View,
+    config: &Config,
+    skipped: &[usize],
+    bound: u64,
+    console: &'a mut Console<'_>,
+) -> Box<dyn Reporter + 'a> {
+    let playing = |i: &usize| !skipped.contains(i);
+    match view {
         View::Live => {
             let mut shown = (*config).clone();
             let mut index = 0..;
@@ -337,34 +526,64 @@ pub fn run<F: Future<Output = ()>>(
             )
             .sprt(config.sprt.is_some()),
         ),
-    };
+    }
+}
+
+/// What the games are played with.
+struct Playing<'a> {
+    config: &'a Arc<Config>,
+    dir: &'a RunFolder,
+    run_options: &'a RunOptions,
+    cancel: &'a CancellationToken,
+    server: Option<&'a Server>,
+    /// A league's door: bots that joined or left, changes refused.
+    notes: &'a std::sync::mpsc::Receiver<String>,
+    view: View,
+}
+
+/// Plays the games, each event to `reporter` and the live view; the first
+/// `interrupted` abandons the games in progress and lets the run wind down,
+/// a second one returns at once (`None`). The summary, the reporter, and
+/// the games counted (from the `earlier` ones on).
+fn play_games<'r, F: Future<Output = ()>>(
+    runtime: &tokio::runtime::Runtime,
+    p: &Playing<'_>,
+    reporter: Box<dyn Reporter + 'r>,
+    earlier: Option<&crate::output::GamesRead>,
+    interrupted: &impl Fn() -> F,
+) -> (
+    Option<Result<crate::series::Summary, runner::RunError>>,
+    Box<dyn Reporter + 'r>,
+    u64,
+) {
+    let mut reporter = reporter;
     // A resumed run counts on from the games it already has.
-    let mut done = match &earlier {
+    let mut done = match earlier {
         Some(read) => reporter.resumed(&read.rows),
         None => 0,
     };
     let reporter = std::cell::RefCell::new(reporter);
-    let names: Vec<&str> = config.bots.iter().map(|b| b.name.as_str()).collect();
+    let names: Vec<&str> = p.config.bots.iter().map(|b| b.name.as_str()).collect();
     // A live view that fails does not stop the run: it is said once.
     let mut live_gone = false;
     let outcome = runtime.block_on(async {
-        let work = runner::run(config.clone(), &dir, &run_options, &cancel, |event| {
+        let work = runner::run(p.config.clone(), p.dir, p.run_options, p.cancel, |event| {
             if let runner::Event::Game(_) = event {
                 done += 1;
             }
             if let runner::Event::Stage(stage) = event {
-                if let Some(line) = crate::reporter::stage_line(&config.format, &names, stage) {
-                    if options.view != View::Quiet {
+                if let Some(line) = crate::reporter::stage_line(&p.config.format, &names, stage) {
+                    if p.view != View::Quiet {
                         reporter.borrow_mut().note(&line);
                     }
                 }
             }
             // A league's door: bots that joined or left, changes refused.
-            for line in notes_rx.try_iter() {
+            for line in p.notes.try_iter() {
                 reporter.borrow_mut().note(&line);
             }
             reporter.borrow_mut().event(event);
-            if let Some(server) = &server {
+            if let Some(server) = p.server {
                 if !server.event(event) && !live_gone {
                     live_gone = true;
                     reporter.borrow_mut().note("arena: the live view stopped; the run goes on");
@@ -374,12 +593,12 @@ pub fn run<F: Future<Output = ()>>(
         tokio::pin!(work);
         // The first Ctrl-C (or SIGTERM) abandons the games in progress and
         // lets the run wind down; a second one returns at once.
-        if !cancel.is_cancelled() {
+        if !p.cancel.is_cancelled() {
             tokio::select! {
                 r = &mut work => return Some(r),
                 () = interrupted() => {
                     reporter.borrow_mut().note("arena: stopping: games in progress are abandoned and every bot is stopped (press Ctrl-C again to exit at once)");
-                    cancel.cancel();
+                    p.cancel.cancel();
                 }
             }
         }
@@ -388,24 +607,30 @@ pub fn run<F: Future<Output = ()>>(
             () = interrupted() => None,
         }
     });
-    let mut reporter = reporter.into_inner();
-    for line in notes_rx.try_iter() {
-        reporter.note(&line);
-    }
-    reporter.finish();
-    // Dropping the runtime kills every bot still running, with its group.
-    drop(runtime);
-    let Some(summary) = outcome else {
-        reporter.note(&format!(
-            "arena: interrupted; the games already played are in {}",
-            dir.games().display()
-        ));
-        reporter.note(&format!(
-            "arena: to go on where it stopped, run (from this folder): {}",
-            resume_command(options, &dir.path)
-        ));
-        return Ok(Outcome::Interrupted);
-    };
+    (outcome, reporter.into_inner(), done)
+}
+
+/// How a run that played its games ends.
+struct Finished<'a> {
+    options: &'a Options,
+    dir: &'a RunFolder,
+    /// Why each bot did not start (`None`: it did).
+    failures: &'a [Option<String>],
+    /// Whether the run was interrupted.
+    cancelled: bool,
+    league: bool,
+}
+
+/// Marks a run that played every game finished and writes the summaries
+/// of `summary`, then ends the live view (`server`): the final table. An
+/// error leaves a run to go on with.
+fn write_results(
+    f: &Finished<'_>,
+    config: Arc<Config>,
+    summary: Result<crate::series::Summary, runner::RunError>,
+    server: Option<Server>,
+) -> anyhow::Result<String> {
+    let (options, dir, failures, league) = (f.options, f.dir, f.failures, f.league);
     // From here on an error (a full disk, say) leaves a run to go on with.
     let go_on = |e: anyhow::Error| {
         anyhow::Error::new(Stopped {
@@ -421,7 +646,7 @@ pub fn run<F: Future<Output = ()>>(
         .filter_map(|(i, why)| why.clone().map(|why| (i, why)))
         .collect();
     // Every game is in games.csv: the run is finished (the report says so).
-    if !cancel.is_cancelled() {
+    if !f.cancelled {
         let games = summary.series.iter().map(|s| s.wdl.games() as usize).sum();
         dir.mark_finished(games)
             .context("cannot mark the run finished")
@@ -429,21 +654,26 @@ pub fn run<F: Future<Output = ()>>(
     }
     // A league's bots that joined are named in its summaries.
     let config = if league {
-        Arc::new(runner::with_joined(&config, &dir).map_err(|e| go_on(e.into()))?)
+        Arc::new(runner::with_joined(&config, dir).map_err(|e| go_on(e.into()))?)
     } else {
         config
     };
-    let table = report::write_summaries(&config, &dir, &summary).map_err(|e| go_on(e.into()))?;
+    let table = report::write_summaries(&config, dir, &summary).map_err(|e| go_on(e.into()))?;
     if let Some(server) = server {
         // The pages see the run finished, then the streams end.
-        if !cancel.is_cancelled() {
+        if !f.cancelled {
             server.finish();
         }
         server.stop();
     }
-    drop(reporter);
-    console.print(table);
-    if cancel.is_cancelled() {
+    Ok(table)
+}
+
+/// The run's last lines: how to go on with an interrupted one (its `done`
+/// games), or where the results are.
+fn close(f: &Finished<'_>, done: u64, console: &mut Console<'_>) -> anyhow::Result<Outcome> {
+    let (options, dir) = (f.options, f.dir);
+    if f.cancelled {
         console.note(format_args!(
             "arena: interrupted; the summaries cover the {} played, in {}",
             crate::output::counted(done, "game", "games"),

@@ -306,4 +306,33 @@ mod tests {
         assert_eq!(read(&path), all);
         assert!(!dir.path().join("league.csv.tmp").exists());
     }
+
+    #[test]
+    fn a_resumed_file_keeps_its_whole_rounds_and_cuts_its_last() {
+        let header = format!("{}\n", LeagueRow::COLUMNS.join(","));
+        let row =
+            |round: u32, series: u32| format!("{round},{series},a,b,0.0,1.0,0,0.0,1.0,0,0.5,\n");
+        let whole = format!("{header}{}{}{}", row(1, 1), row(1, 2), row(2, 3));
+        // The last round (3) may be incomplete (the run cut it short): it
+        // goes, with the partial row after it.
+        let text = format!("{whole}{}{}3,6,a", row(2, 4), row(3, 5));
+        let cut = (whole.len() + row(2, 4).len()) as u64;
+        assert_eq!(kept_rounds(text.as_bytes()), Some((cut, 2)));
+        assert_eq!(
+            kept_rounds(header.as_bytes()),
+            Some((header.len() as u64, 0))
+        );
+        assert_eq!(kept_rounds(b"round,other\n1,2\n"), None);
+        assert_eq!(kept_rounds(format!("{header}x,1\n").as_bytes()), None);
+
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("league.csv");
+        std::fs::write(&path, &text).unwrap();
+        let csv = LeagueCsv::resume(&path).unwrap();
+        assert_eq!(csv.rounds, 2);
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            &text.as_bytes()[..cut as usize]
+        );
+    }
 }

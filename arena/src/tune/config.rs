@@ -91,21 +91,8 @@ pub fn parse(text: &str, origin: &str, bots: &[BotSpec]) -> Result<Tune, ConfigE
     };
     let whole = tune.span();
     let tune = tune.into_inner();
-    let names: Vec<&str> = bots.iter().map(|b| b.name.as_str()).collect();
-    let bot_of = |v: &Spanned<String>, key: &str| -> Result<usize, ConfigError> {
-        names.iter().position(|n| *n == v.get_ref()).ok_or_else(|| {
-            at(
-                v.span(),
-                format!(
-                    "tune.{key} = \"{}\" names no [[bot]]: use one of {}",
-                    v.get_ref(),
-                    names.join(", ")
-                ),
-            )
-        })
-    };
     let bot = match &tune.bot {
-        Some(b) => bot_of(b, "bot")?,
+        Some(b) => bot_index(b, "bot", bots, &at)?,
         None => {
             return Err(at(
                 whole,
@@ -113,38 +100,8 @@ pub fn parse(text: &str, origin: &str, bots: &[BotSpec]) -> Result<Tune, ConfigE
             ))
         }
     };
-    let pairs = match &tune.pairs {
-        Some(p) if (1..=MAX_PAIRS as i64).contains(p.get_ref()) => *p.get_ref() as u64,
-        Some(p) => {
-            return Err(at(
-                p.span(),
-                format!(
-                    "tune.pairs = {} is out of range: use 1 to {MAX_PAIRS} game pairs",
-                    p.get_ref()
-                ),
-            ))
-        }
-        None => return Err(at(
-            whole,
-            "[tune] has no pairs: add pairs = N, the game pairs to play (fishtest's iterations)"
-                .into(),
-        )),
-    };
-    let opponent = match &tune.opponent {
-        Some(o) => {
-            let i = bot_of(o, "opponent")?;
-            if i == bot {
-                return Err(at(o.span(), "tune.opponent is the tuned bot: leave opponent out to tune the bot against itself, or name another [[bot]]".into()));
-            }
-            Some(i)
-        }
-        None => None,
-    };
-    if opponent.is_none() && bots.len() > 1 {
-        // Every other bot would be left idle; say so rather than guess.
-        let others: Vec<&str> = names.iter().copied().filter(|n| *n != names[bot]).collect();
-        return Err(at(whole, format!("[tune] tunes {} against itself, and the config has other bots ({}): add opponent = \"NAME\" to play against one, or remove the others", names[bot], others.join(", "))));
-    }
+    let pairs = pairs_of(tune.pairs.as_ref(), whole.clone(), &at)?;
+    let opponent = opponent_of(tune.opponent.as_ref(), bot, bots, whole.clone(), &at)?;
     let seed = match &tune.seed {
         Some(s) if *s.get_ref() >= 0 => Some(*s.get_ref() as u64),
         Some(s) => {
@@ -155,12 +112,99 @@ pub fn parse(text: &str, origin: &str, bots: &[BotSpec]) -> Result<Tune, ConfigE
         }
         None => None,
     };
-    if tune.param.is_empty() {
+    let params = params_of(&tune.param, whole, &at)?;
+    Ok(Tune {
+        bot,
+        pairs,
+        opponent,
+        seed,
+        params,
+    })
+}
+
+/// The index in `bots` of the bot `v` (tune.`key`) names.
+fn bot_index(
+    v: &Spanned<String>,
+    key: &str,
+    bots: &[BotSpec],
+    at: &impl Fn(Range<usize>, String) -> ConfigError,
+) -> Result<usize, ConfigError> {
+    bots.iter()
+        .position(|b| &b.name == v.get_ref())
+        .ok_or_else(|| {
+            let names: Vec<&str> = bots.iter().map(|b| b.name.as_str()).collect();
+            at(
+                v.span(),
+                format!(
+                    "tune.{key} = \"{}\" names no [[bot]]: use one of {}",
+                    v.get_ref(),
+                    names.join(", ")
+                ),
+            )
+        })
+}
+
+/// `tune.pairs`, required; `whole` is the `[tune]` table's span.
+fn pairs_of(
+    pairs: Option<&Spanned<i64>>,
+    whole: Range<usize>,
+    at: &impl Fn(Range<usize>, String) -> ConfigError,
+) -> Result<u64, ConfigError> {
+    match pairs {
+        Some(p) if (1..=MAX_PAIRS as i64).contains(p.get_ref()) => Ok(*p.get_ref() as u64),
+        Some(p) => Err(at(
+            p.span(),
+            format!(
+                "tune.pairs = {} is out of range: use 1 to {MAX_PAIRS} game pairs",
+                p.get_ref()
+            ),
+        )),
+        None => Err(at(
+            whole,
+            "[tune] has no pairs: add pairs = N, the game pairs to play (fishtest's iterations)"
+                .into(),
+        )),
+    }
+}
+
+/// `tune.opponent`, another bot than the tuned `bot`; without one, the
+/// config may have no other bot, which would be left idle.
+fn opponent_of(
+    opponent: Option<&Spanned<String>>,
+    bot: usize,
+    bots: &[BotSpec],
+    whole: Range<usize>,
+    at: &impl Fn(Range<usize>, String) -> ConfigError,
+) -> Result<Option<usize>, ConfigError> {
+    if let Some(o) = opponent {
+        let i = bot_index(o, "opponent", bots, at)?;
+        if i == bot {
+            return Err(at(o.span(), "tune.opponent is the tuned bot: leave opponent out to tune the bot against itself, or name another [[bot]]".into()));
+        }
+        return Ok(Some(i));
+    }
+    if bots.len() > 1 {
+        // Every other bot would be left idle; say so rather than guess.
+        let names: Vec<&str> = bots.iter().map(|b| b.name.as_str()).collect();
+        let others: Vec<&str> = names.iter().copied().filter(|n| *n != names[bot]).collect();
+        return Err(at(whole, format!("[tune] tunes {} against itself, and the config has other bots ({}): add opponent = \"NAME\" to play against one, or remove the others", names[bot], others.join(", "))));
+    }
+    Ok(None)
+}
+
+/// The `[[tune.param]]` tables, at least one, names unique; `whole` is
+/// the `[tune]` table's span.
+fn params_of(
+    tables: &[Spanned<BTreeMap<String, Spanned<toml::Value>>>],
+    whole: Range<usize>,
+    at: &impl Fn(Range<usize>, String) -> ConfigError,
+) -> Result<Vec<Param>, ConfigError> {
+    if tables.is_empty() {
         return Err(at(whole, "[tune] has no parameter: add a [[tune.param]] table with name, start, min, max, c_end and r_end per parameter".into()));
     }
     let mut params: Vec<Param> = Vec::new();
-    for table in &tune.param {
-        let p = param(table, &at)?;
+    for table in tables {
+        let p = param(table, at)?;
         if params.iter().any(|q| q.name == p.name) {
             return Err(at(
                 table.span(),
@@ -172,13 +216,7 @@ pub fn parse(text: &str, origin: &str, bots: &[BotSpec]) -> Result<Tune, ConfigE
         }
         params.push(p);
     }
-    Ok(Tune {
-        bot,
-        pairs,
-        opponent,
-        seed,
-        params,
-    })
+    Ok(params)
 }
 
 /// One `[[tune.param]]` table, checked.

@@ -40,7 +40,19 @@ fn main() -> ExitCode {
         Command::Play(_) => signals::listen(true),
         _ => {}
     }
-    let outcome = match cli.command {
+    let command = match exit_at_once(cli.command) {
+        Ok(code) => return code,
+        Err(command) => *command,
+    };
+    let outcome = run(command, &mut console);
+    // Every bot is gone: the cgroups' sweeper may go too.
+    arena::cgroup::end_sweeper();
+    exit_code(outcome, &mut console)
+}
+
+/// Runs one of the commands that report an [`Outcome`].
+fn run(command: Command, console: &mut Console<'_>) -> anyhow::Result<Outcome> {
+    match command {
         Command::Run(args) => ShardSpec::resolve(args.shard.as_ref(), |k| std::env::var(k).ok())
             .map_err(anyhow::Error::from)
             .and_then(|shard| {
@@ -52,19 +64,19 @@ fn main() -> ExitCode {
                     View::Lines
                 };
                 let options = args.into_options(shard, view, std::env::current_exe().ok());
-                commands::run::run(&options, &mut console, || signals::stopped(false))
+                commands::run::run(&options, console, || signals::stopped(false))
             }),
         Command::Serve(args) => {
-            commands::serve::run(&args.into(), &mut console, || signals::stopped(false))
+            commands::serve::run(&args.into(), console, || signals::stopped(false))
         }
-        Command::Merge(args) => commands::merge::run(&args.into(), &mut console),
-        Command::Init(args) => commands::init::run(&args.into(), &mut console),
-        Command::Replay(args) => commands::replay::run(&args.into(), &mut console),
-        Command::Rate(args) => commands::rate::run(&args.into(), &mut console),
-        Command::Analyse(args) => commands::analyse::run(&args.into(), &mut console),
+        Command::Merge(args) => commands::merge::run(&args.into(), console),
+        Command::Init(args) => commands::init::run(&args.into(), console),
+        Command::Replay(args) => commands::replay::run(&args.into(), console),
+        Command::Rate(args) => commands::rate::run(&args.into(), console),
+        Command::Analyse(args) => commands::analyse::run(&args.into(), console),
         Command::Check(args) => {
             let options = args.into_options(std::env::current_exe().ok());
-            commands::check::run(&options, &mut console)
+            commands::check::run(&options, console)
         }
         Command::Play(args) => arena::play::PlayOptions::new(args.into())
             .map_err(anyhow::Error::new)
@@ -74,56 +86,15 @@ fn main() -> ExitCode {
             }),
         Command::Tune(args) => {
             let options = args.into_options(std::env::current_exe().ok());
-            commands::tune::run(&options, &mut console, || signals::stopped(false))
+            commands::tune::run(&options, console, || signals::stopped(false))
         }
-        Command::Slurm(args) => commands::slurm::run(&args.into(), &mut console),
-        Command::Tablebase(args) => commands::tablebase::run(&args.into(), &mut console),
-        Command::Bench(args) => commands::bench::run(&args.into(), &mut console),
+        Command::Slurm(args) => commands::slurm::run(&args.into(), console),
+        Command::Tablebase(args) => commands::tablebase::run(&args.into(), console),
+        Command::Bench(args) => commands::bench::run(&args.into(), console),
         Command::BenchEcho => {
             commands::bench::echo(std::io::stdin().lock(), std::io::stdout().lock())
                 .map(|()| Outcome::Success)
                 .map_err(|e| anyhow::anyhow!("bench-echo: {e}"))
-        }
-        Command::Guard(args) => {
-            let Some((command, limits, sandbox, cgroups)) = args.into_parts() else {
-                return ExitCode::from(ERROR);
-            };
-            // The guard's stderr is the bot's log.
-            let code = arena::guard::run(&command, limits, sandbox.as_ref(), &cgroups)
-                .unwrap_or_else(|e| {
-                    eprintln!("guard: {e}");
-                    arena::guard::NOT_STARTED
-                });
-            return ExitCode::from(code as u8);
-        }
-        Command::Sweeper(args) => {
-            arena::cgroup::sweep_owner(&args.owner, &args.place, std::io::stdin().lock());
-            return ExitCode::SUCCESS;
-        }
-        Command::Confine(args) => {
-            return match arena::sandbox::confine::run(args.processes, args.arena, &args.command) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("sandbox: {e}");
-                    ExitCode::from(arena::sandbox::confine::REFUSED as u8)
-                }
-            };
-        }
-        Command::Bot { name, .. } if name == "--help" || name == "-h" => {
-            print!("{}", cli::bot_help());
-            return ExitCode::SUCCESS;
-        }
-        Command::Bot { name, args } if name == "perfect" => {
-            return ExitCode::from(arena::commands::perfect::main(args));
-        }
-        Command::Bot { name, args } => {
-            let stdio = endodoi_bots::Stdio {
-                input: std::io::stdin().lock(),
-                output: std::io::stdout().lock(),
-                errors: std::io::stderr(),
-            };
-            let code = endodoi_bots::bot_main(&format!("arena bot {name}"), &name, args, stdio);
-            return ExitCode::from(u8::try_from(code).unwrap_or(FAILED));
         }
         Command::Solve(args) => endodoi_bots::solve::write_table(
             &args.holes,
@@ -134,7 +105,64 @@ fn main() -> ExitCode {
         )
         .map(|()| Outcome::Success)
         .map_err(anyhow::Error::new),
-    };
+        Command::Guard(_) | Command::Sweeper(_) | Command::Confine(_) | Command::Bot { .. } => {
+            unreachable!("run by exit_at_once")
+        }
+    }
+}
+
+/// Runs a command that ends the process with its own exit code (the guard,
+/// the sweeper, the confinement, a bundled bot); any other is given back.
+fn exit_at_once(command: Command) -> Result<ExitCode, Box<Command>> {
+    match command {
+        Command::Guard(args) => {
+            let Some((command, limits, sandbox, cgroups)) = args.into_parts() else {
+                return Ok(ExitCode::from(ERROR));
+            };
+            // The guard's stderr is the bot's log.
+            let code = arena::guard::run(&command, limits, sandbox.as_ref(), &cgroups)
+                .unwrap_or_else(|e| {
+                    eprintln!("guard: {e}");
+                    arena::guard::NOT_STARTED
+                });
+            Ok(ExitCode::from(code as u8))
+        }
+        Command::Sweeper(args) => {
+            arena::cgroup::sweep_owner(&args.owner, &args.place, std::io::stdin().lock());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Confine(args) => Ok(
+            match arena::sandbox::confine::run(args.processes, args.arena, &args.command) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("sandbox: {e}");
+                    ExitCode::from(arena::sandbox::confine::REFUSED as u8)
+                }
+            },
+        ),
+        Command::Bot { name, .. } if name == "--help" || name == "-h" => {
+            print!("{}", cli::bot_help());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Bot { name, args } if name == "perfect" => {
+            Ok(ExitCode::from(arena::commands::perfect::main(args)))
+        }
+        Command::Bot { name, args } => {
+            let stdio = endodoi_bots::Stdio {
+                input: std::io::stdin().lock(),
+                output: std::io::stdout().lock(),
+                errors: std::io::stderr(),
+            };
+            let code = endodoi_bots::bot_main(&format!("arena bot {name}"), &name, args, stdio);
+            Ok(ExitCode::from(u8::try_from(code).unwrap_or(FAILED)))
+        }
+        other => Err(Box::new(other)),
+    }
+}
+
+/// The exit code of `outcome`; an error is said first, in one line (with
+/// how to go on with a run that stopped).
+fn exit_code(outcome: anyhow::Result<Outcome>, console: &mut Console<'_>) -> ExitCode {
     match outcome {
         Ok(Outcome::Success) => ExitCode::from(SUCCESS),
         Ok(Outcome::Failed) => ExitCode::from(FAILED),

@@ -1,0 +1,122 @@
+//! The config's one-line errors, and the place in its text each one names.
+
+use std::ops::Range;
+use std::path::PathBuf;
+
+use toml::Spanned;
+
+use super::text::Lines;
+
+/// An error in a config file, shown on one line: where, what, and the fix.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The config file cannot be read.
+    #[error("cannot read config {}: {cause}; check the path", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        cause: std::io::Error,
+    },
+    /// The config file is not UTF-8 text (UTF-16, say, as some Windows
+    /// editors save): TOML is UTF-8.
+    #[error("config {} is not UTF-8 text (TOML is UTF-8; a Windows editor may have saved it as UTF-16): save it as UTF-8", path.display())]
+    NotUtf8 {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A problem at a place in the file.
+    #[error("{origin}:{line}:{column}: {message}")]
+    At {
+        /// The file, as named to the user.
+        origin: String,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column (characters).
+        column: usize,
+        /// The problem and its fix.
+        message: String,
+    },
+    /// A problem of the whole file (no one place).
+    #[error("{origin}: {message}")]
+    File {
+        /// The file, as named to the user.
+        origin: String,
+        /// The problem and its fix.
+        message: String,
+    },
+    /// A bot whose program or script cannot be found or started.
+    #[error("{origin}: {message}")]
+    Bot {
+        /// Where the bot's `command` is, `FILE:LINE:COL`.
+        origin: String,
+        /// The problem and its fix.
+        message: String,
+    },
+}
+
+/// A config's text as its errors name it: the file, as named to the user,
+/// and where each of its lines starts.
+pub(super) struct Place<'a> {
+    origin: &'a str,
+    lines: Lines,
+}
+
+impl<'a> Place<'a> {
+    /// The place of config `text`, named `origin` in errors.
+    pub(super) fn new(origin: &'a str, text: &str) -> Place<'a> {
+        Place {
+            origin,
+            lines: Lines::new(text),
+        }
+    }
+
+    /// The error `msg` at the start of `span` (its line and column), or of
+    /// the whole file without one.
+    pub(super) fn at(&self, span: Option<Range<usize>>, msg: &str) -> ConfigError {
+        match span {
+            Some(span) => {
+                let (line, column) = self.lines.line_col(span.start);
+                ConfigError::At {
+                    origin: self.origin.to_string(),
+                    line,
+                    column,
+                    message: msg.to_string(),
+                }
+            }
+            None => ConfigError::File {
+                origin: self.origin.to_string(),
+                message: msg.to_string(),
+            },
+        }
+    }
+
+    /// `FILE:LINE:COL` of byte `offset` of the text.
+    pub(super) fn origin_of(&self, offset: usize) -> String {
+        let (line, col) = self.lines.line_col(offset);
+        format!("{}:{line}:{col}", self.origin)
+    }
+
+    /// A whole-number key: `default` without it, its value within
+    /// `min..=max`, or the error that names `key` and the range.
+    pub(super) fn int(
+        &self,
+        v: &Option<Spanned<i64>>,
+        key: &str,
+        min: i64,
+        max: i64,
+        default: i64,
+    ) -> Result<i64, ConfigError> {
+        match v {
+            None => Ok(default),
+            Some(s) if (min..=max).contains(s.get_ref()) => Ok(*s.get_ref()),
+            Some(s) => Err(self.at(
+                Some(s.span()),
+                &format!(
+                    "{key} = {} is out of range: use {min} to {max}",
+                    s.get_ref()
+                ),
+            )),
+        }
+    }
+}

@@ -1,0 +1,374 @@
+//! The `[tournament]` table's format keys: who meets whom.
+
+use std::ops::Range;
+use std::path::Path;
+
+use toml::Spanned;
+
+use crate::format::{Decider, Format};
+
+use super::bots::BotSpec;
+use super::errors::{ConfigError, Place};
+use super::text::strip_bom;
+use super::tournament::RawTournament;
+use super::Host;
+
+/// The formats, as `tournament.format` names them.
+const NAMES: &str = "\"round-robin\", \"gauntlet\", \"knockout\", \"swiss\" or \"league\"";
+
+/// The `[tournament]` format keys of `r` checked into a [`Format`] over
+/// `bots`: `format`, `candidates` (gauntlet), `seeding` or `seeding_file`
+/// (knockout, Swiss), `decider` (knockout), `rounds` (Swiss). A key of
+/// another format is an error, since it would leave the organiser believing
+/// it holds.
+pub(super) fn parse_format(
+    r: &RawTournament,
+    bots: &[BotSpec],
+    sprt: bool,
+    base: &Path,
+    host: &Host<'_>,
+    p: &Place<'_>,
+) -> Result<Format, ConfigError> {
+    let name = r
+        .format
+        .as_ref()
+        .map_or("round-robin", |f| f.get_ref().as_str());
+    if !["round-robin", "gauntlet", "knockout", "swiss", "league"].contains(&name) {
+        return Err(p.at(
+            r.format.as_ref().map(|f| f.span()),
+            &format!("tournament.format = \"{name}\" is not a format: use {NAMES}"),
+        ));
+    }
+    keys_of_other_formats(r, name, p)?;
+    if sprt && name != "round-robin" {
+        return Err(p.at(
+            r.format.as_ref().map(|f| f.span()),
+            &format!("tournament.format = \"{name}\" does not go with [sprt], a match of two bots: remove format, or remove [sprt]"),
+        ));
+    }
+    match name {
+        "round-robin" => Ok(Format::RoundRobin),
+        "league" => league_format(r, p),
+        "gauntlet" => gauntlet(r, bots, p),
+        _ => {
+            let seeds = seeds(r, bots, base, host, p)?;
+            if name == "knockout" {
+                knockout(r, seeds, p)
+            } else {
+                swiss(r, seeds, bots.len(), p)
+            }
+        }
+    }
+}
+
+/// A format key of `[tournament]`: its name, where it is written (if it
+/// is), and the formats it applies to.
+type FormatKey<'a> = (&'a str, Option<Range<usize>>, &'a [&'a str]);
+
+/// An error for the first key of `r` that belongs to other formats than
+/// `name`.
+fn keys_of_other_formats(r: &RawTournament, name: &str, p: &Place<'_>) -> Result<(), ConfigError> {
+    let keys: [FormatKey; 8] = [
+        (
+            "candidates",
+            r.candidates.as_ref().map(Spanned::span),
+            &["gauntlet"],
+        ),
+        (
+            "decider",
+            r.decider.as_ref().map(Spanned::span),
+            &["knockout"],
+        ),
+        (
+            "rounds",
+            r.rounds.as_ref().map(Spanned::span),
+            &["swiss", "league"],
+        ),
+        (
+            "settle_los",
+            r.settle_los.as_ref().map(Spanned::span),
+            &["league"],
+        ),
+        (
+            "pairing",
+            r.pairing.as_ref().map(Spanned::span),
+            &["league"],
+        ),
+        (
+            "catch_up",
+            r.catch_up.as_ref().map(Spanned::span),
+            &["league"],
+        ),
+        (
+            "seeding",
+            r.seeding.as_ref().map(Spanned::span),
+            &["knockout", "swiss"],
+        ),
+        (
+            "seeding_file",
+            r.seeding_file.as_ref().map(Spanned::span),
+            &["knockout", "swiss"],
+        ),
+    ];
+    for (key, span, formats) in keys {
+        if let Some(span) = span.filter(|_| !formats.contains(&name)) {
+            return Err(p.at(
+                Some(span),
+                &format!(
+                    "tournament.{key} applies only to format = {}, and this config's format is \"{name}\": set the format, or remove {key}",
+                    formats.iter().map(|f| format!("\"{f}\"")).collect::<Vec<_>>().join(" or ")
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The bots of `list` (tournament.`key`), by their index in `bots`: each a
+/// bot, none twice.
+fn bot_indices(
+    list: &Spanned<Vec<String>>,
+    key: &str,
+    bots: &[BotSpec],
+    p: &Place<'_>,
+) -> Result<Vec<usize>, ConfigError> {
+    let mut out = Vec::new();
+    for n in list.get_ref() {
+        let Some(i) = bots.iter().position(|b| &b.name == n) else {
+            return Err(p.at(
+                Some(list.span()),
+                &format!("tournament.{key} names '{n}', which is not a bot: name [[bot]] tables"),
+            ));
+        };
+        if out.contains(&i) {
+            return Err(p.at(
+                Some(list.span()),
+                &format!("tournament.{key} names '{n}' twice: name each bot once"),
+            ));
+        }
+        out.push(i);
+    }
+    Ok(out)
+}
+
+/// A gauntlet: its `candidates`, at least one.
+fn gauntlet(r: &RawTournament, bots: &[BotSpec], p: &Place<'_>) -> Result<Format, ConfigError> {
+    let Some(list) = &r.candidates else {
+        return Err(p.at(
+            r.format.as_ref().map(|f| f.span()),
+            "tournament.format = \"gauntlet\" needs candidates: the bots that meet all the others, e.g. candidates = [\"new\"]",
+        ));
+    };
+    let candidates = bot_indices(list, "candidates", bots, p)?;
+    if candidates.is_empty() {
+        return Err(p.at(
+            Some(list.span()),
+            "tournament.candidates is empty: name at least one bot, e.g. candidates = [\"new\"]",
+        ));
+    }
+    Ok(Format::Gauntlet { candidates })
+}
+
+/// The seeds of a knockout or Swiss tournament, by index in `bots`: the
+/// bots `seeding` or `seeding_file` lists first, in that order, then the
+/// others in the config's order.
+fn seeds(
+    r: &RawTournament,
+    bots: &[BotSpec],
+    base: &Path,
+    host: &Host<'_>,
+    p: &Place<'_>,
+) -> Result<Vec<usize>, ConfigError> {
+    let mut seeds = match (&r.seeding, &r.seeding_file) {
+        (Some(list), None) => bot_indices(list, "seeding", bots, p)?,
+        (None, Some(file)) => seeds_of_file(file, bots, base, host, p)?,
+        (Some(_), Some(file)) => {
+            return Err(p.at(
+                Some(file.span()),
+                "tournament.seeding and seeding_file are both set: keep one",
+            ))
+        }
+        (None, None) => Vec::new(),
+    };
+    let rest: Vec<usize> = (0..bots.len()).filter(|i| !seeds.contains(i)).collect();
+    seeds.extend(rest);
+    Ok(seeds)
+}
+
+/// The bots of standings file `file` (resolved from `base`), best first,
+/// by index in `bots`; its other rows are left out.
+fn seeds_of_file(
+    file: &Spanned<String>,
+    bots: &[BotSpec],
+    base: &Path,
+    host: &Host<'_>,
+    p: &Place<'_>,
+) -> Result<Vec<usize>, ConfigError> {
+    let path = base.join(file.get_ref());
+    let text = (host.read)(&path).map_err(|e| {
+        p.at(
+            Some(file.span()),
+            &format!("tournament.seeding_file: cannot read {}: {e}: give the path of a standings.csv (from the config's folder)", path.display()),
+        )
+    })?;
+    let ranked = ranked_bots(&text).map_err(|why| {
+        p.at(
+            Some(file.span()),
+            &format!("tournament.seeding_file {}: {why}", path.display()),
+        )
+    })?;
+    let mut seeds = Vec::new();
+    for n in &ranked {
+        if let Some(i) = bots
+            .iter()
+            .position(|b| &b.name == n)
+            .filter(|i| !seeds.contains(i))
+        {
+            seeds.push(i);
+        }
+    }
+    Ok(seeds)
+}
+
+/// A knockout of `seeds`, with its `decider`.
+fn knockout(r: &RawTournament, seeds: Vec<usize>, p: &Place<'_>) -> Result<Format, ConfigError> {
+    let decider = match r.decider.as_ref().map(|d| d.get_ref().as_str()) {
+        None | Some("pair") => Decider::Pair,
+        Some("seed") => Decider::Seed,
+        Some(other) => {
+            return Err(p.at(
+                r.decider.as_ref().map(Spanned::span),
+                &format!("tournament.decider = \"{other}\" is not a decider: use \"pair\" (extra game pairs) or \"seed\" (the better seed goes through)"),
+            ))
+        }
+    };
+    Ok(Format::Knockout { seeds, decider })
+}
+
+/// A Swiss tournament of `seeds` among `n` bots, with its `rounds`: each
+/// bot can meet a new one in n - 1 rounds (n with an odd count, one of
+/// them a bye).
+fn swiss(
+    r: &RawTournament,
+    seeds: Vec<usize>,
+    n: usize,
+    p: &Place<'_>,
+) -> Result<Format, ConfigError> {
+    let most = (n - 1 + n % 2) as i64;
+    let default = (usize::BITS - (n - 1).leading_zeros()) as i64;
+    let rounds = match &r.rounds {
+        None => default.min(most),
+        Some(s) if (1..=most).contains(s.get_ref()) => *s.get_ref(),
+        Some(s) => {
+            return Err(p.at(
+                Some(s.span()),
+                &format!(
+                    "tournament.rounds = {} is out of range: {n} bots can play 1 to {most} rounds without a repeat (default {})",
+                    s.get_ref(),
+                    default.min(most)
+                ),
+            ))
+        }
+    };
+    Ok(Format::Swiss {
+        seeds,
+        rounds: rounds as u32,
+    })
+}
+
+/// A league's `rounds`, `settle_los`, `pairing` and `catch_up` checked (the seed and
+/// the ratings' settings are filled in from their own keys afterwards).
+fn league_format(r: &RawTournament, p: &Place<'_>) -> Result<Format, ConfigError> {
+    use crate::format::{
+        LeagueSettings, PairBy, LEAGUE_CATCH_UP, LEAGUE_MAX_CATCH_UP, LEAGUE_MAX_ROUNDS,
+    };
+    let pairing = match r.pairing.as_ref().map(|p| p.get_ref().as_str()) {
+        None | Some("rating") => PairBy::Rating,
+        Some("random") => PairBy::Random,
+        Some(other) => {
+            return Err(p.at(
+                r.pairing.as_ref().map(Spanned::span),
+                &format!("tournament.pairing = \"{other}\" is not a pairing: use \"rating\" (by the current ratings, the default) or \"random\" (a random matching each round, a control)"),
+            ))
+        }
+    };
+    let rounds = match &r.rounds {
+        None => None,
+        Some(s) if (1..=i64::from(LEAGUE_MAX_ROUNDS)).contains(s.get_ref()) => {
+            Some(*s.get_ref() as u32)
+        }
+        Some(s) => {
+            return Err(p.at(
+                Some(s.span()),
+                &format!(
+                    "tournament.rounds = {} is out of range: a league plays 1 to {LEAGUE_MAX_ROUNDS} rounds; remove rounds to play until stopped",
+                    s.get_ref()
+                ),
+            ))
+        }
+    };
+    let settle_los = match &r.settle_los {
+        None => None,
+        Some(v) if v.get_ref().is_finite() && (0.5..1.0).contains(v.get_ref()) => {
+            Some(*v.get_ref())
+        }
+        Some(v) => {
+            return Err(p.at(
+                Some(v.span()),
+                &format!(
+                    "tournament.settle_los = {} is out of range: give a likelihood of superiority from 0.5 to below 1, e.g. 0.95",
+                    v.get_ref()
+                ),
+            ))
+        }
+    };
+    let catch_up = match &r.catch_up {
+        None => LEAGUE_CATCH_UP,
+        Some(k) if (1..=i64::from(LEAGUE_MAX_CATCH_UP)).contains(k.get_ref()) => *k.get_ref() as u32,
+        Some(k) => {
+            return Err(p.at(
+                Some(k.span()),
+                &format!(
+                    "tournament.catch_up = {} is out of range: give the most series a late entrant far behind plays in a round, 1 to {LEAGUE_MAX_CATCH_UP} (1: one series a round like every bot; default {LEAGUE_CATCH_UP})",
+                    k.get_ref()
+                ),
+            ))
+        }
+    };
+    Ok(Format::League(LeagueSettings {
+        rounds,
+        settle_los,
+        seed: 0,
+        prior_draws: 1.0,
+        bootstrap: 0,
+        pairing,
+        catch_up,
+    }))
+}
+
+/// The bots of a standings file (`arena rate`'s or a run's
+/// `standings.csv`), best first: the `bot` column in the file's order,
+/// which is by `rank`.
+///
+/// # Errors
+/// A line naming the problem: no `bot` column, a row that is not CSV.
+fn ranked_bots(text: &str) -> Result<Vec<String>, String> {
+    let mut reader = csv::ReaderBuilder::new().from_reader(strip_bom(text).as_bytes());
+    let headers = reader
+        .headers()
+        .map_err(|e| format!("is not CSV: {e}"))?
+        .clone();
+    let Some(bot) = headers.iter().position(|h| h == "bot") else {
+        return Err(
+            "has no bot column: give a standings.csv written by arena run or arena rate".into(),
+        );
+    };
+    let mut out = Vec::new();
+    for row in reader.records() {
+        let row = row.map_err(|e| format!("is not CSV: {e}"))?;
+        if let Some(name) = row.get(bot) {
+            out.push(name.to_string());
+        }
+    }
+    Ok(out)
+}
