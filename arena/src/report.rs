@@ -1,6 +1,7 @@
 //! What the user reads: the line per game, the final table, and the summary
 //! CSV files built from a finished run.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -18,11 +19,12 @@ use crate::html::{
 use crate::matchup::{matchup, model_name, model_words, verdict_words, Matchup};
 use crate::output::rows::{LOS_COLUMNS, LOS_FILE};
 use crate::output::{
-    num, write_atomic, write_rows, KnockoutRow, LeagueCsv, MatchRow, PairwiseRow, RunFolder,
-    SeriesRow, SprtRow, StandingRow, SwissStandingRow,
+    num, write_atomic, write_rows, KnockoutRow, LeagueCsv, MatchRow, PairwiseRow, RowsFile,
+    RunFolder, SeriesRow, SprtRow, StandingRow, SwissStandingRow,
 };
 use crate::referee::GameRecord;
 use crate::runner::{SprtState, Summary};
+use crate::series::{SeriesResult, SeriesRule, SeriesState};
 use crate::standings::{standings, Standing, Tally};
 use crate::stats::{self, RatingOptions, Sprt};
 
@@ -131,32 +133,26 @@ pub fn write_summaries(
     };
     // A league's league.csv is written anew as its rounds are replayed.
     let mut league = LeagueReplay::new(&dir.path, &plan, &names)?;
-    plan.record_each(&summary.series, |p| {
-        league.as_mut().map_or(Ok(()), |l| l.follow(p))
-    })?;
+    let mut follow = |p: &Plan| league.as_mut().map_or(Ok(()), |l| l.follow(p));
+    let mut series_csv = SeriesRows::create(&dir.path, &names)?;
+    if summary.results_in_games {
+        // A league run whole kept no result: its games say them again,
+        // round by round.
+        let rule = crate::runner::series_rule(config, None);
+        let mut take = |p: &Plan, round: &[SeriesResult]| series_csv.take(round, p, true);
+        replay_games(
+            &dir.games(),
+            &names,
+            rule,
+            &mut plan,
+            &mut follow,
+            &mut take,
+        )?;
+    } else {
+        plan.record_each(&summary.series, &mut follow)?;
+        series_csv.take(&summary.series, &plan, false)?;
+    }
     let trends = league.map(LeagueReplay::finish).transpose()?;
-    let mut series_rows: Vec<SeriesRow> = summary
-        .series
-        .iter()
-        .map(|s| SeriesRow {
-            series: s.series.number,
-            round: s.series.round,
-            bot_a: name(s.series.a),
-            bot_b: name(s.series.b),
-            games: s.wdl.games(),
-            wins_a: s.wdl.wins,
-            draws: s.wdl.draws,
-            wins_b: s.wdl.losses,
-            winner: s.winner().map_or_else(|| "draw".to_string(), name),
-            decided: s.decided,
-            note: match (plan.is_decider(s.series.number), s.over) {
-                (true, true) => "decider".to_string(),
-                (true, false) => "decider; not over: the run was interrupted".to_string(),
-                (false, true) => String::new(),
-                (false, false) => "not over: the run was interrupted".to_string(),
-            },
-        })
-        .collect();
     // A bot that did not start: its series are listed, unplayed, with why.
     let why = |i: usize| {
         summary
@@ -165,8 +161,10 @@ pub fn write_summaries(
             .find(|(bot, _)| *bot == i)
             .map(|(_, why)| format!("not played: bot '{}' did not start: {why}", name(i)))
     };
-    series_rows.extend(summary.not_played.iter().map(|s| {
-        SeriesRow {
+    let mut unplayed: Vec<SeriesRow> = summary
+        .not_played
+        .iter()
+        .map(|s| SeriesRow {
             series: s.number,
             round: s.round,
             bot_a: name(s.a),
@@ -175,28 +173,30 @@ pub fn write_summaries(
                 .or_else(|| why(s.b))
                 .unwrap_or_else(|| "not played: a bot of it did not start".to_string()),
             ..SeriesRow::default()
-        }
-    }));
+        })
+        .collect();
     // A knockout's or Swiss's round known but not begun when the run
-    // stopped: listed, unplayed, as knockout.csv lists its ties.
+    // stopped: listed, unplayed, as knockout.csv lists its ties (the rows
+    // written already are of earlier rounds).
     if !config.format.is_static() {
-        let listed: Vec<usize> = series_rows.iter().map(|r| r.series).collect();
-        series_rows.extend(
-            plan.series()
-                .iter()
-                .filter(|s| plan.result(s.number).is_none() && !listed.contains(&s.number))
-                .map(|s| SeriesRow {
-                    series: s.number,
-                    round: s.round,
-                    bot_a: name(s.a),
-                    bot_b: name(s.b),
-                    note: "not played: the run was interrupted".to_string(),
-                    ..SeriesRow::default()
-                }),
-        );
+        let listed: Vec<usize> = (series_csv.held.iter().chain(&unplayed))
+            .map(|r| r.series)
+            .collect();
+        let open = plan
+            .series()
+            .iter()
+            .filter(|s| plan.result(s.number).is_none() && !listed.contains(&s.number))
+            .map(|s| SeriesRow {
+                series: s.number,
+                round: s.round,
+                bot_a: name(s.a),
+                bot_b: name(s.b),
+                note: "not played: the run was interrupted".to_string(),
+                ..SeriesRow::default()
+            });
+        unplayed.extend(open);
     }
-    series_rows.sort_by_key(|r| r.series);
-    write_rows(&dir.path, &series_rows)?;
+    series_csv.finish(unplayed)?;
     if !summary.sprt.is_empty() {
         let rows: Vec<SprtRow> = summary
             .sprt
@@ -267,6 +267,161 @@ pub fn write_summaries(
         }
     }
     Ok(with_format_text(&course, table, width))
+}
+
+/// `series.csv` written as its rows come: a league's round by round (its
+/// rounds are numbered one after the other), the rows of the last round
+/// taken held back to be sorted with the series not played
+/// ([`SeriesRows::finish`]); every row of another format's run held.
+struct SeriesRows<'a> {
+    file: RowsFile<SeriesRow>,
+    /// The rows not written yet.
+    held: Vec<SeriesRow>,
+    /// The bots' names, by index.
+    names: &'a [String],
+}
+
+impl<'a> SeriesRows<'a> {
+    /// Starts `dir`'s `series.csv` (bots named by `names`).
+    ///
+    /// # Errors
+    /// An I/O error creating the file.
+    fn create(dir: &Path, names: &'a [String]) -> std::io::Result<SeriesRows<'a>> {
+        Ok(SeriesRows {
+            file: RowsFile::create(dir)?,
+            held: Vec::new(),
+            names,
+        })
+    }
+
+    /// Takes the rows of `results` (deciders as `plan` names them), held;
+    /// those held before are written first if `new_round` (a league's
+    /// rounds, taken one after the other).
+    ///
+    /// # Errors
+    /// An I/O error writing the file.
+    fn take(
+        &mut self,
+        results: &[SeriesResult],
+        plan: &Plan,
+        new_round: bool,
+    ) -> std::io::Result<()> {
+        if new_round {
+            for row in self.held.drain(..) {
+                self.file.push(&row)?;
+            }
+        }
+        let name = |i: usize| bot_name(self.names, i);
+        self.held.extend(results.iter().map(|s| SeriesRow {
+            series: s.series.number,
+            round: s.series.round,
+            bot_a: name(s.series.a),
+            bot_b: name(s.series.b),
+            games: s.wdl.games(),
+            wins_a: s.wdl.wins,
+            draws: s.wdl.draws,
+            wins_b: s.wdl.losses,
+            winner: s.winner().map_or_else(|| "draw".to_string(), name),
+            decided: s.decided,
+            note: match (plan.is_decider(s.series.number), s.over) {
+                (true, true) => "decider".to_string(),
+                (true, false) => "decider; not over: the run was interrupted".to_string(),
+                (false, true) => String::new(),
+                (false, false) => "not over: the run was interrupted".to_string(),
+            },
+        }));
+        Ok(())
+    }
+
+    /// Writes the rows held and `unplayed` (the series not played), in
+    /// number order, and puts the file in place.
+    ///
+    /// # Errors
+    /// An I/O error writing the file.
+    fn finish(mut self, unplayed: Vec<SeriesRow>) -> std::io::Result<()> {
+        self.held.extend(unplayed);
+        self.held.sort_by_key(|r| r.series);
+        for row in &self.held {
+            self.file.push(row)?;
+        }
+        self.file.finish()
+    }
+}
+
+/// The results of a run's series read again from its `games` file, row
+/// by row (bots by their `names`), as the run counted them under `rule`
+/// (a decider's: one game pair): each round's recorded into `plan` once
+/// its rows are read, in number order, handing the plan to `each` as
+/// [`Plan::record_each`] does, then handed to `on_round` with the plan
+/// (one round's results held at a time). For a league run whole, which keeps no
+/// result so that its memory stays flat over its rounds; the rounds are
+/// played one after the other, so a round's rows all come before the
+/// next round's. A row of a series that the plan does not hold, or whose
+/// bots are not the series' pair, is left out.
+///
+/// # Errors
+/// `games` cannot be read, or the first error of `each` or `on_round`.
+fn replay_games(
+    games: &Path,
+    names: &[String],
+    rule: SeriesRule,
+    plan: &mut Plan,
+    each: &mut impl FnMut(&Plan) -> std::io::Result<()>,
+    on_round: &mut impl FnMut(&Plan, &[SeriesResult]) -> std::io::Result<()>,
+) -> Result<(), ReportError> {
+    // The series of the open round that have games, by number.
+    let mut open: BTreeMap<usize, SeriesState> = BTreeMap::new();
+    for row in crate::output::GamesReader::open(games)? {
+        let (_, row) = row?;
+        let at = |name: &str| names.iter().position(|b| b == name);
+        let (Some(south), Some(north), Ok(number)) =
+            (at(&row.south), at(&row.north), usize::try_from(row.series))
+        else {
+            continue;
+        };
+        if plan.get(number).is_none() && !open.is_empty() {
+            // A later round's first row: the open round is read whole.
+            close_round(&mut open, plan, each, on_round)?;
+        }
+        let Some(series) = plan.get(number) else {
+            continue;
+        };
+        if (series.a, series.b) != (south.min(north), south.max(north)) {
+            continue;
+        }
+        let rule = if plan.is_decider(number) {
+            SeriesRule::decider()
+        } else {
+            rule
+        };
+        let state = open
+            .entry(number)
+            .or_insert_with(|| SeriesState::new(series, rule));
+        state.record(crate::series::score(series, row.game, row.winner()));
+    }
+    close_round(&mut open, plan, each, on_round)?;
+    Ok(())
+}
+
+/// Records the results of the series `open` (emptied) into `plan`, in
+/// number order, handing the plan to `each` before the first and after
+/// each one ([`Plan::record_each`]), then the plan and the results to
+/// `on_round`.
+///
+/// # Errors
+/// The first error of `each` or `on_round`.
+fn close_round(
+    open: &mut BTreeMap<usize, SeriesState>,
+    plan: &mut Plan,
+    each: &mut impl FnMut(&Plan) -> std::io::Result<()>,
+    on_round: &mut impl FnMut(&Plan, &[SeriesResult]) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let round: Vec<SeriesResult> = std::mem::take(open)
+        .into_values()
+        .filter_map(|s| s.result())
+        .collect();
+    plan.record_each(&round, &mut *each)?;
+    on_round(plan, &round)
 }
 
 /// `table` (the Elo standings and any match summary) with the text of
@@ -1157,6 +1312,8 @@ mod tests {
         cut.over = false;
         let summary = Summary {
             series: vec![cut],
+            results_in_games: false,
+            games: 2,
             sprt: Vec::new(),
             not_started: Vec::new(),
             not_played: Vec::new(),
@@ -1204,6 +1361,8 @@ mod tests {
         std::fs::write(dir.games(), format!("{header}\n")).unwrap();
         let summary = Summary {
             series: Vec::new(),
+            results_in_games: false,
+            games: 0,
             sprt: Vec::new(),
             not_started: Vec::new(),
             not_played: Vec::new(),

@@ -629,10 +629,12 @@ pub async fn run(
         _ => None,
     };
     LeagueFile::follow(&mut league, &plan, &config)?;
+    let league_whole = plan.league().is_some() && options.stage.is_none();
     let mut out = Committer {
         games,
         games_csv,
         results: Vec::new(),
+        played: 0,
         sprt: Vec::new(),
     };
     if options.stage.is_some() {
@@ -694,6 +696,12 @@ pub async fn run(
         let mut took = false;
         for result in &out.results[before..] {
             took |= plan.record(result);
+            out.played += result.wdl.games() as usize;
+        }
+        // A league run whole keeps no result: its summaries read them
+        // again from games.csv, so that its memory stays flat.
+        if league_whole {
+            out.results.clear();
         }
         LeagueFile::follow(&mut league, &plan, &config)?;
         // A static format is one stage (a shard plays only its part of
@@ -711,6 +719,8 @@ pub async fn run(
     results.sort_by_key(|r| r.series.number);
     Ok(Summary {
         series: results,
+        results_in_games: league_whole,
+        games: out.played,
         sprt: out.sprt,
         // The command knows why a bot did not start, and says so.
         not_started: Vec::new(),
@@ -767,7 +777,10 @@ impl LeagueFile {
 struct Committer {
     games: GamesCsv,
     games_csv: PathBuf,
+    /// The results (a league run whole's: of the stage being played only).
     results: Vec<SeriesResult>,
+    /// The games of every result recorded.
+    played: usize,
     sprt: Vec<SprtState>,
 }
 

@@ -396,8 +396,16 @@ impl SeriesResult {
 /// Everything a finished run produced.
 #[derive(Clone, Debug)]
 pub struct Summary {
-    /// Every series' result, in schedule order.
+    /// Every series' result, in schedule order; none of a league run
+    /// whole (`results_in_games`).
     pub series: Vec<SeriesResult>,
+    /// Whether the results are not kept but read again from the run's
+    /// `games.csv` by its summaries (a league run whole, which may go on
+    /// for thousands of rounds: its memory stays flat over them).
+    pub results_in_games: bool,
+    /// The games the series counted (an interrupted run's before it
+    /// went on included), kept or not.
+    pub games: usize,
     /// In an SPRT match, the test's state after each game pair.
     pub sprt: Vec<SprtState>,
     /// The bots left out since they did not start (`on_start_failure =
@@ -430,7 +438,7 @@ impl Summary {
             }
         }
         let mut sprt = Vec::new();
-        let series = states
+        let series: Vec<SeriesResult> = states
             .into_iter()
             .filter_map(|(state, rows)| {
                 sprt.extend(rows);
@@ -438,7 +446,9 @@ impl Summary {
             })
             .collect();
         Summary {
+            games: series.iter().map(|s| s.wdl.games() as usize).sum(),
             series,
+            results_in_games: false,
             sprt,
             not_started: Vec::new(),
             not_played: Vec::new(),

@@ -647,8 +647,7 @@ fn write_results(
         .collect();
     // Every game is in games.csv: the run is finished (the report says so).
     if !f.cancelled {
-        let games = summary.series.iter().map(|s| s.wdl.games() as usize).sum();
-        dir.mark_finished(games)
+        dir.mark_finished(summary.games)
             .context("cannot mark the run finished")
             .map_err(go_on)?;
     }

@@ -35,6 +35,114 @@ pub use rows::{
     SWISS_COLUMNS,
 };
 
+/// The CSV file of row type `R` in a folder (as [`CsvRow::FILE`]),
+/// written row by row into a temporary file beside it and renamed over
+/// the old one once whole ([`RowsFile::finish`]): the bytes
+/// [`write_rows`] writes for the same rows, without holding them all
+/// (`series.csv` of a league of any length). Dropped unfinished, the
+/// temporary file goes and the old file stays.
+pub struct RowsFile<R> {
+    /// The rows so far; `None` once finished.
+    writer: Option<csv::Writer<io::BufWriter<File>>>,
+    tmp: PathBuf,
+    path: PathBuf,
+    rows: std::marker::PhantomData<R>,
+}
+
+impl<R: CsvRow> RowsFile<R> {
+    /// Starts `dir`'s file of rows `R` with its header row.
+    ///
+    /// # Errors
+    /// An I/O error creating or writing the temporary file.
+    pub fn create(dir: &Path) -> io::Result<RowsFile<R>> {
+        let path = dir.join(R::FILE);
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(".tmp");
+        let tmp = PathBuf::from(tmp);
+        let file = File::create(&tmp).map_err(|e| write_error(&path, e))?;
+        let mut rows = RowsFile {
+            writer: Some(
+                csv::WriterBuilder::new()
+                    .has_headers(false)
+                    .from_writer(io::BufWriter::new(file)),
+            ),
+            tmp,
+            path,
+            rows: std::marker::PhantomData,
+        };
+        rows.write(|w| w.write_record(R::COLUMNS))?;
+        Ok(rows)
+    }
+
+    /// Appends `row`.
+    ///
+    /// # Errors
+    /// An I/O error writing the temporary file.
+    pub fn push(&mut self, row: &R) -> io::Result<()> {
+        self.write(|w| w.serialize(row))
+    }
+
+    /// Writes with `write`, its error that of the file.
+    fn write(
+        &mut self,
+        write: impl FnOnce(&mut csv::Writer<io::BufWriter<File>>) -> csv::Result<()>,
+    ) -> io::Result<()> {
+        let Some(writer) = self.writer.as_mut() else {
+            return Ok(());
+        };
+        write(writer).map_err(|e| write_error(&self.path, e.into()))
+    }
+
+    /// Puts the file in place of the old one: synced, then renamed.
+    ///
+    /// # Errors
+    /// An I/O error writing, syncing or renaming the temporary file (which
+    /// then goes; the old file stays).
+    pub fn finish(mut self) -> io::Result<()> {
+        let Some(writer) = self.writer.take() else {
+            return Ok(());
+        };
+        let done = (|| {
+            let file = writer.into_inner().map_err(|e| e.into_error())?;
+            let file = file.into_inner().map_err(|e| e.into_error())?;
+            file.sync_all()?;
+            drop(file);
+            std::fs::rename(&self.tmp, &self.path)
+        })();
+        if let Err(source) = done {
+            let _ = std::fs::remove_file(&self.tmp);
+            return Err(write_error(&self.path, source));
+        }
+        if let Some(dir) = self.path.parent() {
+            // Make the rename itself durable.
+            if let Ok(d) = File::open(dir) {
+                let _ = d.sync_all();
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<R> Drop for RowsFile<R> {
+    fn drop(&mut self) {
+        if self.writer.take().is_some() {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+/// `source`, writing `path`: an [`io::Error`] of its kind holding a
+/// [`WriteError`], as [`write_bytes_atomic`] returns.
+fn write_error(path: &Path, source: io::Error) -> io::Error {
+    io::Error::new(
+        source.kind(),
+        WriteError {
+            path: path.to_path_buf(),
+            source,
+        },
+    )
+}
+
 /// Writes the CSV file of row type `R` whole into `dir` (as
 /// [`CsvRow::FILE`]): its header, then `rows`, through a temporary file
 /// renamed over the old one ([`write_bytes_atomic`]).
@@ -115,13 +223,7 @@ fn write_atomic_with(
     if let Err(source) = written {
         // The file as it was stays; the half-written copy goes.
         let _ = std::fs::remove_file(&tmp);
-        return Err(io::Error::new(
-            source.kind(),
-            WriteError {
-                path: path.to_path_buf(),
-                source,
-            },
-        ));
+        return Err(write_error(path, source));
     }
     if let Some(dir) = path.parent() {
         // Make the rename itself durable.

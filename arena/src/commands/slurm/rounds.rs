@@ -63,6 +63,8 @@ impl Course {
     pub fn summary(&self) -> Summary {
         Summary {
             series: self.results.clone(),
+            results_in_games: false,
+            games: self.results.iter().map(|s| s.wdl.games() as usize).sum(),
             sprt: Vec::new(),
             not_started: Vec::new(),
             not_played: Vec::new(),
