@@ -614,4 +614,28 @@ fn bots_added_to_a_running_league_join_and_bots_removed_retire() {
     );
     assert_eq!(rounds["g2"].iter().max(), Some(&retired));
     assert_eq!(rounds["newbie"].iter().min(), Some(&joined));
+
+    // arena rate cannot replay a league whose bots came and went: it
+    // refuses in one line and leaves the run's files as they were.
+    let before: Vec<Vec<u8>> = ["league.csv", "standings.csv", "report.html"]
+        .iter()
+        .map(|f| std::fs::read(run.join(f)).unwrap())
+        .collect();
+    let rated = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .arg("rate")
+        .arg(run.join("games.csv"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&rated.stderr);
+    assert_eq!(rated.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("roster.csv") && stderr.contains("cannot replay"),
+        "{stderr}"
+    );
+    let after: Vec<Vec<u8>> = ["league.csv", "standings.csv", "report.html"]
+        .iter()
+        .map(|f| std::fs::read(run.join(f)).unwrap())
+        .collect();
+    assert!(before == after, "arena rate changed the run's files");
 }

@@ -70,6 +70,9 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         .filter(|c| c.format != crate::format::Format::RoundRobin)
         .cloned();
     let tables = super::tables_for(options.tablebase.as_deref(), run_config.as_ref())?;
+    if format_config.is_some() {
+        refuse_a_changed_league(options)?;
+    }
     let (ratings, seed) = run_config.map_or_else(
         || (RatingSettings::default(), DEFAULT_SEED),
         |c| (c.ratings, c.tournament.seed),
@@ -270,6 +273,33 @@ fn run_config_of(options: &Options) -> anyhow::Result<Option<Config>> {
         }
         _ => None,
     })
+}
+
+/// Refuses a league whose bots came and went while it ran (its
+/// `roster.csv` has a bot that joined after round 1 or retired): replaying
+/// it from the config of its start would rewrite `league.csv` and
+/// `standings.csv` with other numbers. Nothing else is refused.
+///
+/// # Errors
+/// Such a league, or an unreadable `roster.csv`.
+fn refuse_a_changed_league(options: &Options) -> anyhow::Result<()> {
+    let [games] = options.games.as_slice() else {
+        return Ok(());
+    };
+    let dir = games.parent().unwrap_or(Path::new("."));
+    let rows = crate::output::roster::read_roster(dir)?.unwrap_or_default();
+    if let Some(row) = rows.iter().find(|r| r.joined > 1 || r.retired.is_some()) {
+        anyhow::bail!(
+            "{}: bot '{}' {} while the league ran, and arena rate cannot replay a league whose bots came and went yet (it would pair it as if the bots of its start played throughout): the run's own files are its result",
+            dir.join(crate::output::roster::ROSTER_FILE).display(),
+            row.bot,
+            row.retired.map_or_else(
+                || format!("joined at round {}", row.joined),
+                |r| format!("retired after round {r}")
+            ),
+        );
+    }
+    Ok(())
 }
 
 /// What reading the games found that the user should know: rows cut

@@ -455,15 +455,15 @@ fn announce(
     let (series_text, games) = match &config.format {
         crate::format::Format::League(l) if l.rounds.is_none() => (
             format!(
-                "{} a round",
+                "{} series a round",
                 series / crate::format::LEAGUE_MAX_ROUNDS as usize
             ),
             "rounds until stopped (Ctrl-C)".to_string(),
         ),
-        _ => (series.to_string(), games),
+        _ => (format!("{series} series"), games),
     };
     let start = format!(
-        "arena: {}, {series_text} series, {games}, {at_once} at once; writing {}",
+        "arena: {}, {series_text}, {games}, {at_once} at once; writing {}",
         crate::output::counted(
             (0..config.bots.len()).filter(playing).count(),
             "bot",

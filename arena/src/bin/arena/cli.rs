@@ -18,7 +18,8 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Run the round-robin tournament described by a TOML config.
+    /// Run the tournament (round robin, gauntlet, knockout, Swiss or
+    /// league) described by a TOML config.
     Run(RunArgs),
     /// Serve the live page of a run folder, read-only, until Ctrl-C: a
     /// finished run, one in progress (its games.csv followed as it grows,
