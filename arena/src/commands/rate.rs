@@ -70,9 +70,6 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         .filter(|c| c.format != crate::format::Format::RoundRobin)
         .cloned();
     let tables = super::tables_for(options.tablebase.as_deref(), run_config.as_ref())?;
-    if format_config.is_some() {
-        refuse_a_changed_league(options)?;
-    }
     let (ratings, seed) = run_config.map_or_else(
         || (RatingSettings::default(), DEFAULT_SEED),
         |c| (c.ratings, c.tournament.seed),
@@ -275,31 +272,22 @@ fn run_config_of(options: &Options) -> anyhow::Result<Option<Config>> {
     })
 }
 
-/// Refuses a league whose bots came and went while it ran (its
-/// `roster.csv` has a bot that joined after round 1 or retired): replaying
-/// it from the config of its start would rewrite `league.csv` and
-/// `standings.csv` with other numbers. Nothing else is refused.
-///
-/// # Errors
-/// Such a league, or an unreadable `roster.csv`.
-fn refuse_a_changed_league(options: &Options) -> anyhow::Result<()> {
-    let [games] = options.games.as_slice() else {
-        return Ok(());
-    };
-    let dir = games.parent().unwrap_or(Path::new("."));
-    let rows = crate::output::roster::read_roster(dir)?.unwrap_or_default();
-    if let Some(row) = rows.iter().find(|r| r.joined > 1 || r.retired.is_some()) {
-        anyhow::bail!(
-            "{}: bot '{}' {} while the league ran, and arena rate cannot replay a league whose bots came and went yet (it would pair it as if the bots of its start played throughout): the run's own files are its result",
-            dir.join(crate::output::roster::ROSTER_FILE).display(),
-            row.bot,
-            row.retired.map_or_else(
-                || format!("joined at round {}", row.joined),
-                |r| format!("retired after round {r}")
-            ),
-        );
+/// Whether the plan of `course` has series `series` between the bots
+/// named `bots` (South, North; `names` are the config's).
+fn pairs(
+    course: &crate::format::GameCourse,
+    names: &[String],
+    series: u64,
+    bots: [&str; 2],
+) -> bool {
+    let at = |name: &str| names.iter().position(|b| b == name);
+    match (at(bots[0]), at(bots[1]), usize::try_from(series)) {
+        (Some(s), Some(n), Ok(k)) => course
+            .plan()
+            .get(k)
+            .is_some_and(|x| (x.a, x.b) == (s.min(n), s.max(n))),
+        _ => false,
     }
-    Ok(())
 }
 
 /// What reading the games found that the user should know: rows cut
@@ -389,9 +377,21 @@ fn followed_course(
         None => Ok(()),
     };
     follow(&course)?;
+    let league_run = matches!(config.format, crate::format::Format::League(_));
     // A torn or bad row was reported by the rating's own read.
     for (_, row) in crate::output::GamesReader::open(games)?.map_while(Result::ok) {
         let bots = [row.south.as_str(), row.north.as_str()];
+        if league_run && !pairs(&course, &names, row.series, bots) {
+            drop(league);
+            let _ = std::fs::remove_file(out.join(format!("{}.tmp", crate::html::LEAGUE_FILE)));
+            anyhow::bail!(
+                "{}: series {} of {} and {} is not a pairing of the league replayed from its config: its bots came and went while it ran (roster.csv), which arena rate cannot replay yet; the run's own files are its result",
+                games.display(),
+                row.series,
+                row.south,
+                row.north
+            );
+        }
         if course.add_named(&names, row.series, row.game, bots, row.winner()) {
             follow(&course)?;
         }

@@ -24,6 +24,9 @@ pub struct LeagueCsv {
     /// For a replay's file: the temporary file's path and the file it
     /// replaces once written whole ([`LeagueCsv::finish`]).
     replaces: Option<(PathBuf, PathBuf)>,
+    /// For a resumed file: where its last round starts, replaced by the
+    /// first rows written ([`LeagueCsv::resume`]).
+    replace_from: Option<u64>,
 }
 
 impl LeagueCsv {
@@ -46,6 +49,7 @@ impl LeagueCsv {
             rounds: 0,
             sync_each: true,
             replaces: None,
+            replace_from: None,
         };
         csv.write_header()?;
         Ok(csv)
@@ -56,8 +60,10 @@ impl LeagueCsv {
     /// games, so the resumed run pairs them again to the same rows) and
     /// only the rounds after them are written. Its last round may have
     /// been cut by the run's end (a partial row, or not all its rows): its
-    /// rows are cut off, to be written again. A file that is missing, or
-    /// whose header is not `league.csv`'s, is written anew
+    /// rows stay until the run writes that round again, in their place (a
+    /// run killed before then loses none). A file that is missing, whose
+    /// header is not `league.csv`'s, or whose rounds are not 1, 2, 3 ...
+    /// in order, is written anew
     /// ([`LeagueCsv::create`]). Complete rows of earlier rounds are never
     /// rewritten.
     ///
@@ -72,17 +78,16 @@ impl LeagueCsv {
         let Some((len, rounds)) = kept_rounds(&text) else {
             return LeagueCsv::create(path);
         };
+        // The last round stays until its rows are written again, so that a
+        // run killed before that loses none of the file's rows.
         let file = OpenOptions::new().write(true).open(path)?;
-        file.set_len(len)?;
-        file.sync_data()?;
-        let mut file = file;
-        std::io::Seek::seek(&mut file, io::SeekFrom::End(0))?;
         Ok(LeagueCsv {
             file,
             len,
             rounds,
             sync_each: true,
             replaces: None,
+            replace_from: Some(len),
         })
     }
 
@@ -139,6 +144,10 @@ impl LeagueCsv {
     /// Writes whole rows with one write (synced for a run's file); a
     /// failed write is cut back to the last whole row.
     fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
+        if let Some(at) = self.replace_from.take() {
+            self.file.set_len(at)?;
+            std::io::Seek::seek(&mut self.file, io::SeekFrom::Start(at))?;
+        }
         let mut written = self.file.write_all(bytes);
         if self.sync_each {
             written = written.and_then(|()| self.file.sync_data());
@@ -167,7 +176,8 @@ impl LeagueCsv {
 /// Where a resumed `league.csv` (its bytes `text`) is cut and how many
 /// rounds it keeps: the whole rows before its last round's first row, and
 /// that round less one ([`LeagueCsv::resume`]). `None` if its header is not
-/// `league.csv`'s, or a row's round cannot be read.
+/// `league.csv`'s, or its rounds are not 1, 2, 3 ... in order (a row's
+/// round unreadable, or edited).
 fn kept_rounds(text: &[u8]) -> Option<(u64, u32)> {
     let whole = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     let mut rows = csv::ReaderBuilder::new()
@@ -187,8 +197,11 @@ fn kept_rounds(text: &[u8]) -> Option<(u64, u32)> {
             break;
         }
         let round: u32 = record.get(0)?.parse().ok()?;
-        if last.is_none_or(|(r, _)| r != round) {
-            last = Some((round, at));
+        let next = last.map_or(1, |(r, _)| r + 1);
+        match last {
+            Some((r, _)) if r == round => {}
+            _ if round == next => last = Some((round, at)),
+            _ => return None,
         }
     }
     Some(last.map_or((header_len, 0), |(round, at)| (at, round - 1)))
@@ -308,13 +321,13 @@ mod tests {
     }
 
     #[test]
-    fn a_resumed_file_keeps_its_whole_rounds_and_cuts_its_last() {
+    fn a_resumed_file_keeps_its_rounds_and_writes_its_last_again() {
         let header = format!("{}\n", LeagueRow::COLUMNS.join(","));
         let row =
             |round: u32, series: u32| format!("{round},{series},a,b,0.0,1.0,0,0.0,1.0,0,0.5,\n");
         let whole = format!("{header}{}{}{}", row(1, 1), row(1, 2), row(2, 3));
         // The last round (3) may be incomplete (the run cut it short): it
-        // goes, with the partial row after it.
+        // is written again, the partial row after it with it.
         let text = format!("{whole}{}{}3,6,a", row(2, 4), row(3, 5));
         let cut = (whole.len() + row(2, 4).len()) as u64;
         assert_eq!(kept_rounds(text.as_bytes()), Some((cut, 2)));
@@ -324,15 +337,23 @@ mod tests {
         );
         assert_eq!(kept_rounds(b"round,other\n1,2\n"), None);
         assert_eq!(kept_rounds(format!("{header}x,1\n").as_bytes()), None);
+        // Rounds out of order (an edited row), or from 0: written anew.
+        let edited = format!("{whole}{}", row(99, 4));
+        assert_eq!(kept_rounds(edited.as_bytes()), None);
+        assert_eq!(
+            kept_rounds(format!("{header}{}", row(0, 1)).as_bytes()),
+            None
+        );
 
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("league.csv");
         std::fs::write(&path, &text).unwrap();
-        let csv = LeagueCsv::resume(&path).unwrap();
+        let mut csv = LeagueCsv::resume(&path).unwrap();
         assert_eq!(csv.rounds, 2);
-        assert_eq!(
-            std::fs::read(&path).unwrap(),
-            &text.as_bytes()[..cut as usize]
-        );
+        // Nothing goes before the last round is written again.
+        assert_eq!(std::fs::read(&path).unwrap(), text.as_bytes());
+        csv.write(row(3, 5).as_bytes()).unwrap();
+        let again = format!("{}{}", &text[..cut as usize], row(3, 5));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), again);
     }
 }
