@@ -272,24 +272,6 @@ fn run_config_of(options: &Options) -> anyhow::Result<Option<Config>> {
     })
 }
 
-/// Whether the plan of `course` has series `series` between the bots
-/// named `bots` (South, North; `names` are the config's).
-fn pairs(
-    course: &crate::format::GameCourse,
-    names: &[String],
-    series: u64,
-    bots: [&str; 2],
-) -> bool {
-    let at = |name: &str| names.iter().position(|b| b == name);
-    match (at(bots[0]), at(bots[1]), usize::try_from(series)) {
-        (Some(s), Some(n), Ok(k)) => course
-            .plan()
-            .get(k)
-            .is_some_and(|x| (x.a, x.b) == (s.min(n), s.max(n))),
-        _ => false,
-    }
-}
-
 /// What reading the games found that the user should know: rows cut
 /// short, files that hold the same games, files without moves.
 fn note_read(rated: &crate::rate::Rated, console: &mut Console<'_>) {
@@ -381,7 +363,7 @@ fn followed_course(
     // A torn or bad row was reported by the rating's own read.
     for (_, row) in crate::output::GamesReader::open(games)?.map_while(Result::ok) {
         let bots = [row.south.as_str(), row.north.as_str()];
-        if league_run && !pairs(&course, &names, row.series, bots) {
+        if league_run && !course.has_named(&names, row.series, bots) {
             drop(league);
             let _ = std::fs::remove_file(out.join(format!("{}.tmp", crate::html::LEAGUE_FILE)));
             anyhow::bail!(

@@ -62,11 +62,19 @@ impl GameCourse {
         [south, north]: [&str; 2],
         winner: Option<Side>,
     ) -> bool {
-        let at = |name: &str| names.iter().position(|b| b == name);
-        match (at(south), at(north), usize::try_from(series)) {
-            (Some(s), Some(n), Ok(number)) => self.add(number, game, [s, n], winner),
-            _ => false,
+        match by_name(names, series, [south, north]) {
+            Some((number, bots)) => self.add(number, game, bots, winner),
+            None => false,
         }
+    }
+
+    /// Whether the plan has series `series` between the bots named `bots`
+    /// (South, North; `names` are the config's, in order), as `games.csv`
+    /// gives them: whether [`GameCourse::add_named`] would count the game.
+    #[must_use]
+    pub fn has_named(&self, names: &[String], series: u64, bots: [&str; 2]) -> bool {
+        by_name(names, series, bots)
+            .is_some_and(|(number, bots)| self.plan.get(number).is_some_and(|s| between(&s, bots)))
     }
 
     /// Counts game `game` of series `number` between `bots` (South,
@@ -82,13 +90,9 @@ impl GameCourse {
         winner: Option<Side>,
     ) -> bool {
         self.seen.push((number, game, bots, winner));
-        let Some(series) = self.plan.get(number) else {
+        let Some(series) = self.plan.get(number).filter(|s| between(s, bots)) else {
             return false;
         };
-        let (lo, hi) = (bots[0].min(bots[1]), bots[0].max(bots[1]));
-        if (series.a, series.b) != (lo, hi) {
-            return false;
-        }
         if self.plan.result(number).is_some() {
             return false;
         }
@@ -129,4 +133,17 @@ impl GameCourse {
     pub fn seen(&self) -> &[SeenGame] {
         &self.seen
     }
+}
+
+/// Whether `series` is between `bots` (either side).
+fn between(series: &crate::format::Series, bots: [usize; 2]) -> bool {
+    (series.a, series.b) == (bots[0].min(bots[1]), bots[0].max(bots[1]))
+}
+
+/// The series number and the bots' indices of a game named as `games.csv`
+/// names it (`names` are the config's, in order); `None` for a name not
+/// among them or a series number past `usize`.
+fn by_name(names: &[String], series: u64, bots: [&str; 2]) -> Option<(usize, [usize; 2])> {
+    let at = |name: &str| names.iter().position(|b| b == name);
+    Some((usize::try_from(series).ok()?, [at(bots[0])?, at(bots[1])?]))
 }
