@@ -36,22 +36,17 @@ pub const TREND_POINTS: usize = 10;
 /// The most series listed in one bot's record (its latest).
 pub const BOT_SERIES_MAX: usize = 1000;
 
-pub use crate::output::roster::ROSTER_FILE;
+pub use crate::output::roster::{read_roster, RosterRow, ROSTER_FILE};
 
 /// The file of a league's pairings, in the run folder.
 pub const LEAGUE_FILE: &str = "league.csv";
 
-/// `roster.csv`: per bot ever in the league, the round it joined and the
-/// last round it was in once it retired (`bot,joined,retired`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Roster {
-    /// Bot name to (joined, retired), rounds from 1; `None`: not given.
-    pub bots: HashMap<String, (Option<u32>, Option<u32>)>,
-    /// The bots in the file's order.
-    pub order: Vec<String>,
-}
+/// `roster.csv` as [`read_roster`] reads it: a row per bot ever in the
+/// league, in the file's order, with the round it joined and the last
+/// round it was in once it retired (`bot,joined,retired`).
+pub type Roster = Vec<RosterRow>;
 
-/// Why `roster.csv` or `league.csv` could not be read.
+/// Why `league.csv` could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum LeagueFileError {
     /// The file cannot be opened or read.
@@ -67,38 +62,6 @@ pub enum LeagueFileError {
         /// What is wrong, and the fix.
         problem: String,
     },
-}
-
-/// `roster.csv` in run folder `dir` (read by
-/// [`crate::output::roster::read_roster`], the one reader of the file);
-/// `Ok(None)` when there is none.
-///
-/// # Errors
-/// The file cannot be read, lacks the columns `bot,joined,retired`, or a
-/// round is not a whole number (the error names the file and line).
-pub fn read_roster(dir: &Path) -> Result<Option<Roster>, LeagueFileError> {
-    use crate::output::roster::RosterFileError;
-    let rows = crate::output::roster::read_roster(dir).map_err(|e| match e {
-        RosterFileError::Read(p, io) => LeagueFileError::Io(p.display().to_string(), io),
-        RosterFileError::Row { path, line, why } => LeagueFileError::Bad {
-            file: path.display().to_string(),
-            line,
-            problem: format!(
-                "{why}: the columns are bot,joined,retired (rounds from 1, retired empty while active)"
-            ),
-        },
-    })?;
-    let Some(rows) = rows else {
-        return Ok(None);
-    };
-    let mut roster = Roster::default();
-    for row in rows {
-        if !roster.bots.contains_key(&row.bot) {
-            roster.order.push(row.bot.clone());
-        }
-        roster.bots.insert(row.bot, (Some(row.joined), row.retired));
-    }
-    Ok(Some(roster))
 }
 
 /// The ratings the rounds were paired by, per bot (its latest
@@ -310,18 +273,22 @@ impl LeagueBoard {
             rounds: trends.last_round,
             ..LeagueBoard::default()
         };
+        // Each bot's stint by name (a bot twice in the file: its last row).
+        let stints: Stints<'_> = roster
+            .into_iter()
+            .flatten()
+            .map(|r| (r.bot.as_str(), (Some(r.joined), r.retired)))
+            .collect();
         let mut listed = std::collections::HashSet::new();
         let rows = table.iter().map(|s| {
             let name = names.get(s.bot).map_or("?", String::as_str);
-            listed.insert(name.to_string());
-            row_of(name, Some(s), trends, roster)
+            listed.insert(name);
+            row_of(name, Some(s), trends, &stints)
         });
         let mut all: Vec<BoardRow> = rows.collect();
-        if let Some(r) = roster {
-            for name in &r.order {
-                if !listed.contains(name) {
-                    all.push(row_of(name, None, trends, Some(r)));
-                }
+        for r in roster.into_iter().flatten() {
+            if listed.insert(r.bot.as_str()) {
+                all.push(row_of(&r.bot, None, trends, &stints));
             }
         }
         for row in all {
@@ -386,11 +353,15 @@ impl LeagueBoard {
     }
 }
 
-fn row_of(name: &str, s: Option<&Standing>, trends: &Trends, roster: Option<&Roster>) -> BoardRow {
+/// Each bot of a roster by name: the round it joined and the last round
+/// it was in once it retired.
+type Stints<'a> = HashMap<&'a str, (Option<u32>, Option<u32>)>;
+
+/// Bot `name`'s row, with its standing `s` (none: no game yet), its
+/// trend and its stint, if `stints` has it.
+fn row_of(name: &str, s: Option<&Standing>, trends: &Trends, stints: &Stints<'_>) -> BoardRow {
     let (spark, trend) = trends.of(name);
-    let (joined, retired) = roster
-        .and_then(|r| r.bots.get(name).copied())
-        .unwrap_or((None, None));
+    let (joined, retired) = stints.get(name).copied().unwrap_or((None, None));
     let rated = s.filter(|s| s.interval.has_interval());
     let wdl = s.map(|s| s.wdl).unwrap_or_default();
     BoardRow {
@@ -645,30 +616,11 @@ mod tests {
         (names, table)
     }
 
-    fn roster(text: &str) -> Result<Option<Roster>, LeagueFileError> {
+    /// The roster of `roster.csv`'s `text`.
+    fn roster(text: &str) -> Roster {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join(ROSTER_FILE);
-        std::fs::write(&path, text).unwrap();
-        read_roster(dir.path())
-    }
-
-    #[test]
-    fn a_roster_reads_or_names_its_file_and_line_and_an_absent_one_is_none() {
-        let dir = tempfile::tempdir().unwrap();
-        assert!(read_roster(dir.path()).unwrap().is_none());
-        let r = roster("bot,joined,retired\nb0,1,\nb1,1,3\nb2,4,\n")
-            .unwrap()
-            .unwrap();
-        assert_eq!(r.order, ["b0", "b1", "b2"]);
-        assert_eq!(r.bots["b0"], (Some(1), None));
-        assert_eq!(r.bots["b1"], (Some(1), Some(3)));
-        let e = roster("bot,joined,retired\nb0,1,\nb1,1,soon\n")
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("roster.csv: line 3:"), "{e}");
-        assert!(e.contains("bot,joined,retired"), "{e}");
-        let e = roster("name,round\nb0,1\n").unwrap_err().to_string();
-        assert!(e.contains("line 2"), "{e}");
+        std::fs::write(dir.path().join(ROSTER_FILE), text).unwrap();
+        read_roster(dir.path()).unwrap().unwrap()
     }
 
     #[test]
@@ -694,9 +646,7 @@ mod tests {
     #[test]
     fn the_board_puts_the_retired_apart_searches_and_pages() {
         let (names, table) = table(250);
-        let r = roster("bot,joined,retired\nb1,1,2\nb7,1,5\nnew,9,\n")
-            .unwrap()
-            .unwrap();
+        let r = roster("bot,joined,retired\nb1,1,2\nb7,1,5\nnew,9,\n");
         let board = LeagueBoard::new(&names, &table, &Trends::new(), Some(&r));
         assert_eq!(board.active.len(), 249, "248 with games and the new one");
         assert_eq!(board.retired.len(), 2);
@@ -739,7 +689,7 @@ mod tests {
         let mut trends = Trends::new();
         trends.push("b0", 1, 0.0);
         trends.push("b0", 2, 12.5);
-        let r = roster("bot,joined,retired\nb5,1,2\n").unwrap().unwrap();
+        let r = roster("bot,joined,retired\nb5,1,2\n");
         let board = LeagueBoard::new(&names, &table, &trends, Some(&r));
         let html = league_section(&board).into_string();
         let active = &html[..html.find("id=\"league-retired\"").unwrap()];

@@ -41,7 +41,7 @@ pub enum RosterFileError {
     #[error("cannot read {}", .0.display())]
     Read(PathBuf, #[source] io::Error),
     /// A row is not `bot,joined,retired`.
-    #[error("{}: line {line}: {why}: the file is the arena's own; restore it or start the league again", path.display())]
+    #[error("{}: line {line}: {why}: the columns are bot,joined,retired (rounds from 1, retired empty while the bot is in); the file is the arena's own: restore it or start the league again", path.display())]
     Row {
         /// The file.
         path: PathBuf,
@@ -210,6 +210,11 @@ mod tests {
         let header = String::from_utf8(w.into_inner().unwrap()).unwrap();
         assert!(header.starts_with(&ROSTER_COLUMNS.join(",")));
         std::fs::write(dir.path().join("roster.csv"), "bot,joined,retired\na,x,\n").unwrap();
+        let e = read_roster(dir.path()).unwrap_err().to_string();
+        assert!(e.contains("roster.csv: line 2: "), "{e}");
+        assert!(e.contains("the columns are bot,joined,retired"), "{e}");
+        // Other columns: the first row names them.
+        std::fs::write(dir.path().join("roster.csv"), "name,round\na,1\n").unwrap();
         let e = read_roster(dir.path()).unwrap_err().to_string();
         assert!(e.contains("roster.csv: line 2: "), "{e}");
     }
