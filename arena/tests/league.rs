@@ -19,7 +19,8 @@ use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
 
 use common::{
-    assert_same_files, assert_success, config, games_without_timing, rows, run_arena, SUMMARY_FILES,
+    assert_same_files, assert_success, config, games_without_timing, rate, read_files, rows,
+    run_arena, SUMMARY_FILES,
 };
 
 /// `n` greedy bots `g1`..`gn` with noise spread from 0 to 1, seeded, each
@@ -615,27 +616,163 @@ fn bots_added_to_a_running_league_join_and_bots_removed_retire() {
     assert_eq!(rounds["g2"].iter().max(), Some(&retired));
     assert_eq!(rounds["newbie"].iter().min(), Some(&joined));
 
-    // arena rate cannot replay a league whose bots came and went: it
-    // refuses in one line and leaves the run's files as they were.
-    let before: Vec<Vec<u8>> = ["league.csv", "standings.csv", "report.html"]
-        .iter()
-        .map(|f| std::fs::read(run.join(f)).unwrap())
-        .collect();
-    let rated = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .arg("rate")
-        .arg(run.join("games.csv"))
-        .output()
+    // arena rate replays the league as its roster.csv has it (the bots
+    // that came and went, before and after the resume): in place, the
+    // run's files again, byte for byte.
+    assert_rate_in_place_keeps(&run);
+}
+
+/// The files of a league's run folder that `arena rate` of its games
+/// writes again (series.csv and roster.csv it leaves as they are).
+const RATED_LEAGUE_FILES: [&str; 8] = [
+    "league.csv",
+    "roster.csv",
+    "series.csv",
+    "standings.csv",
+    "pairwise.csv",
+    "los.csv",
+    "report.html",
+    "standings.svg",
+];
+
+/// `arena rate DIR/games.csv` into the run folder `dir` itself: it
+/// succeeds and every file of [`RATED_LEAGUE_FILES`] is as the run wrote
+/// it, byte for byte. Returns what it printed on stdout.
+fn assert_rate_in_place_keeps(dir: &Path) -> String {
+    let before = read_files(dir, &RATED_LEAGUE_FILES);
+    let rated = rate(&dir.join("games.csv"), &[]);
+    assert_success(&rated);
+    let after = read_files(dir, &RATED_LEAGUE_FILES);
+    for (f, (b, a)) in RATED_LEAGUE_FILES.iter().zip(before.iter().zip(&after)) {
+        assert!(b == a, "arena rate changed {f} of {}", dir.display());
+    }
+    String::from_utf8_lossy(&rated.stdout).into_owned()
+}
+
+/// Whether `dir/league.csv` lists round `round` yet (whole lines only).
+fn paired(dir: &Path, round: u32) -> bool {
+    let text = std::fs::read_to_string(dir.join("league.csv")).unwrap_or_default();
+    let whole = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
+    let start = format!("{round},");
+    whole.lines().any(|l| l.starts_with(&start))
+}
+
+/// A league of 7 rounds of 5 bots in which a bot joins at round 3 and g2
+/// leaves at round 5 (removed from the config while round 4 plays: round
+/// 4 is its last), each by an atomic save of the config while the league
+/// runs, as an organiser does (docs/formats.md, "League"). `arena rate`
+/// of its folder replays it from its roster.csv: in place it writes every
+/// file again as the run wrote it, byte for byte, and prints the run's
+/// table; into another folder, the same files (the report aside: it
+/// names the interrupted run, which that folder is not) and roster.csv.
+/// A games.csv whose game is not one of the league's pairings (edited) is
+/// refused in one line, nothing written.
+#[test]
+fn arena_rate_replays_a_league_whose_bots_came_and_went() {
+    let tmp = tempfile::tempdir().unwrap();
+    let field = noisy_field(5, 4);
+    let newbie = ("newbie", r#"["arena", "bot", "random", "--seed", "4"]"#);
+    let text = |without: &str, extra: &[(&str, &str)]| {
+        let mut t = String::from("[board]\nholes = 6\n[tournament]\nformat = \"league\"\nrounds = 7\nconcurrency = 2\nseed = 3\n[ratings]\nbootstrap = 50\n");
+        for (name, command) in field.iter().filter(|(n, _)| n != without) {
+            let command: Vec<String> = command.iter().map(|c| format!("{c:?}")).collect();
+            t.push_str(&format!(
+                "\n[[bot]]\nname = \"{name}\"\ncommand = [{}]\n",
+                command.join(", ")
+            ));
+        }
+        for (name, command) in extra {
+            t.push_str(&format!(
+                "\n[[bot]]\nname = \"{name}\"\ncommand = {command}\n"
+            ));
+        }
+        t
+    };
+    let cfg = tmp.path().join("t.toml");
+    std::fs::write(&cfg, text("", &[])).unwrap();
+    let run = tmp.path().join("run");
+    let (mut child, _) = start_league(&cfg, &run, false);
+    // Round 2 paired (the config was read before it): saved now, the
+    // bot joins at round 3, once round 2 is played.
+    wait_until(&mut child, "round 2 paired", || paired(&run, 2));
+    save_atomically(&cfg, &text("", &[newbie]));
+    wait_until(&mut child, "round 4 paired", || paired(&run, 4));
+    save_atomically(&cfg, &text("g2", &[newbie]));
+    let output = child.wait_with_output().unwrap();
+    assert_success(&output);
+    let roster = rows(&run.join("roster.csv"));
+    let stint = |bot: &str| {
+        let r = roster.iter().find(|r| r["bot"] == bot).unwrap();
+        (r["joined"].clone(), r["retired"].clone())
+    };
+    assert_eq!(stint("newbie"), ("3".to_string(), String::new()));
+    assert_eq!(stint("g2"), ("1".to_string(), "4".to_string()));
+    let rounds = rounds_of(&rows(&run.join("league.csv")));
+    assert_eq!(rounds["newbie"], (3..=7).collect::<BTreeSet<u32>>());
+    assert_eq!(rounds["g2"], (1..=4).collect::<BTreeSet<u32>>());
+    let run_stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        run_stdout.contains(
+            "retired, no longer paired (their games and ratings stay): g2 (after round 4)"
+        ),
+        "{run_stdout}"
+    );
+
+    // In place: every file again, byte for byte, and the run's table.
+    assert_eq!(assert_rate_in_place_keeps(&run), run_stdout);
+    // Into another folder: the same files, and roster.csv with them.
+    let other = tmp.path().join("other");
+    assert_success(&rate(
+        &run.join("games.csv"),
+        &["--out", other.to_str().unwrap()],
+    ));
+    assert_same_files(
+        &run,
+        &other,
+        &[
+            "league.csv",
+            "roster.csv",
+            "standings.csv",
+            "pairwise.csv",
+            "los.csv",
+        ],
+    );
+
+    // A game that is not one of the league's pairings: its North renamed
+    // to another bot of the league. Refused in one line, nothing written.
+    let edited = tmp.path().join("edited");
+    std::fs::create_dir(&edited).unwrap();
+    for f in ["config.toml", "roster.csv"] {
+        std::fs::copy(run.join(f), edited.join(f)).unwrap();
+    }
+    let games = std::fs::read_to_string(run.join("games.csv")).unwrap();
+    let mut lines: Vec<String> = games.lines().map(String::from).collect();
+    let header: Vec<&str> = lines[0].split(',').collect();
+    let (south, north) = (
+        header.iter().position(|c| *c == "south").unwrap(),
+        header.iter().position(|c| *c == "north").unwrap(),
+    );
+    let last = lines.len() - 1;
+    let mut cells: Vec<String> = lines[last].split(',').map(String::from).collect();
+    let other_bot = ["g1", "g3", "g4"]
+        .into_iter()
+        .find(|b| *b != cells[south] && *b != cells[north])
         .unwrap();
-    let stderr = String::from_utf8_lossy(&rated.stderr);
-    assert_eq!(rated.status.code(), Some(2), "{stderr}");
+    cells[north] = other_bot.to_string();
+    lines[last] = cells.join(",");
+    std::fs::write(edited.join("games.csv"), lines.join("\n") + "\n").unwrap();
+    let refused = rate(&edited.join("games.csv"), &[]);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{stderr}");
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
     assert!(
-        stderr.contains("roster.csv") && stderr.contains("cannot replay"),
+        stderr.contains("is not a pairing of the league replayed from its config and roster.csv"),
         "{stderr}"
     );
-    let after: Vec<Vec<u8>> = ["league.csv", "standings.csv", "report.html"]
-        .iter()
-        .map(|f| std::fs::read(run.join(f)).unwrap())
+    let mut left: Vec<String> = std::fs::read_dir(&edited)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
-    assert!(before == after, "arena rate changed the run's files");
+    left.sort();
+    assert_eq!(left, ["config.toml", "games.csv", "roster.csv"]);
 }

@@ -43,8 +43,9 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
     check_distinct(&options.games)?;
     let out = out_dir(options)?;
     // The settings of the run the files come from (its config.toml beside
-    // them, the same for all), so that rating a run gives the run's files.
-    let run_config = run_config_of(options)?;
+    // them, the same for all), so that rating a run gives the run's files;
+    // a league's bots that came and went as its roster.csv has them.
+    let (run_config, roster) = with_roster(run_config_of(options)?, &options.games)?;
     let given = options.prior_draws.is_some()
         || options.bootstrap.is_some()
         || options.seed.is_some()
@@ -90,7 +91,16 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
     };
     let seed = options.seed.unwrap_or(seed);
     let rating = report::rating_options(&settings, seed, &rated.names);
-    let course = course_of(format_config.as_ref(), &options.games, &not_started, &out)?;
+    let course = course_of(
+        format_config.as_ref(),
+        &options.games,
+        &not_started,
+        &out,
+        roster.as_ref().map(|(r, _)| r),
+    )?;
+    if let Some((_, rows)) = &roster {
+        copy_roster(rows, &options.games, &out)?;
+    }
     let config_names: Vec<String> = format_config
         .iter()
         .flat_map(|c| c.bots.iter().map(|b| b.name.clone()))
@@ -116,6 +126,10 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         &listed,
         format_course,
     )?;
+    let table = match &roster {
+        Some((_, rows)) => with_retired(table, rows, &out)?,
+        None => table,
+    };
     let table = match &format_course {
         Some(c) => {
             report::with_format_text(c, table, crate::output::table::stdout_terminal_width())
@@ -272,6 +286,83 @@ fn run_config_of(options: &Options) -> anyhow::Result<Option<Config>> {
     })
 }
 
+/// A league's roster as its run recorded it: who was in which round, and
+/// the rows of its `roster.csv`.
+type RunRoster = (
+    crate::format::roster::Roster,
+    Vec<crate::output::roster::RosterRow>,
+);
+
+/// `run_config` with a league's bots that joined while it ran (stand-ins,
+/// named only), and its roster, when it is a league's and its one file of
+/// `games` has a `roster.csv` beside it: the league is then replayed as
+/// the run recorded its bots coming and going, as the run's own summaries
+/// and `--resume` replay it ([`crate::output::roster::league_roster`]).
+///
+/// # Errors
+/// `roster.csv` cannot be read.
+fn with_roster(
+    run_config: Option<Config>,
+    games: &[PathBuf],
+) -> anyhow::Result<(Option<Config>, Option<RunRoster>)> {
+    let (Some(config), [games]) = (&run_config, games) else {
+        return Ok((run_config, None));
+    };
+    if !matches!(config.format, crate::format::Format::League(_)) {
+        return Ok((run_config, None));
+    }
+    let dir = games.parent().unwrap_or(Path::new("."));
+    let config = crate::runner::with_joined(config, &crate::output::RunFolder::at(dir))?;
+    let roster = crate::output::roster::league_roster(&config, dir);
+    Ok((Some(config), roster))
+}
+
+/// A league's `roster.csv` (its `rows`) written into `out` when that is
+/// not the folder of its one file of `games` (where the run's own is), so
+/// that the report there marks the bots that left.
+///
+/// # Errors
+/// The file cannot be written.
+fn copy_roster(
+    rows: &[crate::output::roster::RosterRow],
+    games: &[PathBuf],
+    out: &Path,
+) -> anyhow::Result<()> {
+    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    };
+    let from = games
+        .first()
+        .and_then(|g| g.parent())
+        .unwrap_or(Path::new("."));
+    if !same(from, out) {
+        crate::output::write_rows(out, rows)
+            .with_context(|| format!("cannot write roster.csv in {}", out.display()))?;
+    }
+    Ok(())
+}
+
+/// `table` with the line naming a league's bots that left (`rows`, its
+/// roster), those marked in `out`'s `standings.csv`, as the run's own
+/// summaries mark them.
+///
+/// # Errors
+/// `standings.csv` cannot be read or written.
+fn with_retired(
+    mut table: String,
+    rows: &[crate::output::roster::RosterRow],
+    out: &Path,
+) -> anyhow::Result<String> {
+    let line = crate::output::roster::mark_retired(out, rows)
+        .with_context(|| format!("cannot mark the retired bots in {}", out.display()))?;
+    if let Some(line) = line {
+        table.push('\n');
+        table.push_str(&line);
+    }
+    Ok(table)
+}
+
 /// What reading the games found that the user should know: rows cut
 /// short, files that hold the same games, files without moves.
 fn note_read(rated: &crate::rate::Rated, console: &mut Console<'_>) {
@@ -293,21 +384,32 @@ fn note_read(rated: &crate::rate::Rated, console: &mut Console<'_>) {
     }
 }
 
-/// The course of a gauntlet, knockout or Swiss run (`format_config`) as
-/// its one `games` file followed it, the bots `not_started` left out.
+/// The course of a gauntlet, knockout, Swiss or league run
+/// (`format_config`) as its one `games` file followed it, the bots
+/// `not_started` left out; a league's bots as its `roster` says, when it
+/// has one.
 fn course_of(
     format_config: Option<&Config>,
     games: &[PathBuf],
     not_started: &[(String, String)],
     out: &Path,
+    roster: Option<&crate::format::roster::Roster>,
 ) -> anyhow::Result<Option<(crate::format::GameCourse, Option<crate::html::Trends>)>> {
     Ok(match (format_config, games) {
         (Some(config), [games]) => {
-            let absent: Vec<usize> = not_started
-                .iter()
-                .filter_map(|(n, _)| config.bots.iter().position(|b| &b.name == n))
-                .collect();
-            Some(followed_course(config, games, &absent, out)?)
+            let rule = crate::runner::series_rule(config, None);
+            let course = match roster {
+                Some(r) => crate::format::GameCourse::with_roster(&config.format, r.clone(), rule),
+                None => {
+                    let absent: Vec<usize> = not_started
+                        .iter()
+                        .filter_map(|(n, _)| config.bots.iter().position(|b| &b.name == n))
+                        .collect();
+                    let bots = config.bots.len();
+                    crate::format::GameCourse::new(&config.format, bots, &absent, rule, &[])
+                }
+            };
+            Some(followed_course(config, course, games, out)?)
         }
         _ => None,
     })
@@ -334,23 +436,21 @@ pub(super) fn not_started_in(dir: &Path) -> Vec<(String, String)> {
     found
 }
 
-/// The course of `config`'s format (`absent`: the bots that did not
-/// start) followed through the games of its run's `games`, as the run
-/// recorded it, so that rating a run folder keeps its report's bracket,
-/// rounds or candidates; a league's `league.csv` is written into `out`
-/// round by round as its rounds are paired, and its trends returned.
+/// The `course` of `config`'s format, before any game, followed through
+/// the games of its run's `games`, as the run recorded it, so that rating
+/// a run folder keeps its report's bracket, rounds or candidates; a
+/// league's `league.csv` is written into `out` round by round as its
+/// rounds are paired, and its trends returned.
 ///
 /// # Errors
-/// `games` cannot be read, or `league.csv` written.
+/// `games` cannot be read, or `league.csv` written; a league's game that
+/// is not one of its pairings (nothing is written then).
 fn followed_course(
     config: &Config,
+    mut course: crate::format::GameCourse,
     games: &Path,
-    absent: &[usize],
     out: &Path,
 ) -> anyhow::Result<(crate::format::GameCourse, Option<crate::html::Trends>)> {
-    let rule = crate::runner::series_rule(config, None);
-    let mut course =
-        crate::format::GameCourse::new(&config.format, config.bots.len(), absent, rule, &[]);
     let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
     let cannot = || format!("cannot write the format's file in {}", out.display());
     let mut league = report::LeagueReplay::new(out, course.plan(), &names).with_context(cannot)?;
@@ -367,7 +467,7 @@ fn followed_course(
             drop(league);
             let _ = std::fs::remove_file(out.join(format!("{}.tmp", crate::html::LEAGUE_FILE)));
             anyhow::bail!(
-                "{}: series {} of {} and {} is not a pairing of the league replayed from its config: its bots came and went while it ran (roster.csv), which arena rate cannot replay yet; the run's own files are its result",
+                "{}: series {} of {} and {} is not a pairing of the league replayed from its config and roster.csv: these are not the games the league played (edited, or from another run?); the run's own files are its result",
                 games.display(),
                 row.series,
                 row.south,

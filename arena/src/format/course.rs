@@ -50,6 +50,23 @@ impl GameCourse {
         course
     }
 
+    /// The course of a league of `format` whose bots come and go as
+    /// `roster` says (a run's `roster.csv`), before any game: its rounds
+    /// paired as [`Plan::with_roster`] pairs them.
+    #[must_use]
+    pub fn with_roster(
+        format: &Format,
+        roster: super::roster::Roster,
+        rule: SeriesRule,
+    ) -> GameCourse {
+        GameCourse {
+            plan: Plan::with_roster(format, roster),
+            rule,
+            open: BTreeMap::new(),
+            seen: Vec::new(),
+        }
+    }
+
     /// [`GameCourse::add`] for a game of bots by name (`south`, `north`;
     /// `names` are the config's, in order), as `games.csv` gives it; a
     /// name not among `names`, or a series number past `usize`, counts
