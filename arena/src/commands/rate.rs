@@ -98,9 +98,7 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         &out,
         roster.as_ref().map(|(r, _)| r),
     )?;
-    if let Some((_, rows)) = &roster {
-        copy_roster(rows, &options.games, &out)?;
-    }
+    copy_roster(roster.as_ref(), &options.games, &out)?;
     let config_names: Vec<String> = format_config
         .iter()
         .flat_map(|c| c.bots.iter().map(|b| b.name.clone()))
@@ -126,10 +124,7 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         &listed,
         format_course,
     )?;
-    let table = match &roster {
-        Some((_, rows)) => with_retired(table, rows, &out)?,
-        None => table,
-    };
+    let table = with_retired(table, roster.as_ref(), &out)?;
     let table = match &format_course {
         Some(c) => {
             report::with_format_text(c, table, crate::output::table::stdout_terminal_width())
@@ -317,17 +312,17 @@ fn with_roster(
     Ok((Some(config), roster))
 }
 
-/// A league's `roster.csv` (its `rows`) written into `out` when that is
-/// not the folder of its one file of `games` (where the run's own is), so
-/// that the report there marks the bots that left.
+/// A league's `roster.csv` (its `roster`'s rows) written into `out` when
+/// that is not the folder of its one file of `games` (where the run's own
+/// is), so that the report there marks the bots that left; nothing
+/// without a roster.
 ///
 /// # Errors
 /// The file cannot be written.
-fn copy_roster(
-    rows: &[crate::output::roster::RosterRow],
-    games: &[PathBuf],
-    out: &Path,
-) -> anyhow::Result<()> {
+fn copy_roster(roster: Option<&RunRoster>, games: &[PathBuf], out: &Path) -> anyhow::Result<()> {
+    let Some((_, rows)) = roster else {
+        return Ok(());
+    };
     let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
         (Ok(a), Ok(b)) => a == b,
         _ => a == b,
@@ -343,17 +338,20 @@ fn copy_roster(
     Ok(())
 }
 
-/// `table` with the line naming a league's bots that left (`rows`, its
-/// roster), those marked in `out`'s `standings.csv`, as the run's own
-/// summaries mark them.
+/// `table` with the line naming a league's bots that left (as its
+/// `roster` has them), those marked in `out`'s `standings.csv`, as the
+/// run's own summaries mark them; `table` as it is without a roster.
 ///
 /// # Errors
 /// `standings.csv` cannot be read or written.
 fn with_retired(
     mut table: String,
-    rows: &[crate::output::roster::RosterRow],
+    roster: Option<&RunRoster>,
     out: &Path,
 ) -> anyhow::Result<String> {
+    let Some((_, rows)) = roster else {
+        return Ok(table);
+    };
     let line = crate::output::roster::mark_retired(out, rows)
         .with_context(|| format!("cannot mark the retired bots in {}", out.display()))?;
     if let Some(line) = line {
