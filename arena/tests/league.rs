@@ -663,8 +663,9 @@ fn paired(dir: &Path, round: u32) -> bool {
 /// runs, as an organiser does (docs/formats.md, "League"). `arena rate`
 /// of its folder replays it from its roster.csv: in place it writes every
 /// file again as the run wrote it, byte for byte, and prints the run's
-/// table; into another folder, the same files (the report aside: it
-/// names the interrupted run, which that folder is not) and roster.csv.
+/// table; into another folder, the same files (series.csv aside, which
+/// `arena rate` does not write) with roster.csv, which the report there
+/// reads for the bot that left.
 /// A games.csv whose game is not one of the league's pairings (edited) is
 /// refused in one line, nothing written.
 #[test]
@@ -720,7 +721,8 @@ fn arena_rate_replays_a_league_whose_bots_came_and_went() {
 
     // In place: every file again, byte for byte, and the run's table.
     assert_eq!(assert_rate_in_place_keeps(&run), run_stdout);
-    // Into another folder: the same files, and roster.csv with them.
+    // Into another folder: the same files, and roster.csv with them (the
+    // report there marks g2 retired from it).
     let other = tmp.path().join("other");
     assert_success(&rate(
         &run.join("games.csv"),
@@ -735,6 +737,8 @@ fn arena_rate_replays_a_league_whose_bots_came_and_went() {
             "standings.csv",
             "pairwise.csv",
             "los.csv",
+            "report.html",
+            "standings.svg",
         ],
     );
 
