@@ -64,7 +64,6 @@ pub fn run<F: Future<Output = ()>>(
     console: &mut Console<'_>,
     interrupted: impl Fn() -> F,
 ) -> anyhow::Result<Outcome> {
-    let config_path = &options.config;
     let shard = options.shard;
     // The live view's address is taken first: a bad one, or one in use,
     // stops the run before anything is written.
@@ -72,12 +71,15 @@ pub fn run<F: Future<Output = ()>>(
     let resume = resume_dir(options);
     let mut config = load_config(options, console)?;
     let league = matches!(config.format, crate::format::Format::League(_));
-    let out = checked_out_dir(options, resume.as_ref(), &config)?;
+    let checked = checked_while_watching(options, resume.as_ref(), &config, &interrupted, console);
+    let Some(out) = checked? else {
+        return Ok(Outcome::Interrupted);
+    };
     let (dir, _lock) = open_folder(options, &out, resume.is_some(), &config)?;
     // A resumed league's bots are its roster's, in its order: the config's
     // bots not in it join at the next round, as bots added.
     let not_in_league = if league && resume.is_some() {
-        runner::league_order(&mut config, config_path, &dir)?
+        runner::league_order(&mut config, &options.config, &dir)?
     } else {
         Vec::new()
     };
@@ -263,6 +265,7 @@ fn checked_out_dir(
     options: &Options,
     resume: Option<&PathBuf>,
     config: &Config,
+    stop: &CancellationToken,
 ) -> anyhow::Result<PathBuf> {
     let shard = options.shard;
     let claimed = options.out.is_none() && resume.is_none();
@@ -277,7 +280,7 @@ fn checked_out_dir(
     // the results is refused as that, not as one to chown), then each start.
     let checked = crate::bot::layout::check_layout(&config.bots, &out)
         .map_err(|e| anyhow::anyhow!("{}: {e}", config.bot_origins[e.bot]))
-        .and_then(|()| Ok(crate::bot::spawn::check_programs(config)?));
+        .and_then(|()| Ok(crate::bot::spawn::check_programs(config, stop)?));
     if let Err(e) = checked {
         if claimed {
             // The folder just made for this run is still empty: take it back.
@@ -290,6 +293,66 @@ fn checked_out_dir(
         "an SPRT match decides game by game and cannot be split into shards: run it whole (or as shard 1/1)"
     );
     Ok(out)
+}
+
+/// [`checked_out_dir`] while the signals are watched ([`while_watching`]):
+/// the run folder, or `None` when a Ctrl-C stopped the check (a sandbox's
+/// probe is then killed, and a folder made for the run taken back), said
+/// on `console`.
+///
+/// # Errors
+/// As [`checked_out_dir`].
+fn checked_while_watching<F: Future<Output = ()>>(
+    options: &Options,
+    resume: Option<&PathBuf>,
+    config: &Config,
+    interrupted: &impl Fn() -> F,
+    console: &mut Console<'_>,
+) -> anyhow::Result<Option<PathBuf>> {
+    let checked = while_watching(interrupted, |stop| {
+        checked_out_dir(options, resume, config, stop)
+    })?;
+    if checked.is_none() {
+        console.note("arena: stopping: the start-up check is abandoned and its sandbox probe killed; nothing was played");
+    }
+    checked.transpose()
+}
+
+/// Runs `work` on a thread of its own while the signals are watched: the
+/// first `interrupted` fires its stop (a sandbox's probe is then killed)
+/// and waits for it to end. Its result, or `None` when it was stopped.
+///
+/// # Errors
+/// The runtime that watches cannot start.
+fn while_watching<T: Send, F: Future<Output = ()>>(
+    interrupted: &impl Fn() -> F,
+    work: impl FnOnce(&CancellationToken) -> T + Send,
+) -> anyhow::Result<Option<T>> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let stop = CancellationToken::new();
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let stopped = std::thread::scope(|scope| {
+        let stop = &stop;
+        scope.spawn(move || {
+            let _ = tx.send(work(stop));
+        });
+        runtime.block_on(async {
+            tokio::pin!(rx);
+            tokio::select! {
+                biased;
+                done = &mut rx => done.ok(),
+                () = interrupted() => {
+                    stop.cancel();
+                    let _ = rx.await;
+                    None
+                }
+            }
+        })
+    });
+    Ok(stopped)
 }
 
 /// The run folder `out` begun (or, `resumed`, taken up again), its lock
