@@ -224,7 +224,9 @@ pub struct LeagueCourse {
     /// every round takes each one as it is paired (`league.csv` is
     /// written so, round by round).
     pub pairings: Vec<LeaguePairing>,
-    /// The series paired so far, every round's (byes not counted).
+    /// The pairings listed so far, every round's: the rows of
+    /// `league.csv` (each series, and each bye, a row), the last round's
+    /// counted once it is paired, played or not.
     pub series_paired: usize,
     /// Whether the last round paired was paired at random: a warm-up
     /// round ([`warming_up`]) or `pairing = "random"`.
@@ -875,7 +877,7 @@ impl League {
             });
             step.series.push(s);
         }
-        self.course.series_paired += step.series.len();
+        self.course.series_paired += self.course.pairings.len();
         step
     }
 }
@@ -974,7 +976,8 @@ mod tests {
         // 3 series and 1 bye per round; the plan keeps the last round's
         // pairings only, and no series once the league is over.
         assert_eq!(pairings.len(), 16);
-        assert_eq!((course.pairings.len(), course.series_paired), (4, 12));
+        // league.csv's rows: every series and every bye.
+        assert_eq!((course.pairings.len(), course.series_paired), (4, 16));
         assert!(course.pairings.iter().all(|p| p.round == 4));
         assert!(plan.series().is_empty() && plan.get(12).is_none());
         assert_eq!(plan.series_count(), 12);
