@@ -218,7 +218,8 @@ pub fn run(
         return Err(CheckError::NoCommand);
     };
     if options.sandbox.is_some() {
-        crate::bot::spawn::check(&spec).map_err(CheckError::Sandbox)?;
+        crate::bot::spawn::check(&spec, &tokio_util::sync::CancellationToken::new())
+            .map_err(CheckError::Sandbox)?;
     }
     crate::bot::resolve_program(&spec).map_err(|_| {
         let here = std::env::current_dir().unwrap_or_default();

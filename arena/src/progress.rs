@@ -108,19 +108,28 @@ pub struct Live {
 }
 
 impl Live {
-    /// A live view drawn on stderr, for a run of at most `bound` games.
+    /// A live view drawn on stderr, for a run of at most `bound` games
+    /// (`None`: an endless league, whose games are only counted).
     #[must_use]
-    pub fn new(config: &Config, bound: u64) -> Live {
+    pub fn new(config: &Config, bound: Option<u64>) -> Live {
         Self::with_target(config, bound, ProgressDrawTarget::stderr_with_hz(10))
     }
 
     /// A live view drawn on `target` (hidden, in tests).
     #[must_use]
-    pub fn with_target(config: &Config, bound: u64, target: ProgressDrawTarget) -> Live {
+    pub fn with_target(config: &Config, bound: Option<u64>, target: ProgressDrawTarget) -> Live {
         let multi = MultiProgress::with_draw_target(target);
         let sprt = crate::runner::series_rule(config, None).sprt;
-        let bar = match sprt {
-            None => {
+        let bar = match (sprt, bound) {
+            (None, None) => {
+                let bar = multi.add(ProgressBar::no_length());
+                bar.set_style(
+                    ProgressStyle::with_template("{elapsed_precise} games: {pos} (endless league)")
+                        .expect("a valid template"),
+                );
+                bar
+            }
+            (None, Some(bound)) => {
                 let bar = multi.add(ProgressBar::new(bound));
                 bar.set_style(
                     ProgressStyle::with_template(
@@ -131,7 +140,7 @@ impl Live {
                 );
                 bar
             }
-            Some(test) => {
+            (Some(test), _) => {
                 let bar = multi.add(ProgressBar::new(LLR_STEPS));
                 bar.set_style(
                     ProgressStyle::with_template("{elapsed_precise} H0 [{wide_bar}] H1")
@@ -297,14 +306,28 @@ impl Live {
 
     /// A series ended: its share of the bound becomes the games it played.
     pub fn series(&mut self, s: &SeriesResult) {
-        if self.sprt.is_some() {
-            return;
-        }
+        let Some(len) = self.bar.length().filter(|_| self.sprt.is_none()) else {
+            return; // An SPRT's bar, or an endless league's count.
+        };
         let played = self.played.get(&s.series.number).copied().unwrap_or(0);
         let unplayed = self.max_games.saturating_sub(played);
-        let len = self.bar.length().unwrap_or(0);
         self.bar
             .set_length(len.saturating_sub(unplayed).max(self.bar.position()));
+    }
+
+    /// The bound on the games, known anew (a league's bots came or went):
+    /// nothing for an SPRT's bar or an endless league's count.
+    pub fn set_bound(&mut self, bound: u64) {
+        if self.sprt.is_none() && self.bar.length().is_some() {
+            self.bar.set_length(bound.max(self.bar.position()));
+        }
+    }
+
+    /// The bar's bound on the games now (`None`: an SPRT's bar, or an
+    /// endless league's count).
+    #[must_use]
+    pub fn bound(&self) -> Option<u64> {
+        self.bar.length().filter(|_| self.sprt.is_none())
     }
 
     /// Prints a line above the view (an SPRT update, a notice).
@@ -430,6 +453,10 @@ impl crate::reporter::Reporter for Live {
         self.println(line);
     }
 
+    fn bound(&mut self, bound: u64) {
+        self.set_bound(bound);
+    }
+
     fn finish(&mut self) {
         Live::finish(self);
     }
@@ -477,7 +504,7 @@ mod tests {
 
     #[test]
     fn the_table_ranks_bots_and_counts_forfeits_by_kind() {
-        let mut live = Live::with_target(&config(), 12, ProgressDrawTarget::hidden());
+        let mut live = Live::with_target(&config(), Some(12), ProgressDrawTarget::hidden());
         live.game(&game(
             1,
             1,
@@ -525,7 +552,7 @@ mod tests {
              2,2,c,zz,south,no-moves,\n",
         )
         .unwrap();
-        let mut live = Live::with_target(&config(), 12, ProgressDrawTarget::hidden());
+        let mut live = Live::with_target(&config(), Some(12), ProgressDrawTarget::hidden());
         // The row of a bot this config does not have is left out.
         let rows = crate::output::read_games(&games).unwrap().rows;
         assert_eq!(live.resumed(&rows), 3);
@@ -605,7 +632,7 @@ mod tests {
     #[test]
     fn an_sprt_match_shows_its_llr_on_the_bar_not_its_max_games() {
         let config = sprt_config();
-        let mut live = Live::with_target(&config, 100_000, ProgressDrawTarget::hidden());
+        let mut live = Live::with_target(&config, Some(100_000), ProgressDrawTarget::hidden());
         assert_eq!(live.bar.length(), Some(LLR_STEPS));
         assert_eq!(live.bar.position(), LLR_STEPS / 2);
         let test = crate::runner::series_rule(&config, None).sprt.unwrap();
@@ -679,7 +706,7 @@ mod tests {
         .unwrap();
         let config = sprt_config();
         let test = crate::runner::series_rule(&config, None).sprt.unwrap();
-        let mut live = Live::with_target(&config, 100_000, ProgressDrawTarget::hidden());
+        let mut live = Live::with_target(&config, Some(100_000), ProgressDrawTarget::hidden());
         let rows = crate::output::read_games(&games).unwrap().rows;
         assert_eq!(live.resumed(&rows), 3);
         let llr = test.llr_pentanomial(&crate::stats::Pentanomial {
@@ -693,7 +720,7 @@ mod tests {
 
     #[test]
     fn the_bound_shrinks_to_the_games_a_series_played() {
-        let mut live = Live::with_target(&config(), 12, ProgressDrawTarget::hidden());
+        let mut live = Live::with_target(&config(), Some(12), ProgressDrawTarget::hidden());
         live.game(&game(
             1,
             1,
@@ -726,6 +753,41 @@ mod tests {
         // Series 1 played 2 of its 4: the bound is 12 - 2.
         assert_eq!(live.bar.length(), Some(10));
         assert_eq!(live.bar.position(), 2);
+        // A league's bots came: the bound known anew.
+        live.set_bound(40);
+        assert_eq!(live.bound(), Some(40));
+        live.finish();
+    }
+
+    #[test]
+    fn an_endless_leagues_view_counts_games_without_a_bound() {
+        let mut live = Live::with_target(&config(), None, ProgressDrawTarget::hidden());
+        live.game(&game(
+            1,
+            1,
+            ["alpha", "b"],
+            Some(Side::South),
+            GameEnd::NoMoves,
+        ));
+        assert_eq!((live.bound(), live.bar.position()), (None, 1));
+        // Neither a series' end nor a bound said gives it one.
+        live.series(&SeriesResult {
+            series: Series {
+                number: 1,
+                round: 1,
+                a: 0,
+                b: 1,
+            },
+            wdl: Wdl {
+                wins: 1,
+                draws: 0,
+                losses: 0,
+            },
+            decided: true,
+            over: true,
+        });
+        live.set_bound(40);
+        assert_eq!(live.bound(), None);
         live.finish();
     }
 }

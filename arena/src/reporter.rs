@@ -20,6 +20,9 @@ pub trait Reporter {
     fn event(&mut self, event: &Event);
     /// A status line the user must see (a bot skipped, a stop).
     fn note(&mut self, line: &str);
+    /// The bound on the games is known anew (a league's bots came or
+    /// went): the games the run plays at most, those played included.
+    fn bound(&mut self, _bound: u64) {}
     /// The run is over: clear whatever is drawn.
     fn finish(&mut self) {}
 }
@@ -113,6 +116,82 @@ pub fn stage_line(
     ))
 }
 
+/// The console's round lines ([`stage_line`]) of a resumed league, which
+/// pairs again every round the interrupted run paired and replays those it
+/// played whole without a game: their lines are held back and said as one
+/// ([`RoundLines::game`]), before the line of the first round that plays a
+/// game. Any other run's lines are said as they come.
+#[derive(Debug, Default)]
+pub struct RoundLines {
+    /// Whether rounds are still replayed (a resumed league before its
+    /// first game of this run).
+    replaying: bool,
+    /// The last round begun while replaying, and its line, not yet said.
+    held: Option<(u32, String)>,
+    /// The first and last rounds replayed without a game.
+    replayed: Option<(u32, u32)>,
+}
+
+impl RoundLines {
+    /// The round lines of a run; `resumed_league` holds back those of the
+    /// rounds replayed.
+    #[must_use]
+    pub fn new(resumed_league: bool) -> RoundLines {
+        RoundLines {
+            replaying: resumed_league,
+            ..RoundLines::default()
+        }
+    }
+
+    /// Round `round` begins, announced by `line`: the lines to say now
+    /// (none while replaying: the round before had no game).
+    pub fn stage(&mut self, round: u32, line: String) -> Vec<String> {
+        if !self.replaying {
+            return vec![line];
+        }
+        self.replay_held();
+        self.held = Some((round, line));
+        Vec::new()
+    }
+
+    /// A game of this run ended: the lines held back, said now (the
+    /// rounds replayed in one, then the line of the round being played).
+    pub fn game(&mut self) -> Vec<String> {
+        if !std::mem::take(&mut self.replaying) {
+            return Vec::new();
+        }
+        let held = self.held.take().map(|(_, line)| line);
+        self.replayed_line().into_iter().chain(held).collect()
+    }
+
+    /// The run ends: the rounds replayed, if no game came after them.
+    pub fn end(&mut self) -> Vec<String> {
+        if !std::mem::take(&mut self.replaying) {
+            return Vec::new();
+        }
+        self.replay_held();
+        self.replayed_line().into_iter().collect()
+    }
+
+    /// The round held back had no game: it was replayed.
+    fn replay_held(&mut self) {
+        if let Some((round, _)) = self.held.take() {
+            let first = self.replayed.map_or(round, |(first, _)| first);
+            self.replayed = Some((first, round));
+        }
+    }
+
+    fn replayed_line(&self) -> Option<String> {
+        let rounds = match self.replayed? {
+            (a, b) if a == b => format!("round {a}"),
+            (a, b) => format!("rounds {a} to {b}"),
+        };
+        Some(format!(
+            "arena: league {rounds} paired again as they were and replayed from the games kept (already played)"
+        ))
+    }
+}
+
 impl<W: Write> Lines<W> {
     /// Plain lines on `out`; `first` is the first bot's name.
     pub fn new(out: W, quiet: bool, first: &str) -> Lines<W> {
@@ -201,6 +280,41 @@ mod tests {
     use crate::standings::Wdl;
     use crate::stats::SprtStatus;
     use endodoi::{Rules, Side};
+
+    #[test]
+    fn a_resumed_league_says_its_replayed_rounds_once_before_the_round_that_plays() {
+        let line = |r: u32| format!("arena: league round {r}: 2 series");
+        let mut lines = RoundLines::new(true);
+        for r in 1..=3 {
+            assert!(lines.stage(r, line(r)).is_empty(), "round {r} held");
+        }
+        // Round 3 plays: rounds 1 and 2 were replayed whole.
+        assert_eq!(
+            lines.game(),
+            [
+                "arena: league rounds 1 to 2 paired again as they were and replayed from the games kept (already played)".to_string(),
+                line(3)
+            ]
+        );
+        assert!(lines.game().is_empty());
+        assert_eq!(lines.stage(4, line(4)), [line(4)]);
+        assert!(lines.end().is_empty());
+        // Round 1 plays at once: nothing replayed, its line as it comes.
+        let mut lines = RoundLines::new(true);
+        assert!(lines.stage(1, line(1)).is_empty());
+        assert_eq!(lines.game(), [line(1)]);
+        // Every round replayed, then the end (a league over, or stopped).
+        let mut lines = RoundLines::new(true);
+        assert!(lines.stage(1, line(1)).is_empty());
+        assert_eq!(
+            lines.end(),
+            ["arena: league round 1 paired again as they were and replayed from the games kept (already played)"]
+        );
+        // A run not resumed: every line as it comes.
+        let mut lines = RoundLines::new(false);
+        assert_eq!(lines.stage(1, line(1)), [line(1)]);
+        assert!(lines.game().is_empty() && lines.end().is_empty());
+    }
 
     fn game(game: u32) -> Event {
         let bots = if game % 2 == 1 {

@@ -31,7 +31,7 @@ use crate::shard::Shard;
 use crate::stats::{GameScore, Sprt, SprtModel};
 
 pub use crate::series::{SeriesResult, SprtState, Summary};
-pub use roster::{league_order, with_joined, LeagueDoor, LeagueResumeError};
+pub use roster::{league_order, with_joined, DoorNote, LeagueDoor, LeagueResumeError};
 
 mod roster;
 

@@ -139,7 +139,7 @@ fn a_league_pairs_every_bot_once_a_round_and_lists_its_pairings() {
     check_league(&out, &bots, 3);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
-        stdout.contains("League after 3 of 3 rounds (12 pairings in league.csv)"),
+        stdout.contains("League after 3 of 3 rounds (15 pairings in league.csv)"),
         "{stdout}"
     );
     let stderr = String::from_utf8_lossy(&output.stderr);

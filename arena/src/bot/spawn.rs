@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
 use tokio::process::Command;
+use tokio_util::sync::CancellationToken;
 
 use crate::config::{BotSpec, CgroupMode, Config, ConfigError, Limits};
 use crate::platform::{OnArenaDeath, ProcessLimits};
@@ -191,17 +192,18 @@ pub fn missing_script<'a>(command: &'a [String], dir: &Path) -> Option<&'a str> 
 
 /// Checks that every bot's program can be found, its command can be
 /// built (bubblewrap for a sandbox), and the script files its arguments
-/// name (`*.py`, `*.js`, ...) exist, without starting anything.
+/// name (`*.py`, `*.js`, ...) exist, without starting anything but a
+/// sandbox's probe (killed when `stop` fires: [`check`]).
 ///
 /// # Errors
 /// One line, `FILE:LINE:COL` of the bot's `command` first, naming the
 /// program or script and where it was looked for.
-pub fn check_programs(config: &Config) -> Result<(), ConfigError> {
+pub fn check_programs(config: &Config, stop: &CancellationToken) -> Result<(), ConfigError> {
     check_cgroups(config)?;
     for (bot, origin) in config.bots.iter().zip(&config.bot_origins) {
         let (_, dir) = resolve_program(bot).map_err(|e| bot_error(origin, e))?;
         // The whole start as it will be made (a sandbox is tried for real).
-        check(bot).map_err(|e| bot_error(origin, e))?;
+        check(bot, stop).map_err(|e| bot_error(origin, e))?;
         if let [arena, sub, name, ..] = bot.command.as_slice() {
             let known = endodoi_bots::BOT_NAMES.contains(&name.as_str())
                 || ARENA_BOTS.contains(&name.as_str());
@@ -349,15 +351,15 @@ fn sandbox_of(spec: &BotSpec, program: &Path, dir: &Path) -> Result<Option<Sandb
 /// Checks, before anything runs, that `spec` can be started as configured:
 /// its program is found and, for a sandboxed bot, visible and reachable in
 /// its sandbox, and the sandbox holds on this host (a real start of it,
-/// with the confine step's check and no bot).
+/// with the confine step's check and no bot, killed when `stop` fires).
 ///
 /// # Errors
 /// One line naming the bot, the problem and the fix.
-pub fn check(spec: &BotSpec) -> Result<(), SpawnError> {
+pub fn check(spec: &BotSpec, stop: &CancellationToken) -> Result<(), SpawnError> {
     let (program, dir) = resolve_program(spec)?;
     if let Some(sandbox) = sandbox_of(spec, &program, &dir)? {
         sandbox.check_access(&spec.name)?;
-        sandbox.probe().map_err(|source| SpawnError::Probe {
+        sandbox.probe(stop).map_err(|source| SpawnError::Probe {
             bot: spec.name.clone(),
             cause: source,
         })?;
@@ -471,6 +473,7 @@ pub fn process_limits(limits: &Limits) -> ProcessLimits {
 mod tests {
     use super::{check_programs, why_not_found};
     use crate::config::Config;
+    use tokio_util::sync::CancellationToken;
 
     #[test]
     fn the_chmod_fix_names_the_script_without_a_dot_folder() {
@@ -493,7 +496,9 @@ mod tests {
             tmp.path().display()
         );
         let c = Config::parse(&text, "t.toml", "t", &crate::commands::host()).unwrap();
-        let e = check_programs(&c).unwrap_err().to_string();
+        let e = check_programs(&c, &CancellationToken::new())
+            .unwrap_err()
+            .to_string();
         assert!(
             e.starts_with("t.toml:7:11: bot 'b': program 'no-such-program-here'"),
             "{e}"
@@ -504,16 +509,20 @@ mod tests {
             "[\"arena\", \"-e\", \"bot.sh\"]",
         );
         let c = Config::parse(&text, "t.toml", "t", &crate::commands::host()).unwrap();
-        let e = check_programs(&c).unwrap_err().to_string();
+        let e = check_programs(&c, &CancellationToken::new())
+            .unwrap_err()
+            .to_string();
         assert!(
             e.starts_with("t.toml:7:11: bot 'b': script 'bot.sh' does not exist"),
             "{e}"
         );
         std::fs::write(tmp.path().join("bot.sh"), "").unwrap();
-        assert!(check_programs(&c).is_ok());
+        assert!(check_programs(&c, &CancellationToken::new()).is_ok());
         let text = text.replace("\"random\"", "\"nosuch\"");
         let c = Config::parse(&text, "t.toml", "t", &crate::commands::host()).unwrap();
-        let e = check_programs(&c).unwrap_err().to_string();
+        let e = check_programs(&c, &CancellationToken::new())
+            .unwrap_err()
+            .to_string();
         assert!(
             e.starts_with("t.toml:3:11: bot 'a': there is no bundled bot 'nosuch'"),
             "{e}"
@@ -525,6 +534,10 @@ mod tests {
             "[\"arena\", \"bot\", \"perfect\", \"--tablebase\", \"tb\"]",
         );
         let c = Config::parse(&text, "t.toml", "t", &crate::commands::host()).unwrap();
-        assert!(check_programs(&c).is_ok(), "{:?}", check_programs(&c).err());
+        assert!(
+            check_programs(&c, &CancellationToken::new()).is_ok(),
+            "{:?}",
+            check_programs(&c, &CancellationToken::new()).err()
+        );
     }
 }

@@ -547,7 +547,7 @@ fn sandboxed_first_bot() -> Result<Option<(BotSpec, tempfile::TempDir)>> {
     let mut spec = first_bot("first-sandboxed");
     spec.dir = Some(dir.path().to_path_buf());
     spec.sandbox = Some(crate::config::SandboxSpec::default());
-    crate::bot::spawn::check(&spec)?;
+    crate::bot::spawn::check(&spec, &tokio_util::sync::CancellationToken::new())?;
     Ok(Some((spec, dir)))
 }
 

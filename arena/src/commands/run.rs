@@ -11,7 +11,7 @@ use super::{Console, Outcome};
 use crate::config::{Config, OnStartFailure};
 use crate::live::{self, Server};
 use crate::output::RunFolder;
-use crate::reporter::{Lines, Reporter};
+use crate::reporter::{Lines, Reporter, RoundLines};
 use crate::runner::{self, RunOptions};
 use crate::shard::Shard;
 use crate::{progress, report};
@@ -64,7 +64,6 @@ pub fn run<F: Future<Output = ()>>(
     console: &mut Console<'_>,
     interrupted: impl Fn() -> F,
 ) -> anyhow::Result<Outcome> {
-    let config_path = &options.config;
     let shard = options.shard;
     // The live view's address is taken first: a bad one, or one in use,
     // stops the run before anything is written.
@@ -72,17 +71,21 @@ pub fn run<F: Future<Output = ()>>(
     let resume = resume_dir(options);
     let mut config = load_config(options, console)?;
     let league = matches!(config.format, crate::format::Format::League(_));
-    let out = checked_out_dir(options, resume.as_ref(), &config)?;
+    let checked = checked_while_watching(options, resume.as_ref(), &config, &interrupted, console);
+    let Some(out) = checked? else {
+        return Ok(Outcome::Interrupted);
+    };
     let (dir, _lock) = open_folder(options, &out, resume.is_some(), &config)?;
     // A resumed league's bots are its roster's, in its order: the config's
     // bots not in it join at the next round, as bots added.
     let not_in_league = if league && resume.is_some() {
-        runner::league_order(&mut config, config_path, &dir)?
+        runner::league_order(&mut config, &options.config, &dir)?
     } else {
         Vec::new()
     };
-    let (notes_tx, notes_rx) = std::sync::mpsc::channel::<String>();
+    let (notes_tx, notes_rx) = std::sync::mpsc::channel::<runner::DoorNote>();
     let earlier = earlier_games(resume.is_some(), &dir, console)?;
+    say_resuming_league(league && resume.is_some(), &dir, earlier.as_ref(), console);
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     let server = listener
         .map(|l| serve(l, &config, &dir, shard, earlier.as_ref(), console))
@@ -136,9 +139,7 @@ pub fn run<F: Future<Output = ()>>(
     };
     let (outcome, mut reporter, done) =
         play_games(&runtime, &playing, reporter, earlier.as_ref(), &interrupted);
-    for line in notes_rx.try_iter() {
-        reporter.note(&line);
-    }
+    last_door_lines(&notes_rx, &mut *reporter);
     reporter.finish();
     // Dropping the runtime kills every bot still running, with its group.
     drop(runtime);
@@ -178,7 +179,7 @@ fn run_options_for(
     league: bool,
     not_in_league: &[usize],
     watch: Option<crate::referee::Watch>,
-    notes: std::sync::mpsc::Sender<String>,
+    notes: std::sync::mpsc::Sender<runner::DoorNote>,
 ) -> RunOptions {
     let shard = options.shard;
     RunOptions {
@@ -207,6 +208,35 @@ fn say_interrupted(reporter: &mut dyn Reporter, options: &Options, dir: &RunFold
         "arena: to go on where it stopped, run (from this folder): {}",
         resume_command(options, &dir.path)
     ));
+}
+
+/// The first lines of a resumed league (nothing unless `resumed_league`):
+/// the games it keeps (`earlier`), and a damaged `league.csv` in `dir`,
+/// which is written anew.
+fn say_resuming_league(
+    resumed_league: bool,
+    dir: &RunFolder,
+    earlier: Option<&crate::output::GamesRead>,
+    console: &mut Console<'_>,
+) {
+    if !resumed_league {
+        return;
+    }
+    let kept = earlier.map_or(0, |read| read.rows.len());
+    console.note(format_args!(
+        "arena: resuming {}: {} kept; the league's rounds are paired again from them",
+        dir.path.display(),
+        crate::output::counted(kept, "game", "games")
+    ));
+    let league_csv = dir
+        .path
+        .join(<crate::output::LeagueRow as crate::output::CsvRow>::FILE);
+    if crate::output::league::rewritten_on_resume(&league_csv) {
+        console.note(format_args!(
+            "arena: {} is damaged (not league.csv's header, or its rounds not 1, 2, 3 ... in order): it is written anew as the rounds are paired again",
+            league_csv.display()
+        ));
+    }
 }
 
 /// The folder of an earlier attempt to go on with: `--resume`'s, or
@@ -263,6 +293,7 @@ fn checked_out_dir(
     options: &Options,
     resume: Option<&PathBuf>,
     config: &Config,
+    stop: &CancellationToken,
 ) -> anyhow::Result<PathBuf> {
     let shard = options.shard;
     let claimed = options.out.is_none() && resume.is_none();
@@ -277,7 +308,7 @@ fn checked_out_dir(
     // the results is refused as that, not as one to chown), then each start.
     let checked = crate::bot::layout::check_layout(&config.bots, &out)
         .map_err(|e| anyhow::anyhow!("{}: {e}", config.bot_origins[e.bot]))
-        .and_then(|()| Ok(crate::bot::spawn::check_programs(config)?));
+        .and_then(|()| Ok(crate::bot::spawn::check_programs(config, stop)?));
     if let Err(e) = checked {
         if claimed {
             // The folder just made for this run is still empty: take it back.
@@ -290,6 +321,78 @@ fn checked_out_dir(
         "an SPRT match decides game by game and cannot be split into shards: run it whole (or as shard 1/1)"
     );
     Ok(out)
+}
+
+/// [`checked_out_dir`] while the signals are watched ([`while_watching`]):
+/// the run folder, or `None` when a Ctrl-C stopped the check (a sandbox's
+/// probe is then killed, and a folder made for the run taken back), said
+/// on `console`.
+///
+/// # Errors
+/// As [`checked_out_dir`].
+fn checked_while_watching<F: Future<Output = ()>>(
+    options: &Options,
+    resume: Option<&PathBuf>,
+    config: &Config,
+    interrupted: &impl Fn() -> F,
+    console: &mut Console<'_>,
+) -> anyhow::Result<Option<PathBuf>> {
+    let checked = while_watching(interrupted, |stop| {
+        checked_out_dir(options, resume, config, stop)
+    })?;
+    if checked.is_none() {
+        console.note("arena: stopping: the start-up check is abandoned and its sandbox probe killed; nothing was played");
+    }
+    checked.transpose()
+}
+
+/// The lines a league's door said after the last event, to `reporter`.
+fn last_door_lines(
+    notes: &std::sync::mpsc::Receiver<runner::DoorNote>,
+    reporter: &mut dyn Reporter,
+) {
+    for note in notes.try_iter() {
+        if let runner::DoorNote::Line(line) = note {
+            reporter.note(&line);
+        }
+    }
+}
+
+/// Runs `work` on a thread of its own while the signals are watched: the
+/// first `interrupted` fires its stop (a sandbox's probe is then killed)
+/// and waits for it to end. Its result, or `None` when it was stopped.
+///
+/// # Errors
+/// The runtime that watches cannot start.
+fn while_watching<T: Send, F: Future<Output = ()>>(
+    interrupted: &impl Fn() -> F,
+    work: impl FnOnce(&CancellationToken) -> T + Send,
+) -> anyhow::Result<Option<T>> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let stop = CancellationToken::new();
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let stopped = std::thread::scope(|scope| {
+        let stop = &stop;
+        scope.spawn(move || {
+            let _ = tx.send(work(stop));
+        });
+        runtime.block_on(async {
+            tokio::pin!(rx);
+            tokio::select! {
+                biased;
+                done = &mut rx => done.ok(),
+                () = interrupted() => {
+                    stop.cancel();
+                    let _ = rx.await;
+                    None
+                }
+            }
+        })
+    });
+    Ok(stopped)
 }
 
 /// The run folder `out` begun (or, `resumed`, taken up again), its lock
@@ -421,7 +524,7 @@ fn skip_failed(
 
 /// Says what the run will play (bots, series, games, at once, where) and
 /// its warnings and notes, writing in `dir`; tells the live view the
-/// bound. The bound on the games.
+/// bound. The bound on the games (`None` for an endless league).
 fn announce(
     config: &Config,
     run_options: &RunOptions,
@@ -429,10 +532,11 @@ fn announce(
     view: View,
     dir: &RunFolder,
     console: &mut Console<'_>,
-) -> u64 {
+) -> Option<u64> {
     let bound = runner::games_bound(config, run_options.shard, &run_options.skipped);
     if let Some(server) = server {
-        server.bound(bound);
+        // 0: none (an endless league's /state gives null).
+        server.bound(if config.format.is_endless() { 0 } else { bound });
         if !config.format.is_static() {
             server.absent(run_options.skipped.clone());
         }
@@ -496,7 +600,7 @@ fn announce(
     {
         console.note(format_args!("arena: {note}"));
     }
-    bound
+    (!config.format.is_endless()).then_some(bound)
 }
 
 /// The reporter of `view`: the live view of the bots not `skipped`, or a
@@ -505,7 +609,7 @@ fn reporter_for<'a>(
     view: View,
     config: &Config,
     skipped: &[usize],
-    bound: u64,
+    bound: Option<u64>,
     console: &'a mut Console<'_>,
 ) -> Box<dyn Reporter + 'a> {
     let playing = |i: &usize| !skipped.contains(i);
@@ -537,7 +641,7 @@ struct Playing<'a> {
     cancel: &'a CancellationToken,
     server: Option<&'a Server>,
     /// A league's door: bots that joined or left, changes refused.
-    notes: &'a std::sync::mpsc::Receiver<String>,
+    notes: &'a std::sync::mpsc::Receiver<runner::DoorNote>,
     view: View,
 }
 
@@ -564,23 +668,29 @@ fn play_games<'r, F: Future<Output = ()>>(
     };
     let reporter = std::cell::RefCell::new(reporter);
     let names: Vec<&str> = p.config.bots.iter().map(|b| b.name.as_str()).collect();
+    let mut rounds = RoundLines::new(p.run_options.resume && p.run_options.league.is_some());
     // A live view that fails does not stop the run: it is said once.
     let mut live_gone = false;
     let outcome = runtime.block_on(async {
         let work = runner::run(p.config.clone(), p.dir, p.run_options, p.cancel, |event| {
-            if let runner::Event::Game(_) = event {
-                done += 1;
-            }
-            if let runner::Event::Stage(stage) = event {
-                if let Some(line) = crate::reporter::stage_line(&p.config.format, &names, stage) {
-                    if p.view != View::Quiet {
-                        reporter.borrow_mut().note(&line);
-                    }
+            // A league's door first: a bot joins before its round begins.
+            door_notes(p, &mut **reporter.borrow_mut(), done);
+            let lines = match event {
+                runner::Event::Game(_) => {
+                    done += 1;
+                    rounds.game()
                 }
-            }
-            // A league's door: bots that joined or left, changes refused.
-            for line in p.notes.try_iter() {
-                reporter.borrow_mut().note(&line);
+                runner::Event::Stage(stage) => {
+                    let line = crate::reporter::stage_line(&p.config.format, &names, stage);
+                    let round = stage.series.first().map_or(0, |s| s.round);
+                    line.map(|l| rounds.stage(round, l)).unwrap_or_default()
+                }
+                _ => Vec::new(),
+            };
+            if p.view != View::Quiet {
+                for line in lines {
+                    reporter.borrow_mut().note(&line);
+                }
             }
             reporter.borrow_mut().event(event);
             if let Some(server) = p.server {
@@ -607,7 +717,37 @@ fn play_games<'r, F: Future<Output = ()>>(
             () = interrupted() => None,
         }
     });
-    (outcome, reporter.into_inner(), done)
+    let mut reporter = reporter.into_inner();
+    if p.view != View::Quiet {
+        for line in rounds.end() {
+            reporter.note(&line);
+        }
+    }
+    (outcome, reporter, done)
+}
+
+/// What a league's door said since the last event, to `reporter`: its
+/// lines, and a bound on the games known anew once bots came or went
+/// (`done` so far, and at most the series left, each of its most games),
+/// said once and given to the live view.
+fn door_notes(p: &Playing<'_>, reporter: &mut dyn Reporter, done: u64) {
+    for note in p.notes.try_iter() {
+        match note {
+            runner::DoorNote::Line(line) => reporter.note(&line),
+            runner::DoorNote::SeriesLeft(series) => {
+                let each = u64::from(runner::series_rule(p.config, None).bound());
+                let bound = done + series * each;
+                reporter.note(&format!(
+                    "arena: the league's bots changed: it now plays at most {} ({done} so far)",
+                    crate::output::counted(bound, "game", "games")
+                ));
+                reporter.bound(bound);
+                if let Some(server) = p.server {
+                    server.bound(bound);
+                }
+            }
+        }
+    }
 }
 
 /// How a run that played its games ends.
@@ -703,7 +843,12 @@ fn serve(
     let bots: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
     let setup = live::Setup {
         title: config.name.clone(),
-        bound: runner::games_bound(config, shard.filter(|s| !s.is_whole()), &[]),
+        // 0: none (an endless league).
+        bound: if config.format.is_endless() {
+            0
+        } else {
+            runner::games_bound(config, shard.filter(|s| !s.is_whole()), &[])
+        },
         sprt: runner::sprt_of(config),
         ratings: report::rating_options(&config.ratings, config.tournament.seed, &bots),
         bots,

@@ -145,7 +145,12 @@ fn setup_of(dir: &std::path::Path, finished: bool) -> Setup {
         // folder's name when it has none.
         setup.title.clone_from(&config.name);
         setup.bots = config.bots.iter().map(|b| b.name.clone()).collect();
-        setup.bound = crate::runner::games_bound(&config, None, &[]);
+        // 0: none (an endless league).
+        setup.bound = if config.format.is_endless() {
+            0
+        } else {
+            crate::runner::games_bound(&config, None, &[])
+        };
         setup.sprt = crate::runner::sprt_of(&config);
         setup.ratings =
             crate::report::rating_options(&config.ratings, config.tournament.seed, &setup.bots);

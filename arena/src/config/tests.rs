@@ -689,7 +689,11 @@ fn a_resume_refusal_names_the_first_key_that_differs() {
     assert_eq!(diff("not toml [").as_deref(), Some("the file"));
     assert_eq!(
         diff(&base.replace("\"x\"", "\"z\"")).as_deref(),
-        Some("the [[bot]] tables")
+        Some("bot 'a''s command")
+    );
+    assert_eq!(
+        diff(&format!("{base}[[bot]]\nname = \"c\"\ncommand = [\"x\"]\n")).as_deref(),
+        Some("the bot list (bot 'c' is in one config only)")
     );
 }
 

@@ -164,6 +164,28 @@ impl LeagueSettings {
     pub fn max_rounds(&self) -> u32 {
         self.rounds.unwrap_or(MAX_ROUNDS)
     }
+
+    /// The most series rounds `from` to the last can play with `roster`'s
+    /// bots present in round `from`: each round pairs them all (half of
+    /// them, rounded down) and gives each late entrant among them (joined
+    /// after round 1) up to `catch_up - 1` catch-up series
+    /// ([`pair_catch_up`]); bots that leave later only lower it. `None`
+    /// for a league without `rounds`, which has no bound.
+    #[must_use]
+    pub fn series_left(&self, from: u32, roster: &Roster) -> Option<u64> {
+        let rounds = self.rounds?;
+        let left = u64::from((rounds + 1).saturating_sub(from));
+        let present = roster.present(from);
+        let late = present
+            .iter()
+            .filter(|&&b| roster.stints()[b].is_some_and(|s| s.joined > 1))
+            .count() as u64;
+        let catch_up = match self.pairing {
+            PairBy::Rating => u64::from(self.catch_up.saturating_sub(1)),
+            PairBy::Random => 0,
+        };
+        Some(left * (present.len() as u64 / 2 + late * catch_up))
+    }
 }
 
 /// A bot as the pairing of one round sees it.
@@ -224,7 +246,9 @@ pub struct LeagueCourse {
     /// every round takes each one as it is paired (`league.csv` is
     /// written so, round by round).
     pub pairings: Vec<LeaguePairing>,
-    /// The series paired so far, every round's (byes not counted).
+    /// The pairings listed so far, every round's: the rows of
+    /// `league.csv` (each series, and each bye, a row), the last round's
+    /// counted once it is paired, played or not.
     pub series_paired: usize,
     /// Whether the last round paired was paired at random: a warm-up
     /// round ([`warming_up`]) or `pairing = "random"`.
@@ -875,7 +899,7 @@ impl League {
             });
             step.series.push(s);
         }
-        self.course.series_paired += step.series.len();
+        self.course.series_paired += self.course.pairings.len();
         step
     }
 }
@@ -974,7 +998,8 @@ mod tests {
         // 3 series and 1 bye per round; the plan keeps the last round's
         // pairings only, and no series once the league is over.
         assert_eq!(pairings.len(), 16);
-        assert_eq!((course.pairings.len(), course.series_paired), (4, 12));
+        // league.csv's rows: every series and every bye.
+        assert_eq!((course.pairings.len(), course.series_paired), (4, 16));
         assert!(course.pairings.iter().all(|p| p.round == 4));
         assert!(plan.series().is_empty() && plan.get(12).is_none());
         assert_eq!(plan.series_count(), 12);
@@ -990,6 +1015,28 @@ mod tests {
                 assert_eq!(s.round, p.round);
             }
         }
+    }
+
+    #[test]
+    fn the_series_left_count_the_bots_present_and_the_late_entrants_catch_up() {
+        let Format::League(mut settings) = league(Some(10), None, 3) else {
+            unreachable!()
+        };
+        let mut roster = Roster::starting(6, &[]);
+        // Rounds 4 to 10 of 6 bots: 3 series each.
+        assert_eq!(settings.series_left(4, &roster), Some(7 * 3));
+        // Two join at round 4 (8 bots), each with catch-up series to come.
+        roster.join(6, 4);
+        roster.join(7, 4);
+        let extra = u64::from(settings.catch_up - 1);
+        assert_eq!(settings.series_left(4, &roster), Some(7 * (4 + 2 * extra)));
+        // One leaves after round 3: it is not present in round 4.
+        roster.retire(0, 3);
+        assert_eq!(settings.series_left(4, &roster), Some(7 * (3 + 2 * extra)));
+        // Past the last round: none; without rounds: no bound.
+        assert_eq!(settings.series_left(11, &roster), Some(0));
+        settings.rounds = None;
+        assert_eq!(settings.series_left(4, &roster), None);
     }
 
     #[test]

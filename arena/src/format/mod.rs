@@ -152,6 +152,13 @@ impl Format {
         }
     }
 
+    /// Whether it goes on until stopped: a league without `rounds`, whose
+    /// games have no bound worth saying.
+    #[must_use]
+    pub fn is_endless(&self) -> bool {
+        matches!(self, Format::League(l) if l.rounds.is_none())
+    }
+
     /// The most decider series (one game pair each) a knockout can play.
     #[must_use]
     pub fn max_decider_series(&self) -> usize {

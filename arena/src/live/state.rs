@@ -47,7 +47,8 @@ pub struct Setup {
     pub title: String,
     /// The bots in the config's order (more may come with the games).
     pub bots: Vec<String>,
-    /// The most games the run plays; 0 if unknown.
+    /// The most games the run plays; 0 if unknown or unbounded (an
+    /// endless league): `/state` then gives null.
     pub bound: u64,
     /// The SPRT test of a match, if it has one.
     pub sprt: Option<Sprt>,
@@ -191,7 +192,8 @@ struct SprtJson {
 #[derive(Serialize)]
 struct SnapshotJson<'a> {
     done: u64,
-    bound: u64,
+    /// `None` (null) without a bound: an endless league.
+    bound: Option<u64>,
     finished: bool,
     follows: bool,
     progress: String,
@@ -211,7 +213,7 @@ struct SnapshotJson<'a> {
 #[derive(Serialize)]
 struct SummaryJson<'a> {
     done: u64,
-    bound: u64,
+    bound: Option<u64>,
     progress: String,
     standings: Vec<StandingJson<'a>>,
     sprt: Option<SprtJson>,
@@ -748,6 +750,9 @@ impl LiveState {
             return line;
         }
         line.push_str(" done");
+        if bound == 0 && self.setup.format.is_endless() {
+            line.push_str(" (endless league)");
+        }
         let left = bound.saturating_sub(done);
         if self.setup.follows && bound > 0 && self.played_here > 0 && left > 0 {
             let elapsed = now.duration_since(self.started).as_secs_f64();
@@ -795,7 +800,7 @@ impl LiveState {
     fn summary(&self, now: Instant) -> Update {
         let json = SummaryJson {
             done: self.done,
-            bound: self.setup.bound,
+            bound: (self.setup.bound > 0).then_some(self.setup.bound),
             progress: self.progress(now),
             standings: self.standings_json(),
             sprt: self.sprt_json(),
@@ -816,7 +821,7 @@ impl LiveState {
             .collect();
         let json = SnapshotJson {
             done: self.done,
-            bound: self.setup.bound,
+            bound: (self.setup.bound > 0).then_some(self.setup.bound),
             finished: self.finished,
             follows: self.setup.follows,
             progress: self.progress(now),
@@ -1150,6 +1155,31 @@ mod tests {
             state.progress(t0),
             "2 games of at most 10 · the run is over"
         );
+    }
+
+    #[test]
+    fn an_endless_league_has_no_bound_and_says_so() {
+        let t0 = Instant::now();
+        let mut setup = setup();
+        setup.bound = 0;
+        setup.format = Format::League(crate::format::LeagueSettings {
+            rounds: None,
+            settle_los: None,
+            seed: 1,
+            prior_draws: 1.0,
+            bootstrap: 0,
+            pairing: crate::format::PairBy::Rating,
+            catch_up: crate::format::LEAGUE_CATCH_UP,
+        });
+        let mut state = LiveState::new(setup, t0);
+        state.event(&Event::Game(record(1, 1, "a", "b")));
+        assert_eq!(state.progress(t0), "1 game done (endless league)");
+        let json: serde_json::Value = serde_json::from_str(&state.snapshot(t0)).unwrap();
+        assert!(json["bound"].is_null(), "{json}");
+        // A bound known: given.
+        state.set_bound(40);
+        let json: serde_json::Value = serde_json::from_str(&state.snapshot(t0)).unwrap();
+        assert_eq!(json["bound"], 40);
     }
 
     /// A knockout's bracket on the live page follows the games: a series

@@ -173,6 +173,17 @@ impl LeagueCsv {
     }
 }
 
+/// Whether a resumed run's `league.csv` at `path` is written anew rather
+/// than gone on with ([`LeagueCsv::resume`]): a file that is there but
+/// whose header is not `league.csv`'s, or whose rounds are not 1, 2, 3 ...
+/// in order (a row edited or damaged). `false` for a file kept, or
+/// missing or unreadable (then nothing of it is lost, or the resume
+/// stops on the error).
+#[must_use]
+pub fn rewritten_on_resume(path: &Path) -> bool {
+    std::fs::read(path).is_ok_and(|text| kept_rounds(&text).is_none())
+}
+
 /// Where a resumed `league.csv` (its bytes `text`) is cut and how many
 /// rounds it keeps: the whole rows before its last round's first row, and
 /// that round less one ([`LeagueCsv::resume`]). `None` if its header is not
@@ -355,5 +366,20 @@ mod tests {
         csv.write(row(3, 5).as_bytes()).unwrap();
         let again = format!("{}{}", &text[..cut as usize], row(3, 5));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), again);
+    }
+
+    #[test]
+    fn a_damaged_file_is_known_to_be_written_anew_and_a_sound_or_missing_one_is_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("league.csv");
+        assert!(!rewritten_on_resume(&path), "missing");
+        let header = format!("{}\n", LeagueRow::COLUMNS.join(","));
+        let row = |round: u32| format!("{round},{round},a,b,0.0,1.0,0,0.0,1.0,0,0.5,\n");
+        std::fs::write(&path, format!("{header}{}{}", row(1), row(2))).unwrap();
+        assert!(!rewritten_on_resume(&path), "sound");
+        std::fs::write(&path, format!("{header}{}{}", row(1), row(7))).unwrap();
+        assert!(rewritten_on_resume(&path), "a round out of order");
+        std::fs::write(&path, "round,other\n1,2\n").unwrap();
+        assert!(rewritten_on_resume(&path), "another header");
     }
 }

@@ -33,9 +33,21 @@ use crate::referee::{play_watched, stop_seats, GameEnd, GameRules, Seat};
 pub struct LeagueDoor {
     /// The config file the league was started (or resumed) with.
     pub config: PathBuf,
-    /// One line each: a bot that joins, leaves or fails its check; a
-    /// change refused.
-    pub notes: Sender<String>,
+    /// What the door says between rounds ([`DoorNote`]).
+    pub notes: Sender<DoorNote>,
+}
+
+/// What a league's door says between rounds, for the command to show.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DoorNote {
+    /// One line for the console: a bot that joins, leaves or fails its
+    /// check; a change refused.
+    Line(String),
+    /// Bots joined or left: the most series the league can still play,
+    /// from the round about to be paired on
+    /// ([`crate::format::LeagueSettings::series_left`]). Not sent for a
+    /// league without `rounds`, which has no bound.
+    SeriesLeft(u64),
 }
 
 /// Why a resumed league cannot take its bots.
@@ -167,7 +179,7 @@ pub(super) struct Between<'a> {
 /// The state of the door between rounds.
 pub(super) struct Door {
     file: PathBuf,
-    notes: Sender<String>,
+    notes: Sender<DoorNote>,
     /// The league's keys but the bots.
     rest: toml::Table,
     /// Each bot in the league, with its table.
@@ -253,23 +265,27 @@ impl Door {
     }
 
     /// After a round of `plan` is played and before the next is paired:
-    /// [`Door::between`], and the plan takes the roster if it changed.
+    /// [`Door::between`], and the plan takes the roster if it changed (the
+    /// series it can still play then said: [`DoorNote::SeriesLeft`]).
     pub(super) async fn after_round(&mut self, plan: &mut Plan, at: &mut Between<'_>) {
         let (Some(l), Format::League(settings)) = (plan.league(), plan.format()) else {
             return;
         };
-        let next = l.rounds_paired + 1;
+        let (next, settings) = (l.rounds_paired + 1, *settings);
         if !at.cancel.is_cancelled()
             && next <= settings.max_rounds()
             && self.between(next, at).await
         {
             plan.set_roster(self.roster.clone());
+            if let Some(left) = settings.series_left(next, &self.roster) {
+                let _ = self.notes.send(DoorNote::SeriesLeft(left));
+            }
         }
     }
 
     fn note(&self, line: String) {
         // The command may have gone (a run torn down): nothing to say then.
-        let _ = self.notes.send(line);
+        let _ = self.notes.send(DoorNote::Line(line));
     }
 
     /// Before round `next` is paired: reads the config file again (unless

@@ -30,6 +30,7 @@
 //! files they inherit.
 
 pub mod confine;
+pub mod probe;
 
 use crate::platform::{self, Descriptor};
 use std::ffi::{OsStr, OsString};
@@ -160,6 +161,9 @@ pub enum SandboxError {
         /// Why.
         cause: std::io::Error,
     },
+    /// The probe was stopped (Ctrl-C) or ran out of time, and was killed.
+    #[error(transparent)]
+    Probe(probe::ProbeWait),
     /// The probe: bubblewrap, or the confine step's check, refused.
     #[error("this host cannot give the sandbox's isolation: {said}{hint}; or set sandbox = false")]
     NotIsolated {
@@ -549,22 +553,33 @@ impl Sandbox {
 
     /// Starts this sandbox with no bot: the confine step checks the
     /// isolation it finds and exits. Run before a tournament, so that a
-    /// host that cannot isolate a bot is refused before any game.
+    /// host that cannot isolate a bot is refused before any game. It runs
+    /// in a process group of its own, killed when `stop` fires (Ctrl-C)
+    /// or after [`probe::PROBE_TIMEOUT`] ([`probe::run`]).
     ///
     /// # Errors
-    /// One line: what bubblewrap or the check said, and what the host needs.
-    pub fn probe(&self) -> Result<(), SandboxError> {
-        let mut prepared = self
+    /// One line: what bubblewrap or the check said, and what the host
+    /// needs; or that it was stopped or timed out.
+    pub fn probe(&self, stop: &tokio_util::sync::CancellationToken) -> Result<(), SandboxError> {
+        let prepared = self
             .command(None, &[], &[])
             .map_err(SandboxError::Prepare)?;
-        let output = prepared
-            .command
-            .stdin(std::process::Stdio::null())
-            .output()
-            .map_err(|source| SandboxError::Start {
-                bwrap: self.bwrap.clone(),
-                cause: source,
+        let Prepared { command, _fds: fds } = prepared;
+        let (status, stderr) =
+            probe::run(command, stop, probe::PROBE_TIMEOUT).map_err(|e| match e {
+                probe::ProbeWait::Start(cause) => SandboxError::Start {
+                    bwrap: self.bwrap.clone(),
+                    cause,
+                },
+                other => SandboxError::Probe(other),
             })?;
+        // The descriptors bubblewrap inherited, kept until it ended.
+        drop(fds);
+        let output = std::process::Output {
+            status,
+            stdout: Vec::new(),
+            stderr,
+        };
         if output.status.success() {
             return Ok(());
         }

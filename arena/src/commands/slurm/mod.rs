@@ -321,7 +321,7 @@ fn submit(args: &Submit, console: &mut Console<'_>) -> anyhow::Result<bool> {
     let (config_path, n) = (&args.config, args.shards);
     check_extra(&args.job)?;
     let config = Config::load(config_path, &super::host())?;
-    crate::bot::spawn::check_programs(&config)?;
+    crate::bot::spawn::check_programs(&config, &tokio_util::sync::CancellationToken::new())?;
     if round::by_round(&config, n) {
         return round::submit(args, &config, console);
     }
