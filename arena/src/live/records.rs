@@ -55,6 +55,12 @@ impl Log {
                     return;
                 }
                 self.series += 1;
+                if self.recent.len() == self.recent.capacity() {
+                    // Room for one more than kept, no more (a doubling
+                    // would hold 64).
+                    let room = (self.recent.len() * 2).clamp(4, BOT_SERIES_MAX + 1);
+                    self.recent.reserve_exact(room - self.recent.len());
+                }
                 self.recent.insert(
                     at,
                     Recent {
@@ -106,10 +112,7 @@ impl Records {
         let i = u32::try_from(self.names.len()).unwrap_or(u32::MAX);
         self.names.push(name.to_string());
         self.index.insert(name.to_string(), i);
-        self.logs.push(Log {
-            series: 0,
-            recent: VecDeque::with_capacity(BOT_SERIES_MAX + 1),
-        });
+        self.logs.push(Log::default());
         i
     }
 
