@@ -838,19 +838,7 @@ fn a_bounded_tally_keeps_no_series_begun_once_the_viewer_is_full() {
     assert_eq!((first.played, first.number), (2, 1));
     assert!(bounded.series_of(0, 40).is_none());
     assert_eq!(bounded.unkept, 40 - kept);
-    let (names, table) = rate(&games);
-    let input = ReportInput {
-        names: &names,
-        table: &table,
-        games: &bounded,
-        files: &[],
-        warning: None,
-        matchup: None,
-        not_started: &[],
-        format: None,
-        league: None,
-    };
-    let data = data_of(&render(&input).html);
+    let data = data_of(&render_read(&games, &bounded).html);
     assert_eq!(data["series"].as_array().unwrap().len(), kept);
     assert_eq!(data["series_omitted"], 40 - kept);
 }

@@ -166,21 +166,24 @@ impl Records {
     }
 }
 
+/// A row of game `game` of `series`, `south` against `north`, its
+/// `result` (`south`, `north` or `draw`) by `no-moves`: for the tests.
+#[cfg(test)]
+pub(super) fn row(series: u64, game: u32, south: &str, north: &str, result: &str) -> GameRow {
+    GameRow {
+        series,
+        game,
+        south: south.into(),
+        north: north.into(),
+        result: result.into(),
+        termination: "no-moves".into(),
+        ..GameRow::default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn row(series: u64, game: u32, south: &str, north: &str, result: &str) -> GameRow {
-        GameRow {
-            series,
-            game,
-            south: south.into(),
-            north: north.into(),
-            result: result.into(),
-            termination: "no-moves".into(),
-            ..GameRow::default()
-        }
-    }
 
     #[test]
     fn a_bot_keeps_its_latest_series_from_its_side_and_counts_them_all() {

@@ -1251,15 +1251,7 @@ mod tests {
         assert!(page.contains("data-settled=\"walkover\""), "{page}");
         assert_eq!(page.matches("<div class=\"tie\"").count(), 3, "{page}");
         let mut state = LiveState::new(setup, t0);
-        let row = |series: u64, game: u32, south: &str, north: &str, result: &str| GameRow {
-            series,
-            game,
-            south: south.into(),
-            north: north.into(),
-            result: result.into(),
-            termination: "no-moves".into(),
-            ..GameRow::default()
-        };
+        let row = super::super::records::row;
         let bracket = |state: &LiveState, at: Instant| {
             let page = state.page(at);
             let start = page.find("<section id=\"bracket\">").expect("a bracket");
@@ -1399,34 +1391,12 @@ mod tests {
     /// again (at the next look, a second on).
     #[test]
     fn a_leagues_state_carries_the_top_of_its_table_and_follows_its_roster() {
-        use crate::format::{Format, LeagueSettings};
         let t0 = Instant::now();
         let dir = tempfile::tempdir().unwrap();
         let roster = dir.path().join(html::ROSTER_FILE);
         std::fs::write(&roster, "bot,joined,retired\nb1,1,x\n").unwrap();
-        let setup = Setup {
-            title: "league".into(),
-            bots: (0..150).map(|i| format!("b{i}")).collect(),
-            format: Format::League(LeagueSettings {
-                rounds: Some(3),
-                settle_los: None,
-                seed: 1,
-                prior_draws: 0.0,
-                bootstrap: 10,
-                pairing: Default::default(),
-                catch_up: crate::format::LEAGUE_CATCH_UP,
-            }),
-            series_rule: Some(SeriesRule {
-                first_to: 2,
-                max_games: 2,
-                sprt: None,
-                pair_shard: None,
-            }),
-            folder: Some(dir.path().to_path_buf()),
-            follows: true,
-            ..Setup::default()
-        };
-        let mut state = LiveState::new(setup, t0);
+        let bots = (0..150).map(|i| format!("b{i}")).collect();
+        let mut state = LiveState::new(league_setup(bots, dir.path()), t0);
         let snap = json(&state.snapshot(t0));
         assert_eq!(
             snap["standings"].as_array().unwrap().len(),
@@ -1462,33 +1432,10 @@ mod tests {
     /// (the record said `null`).
     #[test]
     fn a_bots_record_gives_the_round_of_a_series_still_being_played() {
-        use crate::format::{Format, LeagueSettings};
         let t0 = Instant::now();
         let dir = tempfile::tempdir().unwrap();
         let bots: Vec<String> = (0..4).map(|i| format!("b{i}")).collect();
-        let setup = Setup {
-            title: "league".into(),
-            bots: bots.clone(),
-            format: Format::League(LeagueSettings {
-                rounds: Some(3),
-                settle_los: None,
-                seed: 1,
-                prior_draws: 0.0,
-                bootstrap: 10,
-                pairing: Default::default(),
-                catch_up: crate::format::LEAGUE_CATCH_UP,
-            }),
-            series_rule: Some(SeriesRule {
-                first_to: 2,
-                max_games: 2,
-                sprt: None,
-                pair_shard: None,
-            }),
-            folder: Some(dir.path().to_path_buf()),
-            follows: true,
-            ..Setup::default()
-        };
-        let mut state = LiveState::new(setup, t0);
+        let mut state = LiveState::new(league_setup(bots.clone(), dir.path()), t0);
         // The pairings of the round paired last: series, South of game 1,
         // North of game 1.
         let paired = |state: &LiveState| -> Vec<(u64, String, String)> {
@@ -1558,6 +1505,34 @@ mod tests {
             [(s3, 2.into()), (s1, 1.into())],
             "latest first"
         );
+    }
+
+    /// A league of `bots` over 3 rounds, series of one game pair, its
+    /// run folder `folder`.
+    fn league_setup(bots: Vec<String>, folder: &std::path::Path) -> Setup {
+        use crate::format::{Format, LeagueSettings};
+        Setup {
+            title: "league".into(),
+            bots,
+            format: Format::League(LeagueSettings {
+                rounds: Some(3),
+                settle_los: None,
+                seed: 1,
+                prior_draws: 0.0,
+                bootstrap: 10,
+                pairing: Default::default(),
+                catch_up: crate::format::LEAGUE_CATCH_UP,
+            }),
+            series_rule: Some(SeriesRule {
+                first_to: 2,
+                max_games: 2,
+                sprt: None,
+                pair_shard: None,
+            }),
+            folder: Some(folder.to_path_buf()),
+            follows: true,
+            ..Setup::default()
+        }
     }
 
     /// A knockout of a, b, c whose series are first to 2 of at most 2.
