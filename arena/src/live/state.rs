@@ -434,14 +434,19 @@ impl LiveState {
                 .is_some_and(|course| course.add(number, game, [s, n], row.winner())),
             _ => false,
         };
+        let key = series | ((file as u64) << 40);
         self.tally.add(GameResult {
-            series: series | ((file as u64) << 40),
+            series: key,
             game,
             south,
             north,
             winner: row.winner(),
             forfeit: row.is_forfeit(),
         });
+        if recorded {
+            // Its last game, if odd, waits for no second one.
+            self.tally.series_over(key);
+        }
         if let Some(l) = &mut self.league {
             l.records.add(&row);
         }
