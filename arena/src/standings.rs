@@ -170,6 +170,14 @@ impl Tally {
         out
     }
 
+    /// Series `series` (as [`GameResult::series`] numbers it) is over:
+    /// its game still waiting for a second one to make a pair (a series
+    /// of an odd number of games) is forgotten, so that what the tally
+    /// keeps grows with the pairs of bots, not with the series.
+    pub fn series_over(&mut self, series: u64) {
+        self.waiting.remove(&series);
+    }
+
     /// Bot `i`'s W/D/L.
     #[must_use]
     pub fn bot(&self, i: usize) -> Wdl {
@@ -335,6 +343,32 @@ pub fn list_idle_by<K: Ord>(table: &mut [Standing], key: impl Fn(usize) -> K) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A series of three games keeps its third waiting for a pair until
+    /// it is said to be over; the pairs counted are the same.
+    #[test]
+    fn an_odd_series_over_leaves_no_game_waiting() {
+        let mut tally = Tally::new(2);
+        for series in 1..=3 {
+            for game in 1..=3 {
+                tally.add(GameResult {
+                    series,
+                    game,
+                    south: (game % 2) as usize,
+                    north: 1 - (game % 2) as usize,
+                    winner: Some(Side::South),
+                    forfeit: false,
+                });
+            }
+            assert_eq!(tally.waiting.len(), 1, "game 3 waits");
+            tally.series_over(series);
+            assert!(tally.waiting.is_empty(), "series {series}");
+        }
+        let (wdl, penta) = tally.pair(0, 1);
+        assert_eq!(wdl.games(), 9);
+        // Games 1 and 2 of each series: one win each, a pair of 1 point.
+        assert_eq!(penta, [0, 0, 3, 0, 0]);
+    }
 
     /// A bot without games (an interrupted run) is listed after every bot
     /// with games, even with the lowest index; groups count from the top.

@@ -856,6 +856,8 @@ fn serve(
         format: config.format.clone(),
         series_rule: Some(runner::series_rule(config, None)),
         folder: Some(dir.path.clone()),
+        // `announce` tells it the bots that did not start.
+        absent_to_come: !config.format.is_static(),
     };
     let mut state = live::LiveState::new(setup, std::time::Instant::now());
     for row in earlier.iter().flat_map(|read| &read.rows) {

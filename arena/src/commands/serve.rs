@@ -58,9 +58,8 @@ pub fn run<F: Future<Output = ()>>(
     // The games so far are in the state before the page is served: the
     // first visitor of a finished folder sees it whole, and finished.
     let mut state = LiveState::new(setup, Instant::now());
-    for row in follower.poll()? {
-        state.add_earlier(row);
-    }
+    // Row by row: a league's millions of games are never held at once.
+    follower.poll_each(|row| state.add_earlier(row))?;
     let mut finished = over;
     if over {
         state.finish(Instant::now());
@@ -86,12 +85,10 @@ pub fn run<F: Future<Output = ()>>(
             // A folder is over once it is marked finished (or is no run's
             // folder, as a merged one) and every row is read.
             let over = folder.is_finished() || !folder.is_run();
-            match follower.poll() {
-                Ok(rows) => {
-                    for row in rows {
-                        server.row(row);
-                    }
-                }
+            match follower.poll_each(|row| {
+                server.row(row);
+            }) {
+                Ok(_) => {}
                 Err(e) if !said => {
                     console.note(format_args!("arena: {e}; trying again"));
                     said = true;

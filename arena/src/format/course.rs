@@ -23,8 +23,11 @@ pub struct GameCourse {
     /// The series with games and not yet over, by number.
     open: BTreeMap<usize, SeriesState>,
     /// Every game counted: (series, game, winner), to count again when
-    /// the bots that did not start become known.
+    /// the bots that did not start become known; none once
+    /// [`GameCourse::forget_games`] said they never will.
     seen: Vec<SeenGame>,
+    /// Whether games counted go to `seen`.
+    keeps_games: bool,
 }
 
 impl GameCourse {
@@ -43,6 +46,7 @@ impl GameCourse {
             rule,
             open: BTreeMap::new(),
             seen: Vec::new(),
+            keeps_games: true,
         };
         for &(number, game, bots, winner) in seen {
             course.add(number, game, bots, winner);
@@ -106,7 +110,9 @@ impl GameCourse {
         bots: [usize; 2],
         winner: Option<Side>,
     ) -> bool {
-        self.seen.push((number, game, bots, winner));
+        if self.keeps_games {
+            self.seen.push((number, game, bots, winner));
+        }
         let Some(series) = self.plan.get(number).filter(|s| between(s, bots)) else {
             return false;
         };
@@ -145,10 +151,20 @@ impl GameCourse {
         self.rule
     }
 
-    /// Every game counted so far, in order.
+    /// Every game counted so far, in order (none after
+    /// [`GameCourse::forget_games`]).
     #[must_use]
     pub fn seen(&self) -> &[SeenGame] {
         &self.seen
+    }
+
+    /// Keeps no game counted from now on, and drops those kept: for a
+    /// course that will not be made again from its games (the live view
+    /// once it knows the bots that did not start), whose memory is then
+    /// its plan's and its open series' only, however many games come.
+    pub fn forget_games(&mut self) {
+        self.keeps_games = false;
+        self.seen = Vec::new();
     }
 }
 

@@ -81,6 +81,18 @@ pub struct ReportGames {
     course: Option<Vec<(u32, usize, Option<Side>)>>,
     /// Bytes of positions of the games in `viewed` ([`ReportGames::add`]).
     viewed_bytes: usize,
+    /// Whether series begun once the viewer is full are left out
+    /// ([`ReportGames::new_bounded`]).
+    bounded: bool,
+    /// Whether the viewer refused a game (only when `bounded`): no new
+    /// series is kept since.
+    viewer_full: bool,
+    /// Series not kept, at least: each counted when a game of it comes
+    /// after the games of every series counted so (series come in number
+    /// order, a league's round after round).
+    pub(super) unkept: usize,
+    /// The last series counted in `unkept`: file and number.
+    unkept_last: Option<(usize, u64)>,
 }
 
 impl ReportGames {
@@ -93,6 +105,21 @@ impl ReportGames {
         }
     }
 
+    /// No games yet, as [`ReportGames::new`], but keeping the series
+    /// only until the viewer first refuses a game for its size limits: a
+    /// series begun after that is counted in every total (games, how
+    /// they ended, forfeits) but is not kept, nor are its games viewed.
+    /// So its memory is bounded by the viewer's, however many series come
+    /// (a league's live view, whose series go on without end); its cross
+    /// table counts the series kept only.
+    #[must_use]
+    pub fn new_bounded() -> ReportGames {
+        ReportGames {
+            bounded: true,
+            ..ReportGames::new()
+        }
+    }
+
     /// Adds the game of `row` (with its [`GameRow::file`]) to every count,
     /// as [`read_games`] counts it, and keeps it whole for the viewer while
     /// the viewer's games fit in `budget` bytes of positions (the first
@@ -101,7 +128,9 @@ impl ReportGames {
     /// game is in the viewer. Games may come in any order.
     pub fn add(&mut self, row: GameRow, budget: usize) -> bool {
         let series_before = self.series.len();
-        self.count(&row);
+        if !self.count(&row) {
+            return false;
+        }
         // A new series sorts after the others (the usual case: series are
         // numbered as they begin): nothing to put in order, so a run of
         // many series costs no sort per series.
@@ -130,6 +159,7 @@ impl ReportGames {
         if (self.viewed_bytes + size > budget || self.viewed.len() >= super::VIEWER_GAMES_MAX)
             && !self.viewed.is_empty()
         {
+            self.viewer_full = self.bounded;
             return false;
         }
         self.viewed_bytes += size;
@@ -230,14 +260,41 @@ impl ReportGames {
         self.bots.len() - 1
     }
 
-    /// Adds `row` to every count (not to the viewer).
-    fn count(&mut self, row: &GameRow) {
+    /// Adds `row` to every count (not to the viewer); returns whether its
+    /// series is kept ([`ReportGames::new_bounded`]).
+    fn count(&mut self, row: &GameRow) -> bool {
         let key = (row.file, row.series, row.game);
         let (south, north) = (self.bot(&row.south), self.bot(&row.north));
         self.total += 1;
         if self.first.is_none_or(|(k, _)| key < k) {
             self.first = Some((key, south));
         }
+        *self.ends.entry(row.termination.clone()).or_default() += 1;
+        if !row.holes.is_empty() {
+            self.boards.insert((row.holes.clone(), row.seeds.clone()));
+        }
+        if row.is_forfeit() {
+            self.forfeit(key, row);
+        }
+        let kept = self.series_at.contains_key(&(row.file, row.series)) || !self.viewer_full;
+        if kept {
+            self.count_series(row, south, north);
+        } else {
+            self.course = None;
+            if self
+                .unkept_last
+                .is_none_or(|last| last < (row.file, row.series))
+            {
+                self.unkept += 1;
+                self.unkept_last = Some((row.file, row.series));
+            }
+        }
+        kept
+    }
+
+    /// Adds `row`, a game of `south` against `north`, to its series, and
+    /// to the course of a one-series match.
+    fn count_series(&mut self, row: &GameRow, south: usize, north: usize) {
         let series = *self
             .series_at
             .entry((row.file, row.series))
@@ -273,13 +330,6 @@ impl ReportGames {
             None => s.wdl.draws += 1,
             Some(w) if w == s.a => s.wdl.wins += 1,
             Some(_) => s.wdl.losses += 1,
-        }
-        *self.ends.entry(row.termination.clone()).or_default() += 1;
-        if !row.holes.is_empty() {
-            self.boards.insert((row.holes.clone(), row.seeds.clone()));
-        }
-        if row.is_forfeit() {
-            self.forfeit(key, row);
         }
         let one_series = self.series.len() == 1 && self.bots.len() <= 2;
         match &mut self.course {
@@ -330,51 +380,6 @@ impl ReportGames {
         if let Some(course) = &mut self.course {
             course.sort_by_key(|&(game, _, _)| game);
         }
-    }
-
-    /// Bot `name`'s series, latest first (by file, then series number,
-    /// the order series begin in), at most `limit` (with its
-    /// series in all): each from its side, with the round `round_of` gives
-    /// its number.
-    #[must_use]
-    pub fn series_of_bot(
-        &self,
-        name: &str,
-        limit: usize,
-        round_of: impl Fn(u64) -> Option<u32>,
-    ) -> (Vec<super::league::BotSeries>, usize) {
-        let Some(&me) = self.index.get(name) else {
-            return (Vec::new(), 0);
-        };
-        // A scan of every series, on demand (a bot's page), rather than an
-        // index per bot kept for every series read.
-        let mine = |s: &&SeriesInfo| s.a == me || s.b == me;
-        let list = self
-            .series
-            .iter()
-            .rev()
-            .filter(mine)
-            .take(limit)
-            .map(|s| {
-                let (them, w) = if s.a == me {
-                    (s.b, s.wdl)
-                } else {
-                    (s.a, flipped(s.wdl))
-                };
-                super::league::BotSeries {
-                    file: s.file + 1,
-                    series: s.number,
-                    round: round_of(s.number),
-                    opponent: self.bots[them].clone(),
-                    wins: w.wins,
-                    draws: w.draws,
-                    losses: w.losses,
-                    first_game: s.first_game,
-                    viewed: self.viewed(s.file, s.number, s.first_game).is_some(),
-                }
-            })
-            .collect();
-        (list, self.series.iter().filter(mine).count())
     }
 
     /// The index into `series` of the series of `file` numbered `number`.

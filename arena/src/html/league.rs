@@ -33,8 +33,9 @@ pub const TREND_ROUNDS: usize = 5;
 /// The ratings kept per bot for its trend and sparkline.
 pub const TREND_POINTS: usize = 10;
 
-/// The most series listed in one bot's record (its latest).
-pub const BOT_SERIES_MAX: usize = 1000;
+/// The series one bot's record lists and the live view keeps of it: its
+/// latest (its totals count every game; `games.csv` has every series).
+pub const BOT_SERIES_MAX: usize = 50;
 
 pub use crate::output::roster::{read_roster, RosterRow, ROSTER_FILE};
 
@@ -69,7 +70,11 @@ pub enum LeagueFileError {
 #[derive(Clone, Debug, Default)]
 pub struct Trends {
     points: HashMap<String, VecDeque<(u32, f64)>>,
-    rounds: HashMap<u64, u32>,
+    /// The round of each series, as runs of series numbers: (first, last,
+    /// round), in series order. A round's series are numbered one after
+    /// another as it is paired, so this is one run a round, not one entry
+    /// a series.
+    rounds: Vec<(u64, u64, u32)>,
     /// The last round paired.
     pub last_round: u32,
     /// The rounds taken from a course so far ([`Trends::follow`]).
@@ -114,7 +119,7 @@ impl Trends {
                 self.push(name(n.bot), p.round, n.elo);
             }
             if let Some(s) = p.series {
-                self.rounds.insert(s as u64, p.round);
+                self.set_round(s as u64, p.round);
             }
         }
         self.followed = course.rounds_paired;
@@ -154,7 +159,7 @@ impl Trends {
                 trends.push(&row.north, row.round, elo);
             }
             if let Some(s) = row.series {
-                trends.rounds.insert(s as u64, row.round);
+                trends.set_round(s as u64, row.round);
             }
             trends.last_round = trends.last_round.max(row.round);
         }
@@ -164,7 +169,41 @@ impl Trends {
     /// The round series `series` was paired in, if known.
     #[must_use]
     pub fn round_of(&self, series: u64) -> Option<u32> {
-        self.rounds.get(&series).copied()
+        let at = self.rounds.partition_point(|&(_, last, _)| last < series);
+        self.rounds
+            .get(at)
+            .filter(|&&(first, _, _)| first <= series)
+            .map(|&(_, _, round)| round)
+    }
+
+    /// Notes that series `series` was paired in round `round`: the run of
+    /// its round goes on by one, or a new run begins (one out of order
+    /// goes to its place, a number given again takes its new round).
+    fn set_round(&mut self, series: u64, round: u32) {
+        if let Some(last) = self.rounds.last_mut() {
+            if last.2 == round && last.1.checked_add(1) == Some(series) {
+                last.1 = series;
+                return;
+            }
+        }
+        let at = self.rounds.partition_point(|&(_, last, _)| last < series);
+        match self.rounds.get(at).copied() {
+            Some((first, last, r)) if first <= series => {
+                if r != round {
+                    // Split the run around the series.
+                    let mut runs = Vec::with_capacity(3);
+                    if first < series {
+                        runs.push((first, series - 1, r));
+                    }
+                    runs.push((series, series, round));
+                    if series < last {
+                        runs.push((series + 1, last, r));
+                    }
+                    self.rounds.splice(at..=at, runs);
+                }
+            }
+            _ => self.rounds.insert(at, (series, series, round)),
+        }
     }
 
     /// Bot `bot`'s ratings, oldest first, and its trend: the change over
@@ -641,6 +680,33 @@ mod tests {
         assert_eq!(spark.last(), Some(&300.0));
         assert_eq!(trend, Some(300.0 - (30 - TREND_ROUNDS) as f64 * 10.0));
         assert_eq!(t.last_round, 30);
+    }
+
+    /// The rounds of the series are kept as one run a round, and each
+    /// series still has its round: in order, out of order, given again.
+    #[test]
+    fn each_series_has_its_round_from_one_run_a_round() {
+        let mut t = Trends::new();
+        for round in 1..=100u32 {
+            for k in 0..8u64 {
+                t.set_round(u64::from(round - 1) * 8 + k + 1, round);
+            }
+        }
+        assert_eq!(t.rounds.len(), 100, "one run a round");
+        assert_eq!(t.round_of(1), Some(1));
+        assert_eq!(t.round_of(8), Some(1));
+        assert_eq!(t.round_of(9), Some(2));
+        assert_eq!(t.round_of(800), Some(100));
+        assert_eq!(t.round_of(801), None);
+        assert_eq!(t.round_of(0), None);
+        // Out of order, and a series given again with another round.
+        t.set_round(1000, 120);
+        t.set_round(900, 110);
+        t.set_round(12, 7);
+        assert_eq!(
+            [900, 1000, 850, 11, 12, 13].map(|s| t.round_of(s)),
+            [Some(110), Some(120), None, Some(2), Some(7), Some(2)]
+        );
     }
 
     #[test]

@@ -277,7 +277,8 @@ struct ViewerData<'a> {
     /// Games left out of the viewer for its size budget.
     omitted: usize,
     /// Series left out of `series` (none of their games is in the viewer),
-    /// past [`VIEWER_SERIES_MAX`] series.
+    /// past [`VIEWER_SERIES_MAX`] series, and those a live league's view
+    /// did not keep ([`ReportGames::new_bounded`], at least).
     #[serde(skip_serializing_if = "is_zero")]
     series_omitted: usize,
     /// Games in the tournament.
@@ -459,7 +460,7 @@ fn viewer_data<'a>(
             Some(game_json(g, si, bot))
         })
         .collect();
-    let mut series_omitted = 0;
+    let mut series_omitted = input.games.unkept;
     if series_json.len() > VIEWER_SERIES_MAX {
         // Only the series with a game in the viewer, renumbered.
         let mut at = vec![0; series_json.len()];

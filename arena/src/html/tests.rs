@@ -804,3 +804,41 @@ fn the_viewer_holds_a_bounded_number_of_games_and_series() {
         assert_eq!(embedded[first]["series"], s["series"].as_u64().unwrap() - 1);
     }
 }
+
+/// A bounded tally (a league's live view) keeps the series begun before
+/// the viewer was first full, and no later one, while every total counts
+/// every game; the viewer's data says series were left out.
+#[test]
+fn a_bounded_tally_keeps_no_series_begun_once_the_viewer_is_full() {
+    let rules = Rules::new(6, 4).unwrap();
+    let games: Vec<GameRow> = (1..=40)
+        .flat_map(|s| {
+            [
+                row(s, 1, ["a", "b"], rules, s),
+                row(s, 2, ["b", "a"], rules, s + 100),
+            ]
+        })
+        .collect();
+    // Room for about three games' positions.
+    let budget = 3 * replay(&games[0]).positions.len();
+    let mut bounded = ReportGames::new_bounded();
+    let mut whole = ReportGames::new();
+    for g in &games {
+        bounded.add(g.clone(), budget);
+        whole.add(g.clone(), budget);
+    }
+    assert_eq!(whole.series.len(), 40);
+    assert_eq!((bounded.len(), whole.len()), (80, 80), "every game counted");
+    assert_eq!(bounded.ends, whole.ends);
+    let kept = bounded.series.len();
+    assert!((1..=3).contains(&kept), "{kept} series kept");
+    assert_eq!(bounded.viewed_games().len(), whole.viewed_games().len());
+    // A kept series counts its later games; a series not kept is not there.
+    let first = &bounded.series[0];
+    assert_eq!((first.played, first.number), (2, 1));
+    assert!(bounded.series_of(0, 40).is_none());
+    assert_eq!(bounded.unkept, 40 - kept);
+    let data = data_of(&render_read(&games, &bounded).html);
+    assert_eq!(data["series"].as_array().unwrap().len(), kept);
+    assert_eq!(data["series_omitted"], 40 - kept);
+}

@@ -54,10 +54,24 @@ impl Follower {
     /// time); none if the file's length did not change.
     ///
     /// # Errors
-    /// The file cannot be read, lacks a column, has a bad row (the rows
-    /// before it are not returned; the next call tries again), or is
-    /// shorter than it was ([`GamesError::Shrank`]: it was replaced).
+    /// As [`Follower::poll_each`].
     pub fn poll(&mut self) -> Result<Vec<GameRow>, GamesError> {
+        let mut rows = Vec::new();
+        self.poll_each(|row| rows.push(row))?;
+        Ok(rows)
+    }
+
+    /// Calls `each` with every whole row added since the last call (all
+    /// of them the first time), one at a time as they are read, so that a
+    /// file of millions of rows is never held whole; none if the file's
+    /// length did not change. Returns the rows read.
+    ///
+    /// # Errors
+    /// The file cannot be read, lacks a column, has a bad row (the rows
+    /// before it were handed to `each`; the next call reads on from the
+    /// bad row), or is shorter than it was ([`GamesError::Shrank`]: it was
+    /// replaced).
+    pub fn poll_each(&mut self, mut each: impl FnMut(GameRow)) -> Result<usize, GamesError> {
         let len = std::fs::metadata(&self.path)
             .map_err(|source| GamesError::Read {
                 path: self.path.clone(),
@@ -65,7 +79,7 @@ impl Follower {
             })?
             .len();
         if self.len == Some(len) {
-            return Ok(Vec::new());
+            return Ok(0);
         }
         if self.len.is_some_and(|was| len < was) {
             return Err(GamesError::Shrank {
@@ -73,14 +87,24 @@ impl Follower {
             });
         }
         let mut reader = GamesReader::open_at(&self.path, self.next)?;
-        let mut rows = Vec::new();
-        for row in reader.by_ref() {
-            rows.push(row?.1);
+        let mut read = 0;
+        while let Some(row) = reader.next() {
+            match row {
+                Ok((_, row)) => {
+                    each(row);
+                    read += 1;
+                    self.next = reader.point();
+                }
+                Err(e) => {
+                    self.rows += read;
+                    return Err(e);
+                }
+            }
         }
         self.next = reader.point();
-        self.rows += rows.len();
+        self.rows += read;
         self.len = Some(len);
-        Ok(rows)
+        Ok(read)
     }
 }
 
@@ -127,6 +151,17 @@ mod tests {
             .unwrap();
         let e = f.poll().unwrap_err().to_string();
         assert!(e.contains(":5:"), "{e}");
+        // Rows before a bad one are handed over once; the next look reads
+        // on from the bad row.
+        file.write_all(b"1,5,3,,a,b,2,1,0,0,1,1,2,0,south,no-moves,,1\n")
+            .unwrap();
+        let mut bad = Follower::new(&path);
+        let mut games = Vec::new();
+        assert!(bad.poll_each(|r| games.push(r.game)).is_err());
+        assert_eq!(games, [1, 2, 3], "the rows before the bad one");
+        assert_eq!(bad.rows(), 3);
+        assert!(bad.poll_each(|r| games.push(r.game)).is_err(), "still bad");
+        assert_eq!(games, [1, 2, 3], "none twice");
         // A file replaced by a shorter one cannot be followed on.
         std::fs::write(&path, format!("{HEADER}{}", row(1))).unwrap();
         assert!(matches!(f.poll(), Err(GamesError::Shrank { .. })));

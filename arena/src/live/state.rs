@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 use endodoi::{Move, Position, Side};
 use serde::Serialize;
 
+use super::records::Records;
 use crate::format::{Format, GameCourse};
 use crate::html::{
     self, BoardSummary, FormatCourse, GameRow, LeagueBoard, LivePage, ReportGames, ReportInput,
@@ -66,6 +67,12 @@ pub struct Setup {
     /// The run folder, for a league's `roster.csv` and `league.csv`
     /// (looked at again at most every [`REFIT_EVERY`]); `None`: none.
     pub folder: Option<PathBuf>,
+    /// Whether [`LiveState::set_absent`] is to come (the run's own view
+    /// of a knockout, Swiss or league, once its bots' start is checked):
+    /// until it has, the format's course keeps every game, to count them
+    /// again then. `false`: it keeps none, so that a league's course
+    /// holds its plan and open series only.
+    pub absent_to_come: bool,
 }
 
 /// A file's length and time of change, to see whether it changed.
@@ -84,6 +91,8 @@ struct LeagueLive {
     /// A problem reading them.
     notes: [Option<String>; 2],
     last_look: Option<Instant>,
+    /// Each bot's latest series, for `/bot`.
+    records: Records,
 }
 
 /// One update for the page's event stream: its event name and its data
@@ -257,15 +266,24 @@ impl LiveState {
         let mut names: Vec<String> = setup.bots.clone();
         names.sort();
         names.dedup();
-        let course = setup
+        let mut course = setup
             .series_rule
             .filter(|_| setup.format != Format::RoundRobin)
             .map(|rule| GameCourse::new(&setup.format, setup.bots.len(), &[], rule, &[]));
+        if let Some(c) = course.as_mut().filter(|_| !setup.absent_to_come) {
+            c.forget_games();
+        }
+        let league = matches!(setup.format, Format::League(_));
         let mut state = LiveState {
             tally: Tally::new(names.len()),
             names,
             setup,
-            games: ReportGames::new(),
+            // A league's series go on without end: the viewer's only.
+            games: if league {
+                ReportGames::new_bounded()
+            } else {
+                ReportGames::new()
+            },
             done: 0,
             played_here: 0,
             started: now,
@@ -283,7 +301,7 @@ impl LiveState {
         for (i, name) in state.setup.bots.iter().enumerate() {
             state.config_index.entry(name.clone()).or_insert(i);
         }
-        if matches!(state.setup.format, Format::League(_)) {
+        if league {
             state.league = Some(LeagueLive {
                 trends: Trends::new(),
                 from_file: false,
@@ -292,6 +310,7 @@ impl LiveState {
                 marks: [None, None],
                 notes: [None, None],
                 last_look: None,
+                records: Records::new(),
             });
             state.look_at_files(now);
         }
@@ -308,7 +327,10 @@ impl LiveState {
                 l.trends = Trends::new();
             }
             let (bots, rule) = (self.setup.bots.len(), c.rule());
-            self.course = Some(GameCourse::new(&self.setup.format, bots, absent, rule, &[]));
+            let mut course = GameCourse::new(&self.setup.format, bots, absent, rule, &[]);
+            // Told once: the games need not be counted again.
+            course.forget_games();
+            self.course = Some(course);
             // Game by game, so that no league round's trends are missed.
             self.follow_league();
             for &(number, game, bots, winner) in c.seen() {
@@ -414,14 +436,22 @@ impl LiveState {
                 .is_some_and(|course| course.add(number, game, [s, n], row.winner())),
             _ => false,
         };
+        let key = series | ((file as u64) << 40);
         self.tally.add(GameResult {
-            series: series | ((file as u64) << 40),
+            series: key,
             game,
             south,
             north,
             winner: row.winner(),
             forfeit: row.is_forfeit(),
         });
+        if recorded {
+            // Its last game, if odd, waits for no second one.
+            self.tally.series_over(key);
+        }
+        if let Some(l) = &mut self.league {
+            l.records.add(&row);
+        }
         self.games.add(row, html::VIEWER_BUDGET_BYTES);
         if recorded {
             self.follow_league();
@@ -714,16 +744,21 @@ impl LiveState {
         serde_json::to_string(&page).ok()
     }
 
-    /// `/bot`: bot `name`'s row of a league's table and its series
-    /// (latest first, at most [`html::BOT_SERIES_MAX`]), from its side;
-    /// `None` if no league or no such bot.
+    /// `/bot`: bot `name`'s row of a league's table and its latest
+    /// series (latest first, at most [`html::BOT_SERIES_MAX`]), from its
+    /// side, each with its round (that of a series still being played
+    /// too); `None` if no league or no such bot.
     #[must_use]
     pub fn bot_record(&self, name: &str) -> Option<String> {
         let l = self.league.as_ref()?;
         let row = l.board.row(name)?;
-        let (series, total) = self
-            .games
-            .series_of_bot(name, html::BOT_SERIES_MAX, |s| l.trends.round_of(s));
+        let round_of = |series: u64, bot: &str, opponent: &str| {
+            l.trends
+                .round_of(series)
+                .or_else(|| self.open_round_of(series, [bot, opponent]))
+        };
+        let viewed = |file, series, game| self.games.viewed(file, series, game).is_some();
+        let (series, total) = l.records.of(name, round_of, viewed).unwrap_or_default();
         let record = html::BotRecord {
             row,
             retired: row.retired.is_some(),
@@ -733,6 +768,25 @@ impl LiveState {
         serde_json::to_string(&record)
             .ok()
             .map(|j| j.replace('<', "\\u003c"))
+    }
+
+    /// The round of series `series` between `bots` if it is of the round
+    /// a league's course has paired last (being played, or just over):
+    /// `league.csv` has it only once the file is read again, and the
+    /// trends of the course only once one of its series has ended.
+    fn open_round_of(&self, series: u64, bots: [&str; 2]) -> Option<u32> {
+        let league = self.course.as_ref()?.plan().league()?;
+        let name = |i: usize| self.setup.bots.get(i).map(String::as_str);
+        league
+            .pairings
+            .iter()
+            .find(|p| p.series.is_some_and(|s| s as u64 == series))
+            .filter(|p| {
+                let pair = [Some(p.south.bot), p.north.as_ref().map(|n| n.bot)];
+                let names = pair.map(|b| b.and_then(name));
+                names == [Some(bots[0]), Some(bots[1])] || names == [Some(bots[1]), Some(bots[0])]
+            })
+            .map(|p| p.round)
     }
 
     /// The progress line: games done of the bound, time left.
@@ -1232,15 +1286,7 @@ mod tests {
         assert!(page.contains("data-settled=\"walkover\""), "{page}");
         assert_eq!(page.matches("<div class=\"tie\"").count(), 3, "{page}");
         let mut state = LiveState::new(setup, t0);
-        let row = |series: u64, game: u32, south: &str, north: &str, result: &str| GameRow {
-            series,
-            game,
-            south: south.into(),
-            north: north.into(),
-            result: result.into(),
-            termination: "no-moves".into(),
-            ..GameRow::default()
-        };
+        let row = super::super::records::row;
         let bracket = |state: &LiveState, at: Instant| {
             let page = state.page(at);
             let start = page.find("<section id=\"bracket\">").expect("a bracket");
@@ -1380,34 +1426,12 @@ mod tests {
     /// again (at the next look, a second on).
     #[test]
     fn a_leagues_state_carries_the_top_of_its_table_and_follows_its_roster() {
-        use crate::format::{Format, LeagueSettings};
         let t0 = Instant::now();
         let dir = tempfile::tempdir().unwrap();
         let roster = dir.path().join(html::ROSTER_FILE);
         std::fs::write(&roster, "bot,joined,retired\nb1,1,x\n").unwrap();
-        let setup = Setup {
-            title: "league".into(),
-            bots: (0..150).map(|i| format!("b{i}")).collect(),
-            format: Format::League(LeagueSettings {
-                rounds: Some(3),
-                settle_los: None,
-                seed: 1,
-                prior_draws: 0.0,
-                bootstrap: 10,
-                pairing: Default::default(),
-                catch_up: crate::format::LEAGUE_CATCH_UP,
-            }),
-            series_rule: Some(SeriesRule {
-                first_to: 2,
-                max_games: 2,
-                sprt: None,
-                pair_shard: None,
-            }),
-            folder: Some(dir.path().to_path_buf()),
-            follows: true,
-            ..Setup::default()
-        };
-        let mut state = LiveState::new(setup, t0);
+        let bots = (0..150).map(|i| format!("b{i}")).collect();
+        let mut state = LiveState::new(league_setup(bots, dir.path()), t0);
         let snap = json(&state.snapshot(t0));
         assert_eq!(
             snap["standings"].as_array().unwrap().len(),
@@ -1435,6 +1459,115 @@ mod tests {
         assert!(state.bot_record("nobody").is_none());
         let page = json(&state.league_page("active", "B14", 0).unwrap());
         assert_eq!(page["matched"], 11, "b14 and b140..b149: {page}");
+    }
+
+    /// `/bot` gives each series' round, that of a series still being
+    /// played too: with `league.csv` read before its round was written
+    /// (it is read again at most once a second), the round of the course
+    /// (the record said `null`).
+    #[test]
+    fn a_bots_record_gives_the_round_of_a_series_still_being_played() {
+        let t0 = Instant::now();
+        let dir = tempfile::tempdir().unwrap();
+        let bots: Vec<String> = (0..4).map(|i| format!("b{i}")).collect();
+        let mut state = LiveState::new(league_setup(bots.clone(), dir.path()), t0);
+        // The pairings of the round paired last: series, South of game 1,
+        // North of game 1.
+        let paired = |state: &LiveState| -> Vec<(u64, String, String)> {
+            let league = state.course.as_ref().unwrap().plan().league().unwrap();
+            league
+                .pairings
+                .iter()
+                .filter_map(|p| {
+                    let north = p.north.as_ref()?.bot;
+                    Some((
+                        p.series? as u64,
+                        bots[p.south.bot].clone(),
+                        bots[north].clone(),
+                    ))
+                })
+                .collect()
+        };
+        let game = |series: u64, game: u32, south: &str, north: &str| GameRow {
+            series,
+            game,
+            south: south.into(),
+            north: north.into(),
+            result: "south".into(),
+            termination: "no-moves".into(),
+            ..GameRow::default()
+        };
+        let rounds_of = |state: &LiveState, bot: &str| -> Vec<(u64, serde_json::Value)> {
+            let record = json(&state.bot_record(bot).unwrap());
+            record["series"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| (s["series"].as_u64().unwrap(), s["round"].clone()))
+                .collect()
+        };
+        let first = paired(&state);
+        assert_eq!(first.len(), 2, "4 bots: two series a round");
+        // league.csv with round 1, as the run writes it once paired.
+        let mut csv = String::from("round,series,south,north,south_elo,south_sd,south_games,north_elo,north_sd,north_games,quality,note\n");
+        for (series, south, north) in &first {
+            csv.push_str(&format!(
+                "1,{series},{south},{north},0.0,350.0,0,0.0,350.0,0,0.5,\n"
+            ));
+        }
+        std::fs::write(dir.path().join(html::LEAGUE_FILE), csv).unwrap();
+        state.tick(t0 + REFIT_EVERY);
+        assert_eq!(state.league.as_ref().unwrap().trends.last_round, 1);
+        let (s1, south, north) = first[0].clone();
+        state.add_row(game(s1, 1, &south, &north));
+        assert_eq!(rounds_of(&state, &south), [(s1, 1.into())]);
+        // Round 1 played out: round 2 is paired, its first game ends
+        // before league.csv is read again.
+        state.add_row(game(s1, 2, &north, &south));
+        let (s2, south2, north2) = first[1].clone();
+        state.add_row(game(s2, 1, &south2, &north2));
+        state.add_row(game(s2, 2, &north2, &south2));
+        let second = paired(&state);
+        let (s3, south3, north3) = second
+            .iter()
+            .find(|p| p.1 == south || p.2 == south)
+            .cloned()
+            .unwrap();
+        assert!(s3 > s2, "round 2's series come after round 1's");
+        state.add_row(game(s3, 1, &south3, &north3));
+        assert_eq!(
+            rounds_of(&state, &south),
+            [(s3, 2.into()), (s1, 1.into())],
+            "latest first"
+        );
+    }
+
+    /// A league of `bots` over 3 rounds, series of one game pair, its
+    /// run folder `folder`.
+    fn league_setup(bots: Vec<String>, folder: &std::path::Path) -> Setup {
+        use crate::format::{Format, LeagueSettings};
+        Setup {
+            title: "league".into(),
+            bots,
+            format: Format::League(LeagueSettings {
+                rounds: Some(3),
+                settle_los: None,
+                seed: 1,
+                prior_draws: 0.0,
+                bootstrap: 10,
+                pairing: Default::default(),
+                catch_up: crate::format::LEAGUE_CATCH_UP,
+            }),
+            series_rule: Some(SeriesRule {
+                first_to: 2,
+                max_games: 2,
+                sprt: None,
+                pair_shard: None,
+            }),
+            folder: Some(folder.to_path_buf()),
+            follows: true,
+            ..Setup::default()
+        }
     }
 
     /// A knockout of a, b, c whose series are first to 2 of at most 2.
