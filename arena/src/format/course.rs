@@ -68,6 +68,7 @@ impl GameCourse {
             rule,
             open: BTreeMap::new(),
             seen: Vec::new(),
+            keeps_games: true,
         }
     }
 
