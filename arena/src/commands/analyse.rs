@@ -141,16 +141,17 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
     console.print(table(&rows));
     console.print(tally.summary(&tables));
     console.print(tally.reach_line());
-    if options.out.is_none() {
+    if options.out.is_none() && options.run.join(crate::html::REPORT_FILE).is_file() {
         rewrite_report(options, console);
     }
     Ok(Outcome::Success)
 }
 
-/// Writes the run's `report.html` again, as `arena rate RUN_DIR` does (the
-/// same statistics from the same games and settings), so that its viewer
-/// shows the verdicts of the `analysis-games.csv` just written. A run the
-/// rating refuses keeps its report, with a note.
+/// Writes the run's `report.html` again (called only when it has one), as
+/// `arena rate RUN_DIR` does (the same statistics from the same games and
+/// settings), so that its viewer shows the verdicts of the
+/// `analysis-games.csv` just written. A run the rating refuses keeps its
+/// report, with a note.
 fn rewrite_report(options: &Options, console: &mut Console<'_>) {
     let rate = super::rate::Options {
         games: vec![options.run.join(GameRow::FILE)],
