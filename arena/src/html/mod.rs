@@ -351,11 +351,13 @@ pub struct Verdicts {
 }
 
 impl Verdicts {
-    /// The verdicts of the run folder `dir`, from its `analysis-games.csv`;
-    /// none when it has none or it cannot be read (the report is written
-    /// all the same, without them).
+    /// The verdicts of the run folder `dir`, from its `analysis-games.csv`,
+    /// of the games the viewer of `games` holds (rows streamed, the others
+    /// dropped: the viewer's size bounds the memory); none when it has none
+    /// or it cannot be read (the report is written all the same, without
+    /// them).
     #[must_use]
-    pub fn of_run(dir: &Path) -> Verdicts {
+    pub fn of_run(dir: &Path, games: &ReportGames) -> Verdicts {
         use crate::output::{CsvRow, GameAnalysisRow};
         let path = dir.join(GameAnalysisRow::FILE);
         let Ok(mut reader) = csv::Reader::from_path(&path) else {
@@ -364,6 +366,7 @@ impl Verdicts {
         let games = reader
             .deserialize::<GameAnalysisRow>()
             .map_while(Result::ok)
+            .filter(|row| games.viewed(0, row.series, row.game).is_some())
             .map(|row| ((row.series, row.game), row))
             .collect();
         Verdicts { games }
@@ -1129,7 +1132,7 @@ pub fn write_report_of(
     let board = format.and_then(|c| league_board_of(dir, names, table, &c));
     // The verdicts of `arena analyse` are of the run folder's own games.
     let verdicts = if files.len() == 1 {
-        Verdicts::of_run(dir)
+        Verdicts::of_run(dir, games)
     } else {
         Verdicts::default()
     };

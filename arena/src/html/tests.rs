@@ -839,8 +839,8 @@ fn the_viewer_shows_the_verdicts_of_the_games_they_fit() {
     w.serialize(analysed(&games[2], "c", plies(&games[2])))
         .unwrap();
     w.flush().unwrap();
-    let verdicts = Verdicts::of_run(dir.path());
     let read = ReportGames::of_rows(&games, VIEWER_BUDGET_BYTES);
+    let verdicts = Verdicts::of_run(dir.path(), &read);
     let (names, table) = rate(&games);
     let page = render_with(
         &ReportInput {
@@ -868,6 +868,10 @@ fn the_viewer_shows_the_verdicts_of_the_games_they_fit() {
     // Without the file, no game has verdicts, and the page is render's.
     let plain = render_read(&games, &read);
     assert!(!plain.html.contains("\"verdicts\""));
-    let none = Verdicts::of_run(&dir.path().join("missing"));
+    let none = Verdicts::of_run(&dir.path().join("missing"), &read);
     assert!(none.games.is_empty());
+    // Only the viewer's games are kept: with a budget for one game, one row.
+    let one = ReportGames::of_rows(&games, 1);
+    assert_eq!(one.viewed_games().len(), 1);
+    assert_eq!(Verdicts::of_run(dir.path(), &one).games.len(), 1);
 }
