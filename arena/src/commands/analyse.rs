@@ -637,6 +637,43 @@ mod tests {
     }
 
     #[test]
+    fn reach_sums_the_plies_each_adjudication_would_play() {
+        let game = |plies: u32, table: &str, decided: &str| GameAnalysisRow {
+            plies,
+            first_table_ply: table.into(),
+            decided_ply: decided.into(),
+            ..GameAnalysisRow::default()
+        };
+        let mut tally = Tally::default();
+        // Tables first (10 < 20), decided first (15 < 25), tables only,
+        // neither.
+        for g in [
+            game(30, "10", "20"),
+            game(40, "25", "15"),
+            game(50, "12", ""),
+            game(8, "", ""),
+        ] {
+            tally.games += 1;
+            tally.add_reach(&g);
+        }
+        let r = &tally.reach;
+        assert_eq!(r.first_plies, [10, 25, 12]);
+        assert_eq!((r.decided_games, r.before_decided), (2, 2));
+        assert_eq!((r.played, r.decided, r.tablebase), (128, 93, 55));
+        // Both: 10 + 15 + 12 + 8.
+        assert_eq!(r.both, 45);
+        let line = tally.reach_line();
+        assert!(
+            line.starts_with("reach: 3 of 4 games enter the tables past the opening at ply 10 to 25, median 12.0, 2 before"),
+            "{line}"
+        );
+        assert!(
+            line.ends_with("the tables save 48 plies beside decided (37.5% of the plies played)"),
+            "{line}"
+        );
+    }
+
+    #[test]
     fn the_median_is_the_middle_or_the_mean_of_the_middle_two() {
         assert_eq!(median(&[]), None);
         assert_eq!(median(&[7, 1, 3]), Some(3.0));
