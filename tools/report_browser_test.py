@@ -36,13 +36,18 @@ bot that went through in bold, and at 420 px it scrolls in its own box),
 and saves screenshots (report-top.png, report-viewer.png,
 report-viewer-1400.png, report-viewer-420.png and the same for
 report-2x10- and report-knockout-, with report-knockout-bracket-*.png) to OUT (default target/report-browser-test/) for a
-person to look at. With --self-check it then breaks copies of DIR's page
+person to look at. It also plays a 2x4 run of perfect, random and greedy
+(OUT/run-verdicts), builds 2x4 endgame tables to 10 seeds, judges the run
+with arena analyse, and checks that the viewer marks every move and says,
+at every ply of every game, the verdict analysis-games.csv has for it. With --self-check it then breaks copies of DIR's page
 ten ways (a script error, a wrong position in the embedded data, the
 North row drawn in the wrong order, the board's old fixed-width columns,
 "to move" twice at ply 0, a note that stays, a narrow game list, lists
 not shortened on a phone, wide tables that widen the page on a phone,
 charts shrunk on a phone till their labels cannot be read) and
-fails unless each broken copy fails the same checks. Exit status 0:
+fails unless each broken copy fails the same checks; and breaks the judged
+run's page two ways (the verdict of the ply before said, mistakes marked
+as optimal moves), which must fail the verdicts' check. Exit status 0:
 all passed; 1: a check failed; 2: it could not run (no Chromium, no
 report).
 """
@@ -400,6 +405,103 @@ name = "random-3"
 command = ["arena", "bot", "random", "--seed", "4"]
 """
 
+# A 2x4 run of perfect (with the endgame tables), random and greedy, judged
+# by arena analyse: its report's viewer shows the tables' verdicts.
+VERDICT_CONFIG = """name = "verdicts"
+[board]
+holes = 4
+seeds = 2
+[tournament]
+first_to = 3
+max_games = 4
+seed = 5
+concurrency = 1
+[[bot]]
+name = "perfect"
+command = ["arena", "bot", "perfect", "--tablebase", "tb"]
+[[bot]]
+name = "random"
+command = ["arena", "bot", "random", "--seed", "2"]
+[[bot]]
+name = "greedy"
+command = ["arena", "bot", "greedy", "--seed", "1"]
+"""
+
+READ_VERDICTS = """(() => ({
+  ply: Number(document.getElementById('viewer').dataset.ply),
+  status: document.getElementById('status').textContent,
+  verdict: document.getElementById('status').dataset.verdict ?? null,
+  buttons: [...document.querySelectorAll('#moves button')].map((b) => [
+    b.dataset.verdict ?? '', [...b.classList].filter((c) => c.startsWith('v-')).join(' ')]),
+  note: document.getElementById('verdict-note').textContent,
+}))()"""
+
+VERDICT_WORDS = {"o": "optimal", "f": "forced", "u": "unjudged", "m": "a mistake"}
+
+
+def check_verdicts(chromium, report, analysis, workdir):
+    """The viewer of `report` marks every move with the verdict of
+    `analysis` (its analysis-games.csv) and says it under the board at every
+    ply of every game; returns the plies compared."""
+    with open(analysis, newline="") as f:
+        rows = list(csv.DictReader(f))
+    if not any(set(r["verdicts"].split()) - {"."} for r in rows):
+        raise CheckFailed(f"{analysis}: no move in the tables: the test would compare nothing")
+    browser = Browser(chromium, workdir)
+    compared = 0
+    try:
+        browser.open(report.resolve().as_uri())
+        if "endgame tables" not in browser.eval(READ_VERDICTS)["note"]:
+            raise CheckFailed("the viewer has no note on the verdicts")
+        for r in rows:
+            tokens = r["verdicts"].split()
+            for ply in range(0, len(tokens) + 1):
+                browser.go_to_hash(f"#series={r['series']}&game={r['game']}&ply={ply}")
+                shown = browser.eval(READ_VERDICTS)
+                if shown["ply"] != ply:
+                    raise CheckFailed(f"series {r['series']} game {r['game']}: ply {shown['ply']} shown, not {ply}")
+                buttons = [(t if t != "." else "", f"v-{t[0]}" if t != "." else "") for t in tokens]
+                if [tuple(b) for b in shown["buttons"]] != buttons:
+                    raise CheckFailed(f"series {r['series']} game {r['game']}: the moves are marked "
+                                      f"{shown['buttons']}, analysis-games.csv says {tokens}")
+                want = "" if ply == 0 or tokens[ply - 1] == "." else tokens[ply - 1]
+                if shown["verdict"] != want:
+                    raise CheckFailed(f"series {r['series']} game {r['game']} ply {ply}: the verdict "
+                                      f"shown is {shown['verdict']!r}, analysis-games.csv says {want!r}")
+                if want:
+                    words = VERDICT_WORDS[want[0]]
+                    if want[0] == "m":
+                        seeds = want[1:].rstrip("+")
+                        words = ("at least " if want.endswith("+") else "") + seeds + " seed"
+                    if words not in shown["status"]:
+                        raise CheckFailed(f"series {r['series']} game {r['game']} ply {ply}: "
+                                          f"'{words}' not in the line: {shown['status']}")
+                compared += 1
+        problems = browser.problems()
+        if problems:
+            raise CheckFailed("the page has problems:\n  " + "\n  ".join(problems))
+    finally:
+        browser.close()
+    return compared
+
+
+def verdict_run(arena, shots):
+    """Plays VERDICT_CONFIG with 2x4 tables to 10 seeds and judges it:
+    returns its report and its analysis-games.csv."""
+    run_dir = shots / "run-verdicts"
+    shutil.rmtree(run_dir, ignore_errors=True)
+    run_dir.mkdir(parents=True)
+    quiet = {"check": True, "stdout": subprocess.DEVNULL}
+    subprocess.run([arena, "tablebase", "build", "--holes", "4", "--seeds-on-board", "10",
+                    "--out", str(run_dir / "tb")], stderr=subprocess.DEVNULL, **quiet)
+    (run_dir / "verdicts.toml").write_text(VERDICT_CONFIG)
+    subprocess.run([arena, "run", str(run_dir / "verdicts.toml"), "--out", str(run_dir / "out"),
+                    "--quiet"], **quiet)
+    subprocess.run([arena, "analyse", str(run_dir / "out"), "--tablebase", str(run_dir / "tb")],
+                   stderr=subprocess.DEVNULL, **quiet)
+    return run_dir / "out" / "report.html", run_dir / "out" / "analysis-games.csv"
+
+
 READ_BRACKET = """(() => {
   const b = document.getElementById('bracket');
   if (!b) return null;
@@ -456,6 +558,8 @@ def check_bracket(browser, report, width, shots, name):
 TAMPERS = ("script error", "wrong position", "North row reversed", "fixed-width board",
            "to move twice", "stale note", "narrow game list", "lists not shortened on a phone",
            "wide tables on a phone", "charts shrunk on a phone")
+# Broken copies of the judged run's page (check_verdicts).
+VERDICT_TAMPERS = ("the verdict of the ply before", "mistakes marked optimal")
 
 
 def tamper(report, kind, out):
@@ -490,6 +594,11 @@ def tamper(report, kind, out):
     elif kind == "wide tables on a phone":
         html = html.replace("table.standings, table.forfeits, table.forfeit-list, table.match "
                             "{ display: block;", "table.none { display: block;", 1)
+    elif kind == "the verdict of the ply before":
+        html = html.replace("verdict = verdicts(g)[ply - 1]", "verdict = verdicts(g)[ply - 2]", 1)
+    elif kind == "mistakes marked optimal":
+        html = html.replace("b.classList.add(`v-${judged[i][0]}`);",
+                            "b.classList.add(judged[i][0] === 'm' ? 'v-o' : `v-${judged[i][0]}`);", 1)
     elif kind == "charts shrunk on a phone":
         html = html.replace("figure.chart svg { max-width: none; width: 600px; }", "", 1)
     if html == report.read_text():
@@ -550,8 +659,16 @@ def main():
                     "--quiet"], check=True, stdout=subprocess.DEVNULL)
     ko_report = ko_dir / "out" / "report.html"
     ko_engine = Engine(arena, ko_dir / "out" / "games.csv")
+    verdict_report, verdict_csv = verdict_run(arena, args.shots)
     with tempfile.TemporaryDirectory(prefix="report-browser-") as tmp:
         tmp = Path(tmp)
+        try:
+            (tmp / "verdicts").mkdir()
+            compared = check_verdicts(chromium, verdict_report, verdict_csv, tmp / "verdicts")
+        except CheckFailed as e:
+            print(f"FAILED: {verdict_report}: {e}", file=sys.stderr)
+            return 1
+        print(f"report-verdicts: the tables' verdicts shown as analysis-games.csv has them at {compared} plies")
         for page, page_engine, name in ((report, engine, "report"),
                                         (wide_report, wide_engine, "report-2x10"),
                                         (ko_report, ko_engine, "report-knockout")):
@@ -577,7 +694,18 @@ def main():
                     continue
                 print(f"FAILED: self-check: a page with a {kind} passed the checks", file=sys.stderr)
                 return 1
-    checks = 3 + (len(TAMPERS) if args.self_check else 0)
+            for kind in VERDICT_TAMPERS:
+                work = tmp / kind.replace(" ", "-")
+                work.mkdir()
+                broken = tamper(verdict_report, kind, work / "report.html")
+                try:
+                    check_verdicts(chromium, broken, verdict_csv, work)
+                except CheckFailed as e:
+                    print(f"self-check: a page with {kind} fails as it should: {str(e).splitlines()[0]}")
+                    continue
+                print(f"FAILED: self-check: a page with {kind} passed the checks", file=sys.stderr)
+                return 1
+    checks = 4 + (len(TAMPERS) + len(VERDICT_TAMPERS) if args.self_check else 0)
     print(f"report-browser: {checks} passed, 0 failed")
     return 0
 

@@ -81,6 +81,8 @@ fn perfect_is_never_wrong_random_is_and_faults_name_their_path() {
         );
         assert!(n("seeds_lost") >= n("mistakes"), "{r:?}");
     }
+    per_game_verdicts_agree_with_the_bots_rows(&run, &analysis);
+    assert!(stdout.contains("reach: "), "{stdout}");
     // Every game of the run counted once per side.
     let games = rows(&run.join("games.csv")).len() as u64;
     let sides: u64 = analysis
@@ -104,7 +106,7 @@ fn perfect_is_never_wrong_random_is_and_faults_name_their_path() {
         &["analyse", "--tablebase"],
         &[&tb, &run, Path::new("--out"), &games_csv],
     ));
-    assert!(line.contains("give a new file for --out"), "{line}");
+    assert!(line.contains("give --out a new file"), "{line}");
     assert_eq!(std::fs::read(&games_csv).unwrap(), kept);
 
     // Faults: one line naming the path and the fix, a non-zero exit.
@@ -134,5 +136,72 @@ fn perfect_is_never_wrong_random_is_and_faults_name_their_path() {
     assert!(
         stdout.contains(&format!("{games} games analysed")),
         "{stdout}"
+    );
+    // Each adjudicated game stopped at its first ply the tables know, with
+    // the margin its detail names.
+    let played = rows(&adjudicated.join("games.csv"));
+    for g in rows(&adjudicated.join("analysis-games.csv")) {
+        let row = played
+            .iter()
+            .find(|r| r["series"] == g["series"] && r["game"] == g["game"])
+            .unwrap();
+        if row["termination"] == "tablebase" {
+            assert_eq!(g["first_table_ply"], g["plies"], "{g:?}");
+            let forces = format!("forces {} in", g["table_margin"]);
+            assert!(row["detail"].contains(&forces), "{g:?} {row:?}");
+        }
+    }
+}
+
+/// `analysis-games.csv` of the judged `run`: a row per game with a verdict
+/// per ply, whose mistakes and optimal moves (past the opening) add up to
+/// each bot's row of `analysis.csv`; and the run's report embeds them for
+/// its viewer.
+fn per_game_verdicts_agree_with_the_bots_rows(
+    run: &Path,
+    analysis: &[std::collections::HashMap<String, String>],
+) {
+    let played = rows(&run.join("games.csv"));
+    let games = rows(&run.join("analysis-games.csv"));
+    assert_eq!(games.len(), played.len());
+    let mut counts = std::collections::HashMap::<(String, char), u64>::new();
+    for g in &games {
+        let row = played
+            .iter()
+            .find(|r| r["series"] == g["series"] && r["game"] == g["game"])
+            .unwrap();
+        let tokens: Vec<&str> = g["verdicts"].split(' ').collect();
+        assert_eq!(tokens.len(), row["moves"].split(' ').count(), "{g:?}");
+        assert_eq!(g["plies"].parse::<usize>().unwrap(), tokens.len());
+        let opening: usize = g["opening"].parse().unwrap();
+        for (ply, t) in tokens.iter().enumerate().skip(opening) {
+            let bot = if ply % 2 == 0 {
+                &g["south"]
+            } else {
+                &g["north"]
+            };
+            *counts
+                .entry((bot.clone(), t.as_bytes()[0] as char))
+                .or_default() += 1;
+        }
+        if let Ok(first) = g["first_table_ply"].parse::<usize>() {
+            assert!(first >= opening && tokens[first] != ".", "{g:?}");
+            assert!(tokens[opening..first].iter().all(|t| *t == "."), "{g:?}");
+        }
+    }
+    for r in analysis {
+        let n = |c: &str| r[c].parse::<u64>().unwrap();
+        let count = |k: char| counts.get(&(r["bot"].clone(), k)).copied().unwrap_or(0);
+        assert_eq!(
+            (count('o'), count('m')),
+            (n("optimal"), n("mistakes")),
+            "{r:?}"
+        );
+        assert_eq!(count('f'), n("forced"), "{r:?}");
+    }
+    let report = std::fs::read_to_string(run.join("report.html")).unwrap();
+    assert!(
+        report.contains("\"verdicts\":\""),
+        "the report embeds no verdicts"
     );
 }

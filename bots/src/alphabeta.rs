@@ -292,10 +292,23 @@ fn position_key(pos: &Position) -> u64 {
     h | 1 // 0 marks an empty slot
 }
 
+/// Exact values known outside the search, used at its nodes in place of
+/// searching them: endgame tables (`arena bot perfect --tablebase DIR`).
+pub trait Leaves: std::fmt::Debug + Send + Sync {
+    /// The margin from `pos` (its mover's seeds still to come minus the
+    /// opponent's: captures to come and the end's share of the board, the
+    /// seeds captured so far left out) that perfect play by both sides
+    /// forces, if it is known exactly and the game ends within the plies
+    /// left before the ply limit; `None` otherwise.
+    fn exact_margin(&self, pos: &Position) -> Option<i32>;
+}
+
 /// The search itself, reusable across moves and games.
 #[derive(Clone, Debug)]
 pub struct Searcher {
     eval: Evaluation,
+    /// Exact values at the nodes they know ([`Searcher::with_leaves`]).
+    leaves: Option<std::sync::Arc<dyn Leaves>>,
     table: Vec<Entry>,
     age: u8,
     /// History heuristic: a score per hole of the mover's row.
@@ -319,6 +332,7 @@ impl Searcher {
         let filler = endodoi::Rules::new(2, 1).expect("2x2 with 1 seed").start();
         Searcher {
             eval,
+            leaves: None,
             table: vec![EMPTY_ENTRY; TT_BYTES / std::mem::size_of::<Entry>()],
             age: 0,
             history: [0; MAX_HOLES],
@@ -329,6 +343,24 @@ impl Searcher {
             deadline: None,
             stopped: false,
         }
+    }
+
+    /// The searcher, with `leaves` giving the exact value of every node they
+    /// know (in place of searching it or evaluating it at the horizon): the
+    /// score of a proven end with the final margin the seeds captured so far
+    /// and the leaves' margin give.
+    #[must_use]
+    pub fn with_leaves(mut self, leaves: std::sync::Arc<dyn Leaves>) -> Searcher {
+        self.leaves = Some(leaves);
+        self
+    }
+
+    /// The exact score of `pos` by the leaves, if they know it.
+    fn leaf_score(&self, pos: &Position) -> Option<i32> {
+        let margin = self.leaves.as_ref()?.exact_margin(pos)?;
+        let me = pos.to_move();
+        let so_far = pos.captured(me) as i32 - pos.captured(me.opponent()) as i32;
+        Some(terminal_score(so_far + margin))
     }
 
     /// Forgets everything learnt (table, history), so that the next search
@@ -438,6 +470,9 @@ impl Searcher {
     ) -> i32 {
         if pos.is_over() {
             return self.eval.score(pos);
+        }
+        if let Some(score) = self.leaf_score(pos) {
+            return score;
         }
         if depth == 0 {
             self.horizon += 1;
@@ -618,6 +653,17 @@ impl AlphaBeta {
         AlphaBeta {
             options,
             searcher: Searcher::new(options.eval),
+            last: None,
+        }
+    }
+
+    /// The bot with these options, its search using `leaves` where they
+    /// know a position exactly ([`Searcher::with_leaves`]).
+    #[must_use]
+    pub fn with_leaves(options: AlphaBetaOptions, leaves: std::sync::Arc<dyn Leaves>) -> AlphaBeta {
+        AlphaBeta {
+            options,
+            searcher: Searcher::new(options.eval).with_leaves(leaves),
             last: None,
         }
     }

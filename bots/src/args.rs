@@ -3,7 +3,9 @@
 
 use clap::Parser;
 
-use crate::alphabeta::{AlphaBeta, AlphaBetaOptions, Evaluation, DEFAULT_ROW_WEIGHT, MAX_DEPTH};
+use crate::alphabeta::{
+    AlphaBeta, AlphaBetaOptions, Evaluation, Leaves, DEFAULT_ROW_WEIGHT, MAX_DEPTH,
+};
 use crate::mcts::{Mcts, MctsOptions, Rollout, DEFAULT_EXPLORATION};
 use std::time::Duration;
 
@@ -200,6 +202,33 @@ fn parse<T: Parser>(program: &str, args: Vec<String>) -> Result<T, BotArgsError>
     T::from_arg_matches(&matches).map_err(BotArgsError::Options)
 }
 
+/// The `alphabeta` bot of `args` (its options, as `strategy_from_args`
+/// parses them for the name `alphabeta`), its search using `leaves` (exact
+/// values, say endgame tables) where they know a position: `arena bot
+/// perfect --tablebase DIR` builds its search above the tables with it.
+///
+/// # Errors
+/// [`BotArgsError::Options`] for a bad option, and for `--help`.
+pub fn alphabeta_from_args(
+    program: &str,
+    args: Vec<String>,
+    leaves: Option<std::sync::Arc<dyn Leaves>>,
+) -> Result<Box<dyn Strategy>, BotArgsError> {
+    let a = parse::<AlphaBetaArgs>(program, args)?;
+    let options = AlphaBetaOptions {
+        depth: a.depth,
+        time_ms: a.time_ms,
+        eval: Evaluation {
+            row_weight: a.row_weight,
+        },
+    };
+    let bot = Box::new(match leaves {
+        Some(leaves) => AlphaBeta::with_leaves(options, leaves),
+        None => AlphaBeta::new(options),
+    });
+    Ok(noisy(bot, a.noise, a.seed))
+}
+
 /// The bundled bot `name` (one of [`BOT_NAMES`](crate::BOT_NAMES)) with the
 /// options in `args` (without the program name); `program` names it in
 /// usage and error messages (`arena bot alphabeta`, `endodoi-alphabeta`).
@@ -244,17 +273,7 @@ where
             };
             thinking(noisy(bot, a.noise, a.seed), a.think_ms)
         }
-        "alphabeta" => {
-            let a = parse::<AlphaBetaArgs>(program, args)?;
-            let bot = Box::new(AlphaBeta::new(AlphaBetaOptions {
-                depth: a.depth,
-                time_ms: a.time_ms,
-                eval: Evaluation {
-                    row_weight: a.row_weight,
-                },
-            }));
-            noisy(bot, a.noise, a.seed)
-        }
+        "alphabeta" => alphabeta_from_args(program, args, None)?,
         "mcts" => {
             let a = parse::<MctsArgs>(program, args)?;
             let bot = Box::new(Mcts::new(

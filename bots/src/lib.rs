@@ -53,8 +53,8 @@ use std::time::Instant;
 
 use endodoi::{Move, Position, Rules, Side};
 
-pub use alphabeta::{AlphaBeta, AlphaBetaOptions};
-pub use args::{option_args, option_names, strategy_from_args, BotArgsError};
+pub use alphabeta::{AlphaBeta, AlphaBetaOptions, Leaves};
+pub use args::{alphabeta_from_args, option_args, option_names, strategy_from_args, BotArgsError};
 use endodoi_protocol::{Command, Hello, HelloReply, NewGame, Reply, Request, Turn};
 pub use mcts::{Mcts, MctsOptions};
 pub use strategy::{

@@ -39,9 +39,22 @@ pub enum Verdict {
         /// The forced margin after it, seeds (less than `best`).
         after: i32,
     },
+    /// The position before the move is known exactly, the one after it
+    /// only within its forced bounds (unresolved), and those already show
+    /// the move worth at most `at_most`, less than `best`: a mistake of at
+    /// least `best - at_most` seeds. The opponent, to move after it, can
+    /// force an end with its `lo` within the plies left, so the move is worth
+    /// at most its capture minus that `lo`.
+    BoundedMistake {
+        /// The forced margin before the move, seeds.
+        best: i32,
+        /// The most the move can be worth, seeds (less than `best`).
+        at_most: i32,
+    },
     /// The position before the move is known exactly, the one after it is
-    /// not (unresolved, or its `plies` exceed the plies left): the move
-    /// cannot be judged.
+    /// not (unresolved, or its `plies` exceed the plies left), and its
+    /// bounds do not show the move worse than `best`: the move cannot be
+    /// judged.
     Unjudged {
         /// The forced margin before the move, seeds.
         best: i32,
@@ -49,20 +62,46 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    /// The seeds the move gave away: `best - after` for a mistake, 0
-    /// otherwise.
+    /// The seeds the move gave away: `best - after` for a mistake, at
+    /// least `best - at_most` for a bounded one (that bound), 0 otherwise.
     #[must_use]
     pub fn loss(self) -> u32 {
         match self {
             Verdict::Mistake { best, after } => best.abs_diff(after),
+            Verdict::BoundedMistake { best, at_most } => best.abs_diff(at_most),
             _ => 0,
         }
     }
 
-    /// Whether the move counts as judged: optimal or a mistake.
+    /// Whether the move is a mistake: exact or bounded.
+    #[must_use]
+    pub fn is_mistake(self) -> bool {
+        matches!(
+            self,
+            Verdict::Mistake { .. } | Verdict::BoundedMistake { .. }
+        )
+    }
+
+    /// Whether the move changes the forced result: a win (a positive
+    /// margin) to a draw or a loss, or a draw to a loss. A bounded mistake
+    /// does so when its bound already does.
+    #[must_use]
+    pub fn loses_result(self) -> bool {
+        match self {
+            Verdict::Mistake { best, after: worth }
+            | Verdict::BoundedMistake {
+                best,
+                at_most: worth,
+            } => best.signum() > worth.signum(),
+            _ => false,
+        }
+    }
+
+    /// Whether the move counts as judged: optimal or a mistake (exact or
+    /// bounded).
     #[must_use]
     pub fn is_judged(self) -> bool {
-        matches!(self, Verdict::Optimal { .. } | Verdict::Mistake { .. })
+        matches!(self, Verdict::Optimal { .. }) || self.is_mistake()
     }
 
     /// Whether the position before the move was known exactly (every
@@ -94,9 +133,7 @@ pub struct Judged {
 #[must_use]
 pub fn move_value(tables: &Tables, pos: &Position, child: &Position) -> Option<(i32, u32)> {
     let me = pos.to_move();
-    let gain = |p: &Position, s: Side| p.captured(s) as i32;
-    let captured =
-        (gain(child, me) - gain(pos, me)) - (gain(child, me.opponent()) - gain(pos, me.opponent()));
+    let captured = captured_by(pos, child);
     match child.outcome() {
         Some(outcome) => {
             let row = |s: Side| child.row(s).sum() as i32;
@@ -113,6 +150,34 @@ pub fn move_value(tables: &Tables, pos: &Position, child: &Position) -> Option<(
     }
 }
 
+/// The seeds the move from `pos` to `child` captured for its mover, less
+/// those the opponent captured (none: only the mover sows).
+fn captured_by(pos: &Position, child: &Position) -> i32 {
+    let me = pos.to_move();
+    let gain = |p: &Position, s: Side| p.captured(s) as i32;
+    (gain(child, me) - gain(pos, me)) - (gain(child, me.opponent()) - gain(pos, me.opponent()))
+}
+
+/// The most the move from `pos` to `child` can be worth to the mover of
+/// `pos`, when the tables bound `child` but do not know it exactly: the
+/// opponent, to move in `child`, can force an end with at least its `lo`
+/// within its `plies`, so the move is worth at most its capture minus that
+/// `lo`. `None` when `child` is over, outside the tables, has no `lo`, or
+/// needs more plies than are left.
+#[must_use]
+pub fn move_bound(tables: &Tables, pos: &Position, child: &Position) -> Option<i32> {
+    if child.is_over() {
+        return None;
+    }
+    let value = tables.probe(child)?;
+    let lo = value.lo()?;
+    let left = child.rules().max_plies().saturating_sub(child.ply());
+    if value.plies() == u16::MAX || u32::from(value.plies()) > left {
+        return None;
+    }
+    Some(captured_by(pos, child) - lo)
+}
+
 /// The tables' verdict on playing `mv` in `pos` ([`Verdict`]).
 ///
 /// # Errors
@@ -127,7 +192,10 @@ pub fn judge_move(tables: &Tables, pos: &Position, mv: Move) -> Result<Verdict, 
         return Ok(Verdict::Forced { best });
     }
     Ok(match move_value(tables, pos, &child) {
-        None => Verdict::Unjudged { best },
+        None => match move_bound(tables, pos, &child) {
+            Some(at_most) if at_most < best => Verdict::BoundedMistake { best, at_most },
+            _ => Verdict::Unjudged { best },
+        },
         Some((after, _)) if after >= best => Verdict::Optimal { best },
         Some((after, _)) => Verdict::Mistake { best, after },
     })
@@ -248,6 +316,10 @@ mod tests {
                         3
                     }
                     Verdict::Unjudged { .. } => 4,
+                    Verdict::BoundedMistake { best, at_most } => {
+                        assert!(at_most < best && v.loss() >= 1 && v.is_mistake());
+                        3
+                    }
                 };
                 seen[kind] = true;
             }
@@ -375,6 +447,9 @@ mod tests {
                         prop_assert!(after < best && best == value && !keeps);
                     }
                     Verdict::Unjudged { best } => prop_assert!(best == value && !keeps),
+                    Verdict::BoundedMistake { best, at_most } => {
+                        prop_assert!(at_most < best && best == value && !keeps);
+                    }
                     Verdict::Outside => prop_assert!(false, "outside in a known position"),
                 }
                 if keeps && pos.legal_moves().len() > 1 {

@@ -91,5 +91,5 @@ pub use adjudicate::{adjudicate, Adjudication};
 pub use build::{build, BuildError, Layer, LayerStats, Tables, MAX_LAYER_POSITIONS};
 pub use file::{crc32, decode_layer, encode_layer, FileError, Header, FORMAT_VERSION};
 pub use index::Index;
-pub use judge::{judge_game, judge_move, move_value, GameError, Judged, Verdict};
+pub use judge::{judge_game, judge_move, move_bound, move_value, GameError, Judged, Verdict};
 pub use value::{Value, MAX_SEEDS_ON_BOARD};

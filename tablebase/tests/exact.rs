@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use endodoi::{Position, Rules, Side};
-use endodoi_tablebase::{build, Tables, Value};
+use endodoi_tablebase::{build, judge_move, Tables, Value, Verdict};
 use proptest::prelude::*;
 
 /// The rules of a 2x`holes` board with no ply limit of their own: the search
@@ -124,6 +124,45 @@ fn every_value_of_2x2_to_10_seeds_agrees_with_minimax() {
 fn every_value_of_2x3_to_8_seeds_agrees_with_minimax() {
     let (resolved, unresolved) = check_against_minimax(&build(3, 8).unwrap());
     assert!(resolved > 1000 && unresolved > 0, "{resolved} {unresolved}");
+}
+
+/// Every move the judge calls a bounded mistake (its child unresolved) in a
+/// resolved position of 2x3 up to 8 seeds, with the position's `plies` and
+/// 4 more plies left, is worth at most its bound by [`minimax`], and so
+/// less than the position's value; and there are such moves.
+#[test]
+fn a_bounded_mistake_is_worth_at_most_its_bound() {
+    let tables = build(3, 8).unwrap();
+    let mut memo = HashMap::new();
+    let mut bounded = 0;
+    for layer in tables.layers() {
+        let mut board = vec![0; 6];
+        for (rank, value) in layer.values().iter().enumerate() {
+            let Some(exact) = value.exact() else { continue };
+            layer.index().unrank(rank as u64, &mut board);
+            let left = u32::from(value.plies()) + 4;
+            let limited = rules(3).with_max_plies(1 + left).unwrap();
+            let pos = position(limited, &board);
+            for mv in pos.legal_moves() {
+                let Verdict::BoundedMistake { best, at_most } =
+                    judge_move(&tables, &pos, mv).unwrap()
+                else {
+                    continue;
+                };
+                let mut child = position(rules(3), &board);
+                let gain = child.play(mv).unwrap().capture.map_or(0, |c| c.seeds) as i32;
+                let worth = gain - minimax(rules(3), &view(&child), left - 1, &mut memo);
+                assert_eq!(best, exact);
+                assert!(
+                    worth <= at_most && at_most < best,
+                    "{board:?} {mv:?}: {worth} {at_most} {best}"
+                );
+                bounded += 1;
+            }
+        }
+        memo.clear();
+    }
+    assert!(bounded > 0, "no bounded mistake found");
 }
 
 #[test]

@@ -5,11 +5,11 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use endodoi::Move;
-use endodoi_tablebase::{judge_game, Judged, Tables, Verdict};
+use endodoi::{Move, Position};
+use endodoi_tablebase::{adjudicate, judge_game, Judged, Tables, Verdict};
 
 use super::{Console, Outcome};
-use crate::output::{AnalysisRow, CsvRow, GameRow};
+use crate::output::{AnalysisRow, CsvRow, GameAnalysisRow, GameRow};
 
 /// What `arena analyse` was asked.
 #[derive(Clone, Debug, Default)]
@@ -37,8 +37,9 @@ pub enum AnalyseError {
         /// The run folder.
         path: PathBuf,
     },
-    /// `--out` names a file that is not a former `analysis.csv`.
-    #[error("{}: it exists and is not an analysis.csv (its first line is not analysis.csv's header): give a new file for --out", path.display())]
+    /// `--out` names a file, or one beside which `analysis-games.csv` would
+    /// go, that is not a former file of arena analyse.
+    #[error("{}: it exists and is not a file of arena analyse (its first line is not analysis.csv's or analysis-games.csv's header): give --out a new file in a folder without it", path.display())]
     NotAnAnalysis {
         /// The file.
         path: PathBuf,
@@ -89,7 +90,9 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         .out
         .clone()
         .unwrap_or_else(|| options.run.join(AnalysisRow::FILE));
-    check_replaceable(&out)?;
+    let games_out = out.with_file_name(GameAnalysisRow::FILE);
+    check_replaceable(&out, AnalysisRow::COLUMNS)?;
+    check_replaceable(&games_out, GameAnalysisRow::COLUMNS)?;
     let read = crate::output::read_games(&games_csv)?;
     if let Some(column) = NEEDED.iter().find(|c| !read.has_column(c)) {
         return Err(AnalyseError::Column {
@@ -102,9 +105,14 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         console.note(format_args!("arena: {torn}"));
     }
     let mut tally = Tally::default();
+    let mut games = Vec::with_capacity(read.rows.len());
     for row in &read.rows {
         match judge_row(&tables, row) {
-            Ok(judged) => tally.add_game(row, &judged),
+            Ok((judged, game)) => {
+                tally.add_game(row, &judged);
+                tally.add_reach(&game);
+                games.push(game);
+            }
             Err(why) => {
                 tally.skipped += 1;
                 console.note(format_args!(
@@ -129,25 +137,55 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
     }
     let rows = tally.rows();
     write_csv(&out, &rows)?;
+    write_csv(&games_out, &games)?;
     console.print(table(&rows));
     console.print(tally.summary(&tables));
+    console.print(tally.reach_line());
+    if options.out.is_none() && options.run.join(crate::html::REPORT_FILE).is_file() {
+        rewrite_report(options, console);
+    }
     Ok(Outcome::Success)
 }
 
-/// Refuses to write over `path` unless it is missing or a former
-/// `analysis.csv` (its first line the header), so that `--out` never
-/// replaces a run's games.csv or any other file.
+/// Writes the run's `report.html` again (called only when it has one), as
+/// `arena rate RUN_DIR` does (the same statistics from the same games and
+/// settings), so that its viewer shows the verdicts of the
+/// `analysis-games.csv` just written. A run the rating refuses keeps its
+/// report, with a note.
+fn rewrite_report(options: &Options, console: &mut Console<'_>) {
+    let rate = super::rate::Options {
+        games: vec![options.run.join(GameRow::FILE)],
+        tablebase: options.tablebase.clone(),
+        ..super::rate::Options::default()
+    };
+    let mut quiet = Console::new(std::io::sink(), std::io::sink());
+    match super::rate::run(&rate, &mut quiet) {
+        Ok(_) => console.note(format_args!(
+            "arena: {}: its viewer shows the verdicts",
+            options.run.join(crate::html::REPORT_FILE).display()
+        )),
+        Err(e) => console.note(format_args!(
+            "arena: {} not written again, so its viewer does not show the verdicts: {e:#}",
+            options.run.join(crate::html::REPORT_FILE).display()
+        )),
+    }
+}
+
+/// Refuses to write over `path` unless it is missing or a former file of
+/// these `columns` (its first line their header: an `analysis.csv` or
+/// `analysis-games.csv`), so that `--out` never replaces a run's games.csv
+/// or any other file.
 ///
 /// # Errors
 /// [`AnalyseError::NotAnAnalysis`].
-fn check_replaceable(path: &Path) -> Result<(), AnalyseError> {
+fn check_replaceable(path: &Path, columns: &[&str]) -> Result<(), AnalyseError> {
     use std::io::BufRead as _;
     let Ok(file) = std::fs::File::open(path) else {
         return Ok(());
     };
     let mut first = String::new();
     let _ = std::io::BufReader::new(file).read_line(&mut first);
-    if first.trim_end() == AnalysisRow::COLUMNS.join(",") {
+    if first.trim_end() == columns.join(",") {
         Ok(())
     } else {
         Err(AnalyseError::NotAnAnalysis {
@@ -156,11 +194,12 @@ fn check_replaceable(path: &Path) -> Result<(), AnalyseError> {
     }
 }
 
-/// The verdicts of the game of `row`, replayed from its rules' start.
+/// The verdicts of the game of `row`, replayed from its rules' start, and
+/// its row of `analysis-games.csv`.
 ///
 /// # Errors
 /// Its rules or moves do not parse, or a move is illegal, in words.
-fn judge_row(tables: &Tables, row: &GameRow) -> Result<Vec<Judged>, String> {
+fn judge_row(tables: &Tables, row: &GameRow) -> Result<(Vec<Judged>, GameAnalysisRow), String> {
     let rules = row.rules().map_err(|e| e.to_string())?;
     let holes = crate::replay::parse_moves_of(&[row.moves.as_str()], Some(rules.holes()))
         .map_err(|e| e.to_string())?;
@@ -168,7 +207,73 @@ fn judge_row(tables: &Tables, row: &GameRow) -> Result<Vec<Judged>, String> {
         .into_iter()
         .map(|h| Move::new(h).ok_or_else(|| format!("hole {h}")))
         .collect::<Result<_, _>>()?;
-    judge_game(tables, &rules.start(), &moves).map_err(|e| e.to_string())
+    let judged = judge_game(tables, &rules.start(), &moves).map_err(|e| e.to_string())?;
+    let opening = row.opening.split_whitespace().count();
+    let game = game_row(tables, row, &rules.start(), &moves, &judged, opening);
+    Ok((judged, game))
+}
+
+/// The `analysis-games.csv` row of the game of `row`: its `moves` (legal,
+/// as judged) from `start`, their verdicts `judged`, and where the
+/// referee's adjudication would have stopped it: the first position at the
+/// end of the `opening` plies or later, with the game going on, that the
+/// tables know exactly, or in which a side holds more than half of all
+/// seeds.
+fn game_row(
+    tables: &Tables,
+    row: &GameRow,
+    start: &Position,
+    moves: &[Move],
+    judged: &[Judged],
+    opening: usize,
+) -> GameAnalysisRow {
+    let (mut table, mut decided) = (None, None);
+    let mut pos = start.clone();
+    for ply in 0..=moves.len() {
+        if ply >= opening && !pos.is_over() {
+            if table.is_none() {
+                table = adjudicate(tables, &pos).map(|a| (ply, a.margin));
+            }
+            if decided.is_none() && pos.decided_winner().is_some() {
+                decided = Some(ply);
+            }
+        }
+        if let Some(&mv) = moves.get(ply) {
+            // Legal: judge_game played every move.
+            let _ = pos.play(mv);
+        }
+    }
+    let text = |v: Option<usize>| v.map_or_else(String::new, |v| v.to_string());
+    GameAnalysisRow {
+        series: row.series,
+        game: row.game,
+        south: row.south.clone(),
+        north: row.north.clone(),
+        plies: moves.len() as u32,
+        opening: opening.min(moves.len()) as u32,
+        first_table_ply: text(table.map(|t| t.0)),
+        table_margin: table.map_or_else(String::new, |t| format!("{:+}", t.1)),
+        decided_ply: text(decided),
+        verdicts: judged
+            .iter()
+            .map(|j| token(j.verdict))
+            .collect::<Vec<_>>()
+            .join(" "),
+    }
+}
+
+/// A verdict as `analysis-games.csv` writes it: `.` outside, `f` forced,
+/// `o` optimal, `m3` a mistake of 3 seeds, `m3+` of at least 3, `u`
+/// unjudged.
+fn token(verdict: Verdict) -> String {
+    match verdict {
+        Verdict::Outside => ".".into(),
+        Verdict::Forced { .. } => "f".into(),
+        Verdict::Optimal { .. } => "o".into(),
+        Verdict::Mistake { .. } => format!("m{}", verdict.loss()),
+        Verdict::BoundedMistake { .. } => format!("m{}+", verdict.loss()),
+        Verdict::Unjudged { .. } => "u".into(),
+    }
 }
 
 /// One bot's counts ([`AnalysisRow`]).
@@ -182,6 +287,7 @@ struct BotTally {
     mistakes: u64,
     results_lost: u64,
     seeds_lost: u64,
+    bounded_mistakes: u64,
     /// Per game that reached the tables: plies played before the first
     /// position known exactly.
     entries: Vec<u32>,
@@ -203,6 +309,28 @@ struct Tally {
     forced: u64,
     /// Of those, into a position not known exactly.
     unjudged: u64,
+    /// How far the tables reach ([`Reach`]).
+    reach: Reach,
+}
+
+/// How far the tables reach into the games, and the plies each kind of
+/// adjudication would have played ([`Tally::add_reach`]).
+#[derive(Clone, Debug, Default)]
+struct Reach {
+    /// Per game that reached them past the opening: the first such ply.
+    first_plies: Vec<u32>,
+    /// Games a side held more than half of all seeds in, the game going on.
+    decided_games: u64,
+    /// Of the games that reached the tables, those before `decided` stops them.
+    before_decided: u64,
+    /// The plies played.
+    played: u64,
+    /// The plies with `adjudicate = "decided"`: to `decided_ply`.
+    decided: u64,
+    /// The plies with `"tablebase"`: to `first_table_ply`.
+    tablebase: u64,
+    /// The plies with both: to the earlier.
+    both: u64,
 }
 
 impl Tally {
@@ -227,10 +355,11 @@ impl Tally {
                 bot.forced += u64::from(matches!(v, Verdict::Forced { .. }));
                 bot.unjudged += u64::from(matches!(v, Verdict::Unjudged { .. }));
                 bot.optimal += u64::from(matches!(v, Verdict::Optimal { .. }));
-                if let Verdict::Mistake { best, after } = v {
+                if v.is_mistake() {
                     bot.mistakes += 1;
                     bot.seeds_lost += u64::from(v.loss());
-                    bot.results_lost += u64::from(best.signum() > after.signum());
+                    bot.results_lost += u64::from(v.loses_result());
+                    bot.bounded_mistakes += u64::from(matches!(v, Verdict::BoundedMistake { .. }));
                 }
                 self.in_tables += u64::from(v.in_tables());
                 self.judged += u64::from(v.is_judged());
@@ -238,6 +367,59 @@ impl Tally {
                 self.unjudged += u64::from(matches!(v, Verdict::Unjudged { .. }));
             }
         }
+    }
+
+    /// Adds the reach of the game of `game` (its `analysis-games.csv` row).
+    fn add_reach(&mut self, game: &GameAnalysisRow) {
+        let ply = |s: &str| s.parse::<u32>().ok();
+        let (table, decided) = (ply(&game.first_table_ply), ply(&game.decided_ply));
+        let r = &mut self.reach;
+        let end_decided = decided.unwrap_or(game.plies);
+        let end_table = table.unwrap_or(game.plies);
+        r.first_plies.extend(table);
+        r.decided_games += u64::from(decided.is_some());
+        r.before_decided += u64::from(table.is_some_and(|t| t < end_decided));
+        r.played += u64::from(game.plies);
+        r.decided += u64::from(end_decided);
+        r.tablebase += u64::from(end_table);
+        r.both += u64::from(end_decided.min(end_table));
+    }
+
+    /// The reach line: how many games the tables reach past the opening
+    /// and at which ply, and the plies each adjudication would play.
+    fn reach_line(&self) -> String {
+        let r = &self.reach;
+        let share = |a: u64| {
+            if r.played == 0 {
+                0.0
+            } else {
+                100.0 * a as f64 / r.played as f64
+            }
+        };
+        let mut sorted = r.first_plies.clone();
+        sorted.sort_unstable();
+        let at = match (sorted.first(), median(&sorted), sorted.last()) {
+            (Some(lo), Some(mid), Some(hi)) => {
+                format!(" at ply {lo} to {hi}, median {mid:.1},")
+            }
+            _ => String::new(),
+        };
+        format!(
+            "reach: {} of {} games enter the tables past the opening{at} {} before a side holds more than half of all seeds ({} games); plies played {}, with adjudicate = \"decided\" {} ({:.1}%), \"tablebase\" {} ({:.1}%), both {} ({:.1}%): the tables save {} plies beside decided ({:.1}% of the plies played)",
+            r.first_plies.len(),
+            self.games,
+            r.before_decided,
+            r.decided_games,
+            r.played,
+            r.decided,
+            share(r.decided),
+            r.tablebase,
+            share(r.tablebase),
+            r.both,
+            share(r.both),
+            r.decided - r.both,
+            share(r.decided - r.both),
+        )
     }
 
     /// One row per bot, in name order.
@@ -269,6 +451,7 @@ impl Tally {
                     games_in_tables: t.entries.len() as u32,
                     median_entry_ply: median(&t.entries)
                         .map_or_else(String::new, |m| format!("{m:.1}")),
+                    bounded_mistakes: t.bounded_mistakes,
                 }
             })
             .collect()
@@ -319,11 +502,11 @@ fn median(values: &[u32]) -> Option<f64> {
 ///
 /// # Errors
 /// Any I/O error, naming the file; `path` is then unchanged.
-fn write_csv(path: &Path, rows: &[AnalysisRow]) -> std::io::Result<()> {
+fn write_csv<R: CsvRow + serde::Serialize>(path: &Path, rows: &[R]) -> std::io::Result<()> {
     let mut writer = csv::WriterBuilder::new()
         .has_headers(false)
         .from_writer(Vec::new());
-    writer.write_record(AnalysisRow::COLUMNS)?;
+    writer.write_record(R::COLUMNS)?;
     for row in rows {
         writer.serialize(row)?;
     }
@@ -451,6 +634,43 @@ mod tests {
         assert_eq!((a.games, a.judged, a.games_in_tables), (1, 0, 0));
         assert!(a.accuracy.is_empty() && a.seeds_lost_per_mistake.is_empty());
         assert!(a.median_entry_ply.is_empty());
+    }
+
+    #[test]
+    fn reach_sums_the_plies_each_adjudication_would_play() {
+        let game = |plies: u32, table: &str, decided: &str| GameAnalysisRow {
+            plies,
+            first_table_ply: table.into(),
+            decided_ply: decided.into(),
+            ..GameAnalysisRow::default()
+        };
+        let mut tally = Tally::default();
+        // Tables first (10 < 20), decided first (15 < 25), tables only,
+        // neither.
+        for g in [
+            game(30, "10", "20"),
+            game(40, "25", "15"),
+            game(50, "12", ""),
+            game(8, "", ""),
+        ] {
+            tally.games += 1;
+            tally.add_reach(&g);
+        }
+        let r = &tally.reach;
+        assert_eq!(r.first_plies, [10, 25, 12]);
+        assert_eq!((r.decided_games, r.before_decided), (2, 2));
+        assert_eq!((r.played, r.decided, r.tablebase), (128, 93, 55));
+        // Both: 10 + 15 + 12 + 8.
+        assert_eq!(r.both, 45);
+        let line = tally.reach_line();
+        assert!(
+            line.starts_with("reach: 3 of 4 games enter the tables past the opening at ply 10 to 25, median 12.0, 2 before"),
+            "{line}"
+        );
+        assert!(
+            line.ends_with("the tables save 48 plies beside decided (37.5% of the plies played)"),
+            "{line}"
+        );
     }
 
     #[test]

@@ -11,10 +11,24 @@ use endodoi_tablebase::{adjudicate, move_value, Tables};
 
 /// `arena bot perfect --help`.
 const USAGE: &str =
-    "Usage: arena bot perfect --tablebase DIR [--depth D] [--time-ms T] [--seed N]\n\n\
+    "Usage: arena bot perfect --tablebase DIR [--root-only] [--depth D] [--time-ms T] [--seed N]\n\n\
 The endgame tables' best move where they know the result exactly within the plies left\n\
 (the fewest plies when winning, the most when losing, then the lowest hole); the bundled\n\
-alphabeta, with these options, elsewhere. DIR: a folder of `arena tablebase build`.";
+alphabeta, with these options, elsewhere, its search taking the tables' exact values at\n\
+every position they know (--root-only: not, the tables used at the root only).\n\
+DIR: a folder of `arena tablebase build`.";
+
+/// The tables as the leaves of alphabeta's search: the exact margin of
+/// every position they know within the plies left
+/// ([`endodoi_tablebase::adjudicate`]).
+#[derive(Debug)]
+pub struct TableLeaves(pub Arc<Tables>);
+
+impl endodoi_bots::Leaves for TableLeaves {
+    fn exact_margin(&self, pos: &Position) -> Option<i32> {
+        adjudicate(&self.0, pos).map(|a| a.margin)
+    }
+}
 
 /// The move of `pos` (its side to move) that keeps the best forced value,
 /// when the tables know the position exactly within the plies left
@@ -109,17 +123,22 @@ impl Strategy for Perfect {
     }
 }
 
-/// `arena bot perfect`'s arguments: `--tablebase DIR` (required), and the
-/// fallback alphabeta's options (`--depth D`, `--time-ms T`, `--seed N`).
+/// `arena bot perfect`'s arguments: `--tablebase DIR` (required),
+/// `--root-only` (the fallback's search without the tables at its nodes),
+/// and the fallback alphabeta's options (`--depth D`, `--time-ms T`,
+/// `--seed N`).
 ///
 /// # Errors
 /// No `--tablebase`, a tables folder that cannot be read, a bad option.
 pub fn strategy(args: Vec<String>) -> anyhow::Result<Perfect> {
     let mut dir: Option<PathBuf> = None;
     let mut rest = Vec::new();
+    let mut root_only = false;
     let mut words = args.into_iter();
     while let Some(word) = words.next() {
-        if let Some(d) = word.strip_prefix("--tablebase=") {
+        if word == "--root-only" {
+            root_only = true;
+        } else if let Some(d) = word.strip_prefix("--tablebase=") {
             dir = Some(d.into());
         } else if word == "--tablebase" {
             dir = Some(
@@ -136,7 +155,9 @@ pub fn strategy(args: Vec<String>) -> anyhow::Result<Perfect> {
         anyhow::anyhow!("arena bot perfect needs --tablebase DIR, the folder `arena tablebase build --out DIR` wrote")
     })?;
     let tables = crate::output::tablebase::shared(&dir)?;
-    let fallback = endodoi_bots::strategy_from_args("arena bot perfect", "alphabeta", rest)
+    let leaves: Option<Arc<dyn endodoi_bots::Leaves>> =
+        (!root_only).then(|| Arc::new(TableLeaves(tables.clone())) as _);
+    let fallback = endodoi_bots::alphabeta_from_args("arena bot perfect", rest, leaves)
         .map_err(|e| anyhow::anyhow!("{}", e.to_string().lines().next().unwrap_or_default()))?;
     Ok(Perfect::new(tables, fallback))
 }
@@ -271,6 +292,79 @@ mod tests {
             checked += 1;
         }
         assert!(checked >= 20, "only {checked} won positions sampled");
+    }
+
+    /// A position of 2x4 with `k` seeds spread at random, South to move
+    /// after a first ply, nothing captured.
+    fn spread(k: u32, rng: &mut impl Rng) -> Position {
+        let mut board = [0u32; 8];
+        for _ in 0..k {
+            board[rng.gen_range(0..8)] += 1;
+        }
+        let rules = Rules::new(4, 1).unwrap();
+        Position::from_parts(rules, &board[..4], &board[4..], Side::South, [0, 0], 1).unwrap()
+    }
+
+    /// alphabeta (depth 6) with 2x4 tables to 6 seeds as its leaves, in
+    /// positions of 7 to 9 seeds above them that tables to 9 know exactly:
+    /// wherever its search proves its score, the score is the position's
+    /// value and its move keeps it (the tables to 9 find no better move);
+    /// and the leaves let it prove more positions than the search alone.
+    #[test]
+    fn alphabeta_with_table_leaves_plays_the_tables_best_where_it_proves() {
+        let big = endodoi_tablebase::build(4, 9).unwrap();
+        let small = Arc::new(endodoi_tablebase::build(4, 6).unwrap());
+        let options = AlphaBetaOptions {
+            depth: Some(6),
+            ..AlphaBetaOptions::default()
+        };
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let (mut sampled, mut proven, mut proven_alone) = (0, 0, 0);
+        for _ in 0..150 {
+            let pos = spread(rng.gen_range(7..=9), &mut rng);
+            let legal = pos.legal_moves();
+            let Some(value) = adjudicate(&big, &pos).map(|a| a.margin) else {
+                continue;
+            };
+            if legal.len() < 2 {
+                continue;
+            }
+            sampled += 1;
+            let leaves = Arc::new(TableLeaves(small.clone()));
+            let r = AlphaBeta::with_leaves(options, leaves).analyse(
+                &pos,
+                legal,
+                &TimeLeft::unlimited(),
+            );
+            let alone = AlphaBeta::new(options).analyse(&pos, legal, &TimeLeft::unlimited());
+            proven_alone += u32::from(alone.exact);
+            if !r.exact {
+                continue;
+            }
+            proven += 1;
+            assert_eq!(
+                r.score,
+                endodoi_bots::alphabeta::terminal_score(value),
+                "{pos}"
+            );
+            let mut child = pos.clone();
+            child.play(r.best).unwrap();
+            let kept = move_value(&big, &pos, &child).map(|v| v.0);
+            assert_eq!(
+                kept,
+                Some(value),
+                "{pos}: {:?} gives {kept:?}, the tables force {value:+}",
+                r.best
+            );
+        }
+        assert!(
+            sampled >= 100,
+            "only {sampled} positions known to the tables to 9"
+        );
+        assert!(
+            proven > proven_alone && proven >= sampled / 4,
+            "{proven} proven with the leaves, {proven_alone} without, of {sampled}"
+        );
     }
 
     /// Plays on from `pos` with `perfect` for `side` and `other` for the

@@ -156,7 +156,7 @@ pub struct LivePage<'a> {
 pub fn live_page(input: &ReportInput<'_>, live: &LivePage<'_>) -> String {
     let parts = live.sections;
     let (names, series) = prepared(input);
-    let json = viewer_json(input, &names, &series);
+    let json = viewer_json(input, &names, &series, &super::Verdicts::default());
     let state = if live.finished { "finished" } else { "live" };
     html! {
         (DOCTYPE)

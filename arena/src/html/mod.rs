@@ -338,6 +338,52 @@ struct GameJson<'a> {
     error: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     agrees: Option<bool>,
+    /// The tables' verdict on each ply, tokens of `analysis-games.csv`'s
+    /// `verdicts` joined by spaces, when `arena analyse` judged the game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    verdicts: Option<String>,
+}
+
+/// The verdicts of `arena analyse` per game of a run (its
+/// `analysis-games.csv`), by series and game, for the viewer.
+#[derive(Clone, Debug, Default)]
+pub struct Verdicts {
+    games: std::collections::HashMap<(u64, u32), crate::output::GameAnalysisRow>,
+}
+
+impl Verdicts {
+    /// The verdicts of the run folder `dir`, from its `analysis-games.csv`,
+    /// of the games the viewer of `games` holds (rows streamed, the others
+    /// dropped: the viewer's size bounds the memory); none when it has none
+    /// or it cannot be read (the report is written all the same, without
+    /// them).
+    #[must_use]
+    pub fn of_run(dir: &Path, games: &ReportGames) -> Verdicts {
+        use crate::output::{CsvRow, GameAnalysisRow};
+        let path = dir.join(GameAnalysisRow::FILE);
+        let Ok(mut reader) = csv::Reader::from_path(&path) else {
+            return Verdicts::default();
+        };
+        let games = reader
+            .deserialize::<GameAnalysisRow>()
+            .map_while(Result::ok)
+            .filter(|row| games.viewed(0, row.series, row.game).is_some())
+            .map(|row| ((row.series, row.game), row))
+            .collect();
+        Verdicts { games }
+    }
+
+    /// The verdicts of game `g` (of the first file), if judged: the row of
+    /// the same series, game and bots, with one verdict per move replayed.
+    fn of_game(&self, g: &GameRow, moves: usize) -> Option<String> {
+        let row = self.games.get(&(g.series, g.game))?;
+        let fits = g.file == 0
+            && row.south == g.south
+            && row.north == g.north
+            && row.plies as usize == moves
+            && row.verdicts.split_whitespace().count() == moves;
+        fits.then(|| row.verdicts.clone())
+    }
 }
 
 /// What the report shows: the standings, from the same fit as
@@ -384,9 +430,16 @@ pub struct Rendered {
 /// with the engine's reason.
 #[must_use]
 pub fn render(input: &ReportInput<'_>) -> Rendered {
+    render_with(input, &Verdicts::default())
+}
+
+/// Builds the report as [`render`] does, its viewer showing the tables'
+/// `verdicts` on the games `arena analyse` judged.
+#[must_use]
+pub fn render_with(input: &ReportInput<'_>, verdicts: &Verdicts) -> Rendered {
     let (names, series) = prepared(input);
     let svg = standings_svg(&names, input.table);
-    let json = viewer_json(input, &names, &series);
+    let json = viewer_json(input, &names, &series, verdicts);
     let page = page(input, &names, &series, &svg, &json);
     Rendered {
         html: page.into_string(),
@@ -395,8 +448,13 @@ pub fn render(input: &ReportInput<'_>) -> Rendered {
 }
 
 /// The viewer's data of `input` as JSON, safe inside a `<script>`.
-fn viewer_json(input: &ReportInput<'_>, names: &[String], series: &[SeriesInfo]) -> String {
-    let data = viewer_data(input, names, series);
+fn viewer_json(
+    input: &ReportInput<'_>,
+    names: &[String],
+    series: &[SeriesInfo],
+    verdicts: &Verdicts,
+) -> String {
+    let data = viewer_data(input, names, series, verdicts);
     serde_json::to_string(&data)
         .unwrap_or_else(|_| "{}".to_string())
         .replace('<', "\\u003c")
@@ -443,6 +501,7 @@ fn viewer_data<'a>(
     input: &ReportInput<'a>,
     names: &'a [String],
     series: &[SeriesInfo],
+    verdicts: &Verdicts,
 ) -> ViewerData<'a> {
     let mut series_json: Vec<SeriesJson> = series.iter().map(SeriesJson::of).collect();
     let mut index: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
@@ -457,7 +516,9 @@ fn viewer_data<'a>(
         .filter_map(|(k, g)| {
             let si = input.games.series_of(g.file, g.series)?;
             series_json[si].games.push(k);
-            Some(game_json(g, si, bot))
+            let mut json = game_json(g, si, bot);
+            json.verdicts = verdicts.of_game(g, json.moves.len());
+            Some(json)
         })
         .collect();
     let mut series_omitted = input.games.unkept;
@@ -507,6 +568,7 @@ fn game_json(g: &GameRow, si: usize, bot: impl Fn(&str) -> usize) -> GameJson<'_
         positions: r.positions,
         error: r.error,
         agrees: r.agrees,
+        verdicts: None,
     }
 }
 
@@ -1019,6 +1081,7 @@ fn viewer_section() -> Markup {
             p #status {}
             p.postext { "Position (the engine's text format): " code #pos-text {} }
             div #moves.moves {}
+            p #verdict-note.note {}
             p #viewer-note.note {}
         }
     }
@@ -1068,7 +1131,14 @@ pub fn write_report_of(
     let folder = RunFolder::at(dir);
     let interrupted = folder.is_run() && !folder.is_finished();
     let board = format.and_then(|c| league_board_of(dir, names, table, &c));
-    let rendered = render(&ReportInput {
+    // The verdicts of `arena analyse` are of the run folder's own games.
+    let verdicts = if files.len() == 1 {
+        Verdicts::of_run(dir, games)
+    } else {
+        Verdicts::default()
+    };
+    let rendered = render_with(
+        &ReportInput {
         names,
         table,
         games,
@@ -1080,7 +1150,9 @@ pub fn write_report_of(
         warning: interrupted.then_some(
             "This run did not finish: the figures cover only the games played so far (arena run --resume DIR plays the rest).",
         ),
-    });
+    },
+        &verdicts,
+    );
     write_bytes_atomic(&dir.join(CHART_FILE), rendered.svg.as_bytes())?;
     write_bytes_atomic(&dir.join(REPORT_FILE), rendered.html.as_bytes())?;
     Ok(())

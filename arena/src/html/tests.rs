@@ -842,3 +842,74 @@ fn a_bounded_tally_keeps_no_series_begun_once_the_viewer_is_full() {
     assert_eq!(data["series"].as_array().unwrap().len(), kept);
     assert_eq!(data["series_omitted"], 40 - kept);
 }
+
+#[test]
+fn the_viewer_shows_the_verdicts_of_the_games_they_fit() {
+    let rules = Rules::new(3, 2).unwrap();
+    let games = vec![
+        row(1, 1, ["a", "b"], rules, 1),
+        row(1, 2, ["b", "a"], rules, 2),
+        row(1, 3, ["a", "b"], rules, 3),
+    ];
+    let plies = |g: &GameRow| g.moves.split_whitespace().count();
+    let tokens = |n: usize| {
+        (0..n)
+            .map(|i| ["o", "m3", "f", ".", "u", "m2+"][i % 6])
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let analysed = |g: &GameRow, south: &str, n: usize| crate::output::GameAnalysisRow {
+        series: g.series,
+        game: g.game,
+        south: south.into(),
+        north: g.north.clone(),
+        plies: n as u32,
+        verdicts: tokens(n),
+        ..Default::default()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut w = csv::Writer::from_path(dir.path().join("analysis-games.csv")).unwrap();
+    // Game 1 fits; game 2's row has a ply too few; game 3's other bots.
+    w.serialize(analysed(&games[0], "a", plies(&games[0])))
+        .unwrap();
+    w.serialize(analysed(&games[1], "b", plies(&games[1]) - 1))
+        .unwrap();
+    w.serialize(analysed(&games[2], "c", plies(&games[2])))
+        .unwrap();
+    w.flush().unwrap();
+    let read = ReportGames::of_rows(&games, VIEWER_BUDGET_BYTES);
+    let verdicts = Verdicts::of_run(dir.path(), &read);
+    let (names, table) = rate(&games);
+    let page = render_with(
+        &ReportInput {
+            names: &names,
+            table: &table,
+            games: &read,
+            files: &["games.csv".to_string()],
+            warning: None,
+            matchup: None,
+            not_started: &[],
+            format: None,
+            league: None,
+        },
+        &verdicts,
+    );
+    let data = data_of(&page.html);
+    let shown: Vec<Option<&str>> = data["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["verdicts"].as_str())
+        .collect();
+    let first = tokens(plies(&games[0]));
+    assert_eq!(shown, vec![Some(first.as_str()), None, None]);
+    // Without the file, no game has verdicts, and the page is render's.
+    let plain = render_read(&games, &read);
+    assert!(!plain.html.contains("\"verdicts\""));
+    let none = Verdicts::of_run(&dir.path().join("missing"), &read);
+    assert!(none.games.is_empty());
+    // Only the viewer's games are kept: with a budget for one game, one row.
+    let one = ReportGames::of_rows(&games, 1);
+    assert_eq!(one.viewed_games().len(), 1);
+    assert_eq!(Verdicts::of_run(dir.path(), &one).games.len(), 1);
+}

@@ -97,6 +97,25 @@
     if (picked && [...pick.options].some((o) => o.value === picked)) pick.value = picked;
   }
 
+  // The endgame tables' verdicts on the plies of game g (arena analyse's
+  // analysis-games.csv: "." outside, "f" forced, "o" optimal, "m3" a mistake
+  // of 3 seeds, "m3+" of at least 3, "u" unjudged); [] when not judged.
+  function verdicts(g) {
+    if (!g.verdictList) g.verdictList = g.verdicts ? g.verdicts.split(" ") : [];
+    return g.verdictList;
+  }
+
+  // A verdict in words; "" for none (outside the tables).
+  function verdictText(t) {
+    if (t === "o") return "optimal, it keeps the result the endgame tables force";
+    if (t === "f") return "forced, the only legal move";
+    if (t === "u") return "unjudged, it leads to a position the endgame tables do not know exactly";
+    const m = /^m(\d+)(\+?)$/.exec(t ?? "");
+    if (!m) return "";
+    const seeds = `${m[2] ? "at least " : ""}${m[1]} seed${m[1] === "1" && !m[2] ? "" : "s"}`;
+    return `a mistake, it gives away ${seeds} of the margin the endgame tables force`;
+  }
+
   function el(tag, className, text) {
     const e = document.createElement(tag);
     if (className) e.className = className;
@@ -143,13 +162,20 @@
     const moves = $("moves");
     moves.replaceChildren();
     const positions = decode(g);
+    const judged = verdicts(g);
     g.moves.forEach((hole, i) => {
       const mover = positions[i] ? positions[i].toMove : "?";
       const b = el("button", i < g.opening ? "opening" : "", `${i + 1}.${mover.toUpperCase()}${hole}`);
       b.type = "button";
       b.dataset.ply = String(i + 1);
+      const verdict = verdictText(judged[i]);
+      if (verdict) {
+        b.classList.add(`v-${judged[i][0]}`);
+        b.dataset.verdict = judged[i];
+      }
       b.title = `ply ${i + 1}: ${SIDE[mover] ?? "?"} plays hole ${hole}` +
-        (i < g.opening ? " (opening, played by the referee)" : "");
+        (i < g.opening ? " (opening, played by the referee)" : "") +
+        (verdict ? `; endgame tables: ${verdict}` : "");
       moves.append(b);
     });
   }
@@ -206,6 +232,7 @@
       store.querySelector(".gain").textContent = gain > 0 ? `+${gain}` : "";
     }
     let text;
+    let verdict = "";
     const status = $("status");
     status.classList.remove("bad");
     if (ply === 0) {
@@ -218,6 +245,9 @@
       const name = bot(mover === "s" ? g.south : g.north);
       text = `Ply ${ply}: ${SIDE[mover]} (${name}) played hole ${hole}` +
         (ply <= g.opening ? " (opening, played by the referee)" : "") + ".";
+      verdict = verdicts(g)[ply - 1] ?? "";
+      const words = verdictText(verdict);
+      if (words) text += ` Endgame tables: ${words}.`;
       const gains = ["s", "n"].map((side, i) => [side, pos.cap[i] - P[ply - 1].cap[i]])
         .filter(([, gain]) => gain > 0);
       if (pos.over && gains.length > 0) {
@@ -255,6 +285,7 @@
       text += ` ${SIDE[pos.toMove]} (${bot(pos.toMove === "s" ? g.south : g.north)}) to move.`;
     }
     status.textContent = text;
+    status.dataset.verdict = verdictText(verdict) ? verdict : "";
     const rows = ["s", "n"].map((side) => {
       const offset = side === "s" ? 0 : n;
       return pos.ring.slice(offset, offset + n).join(",");
@@ -324,6 +355,11 @@
       if (state.series >= 0) fillGames(state.series);
     });
     $("viewer-note").textContent = baseNote();
+    if (data.games.some((g) => g.verdicts)) {
+      $("verdict-note").textContent = "Moves judged against endgame tables (arena analyse, " +
+        "analysis-games.csv) are marked: optimal green, a mistake red, forced grey, unjudged " +
+        "amber; the line under the board says the verdict on the move just played.";
+    }
     // After a pick, the arrow keys step plies again instead of changing the pick.
     $("pick-series").addEventListener("change", (e) => {
       $("viewer-note").textContent = baseNote();

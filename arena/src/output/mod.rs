@@ -29,10 +29,10 @@ pub use games::{
 };
 pub use league::LeagueCsv;
 pub use rows::{
-    AnalysisRow, CsvRow, GameRow, KnockoutRow, LeagueRow, MatchRow, PairwiseRow, SeriesRow,
-    SprtRow, StandingRow, SwissStandingRow, GAMES_COLUMNS, KNOCKOUT_COLUMNS, LEAGUE_COLUMNS,
-    MATCH_COLUMNS, PAIRWISE_COLUMNS, SERIES_COLUMNS, SPRT_COLUMNS, STANDINGS_COLUMNS,
-    SWISS_COLUMNS,
+    AnalysisRow, CsvRow, GameAnalysisRow, GameRow, KnockoutRow, LeagueRow, MatchRow, PairwiseRow,
+    SeriesRow, SprtRow, StandingRow, SwissStandingRow, GAMES_COLUMNS, KNOCKOUT_COLUMNS,
+    LEAGUE_COLUMNS, MATCH_COLUMNS, PAIRWISE_COLUMNS, SERIES_COLUMNS, SPRT_COLUMNS,
+    STANDINGS_COLUMNS, SWISS_COLUMNS,
 };
 
 /// The CSV file of row type `R` in a folder (as [`CsvRow::FILE`]),

@@ -690,7 +690,7 @@ pub const LOS_COLUMNS: [&str; 1] = ["bot"];
 
 /// Every CSV file of a run folder with its fixed columns in order, for
 /// checks (the docs test): the row types' files, then `los.csv`.
-pub const ALL_FILES: [(&str, &[&str]); 12] = [
+pub const ALL_FILES: [(&str, &[&str]); 13] = [
     (GameRow::FILE, GameRow::COLUMNS),
     (SeriesRow::FILE, SeriesRow::COLUMNS),
     (KnockoutRow::FILE, KnockoutRow::COLUMNS),
@@ -706,6 +706,7 @@ pub const ALL_FILES: [(&str, &[&str]); 12] = [
     (PairwiseRow::FILE, PairwiseRow::COLUMNS),
     (LOS_FILE, &LOS_COLUMNS),
     (AnalysisRow::FILE, AnalysisRow::COLUMNS),
+    (GameAnalysisRow::FILE, GameAnalysisRow::COLUMNS),
 ];
 
 /// One row of `analysis.csv` (`arena analyse`): one bot's moves judged
@@ -745,6 +746,10 @@ pub struct AnalysisRow {
     /// Over those games, the median of the plies played before the first
     /// such position (either side to move), 1 decimal.
     pub median_entry_ply: String,
+    /// Of `mistakes`, those the tables only bound (the move leads into an
+    /// unresolved position whose forced bounds already show it worse):
+    /// their seeds in `seeds_lost` are a lower bound.
+    pub bounded_mistakes: u64,
 }
 
 impl CsvRow for AnalysisRow {
@@ -753,7 +758,7 @@ impl CsvRow for AnalysisRow {
 }
 
 /// The columns of `analysis.csv`, in order.
-pub const ANALYSIS_COLUMNS: [&str; 14] = [
+pub const ANALYSIS_COLUMNS: [&str; 15] = [
     "bot",
     "games",
     "moves_in_tables",
@@ -768,7 +773,60 @@ pub const ANALYSIS_COLUMNS: [&str; 14] = [
     "accuracy",
     "games_in_tables",
     "median_entry_ply",
+    "bounded_mistakes",
 ];
+
+/// One row of `analysis-games.csv` (`arena analyse`): one game's moves
+/// judged against the endgame tables, a verdict per ply, and where the
+/// referee's adjudication would have ended it (docs/tablebases.md, "Judging
+/// moves"). The report's viewer shows the verdicts. Plies are counted from
+/// the start, the opening's included; an empty ply column means never.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameAnalysisRow {
+    /// The game's series, as in `games.csv`.
+    pub series: u64,
+    /// The game's number in its series, as in `games.csv`.
+    pub game: u32,
+    /// South's bot.
+    pub south: String,
+    /// North's bot.
+    pub north: String,
+    /// Plies played (the moves of `games.csv`, the opening's included).
+    pub plies: u32,
+    /// The referee's opening plies (the first of them).
+    pub opening: u32,
+    /// The first ply, at the end of the opening or later, whose position
+    /// the tables know exactly within the plies left: where `adjudicate =
+    /// "tablebase"` would have ended the game. Empty if none.
+    pub first_table_ply: String,
+    /// The margin the tables force there for the side to move, seeds, as
+    /// `+2`; empty with `first_table_ply`.
+    pub table_margin: String,
+    /// The first ply, at the end of the opening or later, at which a side
+    /// holds more than half of all seeds and the game goes on: where
+    /// `adjudicate = "decided"` would have ended it. Empty if none.
+    pub decided_ply: String,
+    /// One verdict per ply, space-separated: `.` outside the tables, `f`
+    /// forced, `o` optimal, `mN` a mistake of N seeds, `mN+` a mistake of
+    /// at least N seeds (bounded), `u` unjudged.
+    pub verdicts: String,
+}
+
+impl CsvRow for GameAnalysisRow {
+    const FILE: &'static str = "analysis-games.csv";
+    const COLUMNS: &'static [&'static str] = &[
+        "series",
+        "game",
+        "south",
+        "north",
+        "plies",
+        "opening",
+        "first_table_ply",
+        "table_margin",
+        "decided_ply",
+        "verdicts",
+    ];
+}
 
 /// One row of the CSV file `arena bench --out FILE` writes (called
 /// `bench.csv` in docs/performance.md, which documents it): one figure.
@@ -822,6 +880,7 @@ mod tests {
         check::<MatchRow>();
         check::<StandingRow>();
         check::<AnalysisRow>();
+        check::<GameAnalysisRow>();
         check::<PairwiseRow>();
         check::<BenchRow>();
     }

@@ -62,7 +62,10 @@ pub enum Command {
     Rate(RateArgs),
     /// Judge every move of a run's games against endgame tables: per bot,
     /// the moves judged, optimal, mistakes and seeds lost, into
-    /// RUN_DIR/analysis.csv (docs/tablebases.md, "Judging moves").
+    /// RUN_DIR/analysis.csv; per game, each ply's verdict and where the
+    /// tables would have stopped it, into RUN_DIR/analysis-games.csv; and
+    /// the run's report.html again, its viewer showing the verdicts
+    /// (docs/tablebases.md, "Judging moves").
     ///
     /// Example: `arena analyse results/demo-... --tablebase tb-2x4`.
     Analyse(AnalyseArgs),
@@ -811,7 +814,9 @@ pub struct AnalyseArgs {
     /// the run's config's [board] tablebase].
     #[arg(long, value_name = "DIR")]
     pub tablebase: Option<PathBuf>,
-    /// The CSV file to write [default: RUN_DIR/analysis.csv].
+    /// The CSV file to write [default: RUN_DIR/analysis.csv];
+    /// analysis-games.csv goes beside it, and the report is then not
+    /// written again.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
 }
