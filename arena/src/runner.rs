@@ -151,6 +151,10 @@ pub struct RunOptions {
     /// Resume an interrupted run: append to its `games.csv`, and go on with
     /// each series from the games it already has.
     pub resume: bool,
+    /// With `resume`: the games of the run folder's `games.csv` as the
+    /// caller already read them ([`crate::output::read_games`]), so that
+    /// the file is read once; `None`: the runner reads it itself.
+    pub earlier: Option<Arc<crate::output::GamesRead>>,
     /// The bots left out (indices into the config's list; `on_start_failure
     /// = "skip"`): their series are not played, and the others keep their
     /// numbers, so a resume or a shard with another set of bots left out
@@ -694,7 +698,8 @@ fn not_played(config: &Config, options: &RunOptions) -> Vec<Series> {
 
 /// `dir`'s `games.csv` opened for the run's games (its path beside it),
 /// and the games an interrupted run recorded in it when `options.resume`
-/// (read once, checked against `tables`). A resumed run that stopped
+/// (as `options.earlier` has them, else read here; checked against
+/// `tables`: [`crate::output::games::checked_games`]). A resumed run that stopped
 /// before its first game has no games.csv yet, or one cut short before
 /// its header row (a full disk): it is created afresh.
 ///
@@ -707,7 +712,11 @@ fn open_games(
 ) -> Result<(GamesCsv, PathBuf, Recorded), RunError> {
     let games_csv = dir.games();
     if options.resume && dir.has_games() {
-        let games = crate::output::games::merge_games_with(&[&games_csv], None, tables)?.games;
+        let read = match &options.earlier {
+            Some(read) => read.clone(),
+            None => Arc::new(crate::output::read_games(&games_csv)?),
+        };
+        let games = crate::output::games::checked_games(&games_csv, &read, tables)?;
         let csv = GamesCsv::reopen(dir).map_err(|e| RunError::ReopenGames(games_csv.clone(), e))?;
         let recorded = Recorded::new(&games_csv, games);
         return Ok((csv, games_csv, recorded));
@@ -1417,6 +1426,47 @@ mod tests {
             past_the_end(&config, &[game(2, None), game(3, None)]),
             Some(vec![false, false])
         );
+    }
+
+    /// A run folder resumed from `earlier` (a game pair greedy won: a demo
+    /// game and a forfeit; series 1 of 2 games over) while the folder's
+    /// games.csv holds its header only; its bots cannot start.
+    fn resumed_from(earlier: bool) -> (Result<Summary, RunError>, String) {
+        const HEAD: &str = "series,game,pair,opening,south,north,holes,seeds,max_laps,max_plies,moves,plies,south_seeds,north_seeds,result,termination,detail,duration_ms\n";
+        const GAME: &str = "1,1,1,4 2 2 6,greedy,first,8,4,100000,1000,4 2 2 6 4 1 7 1 5 2 1 1 5 5 1 6 7 1,18,38,26,south,no-moves,,608\n1,2,1,4 2 2 6,first,greedy,8,4,100000,1000,4 2 2 6,4,0,7,north,timeout,south (first) no reply,5\n";
+        let tmp = tempfile::tempdir().unwrap();
+        let read = tmp.path().join("read.csv");
+        std::fs::write(&read, format!("{HEAD}{GAME}")).unwrap();
+        let dir = RunFolder::create(&tmp.path().join("run")).unwrap();
+        std::fs::write(dir.games(), HEAD).unwrap();
+        let text = "[board]\nholes = 8\nseeds = 4\n[tournament]\nfirst_to = 1\nmax_games = 2\n[[bot]]\nname = \"greedy\"\ncommand = [\"/nonexistent/greedy\"]\n[[bot]]\nname = \"first\"\ncommand = [\"/nonexistent/first\"]\n";
+        let config = Config::parse(text, "t.toml", "t", &crate::commands::host()).unwrap();
+        let options = RunOptions {
+            resume: true,
+            earlier: earlier.then(|| Arc::new(crate::output::read_games(&read).unwrap())),
+            ..RunOptions::default()
+        };
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        let cancel = CancellationToken::new();
+        let summary = runtime.block_on(run(Arc::new(config), &dir, &options, &cancel, |_| {}));
+        (summary, std::fs::read_to_string(dir.games()).unwrap())
+    }
+
+    #[test]
+    fn a_resume_goes_on_from_the_games_its_caller_read_without_reading_games_csv_again() {
+        let (summary, games_csv) = resumed_from(true);
+        let summary = summary.unwrap();
+        // The series is over with the game read: no bot started, no row
+        // written, and the result is that game's.
+        assert_eq!(games_csv.lines().count(), 1, "{games_csv}");
+        assert_eq!(summary.games, 2);
+        assert_eq!(summary.series.len(), 1);
+        assert_eq!(summary.series[0].winner(), Some(0));
+        // Without the caller's games, the runner reads the file, finds no
+        // game, and plays the series (its bots forfeit, not starting).
+        let (summary, games_csv) = resumed_from(false);
+        assert!(summary.unwrap().games >= 1);
+        assert!(games_csv.lines().count() > 1, "{games_csv}");
     }
 
     #[test]

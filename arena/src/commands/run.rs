@@ -82,10 +82,10 @@ pub fn run<F: Future<Output = ()>>(
         Vec::new()
     };
     let (notes_tx, notes_rx) = std::sync::mpsc::channel::<String>();
-    let earlier = earlier_games(resume.is_some(), &dir, console)?;
+    let earlier = earlier_games(resume.is_some(), &dir, console)?.map(Arc::new);
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     let server = listener
-        .map(|l| serve(l, &config, &dir, shard, earlier.as_ref(), console))
+        .map(|l| serve(l, &config, &dir, shard, earlier.as_deref(), console))
         .transpose()?;
     let watch = server.as_ref().map(Server::watch);
     let mut run_options = run_options_for(
@@ -96,6 +96,8 @@ pub fn run<F: Future<Output = ()>>(
         watch,
         notes_tx,
     );
+    // The runner goes on from the games read here: games.csv is read once.
+    run_options.earlier.clone_from(&earlier);
     let cancel = CancellationToken::new();
     let failures = check_starts(
         &runtime,
@@ -134,8 +136,13 @@ pub fn run<F: Future<Output = ()>>(
         notes: &notes_rx,
         view: options.view,
     };
-    let (outcome, mut reporter, done) =
-        play_games(&runtime, &playing, reporter, earlier.as_ref(), &interrupted);
+    let (outcome, mut reporter, done) = play_games(
+        &runtime,
+        &playing,
+        reporter,
+        earlier.as_deref(),
+        &interrupted,
+    );
     for line in notes_rx.try_iter() {
         reporter.note(&line);
     }
@@ -187,6 +194,8 @@ fn run_options_for(
         // Shard 1 of 1 is the whole tournament (an SPRT match on Slurm).
         shard: shard.filter(|s| !s.is_whole()),
         resume: resumed,
+        // Set by the caller from the games it read.
+        earlier: None,
         skipped: not_in_league.to_vec(),
         watch,
         stage: None,
