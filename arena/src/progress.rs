@@ -444,11 +444,10 @@ mod tests {
     use endodoi::{Rules, Side};
 
     fn config() -> Config {
-        Config::parse(
-            "[tournament]\nfirst_to = 2\nmax_games = 4\n[[bot]]\nname = \"alpha\"\ncommand = [\"x\"]\n[[bot]]\nname = \"b\"\ncommand = [\"x\"]\n[[bot]]\nname = \"c\"\ncommand = [\"x\"]\n",
-            "t.toml",
-            "t", &crate::commands::host())
-        .unwrap()
+        let bots = crate::config::test_bots(&["alpha", "b", "c"]);
+        crate::config::test_config(&format!(
+            "[tournament]\nfirst_to = 2\nmax_games = 4\n{bots}"
+        ))
     }
 
     fn game(
@@ -475,30 +474,23 @@ mod tests {
         }
     }
 
+    /// A live view of [`config`]'s 12 games (drawn nowhere) after `games`:
+    /// each `(series, game, bots, winner, end)` as [`game`] makes it.
+    fn live_after(games: &[(usize, u32, [&str; 2], Option<Side>, GameEnd)]) -> Live {
+        let mut live = Live::with_target(&config(), 12, ProgressDrawTarget::hidden());
+        for &(series, number, bots, winner, end) in games {
+            live.game(&game(series, number, bots, winner, end));
+        }
+        live
+    }
+
     #[test]
     fn the_table_ranks_bots_and_counts_forfeits_by_kind() {
-        let mut live = Live::with_target(&config(), 12, ProgressDrawTarget::hidden());
-        live.game(&game(
-            1,
-            1,
-            ["alpha", "b"],
-            Some(Side::South),
-            GameEnd::NoMoves,
-        ));
-        live.game(&game(
-            1,
-            2,
-            ["b", "alpha"],
-            Some(Side::North),
-            GameEnd::Timeout,
-        ));
-        live.game(&game(
-            2,
-            1,
-            ["alpha", "c"],
-            Some(Side::South),
-            GameEnd::Crash,
-        ));
+        let mut live = live_after(&[
+            (1, 1, ["alpha", "b"], Some(Side::South), GameEnd::NoMoves),
+            (1, 2, ["b", "alpha"], Some(Side::North), GameEnd::Timeout),
+            (2, 1, ["alpha", "c"], Some(Side::South), GameEnd::Crash),
+        ]);
         live.redraw();
         let lines = live.table_lines();
         assert!(
@@ -512,22 +504,26 @@ mod tests {
         assert_eq!(lines.last().unwrap(), "forfeits: crash 1, timeout 1");
     }
 
-    #[test]
-    fn a_resumed_run_counts_on_from_its_games() {
+    /// The rows of a `games.csv` of the columns the live view reads, its
+    /// `lines` after the header (each ending with a newline).
+    fn rows_of(lines: &str) -> Vec<crate::output::rows::GameRow> {
         let tmp = tempfile::tempdir().unwrap();
         let games = tmp.path().join("games.csv");
-        std::fs::write(
-            &games,
-            "series,game,south,north,result,termination,detail\n\
-             1,1,alpha,b,south,no-moves,\n\
+        let head = "series,game,south,north,result,termination,detail\n";
+        std::fs::write(&games, format!("{head}{lines}")).unwrap();
+        crate::output::read_games(&games).unwrap().rows
+    }
+
+    #[test]
+    fn a_resumed_run_counts_on_from_its_games() {
+        let rows = rows_of(
+            "1,1,alpha,b,south,no-moves,\n\
              1,2,b,alpha,north,timeout,\"b: no reply\"\n\
              2,1,alpha,c,draw,ply-limit,\n\
              2,2,c,zz,south,no-moves,\n",
-        )
-        .unwrap();
+        );
         let mut live = Live::with_target(&config(), 12, ProgressDrawTarget::hidden());
         // The row of a bot this config does not have is left out.
-        let rows = crate::output::read_games(&games).unwrap().rows;
         assert_eq!(live.resumed(&rows), 3);
         assert_eq!(live.bar.position(), 3);
         let lines = live.table_lines();
@@ -548,11 +544,10 @@ mod tests {
     }
 
     fn sprt_config() -> Config {
-        Config::parse(
-            "[sprt]\nelo0 = 0\nelo1 = 5\nmodel = \"logistic\"\n[[bot]]\nname = \"alpha\"\ncommand = [\"x\"]\n[[bot]]\nname = \"b\"\ncommand = [\"x\"]\n",
-            "t.toml",
-            "t", &crate::commands::host())
-        .unwrap()
+        let bots = crate::config::test_bots(&["alpha", "b"]);
+        crate::config::test_config(&format!(
+            "[sprt]\nelo0 = 0\nelo1 = 5\nmodel = \"logistic\"\n{bots}"
+        ))
     }
 
     #[test]
@@ -667,20 +662,14 @@ mod tests {
 
     #[test]
     fn a_resumed_sprt_match_shows_the_llr_of_its_games() {
-        let tmp = tempfile::tempdir().unwrap();
-        let games = tmp.path().join("games.csv");
-        std::fs::write(
-            &games,
-            "series,game,south,north,result,termination,detail\n\
-             1,1,alpha,b,south,no-moves,\n\
+        let rows = rows_of(
+            "1,1,alpha,b,south,no-moves,\n\
              1,2,b,alpha,north,no-moves,\n\
              1,3,alpha,b,south,no-moves,\n",
-        )
-        .unwrap();
+        );
         let config = sprt_config();
         let test = crate::runner::series_rule(&config, None).sprt.unwrap();
         let mut live = Live::with_target(&config, 100_000, ProgressDrawTarget::hidden());
-        let rows = crate::output::read_games(&games).unwrap().rows;
         assert_eq!(live.resumed(&rows), 3);
         let llr = test.llr_pentanomial(&crate::stats::Pentanomial {
             counts: [0, 0, 0, 0, 1],
@@ -693,21 +682,10 @@ mod tests {
 
     #[test]
     fn the_bound_shrinks_to_the_games_a_series_played() {
-        let mut live = Live::with_target(&config(), 12, ProgressDrawTarget::hidden());
-        live.game(&game(
-            1,
-            1,
-            ["alpha", "b"],
-            Some(Side::South),
-            GameEnd::NoMoves,
-        ));
-        live.game(&game(
-            1,
-            2,
-            ["b", "alpha"],
-            Some(Side::North),
-            GameEnd::NoMoves,
-        ));
+        let mut live = live_after(&[
+            (1, 1, ["alpha", "b"], Some(Side::South), GameEnd::NoMoves),
+            (1, 2, ["b", "alpha"], Some(Side::North), GameEnd::NoMoves),
+        ]);
         live.series(&SeriesResult {
             series: Series {
                 number: 1,

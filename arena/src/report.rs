@@ -1329,20 +1329,7 @@ mod tests {
 
     /// The `PairwiseRow` of a pair that played `winners`.
     fn pairwise_row(winners: &[Option<Side>]) -> PairwiseRow {
-        let mut tally = Tally::new(2);
-        for (i, &winner) in winners.iter().enumerate() {
-            let game = i as u32 + 1;
-            let (south, north) = if game % 2 == 1 { (0, 1) } else { (1, 0) };
-            tally.add(GameResult {
-                series: 1,
-                game,
-                south,
-                north,
-                winner,
-                forfeit: false,
-            });
-        }
-        pairwise_rows(&["a".into(), "b".into()], &tally).remove(0)
+        pairwise_rows(&["a".into(), "b".into()], &Tally::of_pair(winners)).remove(0)
     }
 
     fn cell(row: &[String], column: &str) -> String {
@@ -1358,19 +1345,9 @@ mod tests {
     /// settles its tie.
     #[test]
     fn an_interrupted_knockout_lists_its_round_cut_short_and_not_begun() {
-        fn read(path: &std::path::Path) -> std::io::Result<String> {
-            std::fs::read_to_string(path)
-        }
-        let host = crate::config::Host {
-            cores: 2,
-            read: &read,
-        };
-        let bots: String = ["a", "b", "c", "d"]
-            .iter()
-            .map(|n| format!("[[bot]]\nname = \"{n}\"\ncommand = [\"x\"]\n"))
-            .collect();
-        let text = format!("[tournament]\nformat = \"knockout\"\n{bots}");
-        let config = Config::parse(&text, "t.toml", "t", &host).unwrap();
+        let bots = crate::config::test_bots(&["a", "b", "c", "d"]);
+        let config =
+            crate::config::test_config(&format!("[tournament]\nformat = \"knockout\"\n{bots}"));
         let tmp = tempfile::tempdir().unwrap();
         let dir = RunFolder::create(tmp.path()).unwrap();
         let header = crate::output::GAMES_COLUMNS.join(",");
@@ -1415,15 +1392,7 @@ mod tests {
     /// games and no Elo (before: no bot rows at all).
     #[test]
     fn a_run_without_games_lists_every_bot() {
-        fn read(path: &std::path::Path) -> std::io::Result<String> {
-            std::fs::read_to_string(path)
-        }
-        let host = crate::config::Host {
-            cores: 2,
-            read: &read,
-        };
-        let text = "[[bot]]\nname = \"zed\"\ncommand = [\"x\"]\n[[bot]]\nname = \"amy\"\ncommand = [\"y\"]\n[[bot]]\nname = \"kim\"\ncommand = [\"z\"]\n";
-        let config = Config::parse(text, "t.toml", "t", &host).unwrap();
+        let config = crate::config::test_config(&crate::config::test_bots(&["zed", "amy", "kim"]));
         let tmp = tempfile::tempdir().unwrap();
         let dir = RunFolder::create(tmp.path()).unwrap();
         let header = crate::output::GAMES_COLUMNS.join(",");

@@ -1384,8 +1384,8 @@ mod tests {
 
     #[test]
     fn affinity_where_the_platform_has_none_is_a_note() {
-        let text = "[tournament]\naffinity = true\n[[bot]]\nname = \"a\"\ncommand = [\"x\"]\n[[bot]]\nname = \"b\"\ncommand = [\"x\"]\n";
-        let config = Config::parse(text, "t.toml", "t", &crate::commands::host()).unwrap();
+        let bots = crate::config::test_bots(&["a", "b"]);
+        let config = crate::config::test_config(&format!("[tournament]\naffinity = true\n{bots}"));
         let notes = platform_notes(&config);
         let noted = notes
             .iter()
@@ -1395,13 +1395,10 @@ mod tests {
 
     #[test]
     fn past_the_end_cuts_a_series_after_its_end_unless_a_game_before_it_is_missing() {
-        let config = Config::parse(
-            "[tournament]\nfirst_to = 1\nmax_games = 6\n[[bot]]\nname = \"a\"\ncommand = [\"x\"]\n[[bot]]\nname = \"b\"\ncommand = [\"x\"]\n",
-            "t.toml",
-            "t",
-            &crate::commands::host(),
-        )
-        .unwrap();
+        let bots = crate::config::test_bots(&["a", "b"]);
+        let config = crate::config::test_config(&format!(
+            "[tournament]\nfirst_to = 1\nmax_games = 6\n{bots}"
+        ));
         let game = |game: u32, winner: Option<&str>| crate::output::MergedGame {
             series: 1,
             game,
@@ -1439,8 +1436,11 @@ mod tests {
         std::fs::write(&read, format!("{HEAD}{GAME}")).unwrap();
         let dir = RunFolder::create(&tmp.path().join("run")).unwrap();
         std::fs::write(dir.games(), HEAD).unwrap();
-        let text = "[board]\nholes = 8\nseeds = 4\n[tournament]\nfirst_to = 1\nmax_games = 2\n[[bot]]\nname = \"greedy\"\ncommand = [\"/nonexistent/greedy\"]\n[[bot]]\nname = \"first\"\ncommand = [\"/nonexistent/first\"]\n";
-        let config = Config::parse(text, "t.toml", "t", &crate::commands::host()).unwrap();
+        let bots = crate::config::test_bots(&["greedy", "first"]);
+        let text = format!(
+            "[board]\nholes = 8\nseeds = 4\n[tournament]\nfirst_to = 1\nmax_games = 2\n{bots}"
+        );
+        let config = crate::config::test_config(&text);
         let options = RunOptions {
             resume: true,
             earlier: earlier.then(|| Arc::new(crate::output::read_games(&read).unwrap())),
