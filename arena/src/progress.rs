@@ -441,7 +441,7 @@ mod tests {
     use crate::referee::GameEnd;
     use crate::schedule::Series;
     use crate::standings::Wdl;
-    use endodoi::{Rules, Side};
+    use endodoi::Side;
 
     fn config() -> Config {
         let bots = crate::config::test_bots(&["alpha", "b", "c"]);
@@ -457,21 +457,7 @@ mod tests {
         winner: Option<Side>,
         end: GameEnd,
     ) -> GameRecord {
-        GameRecord {
-            series,
-            game,
-            bots: bots.map(String::from),
-            rules: Rules::new(8, 4).unwrap(),
-            moves: String::new(),
-            plies: 10,
-            seeds: [40, 24],
-            winner,
-            end,
-            detail: String::new(),
-            duration_ms: 1,
-            transcript_failed: None,
-            opening: String::new(),
-        }
+        GameRecord::for_test(series, game, bots, winner, end)
     }
 
     /// A live view of [`config`]'s 12 games (drawn nowhere) after `games`:
