@@ -16,17 +16,12 @@
 mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::os::unix::process::CommandExt as _;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
-
-use nix::sys::signal::{kill, Signal};
-use nix::unistd::Pid;
+use std::process::Command;
 
 use common::{
-    assert_same_files, assert_success, config, games_without_timing, repo, rows, run_arena,
-    SUMMARY_FILES,
+    assert_same_files, assert_success, config, games_without_timing, killed_in_round, repo,
+    resume_after_cut, rows, run_arena, SUMMARY_FILES,
 };
 
 /// One row of `series.csv`.
@@ -582,25 +577,6 @@ fn a_swiss_plays_its_rounds_without_repeats_one_series_or_the_bye_each() {
     }
 }
 
-/// The series and round of each game row of `dir/games.csv` so far (whole
-/// lines only: the arena may be writing the last).
-fn games_so_far(dir: &Path) -> Vec<(usize, u32)> {
-    let Ok(text) = std::fs::read_to_string(dir.join("games.csv")) else {
-        return Vec::new();
-    };
-    let whole = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
-    whole
-        .lines()
-        .skip(1)
-        .map(|l| {
-            let mut cells = l.split(',');
-            let series = cells.next().unwrap().parse().unwrap();
-            let game = cells.next().unwrap().parse().unwrap();
-            (series, game)
-        })
-        .collect()
-}
-
 /// Plays `keys`' tournament over `n` bots in one go, then again killed
 /// (SIGKILL to the arena's process group) once a game of round `round`
 /// is in games.csv, and resumed: the resumed run has the same series,
@@ -628,56 +604,9 @@ fn killed_in_a_round_resumes_to_the_same_tournament(keys: &str, n: usize, round:
         last_round > round,
         "the tournament has no round after {round}"
     );
-    let in_round = |games: &[(usize, u32)]| games.iter().any(|(s, _)| round_of[s] == round);
-
     let run = tmp.path().join("run");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .arg("run")
-        .arg(&cfg)
-        .arg("--quiet")
-        .arg("--out")
-        .arg(&run)
-        .process_group(0)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while !in_round(&games_so_far(&run)) {
-        if let Some(status) = child.try_wait().unwrap() {
-            panic!("the run ended ({status}) before a game of round {round}");
-        }
-        assert!(
-            Instant::now() < deadline,
-            "no game of round {round} in 120 s"
-        );
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    kill(Pid::from_raw(-(child.id() as i32)), Signal::SIGKILL).unwrap();
-    child.wait().unwrap();
-    let cut = games_so_far(&run);
-    assert!(
-        !run.join("finished").exists(),
-        "the run finished before the kill"
-    );
-    assert!(
-        !cut.iter().any(|(s, _)| round_of[s] > round),
-        "the kill came after round {round}"
-    );
-
-    let output = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .arg("run")
-        .arg(&cfg)
-        .arg("--quiet")
-        .arg("--resume")
-        .arg(&run)
-        .output()
-        .unwrap();
-    assert_success(&output);
-    let resumed = games_so_far(&run);
-    let once: BTreeSet<&(usize, u32)> = resumed.iter().collect();
-    assert_eq!(once.len(), resumed.len(), "a game is in games.csv twice");
-    assert!(resumed.len() > cut.len(), "the resume played nothing");
+    let cut = killed_in_round(&cfg, &run, &round_of, round);
+    resume_after_cut(&cfg, &run, &cut);
     assert_eq!(games_without_timing(&whole), games_without_timing(&run));
     assert_same_files(&whole, &run, &SUMMARY_FILES);
     assert_same_files(&whole, &run, &[file]);
