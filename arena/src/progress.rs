@@ -450,22 +450,20 @@ mod tests {
         ))
     }
 
-    fn game(
-        series: usize,
-        game: u32,
-        bots: [&str; 2],
-        winner: Option<Side>,
-        end: GameEnd,
-    ) -> GameRecord {
-        GameRecord::for_test(series, game, bots, winner, end)
-    }
+    /// Series 1 of bots 0 and 1 (`alpha` and `b`), in round 1.
+    const SERIES_1: Series = Series {
+        number: 1,
+        round: 1,
+        a: 0,
+        b: 1,
+    };
 
     /// A live view of [`config`]'s 12 games (drawn nowhere) after `games`:
-    /// each `(series, game, bots, winner, end)` as [`game`] makes it.
+    /// each `(series, game, bots, winner, end)` as [`GameRecord::for_test`] makes it.
     fn live_after(games: &[(usize, u32, [&str; 2], Option<Side>, GameEnd)]) -> Live {
         let mut live = Live::with_target(&config(), 12, ProgressDrawTarget::hidden());
         for &(series, number, bots, winner, end) in games {
-            live.game(&game(series, number, bots, winner, end));
+            live.game(&GameRecord::for_test(series, number, bots, winner, end));
         }
         live
     }
@@ -517,7 +515,7 @@ mod tests {
         assert!(lines[1].contains("2.5 ( 83%)"), "{lines:?}");
         assert_eq!(lines.last().unwrap(), "forfeits: timeout 1");
         // The games after the resume add to them.
-        live.game(&game(
+        live.game(&GameRecord::for_test(
             2,
             2,
             ["c", "alpha"],
@@ -603,7 +601,13 @@ mod tests {
             } else {
                 ["b", "alpha"]
             };
-            live.game(&game(1, i as u32 + 1, bots, winner, GameEnd::NoMoves));
+            live.game(&GameRecord::for_test(
+                1,
+                i as u32 + 1,
+                bots,
+                winner,
+                GameEnd::NoMoves,
+            ));
         }
         // Games move nothing on the bar; the test after a pair does.
         assert_eq!(live.bar.position(), LLR_STEPS / 2);
@@ -632,12 +636,7 @@ mod tests {
         assert!(message.ends_with("; 4 games, alpha +3 =1 -0"), "{message}");
         // A series' end leaves the bar alone.
         live.series(&SeriesResult {
-            series: Series {
-                number: 1,
-                round: 1,
-                a: 0,
-                b: 1,
-            },
+            series: SERIES_1,
             wdl: Wdl::default(),
             decided: true,
             over: true,
@@ -673,12 +672,7 @@ mod tests {
             (1, 2, ["b", "alpha"], Some(Side::North), GameEnd::NoMoves),
         ]);
         live.series(&SeriesResult {
-            series: Series {
-                number: 1,
-                round: 1,
-                a: 0,
-                b: 1,
-            },
+            series: SERIES_1,
             wdl: Wdl {
                 wins: 2,
                 draws: 0,
