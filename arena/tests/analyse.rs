@@ -9,7 +9,7 @@ mod common;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use common::{arena_bot, assert_success, build_tables, config, rows, run_arena};
+use common::{arena_bot, assert_success, build_tables, config, error_line, rows, run_arena};
 
 fn arena(args: &[&str], paths: &[&Path]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_arena"))
@@ -17,15 +17,6 @@ fn arena(args: &[&str], paths: &[&Path]) -> Output {
         .args(paths)
         .output()
         .unwrap()
-}
-
-/// The one error line of a failed command, and that it failed.
-fn error_line(out: &Output) -> String {
-    assert!(!out.status.success(), "{out:?}");
-    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    let lines: Vec<&str> = stderr.lines().collect();
-    assert_eq!(lines.len(), 1, "{stderr}");
-    lines[0].to_string()
 }
 
 #[test]

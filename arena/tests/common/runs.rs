@@ -160,3 +160,12 @@ pub fn arena_in(dir: &Path, args: &[&dyn AsRef<OsStr>]) -> Output {
     }
     command.output().unwrap()
 }
+
+/// The one line a failed command printed on stderr, asserting that it
+/// failed and printed just that line.
+pub fn error_line(output: &Output) -> String {
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(!output.status.success(), "it did not fail: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "not one line: {stderr}");
+    stderr.trim_end().to_string()
+}
