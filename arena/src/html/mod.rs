@@ -554,12 +554,7 @@ fn page(
     html! {
         (DOCTYPE)
         html lang="en" {
-            head {
-                meta charset="utf-8";
-                meta name="viewport" content="width=device-width, initial-scale=1";
-                title { "En Dodoi tournament report" }
-                style { (PreEscaped(CSS)) }
-            }
+            (page_head("En Dodoi tournament report", &[CSS]))
             body {
                 header {
                     h1 { "En Dodoi tournament report" }
@@ -988,6 +983,19 @@ fn forfeits_section(input: &ReportInput<'_>, names: &[String], series: &[SeriesI
                     }
                 }
             }
+        }
+    }
+}
+
+/// A page's `<head>`: UTF-8, the viewport of a phone's width, `title`
+/// (escaped), and the style sheets `styles` in order, as one `<style>`.
+fn page_head(title: &str, styles: &[&str]) -> Markup {
+    html! {
+        head {
+            meta charset="utf-8";
+            meta name="viewport" content="width=device-width, initial-scale=1";
+            title { (title) }
+            style { @for css in styles { (PreEscaped(css)) } }
         }
     }
 }
