@@ -32,6 +32,17 @@ pub struct Matchup {
     pub sprt: Option<SprtCurve>,
 }
 
+impl Matchup {
+    /// The share of the games drawn, percent (0 without a game).
+    #[must_use]
+    pub fn draw_pct(&self) -> f64 {
+        match self.wdl.games() {
+            0 => 0.0,
+            games => 100.0 * f64::from(self.wdl.draws) / f64::from(games),
+        }
+    }
+}
+
 /// The Elo estimate of a match from the first bot's side.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MatchElo {

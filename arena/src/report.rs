@@ -999,11 +999,7 @@ pub fn matchup_text_at(m: &Matchup, width: Option<u16>) -> String {
 fn matchup_lines(m: &Matchup) -> String {
     let [a, b] = &m.bots;
     let games = m.wdl.games();
-    let draw_pct = if games == 0 {
-        0.0
-    } else {
-        100.0 * f64::from(m.wdl.draws) / f64::from(games)
-    };
+    let draw_pct = m.draw_pct();
     let mut out = format!(
         "{a} vs {b}: {}, from {a}'s side\n",
         crate::matchup::games_and_pairs(games, m.pentanomial.pairs())
@@ -1061,14 +1057,7 @@ fn match_row(m: &Matchup) -> MatchRow {
         wins: m.wdl.wins,
         draws: m.wdl.draws,
         losses: m.wdl.losses,
-        draw_pct: num(
-            if games == 0 {
-                0.0
-            } else {
-                100.0 * f64::from(m.wdl.draws) / f64::from(games)
-            },
-            1,
-        ),
+        draw_pct: num(m.draw_pct(), 1),
         pairs: m.pentanomial.pairs(),
         penta_0: m.pentanomial.counts[0],
         penta_1: m.pentanomial.counts[1],

@@ -609,11 +609,7 @@ fn page(
 fn match_section(m: &Matchup) -> Markup {
     let [a, b] = &m.bots;
     let games = m.wdl.games();
-    let draw_pct = if games == 0 {
-        0.0
-    } else {
-        100.0 * f64::from(m.wdl.draws) / f64::from(games)
-    };
+    let draw_pct = m.draw_pct();
     let e = &m.elo;
     html! {
         section #match {
