@@ -15,12 +15,11 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
 use anyhow::Context as _;
 
 use super::rounds::{self, Course};
-use super::{query, Console, JobOptions, Jobs, Row, Submit, Tournament};
+use super::{query, Console, JobOptions, Jobs, Poll, Row, Submit, Tournament};
 use crate::config::Config;
 use crate::output::RunFolder;
 use crate::shard::Shard;
@@ -614,8 +613,7 @@ fn wait_for_chain(
     config: &Config,
     console: &mut Console<'_>,
 ) -> anyhow::Result<()> {
-    let mut pause = Duration::from_millis(1000);
-    let mut last = String::new();
+    let mut poll = Poll::new();
     loop {
         // squeue first, jobs.csv second: a job between rounds records the
         // jobs it submits before it ends, so none is missed.
@@ -659,12 +657,7 @@ fn wait_for_chain(
                 .collect::<Vec<_>>()
                 .join(", ")
         );
-        if line != last {
-            console.note(format_args!("{line}"));
-            last = line;
-        }
-        std::thread::sleep(pause);
-        pause = (pause * 3 / 2).min(Duration::from_secs(15));
+        poll.say_and_wait(line, console);
     }
 }
 
