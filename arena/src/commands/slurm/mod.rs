@@ -660,22 +660,26 @@ fn files_state(dir: &RunFolder) -> &'static str {
     }
 }
 
+/// The status table's cell of a shard's `job` (array task `task`, if
+/// one) in Slurm's `states`: its state and id, `never ran` for a task of
+/// a job Slurm knows but not the task (a pending task cancelled before it
+/// ran leaves no record), `unknown` for a job it does not know, `-`
+/// without a job.
+pub(super) fn job_state(states: &[JobState], job: Option<u64>, task: Option<usize>) -> String {
+    let Some(job) = job else {
+        return "-".to_string();
+    };
+    let id = task.map_or(job.to_string(), |k| format!("{job}_{k}"));
+    match states.iter().find(|s| s.covers(job, task)) {
+        Some(s) => format!("{} (job {id})", s.describe()),
+        None if states.iter().any(|s| s.job == job) => format!("never ran (job {id})"),
+        None => format!("unknown (job {id})"),
+    }
+}
+
 /// The status table's rows, from the files and Slurm's states.
 fn rows(t: &Tournament, subs: &[Submission], states: &[JobState]) -> anyhow::Result<Vec<Row>> {
-    let state_of = |job: Option<u64>, task: Option<usize>| match job {
-        None => "-".to_string(),
-        Some(job) => {
-            let id = task.map_or(job.to_string(), |k| format!("{job}_{k}"));
-            match states.iter().find(|s| s.covers(job, task)) {
-                Some(s) => format!("{} (job {id})", s.describe()),
-                // Slurm keeps no record of a pending task cancelled before it ran.
-                None if states.iter().any(|s| s.job == job) => {
-                    format!("never ran (job {id})")
-                }
-                None => format!("unknown (job {id})"),
-            }
-        }
-    };
+    let state_of = |job: Option<u64>, task: Option<usize>| job_state(states, job, task);
     let mut rows: Vec<Row> = (1..=t.shards()?)
         .map(|k| {
             let dir = t.shard(k);

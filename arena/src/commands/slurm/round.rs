@@ -478,17 +478,7 @@ fn rows(
     subs: &[super::Submission],
     states: &[query::JobState],
 ) -> anyhow::Result<Vec<Row>> {
-    let state_of = |job: Option<u64>, task: Option<usize>| match job {
-        None => "-".to_string(),
-        Some(job) => {
-            let id = task.map_or(job.to_string(), |k| format!("{job}_{k}"));
-            match states.iter().find(|s| s.covers(job, task)) {
-                Some(s) => format!("{} (job {id})", s.describe()),
-                None if states.iter().any(|s| s.job == job) => format!("never ran (job {id})"),
-                None => format!("unknown (job {id})"),
-            }
-        }
-    };
+    let state_of = |job: Option<u64>, task: Option<usize>| super::job_state(states, job, task);
     let (round, stage) = match (&course.current, course.done.last()) {
         (Some(stage), _) => (course.done.len() + 1, stage),
         (None, Some(stage)) => (course.done.len(), stage),
