@@ -88,6 +88,17 @@ fn field(n: usize, think_ms: u32) -> Vec<(String, Vec<String>)> {
         .collect()
 }
 
+/// `arena slurm CFG --shards 2 --dry-run`, from `dir`, to completion.
+fn slurm_dry_run(dir: &Path, cfg: &Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_arena"))
+        .current_dir(dir)
+        .arg("slurm")
+        .arg(cfg)
+        .args(["--shards", "2", "--dry-run"])
+        .output()
+        .unwrap()
+}
+
 /// Writes `dir/t.toml`: tiny boards and series of one game pair (first to
 /// 1 of at most 2 games: 1-1 is a drawn series), two series at once.
 fn tiny(dir: &Path, format_keys: &str, bots: &[(String, Vec<String>)]) -> std::path::PathBuf {
@@ -652,13 +663,7 @@ fn a_knockout_or_swiss_refuses_shards_in_one_line_and_a_gauntlet_splits() {
         // On Slurm it runs round by round instead: a job array for round
         // 1, and the job after it (tests/slurm.rs runs them); nor does
         // arena merge take its folder.
-        let output = Command::new(env!("CARGO_BIN_EXE_arena"))
-            .current_dir(tmp.path())
-            .arg("slurm")
-            .arg(&cfg)
-            .args(["--shards", "2", "--dry-run"])
-            .output()
-            .unwrap();
+        let output = slurm_dry_run(tmp.path(), &cfg);
         assert_success(&output);
         let stdout = String::from_utf8_lossy(&output.stdout);
         assert!(
@@ -681,13 +686,7 @@ fn a_knockout_or_swiss_refuses_shards_in_one_line_and_a_gauntlet_splits() {
     }
     // A league without rounds would go on until stopped: not on Slurm.
     let cfg = tiny(tmp.path(), "format = \"league\"", &bots);
-    let output = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .current_dir(tmp.path())
-        .arg("slurm")
-        .arg(&cfg)
-        .args(["--shards", "2", "--dry-run"])
-        .output()
-        .unwrap();
+    let output = slurm_dry_run(tmp.path(), &cfg);
     let line = error_line(&output);
     assert!(line.contains("set rounds = R"), "{line}");
     // A gauntlet's series are known at the start: its shards merge to the
