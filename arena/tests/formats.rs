@@ -20,8 +20,8 @@ use std::path::Path;
 use std::process::Command;
 
 use common::{
-    assert_same_files, assert_success, config, error_line, games_without_timing, killed_in_round,
-    repo, resume_after_cut, rows, run_arena, SUMMARY_FILES,
+    assert_same_files, assert_success, bundled_field, config, error_line, games_without_timing,
+    killed_in_round, repo, resume_after_cut, rows, run_arena, SUMMARY_FILES,
 };
 
 /// One row of `series.csv`.
@@ -75,17 +75,7 @@ fn pair(x: &str, y: &str) -> (String, String) {
 /// `n` seeded, deterministic bundled bots `b1`..`bn` (greedy, random and
 /// first in turn), each waiting `think_ms` before a move.
 fn field(n: usize, think_ms: u32) -> Vec<(String, Vec<String>)> {
-    (1..=n)
-        .map(|i| {
-            let kind = ["greedy", "random", "first"][i % 3];
-            let command = ["arena", "bot", kind, "--seed", &i.to_string()]
-                .iter()
-                .map(|s| s.to_string())
-                .chain(["--think-ms".to_string(), think_ms.to_string()])
-                .collect();
-            (format!("b{i}"), command)
-        })
-        .collect()
+    bundled_field(n, &["--think-ms", &think_ms.to_string()])
 }
 
 /// `arena slurm CFG --shards 2 --dry-run`, from `dir`, to completion.
