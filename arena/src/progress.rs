@@ -458,9 +458,13 @@ mod tests {
         b: 1,
     };
 
+    /// A game as [`GameRecord::for_test`] takes it: series, game, bots
+    /// (South, North), winner, how it ended.
+    type GameOf<'a> = (usize, u32, [&'a str; 2], Option<Side>, GameEnd);
+
     /// A live view of [`config`]'s 12 games (drawn nowhere) after `games`:
     /// each `(series, game, bots, winner, end)` as [`GameRecord::for_test`] makes it.
-    fn live_after(games: &[(usize, u32, [&str; 2], Option<Side>, GameEnd)]) -> Live {
+    fn live_after(games: &[GameOf]) -> Live {
         let mut live = Live::with_target(&config(), 12, ProgressDrawTarget::hidden());
         for &(series, number, bots, winner, end) in games {
             live.game(&GameRecord::for_test(series, number, bots, winner, end));

@@ -95,9 +95,8 @@ pub fn run<F: Future<Output = ()>>(
         &not_in_league,
         watch,
         notes_tx,
+        earlier,
     );
-    // The runner goes on from the games read here: games.csv is read once.
-    run_options.earlier.clone_from(&earlier);
     let cancel = CancellationToken::new();
     let failures = check_starts(
         &runtime,
@@ -136,13 +135,7 @@ pub fn run<F: Future<Output = ()>>(
         notes: &notes_rx,
         view: options.view,
     };
-    let (outcome, mut reporter, done) = play_games(
-        &runtime,
-        &playing,
-        reporter,
-        earlier.as_deref(),
-        &interrupted,
-    );
+    let (outcome, mut reporter, done) = play_games(&runtime, &playing, reporter, &interrupted);
     for line in notes_rx.try_iter() {
         reporter.note(&line);
     }
@@ -178,7 +171,8 @@ fn listen(options: &Options) -> anyhow::Result<Option<std::net::TcpListener>> {
 
 /// How the runner runs this run: `resumed` or not, a `league` (with its
 /// door's `notes`), the bots `not_in_league` skipped, the live view's
-/// `watch`.
+/// `watch`, and the `earlier` games read here, which the runner goes on
+/// from (games.csv is read once).
 fn run_options_for(
     options: &Options,
     resumed: bool,
@@ -186,6 +180,7 @@ fn run_options_for(
     not_in_league: &[usize],
     watch: Option<crate::referee::Watch>,
     notes: std::sync::mpsc::Sender<String>,
+    earlier: Option<Arc<crate::output::GamesRead>>,
 ) -> RunOptions {
     let shard = options.shard;
     RunOptions {
@@ -194,8 +189,7 @@ fn run_options_for(
         // Shard 1 of 1 is the whole tournament (an SPRT match on Slurm).
         shard: shard.filter(|s| !s.is_whole()),
         resume: resumed,
-        // Set by the caller from the games it read.
-        earlier: None,
+        earlier,
         skipped: not_in_league.to_vec(),
         watch,
         stage: None,
@@ -553,12 +547,11 @@ struct Playing<'a> {
 /// Plays the games, each event to `reporter` and the live view; the first
 /// `interrupted` abandons the games in progress and lets the run wind down,
 /// a second one returns at once (`None`). The summary, the reporter, and
-/// the games counted (from the `earlier` ones on).
+/// the games counted (from the earlier ones on, the run options' `earlier`).
 fn play_games<'r, F: Future<Output = ()>>(
     runtime: &tokio::runtime::Runtime,
     p: &Playing<'_>,
     reporter: Box<dyn Reporter + 'r>,
-    earlier: Option<&crate::output::GamesRead>,
     interrupted: &impl Fn() -> F,
 ) -> (
     Option<Result<crate::series::Summary, runner::RunError>>,
@@ -567,7 +560,7 @@ fn play_games<'r, F: Future<Output = ()>>(
 ) {
     let mut reporter = reporter;
     // A resumed run counts on from the games it already has.
-    let mut done = match earlier {
+    let mut done = match p.run_options.earlier.as_deref() {
         Some(read) => reporter.resumed(&read.rows),
         None => 0,
     };
