@@ -1615,6 +1615,22 @@ mod tests {
         assert_eq!(cell(&even, "penta_elo_error_95"), "");
     }
 
+    /// The course of `plan` among the bots `names`, without a league's
+    /// trends.
+    fn course_of<'a>(plan: &'a Plan, names: &'a [String]) -> FormatCourse<'a> {
+        FormatCourse {
+            plan,
+            names,
+            trends: None,
+        }
+    }
+
+    /// The console's text of `course` around a stand-in Elo table, `ELO
+    /// TABLE`, on a pipe.
+    fn around_elo_table(course: &FormatCourse<'_>) -> String {
+        with_format_text(course, "ELO TABLE".to_string(), None)
+    }
+
     /// The words of each line of `text` (columns split on spaces).
     fn words(text: &str) -> Vec<Vec<String>> {
         text.lines()
@@ -1625,13 +1641,8 @@ mod tests {
     #[test]
     fn a_knockout_prints_its_champion_and_each_tie_with_how_it_was_settled() {
         use crate::html::formats_fixtures as fx;
-        let names = fx::names(4);
-        let plan = fx::knockout();
-        let course = FormatCourse {
-            plan: &plan,
-            names: &names,
-            trends: None,
-        };
+        let (names, plan) = (fx::names(4), fx::knockout());
+        let course = course_of(&plan, &names);
         let text = knockout_text(&course, None);
         let lines = words(&text);
         assert_eq!(lines[0], ["Knockout", "champion:", "c"], "{text}");
@@ -1655,7 +1666,7 @@ mod tests {
         );
         assert_eq!(lines.len(), 6, "a note under the table:\n{text}");
         // The console puts it after the Elo table.
-        let whole = with_format_text(&course, "ELO TABLE".to_string(), None);
+        let whole = around_elo_table(&course);
         assert!(
             whole.starts_with("ELO TABLE\n\nKnockout champion: c"),
             "{whole}"
@@ -1665,13 +1676,8 @@ mod tests {
     #[test]
     fn knockout_csv_has_a_row_per_tie_with_seeds_game_sums_and_the_settling() {
         use crate::html::formats_fixtures as fx;
-        let names = fx::names(4);
-        let plan = fx::knockout();
-        let rows = knockout_rows(&FormatCourse {
-            plan: &plan,
-            names: &names,
-            trends: None,
-        });
+        let (names, plan) = (fx::names(4), fx::knockout());
+        let rows = knockout_rows(&course_of(&plan, &names));
         let row = |round,
                    tie,
                    series: &str,
@@ -1706,15 +1712,7 @@ mod tests {
             ]
         );
         let tmp = tempfile::tempdir().unwrap();
-        write_format_rows(
-            tmp.path(),
-            &FormatCourse {
-                plan: &plan,
-                names: &names,
-                trends: None,
-            },
-        )
-        .unwrap();
+        write_format_rows(tmp.path(), &course_of(&plan, &names)).unwrap();
         let csv = std::fs::read_to_string(tmp.path().join("knockout.csv")).unwrap();
         assert_eq!(
             csv.lines().nth(2),
@@ -1727,14 +1725,9 @@ mod tests {
     #[test]
     fn a_swiss_prints_its_points_table_before_the_elo_table() {
         use crate::html::formats_fixtures as fx;
-        let names = fx::names(3);
-        let plan = fx::swiss();
-        let course = FormatCourse {
-            plan: &plan,
-            names: &names,
-            trends: None,
-        };
-        let whole = with_format_text(&course, "ELO TABLE".to_string(), None);
+        let (names, plan) = (fx::names(3), fx::swiss());
+        let course = course_of(&plan, &names);
+        let whole = around_elo_table(&course);
         let lines = words(&whole);
         assert_eq!(
             lines[0],
@@ -1778,14 +1771,9 @@ mod tests {
     #[test]
     fn a_gauntlet_prints_each_candidates_score_against_the_pool() {
         use crate::html::formats_fixtures as fx;
-        let names = fx::names(4);
-        let plan = fx::gauntlet();
-        let course = FormatCourse {
-            plan: &plan,
-            names: &names,
-            trends: None,
-        };
-        let whole = with_format_text(&course, "ELO TABLE".to_string(), None);
+        let (names, plan) = (fx::names(4), fx::gauntlet());
+        let course = course_of(&plan, &names);
+        let whole = around_elo_table(&course);
         let lines = words(&whole);
         assert_eq!(lines[0], ["ELO", "TABLE"]);
         assert_eq!(lines[2], ["Candidates", "against", "the", "pool"]);
@@ -1793,11 +1781,7 @@ mod tests {
         assert_eq!(lines[4], ["a", "2", "1-1-0", "4", "3-0-1", "75.0%"]);
         assert_eq!(lines[5], ["b", "2", "1-0-1", "5", "1-2-2", "40.0%"]);
         let round_robin = Plan::new(&Format::RoundRobin, 4, &[]);
-        let plain = FormatCourse {
-            plan: &round_robin,
-            names: &names,
-            trends: None,
-        };
+        let plain = course_of(&round_robin, &names);
         assert_eq!(with_format_text(&plain, "T".to_string(), None), "T");
     }
 }
