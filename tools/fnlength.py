@@ -29,10 +29,6 @@ ROOTS = ["arena/src", "bots/src", "ratings/src", "rules/src", "protocol/src", "t
 
 # (file, function): why it is still longer than MAX_LINES.
 EXCEPTIONS = {
-    ("arena/src/runner.rs", "run"): "being changed by another branch now; to split after it lands",
-    ("arena/src/runner.rs", "play_stage"): "being changed by another branch now; to split after it lands",
-    ("arena/src/report.rs", "write_summaries"): "being changed by another branch now; to split after it lands",
-    ("arena/src/report.rs", "write_ratings"): "being changed by another branch now; to split after it lands",
 }
 
 IDENT = r"[A-Za-z_][A-Za-z0-9_]*"

@@ -32,6 +32,17 @@ pub struct Matchup {
     pub sprt: Option<SprtCurve>,
 }
 
+impl Matchup {
+    /// The share of the games drawn, percent (0 without a game).
+    #[must_use]
+    pub fn draw_pct(&self) -> f64 {
+        match self.wdl.games() {
+            0 => 0.0,
+            games => 100.0 * f64::from(self.wdl.draws) / f64::from(games),
+        }
+    }
+}
+
 /// The Elo estimate of a match from the first bot's side.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MatchElo {
@@ -315,22 +326,13 @@ mod tests {
     /// and `b`, won by `winners`.
     fn games(winners: &[Option<Side>]) -> (Vec<String>, Tally, Vec<MatchGame>) {
         let names = vec!["a".to_string(), "b".to_string()];
-        let mut tally = Tally::new(2);
-        let mut rows = Vec::new();
-        for (i, &winner) in winners.iter().enumerate() {
-            let game = i as u32 + 1;
-            let (south, north) = if game % 2 == 1 { (0, 1) } else { (1, 0) };
-            tally.add(GameResult {
-                series: 1,
-                game,
-                south,
-                north,
+        let rows = (winners.iter().enumerate())
+            .map(|(i, &winner)| MatchGame {
+                south: i % 2,
                 winner,
-                forfeit: false,
-            });
-            rows.push(MatchGame { south, winner });
-        }
-        (names, tally, rows)
+            })
+            .collect();
+        (names, Tally::of_pair(winners), rows)
     }
 
     #[test]

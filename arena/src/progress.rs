@@ -468,64 +468,44 @@ mod tests {
     use crate::referee::GameEnd;
     use crate::schedule::Series;
     use crate::standings::Wdl;
-    use endodoi::{Rules, Side};
+    use endodoi::Side;
 
     fn config() -> Config {
-        Config::parse(
-            "[tournament]\nfirst_to = 2\nmax_games = 4\n[[bot]]\nname = \"alpha\"\ncommand = [\"x\"]\n[[bot]]\nname = \"b\"\ncommand = [\"x\"]\n[[bot]]\nname = \"c\"\ncommand = [\"x\"]\n",
-            "t.toml",
-            "t", &crate::commands::host())
-        .unwrap()
+        let bots = crate::config::test_bots(&["alpha", "b", "c"]);
+        crate::config::test_config(&format!(
+            "[tournament]\nfirst_to = 2\nmax_games = 4\n{bots}"
+        ))
     }
 
-    fn game(
-        series: usize,
-        game: u32,
-        bots: [&str; 2],
-        winner: Option<Side>,
-        end: GameEnd,
-    ) -> GameRecord {
-        GameRecord {
-            series,
-            game,
-            bots: bots.map(String::from),
-            rules: Rules::new(8, 4).unwrap(),
-            moves: String::new(),
-            plies: 10,
-            seeds: [40, 24],
-            winner,
-            end,
-            detail: String::new(),
-            duration_ms: 1,
-            transcript_failed: None,
-            opening: String::new(),
+    /// Series 1 of bots 0 and 1 (`alpha` and `b`), in round 1.
+    const SERIES_1: Series = Series {
+        number: 1,
+        round: 1,
+        a: 0,
+        b: 1,
+    };
+
+    /// A game as [`GameRecord::for_test`] takes it: series, game, bots
+    /// (South, North), winner, how it ended.
+    type GameOf<'a> = (usize, u32, [&'a str; 2], Option<Side>, GameEnd);
+
+    /// A live view of [`config`]'s 12 games (drawn nowhere) after `games`:
+    /// each `(series, game, bots, winner, end)` as [`GameRecord::for_test`] makes it.
+    fn live_after(games: &[GameOf]) -> Live {
+        let mut live = Live::with_target(&config(), Some(12), ProgressDrawTarget::hidden());
+        for &(series, number, bots, winner, end) in games {
+            live.game(&GameRecord::for_test(series, number, bots, winner, end));
         }
+        live
     }
 
     #[test]
     fn the_table_ranks_bots_and_counts_forfeits_by_kind() {
-        let mut live = Live::with_target(&config(), Some(12), ProgressDrawTarget::hidden());
-        live.game(&game(
-            1,
-            1,
-            ["alpha", "b"],
-            Some(Side::South),
-            GameEnd::NoMoves,
-        ));
-        live.game(&game(
-            1,
-            2,
-            ["b", "alpha"],
-            Some(Side::North),
-            GameEnd::Timeout,
-        ));
-        live.game(&game(
-            2,
-            1,
-            ["alpha", "c"],
-            Some(Side::South),
-            GameEnd::Crash,
-        ));
+        let mut live = live_after(&[
+            (1, 1, ["alpha", "b"], Some(Side::South), GameEnd::NoMoves),
+            (1, 2, ["b", "alpha"], Some(Side::North), GameEnd::Timeout),
+            (2, 1, ["alpha", "c"], Some(Side::South), GameEnd::Crash),
+        ]);
         live.redraw();
         let lines = live.table_lines();
         assert!(
@@ -539,22 +519,26 @@ mod tests {
         assert_eq!(lines.last().unwrap(), "forfeits: crash 1, timeout 1");
     }
 
-    #[test]
-    fn a_resumed_run_counts_on_from_its_games() {
+    /// The rows of a `games.csv` of the columns the live view reads, its
+    /// `lines` after the header (each ending with a newline).
+    fn rows_of(lines: &str) -> Vec<crate::output::rows::GameRow> {
         let tmp = tempfile::tempdir().unwrap();
         let games = tmp.path().join("games.csv");
-        std::fs::write(
-            &games,
-            "series,game,south,north,result,termination,detail\n\
-             1,1,alpha,b,south,no-moves,\n\
+        let head = "series,game,south,north,result,termination,detail\n";
+        std::fs::write(&games, format!("{head}{lines}")).unwrap();
+        crate::output::read_games(&games).unwrap().rows
+    }
+
+    #[test]
+    fn a_resumed_run_counts_on_from_its_games() {
+        let rows = rows_of(
+            "1,1,alpha,b,south,no-moves,\n\
              1,2,b,alpha,north,timeout,\"b: no reply\"\n\
              2,1,alpha,c,draw,ply-limit,\n\
              2,2,c,zz,south,no-moves,\n",
-        )
-        .unwrap();
+        );
         let mut live = Live::with_target(&config(), Some(12), ProgressDrawTarget::hidden());
         // The row of a bot this config does not have is left out.
-        let rows = crate::output::read_games(&games).unwrap().rows;
         assert_eq!(live.resumed(&rows), 3);
         assert_eq!(live.bar.position(), 3);
         let lines = live.table_lines();
@@ -562,7 +546,7 @@ mod tests {
         assert!(lines[1].contains("2.5 ( 83%)"), "{lines:?}");
         assert_eq!(lines.last().unwrap(), "forfeits: timeout 1");
         // The games after the resume add to them.
-        live.game(&game(
+        live.game(&GameRecord::for_test(
             2,
             2,
             ["c", "alpha"],
@@ -575,11 +559,10 @@ mod tests {
     }
 
     fn sprt_config() -> Config {
-        Config::parse(
-            "[sprt]\nelo0 = 0\nelo1 = 5\nmodel = \"logistic\"\n[[bot]]\nname = \"alpha\"\ncommand = [\"x\"]\n[[bot]]\nname = \"b\"\ncommand = [\"x\"]\n",
-            "t.toml",
-            "t", &crate::commands::host())
-        .unwrap()
+        let bots = crate::config::test_bots(&["alpha", "b"]);
+        crate::config::test_config(&format!(
+            "[sprt]\nelo0 = 0\nelo1 = 5\nmodel = \"logistic\"\n{bots}"
+        ))
     }
 
     #[test]
@@ -649,7 +632,13 @@ mod tests {
             } else {
                 ["b", "alpha"]
             };
-            live.game(&game(1, i as u32 + 1, bots, winner, GameEnd::NoMoves));
+            live.game(&GameRecord::for_test(
+                1,
+                i as u32 + 1,
+                bots,
+                winner,
+                GameEnd::NoMoves,
+            ));
         }
         // Games move nothing on the bar; the test after a pair does.
         assert_eq!(live.bar.position(), LLR_STEPS / 2);
@@ -678,12 +667,7 @@ mod tests {
         assert!(message.ends_with("; 4 games, alpha +3 =1 -0"), "{message}");
         // A series' end leaves the bar alone.
         live.series(&SeriesResult {
-            series: Series {
-                number: 1,
-                round: 1,
-                a: 0,
-                b: 1,
-            },
+            series: SERIES_1,
             wdl: Wdl::default(),
             decided: true,
             over: true,
@@ -694,20 +678,14 @@ mod tests {
 
     #[test]
     fn a_resumed_sprt_match_shows_the_llr_of_its_games() {
-        let tmp = tempfile::tempdir().unwrap();
-        let games = tmp.path().join("games.csv");
-        std::fs::write(
-            &games,
-            "series,game,south,north,result,termination,detail\n\
-             1,1,alpha,b,south,no-moves,\n\
+        let rows = rows_of(
+            "1,1,alpha,b,south,no-moves,\n\
              1,2,b,alpha,north,no-moves,\n\
              1,3,alpha,b,south,no-moves,\n",
-        )
-        .unwrap();
+        );
         let config = sprt_config();
         let test = crate::runner::series_rule(&config, None).sprt.unwrap();
         let mut live = Live::with_target(&config, Some(100_000), ProgressDrawTarget::hidden());
-        let rows = crate::output::read_games(&games).unwrap().rows;
         assert_eq!(live.resumed(&rows), 3);
         let llr = test.llr_pentanomial(&crate::stats::Pentanomial {
             counts: [0, 0, 0, 0, 1],
@@ -720,28 +698,12 @@ mod tests {
 
     #[test]
     fn the_bound_shrinks_to_the_games_a_series_played() {
-        let mut live = Live::with_target(&config(), Some(12), ProgressDrawTarget::hidden());
-        live.game(&game(
-            1,
-            1,
-            ["alpha", "b"],
-            Some(Side::South),
-            GameEnd::NoMoves,
-        ));
-        live.game(&game(
-            1,
-            2,
-            ["b", "alpha"],
-            Some(Side::North),
-            GameEnd::NoMoves,
-        ));
+        let mut live = live_after(&[
+            (1, 1, ["alpha", "b"], Some(Side::South), GameEnd::NoMoves),
+            (1, 2, ["b", "alpha"], Some(Side::North), GameEnd::NoMoves),
+        ]);
         live.series(&SeriesResult {
-            series: Series {
-                number: 1,
-                round: 1,
-                a: 0,
-                b: 1,
-            },
+            series: SERIES_1,
             wdl: Wdl {
                 wins: 2,
                 draws: 0,
@@ -762,7 +724,7 @@ mod tests {
     #[test]
     fn an_endless_leagues_view_counts_games_without_a_bound() {
         let mut live = Live::with_target(&config(), None, ProgressDrawTarget::hidden());
-        live.game(&game(
+        live.game(&GameRecord::for_test(
             1,
             1,
             ["alpha", "b"],
@@ -772,12 +734,7 @@ mod tests {
         assert_eq!((live.bound(), live.bar.position()), (None, 1));
         // Neither a series' end nor a bound said gives it one.
         live.series(&SeriesResult {
-            series: Series {
-                number: 1,
-                round: 1,
-                a: 0,
-                b: 1,
-            },
+            series: SERIES_1,
             wdl: Wdl {
                 wins: 1,
                 draws: 0,

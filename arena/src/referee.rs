@@ -146,6 +146,36 @@ pub struct GameRecord {
     pub opening: String,
 }
 
+#[cfg(test)]
+impl GameRecord {
+    /// For unit tests: game `game` of `series` between `bots` (South,
+    /// North) on 2x8 with 4 seeds, 10 plies to 40-24 seeds, won by
+    /// `winner` (`None`: a draw), ended by `end`, with no moves or detail.
+    pub(crate) fn for_test(
+        series: usize,
+        game: u32,
+        bots: [&str; 2],
+        winner: Option<Side>,
+        end: GameEnd,
+    ) -> GameRecord {
+        GameRecord {
+            series,
+            game,
+            bots: bots.map(String::from),
+            rules: Rules::new(8, 4).unwrap(),
+            moves: String::new(),
+            plies: 10,
+            seeds: [40, 24],
+            winner,
+            end,
+            detail: String::new(),
+            duration_ms: 1,
+            transcript_failed: None,
+            opening: String::new(),
+        }
+    }
+}
+
 impl From<&GameRecord> for crate::output::GameRow {
     /// The game's row of `games.csv`.
     fn from(g: &GameRecord) -> crate::output::GameRow {

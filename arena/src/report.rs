@@ -153,87 +153,16 @@ pub fn write_summaries(
         series_csv.take(&summary.series, &plan, false)?;
     }
     let trends = league.map(LeagueReplay::finish).transpose()?;
-    // A bot that did not start: its series are listed, unplayed, with why.
-    let why = |i: usize| {
-        summary
-            .not_started
-            .iter()
-            .find(|(bot, _)| *bot == i)
-            .map(|(_, why)| format!("not played: bot '{}' did not start: {why}", name(i)))
-    };
-    let mut unplayed: Vec<SeriesRow> = summary
-        .not_played
-        .iter()
-        .map(|s| SeriesRow {
-            series: s.number,
-            round: s.round,
-            bot_a: name(s.a),
-            bot_b: name(s.b),
-            note: why(s.a)
-                .or_else(|| why(s.b))
-                .unwrap_or_else(|| "not played: a bot of it did not start".to_string()),
-            ..SeriesRow::default()
-        })
-        .collect();
-    // A knockout's or Swiss's round known but not begun when the run
-    // stopped: listed, unplayed, as knockout.csv lists its ties (the rows
-    // written already are of earlier rounds).
-    if !config.format.is_static() {
-        let listed: Vec<usize> = (series_csv.held.iter().chain(&unplayed))
-            .map(|r| r.series)
-            .collect();
-        let open = plan
-            .series()
-            .iter()
-            .filter(|s| plan.result(s.number).is_none() && !listed.contains(&s.number))
-            .map(|s| SeriesRow {
-                series: s.number,
-                round: s.round,
-                bot_a: name(s.a),
-                bot_b: name(s.b),
-                note: "not played: the run was interrupted".to_string(),
-                ..SeriesRow::default()
-            });
-        unplayed.extend(open);
-    }
+    let unplayed = unplayed_rows(config, summary, &plan, &series_csv.held);
     series_csv.finish(unplayed)?;
     if !summary.sprt.is_empty() {
-        let rows: Vec<SprtRow> = summary
-            .sprt
-            .iter()
-            .map(|s| SprtRow {
-                games: s.games,
-                wins: s.wdl.wins,
-                draws: s.wdl.draws,
-                losses: s.wdl.losses,
-                penta_0: s.pentanomial[0],
-                penta_1: s.pentanomial[1],
-                penta_2: s.pentanomial[2],
-                penta_3: s.pentanomial[3],
-                penta_4: s.pentanomial[4],
-                llr: num(s.llr, 4),
-                lower: num(s.bounds.0, 4),
-                upper: num(s.bounds.1, 4),
-                status: s.verdict().to_string(),
-            })
-            .collect();
+        let rows: Vec<SprtRow> = summary.sprt.iter().map(sprt_row).collect();
         write_rows(&dir.path, &rows)?;
     }
     // The ratings come from games.csv itself, exactly as `arena rate` would
     // compute them, so the two can never disagree.
     let games = [dir.games()];
-    let tables = match &config.tablebase {
-        Some(tables) => Some(crate::output::tablebase::shared(tables)?),
-        None => None,
-    };
-    let mut rated = crate::rate::read_games_with(&games, false, tables)?;
-    // Every bot of the config is listed, even one without a game yet; one
-    // that did not start is listed after them, as not started.
-    let bots: Vec<&str> = (0..config.bots.len())
-        .filter(|i| summary.not_started.iter().all(|(bot, _)| bot != i))
-        .map(|i| config.bots[i].name.as_str())
-        .collect();
-    rated.include_bots(&bots);
+    let rated = rated_games(config, &games, &summary.not_started)?;
     let options = rating_options(&config.ratings, config.tournament.seed, &rated.names);
     let sprt = crate::runner::series_rule(config, None).sprt;
     let listed: Vec<(String, Option<String>)> = (0..config.bots.len())
@@ -267,6 +196,103 @@ pub fn write_summaries(
         }
     }
     Ok(with_format_text(&course, table, width))
+}
+
+/// The rows of `series.csv` for the series not played (after those
+/// `held` to be written): the series `summary` did not play (a bot that
+/// did not start, said with why), and a knockout's or Swiss's round known
+/// to `plan` but not begun when the run stopped (listed, unplayed, as
+/// knockout.csv lists its ties; the rows written already are of earlier
+/// rounds).
+fn unplayed_rows(
+    config: &Config,
+    summary: &Summary,
+    plan: &Plan,
+    held: &[SeriesRow],
+) -> Vec<SeriesRow> {
+    let name = |i: usize| config.bots[i].name.clone();
+    let why = |i: usize| {
+        summary
+            .not_started
+            .iter()
+            .find(|(bot, _)| *bot == i)
+            .map(|(_, why)| format!("not played: bot '{}' did not start: {why}", name(i)))
+    };
+    let mut unplayed: Vec<SeriesRow> = summary
+        .not_played
+        .iter()
+        .map(|s| SeriesRow {
+            series: s.number,
+            round: s.round,
+            bot_a: name(s.a),
+            bot_b: name(s.b),
+            note: why(s.a)
+                .or_else(|| why(s.b))
+                .unwrap_or_else(|| "not played: a bot of it did not start".to_string()),
+            ..SeriesRow::default()
+        })
+        .collect();
+    if !config.format.is_static() {
+        let listed: Vec<usize> = (held.iter().chain(&unplayed)).map(|r| r.series).collect();
+        let open = plan
+            .series()
+            .iter()
+            .filter(|s| plan.result(s.number).is_none() && !listed.contains(&s.number))
+            .map(|s| SeriesRow {
+                series: s.number,
+                round: s.round,
+                bot_a: name(s.a),
+                bot_b: name(s.b),
+                note: "not played: the run was interrupted".to_string(),
+                ..SeriesRow::default()
+            });
+        unplayed.extend(open);
+    }
+    unplayed
+}
+
+/// The row of `sprt.csv` for an SPRT test's state `s` after a game pair.
+fn sprt_row(s: &SprtState) -> SprtRow {
+    SprtRow {
+        games: s.games,
+        wins: s.wdl.wins,
+        draws: s.wdl.draws,
+        losses: s.wdl.losses,
+        penta_0: s.pentanomial[0],
+        penta_1: s.pentanomial[1],
+        penta_2: s.pentanomial[2],
+        penta_3: s.pentanomial[3],
+        penta_4: s.pentanomial[4],
+        llr: num(s.llr, 4),
+        lower: num(s.bounds.0, 4),
+        upper: num(s.bounds.1, 4),
+        status: s.verdict().to_string(),
+    }
+}
+
+/// The games of `games` (a run's `games.csv`) tallied for the ratings as
+/// `arena rate` reads them (checked against `config`'s endgame tables, if
+/// any), with every bot of `config` listed, even one without a game yet;
+/// those `not_started` are listed after them, as not started.
+///
+/// # Errors
+/// The tables or the games cannot be read.
+fn rated_games(
+    config: &Config,
+    games: &[PathBuf],
+    not_started: &[(usize, String)],
+) -> Result<crate::rate::Rated, ReportError> {
+    let tables = match &config.tablebase {
+        Some(tables) => Some(crate::output::tablebase::shared(tables)?),
+        None => None,
+    };
+    let mut rated = crate::rate::read_games_with(games, false, tables)?;
+    let bots: Vec<&str> = (0..config.bots.len())
+        .filter(|i| not_started.iter().all(|(bot, _)| bot != i))
+        .map(|i| config.bots[i].name.as_str())
+        .collect();
+    rated.include_bots(&bots);
+    Ok(rated)
 }
 
 /// `series.csv` written as its rows come: a league's round by round (its
@@ -819,41 +845,9 @@ pub fn write_ratings(
         .filter_map(|(bot, why)| Some((bot.clone(), why.clone()?)))
         .filter(|(bot, _)| !names.contains(bot))
         .collect();
-    let mut rows: Vec<StandingRow> = table.iter().map(|s| standing_row(names, s)).collect();
-    rows.extend(not_started.iter().map(|(bot, why)| StandingRow {
-        rank: table.len() + 1,
-        bot: bot.clone(),
-        interval: crate::stats::IntervalMethod::NoGames.name().to_string(),
-        note: format!("not started: {why}"),
-        ..StandingRow::default()
-    }));
-    write_rows(dir, &rows)?;
+    write_standing_rows(dir, names, &table, &not_started)?;
     write_rows(dir, &pairwise_rows(names, tally))?;
-    // The LOS matrix, bots in standings order: row bot over column bot;
-    // past LOS_MATRIX_MAX_BOTS, the top of the standings only.
-    let order: Vec<usize> = table
-        .iter()
-        .map(|s| s.bot)
-        .take(LOS_MATRIX_MAX_BOTS)
-        .collect();
-    let mut header: Vec<String> = LOS_COLUMNS.iter().map(|c| c.to_string()).collect();
-    header.extend(order.iter().map(|&i| names[i].clone()));
-    let matrix: Vec<Vec<String>> = order
-        .iter()
-        .map(|&i| {
-            let mut row = vec![names[i].clone()];
-            row.extend(order.iter().map(|&j| {
-                if i == j || tally.bot(i).games() == 0 || tally.bot(j).games() == 0 {
-                    String::new()
-                } else {
-                    num(ratings.los(i, j), 4)
-                }
-            }));
-            row
-        })
-        .collect();
-    let header: Vec<&str> = header.iter().map(String::as_str).collect();
-    write_atomic(&dir.join(LOS_FILE), &header, &matrix)?;
+    write_los(dir, names, tally, &table, &ratings)?;
     let rows = crate::html::read_games(games, crate::html::VIEWER_BUDGET_BYTES)?;
     // Seen from the config's first bot; without a config, from the first
     // game's South.
@@ -885,15 +879,7 @@ pub fn write_ratings(
         &not_started,
         format,
     )?;
-    let mut out = match top {
-        Some(top) if table.len() > top => format!(
-            "{}\n(the top {top} of {} bots; every bot is in {})",
-            render_table(names, &table[..top], &not_started),
-            table.len(),
-            dir.join("standings.csv").display()
-        ),
-        _ => render_table(names, &table, &not_started),
-    };
+    let mut out = console_table(names, &table, &not_started, top, dir);
     if let Some(m) = &matchup {
         out.push_str("\n\n");
         out.push_str(&matchup_text_at(
@@ -902,6 +888,89 @@ pub fn write_ratings(
         ));
     }
     Ok(out)
+}
+
+/// Writes `dir`'s `standings.csv`: a row for each standing of `table`
+/// (bot `i` is `names[i]`), then a row of 0 games for each bot
+/// `not_started`, with why in its note.
+///
+/// # Errors
+/// An I/O error writing the file.
+fn write_standing_rows(
+    dir: &Path,
+    names: &[String],
+    table: &[Standing],
+    not_started: &[(String, String)],
+) -> std::io::Result<()> {
+    let mut rows: Vec<StandingRow> = table.iter().map(|s| standing_row(names, s)).collect();
+    rows.extend(not_started.iter().map(|(bot, why)| StandingRow {
+        rank: table.len() + 1,
+        bot: bot.clone(),
+        interval: crate::stats::IntervalMethod::NoGames.name().to_string(),
+        note: format!("not started: {why}"),
+        ..StandingRow::default()
+    }));
+    write_rows(dir, &rows)
+}
+
+/// Writes `dir`'s `los.csv`, the LOS matrix of `ratings`, bots in the
+/// order of `table`: row bot over column bot (empty where either played
+/// no game in `tally`); past [`LOS_MATRIX_MAX_BOTS`], the top of the
+/// standings only.
+///
+/// # Errors
+/// An I/O error writing the file.
+fn write_los(
+    dir: &Path,
+    names: &[String],
+    tally: &Tally,
+    table: &[Standing],
+    ratings: &stats::Ratings,
+) -> std::io::Result<()> {
+    let order: Vec<usize> = table
+        .iter()
+        .map(|s| s.bot)
+        .take(LOS_MATRIX_MAX_BOTS)
+        .collect();
+    let mut header: Vec<String> = LOS_COLUMNS.iter().map(|c| c.to_string()).collect();
+    header.extend(order.iter().map(|&i| names[i].clone()));
+    let matrix: Vec<Vec<String>> = order
+        .iter()
+        .map(|&i| {
+            let mut row = vec![names[i].clone()];
+            row.extend(order.iter().map(|&j| {
+                if i == j || tally.bot(i).games() == 0 || tally.bot(j).games() == 0 {
+                    String::new()
+                } else {
+                    num(ratings.los(i, j), 4)
+                }
+            }));
+            row
+        })
+        .collect();
+    let header: Vec<&str> = header.iter().map(String::as_str).collect();
+    write_atomic(&dir.join(LOS_FILE), &header, &matrix)
+}
+
+/// The final table for the console: the standings of `table` with the
+/// bots `not_started`, or only the `top` of them when there are more,
+/// with a line naming `dir`'s `standings.csv`, which has every bot.
+fn console_table(
+    names: &[String],
+    table: &[Standing],
+    not_started: &[(String, String)],
+    top: Option<usize>,
+    dir: &Path,
+) -> String {
+    match top {
+        Some(top) if table.len() > top => format!(
+            "{}\n(the top {top} of {} bots; every bot is in {})",
+            render_table(names, &table[..top], not_started),
+            table.len(),
+            dir.join("standings.csv").display()
+        ),
+        _ => render_table(names, table, not_started),
+    }
 }
 
 /// The rows a league's final table shows on the console; `standings.csv`
@@ -930,11 +999,7 @@ pub fn matchup_text_at(m: &Matchup, width: Option<u16>) -> String {
 fn matchup_lines(m: &Matchup) -> String {
     let [a, b] = &m.bots;
     let games = m.wdl.games();
-    let draw_pct = if games == 0 {
-        0.0
-    } else {
-        100.0 * f64::from(m.wdl.draws) / f64::from(games)
-    };
+    let draw_pct = m.draw_pct();
     let mut out = format!(
         "{a} vs {b}: {}, from {a}'s side\n",
         crate::matchup::games_and_pairs(games, m.pentanomial.pairs())
@@ -992,14 +1057,7 @@ fn match_row(m: &Matchup) -> MatchRow {
         wins: m.wdl.wins,
         draws: m.wdl.draws,
         losses: m.wdl.losses,
-        draw_pct: num(
-            if games == 0 {
-                0.0
-            } else {
-                100.0 * f64::from(m.wdl.draws) / f64::from(games)
-            },
-            1,
-        ),
+        draw_pct: num(m.draw_pct(), 1),
         pairs: m.pentanomial.pairs(),
         penta_0: m.pentanomial.counts[0],
         penta_1: m.pentanomial.counts[1],
@@ -1260,20 +1318,7 @@ mod tests {
 
     /// The `PairwiseRow` of a pair that played `winners`.
     fn pairwise_row(winners: &[Option<Side>]) -> PairwiseRow {
-        let mut tally = Tally::new(2);
-        for (i, &winner) in winners.iter().enumerate() {
-            let game = i as u32 + 1;
-            let (south, north) = if game % 2 == 1 { (0, 1) } else { (1, 0) };
-            tally.add(GameResult {
-                series: 1,
-                game,
-                south,
-                north,
-                winner,
-                forfeit: false,
-            });
-        }
-        pairwise_rows(&["a".into(), "b".into()], &tally).remove(0)
+        pairwise_rows(&["a".into(), "b".into()], &Tally::of_pair(winners)).remove(0)
     }
 
     fn cell(row: &[String], column: &str) -> String {
@@ -1289,19 +1334,9 @@ mod tests {
     /// settles its tie.
     #[test]
     fn an_interrupted_knockout_lists_its_round_cut_short_and_not_begun() {
-        fn read(path: &std::path::Path) -> std::io::Result<String> {
-            std::fs::read_to_string(path)
-        }
-        let host = crate::config::Host {
-            cores: 2,
-            read: &read,
-        };
-        let bots: String = ["a", "b", "c", "d"]
-            .iter()
-            .map(|n| format!("[[bot]]\nname = \"{n}\"\ncommand = [\"x\"]\n"))
-            .collect();
-        let text = format!("[tournament]\nformat = \"knockout\"\n{bots}");
-        let config = Config::parse(&text, "t.toml", "t", &host).unwrap();
+        let bots = crate::config::test_bots(&["a", "b", "c", "d"]);
+        let config =
+            crate::config::test_config(&format!("[tournament]\nformat = \"knockout\"\n{bots}"));
         let tmp = tempfile::tempdir().unwrap();
         let dir = RunFolder::create(tmp.path()).unwrap();
         let header = crate::output::GAMES_COLUMNS.join(",");
@@ -1346,15 +1381,7 @@ mod tests {
     /// games and no Elo (before: no bot rows at all).
     #[test]
     fn a_run_without_games_lists_every_bot() {
-        fn read(path: &std::path::Path) -> std::io::Result<String> {
-            std::fs::read_to_string(path)
-        }
-        let host = crate::config::Host {
-            cores: 2,
-            read: &read,
-        };
-        let text = "[[bot]]\nname = \"zed\"\ncommand = [\"x\"]\n[[bot]]\nname = \"amy\"\ncommand = [\"y\"]\n[[bot]]\nname = \"kim\"\ncommand = [\"z\"]\n";
-        let config = Config::parse(text, "t.toml", "t", &host).unwrap();
+        let config = crate::config::test_config(&crate::config::test_bots(&["zed", "amy", "kim"]));
         let tmp = tempfile::tempdir().unwrap();
         let dir = RunFolder::create(tmp.path()).unwrap();
         let header = crate::output::GAMES_COLUMNS.join(",");
@@ -1588,6 +1615,22 @@ mod tests {
         assert_eq!(cell(&even, "penta_elo_error_95"), "");
     }
 
+    /// The course of `plan` among the bots `names`, without a league's
+    /// trends.
+    fn course_of<'a>(plan: &'a Plan, names: &'a [String]) -> FormatCourse<'a> {
+        FormatCourse {
+            plan,
+            names,
+            trends: None,
+        }
+    }
+
+    /// The console's text of `course` around a stand-in Elo table, `ELO
+    /// TABLE`, on a pipe.
+    fn around_elo_table(course: &FormatCourse<'_>) -> String {
+        with_format_text(course, "ELO TABLE".to_string(), None)
+    }
+
     /// The words of each line of `text` (columns split on spaces).
     fn words(text: &str) -> Vec<Vec<String>> {
         text.lines()
@@ -1598,13 +1641,8 @@ mod tests {
     #[test]
     fn a_knockout_prints_its_champion_and_each_tie_with_how_it_was_settled() {
         use crate::html::formats_fixtures as fx;
-        let names = fx::names(4);
-        let plan = fx::knockout();
-        let course = FormatCourse {
-            plan: &plan,
-            names: &names,
-            trends: None,
-        };
+        let (names, plan) = (fx::names(4), fx::knockout());
+        let course = course_of(&plan, &names);
         let text = knockout_text(&course, None);
         let lines = words(&text);
         assert_eq!(lines[0], ["Knockout", "champion:", "c"], "{text}");
@@ -1628,7 +1666,7 @@ mod tests {
         );
         assert_eq!(lines.len(), 6, "a note under the table:\n{text}");
         // The console puts it after the Elo table.
-        let whole = with_format_text(&course, "ELO TABLE".to_string(), None);
+        let whole = around_elo_table(&course);
         assert!(
             whole.starts_with("ELO TABLE\n\nKnockout champion: c"),
             "{whole}"
@@ -1638,13 +1676,8 @@ mod tests {
     #[test]
     fn knockout_csv_has_a_row_per_tie_with_seeds_game_sums_and_the_settling() {
         use crate::html::formats_fixtures as fx;
-        let names = fx::names(4);
-        let plan = fx::knockout();
-        let rows = knockout_rows(&FormatCourse {
-            plan: &plan,
-            names: &names,
-            trends: None,
-        });
+        let (names, plan) = (fx::names(4), fx::knockout());
+        let rows = knockout_rows(&course_of(&plan, &names));
         let row = |round,
                    tie,
                    series: &str,
@@ -1679,15 +1712,7 @@ mod tests {
             ]
         );
         let tmp = tempfile::tempdir().unwrap();
-        write_format_rows(
-            tmp.path(),
-            &FormatCourse {
-                plan: &plan,
-                names: &names,
-                trends: None,
-            },
-        )
-        .unwrap();
+        write_format_rows(tmp.path(), &course_of(&plan, &names)).unwrap();
         let csv = std::fs::read_to_string(tmp.path().join("knockout.csv")).unwrap();
         assert_eq!(
             csv.lines().nth(2),
@@ -1700,14 +1725,9 @@ mod tests {
     #[test]
     fn a_swiss_prints_its_points_table_before_the_elo_table() {
         use crate::html::formats_fixtures as fx;
-        let names = fx::names(3);
-        let plan = fx::swiss();
-        let course = FormatCourse {
-            plan: &plan,
-            names: &names,
-            trends: None,
-        };
-        let whole = with_format_text(&course, "ELO TABLE".to_string(), None);
+        let (names, plan) = (fx::names(3), fx::swiss());
+        let course = course_of(&plan, &names);
+        let whole = around_elo_table(&course);
         let lines = words(&whole);
         assert_eq!(
             lines[0],
@@ -1751,14 +1771,9 @@ mod tests {
     #[test]
     fn a_gauntlet_prints_each_candidates_score_against_the_pool() {
         use crate::html::formats_fixtures as fx;
-        let names = fx::names(4);
-        let plan = fx::gauntlet();
-        let course = FormatCourse {
-            plan: &plan,
-            names: &names,
-            trends: None,
-        };
-        let whole = with_format_text(&course, "ELO TABLE".to_string(), None);
+        let (names, plan) = (fx::names(4), fx::gauntlet());
+        let course = course_of(&plan, &names);
+        let whole = around_elo_table(&course);
         let lines = words(&whole);
         assert_eq!(lines[0], ["ELO", "TABLE"]);
         assert_eq!(lines[2], ["Candidates", "against", "the", "pool"]);
@@ -1766,11 +1781,7 @@ mod tests {
         assert_eq!(lines[4], ["a", "2", "1-1-0", "4", "3-0-1", "75.0%"]);
         assert_eq!(lines[5], ["b", "2", "1-0-1", "5", "1-2-2", "40.0%"]);
         let round_robin = Plan::new(&Format::RoundRobin, 4, &[]);
-        let plain = FormatCourse {
-            plan: &round_robin,
-            names: &names,
-            trends: None,
-        };
+        let plain = course_of(&round_robin, &names);
         assert_eq!(with_format_text(&plain, "T".to_string(), None), "T");
     }
 }

@@ -279,7 +279,7 @@ mod tests {
     use crate::runner::SprtState;
     use crate::standings::Wdl;
     use crate::stats::SprtStatus;
-    use endodoi::{Rules, Side};
+    use endodoi::Side;
 
     #[test]
     fn a_resumed_league_says_its_replayed_rounds_once_before_the_round_that_plays() {
@@ -322,21 +322,13 @@ mod tests {
         } else {
             ["b", "a"]
         };
-        Event::Game(GameRecord {
-            series: 1,
+        Event::Game(GameRecord::for_test(
+            1,
             game,
-            bots: bots.map(String::from),
-            rules: Rules::new(8, 4).unwrap(),
-            moves: String::new(),
-            plies: 10,
-            seeds: [40, 24],
-            winner: Some(Side::South),
-            end: GameEnd::NoMoves,
-            detail: String::new(),
-            duration_ms: 1,
-            transcript_failed: None,
-            opening: String::new(),
-        })
+            bots,
+            Some(Side::South),
+            GameEnd::NoMoves,
+        ))
     }
 
     fn sprt(games: u32, llr: f64, status: SprtStatus) -> Event {

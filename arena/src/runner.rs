@@ -151,6 +151,10 @@ pub struct RunOptions {
     /// Resume an interrupted run: append to its `games.csv`, and go on with
     /// each series from the games it already has.
     pub resume: bool,
+    /// With `resume`: the games of the run folder's `games.csv` as the
+    /// caller already read them ([`crate::output::read_games`]), so that
+    /// the file is read once; `None`: the runner reads it itself.
+    pub earlier: Option<Arc<crate::output::GamesRead>>,
     /// The bots left out (indices into the config's list; `on_start_failure
     /// = "skip"`): their series are not played, and the others keep their
     /// numbers, so a resume or a shard with another set of bots left out
@@ -330,6 +334,25 @@ impl Recorded {
             out.insert(series.number, scores);
         }
         Ok(out)
+    }
+
+    /// The scores of the recorded games of `schedule`, as
+    /// [`Recorded::take`], when they are all the recorded games: a static
+    /// format's whole schedule, a given stage's series.
+    ///
+    /// # Errors
+    /// A series whose games are of another pair of bots, or a recorded
+    /// series `schedule` does not have.
+    fn take_all(
+        &mut self,
+        config: &Config,
+        schedule: &[Series],
+    ) -> Result<HashMap<usize, Vec<GameScore>>, ResumeError> {
+        let scores = self.take(config, schedule)?;
+        match self.leftover() {
+            Some(e) => Err(e),
+            None => Ok(scores),
+        }
     }
 
     /// Whether no recorded game is left to hand out: a resumed run has
@@ -571,51 +594,19 @@ pub async fn run(
     cancel: &CancellationToken,
     mut on_event: impl FnMut(&Event),
 ) -> Result<Summary, RunError> {
-    let bots = config.bots.len();
     // The endgame tables, read once and shared by every game.
     let tables = match &config.tablebase {
         Some(dir) => Some(crate::output::tablebase::shared(dir)?),
         None => None,
     };
-    // A resumed run that stopped before its first game has no games.csv
-    // yet, or one cut short before its header row (a full disk).
-    let games_csv = dir.games();
-    let (games, mut recorded) = if options.resume && dir.has_games() {
-        let games =
-            crate::output::games::merge_games_with(&[&games_csv], None, tables.clone())?.games;
-        (
-            GamesCsv::reopen(dir).map_err(|e| RunError::ReopenGames(games_csv.clone(), e))?,
-            Recorded::new(&games_csv, games),
-        )
-    } else {
-        if options.resume {
-            dir.clear_headerless_games()
-                .map_err(|e| RunError::CreateGames(games_csv.clone(), e))?;
-        }
-        (
-            GamesCsv::create(dir).map_err(|e| RunError::CreateGames(games_csv.clone(), e))?,
-            Recorded::new(&games_csv, Vec::new()),
-        )
-    };
-    let transcripts = options.transcripts.then(|| dir.path.join("transcripts"));
-    if let Some(folder) = &transcripts {
-        std::fs::create_dir_all(folder)
-            .map_err(|e| RunError::CreateTranscripts(folder.clone(), e))?;
-    }
-    let logs: Vec<BotLog> = config
-        .bots
-        .iter()
-        .map(|b| BotLog::open(&dir.bot_log(&b.name), LOG_CAP_BYTES))
-        .collect::<Result<_, _>>()
-        .map_err(RunError::BotLogs)?;
+    let (games, games_csv, mut recorded) = open_games(dir, options, tables.clone())?;
+    let transcripts = transcripts_folder(dir, options)?;
+    let logs = open_logs(&config, dir)?;
     let is_static = config.format.is_static();
     // A static format checks every recorded game before it plays any.
     let mut checked = None;
     if is_static {
-        checked = Some(recorded.take(&config, &static_schedule(&config))?);
-        if let Some(e) = recorded.leftover() {
-            return Err(e.into());
-        }
+        checked = Some(recorded.take_all(&config, &static_schedule(&config))?);
     }
     // A knockout or Swiss pairs only the bots that started.
     let absent: &[usize] = if is_static { &[] } else { &options.skipped };
@@ -624,41 +615,20 @@ pub async fn run(
     let (mut plan, mut door) = roster::plan(&config, dir, options, absent);
     // A league's `league.csv`, round by round (a given stage is a Slurm
     // task's: the merge writes the file).
-    let mut league = match (plan.league(), &options.stage) {
-        (Some(_), None) => Some(LeagueFile::create(dir, options.resume)?),
-        _ => None,
-    };
+    let mut league = LeagueFile::for_plan(&plan, dir, options)?;
     LeagueFile::follow(&mut league, &plan, &config)?;
     let league_whole = plan.league().is_some() && options.stage.is_none();
-    let mut out = Committer {
-        games,
-        games_csv,
-        results: Vec::new(),
-        played: 0,
-        sprt: Vec::new(),
-    };
+    let mut out = Committer::new(games, games_csv);
     if options.stage.is_some() {
         // One given stage: every recorded game must be of its series.
         let all = options.stage.as_ref().map(|s| s.series.clone());
-        checked = Some(recorded.take(&config, &all.unwrap_or_default())?);
-        if let Some(e) = recorded.leftover() {
-            return Err(e.into());
-        }
+        checked = Some(recorded.take_all(&config, &all.unwrap_or_default())?);
     }
     while let Some(stage) = options.stage.clone().or_else(|| plan.next_stage()) {
         if cancel.is_cancelled() {
             break;
         }
-        let (schedule, pair_shard) = if is_static {
-            config.format.shard_schedule(bots, options.shard)
-        } else {
-            (stage.series.clone(), None)
-        };
-        let rule = if stage.decider {
-            SeriesRule::decider()
-        } else {
-            series_rule(&config, pair_shard)
-        };
+        let (schedule, rule) = stage_schedule(&config, options, is_static, &stage);
         let resumed = match checked.take() {
             Some(all) => all,
             None => recorded.take(&config, &schedule)?,
@@ -693,16 +663,7 @@ pub async fn run(
             };
             d.after_round(&mut plan, &mut at).await;
         }
-        let mut took = false;
-        for result in &out.results[before..] {
-            took |= plan.record(result);
-            out.played += result.wdl.games() as usize;
-        }
-        // A league run whole keeps no result: its summaries read them
-        // again from games.csv, so that its memory stays flat.
-        if league_whole {
-            out.results.clear();
-        }
+        let took = out.record_stage(&mut plan, before, league_whole);
         LeagueFile::follow(&mut league, &plan, &config)?;
         // A static format is one stage (a shard plays only its part of
         // it); a stage that settled nothing (cancelled) ends the run.
@@ -715,27 +676,110 @@ pub async fn run(
             return Err(e.into());
         }
     }
-    let mut results = out.results;
-    results.sort_by_key(|r| r.series.number);
-    Ok(Summary {
-        series: results,
-        results_in_games: league_whole,
-        games: out.played,
-        sprt: out.sprt,
-        // The command knows why a bot did not start, and says so.
-        not_started: Vec::new(),
-        not_played: if is_static {
-            config
-                .format
-                .shard_schedule(bots, options.shard)
-                .0
-                .into_iter()
-                .filter(|s| options.leaves_out(s))
-                .collect()
-        } else {
-            Vec::new()
-        },
-    })
+    let not_played = if is_static {
+        not_played(&config, options)
+    } else {
+        Vec::new()
+    };
+    Ok(out.into_summary(league_whole, not_played))
+}
+
+/// The series of a static format's schedule (a shard's part of it) that
+/// are not played, since one of their bots is left out.
+fn not_played(config: &Config, options: &RunOptions) -> Vec<Series> {
+    config
+        .format
+        .shard_schedule(config.bots.len(), options.shard)
+        .0
+        .into_iter()
+        .filter(|s| options.leaves_out(s))
+        .collect()
+}
+
+/// `dir`'s `games.csv` opened for the run's games (its path beside it),
+/// and the games an interrupted run recorded in it when `options.resume`
+/// (as `options.earlier` has them, else read here; checked against
+/// `tables`: [`crate::output::games::checked_games`]). A resumed run that stopped
+/// before its first game has no games.csv yet, or one cut short before
+/// its header row (a full disk): it is created afresh.
+///
+/// # Errors
+/// A `games.csv` that cannot be read, reopened or created.
+fn open_games(
+    dir: &RunFolder,
+    options: &RunOptions,
+    tables: Option<Arc<endodoi_tablebase::Tables>>,
+) -> Result<(GamesCsv, PathBuf, Recorded), RunError> {
+    let games_csv = dir.games();
+    if options.resume && dir.has_games() {
+        let read = match &options.earlier {
+            Some(read) => read.clone(),
+            None => Arc::new(crate::output::read_games(&games_csv)?),
+        };
+        let games = crate::output::games::checked_games(&games_csv, &read, tables)?;
+        let csv = GamesCsv::reopen(dir).map_err(|e| RunError::ReopenGames(games_csv.clone(), e))?;
+        let recorded = Recorded::new(&games_csv, games);
+        return Ok((csv, games_csv, recorded));
+    }
+    if options.resume {
+        dir.clear_headerless_games()
+            .map_err(|e| RunError::CreateGames(games_csv.clone(), e))?;
+    }
+    let csv = GamesCsv::create(dir).map_err(|e| RunError::CreateGames(games_csv.clone(), e))?;
+    let recorded = Recorded::new(&games_csv, Vec::new());
+    Ok((csv, games_csv, recorded))
+}
+
+/// The folder of the games' transcripts (`DIR/transcripts/`, created) when
+/// `options` keeps them.
+///
+/// # Errors
+/// [`RunError::CreateTranscripts`].
+fn transcripts_folder(dir: &RunFolder, options: &RunOptions) -> Result<Option<PathBuf>, RunError> {
+    let transcripts = options.transcripts.then(|| dir.path.join("transcripts"));
+    if let Some(folder) = &transcripts {
+        std::fs::create_dir_all(folder)
+            .map_err(|e| RunError::CreateTranscripts(folder.clone(), e))?;
+    }
+    Ok(transcripts)
+}
+
+/// One log a bot of `config`, in `dir`'s `logs/` (each capped).
+///
+/// # Errors
+/// [`RunError::BotLogs`].
+fn open_logs(config: &Config, dir: &RunFolder) -> Result<Vec<BotLog>, RunError> {
+    config
+        .bots
+        .iter()
+        .map(|b| BotLog::open(&dir.bot_log(&b.name), LOG_CAP_BYTES))
+        .collect::<Result<_, _>>()
+        .map_err(RunError::BotLogs)
+}
+
+/// The series `stage` plays and the rule they go by: a static format's
+/// schedule (a shard's part of it, its pairs' share when sharded by
+/// pairs), or the stage's own series (a decider's rule for a knockout's
+/// deciders).
+fn stage_schedule(
+    config: &Config,
+    options: &RunOptions,
+    is_static: bool,
+    stage: &Stage,
+) -> (Vec<Series>, SeriesRule) {
+    let (schedule, pair_shard) = if is_static {
+        config
+            .format
+            .shard_schedule(config.bots.len(), options.shard)
+    } else {
+        (stage.series.clone(), None)
+    };
+    let rule = if stage.decider {
+        SeriesRule::decider()
+    } else {
+        series_rule(config, pair_shard)
+    };
+    (schedule, rule)
 }
 
 /// A league run's `league.csv` and its path, for errors.
@@ -757,6 +801,23 @@ impl LeagueFile {
         match opened {
             Ok(csv) => Ok(LeagueFile { csv, path }),
             Err(e) => Err(RunError::WriteLeague(path, e)),
+        }
+    }
+
+    /// The `league.csv` of a league `plan` played whole (`None` for another
+    /// format, or a given stage: a Slurm task's, whose merge writes the
+    /// file), as [`LeagueFile::create`] makes it.
+    ///
+    /// # Errors
+    /// [`RunError::WriteLeague`].
+    fn for_plan(
+        plan: &Plan,
+        dir: &RunFolder,
+        options: &RunOptions,
+    ) -> Result<Option<LeagueFile>, RunError> {
+        match (plan.league(), &options.stage) {
+            (Some(_), None) => LeagueFile::create(dir, options.resume).map(Some),
+            _ => Ok(None),
         }
     }
 
@@ -784,6 +845,53 @@ struct Committer {
     sprt: Vec<SprtState>,
 }
 
+impl Committer {
+    /// A committer of the games to `games` (at `games_csv`, named in
+    /// errors), with no result yet.
+    fn new(games: GamesCsv, games_csv: PathBuf) -> Committer {
+        Committer {
+            games,
+            games_csv,
+            results: Vec::new(),
+            played: 0,
+            sprt: Vec::new(),
+        }
+    }
+
+    /// Records the results the stage just played added (from index
+    /// `before`) in `plan` and counts their games; a league run whole
+    /// (`league_whole`) then drops them, since its summaries read them
+    /// again from games.csv, so that its memory stays flat. Whether any of
+    /// them settled something in the plan.
+    fn record_stage(&mut self, plan: &mut Plan, before: usize, league_whole: bool) -> bool {
+        let mut took = false;
+        for result in &self.results[before..] {
+            took |= plan.record(result);
+            self.played += result.wdl.games() as usize;
+        }
+        if league_whole {
+            self.results.clear();
+        }
+        took
+    }
+
+    /// The run's summary: the results kept (in series order), the games
+    /// played, the SPRT rows, and the series `not_played` (a bot left out).
+    fn into_summary(self, league_whole: bool, not_played: Vec<Series>) -> Summary {
+        let mut results = self.results;
+        results.sort_by_key(|r| r.series.number);
+        Summary {
+            series: results,
+            results_in_games: league_whole,
+            games: self.played,
+            sprt: self.sprt,
+            // The command knows why a bot did not start, and says so.
+            not_started: Vec::new(),
+            not_played,
+        }
+    }
+}
+
 /// Plays the series of one stage (`shared.schedule`, all at once) to their
 /// end or until `cancel` fires, committing each game to `out` and handing
 /// each event to `on_event`.
@@ -806,11 +914,6 @@ async fn play_stage(
             out.sprt.extend(shared.state_of(*series).1);
         }
     }
-    let cores = if config.tournament.affinity {
-        crate::affinity::allowed_cores()
-    } else {
-        Vec::new()
-    };
     // A stage of one series (a two-bot match, a shard of its pairs, a
     // knockout's final) plays `concurrency` games at once, one per lane;
     // otherwise that many series play at once, each on one lane.
@@ -826,6 +929,42 @@ async fn play_stage(
             )))
         }
         _ => None,
+    };
+    let handles = start_workers(&shared, one_match, &stop, &tx)?;
+    drop(tx);
+    commit_events(&mut rx, out, on_event).await?;
+    // Every worker has dropped its sender: they are ending, if not gone.
+    let joined = tokio::task::spawn_blocking(move || {
+        handles.into_iter().map(|h| h.join()).collect::<Vec<_>>()
+    })
+    .await
+    .map_err(RunError::Join)?;
+    if !joined.iter().all(Result::is_ok) {
+        return Err(RunError::WorkerPanicked);
+    }
+    Ok(())
+}
+
+/// Starts the workers of a stage, each a thread with its own
+/// current-thread runtime (pinned to a core of its own in turn, with
+/// `[tournament] affinity`): one a lane of `one_match` when the stage is
+/// one match, else `concurrency` of them (at most one a series), each
+/// taking the next series. They send their events on `tx` and stop when
+/// `stop` fires.
+///
+/// # Errors
+/// [`RunError::WorkerRuntime`], [`RunError::WorkerThread`].
+fn start_workers(
+    shared: &Arc<Shared>,
+    one_match: Option<Arc<Match>>,
+    stop: &CancellationToken,
+    tx: &mpsc::Sender<Event>,
+) -> Result<Vec<std::thread::JoinHandle<()>>, RunError> {
+    let config = &shared.config;
+    let cores = if config.tournament.affinity {
+        crate::affinity::allowed_cores()
+    } else {
+        Vec::new()
     };
     let workers = match &one_match {
         Some(_) => config.tournament.concurrency,
@@ -863,12 +1002,23 @@ async fn play_stage(
             .map_err(RunError::WorkerThread)?;
         handles.push(handle);
     }
-    drop(tx);
+    Ok(handles)
+}
 
+/// Commits the workers' events from `rx` to `out` until every worker has
+/// dropped its sender, handing each to `on_event` once its game's row is
+/// on disk. Group commit: the events that came while the last sync ran
+/// are handled together, their games written with one write and one sync.
+///
+/// # Errors
+/// [`RunError::AppendGames`], and [`RunError::WriteTranscript`] for a
+/// game whose transcript could not be written (it stops the run).
+async fn commit_events(
+    rx: &mut mpsc::Receiver<Event>,
+    out: &mut Committer,
+    on_event: &mut impl FnMut(&Event),
+) -> Result<(), RunError> {
     let mut batch = Vec::with_capacity(EVENTS_IN_FLIGHT);
-    // Group commit: the events that came while the last sync ran are
-    // handled together, their games written with one write and one sync;
-    // each is counted (on_event) only once its row is on disk.
     while rx.recv_many(&mut batch, EVENTS_IN_FLIGHT).await > 0 {
         let played = batch.iter().filter_map(|e| match e {
             Event::Game(g) => Some(g),
@@ -894,15 +1044,6 @@ async fn play_stage(
             }
             on_event(&event);
         }
-    }
-    // Every worker has dropped its sender: they are ending, if not gone.
-    let joined = tokio::task::spawn_blocking(move || {
-        handles.into_iter().map(|h| h.join()).collect::<Vec<_>>()
-    })
-    .await
-    .map_err(RunError::Join)?;
-    if !joined.iter().all(Result::is_ok) {
-        return Err(RunError::WorkerPanicked);
     }
     Ok(())
 }
@@ -1243,8 +1384,8 @@ mod tests {
 
     #[test]
     fn affinity_where_the_platform_has_none_is_a_note() {
-        let text = "[tournament]\naffinity = true\n[[bot]]\nname = \"a\"\ncommand = [\"x\"]\n[[bot]]\nname = \"b\"\ncommand = [\"x\"]\n";
-        let config = Config::parse(text, "t.toml", "t", &crate::commands::host()).unwrap();
+        let bots = crate::config::test_bots(&["a", "b"]);
+        let config = crate::config::test_config(&format!("[tournament]\naffinity = true\n{bots}"));
         let notes = platform_notes(&config);
         let noted = notes
             .iter()
@@ -1254,13 +1395,10 @@ mod tests {
 
     #[test]
     fn past_the_end_cuts_a_series_after_its_end_unless_a_game_before_it_is_missing() {
-        let config = Config::parse(
-            "[tournament]\nfirst_to = 1\nmax_games = 6\n[[bot]]\nname = \"a\"\ncommand = [\"x\"]\n[[bot]]\nname = \"b\"\ncommand = [\"x\"]\n",
-            "t.toml",
-            "t",
-            &crate::commands::host(),
-        )
-        .unwrap();
+        let bots = crate::config::test_bots(&["a", "b"]);
+        let config = crate::config::test_config(&format!(
+            "[tournament]\nfirst_to = 1\nmax_games = 6\n{bots}"
+        ));
         let game = |game: u32, winner: Option<&str>| crate::output::MergedGame {
             series: 1,
             game,
@@ -1285,6 +1423,50 @@ mod tests {
             past_the_end(&config, &[game(2, None), game(3, None)]),
             Some(vec![false, false])
         );
+    }
+
+    /// A run folder resumed from `earlier` (a game pair greedy won: a demo
+    /// game and a forfeit; series 1 of 2 games over) while the folder's
+    /// games.csv holds its header only; its bots cannot start.
+    fn resumed_from(earlier: bool) -> (Result<Summary, RunError>, String) {
+        const HEAD: &str = "series,game,pair,opening,south,north,holes,seeds,max_laps,max_plies,moves,plies,south_seeds,north_seeds,result,termination,detail,duration_ms\n";
+        const GAME: &str = "1,1,1,4 2 2 6,greedy,first,8,4,100000,1000,4 2 2 6 4 1 7 1 5 2 1 1 5 5 1 6 7 1,18,38,26,south,no-moves,,608\n1,2,1,4 2 2 6,first,greedy,8,4,100000,1000,4 2 2 6,4,0,7,north,timeout,south (first) no reply,5\n";
+        let tmp = tempfile::tempdir().unwrap();
+        let read = tmp.path().join("read.csv");
+        std::fs::write(&read, format!("{HEAD}{GAME}")).unwrap();
+        let dir = RunFolder::create(&tmp.path().join("run")).unwrap();
+        std::fs::write(dir.games(), HEAD).unwrap();
+        let bots = crate::config::test_bots(&["greedy", "first"]);
+        let text = format!(
+            "[board]\nholes = 8\nseeds = 4\n[tournament]\nfirst_to = 1\nmax_games = 2\n{bots}"
+        );
+        let config = crate::config::test_config(&text);
+        let options = RunOptions {
+            resume: true,
+            earlier: earlier.then(|| Arc::new(crate::output::read_games(&read).unwrap())),
+            ..RunOptions::default()
+        };
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        let cancel = CancellationToken::new();
+        let summary = runtime.block_on(run(Arc::new(config), &dir, &options, &cancel, |_| {}));
+        (summary, std::fs::read_to_string(dir.games()).unwrap())
+    }
+
+    #[test]
+    fn a_resume_goes_on_from_the_games_its_caller_read_without_reading_games_csv_again() {
+        let (summary, games_csv) = resumed_from(true);
+        let summary = summary.unwrap();
+        // The series is over with the game read: no bot started, no row
+        // written, and the result is that game's.
+        assert_eq!(games_csv.lines().count(), 1, "{games_csv}");
+        assert_eq!(summary.games, 2);
+        assert_eq!(summary.series.len(), 1);
+        assert_eq!(summary.series[0].winner(), Some(0));
+        // Without the caller's games, the runner reads the file, finds no
+        // game, and plays the series (its bots forfeit, not starting).
+        let (summary, games_csv) = resumed_from(false);
+        assert!(summary.unwrap().games >= 1);
+        assert!(games_csv.lines().count() > 1, "{games_csv}");
     }
 
     #[test]

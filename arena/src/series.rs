@@ -469,7 +469,8 @@ mod tests {
         b: 1,
     };
 
-    fn rule(first_to: u32, max_games: u32) -> SeriesRule {
+    /// First to `first_to` wins within `max_games`, no SPRT, whole.
+    pub(super) fn rule(first_to: u32, max_games: u32) -> SeriesRule {
         SeriesRule {
             first_to,
             max_games,
@@ -711,6 +712,7 @@ mod tests {
 /// docs/ratings.md, "First to N").
 #[cfg(test)]
 mod bias {
+    use super::tests::rule;
     use super::*;
     use rand::{Rng, SeedableRng};
 
@@ -762,14 +764,5 @@ mod bias {
         let fixed = mean_series_score(rule(10, 10), 0.6, 100_000, 2);
         assert!((biased - 0.6184).abs() <= 0.002, "first to 5: {biased}");
         assert!((fixed - 0.6).abs() <= 0.002, "fixed length: {fixed}");
-    }
-
-    fn rule(first_to: u32, max_games: u32) -> SeriesRule {
-        SeriesRule {
-            first_to,
-            max_games,
-            sprt: None,
-            pair_shard: None,
-        }
     }
 }

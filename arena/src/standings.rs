@@ -242,6 +242,28 @@ impl Tally {
     }
 }
 
+#[cfg(test)]
+impl Tally {
+    /// For unit tests: the tally of one series between bots 0 and 1, bot
+    /// 0 South in the odd games, whose games `winners` won (no forfeit).
+    pub(crate) fn of_pair(winners: &[Option<Side>]) -> Tally {
+        let mut tally = Tally::new(2);
+        for (i, &winner) in winners.iter().enumerate() {
+            let game = i as u32 + 1;
+            let (south, north) = if game % 2 == 1 { (0, 1) } else { (1, 0) };
+            tally.add(GameResult {
+                series: 1,
+                game,
+                south,
+                north,
+                winner,
+                forfeit: false,
+            });
+        }
+        tally
+    }
+}
+
 /// One row of the standings.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Standing {

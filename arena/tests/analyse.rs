@@ -9,7 +9,7 @@ mod common;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use common::{arena_bot, assert_success, config, rows, run_arena};
+use common::{arena_bot, assert_success, build_tables, config, error_line, rows, run_arena};
 
 fn arena(args: &[&str], paths: &[&Path]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_arena"))
@@ -19,32 +19,11 @@ fn arena(args: &[&str], paths: &[&Path]) -> Output {
         .unwrap()
 }
 
-/// The one error line of a failed command, and that it failed.
-fn error_line(out: &Output) -> String {
-    assert!(!out.status.success(), "{out:?}");
-    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    let lines: Vec<&str> = stderr.lines().collect();
-    assert_eq!(lines.len(), 1, "{stderr}");
-    lines[0].to_string()
-}
-
 #[test]
 fn perfect_is_never_wrong_random_is_and_faults_name_their_path() {
     let tmp = tempfile::tempdir().unwrap();
     let tb = tmp.path().join("tb");
-    let build = arena(
-        &[
-            "tablebase",
-            "build",
-            "--holes",
-            "4",
-            "--seeds-on-board",
-            "10",
-            "--out",
-        ],
-        &[&tb],
-    );
-    assert_success(&build);
+    build_tables(&tb);
     let header = "[board]\nholes = 4\nseeds = 2\n\
                   [tournament]\nfirst_to = 4\nmax_games = 6\nconcurrency = 2\nseed = 7\n";
     let mut perfect = arena_bot("perfect", 1);

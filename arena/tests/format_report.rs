@@ -10,20 +10,11 @@ mod common;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
-use common::{assert_success, config, rate, rows, run_arena};
+use common::{assert_success, bundled_field, config, rate, rows, run_arena};
 
 /// `n` seeded bundled bots `b1`..`bn` (greedy, random and first in turn).
 fn field(n: usize) -> Vec<(String, Vec<String>)> {
-    (1..=n)
-        .map(|i| {
-            let kind = ["greedy", "random", "first"][i % 3];
-            let command = ["arena", "bot", kind, "--seed", &i.to_string()]
-                .iter()
-                .map(|s| s.to_string())
-                .collect();
-            (format!("b{i}"), command)
-        })
-        .collect()
+    bundled_field(n, &[])
 }
 
 /// Runs `format_keys` over `bots` on tiny boards, series of one game pair

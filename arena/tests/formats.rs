@@ -16,17 +16,12 @@
 mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::os::unix::process::CommandExt as _;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
-
-use nix::sys::signal::{kill, Signal};
-use nix::unistd::Pid;
+use std::process::Command;
 
 use common::{
-    assert_same_files, assert_success, config, games_without_timing, repo, rows, run_arena,
-    SUMMARY_FILES,
+    assert_same_files, assert_success, bundled_field, config, error_line, games_without_timing,
+    killed_in_round, repo, resume_after_cut, rows, run_arena, SUMMARY_FILES,
 };
 
 /// One row of `series.csv`.
@@ -80,17 +75,18 @@ fn pair(x: &str, y: &str) -> (String, String) {
 /// `n` seeded, deterministic bundled bots `b1`..`bn` (greedy, random and
 /// first in turn), each waiting `think_ms` before a move.
 fn field(n: usize, think_ms: u32) -> Vec<(String, Vec<String>)> {
-    (1..=n)
-        .map(|i| {
-            let kind = ["greedy", "random", "first"][i % 3];
-            let command = ["arena", "bot", kind, "--seed", &i.to_string()]
-                .iter()
-                .map(|s| s.to_string())
-                .chain(["--think-ms".to_string(), think_ms.to_string()])
-                .collect();
-            (format!("b{i}"), command)
-        })
-        .collect()
+    bundled_field(n, &["--think-ms", &think_ms.to_string()])
+}
+
+/// `arena slurm CFG --shards 2 --dry-run`, from `dir`, to completion.
+fn slurm_dry_run(dir: &Path, cfg: &Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_arena"))
+        .current_dir(dir)
+        .arg("slurm")
+        .arg(cfg)
+        .args(["--shards", "2", "--dry-run"])
+        .output()
+        .unwrap()
 }
 
 /// Writes `dir/t.toml`: tiny boards and series of one game pair (first to
@@ -582,25 +578,6 @@ fn a_swiss_plays_its_rounds_without_repeats_one_series_or_the_bye_each() {
     }
 }
 
-/// The series and round of each game row of `dir/games.csv` so far (whole
-/// lines only: the arena may be writing the last).
-fn games_so_far(dir: &Path) -> Vec<(usize, u32)> {
-    let Ok(text) = std::fs::read_to_string(dir.join("games.csv")) else {
-        return Vec::new();
-    };
-    let whole = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
-    whole
-        .lines()
-        .skip(1)
-        .map(|l| {
-            let mut cells = l.split(',');
-            let series = cells.next().unwrap().parse().unwrap();
-            let game = cells.next().unwrap().parse().unwrap();
-            (series, game)
-        })
-        .collect()
-}
-
 /// Plays `keys`' tournament over `n` bots in one go, then again killed
 /// (SIGKILL to the arena's process group) once a game of round `round`
 /// is in games.csv, and resumed: the resumed run has the same series,
@@ -628,56 +605,9 @@ fn killed_in_a_round_resumes_to_the_same_tournament(keys: &str, n: usize, round:
         last_round > round,
         "the tournament has no round after {round}"
     );
-    let in_round = |games: &[(usize, u32)]| games.iter().any(|(s, _)| round_of[s] == round);
-
     let run = tmp.path().join("run");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .arg("run")
-        .arg(&cfg)
-        .arg("--quiet")
-        .arg("--out")
-        .arg(&run)
-        .process_group(0)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while !in_round(&games_so_far(&run)) {
-        if let Some(status) = child.try_wait().unwrap() {
-            panic!("the run ended ({status}) before a game of round {round}");
-        }
-        assert!(
-            Instant::now() < deadline,
-            "no game of round {round} in 120 s"
-        );
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    kill(Pid::from_raw(-(child.id() as i32)), Signal::SIGKILL).unwrap();
-    child.wait().unwrap();
-    let cut = games_so_far(&run);
-    assert!(
-        !run.join("finished").exists(),
-        "the run finished before the kill"
-    );
-    assert!(
-        !cut.iter().any(|(s, _)| round_of[s] > round),
-        "the kill came after round {round}"
-    );
-
-    let output = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .arg("run")
-        .arg(&cfg)
-        .arg("--quiet")
-        .arg("--resume")
-        .arg(&run)
-        .output()
-        .unwrap();
-    assert_success(&output);
-    let resumed = games_so_far(&run);
-    let once: BTreeSet<&(usize, u32)> = resumed.iter().collect();
-    assert_eq!(once.len(), resumed.len(), "a game is in games.csv twice");
-    assert!(resumed.len() > cut.len(), "the resume played nothing");
+    let cut = killed_in_round(&cfg, &run, &round_of, round);
+    resume_after_cut(&cfg, &run, &cut);
     assert_eq!(games_without_timing(&whole), games_without_timing(&run));
     assert_same_files(&whole, &run, &SUMMARY_FILES);
     assert_same_files(&whole, &run, &[file]);
@@ -712,25 +642,18 @@ fn a_knockout_or_swiss_refuses_shards_in_one_line_and_a_gauntlet_splits() {
                 !output.status.success(),
                 "--shard {shard} of a {format} ran"
             );
-            let stderr = String::from_utf8_lossy(&output.stderr);
-            assert_eq!(stderr.lines().count(), 1, "{stderr}");
+            let line = error_line(&output);
             assert!(
-                stderr.contains(&format!("--shard {shard}: a {format} pairs each round"))
-                    && stderr.contains("cannot be split into shards"),
-                "{stderr}"
+                line.contains(&format!("--shard {shard}: a {format} pairs each round"))
+                    && line.contains("cannot be split into shards"),
+                "{line}"
             );
             assert!(!out.exists(), "a refused run made its folder");
         }
         // On Slurm it runs round by round instead: a job array for round
         // 1, and the job after it (tests/slurm.rs runs them); nor does
         // arena merge take its folder.
-        let output = Command::new(env!("CARGO_BIN_EXE_arena"))
-            .current_dir(tmp.path())
-            .arg("slurm")
-            .arg(&cfg)
-            .args(["--shards", "2", "--dry-run"])
-            .output()
-            .unwrap();
+        let output = slurm_dry_run(tmp.path(), &cfg);
         assert_success(&output);
         let stdout = String::from_utf8_lossy(&output.stdout);
         assert!(
@@ -748,24 +671,14 @@ fn a_knockout_or_swiss_refuses_shards_in_one_line_and_a_gauntlet_splits() {
             .arg(&whole)
             .output()
             .unwrap();
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(!output.status.success(), "arena merge took a {format}");
-        assert_eq!(stderr.lines().count(), 1, "{stderr}");
-        assert!(stderr.contains("no shards to merge"), "{stderr}");
+        let line = error_line(&output);
+        assert!(line.contains("no shards to merge"), "{line}");
     }
     // A league without rounds would go on until stopped: not on Slurm.
     let cfg = tiny(tmp.path(), "format = \"league\"", &bots);
-    let output = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .current_dir(tmp.path())
-        .arg("slurm")
-        .arg(&cfg)
-        .args(["--shards", "2", "--dry-run"])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(!output.status.success(), "{stderr}");
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.contains("set rounds = R"), "{stderr}");
+    let output = slurm_dry_run(tmp.path(), &cfg);
+    let line = error_line(&output);
+    assert!(line.contains("set rounds = R"), "{line}");
     // A gauntlet's series are known at the start: its shards merge to the
     // run made in one go.
     let cfg = tiny(

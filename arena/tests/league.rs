@@ -10,7 +10,6 @@
 mod common;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -19,8 +18,8 @@ use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
 
 use common::{
-    assert_same_files, assert_success, config, games_without_timing, rate, read_files, rows,
-    run_arena, SUMMARY_FILES,
+    assert_same_files, assert_success, config, games_so_far, games_without_timing, killed_in_round,
+    rate, read_files, resume_after_cut, rows, run_arena, SUMMARY_FILES,
 };
 
 /// `n` greedy bots `g1`..`gn` with noise spread from 0 to 1, seeded, each
@@ -174,25 +173,6 @@ fn a_league_of_more_than_20_bots_shows_its_top_20_and_where_the_rest_is() {
     assert_eq!(rows(&out.join("standings.csv")).len(), 22);
 }
 
-/// The series numbers of each game row of `dir/games.csv` so far (whole
-/// lines only: the arena may be writing the last).
-fn games_so_far(dir: &Path) -> Vec<(usize, u32)> {
-    let Ok(text) = std::fs::read_to_string(dir.join("games.csv")) else {
-        return Vec::new();
-    };
-    let whole = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
-    whole
-        .lines()
-        .skip(1)
-        .map(|l| {
-            let mut cells = l.split(',');
-            let series = cells.next().unwrap().parse().unwrap();
-            let game = cells.next().unwrap().parse().unwrap();
-            (series, game)
-        })
-        .collect()
-}
-
 #[test]
 fn a_league_killed_in_round_2_resumes_to_the_same_pairings() {
     let tmp = tempfile::tempdir().unwrap();
@@ -205,39 +185,8 @@ fn a_league_killed_in_round_2_resumes_to_the_same_pairings() {
         .iter()
         .map(|r| (r["series"].parse().unwrap(), r["round"].parse().unwrap()))
         .collect();
-    let in_round_2 = |games: &[(usize, u32)]| games.iter().any(|(s, _)| round_of[s] == 2);
-
     let run = tmp.path().join("run");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .arg("run")
-        .arg(&cfg)
-        .arg("--quiet")
-        .arg("--out")
-        .arg(&run)
-        .process_group(0)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while !in_round_2(&games_so_far(&run)) {
-        if let Some(status) = child.try_wait().unwrap() {
-            panic!("the run ended ({status}) before a game of round 2");
-        }
-        assert!(Instant::now() < deadline, "no game of round 2 in 120 s");
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    kill(Pid::from_raw(-(child.id() as i32)), Signal::SIGKILL).unwrap();
-    child.wait().unwrap();
-    let cut = games_so_far(&run);
-    assert!(
-        !run.join("finished").exists(),
-        "the run finished before the kill"
-    );
-    assert!(
-        !cut.iter().any(|(s, _)| round_of[s] > 2),
-        "the kill came after round 2"
-    );
+    let cut = killed_in_round(&cfg, &run, &round_of, 2);
     // league.csv is written round by round, not at the end: the killed
     // run's lists rounds 1 and 2 (3 too if it was paired before the
     // kill), as the whole run's begins.
@@ -248,19 +197,7 @@ fn a_league_killed_in_round_2_resumes_to_the_same_pairings() {
     assert!(listed.iter().any(|r| r["round"] == "2"), "{listed:?}");
     assert_eq!(listed[..], all[..listed.len()]);
 
-    let output = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .arg("run")
-        .arg(&cfg)
-        .arg("--quiet")
-        .arg("--resume")
-        .arg(&run)
-        .output()
-        .unwrap();
-    assert_success(&output);
-    let resumed = games_so_far(&run);
-    let once: BTreeSet<&(usize, u32)> = resumed.iter().collect();
-    assert_eq!(once.len(), resumed.len(), "a game is in games.csv twice");
-    assert!(resumed.len() > cut.len(), "the resume played nothing");
+    resume_after_cut(&cfg, &run, &cut);
     assert_eq!(games_without_timing(&whole), games_without_timing(&run));
     assert_same_files(&whole, &run, &SUMMARY_FILES);
     assert_same_files(&whole, &run, &["league.csv"]);

@@ -7,7 +7,7 @@ mod common;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use common::{arena_bot, config};
+use common::{arena_bot, config, error_line};
 
 fn arena(args: &[&str], cwd: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_arena"))
@@ -19,10 +19,9 @@ fn arena(args: &[&str], cwd: &Path) -> Output {
 
 /// The one line of stderr, after checking the exit code is 2.
 fn one_line(output: &Output) -> String {
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
-    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
-    stderr.trim_end().to_string()
+    let line = error_line(output);
+    assert_eq!(output.status.code(), Some(2), "{line}");
+    line
 }
 
 fn demo(dir: &Path) -> std::path::PathBuf {

@@ -4,40 +4,25 @@
 use assert_cmd::Command;
 use endodoi_tablebase::{build, crc32, decode_layer};
 
+/// `arena tablebase build --holes HOLES --seeds-on-board SEEDS --out OUT`,
+/// to run.
+fn arena_build(holes: u32, seeds: u32, out: &std::path::Path) -> Command {
+    let mut command = Command::cargo_bin("arena").unwrap();
+    command
+        .args(["tablebase", "build", "--holes", &holes.to_string()])
+        .args(["--seeds-on-board", &seeds.to_string(), "--out"])
+        .arg(out);
+    command
+}
+
 #[test]
 fn the_manifest_and_files_of_2x3_to_8_seeds_agree_with_the_library() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("tb");
-    Command::cargo_bin("arena")
-        .unwrap()
-        .args([
-            "tablebase",
-            "build",
-            "--holes",
-            "3",
-            "--seeds-on-board",
-            "8",
-            "--out",
-        ])
-        .arg(&out)
-        .assert()
-        .success();
+    arena_build(3, 8, &out).assert().success();
     let manifest_text = std::fs::read_to_string(out.join("manifest.toml")).unwrap();
     // Built again over them (another board, say): refused, nothing touched.
-    let again = Command::cargo_bin("arena")
-        .unwrap()
-        .args([
-            "tablebase",
-            "build",
-            "--holes",
-            "4",
-            "--seeds-on-board",
-            "2",
-            "--out",
-        ])
-        .arg(&out)
-        .output()
-        .unwrap();
+    let again = arena_build(4, 2, &out).output().unwrap();
     let said = String::from_utf8_lossy(&again.stderr);
     assert_eq!(again.status.code(), Some(2), "{said}");
     assert!(said.contains("already holds tables"), "{said}");
@@ -88,18 +73,5 @@ fn the_manifest_and_files_of_2x3_to_8_seeds_agree_with_the_library() {
 #[test]
 fn a_board_too_small_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    Command::cargo_bin("arena")
-        .unwrap()
-        .args([
-            "tablebase",
-            "build",
-            "--holes",
-            "1",
-            "--seeds-on-board",
-            "3",
-            "--out",
-        ])
-        .arg(dir.path())
-        .assert()
-        .code(2);
+    arena_build(1, 3, dir.path()).assert().code(2);
 }

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::process::Command;
 
-use common::{arena_bot, assert_success, config, rows, run_arena};
+use common::{arena_bot, assert_success, build_tables, config, rows, run_arena};
 use endodoi::{Move, Position, Rules, Side, Termination};
 
 fn arena(args: &[&str], extra: &Path) -> std::process::Output {
@@ -59,19 +59,7 @@ fn perfect_to_the_end(tables: &endodoi_tablebase::Tables, mut pos: Position) -> 
 fn adjudicated_games_end_as_perfect_play_ends_them_and_are_checked() {
     let tmp = tempfile::tempdir().unwrap();
     let tb = tmp.path().join("tb");
-    let build = arena(
-        &[
-            "tablebase",
-            "build",
-            "--holes",
-            "4",
-            "--seeds-on-board",
-            "10",
-            "--out",
-        ],
-        &tb,
-    );
-    assert_success(&build);
+    build_tables(&tb);
     let header = "[board]\nholes = 4\nseeds = 2\nadjudicate = \"tablebase\"\ntablebase = \"tb\"\n\
                   [tournament]\nfirst_to = 4\nmax_games = 8\nconcurrency = 2\nseed = 5\n";
     let bots = [

@@ -11,7 +11,7 @@ mod common;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use common::{assert_success, config, games_without_timing, rows, SUMMARY_FILES};
+use common::{assert_success, config, games_without_timing, series_and_games, SUMMARY_FILES};
 
 /// The arena binary with `args`, from `dir`.
 fn arena(dir: &Path, args: &[&str]) -> Output {
@@ -61,14 +61,8 @@ fn a_round_robin_of_bundled_bots_is_played_rated_and_replayed() {
     let dir = tmp.path().join("run");
 
     // Three series, each played in whole pairs until a bot has 2 wins.
-    let series = rows(&dir.join("series.csv"));
+    let (series, games) = series_and_games(&dir);
     assert_eq!(series.len(), 3, "{series:?}");
-    let games = rows(&dir.join("games.csv"));
-    let total: usize = series
-        .iter()
-        .map(|s| s["games"].parse::<usize>().unwrap())
-        .sum();
-    assert_eq!(games.len(), total);
     for s in &series {
         let wins = [&s["wins_a"], &s["wins_b"]].map(|w| w.parse::<u32>().unwrap());
         assert!(wins.iter().any(|&w| w >= 2), "{s:?}");

@@ -424,24 +424,32 @@ pub fn bot_main(
     }
 }
 
-/// [`bot_main`] for the standalone binary `endodoi-NAME`.
-///
-/// A binary's whole `main` body (`src/bin/endodoi-greedy.rs`):
-///
-/// ```no_run
-/// let stdio = endodoi_bots::Stdio {
-///     input: std::io::stdin().lock(),
-///     output: std::io::stdout().lock(),
-///     errors: std::io::stderr(),
-/// };
-/// std::process::exit(endodoi_bots::main_for("greedy", std::env::args().skip(1), stdio));
-/// ```
+/// [`bot_main`] for the standalone binary `endodoi-NAME`
+/// ([`standalone_main`] gives it the process's arguments and stdio).
 pub fn main_for(
     name: &str,
     args: impl IntoIterator<Item = String>,
     stdio: Stdio<impl BufRead, impl Write, impl Write>,
 ) -> i32 {
     bot_main(&format!("endodoi-{name}"), name, args, stdio)
+}
+
+/// [`main_for`] bot `name` with this process's arguments (after the
+/// program's name) and its stdin, stdout and stderr: the exit code of the
+/// standalone binary `endodoi-NAME`, whose whole `main`
+/// (`src/bin/endodoi-greedy.rs`) is:
+///
+/// ```no_run
+/// std::process::exit(endodoi_bots::standalone_main("greedy"));
+/// ```
+#[must_use]
+pub fn standalone_main(name: &str) -> i32 {
+    let stdio = Stdio {
+        input: std::io::stdin().lock(),
+        output: std::io::stdout().lock(),
+        errors: std::io::stderr(),
+    };
+    main_for(name, std::env::args().skip(1), stdio)
 }
 
 #[cfg(test)]

@@ -370,6 +370,22 @@ impl BotProcess {
         (self.banner.0, self.banner.1.as_deref())
     }
 
+    /// Whether the line `bytes` (`text`, read as UTF-8 with replacements)
+    /// is one a bot may send unasked, handled so: an `info` line (logged
+    /// as such), a blank reply, or a line the handshake skips
+    /// ([`BotProcess::skipped_in_handshake`], logged).
+    fn may_send_unasked(&mut self, bytes: &[u8], text: &str) -> bool {
+        match Reply::parse(text) {
+            Ok(Reply::Info(info)) if bytes.is_ascii() => {
+                self.log
+                    .line(&format!("{} info: ", self.prefix), info.as_bytes());
+                true
+            }
+            Ok(Reply::Blank) => true,
+            _ => bytes.is_ascii() && self.skipped_in_handshake(bytes),
+        }
+    }
+
     /// Whether the line `bytes` (not `info` or blank) is skipped as
     /// part of the handshake, and logs it if so: before the `hello` reply,
     /// any line that is not one (a banner); just after it, one more
@@ -599,23 +615,15 @@ impl BotProcess {
             if let Some(t) = &self.transcript {
                 t.received(&line);
             }
-            match Reply::parse(&text) {
-                Ok(Reply::Info(info)) if line.is_ascii() => {
-                    self.log
-                        .line(&format!("{} info: ", self.prefix), info.as_bytes());
-                }
-                Ok(Reply::Blank) => {}
-                _ if line.is_ascii() && self.skipped_in_handshake(&line) => {}
-                _ => {
-                    let hint = match self.notified.as_deref() {
-                        Some(n) => format!(" (after {n}, which takes no reply)"),
-                        None => String::new(),
-                    };
-                    return Err(Fault::Protocol(format!(
-                        "sent '{}' before it was asked for anything{hint}",
-                        shown_bytes(&line)
-                    )));
-                }
+            if !self.may_send_unasked(&line, &text) {
+                let hint = match self.notified.as_deref() {
+                    Some(n) => format!(" (after {n}, which takes no reply)"),
+                    None => String::new(),
+                };
+                return Err(Fault::Protocol(format!(
+                    "sent '{}' before it was asked for anything{hint}",
+                    shown_bytes(&line)
+                )));
             }
         }
         Ok(())
@@ -759,17 +767,11 @@ impl BotProcess {
                 continue; // Blank lines.
             };
             let text = String::from_utf8_lossy(&line);
-            match Reply::parse(&text) {
-                Ok(Reply::Info(info)) if line.is_ascii() => {
-                    self.log
-                        .line(&format!("{} info: ", self.prefix), info.as_bytes());
-                }
-                Ok(Reply::Blank) => {}
-                _ if line.is_ascii() && self.skipped_in_handshake(&line) => {}
-                _ => self.note(&format!(
+            if !self.may_send_unasked(&line, &text) {
+                self.note(&format!(
                     "sent after its last request: '{}'",
                     shown_bytes(&line)
-                )),
+                ));
             }
         }
     }

@@ -84,11 +84,16 @@ pub fn run<F: Future<Output = ()>>(
         Vec::new()
     };
     let (notes_tx, notes_rx) = std::sync::mpsc::channel::<runner::DoorNote>();
-    let earlier = earlier_games(resume.is_some(), &dir, console)?;
-    say_resuming_league(league && resume.is_some(), &dir, earlier.as_ref(), console);
+    let earlier = earlier_games(resume.is_some(), &dir, console)?.map(Arc::new);
+    say_resuming_league(
+        league && resume.is_some(),
+        &dir,
+        earlier.as_deref(),
+        console,
+    );
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     let server = listener
-        .map(|l| serve(l, &config, &dir, shard, earlier.as_ref(), console))
+        .map(|l| serve(l, &config, &dir, shard, earlier.as_deref(), console))
         .transpose()?;
     let watch = server.as_ref().map(Server::watch);
     let mut run_options = run_options_for(
@@ -98,6 +103,7 @@ pub fn run<F: Future<Output = ()>>(
         &not_in_league,
         watch,
         notes_tx,
+        earlier,
     );
     let cancel = CancellationToken::new();
     let failures = check_starts(
@@ -137,8 +143,7 @@ pub fn run<F: Future<Output = ()>>(
         notes: &notes_rx,
         view: options.view,
     };
-    let (outcome, mut reporter, done) =
-        play_games(&runtime, &playing, reporter, earlier.as_ref(), &interrupted);
+    let (outcome, mut reporter, done) = play_games(&runtime, &playing, reporter, &interrupted);
     last_door_lines(&notes_rx, &mut *reporter);
     reporter.finish();
     // Dropping the runtime kills every bot still running, with its group.
@@ -172,7 +177,8 @@ fn listen(options: &Options) -> anyhow::Result<Option<std::net::TcpListener>> {
 
 /// How the runner runs this run: `resumed` or not, a `league` (with its
 /// door's `notes`), the bots `not_in_league` skipped, the live view's
-/// `watch`.
+/// `watch`, and the `earlier` games read here, which the runner goes on
+/// from (games.csv is read once).
 fn run_options_for(
     options: &Options,
     resumed: bool,
@@ -180,6 +186,7 @@ fn run_options_for(
     not_in_league: &[usize],
     watch: Option<crate::referee::Watch>,
     notes: std::sync::mpsc::Sender<runner::DoorNote>,
+    earlier: Option<Arc<crate::output::GamesRead>>,
 ) -> RunOptions {
     let shard = options.shard;
     RunOptions {
@@ -188,6 +195,7 @@ fn run_options_for(
         // Shard 1 of 1 is the whole tournament (an SPRT match on Slurm).
         shard: shard.filter(|s| !s.is_whole()),
         resume: resumed,
+        earlier,
         skipped: not_in_league.to_vec(),
         watch,
         stage: None,
@@ -648,12 +656,11 @@ struct Playing<'a> {
 /// Plays the games, each event to `reporter` and the live view; the first
 /// `interrupted` abandons the games in progress and lets the run wind down,
 /// a second one returns at once (`None`). The summary, the reporter, and
-/// the games counted (from the `earlier` ones on).
+/// the games counted (from the earlier ones on, the run options' `earlier`).
 fn play_games<'r, F: Future<Output = ()>>(
     runtime: &tokio::runtime::Runtime,
     p: &Playing<'_>,
     reporter: Box<dyn Reporter + 'r>,
-    earlier: Option<&crate::output::GamesRead>,
     interrupted: &impl Fn() -> F,
 ) -> (
     Option<Result<crate::series::Summary, runner::RunError>>,
@@ -662,7 +669,7 @@ fn play_games<'r, F: Future<Output = ()>>(
 ) {
     let mut reporter = reporter;
     // A resumed run counts on from the games it already has.
-    let mut done = match earlier {
+    let mut done = match p.run_options.earlier.as_deref() {
         Some(read) => reporter.resumed(&read.rows),
         None => 0,
     };

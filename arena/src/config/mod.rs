@@ -289,5 +289,32 @@ impl Config {
     }
 }
 
+/// A config for unit tests: `text` read as `t.toml` (named `t`) on a
+/// host of 2 cores that reads files from disk.
+///
+/// # Panics
+/// If `text` is not a valid config.
+#[cfg(test)]
+pub(crate) fn test_config(text: &str) -> Config {
+    fn read(path: &std::path::Path) -> std::io::Result<String> {
+        std::fs::read_to_string(path)
+    }
+    let host = Host {
+        cores: 2,
+        read: &read,
+    };
+    Config::parse(text, "t.toml", "t", &host).unwrap()
+}
+
+/// `[[bot]]` tables for unit tests, one for each of `names`, each with
+/// the command `x` (never started).
+#[cfg(test)]
+pub(crate) fn test_bots(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|n| format!("[[bot]]\nname = \"{n}\"\ncommand = [\"x\"]\n"))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests;

@@ -140,13 +140,7 @@ impl ReportGames {
             (x.file, x.number) < (y.file, y.number)
         };
         if self.series.len() != series_before && !in_order {
-            self.series.sort_by_key(|s| (s.file, s.number));
-            self.series_at = self
-                .series
-                .iter()
-                .enumerate()
-                .map(|(i, s)| ((s.file, s.number), i))
-                .collect();
+            self.sort_series();
         }
         if let Some(course) = &mut self.course {
             // In game order: a game that ended early goes before later ones.
@@ -367,8 +361,9 @@ impl ReportGames {
         );
     }
 
-    /// Puts the series, the viewer's games and the course in order.
-    fn finish(&mut self) {
+    /// Puts the series in order (by file, then number), and their index
+    /// `series_at` with them.
+    fn sort_series(&mut self) {
         self.series.sort_by_key(|s| (s.file, s.number));
         self.series_at = self
             .series
@@ -376,6 +371,11 @@ impl ReportGames {
             .enumerate()
             .map(|(i, s)| ((s.file, s.number), i))
             .collect();
+    }
+
+    /// Puts the series, the viewer's games and the course in order.
+    fn finish(&mut self) {
+        self.sort_series();
         self.viewed.sort_by_key(|g| (g.file, g.series, g.game));
         if let Some(course) = &mut self.course {
             course.sort_by_key(|&(game, _, _)| game);

@@ -10,9 +10,9 @@ use maud::{html, PreEscaped, DOCTYPE};
 use serde::Serialize;
 
 use super::{
-    cross_section, forfeits_section, game_json, match_section, prepared, standings_section,
-    standings_svg, viewer_json, viewer_section, GameJson, ReportInput, SeriesInfo, SeriesJson, CSS,
-    SCRIPT,
+    cross_section, forfeits_section, game_json, match_section, page_head, prepared,
+    standings_section, standings_svg, viewer_json, viewer_section, GameJson, ReportInput,
+    SeriesInfo, SeriesJson, CSS, SCRIPT,
 };
 
 /// The live page's own style, after the report's.
@@ -161,12 +161,7 @@ pub fn live_page(input: &ReportInput<'_>, live: &LivePage<'_>) -> String {
     html! {
         (DOCTYPE)
         html lang="en" {
-            head {
-                meta charset="utf-8";
-                meta name="viewport" content="width=device-width, initial-scale=1";
-                title { "En Dodoi live: " (live.title) }
-                style { (PreEscaped(CSS)) (PreEscaped(LIVE_CSS)) }
-            }
+            (page_head(&format!("En Dodoi live: {}", live.title), &[CSS, LIVE_CSS]))
             body data-state=(state) {
                 header {
                     h1 { "En Dodoi live: " (live.title) }

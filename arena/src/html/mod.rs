@@ -617,12 +617,7 @@ fn page(
     html! {
         (DOCTYPE)
         html lang="en" {
-            head {
-                meta charset="utf-8";
-                meta name="viewport" content="width=device-width, initial-scale=1";
-                title { "En Dodoi tournament report" }
-                style { (PreEscaped(CSS)) }
-            }
+            (page_head("En Dodoi tournament report", &[CSS]))
             body {
                 header {
                     h1 { "En Dodoi tournament report" }
@@ -677,11 +672,7 @@ fn page(
 fn match_section(m: &Matchup) -> Markup {
     let [a, b] = &m.bots;
     let games = m.wdl.games();
-    let draw_pct = if games == 0 {
-        0.0
-    } else {
-        100.0 * f64::from(m.wdl.draws) / f64::from(games)
-    };
+    let draw_pct = m.draw_pct();
     let e = &m.elo;
     html! {
         section #match {
@@ -1051,6 +1042,19 @@ fn forfeits_section(input: &ReportInput<'_>, names: &[String], series: &[SeriesI
                     }
                 }
             }
+        }
+    }
+}
+
+/// A page's `<head>`: UTF-8, the viewport of a phone's width, `title`
+/// (escaped), and the style sheets `styles` in order, as one `<style>`.
+fn page_head(title: &str, styles: &[&str]) -> Markup {
+    html! {
+        head {
+            meta charset="utf-8";
+            meta name="viewport" content="width=device-width, initial-scale=1";
+            title { (title) }
+            style { @for css in styles { (PreEscaped(css)) } }
         }
     }
 }

@@ -8,7 +8,7 @@
 
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 
-use super::{match_section, CSS, REPORT_FILE};
+use super::{match_section, page_head, CSS, REPORT_FILE};
 use crate::matchup::Matchup;
 use crate::output::write_bytes_atomic;
 use crate::tunechart::{tune_svg, Course};
@@ -133,12 +133,7 @@ pub fn tune_page(t: &TuneSummary, verify: Option<&Matchup>) -> String {
     html! {
         (DOCTYPE)
         html lang="en" {
-            head {
-                meta charset="utf-8";
-                meta name="viewport" content="width=device-width, initial-scale=1";
-                title { "En Dodoi tuning report: " (t.bot) }
-                style { (PreEscaped(CSS)) }
-            }
+            (page_head(&format!("En Dodoi tuning report: {}", t.bot), &[CSS]))
             body {
                 header {
                     h1 { "En Dodoi tuning report: " (t.bot) }

@@ -60,6 +60,8 @@ impl fmt::Display for TornLine {
 pub struct GamesRead {
     /// Every whole row, in file order.
     pub rows: Vec<GameRow>,
+    /// The line each row of `rows` starts on, from 1 (named in errors).
+    pub lines: Vec<u64>,
     /// The header row's columns, in order.
     pub columns: Vec<String>,
     /// The last line, if it was cut short (and so left out).
@@ -438,12 +440,15 @@ impl Iterator for GamesReader {
 /// A [`GamesError`] naming the file (and the line, for a bad row).
 pub fn read_games(path: &Path) -> Result<GamesRead, GamesError> {
     let mut reader = GamesReader::open(path)?;
-    let rows = reader
-        .by_ref()
-        .map(|r| r.map(|(_, row)| row))
-        .collect::<Result<Vec<_>, _>>()?;
+    let (mut rows, mut lines) = (Vec::new(), Vec::new());
+    for row in reader.by_ref() {
+        let (line, row) = row?;
+        rows.push(row);
+        lines.push(line);
+    }
     Ok(GamesRead {
         rows,
+        lines,
         columns: reader.columns(),
         torn: reader.torn(),
     })
@@ -594,6 +599,29 @@ pub fn merge_games_with(
         torn,
         per_file,
     })
+}
+
+/// The games of the one `games.csv` at `path`, already read (`read`, by
+/// [`read_games`]), checked as [`merge_games_with`] checks a file's rows
+/// (each row replayed, its verdict checked against `tables` if given; no
+/// game twice), in schedule order (series, then game): what a resumed run
+/// goes on from, without reading the file again.
+///
+/// # Errors
+/// [`GamesError::Check`] for a row that fails a check.
+pub fn checked_games(
+    path: &Path,
+    read: &GamesRead,
+    tables: Option<std::sync::Arc<endodoi_tablebase::Tables>>,
+) -> Result<Vec<MergedGame>, GamesError> {
+    let mut checks = RowChecks::new(Duplicates::AcrossFiles, true).with_tables(tables);
+    let index = checks.file(path, &read.columns)?;
+    for (row, &line) in read.rows.iter().zip(&read.lines) {
+        checks.row(index, line, row)?;
+    }
+    let mut games: Vec<MergedGame> = read.rows.iter().map(MergedGame::from).collect();
+    games.sort_by_key(|g| (g.series, g.game));
+    Ok(games)
 }
 
 /// Writes `rows` as a new `games.csv` at `out`, with its header, synced.

@@ -65,3 +65,19 @@ pub fn temp_config(header: &str, bots: &[(&str, Vec<String>)]) -> (tempfile::Tem
     let cfg = config(tmp.path(), header, bots);
     (tmp, cfg)
 }
+
+/// `n` seeded bundled bots `b1`..`bn` (greedy, random and first in turn),
+/// each given the further arguments `args`.
+pub fn bundled_field(n: usize, args: &[&str]) -> Vec<(String, Vec<String>)> {
+    (1..=n)
+        .map(|i| {
+            let kind = ["greedy", "random", "first"][i % 3];
+            let command = ["arena", "bot", kind, "--seed", &i.to_string()]
+                .iter()
+                .chain(args)
+                .map(|s| s.to_string())
+                .collect();
+            (format!("b{i}"), command)
+        })
+        .collect()
+}

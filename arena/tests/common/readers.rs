@@ -89,3 +89,19 @@ pub fn assert_same_files(a: &Path, b: &Path, files: &[&str]) {
         );
     }
 }
+
+/// A CSV file's rows, each a map from column to field ([`rows`]).
+pub type Rows = Vec<HashMap<String, String>>;
+
+/// The rows of `dir`'s series.csv and games.csv, asserting that the games
+/// the series count (their `games` column) are the rows of games.csv.
+pub fn series_and_games(dir: &Path) -> (Rows, Rows) {
+    let series = rows(&dir.join("series.csv"));
+    let games = rows(&dir.join("games.csv"));
+    let total: usize = series
+        .iter()
+        .map(|s| s["games"].parse::<usize>().unwrap())
+        .sum();
+    assert_eq!(games.len(), total, "{series:?}");
+    (series, games)
+}

@@ -21,6 +21,22 @@ pub fn arena(args: &[&dyn AsRef<OsStr>]) -> Output {
     command.output().unwrap()
 }
 
+/// `arena tablebase build` of the 2x4 endgame tables to 10 seeds on the
+/// board into `out`, asserting it succeeded: the tables the tests of
+/// `perfect`, `arena analyse` and tablebase adjudication play on.
+pub fn build_tables(out: &Path) {
+    assert_success(&arena(&[
+        &"tablebase",
+        &"build",
+        &"--holes",
+        &"4",
+        &"--seeds-on-board",
+        &"10",
+        &"--out",
+        &out,
+    ]));
+}
+
 /// `arena run CFG --out OUT`, to completion.
 pub fn run_arena(cfg: &Path, out: &Path) -> Output {
     run_with(cfg, out, &[])
@@ -143,4 +159,13 @@ pub fn arena_in(dir: &Path, args: &[&dyn AsRef<OsStr>]) -> Output {
         command.arg(arg);
     }
     command.output().unwrap()
+}
+
+/// The one line a failed command printed on stderr, asserting that it
+/// failed and printed just that line.
+pub fn error_line(output: &Output) -> String {
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(!output.status.success(), "it did not fail: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "not one line: {stderr}");
+    stderr.trim_end().to_string()
 }

@@ -68,9 +68,10 @@ struct League {
     spearman: f64,
 }
 
-/// A league of `n` bots over `rounds` rounds, seeded.
-fn league(n: usize, rounds: u32, seed: u64) -> League {
-    let format = Format::League(LeagueSettings {
+/// The league format the benchmark plays: `rounds` rounds paired by
+/// rating, `seed` for the lots, no bootstrap.
+fn league_format(rounds: u32, seed: u64) -> Format {
+    Format::League(LeagueSettings {
         rounds: Some(rounds),
         settle_los: None,
         seed,
@@ -78,7 +79,12 @@ fn league(n: usize, rounds: u32, seed: u64) -> League {
         bootstrap: 0,
         pairing: PairBy::Rating,
         catch_up: crate::format::LEAGUE_CATCH_UP,
-    });
+    })
+}
+
+/// A league of `n` bots over `rounds` rounds, seeded.
+fn league(n: usize, rounds: u32, seed: u64) -> League {
+    let format = league_format(rounds, seed);
     let mut plan = Plan::new(&format, n, &[]);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut games = Vec::new();
@@ -191,15 +197,7 @@ struct Checkpoint {
 /// and the process's RSS at the checkpoints, and the slowest advance.
 fn scale(n: usize, seed: u64) -> (Vec<Checkpoint>, f64) {
     let last = CHECKPOINTS[CHECKPOINTS.len() - 1];
-    let format = Format::League(LeagueSettings {
-        rounds: Some(last + 1),
-        settle_los: None,
-        seed,
-        prior_draws: 1.0,
-        bootstrap: 0,
-        pairing: PairBy::Rating,
-        catch_up: crate::format::LEAGUE_CATCH_UP,
-    });
+    let format = league_format(last + 1, seed);
     let mut plan = Plan::new(&format, n, &[]);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let (mut out, mut slowest) = (Vec::new(), 0.0f64);

@@ -660,22 +660,26 @@ fn files_state(dir: &RunFolder) -> &'static str {
     }
 }
 
+/// The status table's cell of a shard's `job` (array task `task`, if
+/// one) in Slurm's `states`: its state and id, `never ran` for a task of
+/// a job Slurm knows but not the task (a pending task cancelled before it
+/// ran leaves no record), `unknown` for a job it does not know, `-`
+/// without a job.
+pub(super) fn job_state(states: &[JobState], job: Option<u64>, task: Option<usize>) -> String {
+    let Some(job) = job else {
+        return "-".to_string();
+    };
+    let id = task.map_or(job.to_string(), |k| format!("{job}_{k}"));
+    match states.iter().find(|s| s.covers(job, task)) {
+        Some(s) => format!("{} (job {id})", s.describe()),
+        None if states.iter().any(|s| s.job == job) => format!("never ran (job {id})"),
+        None => format!("unknown (job {id})"),
+    }
+}
+
 /// The status table's rows, from the files and Slurm's states.
 fn rows(t: &Tournament, subs: &[Submission], states: &[JobState]) -> anyhow::Result<Vec<Row>> {
-    let state_of = |job: Option<u64>, task: Option<usize>| match job {
-        None => "-".to_string(),
-        Some(job) => {
-            let id = task.map_or(job.to_string(), |k| format!("{job}_{k}"));
-            match states.iter().find(|s| s.covers(job, task)) {
-                Some(s) => format!("{} (job {id})", s.describe()),
-                // Slurm keeps no record of a pending task cancelled before it ran.
-                None if states.iter().any(|s| s.job == job) => {
-                    format!("never ran (job {id})")
-                }
-                None => format!("unknown (job {id})"),
-            }
-        }
-    };
+    let state_of = |job: Option<u64>, task: Option<usize>| job_state(states, job, task);
     let mut rows: Vec<Row> = (1..=t.shards()?)
         .map(|k| {
             let dir = t.shard(k);
@@ -722,6 +726,35 @@ fn print_rows(rows: &[Row], source: &str, console: &mut Console<'_>) {
     ));
 }
 
+/// The waits of a poll of squeue that goes on until the jobs are done,
+/// gently: from 1 s up to 15 s between looks, half as long again each
+/// time; and the last line said of them.
+struct Poll {
+    pause: Duration,
+    last: String,
+}
+
+impl Poll {
+    /// The first look: a pause of 1 s, nothing said yet.
+    fn new() -> Poll {
+        Poll {
+            pause: Duration::from_millis(1000),
+            last: String::new(),
+        }
+    }
+
+    /// Says `line` on `console` unless it is the last line said, then
+    /// waits the pause before the next look.
+    fn say_and_wait(&mut self, line: String, console: &mut Console<'_>) {
+        if line != self.last {
+            console.note(format_args!("{line}"));
+            self.last = line;
+        }
+        std::thread::sleep(self.pause);
+        self.pause = (self.pause * 3 / 2).min(Duration::from_secs(15));
+    }
+}
+
 /// `arena slurm status DIR [--wait]`.
 fn status(t: &Tournament, wait: bool, console: &mut Console<'_>) -> anyhow::Result<bool> {
     let subs = t.submissions()?;
@@ -729,8 +762,7 @@ fn status(t: &Tournament, wait: bool, console: &mut Console<'_>) -> anyhow::Resu
     let shards = t.shards()?;
     if wait {
         // Poll squeue, gently: from 1 s up to 15 s between looks.
-        let mut pause = Duration::from_millis(1000);
-        let mut last = String::new();
+        let mut poll = Poll::new();
         loop {
             let queued = query::queued(&jobs)?;
             if queued.is_empty() {
@@ -760,12 +792,7 @@ fn status(t: &Tournament, wait: bool, console: &mut Console<'_>) -> anyhow::Resu
                     .collect::<Vec<_>>()
                     .join(", ")
             );
-            if line != last {
-                console.note(format_args!("{line}"));
-                last = line;
-            }
-            std::thread::sleep(pause);
-            pause = (pause * 3 / 2).min(Duration::from_secs(15));
+            poll.say_and_wait(line, console);
         }
     }
     let (states, source) = query::history(&jobs);

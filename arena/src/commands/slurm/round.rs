@@ -15,12 +15,11 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
 use anyhow::Context as _;
 
 use super::rounds::{self, Course};
-use super::{query, Console, JobOptions, Jobs, Row, Submit, Tournament};
+use super::{query, Console, JobOptions, Jobs, Poll, Row, Submit, Tournament};
 use crate::config::Config;
 use crate::output::RunFolder;
 use crate::shard::Shard;
@@ -479,17 +478,7 @@ fn rows(
     subs: &[super::Submission],
     states: &[query::JobState],
 ) -> anyhow::Result<Vec<Row>> {
-    let state_of = |job: Option<u64>, task: Option<usize>| match job {
-        None => "-".to_string(),
-        Some(job) => {
-            let id = task.map_or(job.to_string(), |k| format!("{job}_{k}"));
-            match states.iter().find(|s| s.covers(job, task)) {
-                Some(s) => format!("{} (job {id})", s.describe()),
-                None if states.iter().any(|s| s.job == job) => format!("never ran (job {id})"),
-                None => format!("unknown (job {id})"),
-            }
-        }
-    };
+    let state_of = |job: Option<u64>, task: Option<usize>| super::job_state(states, job, task);
     let (round, stage) = match (&course.current, course.done.last()) {
         (Some(stage), _) => (course.done.len() + 1, stage),
         (None, Some(stage)) => (course.done.len(), stage),
@@ -614,8 +603,7 @@ fn wait_for_chain(
     config: &Config,
     console: &mut Console<'_>,
 ) -> anyhow::Result<()> {
-    let mut pause = Duration::from_millis(1000);
-    let mut last = String::new();
+    let mut poll = Poll::new();
     loop {
         // squeue first, jobs.csv second: a job between rounds records the
         // jobs it submits before it ends, so none is missed.
@@ -659,12 +647,7 @@ fn wait_for_chain(
                 .collect::<Vec<_>>()
                 .join(", ")
         );
-        if line != last {
-            console.note(format_args!("{line}"));
-            last = line;
-        }
-        std::thread::sleep(pause);
-        pause = (pause * 3 / 2).min(Duration::from_secs(15));
+        poll.say_and_wait(line, console);
     }
 }
 

@@ -212,20 +212,10 @@ mod tests {
     }
 
     fn knockout() -> Config {
-        fn read(path: &std::path::Path) -> std::io::Result<String> {
-            std::fs::read_to_string(path)
-        }
-        let host = crate::config::Host {
-            cores: 2,
-            read: &read,
-        };
-        let bots: String = ["a", "b", "c", "d"]
-            .iter()
-            .map(|n| format!("[[bot]]\nname = \"{n}\"\ncommand = [\"x\"]\n"))
-            .collect();
-        let text =
-            format!("[tournament]\nformat = \"knockout\"\nfirst_to = 1\nmax_games = 2\n{bots}");
-        Config::parse(&text, "t.toml", "t", &host).unwrap()
+        let bots = crate::config::test_bots(&["a", "b", "c", "d"]);
+        crate::config::test_config(&format!(
+            "[tournament]\nformat = \"knockout\"\nfirst_to = 1\nmax_games = 2\n{bots}"
+        ))
     }
 
     /// Game `game` of `s`, won by bot `winner` (an index) or drawn.
