@@ -132,15 +132,21 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         None => table,
     };
     console.print(table);
+    say_written(&rated, options.games.len(), &out, console);
+    Ok(Outcome::Success)
+}
+
+/// The last line: the games rated, from how many `files`, and the files
+/// written in `out`.
+fn say_written(rated: &crate::rate::Rated, files: usize, out: &Path, console: &mut Console<'_>) {
     console.note(format_args!(
         "arena: {} from {}; standings.csv, pairwise.csv, los.csv, {}report.html and standings.svg in {}",
         crate::output::counted(rated.games, "game", "games"),
-        crate::output::counted(options.games.len(), "file", "files"),
+        crate::output::counted(files, "file", "files"),
         // A match of two bots also has its summary (report::write_ratings).
         if rated.names.len() == 2 { "match.csv, " } else { "" },
         out.display()
     ));
-    Ok(Outcome::Success)
 }
 
 /// The anchor: `--anchor` (at `--anchor-elo`, else 0), else the run's

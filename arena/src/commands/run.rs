@@ -84,13 +84,7 @@ pub fn run<F: Future<Output = ()>>(
         Vec::new()
     };
     let (notes_tx, notes_rx) = std::sync::mpsc::channel::<runner::DoorNote>();
-    let earlier = earlier_games(resume.is_some(), &dir, console)?.map(Arc::new);
-    say_resuming_league(
-        league && resume.is_some(),
-        &dir,
-        earlier.as_deref(),
-        console,
-    );
+    let earlier = earlier_games(resume.is_some(), league, &dir, console)?;
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     let server = listener
         .map(|l| serve(l, &config, &dir, shard, earlier.as_deref(), console))
@@ -428,18 +422,20 @@ fn open_folder(
 }
 
 /// The games an interrupted run has (when `resumed`), read once for the
-/// view; a game cut short by a kill as it was written is said, and played
-/// again.
+/// view and the runner; a game cut short by a kill as it was written is
+/// said, and played again; a resumed `league` says so first.
 fn earlier_games(
     resumed: bool,
+    league: bool,
     dir: &RunFolder,
     console: &mut Console<'_>,
-) -> anyhow::Result<Option<crate::output::GamesRead>> {
+) -> anyhow::Result<Option<Arc<crate::output::GamesRead>>> {
     let earlier = if resumed { dir.read_games()? } else { None };
+    say_resuming_league(league && resumed, dir, earlier.as_ref(), console);
     if let Some(torn) = earlier.as_ref().and_then(|read| read.torn.as_ref()) {
         console.note(format_args!("arena: {torn}"));
     }
-    Ok(earlier)
+    Ok(earlier.map(Arc::new))
 }
 
 /// Starts every bot before any game: why each did not start (`None`: it
