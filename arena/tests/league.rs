@@ -716,4 +716,22 @@ fn arena_rate_replays_a_league_whose_bots_came_and_went() {
         .collect();
     left.sort();
     assert_eq!(left, ["config.toml", "games.csv", "roster.csv"]);
+
+    // The run's games rated into the edited folder, which holds games of
+    // its own: refused in one line (its roster.csv and summaries are its
+    // own), every file there as it was.
+    let before: Vec<Vec<u8>> = left
+        .iter()
+        .map(|f| std::fs::read(edited.join(f)).unwrap())
+        .collect();
+    let refused = rate(&run.join("games.csv"), &["--out", edited.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("holds another run's games.csv"), "{stderr}");
+    let after: Vec<Vec<u8>> = left
+        .iter()
+        .map(|f| std::fs::read(edited.join(f)).unwrap())
+        .collect();
+    assert_eq!(before, after);
 }

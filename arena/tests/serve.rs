@@ -1177,6 +1177,7 @@ fn serve_dir_of_a_league_shows_its_table_search_and_a_bots_series() {
     assert_eq!(row_names(&rest["rows"]), with_g[5..].to_vec(), "{rest}");
     let retired_page = served.get("/league?table=retired&find=9").json();
     assert_eq!(row_names(&retired_page["rows"]), ["g9"], "{retired_page}");
+    assert_eq!(served.get("/league?table=bogus").status, 400);
 
     // A bot's series, from its side, as series.csv and league.csv have them.
     let bot = "g3";

@@ -124,7 +124,16 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
             }
         }
     }
-    if tally.games > 0 && tally.in_tables == 0 {
+    let stopped_by_tables = read
+        .rows
+        .iter()
+        .filter(|r| r.termination == "tablebase")
+        .count();
+    if tally.games > 0 && tally.in_tables == 0 && stopped_by_tables > 0 {
+        console.note(format_args!(
+            "arena: no move of these games was from a position the tables know exactly: {stopped_by_tables} of them ended by tablebase adjudication the moment they reached the tables; to judge endgames, analyse a run played on past them (adjudicate = \"off\" or \"decided\")"
+        ));
+    } else if tally.games > 0 && tally.in_tables == 0 {
         let first = &read.rows[0];
         console.note(format_args!(
             "arena: no move of these games was from a position the tables know exactly: the tables are of 2x{} with max_laps {}, up to {} seeds on the board, the first game on 2x{} with max_laps {}; give tables of the run's board, built far enough",
@@ -141,8 +150,16 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
     console.print(table(&rows));
     console.print(tally.summary(&tables));
     console.print(tally.reach_line());
-    if options.out.is_none() && options.run.join(crate::html::REPORT_FILE).is_file() {
-        rewrite_report(options, console);
+    let report = options.run.join(crate::html::REPORT_FILE);
+    if options.out.is_none() && report.is_file() {
+        if options.run.join("config.toml").is_file() {
+            rewrite_report(options, tally.in_tables > 0, console);
+        } else {
+            console.note(format_args!(
+                "arena: {} not written again, so its viewer does not show the verdicts: the folder has no config.toml, without which the report would lose the run's settings and format",
+                report.display()
+            ));
+        }
     }
     Ok(Outcome::Success)
 }
@@ -150,9 +167,9 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
 /// Writes the run's `report.html` again (called only when it has one), as
 /// `arena rate RUN_DIR` does (the same statistics from the same games and
 /// settings), so that its viewer shows the verdicts of the
-/// `analysis-games.csv` just written. A run the rating refuses keeps its
-/// report, with a note.
-fn rewrite_report(options: &Options, console: &mut Console<'_>) {
+/// `analysis-games.csv` just written (the note says when none was
+/// `judged`). A run the rating refuses keeps its report, with a note.
+fn rewrite_report(options: &Options, judged: bool, console: &mut Console<'_>) {
     let rate = super::rate::Options {
         games: vec![options.run.join(GameRow::FILE)],
         tablebase: options.tablebase.clone(),
@@ -161,8 +178,13 @@ fn rewrite_report(options: &Options, console: &mut Console<'_>) {
     let mut quiet = Console::new(std::io::sink(), std::io::sink());
     match super::rate::run(&rate, &mut quiet) {
         Ok(_) => console.note(format_args!(
-            "arena: {}: its viewer shows the verdicts",
-            options.run.join(crate::html::REPORT_FILE).display()
+            "arena: {}: written again; its viewer shows the verdicts{}",
+            options.run.join(crate::html::REPORT_FILE).display(),
+            if judged {
+                ""
+            } else {
+                " (none here: no move was judged)"
+            }
         )),
         Err(e) => console.note(format_args!(
             "arena: {} not written again, so its viewer does not show the verdicts: {e:#}",
@@ -405,7 +427,7 @@ impl Tally {
             _ => String::new(),
         };
         format!(
-            "reach: {} of {} games enter the tables past the opening{at} {} before a side holds more than half of all seeds ({} games); plies played {}, with adjudicate = \"decided\" {} ({:.1}%), \"tablebase\" {} ({:.1}%), both {} ({:.1}%): the tables save {} plies beside decided ({:.1}% of the plies played)",
+            "reach: {} of {} games enter the tables past the opening{at} {} of them before a side holds more than half of all seeds (where adjudicate = \"decided\" stops a game; {} games reach it); plies played {}, with adjudicate = \"decided\" {} ({:.1}%), \"tablebase\" {} ({:.1}%), both {} ({:.1}%): the tables save {} plies beside decided ({:.1}% of the plies played)",
             r.first_plies.len(),
             self.games,
             r.before_decided,
@@ -517,7 +539,7 @@ fn write_csv<R: CsvRow + serde::Serialize>(path: &Path, rows: &[R]) -> std::io::
 /// The console's table of `rows`: the figures a reader compares bots by
 /// (the rest are in the CSV file and the summary line).
 fn table(rows: &[AnalysisRow]) -> String {
-    use crate::output::table::{render, stdout_width, Align};
+    use crate::output::table::{render_fitted, stdout_terminal_width, Align};
     let header = [
         "bot",
         "games",
@@ -545,7 +567,8 @@ fn table(rows: &[AnalysisRow]) -> String {
             ]
         })
         .collect();
-    render(&header, &align, &cells, stdout_width())
+    // Every column whole (a pipe or a file: at its natural width).
+    render_fitted(&header, &align, &cells, stdout_terminal_width(), &[]).text
 }
 
 #[cfg(test)]

@@ -42,6 +42,7 @@ pub struct Options {
 pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outcome> {
     check_distinct(&options.games)?;
     let out = out_dir(options)?;
+    check_not_another_run(&options.games, &out)?;
     // The settings of the run the files come from (its config.toml beside
     // them, the same for all), so that rating a run gives the run's files;
     // a league's bots that came and went as its roster.csv has them.
@@ -132,15 +133,57 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         None => table,
     };
     console.print(table);
-    say_written(&rated, options.games.len(), &out, console);
+    let format_files = format_files(format_config.as_ref(), roster.is_some());
+    say_written(&rated, options.games.len(), &format_files, &out, console);
     Ok(Outcome::Success)
 }
 
+/// Refuses an `out` folder that holds another run's `games.csv` (one
+/// not among the `games` rated): its summaries belong to its own games,
+/// and its `roster.csv` to its league, which would no longer resume.
+///
+/// # Errors
+/// `out` holds a `games.csv` that is not rated here.
+fn check_not_another_run(games: &[PathBuf], out: &Path) -> anyhow::Result<()> {
+    let theirs = out.join(<crate::output::GameRow as crate::output::CsvRow>::FILE);
+    let Ok(theirs) = theirs.canonicalize() else {
+        return Ok(());
+    };
+    let rated = games
+        .iter()
+        .any(|g| g.canonicalize().is_ok_and(|g| g == theirs));
+    anyhow::ensure!(
+        rated,
+        "{} holds another run's games.csv: writing there would replace that run's summaries; give --out a folder without one",
+        out.display()
+    );
+    Ok(())
+}
+
+/// The format's own files that rate writes for a run of `config` (with
+/// a `roster`: a league whose bots came and went), each followed by ", ".
+fn format_files(config: Option<&Config>, roster: bool) -> String {
+    use crate::format::Format;
+    match config.map(|c| &c.format) {
+        Some(Format::Knockout { .. }) => "knockout.csv, ".into(),
+        Some(Format::Swiss { .. }) => "swiss.csv, ".into(),
+        Some(Format::League(_)) if roster => "league.csv, roster.csv, ".into(),
+        Some(Format::League(_)) => "league.csv, ".into(),
+        _ => String::new(),
+    }
+}
+
 /// The last line: the games rated, from how many `files`, and the files
-/// written in `out`.
-fn say_written(rated: &crate::rate::Rated, files: usize, out: &Path, console: &mut Console<'_>) {
+/// written in `out` (the format's own, `format_files`, among them).
+fn say_written(
+    rated: &crate::rate::Rated,
+    files: usize,
+    format_files: &str,
+    out: &Path,
+    console: &mut Console<'_>,
+) {
     console.note(format_args!(
-        "arena: {} from {}; standings.csv, pairwise.csv, los.csv, {}report.html and standings.svg in {}",
+        "arena: {} from {}; standings.csv, pairwise.csv, los.csv, {}{format_files}report.html and standings.svg in {}",
         crate::output::counted(rated.games, "game", "games"),
         crate::output::counted(files, "file", "files"),
         // A match of two bots also has its summary (report::write_ratings).
@@ -471,7 +514,7 @@ fn followed_course(
             drop(league);
             let _ = std::fs::remove_file(out.join(format!("{}.tmp", crate::html::LEAGUE_FILE)));
             anyhow::bail!(
-                "{}: series {} of {} and {} is not a pairing of the league replayed from its config and roster.csv: these are not the games the league played (edited, or from another run?); the run's own files are its result",
+                "{}: series {} of {} and {} is not a pairing of the league replayed from its config and roster.csv: games.csv or roster.csv was edited, or they are from another run; the run's own files are its result",
                 games.display(),
                 row.series,
                 row.south,

@@ -546,6 +546,13 @@ struct LeagueQuery {
 }
 
 async fn league(State(app): State<App>, Query(q): Query<LeagueQuery>) -> Response {
+    if !matches!(q.table.as_str(), "" | "active" | "retired") {
+        return (
+            StatusCode::BAD_REQUEST,
+            "table is active (the default) or retired\n",
+        )
+            .into_response();
+    }
     match app.state().league_page(&q.table, &q.find, q.offset) {
         Some(body) => json(body),
         None => (StatusCode::NOT_FOUND, "this run is not a league\n").into_response(),

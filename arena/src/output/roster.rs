@@ -119,11 +119,22 @@ pub fn read_roster(dir: &Path) -> Result<Option<Vec<RosterRow>>, RosterFileError
     let mut reader = csv::Reader::from_reader(bytes.as_slice());
     let mut rows = Vec::new();
     for (i, row) in reader.deserialize::<RosterRow>().enumerate() {
-        rows.push(row.map_err(|e| RosterFileError::Row {
+        let bad = |why: String| RosterFileError::Row {
             path: path.clone(),
             line: i as u64 + 2,
-            why: e.to_string(),
-        })?);
+            why,
+        };
+        let row = row.map_err(|e| bad(e.to_string()))?;
+        if row.joined == 0 {
+            return Err(bad(format!(
+                "bot '{}' joined at round 0 (rounds count from 1)",
+                row.bot
+            )));
+        }
+        if rows.iter().any(|r: &RosterRow| r.bot == row.bot) {
+            return Err(bad(format!("bot '{}' is listed twice", row.bot)));
+        }
+        rows.push(row);
     }
     Ok(Some(rows))
 }
@@ -187,6 +198,33 @@ pub fn mark_retired(dir: &Path, rows: &[RosterRow]) -> io::Result<Option<String>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_roster_with_a_bot_twice_or_joined_at_round_0_is_refused_naming_its_line() {
+        let dir = tempfile::tempdir().unwrap();
+        for (text, line, why) in [
+            (
+                "bot,joined,retired\na,1,\nb,1,4\na,5,\n",
+                4,
+                "bot 'a' is listed twice",
+            ),
+            (
+                "bot,joined,retired\na,1,\nb,0,\n",
+                3,
+                "bot 'b' joined at round 0",
+            ),
+        ] {
+            std::fs::write(dir.path().join(ROSTER_FILE), text).unwrap();
+            let e = read_roster(dir.path()).unwrap_err().to_string();
+            assert!(e.contains(&format!("line {line}: {why}")), "{e}");
+        }
+        std::fs::write(
+            dir.path().join(ROSTER_FILE),
+            "bot,joined,retired\na,1,\nb,2,3\n",
+        )
+        .unwrap();
+        assert_eq!(read_roster(dir.path()).unwrap().map(|r| r.len()), Some(2));
+    }
 
     #[test]
     fn a_roster_goes_through_its_file_and_back() {
