@@ -138,7 +138,7 @@ fn write_error(path: &Path, source: io::Error) -> io::Error {
         source.kind(),
         WriteError {
             path: path.to_path_buf(),
-            source,
+            cause: source,
         },
     )
 }
@@ -195,13 +195,15 @@ pub fn write_bytes_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
 
 /// A file that could not be written: its path and the I/O error, inside
 /// the [`io::Error`] of the same kind that [`write_bytes_atomic`] returns.
+/// Its message says the cause, so the cause is not also its `source()`
+/// (a chain printed whole would say it twice).
 #[derive(Debug, thiserror::Error)]
-#[error("cannot write {}: {source}", path.display())]
+#[error("cannot write {}: {cause}", path.display())]
 pub struct WriteError {
     /// The file meant.
     pub path: PathBuf,
     /// What failed.
-    pub source: io::Error,
+    pub cause: io::Error,
 }
 
 /// [`write_bytes_atomic`] with the contents written by `fill`, into the
@@ -315,6 +317,13 @@ mod tests {
         assert_eq!(
             err.to_string(),
             format!("cannot write {}: No space left on device", path.display())
+        );
+        // Said once when the whole chain is printed (anyhow's `{:#}`).
+        let chain = format!("{:#}", anyhow::Error::new(err));
+        assert_eq!(
+            chain.matches("No space left on device").count(),
+            1,
+            "{chain}"
         );
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
         assert!(!dir.path().join("report.html.tmp").exists());
