@@ -167,7 +167,9 @@ fn adjudicate_of(
         let flag = match item.as_str() {
             Some("decided") => &mut chosen.decided,
             Some("tablebase") => &mut chosen.tablebase,
-            _ if items.len() == 1 && !v.get_ref().is_array() => return fail(item, "is not a choice"),
+            _ if items.len() == 1 && !v.get_ref().is_array() => {
+                return fail(item, "is not a choice")
+            }
             _ => return fail(item, &format!("holds {item}, which is not a rule")),
         };
         if std::mem::replace(flag, true) {

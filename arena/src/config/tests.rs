@@ -455,7 +455,10 @@ fn adjudication_takes_an_array_of_distinct_rules() {
     assert_eq!(both.tablebase.as_deref(), Some(Path::new("cfg/tb")));
     let reversed = parse("adjudicate = [\"tablebase\", \"decided\"]\ntablebase = \"tb\"").unwrap();
     assert_eq!(reversed.adjudicate, Adjudicate::BOTH);
-    assert_eq!(parse("adjudicate = []").unwrap().adjudicate, Adjudicate::OFF);
+    assert_eq!(
+        parse("adjudicate = []").unwrap().adjudicate,
+        Adjudicate::OFF
+    );
     assert_eq!(
         parse("adjudicate = [\"decided\"]").unwrap().adjudicate,
         Adjudicate::DECIDED
