@@ -70,11 +70,7 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         .as_ref()
         .filter(|c| c.format != crate::format::Format::RoundRobin)
         .cloned();
-    let tables = super::tables_for(options.tablebase.as_deref(), run_config.as_ref())?;
-    // With both rules, each adjudicated row is checked against the other.
-    let adjudicate = run_config
-        .as_ref()
-        .map_or_else(Default::default, |c| c.adjudicate);
+    let referee = super::referee_for(options.tablebase.as_deref(), run_config.as_ref())?;
     let (ratings, seed) = run_config.map_or_else(
         || (RatingSettings::default(), DEFAULT_SEED),
         |c| (c.ratings, c.tournament.seed),
@@ -84,12 +80,7 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         prior_draws.is_finite() && prior_draws >= 0.0,
         "--prior-draws must be 0 or more"
     );
-    let mut rated = read_rated(
-        &options.games,
-        options.mixed_rules,
-        (tables, adjudicate),
-        console,
-    )?;
+    let mut rated = read_rated(&options.games, options.mixed_rules, referee, console)?;
     let (not_started, listed) = listed_bots(&mut rated, &run_bots, from_run, &options.games);
     let anchor = anchor_of(options, ratings.anchor, &rated.names)?;
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;

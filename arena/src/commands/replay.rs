@@ -64,8 +64,8 @@ pub fn run(source: &Source, console: &mut Console<'_>) -> anyhow::Result<Outcome
                     // other's first position too).
                     let dir = games.parent().unwrap_or(std::path::Path::new("."));
                     let config = super::run_config(dir, tablebase.is_some())?;
-                    tables = super::tables_for(tablebase.as_deref(), config.as_ref())?;
-                    adjudicate = config.map_or(adjudicate, |c| c.adjudicate);
+                    (tables, adjudicate) =
+                        super::referee_for(tablebase.as_deref(), config.as_ref())?;
                 }
                 game
             }
