@@ -2,8 +2,9 @@
 //! to 10 seeds on the board, the same tournament run with each rule alone
 //! and with both (same seeds, so the same moves until the referee stops a
 //! game), compared game by game; then the checks of `arena rate`, `arena
-//! replay`, `--resume` and `tools/replay_check.py` on the run with both,
-//! and on rows edited to go on past the other rule's first stop.
+//! replay`, `arena merge` (of its shards), `--resume` and
+//! `tools/replay_check.py` on the run with both, and on rows edited to go
+//! on past the other rule's first stop.
 
 mod common;
 
@@ -121,6 +122,14 @@ fn both_rules_stop_each_game_at_the_earlier_and_rows_are_checked_against_both() 
     let checked = replay_check(&games);
     assert_success(&checked);
     assert!(checked.status.success(), "{checked:?}");
+    // Shards of it merge, their rows checked under the shards' config.
+    let shards = common::run_shards(tmp.path(), &cfg, 2);
+    let merged = tmp.path().join("merged");
+    assert_success(&common::merge(&shards, &merged));
+    assert_eq!(
+        common::games_without_timing(&merged),
+        common::games_without_timing(&both)
+    );
 
     // A row that goes on past the other rule's stop: the single rule's row
     // of a game that the other rule stops earlier, put in the run with
@@ -170,5 +179,18 @@ fn both_rules_stop_each_game_at_the_earlier_and_rows_are_checked_against_both() 
             );
         }
         std::fs::write(&games, &original).unwrap();
+        // And merge refuses the shard that holds it.
+        let (shard, row) = shards
+            .iter()
+            .find_map(|s| Some((s.join("games.csv"), by_game(s).remove(key)?)))
+            .unwrap();
+        let kept = std::fs::read_to_string(&shard).unwrap();
+        let replaced = kept.replace(&line_of(&row), &line_of(edited));
+        assert_ne!(replaced, kept);
+        std::fs::write(&shard, replaced).unwrap();
+        let refused = common::merge(&shards, &tmp.path().join(format!("merged-{end}")));
+        let said = String::from_utf8_lossy(&refused.stderr);
+        assert!(!refused.status.success() && said.contains(why), "{said}");
+        std::fs::write(&shard, kept).unwrap();
     }
 }
