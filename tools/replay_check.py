@@ -20,7 +20,9 @@ Standard library only (Python 3.11).
 import argparse
 import csv
 import io
+import os
 import sys
+import tomllib
 from array import array
 
 SOUTH, NORTH = 0, 1
@@ -519,8 +521,26 @@ def decided_side(game):
     return None
 
 
-def check_game(row):
-    """Return a list of differences between a games.csv row and our replay."""
+def adjudicates_both(games_path):
+    """Whether the run of `games_path` adjudicated by both rules: its
+    config.toml beside it says `[board] adjudicate = ["decided",
+    "tablebase"]`. Then a game ends at the first position either rule ends,
+    by decided where both do, so a tablebase row must stop before any
+    position where a side holds more than half of the seeds. (That a decided
+    row stops before the arena's tables knew a position is not checked, as
+    for a tablebase row.) False without a readable config."""
+    path = os.path.join(os.path.dirname(games_path) or ".", "config.toml")
+    try:
+        with open(path, "rb") as f:
+            rule = tomllib.load(f).get("board", {}).get("adjudicate")
+    except (OSError, tomllib.TOMLDecodeError):
+        return False
+    return isinstance(rule, list) and sorted(rule) == [DECIDED, TABLEBASE]
+
+
+def check_game(row, both=False):
+    """Return a list of differences between a games.csv row and our replay;
+    `both` when its run adjudicated by both rules (`adjudicates_both`)."""
     try:
         nums = {col: int(row[col]) for col in INT_COLUMNS}
     except ValueError as e:
@@ -546,9 +566,10 @@ def check_game(row):
         return diffs + [f"bad parameters: {e}"]
 
     opening = len((row.get("opening") or "").split())
+    by_decided = termination == DECIDED or (both and termination == TABLEBASE)
     for ply, hole in enumerate(moves):
-        if termination == DECIDED and ply >= opening and decided_side(game) is not None:
-            return diffs + [f"decided claimed at ply {len(moves)}, but "
+        if by_decided and ply >= opening and decided_side(game) is not None:
+            return diffs + [f"{termination} claimed at ply {len(moves)}, but "
                             f"{SIDE_NAMES[decided_side(game)]} held more than half "
                             f"of the seeds after ply {ply} already"]
         try:
@@ -590,6 +611,10 @@ def check_game(row):
             diffs.append(f"totals {totals[0]}-{totals[1]}, captured so far "
                          f"{captured[0]}-{captured[1]}")
     elif termination == TABLEBASE:
+        if both and game.ended is None and decided_side(game) is not None:
+            diffs.append(f"tablebase claimed, but {SIDE_NAMES[decided_side(game)]} "
+                         f"held more than half of the seeds after its moves: with both "
+                         f"rules the game ends by decided there")
         diffs.extend(check_tablebase(game, row, totals, result))
     elif termination in FORFEITS:
         if game.ended is not None:
@@ -623,8 +648,9 @@ def run_games(paths, out=sys.stdout):
     passed = failed = 0
     UNCHECKED_ROWS.clear()
     for path, rows in tables:
+        both = adjudicates_both(path)
         for line, row, err in rows:
-            diffs = [err] if row is None else check_game(row)
+            diffs = [err] if row is None else check_game(row, both)
             if diffs and all(d.startswith(UNCHECKED) for d in diffs):
                 UNCHECKED_ROWS.append((path, row.get("series"), row.get("game")))
                 print(f"{path}: series {row.get('series', '?')} game "

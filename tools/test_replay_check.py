@@ -196,6 +196,24 @@ class VectorsTest(TempFiles):
         self.assertGreater(failed, 0)
 
 
+class AdjudicatesBothTest(TempFiles):
+    """The run's [board] adjudicate, read from the config.toml beside its
+    games.csv: only an array of both rules turns the combined check on."""
+
+    def test_only_both_rules_in_the_config_beside_count(self):
+        games = self.write(csv_text(good_rows()))
+        self.assertFalse(rc.adjudicates_both(games))  # no config.toml
+        for text, both in [
+            ('[board]\nadjudicate = ["decided", "tablebase"]\n', True),
+            ('[board]\nadjudicate = ["tablebase", "decided"]\n', True),
+            ('[board]\nadjudicate = "decided"\n', False),
+            ('[board]\nadjudicate = ["tablebase"]\n', False),
+            ('[board]\nadjudicate = [\n', False),  # not TOML
+        ]:
+            self.write(text, "config.toml")
+            self.assertEqual(rc.adjudicates_both(games), both, text)
+
+
 class GamesTest(TempFiles):
     def check(self, rows, **kw):
         return self.run_cli(self.write(csv_text(rows, **kw)))

@@ -70,11 +70,12 @@ impl Rated {
 /// (named by file and line); a truncated last line is skipped and reported
 /// in [`Rated::torn`], not an error.
 pub fn read_games(files: &[impl AsRef<Path>], mixed_rules: bool) -> Result<Rated, GamesError> {
-    read_games_with(files, mixed_rules, None)
+    read_games_with(files, mixed_rules, None, crate::config::Adjudicate::OFF)
 }
 
 /// [`read_games`], with the endgame tables that check the rows adjudicated
-/// `tablebase` ([`RowChecks::with_tables`]).
+/// `tablebase` ([`RowChecks::with_tables`]) and the run's `[board]
+/// adjudicate`, where known ([`RowChecks::with_adjudicate`]).
 ///
 /// # Errors
 /// As [`read_games`].
@@ -82,8 +83,11 @@ pub fn read_games_with(
     files: &[impl AsRef<Path>],
     mixed_rules: bool,
     tables: Option<std::sync::Arc<endodoi_tablebase::Tables>>,
+    adjudicate: crate::config::Adjudicate,
 ) -> Result<Rated, GamesError> {
-    let mut checks = RowChecks::new(Duplicates::InAFile, mixed_rules).with_tables(tables);
+    let mut checks = RowChecks::new(Duplicates::InAFile, mixed_rules)
+        .with_tables(tables)
+        .with_adjudicate(adjudicate);
     let mut names: HashSet<String> = HashSet::new();
     let mut torn = Vec::new();
     let mut games = 0;

@@ -389,7 +389,7 @@ pub struct GameRules {
     /// ([`GameEnd::Decided`]) or its result is in the tables
     /// ([`GameEnd::Tablebase`]).
     pub adjudicate: Adjudicate,
-    /// The endgame tables of [`Adjudicate::Tablebase`], read once per run
+    /// The endgame tables of [`Adjudicate::tablebase`], read once per run
     /// and shared by every game; without them that adjudication never ends
     /// a game.
     pub tables: Option<Arc<Tables>>,
@@ -399,7 +399,7 @@ impl From<Rules> for GameRules {
     fn from(rules: Rules) -> GameRules {
         GameRules {
             rules,
-            adjudicate: Adjudicate::Off,
+            adjudicate: Adjudicate::OFF,
             tables: None,
         }
     }
@@ -553,7 +553,7 @@ struct Table<'a> {
     rules: Rules,
     /// Whether the game ends once its result is certain.
     adjudicate: Adjudicate,
-    /// The endgame tables of [`Adjudicate::Tablebase`].
+    /// The endgame tables of [`Adjudicate::tablebase`].
     tables: Option<&'a Tables>,
     /// Each side's clocks.
     times: [TimeControl; 2],
@@ -786,17 +786,26 @@ enum Adjudicated {
 }
 
 /// Whether `adjudicate` ends the game at `pos` (the start, or after a ply),
-/// and how.
+/// and how: by `decided` first, so that a position both rules end ends by
+/// the rule exact without the tables.
 fn adjudication(
     pos: &Position,
     adjudicate: Adjudicate,
     tables: Option<&Tables>,
 ) -> Option<Adjudicated> {
-    match adjudicate {
-        Adjudicate::Off => None,
-        Adjudicate::Decided => pos.decided_winner().map(Adjudicated::Decided),
-        Adjudicate::Tablebase => by_tables(tables?, pos).map(Adjudicated::Tablebase),
-    }
+    let decided = adjudicate
+        .decided
+        .then(|| pos.decided_winner())
+        .flatten()
+        .map(Adjudicated::Decided);
+    decided.or_else(|| {
+        adjudicate
+            .tablebase
+            .then_some(tables)
+            .flatten()
+            .and_then(|t| by_tables(t, pos))
+            .map(Adjudicated::Tablebase)
+    })
 }
 
 /// A bot's fault in a game: a process fault, or a legal-looking reply that

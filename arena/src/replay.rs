@@ -8,6 +8,8 @@ use std::path::Path;
 use endodoi::{Move, Position, Rules, Side};
 use endodoi_tablebase::Tables;
 
+use crate::config::Adjudicate;
+use crate::output::checks::EarlyEnd;
 use crate::output::rows::RowRulesError;
 use crate::output::GamesError;
 
@@ -114,20 +116,27 @@ impl Recorded {
     /// word of `detail`) lost.
     #[must_use]
     pub fn agrees(&self, end: &Position) -> bool {
-        self.agrees_with(end, None)
+        self.agrees_with(end, None, Adjudicate::OFF)
     }
 
     /// [`Recorded::agrees`], with the endgame tables that check a game
-    /// adjudicated `tablebase` (without them such a record never agrees).
+    /// adjudicated `tablebase` (without them such a record never agrees),
+    /// under the run's `adjudicate` where known
+    /// ([`crate::output::checks::end_problem_with`]).
     #[must_use]
-    pub fn agrees_with(&self, end: &Position, tables: Option<&Tables>) -> bool {
+    pub fn agrees_with(
+        &self,
+        end: &Position,
+        tables: Option<&Tables>,
+        adjudicate: Adjudicate,
+    ) -> bool {
         crate::output::checks::end_problem_with(
             end,
             &self.termination,
             &self.result,
             &self.detail,
             self.seeds,
-            tables,
+            (tables, adjudicate),
         )
         .is_none()
     }
@@ -322,34 +331,37 @@ pub fn board_with_holes(pos: &Position) -> String {
 /// # Errors
 /// A move that is illegal where it was played; the report so far is in the message.
 pub fn run(replay: &Replay) -> Result<(String, bool), ReplayError> {
-    run_with(replay, None)
+    run_with(replay, None, Adjudicate::OFF)
 }
 
-/// Why the referee would end the recorded game at `pos` (for a game
-/// adjudicated `decided`: a side holds more than half of the seeds; for
-/// `tablebase`: the tables' detail), or `None`.
+/// Why the referee would end the recorded game at `pos` (a side holds more
+/// than half of the seeds, or the tables' detail): by the rule of its
+/// termination, and with both rules by the other too
+/// ([`crate::output::checks::early_end`]); or `None`.
 fn adjudicated_at(
     rec: Option<&Recorded>,
     pos: &Position,
     tables: Option<&Tables>,
+    adjudicate: Adjudicate,
 ) -> Option<String> {
-    match rec?.termination.as_str() {
-        "decided" => pos
-            .decided_winner()
-            .map(|side| format!("{side} had more than half of the seeds")),
-        "tablebase" => tables
-            .and_then(|t| endodoi_tablebase::adjudicate(t, pos))
-            .map(|end| end.detail()),
-        _ => None,
+    match crate::output::checks::early_end(&rec?.termination, pos, adjudicate, tables)? {
+        EarlyEnd::Decided(side) => Some(format!("{side} had more than half of the seeds")),
+        EarlyEnd::Tablebase(end) => Some(end.detail()),
     }
 }
 
 /// [`run`], with the endgame tables that check a game adjudicated
-/// `tablebase` (its forced end is printed).
+/// `tablebase` (its forced end is printed), under the run's `adjudicate`
+/// where known ([`Adjudicate::OFF`] if not: each adjudicated game is then
+/// checked by its termination's rule alone).
 ///
 /// # Errors
 /// As [`run`].
-pub fn run_with(replay: &Replay, tables: Option<&Tables>) -> Result<(String, bool), ReplayError> {
+pub fn run_with(
+    replay: &Replay,
+    tables: Option<&Tables>,
+    adjudicate: Adjudicate,
+) -> Result<(String, bool), ReplayError> {
     let mut pos = replay.rules.start();
     let mut out = String::new();
     let opening = replay.players.as_ref().map_or(0, |p| p.opening);
@@ -359,7 +371,8 @@ pub fn run_with(replay: &Replay, tables: Option<&Tables>) -> Result<(String, boo
     let mut early: Option<(usize, String)> = None;
     for (i, &hole) in replay.moves.iter().enumerate() {
         if early.is_none() && i >= opening {
-            early = adjudicated_at(replay.recorded.as_ref(), &pos, tables).map(|why| (i, why));
+            early = adjudicated_at(replay.recorded.as_ref(), &pos, tables, adjudicate)
+                .map(|why| (i, why));
         }
         let mover = pos.to_move();
         // Who chose the move: the referee for an opening ply, else the
@@ -404,7 +417,7 @@ pub fn run_with(replay: &Replay, tables: Option<&Tables>) -> Result<(String, boo
     }
     write_end(&mut out, &pos);
     let matches = match &replay.recorded {
-        Some(rec) => write_recorded(&mut out, rec, &pos, tables, early.as_ref()),
+        Some(rec) => write_recorded(&mut out, rec, &pos, (tables, adjudicate), early.as_ref()),
         None => true,
     };
     Ok((out, matches))
@@ -479,13 +492,14 @@ fn write_end(out: &mut String, pos: &Position) {
 }
 
 /// The recorded ending `rec` against the replay's final `pos` (and the
-/// tables' verdict there), and a referee's `early` end the moves went
-/// past: whether the replay agrees with the record.
+/// tables' verdict there, under the run's `adjudicate`), and a referee's
+/// `early` end the moves went past: whether the replay agrees with the
+/// record.
 fn write_recorded(
     out: &mut String,
     rec: &Recorded,
     pos: &Position,
-    tables: Option<&Tables>,
+    (tables, adjudicate): (Option<&Tables>, Adjudicate),
     early: Option<&(usize, String)>,
 ) -> bool {
     if let Some(end) = tables.and_then(|t| endodoi_tablebase::adjudicate(t, pos)) {
@@ -499,7 +513,7 @@ fn write_recorded(
             end.seeds[1]
         );
     }
-    let mut matches = rec.agrees_with(pos, tables);
+    let mut matches = rec.agrees_with(pos, tables, adjudicate);
     if let Some((ply, why)) = early {
         matches = false;
         let _ = writeln!(

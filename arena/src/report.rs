@@ -286,7 +286,7 @@ fn rated_games(
         Some(tables) => Some(crate::output::tablebase::shared(tables)?),
         None => None,
     };
-    let mut rated = crate::rate::read_games_with(games, false, tables)?;
+    let mut rated = crate::rate::read_games_with(games, false, tables, config.adjudicate)?;
     let bots: Vec<&str> = (0..config.bots.len())
         .filter(|i| not_started.iter().all(|(bot, _)| bot != i))
         .map(|i| config.bots[i].name.as_str())

@@ -599,7 +599,8 @@ pub async fn run(
         Some(dir) => Some(crate::output::tablebase::shared(dir)?),
         None => None,
     };
-    let (games, games_csv, mut recorded) = open_games(dir, options, tables.clone())?;
+    let (games, games_csv, mut recorded) =
+        open_games(dir, options, tables.clone(), config.adjudicate)?;
     let transcripts = transcripts_folder(dir, options)?;
     let logs = open_logs(&config, dir)?;
     let is_static = config.format.is_static();
@@ -699,7 +700,8 @@ fn not_played(config: &Config, options: &RunOptions) -> Vec<Series> {
 /// `dir`'s `games.csv` opened for the run's games (its path beside it),
 /// and the games an interrupted run recorded in it when `options.resume`
 /// (as `options.earlier` has them, else read here; checked against
-/// `tables`: [`crate::output::games::checked_games`]). A resumed run that stopped
+/// `tables` under the run's `adjudicate`:
+/// [`crate::output::games::checked_games`]). A resumed run that stopped
 /// before its first game has no games.csv yet, or one cut short before
 /// its header row (a full disk): it is created afresh.
 ///
@@ -709,6 +711,7 @@ fn open_games(
     dir: &RunFolder,
     options: &RunOptions,
     tables: Option<Arc<endodoi_tablebase::Tables>>,
+    adjudicate: crate::config::Adjudicate,
 ) -> Result<(GamesCsv, PathBuf, Recorded), RunError> {
     let games_csv = dir.games();
     if options.resume && dir.has_games() {
@@ -716,7 +719,7 @@ fn open_games(
             Some(read) => read.clone(),
             None => Arc::new(crate::output::read_games(&games_csv)?),
         };
-        let games = crate::output::games::checked_games(&games_csv, &read, tables)?;
+        let games = crate::output::games::checked_games(&games_csv, &read, tables, adjudicate)?;
         let csv = GamesCsv::reopen(dir).map_err(|e| RunError::ReopenGames(games_csv.clone(), e))?;
         let recorded = Recorded::new(&games_csv, games);
         return Ok((csv, games_csv, recorded));

@@ -1252,3 +1252,33 @@ fn skipped_bots_merge_and_rate_as_the_single_run_lists_them() {
     assert_success(&output);
     assert_same_files(&single, &rated, &["standings.csv", "los.csv"]);
 }
+
+#[test]
+fn help_into_a_closed_pipe_ends_quietly() {
+    // `arena bot --help | head -1`: the reader gone before the help is
+    // written (its end closed before the arena starts, so every write
+    // fails) is no error, and no panic.
+    for args in [
+        &["bot", "perfect", "--help"][..],
+        &["bot", "--help"],
+        &["bot", "greedy", "--help"],
+        &["--help"],
+        &["run", "--help"],
+    ] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
+            .args(args)
+            .stdout(writer)
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            output.status.success(),
+            "{args:?}: {:?} {err}",
+            output.status
+        );
+        assert!(err.is_empty(), "{args:?}: {err}");
+    }
+}

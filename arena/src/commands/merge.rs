@@ -58,7 +58,7 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
     // Every row checked (replayed, no game twice; a `tablebase` one by the
     // tables of the config's [board] tablebase) before anything is written.
     let tables = super::tables_for(None, Some(&config))?;
-    let checked = crate::output::games::merge_games_with(&files, None, tables)?;
+    let checked = crate::output::games::merge_games_with(&files, None, tables, config.adjudicate)?;
     if !partial {
         check_whole(&dirs, &checked.per_file)?;
     }

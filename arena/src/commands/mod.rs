@@ -137,6 +137,40 @@ pub fn tables_for(
     })
 }
 
+/// What checks the adjudicated rows of a run's games: the endgame tables
+/// of [`tables_for`], and `config`'s `[board] adjudicate` (with both rules,
+/// each adjudicated row is checked against the other too;
+/// [`crate::config::Adjudicate::OFF`] without the run's config, when each
+/// row is checked by its own termination's rule).
+///
+/// # Errors
+/// As [`tables_for`].
+pub fn referee_for(
+    explicit: Option<&std::path::Path>,
+    config: Option<&crate::config::Config>,
+) -> anyhow::Result<(
+    Option<std::sync::Arc<endodoi_tablebase::Tables>>,
+    crate::config::Adjudicate,
+)> {
+    let adjudicate = config.map_or_else(Default::default, |c| c.adjudicate);
+    Ok((tables_for(explicit, config)?, adjudicate))
+}
+
+/// Writes `text` (a help text) to stdout, whole. A stdout closed before
+/// the end (`arena bot --help | head -1`) is no error: the reader wanted no
+/// more, so the caller ends quietly with success, as ripgrep does.
+///
+/// # Errors
+/// Any other write error.
+pub fn print_help(text: &str) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e),
+        _ => Ok(()),
+    }
+}
+
 /// One line per bot that did not start (`failures`, from
 /// [`crate::runner::check_bots`], in the order of `bots`), saying why.
 fn not_started(bots: &[crate::config::BotSpec], failures: &[Option<String>]) -> Vec<String> {

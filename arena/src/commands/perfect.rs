@@ -163,13 +163,19 @@ pub fn strategy(args: Vec<String>) -> anyhow::Result<Perfect> {
 }
 
 /// The whole of `arena bot perfect ARGS` on the standard streams; the exit
-/// code: 0 after `quit` or the end of input, 2 for bad arguments or tables
-/// (one line on stderr), 1 for an I/O error.
+/// code: 0 after `quit` or the end of input, or after `--help` (also when
+/// stdout closed early: [`super::print_help`]), 2 for bad arguments or
+/// tables (one line on stderr), 1 for an I/O error.
 #[must_use]
 pub fn main(args: Vec<String>) -> u8 {
     if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("{USAGE}");
-        return 0;
+        return match super::print_help(&format!("{USAGE}\n")) {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("arena bot perfect: cannot write the help: {e}");
+                1
+            }
+        };
     }
     let strategy = match strategy(args) {
         Ok(s) => s,

@@ -71,7 +71,7 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         .as_ref()
         .filter(|c| c.format != crate::format::Format::RoundRobin)
         .cloned();
-    let tables = super::tables_for(options.tablebase.as_deref(), run_config.as_ref())?;
+    let referee = super::referee_for(options.tablebase.as_deref(), run_config.as_ref())?;
     let (ratings, seed) = run_config.map_or_else(
         || (RatingSettings::default(), DEFAULT_SEED),
         |c| (c.ratings, c.tournament.seed),
@@ -81,7 +81,7 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         prior_draws.is_finite() && prior_draws >= 0.0,
         "--prior-draws must be 0 or more"
     );
-    let mut rated = read_rated(&options.games, options.mixed_rules, tables, console)?;
+    let mut rated = read_rated(&options.games, options.mixed_rules, referee, console)?;
     let (not_started, listed) = listed_bots(&mut rated, &run_bots, from_run, &options.games);
     let anchor = anchor_of(options, ratings.anchor, &rated.names)?;
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
@@ -228,15 +228,19 @@ fn out_dir(options: &Options) -> anyhow::Result<PathBuf> {
 }
 
 /// The `games` files read, replayed and checked (their rules may differ
-/// with `mixed_rules`; a `tablebase` row is checked by `tables`), what
-/// the read found said on `console`; an error when they hold no game.
+/// with `mixed_rules`; a `tablebase` row is checked by `referee`'s tables,
+/// every adjudicated row under its run's `[board] adjudicate`), what the
+/// read found said on `console`; an error when they hold no game.
 fn read_rated(
     games: &[PathBuf],
     mixed_rules: bool,
-    tables: Option<std::sync::Arc<endodoi_tablebase::Tables>>,
+    referee: (
+        Option<std::sync::Arc<endodoi_tablebase::Tables>>,
+        crate::config::Adjudicate,
+    ),
     console: &mut Console<'_>,
 ) -> anyhow::Result<crate::rate::Rated> {
-    let rated = crate::rate::read_games_with(games, mixed_rules, tables)?;
+    let rated = crate::rate::read_games_with(games, mixed_rules, referee.0, referee.1)?;
     note_read(&rated, console);
     anyhow::ensure!(
         rated.games > 0,

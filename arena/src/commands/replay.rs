@@ -41,7 +41,7 @@ pub enum Source {
 /// # Errors
 /// Bad rules or moves, or an unreadable games.csv or row.
 pub fn run(source: &Source, console: &mut Console<'_>) -> anyhow::Result<Outcome> {
-    let mut tables = None;
+    let (mut tables, mut adjudicate) = (None, crate::config::Adjudicate::OFF);
     let game = match source {
         Source::Recorded {
             games,
@@ -56,13 +56,16 @@ pub fn run(source: &Source, console: &mut Console<'_>) -> anyhow::Result<Outcome
                 let adjudicated = game
                     .recorded
                     .as_ref()
-                    .is_some_and(|r| r.termination == "tablebase");
+                    .is_some_and(|r| r.termination == "tablebase" || r.termination == "decided");
                 if adjudicated {
                     // The run's config beside its games.csv, read as the run
-                    // read its copy.
+                    // read its copy: its tables, and whether it adjudicated
+                    // by both rules (then a row of either stops before the
+                    // other's first position too).
                     let dir = games.parent().unwrap_or(std::path::Path::new("."));
                     let config = super::run_config(dir, tablebase.is_some())?;
-                    tables = super::tables_for(tablebase.as_deref(), config.as_ref())?;
+                    (tables, adjudicate) =
+                        super::referee_for(tablebase.as_deref(), config.as_ref())?;
                 }
                 game
             }
@@ -91,7 +94,7 @@ pub fn run(source: &Source, console: &mut Console<'_>) -> anyhow::Result<Outcome
             players: None,
         },
     };
-    let (report, matches) = crate::replay::run_with(&game, tables.as_deref())?;
+    let (report, matches) = crate::replay::run_with(&game, tables.as_deref(), adjudicate)?;
     console.write(report);
     Ok(Outcome::from_passed(matches))
 }

@@ -12,17 +12,17 @@ use super::errors::{ConfigError, Place};
 use super::Host;
 
 /// Whether the referee ends a game early when its result is certain
-/// (`[board] adjudicate`, `"off"` by default).
+/// (`[board] adjudicate`: `"off"` by default, `"decided"`, `"tablebase"`,
+/// or an array of the last two). With both, a game ends at the first
+/// position either rule ends it; at a position both end, with termination
+/// `decided` (exact without the tables).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Adjudicate {
-    /// Every game is played to its end by the rules (the default).
-    #[default]
-    Off,
+pub struct Adjudicate {
     /// Exact adjudication: a game ends, with termination `decided`, after
     /// the ply that gives one side more than half of all seeds
     /// ([`endodoi::Position::decided_winner`]): seeds never return to the
     /// board, so that side wins whatever follows, short of a later forfeit.
-    Decided,
+    pub decided: bool,
     /// Tablebase adjudication (`[board] tablebase = "DIR"`): a game ends,
     /// with termination `tablebase`, at the first position (the start, or
     /// after any ply) whose value the endgame tables know exactly within
@@ -30,7 +30,31 @@ pub enum Adjudicate {
     /// are those captured so far plus the forced margin's split of the
     /// board. The result of perfect play from there, as Syzygy adjudication
     /// in chess, not of the bots.
-    Tablebase,
+    pub tablebase: bool,
+}
+
+impl Adjudicate {
+    /// Every game is played to its end by the rules (the default, `"off"`
+    /// or `[]`).
+    pub const OFF: Adjudicate = Adjudicate {
+        decided: false,
+        tablebase: false,
+    };
+    /// `"decided"` alone.
+    pub const DECIDED: Adjudicate = Adjudicate {
+        decided: true,
+        tablebase: false,
+    };
+    /// `"tablebase"` alone.
+    pub const TABLEBASE: Adjudicate = Adjudicate {
+        decided: false,
+        tablebase: true,
+    };
+    /// `["decided", "tablebase"]`: the earlier of the two.
+    pub const BOTH: Adjudicate = Adjudicate {
+        decided: true,
+        tablebase: true,
+    };
 }
 
 /// The default holes per row.
@@ -109,34 +133,50 @@ pub(super) fn board(
     })
 }
 
-/// `[board] adjudicate`, or the span and message of its error.
+/// The values `[board] adjudicate` takes, alone or in an array.
+const RULES: [&str; 2] = ["decided", "tablebase"];
+
+/// `[board] adjudicate`, or the span and message of its error: `"off"`, one
+/// rule of [`RULES`], or an array of distinct rules (`[]` is off).
 fn adjudicate_of(
     value: Option<&Spanned<toml::Value>>,
 ) -> Result<Adjudicate, (Option<Range<usize>>, String)> {
     let Some(v) = value else {
-        return Ok(Adjudicate::Off);
+        return Ok(Adjudicate::OFF);
     };
-    match v.get_ref().as_str() {
-        Some("off") => Ok(Adjudicate::Off),
-        Some("decided") => Ok(Adjudicate::Decided),
-        Some("tablebase") => Ok(Adjudicate::Tablebase),
-        other => {
-            let close = other
-                .and_then(|s| {
-                    ["decided", "tablebase"]
-                        .into_iter()
-                        .find(|c| strsim::jaro_winkler(s, c) > 0.8)
-                })
-                .map_or(String::new(), |c| format!("; did you mean \"{c}\"?"));
-            Err((
-                Some(v.span()),
-                format!(
-                    "board.adjudicate = {} is not a choice: use \"off\" (the default), \"decided\" (end a game once its winner is certain) or \"tablebase\" (end it once the endgame tables of board.tablebase know its result){close}",
-                    v.get_ref()
-                ),
-            ))
+    let fail = |shown: &toml::Value, what: &str| {
+        let close = shown
+            .as_str()
+            .and_then(|s| RULES.into_iter().find(|c| strsim::jaro_winkler(s, c) > 0.8))
+            .map_or(String::new(), |c| format!("; did you mean \"{c}\"?"));
+        Err((
+            Some(v.span()),
+            format!(
+                "board.adjudicate = {} {what}: use \"off\" (the default), \"decided\" (end a game once its winner is certain), \"tablebase\" (end it once the endgame tables of board.tablebase know its result) or [\"decided\", \"tablebase\"] (whichever comes first){close}",
+                v.get_ref()
+            ),
+        ))
+    };
+    let items = match v.get_ref() {
+        toml::Value::String(s) if s == "off" => return Ok(Adjudicate::OFF),
+        toml::Value::Array(items) => items.as_slice(),
+        one => std::slice::from_ref(one),
+    };
+    let mut chosen = Adjudicate::OFF;
+    for item in items {
+        let flag = match item.as_str() {
+            Some("decided") => &mut chosen.decided,
+            Some("tablebase") => &mut chosen.tablebase,
+            _ if items.len() == 1 && !v.get_ref().is_array() => {
+                return fail(item, "is not a choice")
+            }
+            _ => return fail(item, &format!("holds {item}, which is not a rule")),
+        };
+        if std::mem::replace(flag, true) {
+            return fail(item, &format!("holds {item} twice"));
         }
     }
+    Ok(chosen)
 }
 
 /// `[board] tablebase`, resolved from `base`, with its manifest's board
@@ -149,12 +189,12 @@ fn tablebase_of(
     base: &Path,
     host: &Host<'_>,
 ) -> Result<Option<PathBuf>, (Option<Range<usize>>, String)> {
-    let dir = match (dir, adjudicate) {
-        (None, Adjudicate::Tablebase) => {
+    let dir = match (dir, adjudicate.tablebase) {
+        (None, true) => {
             return Err((None, "board.adjudicate = \"tablebase\" needs board.tablebase = \"DIR\", the folder `arena tablebase build --out DIR` wrote: add it".into()))
         }
-        (None, _) => return Ok(None),
-        (Some(d), Adjudicate::Tablebase) => d,
+        (None, false) => return Ok(None),
+        (Some(d), true) => d,
         (Some(d), _) => {
             return Err((Some(d.span()), "board.tablebase is used only with adjudicate = \"tablebase\": set that, or remove the key".into()))
         }

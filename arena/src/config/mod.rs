@@ -66,7 +66,7 @@ pub struct Config {
     pub adjudicate: Adjudicate,
     /// The endgame tables' folder (`[board] tablebase`, resolved from
     /// [`Config::base`]); set exactly when `adjudicate` is
-    /// [`Adjudicate::Tablebase`]. Its manifest's board and lap limit are
+    /// [`Adjudicate::tablebase`]. Its manifest's board and lap limit are
     /// checked against `rules` when the config is read; the layers are read
     /// when the run starts.
     pub tablebase: Option<PathBuf>,

@@ -406,19 +406,19 @@ fn adjudication_is_off_unless_asked_for_and_takes_two_values() {
         let text = format!("[board]\n{board}\n{TWO_BOTS}");
         Config::parse(&text, "t.toml", "t", &host()).map_err(|e| e.to_string())
     };
-    assert_eq!(parse("").unwrap().adjudicate, Adjudicate::Off);
+    assert_eq!(parse("").unwrap().adjudicate, Adjudicate::OFF);
     assert_eq!(
         parse("adjudicate = \"off\"").unwrap().adjudicate,
-        Adjudicate::Off
+        Adjudicate::OFF
     );
     assert_eq!(
         parse("adjudicate = \"decided\"").unwrap().adjudicate,
-        Adjudicate::Decided
+        Adjudicate::DECIDED
     );
     let e = parse("adjudicate = \"decide\"").unwrap_err();
     assert_eq!(
         e,
-        "t.toml:2:14: board.adjudicate = \"decide\" is not a choice: use \"off\" (the default), \"decided\" (end a game once its winner is certain) or \"tablebase\" (end it once the endgame tables of board.tablebase know its result); did you mean \"decided\"?"
+        "t.toml:2:14: board.adjudicate = \"decide\" is not a choice: use \"off\" (the default), \"decided\" (end a game once its winner is certain), \"tablebase\" (end it once the endgame tables of board.tablebase know its result) or [\"decided\", \"tablebase\"] (whichever comes first); did you mean \"decided\"?"
     );
     for bad in ["\"always\"", "true", "1"] {
         let e = parse(&format!("adjudicate = {bad}")).unwrap_err();
@@ -430,6 +430,56 @@ fn adjudication_is_off_unless_asked_for_and_takes_two_values() {
         );
         assert!(!e.contains("did you mean") && !e.contains('\n'), "{e}");
     }
+}
+
+#[test]
+fn adjudication_takes_an_array_of_distinct_rules() {
+    let good = "[board]\nholes = 3\nmax_laps = 100000\n";
+    let parse = |board: &str| {
+        let text = format!("[board]\nholes = 3\n{board}\n{TWO_BOTS}");
+        let read = |p: &Path| {
+            if p.ends_with("tb/manifest.toml") {
+                Ok(good.to_string())
+            } else {
+                Err(std::io::Error::from(std::io::ErrorKind::NotFound))
+            }
+        };
+        let host = Host {
+            cores: 1,
+            read: &read,
+        };
+        Config::parse_in(&text, "t.toml", "t", Path::new("cfg"), &host).map_err(|e| e.to_string())
+    };
+    let both = parse("adjudicate = [\"decided\", \"tablebase\"]\ntablebase = \"tb\"").unwrap();
+    assert_eq!(both.adjudicate, Adjudicate::BOTH);
+    assert_eq!(both.tablebase.as_deref(), Some(Path::new("cfg/tb")));
+    let reversed = parse("adjudicate = [\"tablebase\", \"decided\"]\ntablebase = \"tb\"").unwrap();
+    assert_eq!(reversed.adjudicate, Adjudicate::BOTH);
+    assert_eq!(
+        parse("adjudicate = []").unwrap().adjudicate,
+        Adjudicate::OFF
+    );
+    assert_eq!(
+        parse("adjudicate = [\"decided\"]").unwrap().adjudicate,
+        Adjudicate::DECIDED
+    );
+    let allowed = ": use \"off\" (the default), \"decided\"";
+    for (board, expected) in [
+        ("adjudicate = [\"decided\", \"decided\"]", "t.toml:3:14: board.adjudicate = [\"decided\", \"decided\"] holds \"decided\" twice"),
+        ("adjudicate = [\"decided\", \"tablebse\"]", "t.toml:3:14: board.adjudicate = [\"decided\", \"tablebse\"] holds \"tablebse\", which is not a rule"),
+        ("adjudicate = [\"off\"]", "t.toml:3:14: board.adjudicate = [\"off\"] holds \"off\", which is not a rule"),
+        ("adjudicate = [1]", "t.toml:3:14: board.adjudicate = [1] holds 1, which is not a rule"),
+        ("adjudicate = [\"decided\", \"tablebase\"]", "t.toml: board.adjudicate = \"tablebase\" needs board.tablebase"),
+    ] {
+        let e = parse(board).unwrap_err();
+        assert!(e.starts_with(expected), "{board:?}: {e}");
+        assert!(!e.contains('\n'), "{e}");
+        if !expected.contains("needs") {
+            assert!(e.contains(allowed), "{e}");
+        }
+    }
+    let e = parse("adjudicate = [\"decided\", \"tablebse\"]").unwrap_err();
+    assert!(e.ends_with("; did you mean \"tablebase\"?"), "{e}");
 }
 
 #[test]
@@ -452,7 +502,7 @@ fn tablebase_adjudication_needs_tables_of_its_board() {
     };
     let good = "[board]\nholes = 3\nmax_laps = 100000\n";
     let c = parse("adjudicate = \"tablebase\"\ntablebase = \"tb\"", good).unwrap();
-    assert_eq!(c.adjudicate, Adjudicate::Tablebase);
+    assert_eq!(c.adjudicate, Adjudicate::TABLEBASE);
     assert_eq!(c.tablebase.as_deref(), Some(Path::new("cfg/tb")));
     for (board, manifest, expected) in [
         ("adjudicate = \"tablebase\"", good, "t.toml: board.adjudicate = \"tablebase\" needs board.tablebase"),

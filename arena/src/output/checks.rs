@@ -11,7 +11,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use endodoi::{Position, Rules, Side};
-use endodoi_tablebase::{adjudicate, Tables};
+use endodoi_tablebase::{adjudicate, Adjudication, Tables};
+
+use crate::config::Adjudicate;
 
 use super::rows::{GameRow, FAULT_ENDS, RULE_ENDS};
 
@@ -117,20 +119,69 @@ pub fn rules_text(rules: &Rules) -> String {
 /// ([`replay_problem_with`]).
 #[must_use]
 pub fn replay_problem(row: &GameRow) -> Option<String> {
-    replay(row, None).err()
+    replay(row, None, Adjudicate::OFF).err()
 }
 
 /// [`replay_problem`], with the endgame tables that check a game
 /// adjudicated `tablebase`: its moves must stop at the first position past
 /// the opening whose result the tables know exactly within the plies left
 /// ([`endodoi_tablebase::adjudicate`]), and its result and final seeds must
-/// be the ones they force there.
+/// be the ones they force there. `adjudicate` is the run's
+/// `[board] adjudicate` where known ([`Adjudicate::OFF`] if not): with both
+/// rules, a game ends at the first position either rule ends, by `decided`
+/// where both do, so a `decided` row must also stop before any position the
+/// tables know, and a `tablebase` row at or before any position a side
+/// holds more than half of the seeds ([`early_end`]).
 #[must_use]
-pub fn replay_problem_with(row: &GameRow, tables: Option<&Tables>) -> Option<String> {
-    replay(row, tables).err()
+pub fn replay_problem_with(
+    row: &GameRow,
+    tables: Option<&Tables>,
+    adjudicate: Adjudicate,
+) -> Option<String> {
+    replay(row, tables, adjudicate).err()
 }
 
-fn replay(row: &GameRow, tables: Option<&Tables>) -> Result<(), String> {
+/// A rule that would have ended an adjudicated game at a position past its
+/// opening before its last ([`early_end`]).
+#[derive(Clone, Copy, Debug)]
+pub enum EarlyEnd {
+    /// `decided`: this side held more than half of all seeds.
+    Decided(Side),
+    /// `tablebase`: the tables knew the result exactly within the plies left.
+    Tablebase(Adjudication),
+}
+
+/// The rule that would have ended a game recorded with `termination` at
+/// `pos` (a position past its opening, before its last), under the run's
+/// `[board] adjudicate`, `rule`: its own termination's rule always (a `decided` row by
+/// [`Position::decided_winner`], a `tablebase` row by `tables`), and with
+/// both rules the other one too; `None` if neither would have (or for any
+/// other termination). Without `tables` the tables' rule never applies.
+#[must_use]
+pub fn early_end(
+    termination: &str,
+    pos: &Position,
+    rule: Adjudicate,
+    tables: Option<&Tables>,
+) -> Option<EarlyEnd> {
+    let both = rule == Adjudicate::BOTH;
+    let adjudicated = termination == DECIDED || termination == TABLEBASE;
+    let by_decided = termination == DECIDED || (both && adjudicated);
+    let by_tables = termination == TABLEBASE || (both && adjudicated);
+    let decided = by_decided
+        .then(|| pos.decided_winner())
+        .flatten()
+        .map(EarlyEnd::Decided);
+    decided.or_else(|| {
+        by_tables
+            .then_some(tables)
+            .flatten()
+            .and_then(|t| adjudicate(t, pos))
+            .map(EarlyEnd::Tablebase)
+    })
+}
+
+fn replay(row: &GameRow, tables: Option<&Tables>, rule: Adjudicate) -> Result<(), String> {
     let rules = row.rules().map_err(|e| e.to_string())?;
     let seeds = |column: &str, text: &str| {
         text.parse::<u32>()
@@ -145,21 +196,20 @@ fn replay(row: &GameRow, tables: Option<&Tables>) -> Result<(), String> {
     let opening_plies = row.opening.split_whitespace().count();
     for word in row.moves.split_whitespace() {
         // The referee adjudicates after the opening and every ply since:
-        // a decided game has no ply past the first decided position.
-        if row.termination == DECIDED && plies as usize >= opening_plies {
-            if let Some(side) = pos.decided_winner() {
-                return Err(format!(
-                    "termination decided, but {side} had more than half of the seeds after ply {plies} already, and its moves go on"
-                ));
-            }
-        }
-        if row.termination == TABLEBASE && plies as usize >= opening_plies {
-            if let Some(end) = tables.and_then(|t| adjudicate(t, &pos)) {
-                return Err(format!(
-                    "termination tablebase, but the tables knew the result after ply {plies} already ({} to move forces {:+}), and its moves go on",
+        // an adjudicated game has no ply past the first position its rules
+        // end.
+        if plies as usize >= opening_plies {
+            let termination = &row.termination;
+            match early_end(termination, &pos, rule, tables) {
+                Some(EarlyEnd::Decided(side)) => return Err(format!(
+                    "termination {termination}, but {side} had more than half of the seeds after ply {plies} already, and its moves go on"
+                )),
+                Some(EarlyEnd::Tablebase(end)) => return Err(format!(
+                    "termination {termination}, but the tables knew the result after ply {plies} already ({} to move forces {:+}), and its moves go on",
                     pos.to_move(),
                     end.margin
-                ));
+                )),
+                None => {}
             }
         }
         plies += 1;
@@ -204,7 +254,7 @@ fn replay(row: &GameRow, tables: Option<&Tables>) -> Result<(), String> {
         &row.result,
         &row.detail,
         recorded,
-        tables,
+        (tables, rule),
     )
 }
 
@@ -221,11 +271,21 @@ pub fn end_problem(
     detail: &str,
     recorded: [u32; 2],
 ) -> Option<String> {
-    check_end(end, termination, result, detail, recorded, None).err()
+    check_end(
+        end,
+        termination,
+        result,
+        detail,
+        recorded,
+        (None, Adjudicate::OFF),
+    )
+    .err()
 }
 
 /// [`end_problem`], with the endgame tables that check a `tablebase` end
-/// (see [`replay_problem_with`]).
+/// and the run's `[board] adjudicate` (see [`replay_problem_with`]: with
+/// both rules, a `tablebase` end must be at a position where no side holds
+/// more than half of the seeds).
 #[must_use]
 pub fn end_problem_with(
     end: &Position,
@@ -233,9 +293,9 @@ pub fn end_problem_with(
     result: &str,
     detail: &str,
     recorded: [u32; 2],
-    tables: Option<&Tables>,
+    referee: (Option<&Tables>, Adjudicate),
 ) -> Option<String> {
-    check_end(end, termination, result, detail, recorded, tables).err()
+    check_end(end, termination, result, detail, recorded, referee).err()
 }
 
 /// The termination of a game the referee adjudicated (see [`RULE_ENDS`]).
@@ -249,10 +309,15 @@ fn check_end(
     result: &str,
     detail: &str,
     recorded: [u32; 2],
-    tables: Option<&Tables>,
+    (tables, rule): (Option<&Tables>, Adjudicate),
 ) -> Result<(), String> {
     let captured = [pos.captured(Side::South), pos.captured(Side::North)];
     if termination == TABLEBASE {
+        if let (Adjudicate::BOTH, None, Some(side)) = (rule, pos.outcome(), pos.decided_winner()) {
+            return Err(format!(
+                "termination tablebase, but after its moves {side} has more than half of the seeds, where adjudicate = [\"decided\", \"tablebase\"] ends the game by decided"
+            ));
+        }
         return check_tablebase(pos, result, detail, recorded, tables);
     }
     if termination == DECIDED {
@@ -406,6 +471,8 @@ pub struct RowChecks {
     rules: Option<(Rules, usize, u64)>,
     /// The endgame tables that check `tablebase` rows, if given.
     tables: Option<Arc<Tables>>,
+    /// The run's `[board] adjudicate`, if known ([`Adjudicate::OFF`] if not).
+    adjudicate: Adjudicate,
 }
 
 impl RowChecks {
@@ -420,6 +487,7 @@ impl RowChecks {
             seen: HashMap::new(),
             rules: None,
             tables: None,
+            adjudicate: Adjudicate::OFF,
         }
     }
 
@@ -429,6 +497,15 @@ impl RowChecks {
     #[must_use]
     pub fn with_tables(mut self, tables: Option<Arc<Tables>>) -> RowChecks {
         self.tables = tables;
+        self
+    }
+
+    /// These checks knowing the run's `[board] adjudicate`: with both rules,
+    /// each adjudicated row must also stop before the other rule would
+    /// have ended it ([`replay_problem_with`]).
+    #[must_use]
+    pub fn with_adjudicate(mut self, adjudicate: Adjudicate) -> RowChecks {
+        self.adjudicate = adjudicate;
         self
     }
 
@@ -489,7 +566,8 @@ impl RowChecks {
             }
         }
         if *replay {
-            if let Some(problem) = replay_problem_with(row, self.tables.as_deref()) {
+            if let Some(problem) = replay_problem_with(row, self.tables.as_deref(), self.adjudicate)
+            {
                 return Err(CheckError::Disagrees {
                     path,
                     line,
@@ -585,30 +663,48 @@ mod tests {
             told(moves, plies, seeds, result, &detail)
         };
         let good = row(&text("", 0, end.seeds, result));
-        assert_eq!(replay_problem_with(&good, Some(&tables)), None);
+        assert_eq!(
+            replay_problem_with(&good, Some(&tables), Adjudicate::OFF),
+            None
+        );
         // A detail that is not the tables' (another margin, or none).
         for lie in [detail.replace("forces", "forces 1"), String::new()] {
-            let problem =
-                replay_problem_with(&row(&told("", 0, end.seeds, result, &lie)), Some(&tables))
-                    .unwrap();
+            let problem = replay_problem_with(
+                &row(&told("", 0, end.seeds, result, &lie)),
+                Some(&tables),
+                Adjudicate::OFF,
+            )
+            .unwrap();
             assert!(problem.starts_with(&format!("detail '{lie}'")), "{problem}");
         }
         let without = replay_problem(&good).unwrap();
         assert!(without.contains("pass --tablebase DIR"), "{without}");
         let wrong = [end.seeds[1] + 1, end.seeds[0].saturating_sub(1)];
-        let problem =
-            replay_problem_with(&row(&text("", 0, wrong, result)), Some(&tables)).unwrap();
+        let problem = replay_problem_with(
+            &row(&text("", 0, wrong, result)),
+            Some(&tables),
+            Adjudicate::OFF,
+        )
+        .unwrap();
         assert!(problem.contains("but the tables force"), "{problem}");
         let other = if result == "south" { "north" } else { "south" };
-        let problem =
-            replay_problem_with(&row(&text("", 0, end.seeds, other)), Some(&tables)).unwrap();
+        let problem = replay_problem_with(
+            &row(&text("", 0, end.seeds, other)),
+            Some(&tables),
+            Adjudicate::OFF,
+        )
+        .unwrap();
         assert!(
             problem.starts_with(&format!("result {other} by tablebase")),
             "{problem}"
         );
         // Moves past the first position the tables knew.
-        let problem =
-            replay_problem_with(&row(&text("1", 1, end.seeds, result)), Some(&tables)).unwrap();
+        let problem = replay_problem_with(
+            &row(&text("1", 1, end.seeds, result)),
+            Some(&tables),
+            Adjudicate::OFF,
+        )
+        .unwrap();
         assert!(
             problem.contains("knew the result after ply 0 already"),
             "{problem}"
@@ -620,7 +716,7 @@ mod tests {
             end.seeds[0],
             end.seeds[1]
         );
-        let problem = replay_problem_with(&row(&short), Some(&tables)).unwrap();
+        let problem = replay_problem_with(&row(&short), Some(&tables), Adjudicate::OFF).unwrap();
         assert!(problem.contains("no exact result within"), "{problem}");
     }
 

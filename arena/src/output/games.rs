@@ -543,11 +543,12 @@ pub struct Merged {
 /// that disagrees with its moves, a game another row has too; or the
 /// output cannot be written.
 pub fn merge_games(files: &[impl AsRef<Path>], out: Option<&Path>) -> Result<Merged, GamesError> {
-    merge_games_with(files, out, None)
+    merge_games_with(files, out, None, crate::config::Adjudicate::OFF)
 }
 
 /// [`merge_games`], with the endgame tables that check the rows adjudicated
-/// `tablebase` ([`RowChecks::with_tables`]).
+/// `tablebase` ([`RowChecks::with_tables`]) and the run's `[board]
+/// adjudicate` ([`RowChecks::with_adjudicate`]).
 ///
 /// # Errors
 /// As [`merge_games`].
@@ -555,6 +556,7 @@ pub fn merge_games_with(
     files: &[impl AsRef<Path>],
     out: Option<&Path>,
     tables: Option<std::sync::Arc<endodoi_tablebase::Tables>>,
+    adjudicate: crate::config::Adjudicate,
 ) -> Result<Merged, GamesError> {
     let mut columns: Option<Vec<String>> = None;
     let mut rows = Vec::new();
@@ -562,7 +564,9 @@ pub fn merge_games_with(
     let mut per_file = Vec::new();
     // Shards of one tournament: one rules, so mixed rules are not refused
     // here (a shard of another config is, by the caller).
-    let mut checks = RowChecks::new(Duplicates::AcrossFiles, true).with_tables(tables);
+    let mut checks = RowChecks::new(Duplicates::AcrossFiles, true)
+        .with_tables(tables)
+        .with_adjudicate(adjudicate);
     for file in files {
         let path = file.as_ref();
         let mut reader = GamesReader::open(path)?;
@@ -603,7 +607,8 @@ pub fn merge_games_with(
 
 /// The games of the one `games.csv` at `path`, already read (`read`, by
 /// [`read_games`]), checked as [`merge_games_with`] checks a file's rows
-/// (each row replayed, its verdict checked against `tables` if given; no
+/// (each row replayed, its verdict checked against `tables` if given and
+/// the run's `adjudicate`; no
 /// game twice), in schedule order (series, then game): what a resumed run
 /// goes on from, without reading the file again.
 ///
@@ -613,8 +618,11 @@ pub fn checked_games(
     path: &Path,
     read: &GamesRead,
     tables: Option<std::sync::Arc<endodoi_tablebase::Tables>>,
+    adjudicate: crate::config::Adjudicate,
 ) -> Result<Vec<MergedGame>, GamesError> {
-    let mut checks = RowChecks::new(Duplicates::AcrossFiles, true).with_tables(tables);
+    let mut checks = RowChecks::new(Duplicates::AcrossFiles, true)
+        .with_tables(tables)
+        .with_adjudicate(adjudicate);
     let index = checks.file(path, &read.columns)?;
     for (row, &line) in read.rows.iter().zip(&read.lines) {
         checks.row(index, line, row)?;

@@ -141,8 +141,13 @@ fn exit_at_once(command: Command) -> Result<ExitCode, Box<Command>> {
             },
         ),
         Command::Bot { name, .. } if name == "--help" || name == "-h" => {
-            print!("{}", cli::bot_help());
-            Ok(ExitCode::SUCCESS)
+            Ok(match commands::print_help(&cli::bot_help()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: cannot write the help: {e}");
+                    ExitCode::from(FAILED)
+                }
+            })
         }
         Command::Bot { name, args } if name == "perfect" => {
             Ok(ExitCode::from(arena::commands::perfect::main(args)))

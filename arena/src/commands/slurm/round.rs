@@ -373,7 +373,7 @@ pub fn next(t: &Tournament, round: usize, console: &mut Console<'_>) -> anyhow::
     }
     files.extend(shards.iter().map(RunFolder::games));
     let tables = super::super::tables_for(None, Some(&config))?;
-    let checked = crate::output::games::merge_games_with(&files, None, tables)?;
+    let checked = crate::output::games::merge_games_with(&files, None, tables, config.adjudicate)?;
     // A finished shard counted its games: a copy cut short has fewer.
     let counts = &checked.per_file[checked.per_file.len() - n..];
     for (shard, &rows) in shards.iter().zip(counts) {
