@@ -537,7 +537,7 @@ fn announce(
     dir: &RunFolder,
     console: &mut Console<'_>,
 ) -> Option<u64> {
-    let bound = runner::games_bound(config, run_options.shard, &run_options.skipped);
+    let (series, bound) = run_bound(config, run_options, dir);
     if let Some(server) = server {
         // 0: none (an endless league's /state gives null).
         server.bound(if config.format.is_endless() { 0 } else { bound });
@@ -546,7 +546,6 @@ fn announce(
         }
     }
     let playing = |i: &usize| !run_options.skipped.contains(i);
-    let series = runner::series_count(config, run_options.shard, &run_options.skipped);
     let at_once = runner::games_at_once(config, run_options.shard, &run_options.skipped);
     // An SPRT match says what it tests: its bound is only max_games.
     let games = match runner::sprt_of(config) {
@@ -605,6 +604,25 @@ fn announce(
         console.note(format_args!("arena: {note}"));
     }
     (!config.format.is_endless()).then_some(bound)
+}
+
+/// The series the run plays at most, and the games: a resumed league's
+/// from its roster (`roster.csv` in `dir`: the bots that came and went,
+/// each in its rounds), and never below the games it keeps; else from
+/// the config's bots but those skipped.
+fn run_bound(config: &Config, run_options: &RunOptions, dir: &RunFolder) -> (usize, u64) {
+    let resumed_league = run_options.resume && run_options.league.is_some();
+    match runner::roster_series(config, &dir.path).filter(|_| resumed_league) {
+        Some(series) => {
+            let each = u64::from(runner::series_rule(config, None).bound());
+            let kept = run_options.earlier.as_ref().map_or(0, |r| r.rows.len()) as u64;
+            (series as usize, (series * each).max(kept))
+        }
+        None => (
+            runner::series_count(config, run_options.shard, &run_options.skipped),
+            runner::games_bound(config, run_options.shard, &run_options.skipped),
+        ),
+    }
 }
 
 /// The reporter of `view`: the live view of the bots not `skipped`, or a

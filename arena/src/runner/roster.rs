@@ -140,6 +140,21 @@ pub fn with_joined(config: &Config, dir: &RunFolder) -> Result<Config, RosterFil
     Ok(out)
 }
 
+/// The most series the league of `config` (its bots of the start first,
+/// by name) can play with the roster of `dir`'s `roster.csv`: each round
+/// with the bots in it then ([`crate::format::LeagueSettings::series_bound`]).
+/// `None` when `config` is not a league with `rounds`, or `dir` has no
+/// roster (nothing decided yet, or unreadable: the config's bots then).
+#[must_use]
+pub fn roster_series(config: &Config, dir: &Path) -> Option<u64> {
+    let Format::League(settings) = &config.format else {
+        return None;
+    };
+    let rows = read_roster(dir).ok().flatten().filter(|r| !r.is_empty())?;
+    let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
+    settings.series_bound(&roster_of(&rows, &names).0)
+}
+
 /// The plan of the run of `config` (`absent`: bots that did not start),
 /// with a league's door when `options` has one: its plan then pairs the
 /// door's roster.
@@ -475,5 +490,33 @@ async fn join_check(
             end.name(),
             record.detail
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_roster_series_count_each_round_with_the_bots_in_it() {
+        let bots = crate::config::test_bots(&["a", "b", "c", "d"]);
+        let config = crate::config::test_config(&format!(
+            "[tournament]\nformat = \"league\"\nrounds = 10\n{bots}"
+        ));
+        let tmp = tempfile::tempdir().unwrap();
+        // No roster yet: the config's bots.
+        assert_eq!(roster_series(&config, tmp.path()), None);
+        // e joins at round 3, a leaves after round 5.
+        let names: Vec<String> = ["a", "b", "c", "d", "e"].map(String::from).to_vec();
+        let mut roster = Roster::starting(4, &[]);
+        roster.join(4, 3);
+        roster.retire(0, 5);
+        write_roster(tmp.path(), &roster, &names).unwrap();
+        let Format::League(settings) = &config.format else {
+            unreachable!()
+        };
+        let extra = u64::from(settings.catch_up - 1);
+        let series = 2 * 2 + 3 * (2 + extra) + 5 * (2 + extra);
+        assert_eq!(roster_series(&config, tmp.path()), Some(series));
     }
 }
