@@ -71,7 +71,8 @@ pub fn run<F: Future<Output = ()>>(
     let resume = resume_dir(options);
     let mut config = load_config(options, console)?;
     let league = matches!(config.format, crate::format::Format::League(_));
-    let checked = checked_while_watching(options, resume.as_ref(), &config, &interrupted, console);
+    let members = resumed_members(&config, options, resume.as_ref(), league);
+    let checked = checked_while_watching(options, resume.as_ref(), &members, &interrupted, console);
     let Some(out) = checked? else {
         return Ok(Outcome::Interrupted);
     };
@@ -157,6 +158,38 @@ pub fn run<F: Future<Output = ()>>(
     drop(reporter);
     console.print(table);
     close(&finished, done, console)
+}
+
+/// The bots whose programs are checked before a run: a resumed league's
+/// in the league now (its roster's, [`runner::league_order`]); a bot to
+/// join, or a retired one, is checked as it would join (a bot that fails
+/// does not join, and the league goes on). Else `config`'s, all of them.
+fn resumed_members(
+    config: &Config,
+    options: &Options,
+    resume: Option<&PathBuf>,
+    league: bool,
+) -> Config {
+    let mut members = config.clone();
+    let Some(dir) = resume.filter(|_| league) else {
+        return members;
+    };
+    match runner::league_order(&mut members, &options.config, &RunFolder::at(dir)) {
+        Ok(out) => {
+            let keep = |i: &usize| !out.contains(i);
+            let mut index = 0..;
+            members
+                .bots
+                .retain(|_| keep(&index.next().unwrap_or_default()));
+            let mut index = 0..;
+            members
+                .bot_origins
+                .retain(|_| keep(&index.next().unwrap_or_default()));
+            members
+        }
+        // Said once the folder is open.
+        Err(_) => config.clone(),
+    }
 }
 
 /// The live view's socket (`--serve`), bound; `None` without one.

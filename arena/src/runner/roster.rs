@@ -236,7 +236,7 @@ impl Door {
         } else {
             roster_of(&rows, &names).0
         };
-        let BotTables { rest, bots } = tables;
+        let BotTables { rest, bots } = tables.clone();
         let active = bots
             .into_iter()
             .filter(|(n, _)| {
@@ -249,14 +249,29 @@ impl Door {
         let retired = (0..names.len())
             .filter_map(|i| Some((names[i].clone(), roster.stints()[i]?.retired?)))
             .collect();
-        Door {
+        let mut opened = Door {
             file: door.config.clone(),
             notes: door.notes.clone(),
             rest,
             active,
             retired,
-            last: if resume { None } else { bytes },
+            last: if resume { None } else { bytes.clone() },
             roster,
+        };
+        if resume {
+            opened.refuse_at_resume(bytes, &tables);
+        }
+        opened
+    }
+
+    /// At a resume: a file that names a retired bot (`tables`, of its
+    /// `bytes`) is refused at once, in one line, as while the league
+    /// runs, and not read again until it changes; the league goes on
+    /// without it.
+    fn refuse_at_resume(&mut self, bytes: Option<Vec<u8>>, tables: &BotTables) {
+        if let Err(why) = diff_bots(&self.rest, &self.active, &self.retired, tables) {
+            self.note(refused(&self.file, &why.to_string()));
+            self.last = bytes;
         }
     }
 
@@ -306,7 +321,8 @@ impl Door {
     /// Before round `next` is paired: reads the config file again (unless
     /// the roster decided the round, or the file is unchanged) and lets
     /// the bots added join (into `config` and `logs`) and the bots removed
-    /// leave. Returns whether the roster changed.
+    /// leave. Returns whether the roster changed (not when each bot added
+    /// failed its check).
     async fn between(&mut self, next: u32, at: &mut Between<'_>) -> bool {
         if next <= self.roster.decided() {
             return false;
@@ -320,9 +336,7 @@ impl Door {
         }
         self.last = Some(bytes.clone());
         let file = self.file.display().to_string();
-        let refused = |why: String| {
-            format!("arena: {file}: change refused ({why}); the league goes on as it was")
-        };
+        let refused = |why: String| refused(&self.file, &why);
         let text = String::from_utf8_lossy(&bytes).into_owned();
         let changes = split(&text).and_then(|new| {
             Ok((
@@ -352,7 +366,7 @@ impl Door {
                 return false;
             }
         };
-        let last = next - 1;
+        let (last, before) = (next - 1, self.roster.clone());
         for name in &changes.removed {
             let Some(i) = at.config.bots.iter().position(|b| b.name == *name) else {
                 continue;
@@ -377,7 +391,8 @@ impl Door {
             };
             self.admit(&joining, at).await;
         }
-        true
+        // A bot that failed its check changed nothing.
+        self.roster != before
     }
 
     /// Bot `j.name`, added to the config: checked ([`join_check`]), and,
@@ -423,6 +438,14 @@ impl Door {
             "arena: {file}: bot '{name}' joins the league at round {next}"
         ));
     }
+}
+
+/// The line of a change to the config `file` refused, `why`.
+fn refused(file: &Path, why: &str) -> String {
+    format!(
+        "arena: {}: change refused ({why}); the league goes on as it was",
+        file.display()
+    )
 }
 
 /// A bot added to the config, as [`Door::admit`] takes it.
