@@ -269,28 +269,32 @@ fn a_bot_that_cannot_start_does_not_join_while_running_or_at_a_resume() {
 }
 
 #[test]
-fn a_retired_bot_added_back_is_refused_at_the_resumes_start() {
+fn a_retired_bot_added_back_is_refused_at_the_resumes_start_and_the_bound_counts_it_out() {
     let tmp = tempfile::tempdir().unwrap();
     let cfg = tmp.path().join("t.toml");
-    let five = league_text(5, 1000, 2, "");
-    std::fs::write(&cfg, &five).unwrap();
+    let six = league_text(6, 1000, 2, "");
+    std::fs::write(&cfg, &six).unwrap();
     let run = tmp.path().join("run");
     let mut child = start(&cfg, &run, false);
     wait_until(&mut child, "a game", || games_so_far(&run) > 0);
-    // g5 removed: its last round is written in roster.csv.
-    let four = five[..five.rfind("\n[[bot]]").unwrap() + 1].to_string();
-    save(&cfg, &four);
-    wait_until(&mut child, "g5 retired in roster.csv", || {
-        std::fs::read_to_string(run.join("roster.csv"))
-            .is_ok_and(|t| t.lines().any(|l| l.starts_with("g5,") && !l.ends_with(',')))
+    // g6 removed: its last round is written in roster.csv.
+    let five = six[..six.rfind("\n[[bot]]").unwrap() + 1].to_string();
+    save(&cfg, &five);
+    let retired = || {
+        let text = std::fs::read_to_string(run.join("roster.csv")).unwrap_or_default();
+        let row = text.lines().find(|l| l.starts_with("g6,"))?.to_string();
+        row.rsplit(',').next()?.parse::<u64>().ok()
+    };
+    wait_until(&mut child, "g6 retired in roster.csv", || {
+        retired().is_some()
     });
     kill(Pid::from_raw(child.id() as i32), Signal::SIGKILL).unwrap();
     child.wait().unwrap();
-    save(&cfg, &five);
+    save(&cfg, &six);
     let mut child = start(&cfg, &run, true);
     let (said, reader) = said_by(&mut child);
-    let refused = "change refused (bot 'g5' left the league";
-    wait_until(&mut child, "g5 refused and a round after", || {
+    let refused = "change refused (bot 'g6' left the league";
+    wait_until(&mut child, "g6 refused and a round after", || {
         round_after(&said.lock().unwrap(), refused)
     });
     kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
