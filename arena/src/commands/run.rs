@@ -641,15 +641,20 @@ fn announce(
 
 /// The series the run plays at most, and the games: a resumed league's
 /// from its roster (`roster.csv` in `dir`: the bots that came and went,
-/// each in its rounds), and never below the games it keeps; else from
-/// the config's bots but those skipped.
+/// each in its rounds), and never below the games it keeps (a finished
+/// one's: those games); else from the config's bots but those skipped.
 fn run_bound(config: &Config, run_options: &RunOptions, dir: &RunFolder) -> (usize, u64) {
     let resumed_league = run_options.resume && run_options.league.is_some();
     match runner::roster_series(config, &dir.path).filter(|_| resumed_league) {
         Some(series) => {
             let each = u64::from(runner::series_rule(config, None).bound());
             let kept = run_options.earlier.as_ref().map_or(0, |r| r.rows.len()) as u64;
-            (series as usize, (series * each).max(kept))
+            let bound = if dir.is_finished() {
+                kept
+            } else {
+                (series * each).max(kept)
+            };
+            (series as usize, bound)
         }
         None => (
             runner::series_count(config, run_options.shard, &run_options.skipped),
