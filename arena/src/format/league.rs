@@ -1208,6 +1208,10 @@ mod tests {
         assert_eq!(series_of(&base, 12).len(), 1);
         assert_eq!(stage[..base.len()], base[..]);
         assert_eq!(stage.len(), base.len() + 3);
+        // The round's line counts them, and the bye.
+        let counts = plan.next_stage().map(|s| (s.byes, s.catch_up));
+        assert_eq!(counts, Some((1, 3)));
+        assert_eq!(off.next_stage().map(|s| (s.byes, s.catch_up)), Some((1, 0)));
         let rows: Vec<&LeaguePairing> = plan
             .league()
             .unwrap()
