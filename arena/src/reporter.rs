@@ -93,8 +93,9 @@ pub fn stage_line(
                 crate::format::PairBy::Rating => "paired by rating",
             };
             return Some(format!(
-                "arena: league round {round}{of}: {}, {how} (league.csv lists them)",
-                crate::output::counted(stage.series.len(), "series", "series")
+                "arena: league round {round}{of}: {}{}, {how} (league.csv lists them)",
+                crate::output::counted(stage.series.len(), "series", "series"),
+                byes_and_catch_up(stage)
             ));
         }
         _ => String::new(),
@@ -114,6 +115,23 @@ pub fn stage_line(
         format.name(),
         pairs.join(", ")
     ))
+}
+
+/// A league round's byes and catch-up series, when it has any:
+/// ` (1 bye, 3 catch-up)`; empty when it has none.
+fn byes_and_catch_up(stage: &crate::format::Stage) -> String {
+    let mut parts = Vec::new();
+    if stage.byes > 0 {
+        parts.push(crate::output::counted(stage.byes, "bye", "byes"));
+    }
+    if stage.catch_up > 0 {
+        parts.push(format!("{} catch-up", stage.catch_up));
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", parts.join(", "))
+    }
 }
 
 /// The console's round lines ([`stage_line`]) of a resumed league, which
@@ -375,6 +393,8 @@ mod tests {
             series: vec![series(3, 0, 3), series(4, 1, 2)],
             decider: false,
             at_random: false,
+            byes: 0,
+            catch_up: 0,
         };
         let knockout = Format::Knockout {
             seeds: vec![0, 1, 2, 3],
@@ -388,6 +408,8 @@ mod tests {
             series: vec![series(5, 0, 3)],
             decider: true,
             at_random: false,
+            byes: 0,
+            catch_up: 0,
         };
         assert_eq!(
             stage_line(&knockout, &bots, &deciders).as_deref(),
@@ -414,6 +436,15 @@ mod tests {
             "arena: league round 2 of 9: 2 series, paired by rating (league.csv lists them)"
         );
         assert!(line(&settings, true).contains(", paired at random (the warm-up,"));
+        let with = Stage {
+            byes: 1,
+            catch_up: 3,
+            ..stage.clone()
+        };
+        assert_eq!(
+            stage_line(&Format::League(settings), &bots, &with).unwrap(),
+            "arena: league round 2 of 9: 2 series (1 bye, 3 catch-up), paired by rating (league.csv lists them)"
+        );
         settings.pairing = crate::format::PairBy::Random;
         assert!(line(&settings, true).contains(", paired at random (league.csv"));
         let swiss = Format::Swiss {

@@ -31,7 +31,9 @@ use crate::shard::Shard;
 use crate::stats::{GameScore, Sprt, SprtModel};
 
 pub use crate::series::{SeriesResult, SprtState, Summary};
-pub use roster::{league_order, with_joined, DoorNote, LeagueDoor, LeagueResumeError};
+pub use roster::{
+    league_order, roster_series, with_joined, DoorNote, LeagueDoor, LeagueResumeError,
+};
 
 mod roster;
 

@@ -143,9 +143,9 @@ fn a_league_pairs_every_bot_once_a_round_and_lists_its_pairings() {
     );
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
-        // 9 bots after one round: their ratings are noise, so a warm-up round.
+        // 9 bots after one round: their ratings are noise, so a warm-up round; the one left over has the bye.
         stderr.contains(
-            "arena: league round 2 of 3: 4 series, paired at random (the warm-up, while the ratings are mostly noise)"
+            "arena: league round 2 of 3: 4 series (1 bye), paired at random (the warm-up, while the ratings are mostly noise)"
         ),
         "{stderr}"
     );

@@ -184,3 +184,135 @@ fn a_bot_that_joins_is_said_before_its_round_with_the_new_bound() {
         "{bound_line}"
     );
 }
+
+/// Collects `child`'s stderr as it comes: the text so far, and the thread
+/// that reads it (it ends with the child).
+fn said_by(
+    child: &mut std::process::Child,
+) -> (
+    std::sync::Arc<std::sync::Mutex<String>>,
+    std::thread::JoinHandle<()>,
+) {
+    let stderr = child.stderr.take().unwrap();
+    let said = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let sink = said.clone();
+    let reader = std::thread::spawn(move || {
+        use std::io::BufRead as _;
+        for line in std::io::BufReader::new(stderr)
+            .lines()
+            .map_while(Result::ok)
+        {
+            let mut s = sink.lock().unwrap();
+            s.push_str(&line);
+            s.push('\n');
+        }
+    });
+    (said, reader)
+}
+
+/// Whether `text` has a line with `what`, and a round begun after it.
+fn round_after(text: &str, what: &str) -> bool {
+    let lines: Vec<&str> = text.lines().collect();
+    lines
+        .iter()
+        .position(|l| l.contains(what))
+        .is_some_and(|at| {
+            lines[at..]
+                .iter()
+                .any(|l| l.starts_with("arena: league round"))
+        })
+}
+
+/// Writes `text` to `cfg` at once (a rename), as an editor saves.
+fn save(cfg: &Path, text: &str) {
+    let tmp = cfg.with_extension("toml.tmp");
+    std::fs::write(&tmp, text).unwrap();
+    std::fs::rename(&tmp, cfg).unwrap();
+}
+
+#[test]
+fn a_bot_that_cannot_start_does_not_join_while_running_or_at_a_resume() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = tmp.path().join("t.toml");
+    std::fs::write(&cfg, league_text(4, 1000, 2, "")).unwrap();
+    let run = tmp.path().join("run");
+    let mut child = start(&cfg, &run, false);
+    let (said, reader) = said_by(&mut child);
+    wait_until(&mut child, "a game", || games_so_far(&run) > 0);
+    let broken = "\n[[bot]]\nname = \"broken\"\ncommand = [\"./no-such-bot\"]\n";
+    save(&cfg, &league_text(4, 1000, 2, broken));
+    let refused = "bot 'broken' does not join: ";
+    wait_until(&mut child, "broken refused and a round after", || {
+        round_after(&said.lock().unwrap(), refused)
+    });
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
+    child.wait().unwrap();
+    reader.join().unwrap();
+    let text = said.lock().unwrap().clone();
+    // Nothing changed: no new bound said.
+    assert!(!text.contains("it now plays at most"), "{text}");
+    // A resume with it still in the config goes on without it.
+    let mut child = start(&cfg, &run, true);
+    let (said, reader) = said_by(&mut child);
+    wait_until(&mut child, "broken refused at the resume", || {
+        round_after(&said.lock().unwrap(), refused)
+    });
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
+    child.wait().unwrap();
+    reader.join().unwrap();
+    let text = said.lock().unwrap().clone();
+    assert!(
+        text.contains("fix it and save the config again to retry"),
+        "{text}"
+    );
+    assert!(!text.contains("it now plays at most"), "{text}");
+}
+
+#[test]
+fn a_retired_bot_added_back_is_refused_at_the_resumes_start_and_the_bound_counts_it_out() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = tmp.path().join("t.toml");
+    let six = league_text(6, 1000, 2, "");
+    std::fs::write(&cfg, &six).unwrap();
+    let run = tmp.path().join("run");
+    let mut child = start(&cfg, &run, false);
+    wait_until(&mut child, "a game", || games_so_far(&run) > 0);
+    // g6 removed: its last round is written in roster.csv.
+    let five = six[..six.rfind("\n[[bot]]").unwrap() + 1].to_string();
+    save(&cfg, &five);
+    let retired = || {
+        let text = std::fs::read_to_string(run.join("roster.csv")).unwrap_or_default();
+        let row = text.lines().find(|l| l.starts_with("g6,"))?.to_string();
+        row.rsplit(',').next()?.parse::<u64>().ok()
+    };
+    wait_until(&mut child, "g6 retired in roster.csv", || {
+        retired().is_some()
+    });
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGKILL).unwrap();
+    child.wait().unwrap();
+    save(&cfg, &six);
+    let mut child = start(&cfg, &run, true);
+    let (said, reader) = said_by(&mut child);
+    let refused = "change refused (bot 'g6' left the league";
+    wait_until(&mut child, "g6 refused and a round after", || {
+        round_after(&said.lock().unwrap(), refused)
+    });
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
+    child.wait().unwrap();
+    reader.join().unwrap();
+    let text = said.lock().unwrap().clone();
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines.iter().position(|l| l.contains(refused)).unwrap();
+    // Before any round, once only.
+    assert!(
+        lines[..at]
+            .iter()
+            .all(|l| !l.contains("arena: league round")),
+        "{text}"
+    );
+    assert_eq!(
+        lines.iter().filter(|l| l.contains(refused)).count(),
+        1,
+        "{text}"
+    );
+}

@@ -71,7 +71,8 @@ pub fn run<F: Future<Output = ()>>(
     let resume = resume_dir(options);
     let mut config = load_config(options, console)?;
     let league = matches!(config.format, crate::format::Format::League(_));
-    let checked = checked_while_watching(options, resume.as_ref(), &config, &interrupted, console);
+    let members = resumed_members(&config, options, resume.as_ref(), league);
+    let checked = checked_while_watching(options, resume.as_ref(), &members, &interrupted, console);
     let Some(out) = checked? else {
         return Ok(Outcome::Interrupted);
     };
@@ -157,6 +158,38 @@ pub fn run<F: Future<Output = ()>>(
     drop(reporter);
     console.print(table);
     close(&finished, done, console)
+}
+
+/// The bots whose programs are checked before a run: a resumed league's
+/// in the league now (its roster's, [`runner::league_order`]); a bot to
+/// join, or a retired one, is checked as it would join (a bot that fails
+/// does not join, and the league goes on). Else `config`'s, all of them.
+fn resumed_members(
+    config: &Config,
+    options: &Options,
+    resume: Option<&PathBuf>,
+    league: bool,
+) -> Config {
+    let mut members = config.clone();
+    let Some(dir) = resume.filter(|_| league) else {
+        return members;
+    };
+    match runner::league_order(&mut members, &options.config, &RunFolder::at(dir)) {
+        Ok(out) => {
+            let keep = |i: &usize| !out.contains(i);
+            let mut index = 0..;
+            members
+                .bots
+                .retain(|_| keep(&index.next().unwrap_or_default()));
+            let mut index = 0..;
+            members
+                .bot_origins
+                .retain(|_| keep(&index.next().unwrap_or_default()));
+            members
+        }
+        // Said once the folder is open.
+        Err(_) => config.clone(),
+    }
 }
 
 /// The live view's socket (`--serve`), bound; `None` without one.
@@ -537,7 +570,7 @@ fn announce(
     dir: &RunFolder,
     console: &mut Console<'_>,
 ) -> Option<u64> {
-    let bound = runner::games_bound(config, run_options.shard, &run_options.skipped);
+    let (series, bound) = run_bound(config, run_options, dir);
     if let Some(server) = server {
         // 0: none (an endless league's /state gives null).
         server.bound(if config.format.is_endless() { 0 } else { bound });
@@ -546,7 +579,6 @@ fn announce(
         }
     }
     let playing = |i: &usize| !run_options.skipped.contains(i);
-    let series = runner::series_count(config, run_options.shard, &run_options.skipped);
     let at_once = runner::games_at_once(config, run_options.shard, &run_options.skipped);
     // An SPRT match says what it tests: its bound is only max_games.
     let games = match runner::sprt_of(config) {
@@ -605,6 +637,30 @@ fn announce(
         console.note(format_args!("arena: {note}"));
     }
     (!config.format.is_endless()).then_some(bound)
+}
+
+/// The series the run plays at most, and the games: a resumed league's
+/// from its roster (`roster.csv` in `dir`: the bots that came and went,
+/// each in its rounds), and never below the games it keeps (a finished
+/// one's: those games); else from the config's bots but those skipped.
+fn run_bound(config: &Config, run_options: &RunOptions, dir: &RunFolder) -> (usize, u64) {
+    let resumed_league = run_options.resume && run_options.league.is_some();
+    match runner::roster_series(config, &dir.path).filter(|_| resumed_league) {
+        Some(series) => {
+            let each = u64::from(runner::series_rule(config, None).bound());
+            let kept = run_options.earlier.as_ref().map_or(0, |r| r.rows.len()) as u64;
+            let bound = if dir.is_finished() {
+                kept
+            } else {
+                (series * each).max(kept)
+            };
+            (series as usize, bound)
+        }
+        None => (
+            runner::series_count(config, run_options.shard, &run_options.skipped),
+            runner::games_bound(config, run_options.shard, &run_options.skipped),
+        ),
+    }
 }
 
 /// The reporter of `view`: the live view of the bots not `skipped`, or a

@@ -142,9 +142,13 @@ fn setup_of(dir: &std::path::Path, finished: bool) -> Setup {
         // folder's name when it has none.
         setup.title.clone_from(&config.name);
         setup.bots = config.bots.iter().map(|b| b.name.clone()).collect();
-        // 0: none (an endless league).
+        // 0: none (an endless league). A league whose bots came and went:
+        // each round with its own bots (roster.csv).
+        let each = u64::from(crate::runner::series_rule(&config, None).bound());
         setup.bound = if config.format.is_endless() {
             0
+        } else if let Some(series) = crate::runner::roster_series(&config, dir) {
+            series * each
         } else {
             crate::runner::games_bound(&config, None, &[])
         };

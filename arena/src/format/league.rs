@@ -175,7 +175,24 @@ impl LeagueSettings {
     pub fn series_left(&self, from: u32, roster: &Roster) -> Option<u64> {
         let rounds = self.rounds?;
         let left = u64::from((rounds + 1).saturating_sub(from));
-        let present = roster.present(from);
+        Some(left * self.round_series(from, roster))
+    }
+
+    /// The most series the whole league can play with `roster`'s bots,
+    /// each round with the bots present in it (joined, not yet retired):
+    /// [`LeagueSettings::series_left`]'s count for each round, summed.
+    /// `None` for a league without `rounds`, which has no bound.
+    #[must_use]
+    pub fn series_bound(&self, roster: &Roster) -> Option<u64> {
+        let rounds = self.rounds?;
+        Some((1..=rounds).map(|r| self.round_series(r, roster)).sum())
+    }
+
+    /// The most series of round `round` with `roster`'s bots present in
+    /// it: half of them (rounded down), and up to `catch_up - 1` catch-up
+    /// series for each late entrant among them.
+    fn round_series(&self, round: u32, roster: &Roster) -> u64 {
+        let present = roster.present(round);
         let late = present
             .iter()
             .filter(|&&b| roster.stints()[b].is_some_and(|s| s.joined > 1))
@@ -184,7 +201,7 @@ impl LeagueSettings {
             PairBy::Rating => u64::from(self.catch_up.saturating_sub(1)),
             PairBy::Random => 0,
         };
-        Some(left * (present.len() as u64 / 2 + late * catch_up))
+        present.len() as u64 / 2 + late * catch_up
     }
 }
 
@@ -1040,6 +1057,26 @@ mod tests {
     }
 
     #[test]
+    fn the_series_bound_counts_each_round_with_its_own_bots() {
+        let Format::League(mut settings) = league(Some(10), None, 3) else {
+            unreachable!()
+        };
+        let mut roster = Roster::starting(6, &[]);
+        assert_eq!(settings.series_bound(&roster), Some(10 * 3));
+        // One joins at round 4 (7 bots, its catch-up series), one of the
+        // start leaves after round 6.
+        roster.join(6, 4);
+        roster.retire(0, 6);
+        let extra = u64::from(settings.catch_up - 1);
+        assert_eq!(
+            settings.series_bound(&roster),
+            Some(3 * 3 + 3 * (3 + extra) + 4 * (3 + extra))
+        );
+        settings.rounds = None;
+        assert_eq!(settings.series_bound(&roster), None);
+    }
+
+    #[test]
     fn a_league_by_the_strength_order_settles_and_stops() {
         // The lower index always wins both games: the order is clear after
         // a few rounds, and the league stops by itself.
@@ -1171,6 +1208,10 @@ mod tests {
         assert_eq!(series_of(&base, 12).len(), 1);
         assert_eq!(stage[..base.len()], base[..]);
         assert_eq!(stage.len(), base.len() + 3);
+        // The round's line counts them, and the bye.
+        let counts = plan.next_stage().map(|s| (s.byes, s.catch_up));
+        assert_eq!(counts, Some((1, 3)));
+        assert_eq!(off.next_stage().map(|s| (s.byes, s.catch_up)), Some((1, 0)));
         let rows: Vec<&LeaguePairing> = plan
             .league()
             .unwrap()

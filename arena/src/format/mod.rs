@@ -183,6 +183,12 @@ pub struct Stage {
     /// Whether a league paired this round at random (a warm-up round, or
     /// `pairing = "random"`); `false` for every other format.
     pub at_random: bool,
+    /// A league round's byes (a bot left out of an odd count); 0 for
+    /// every other format.
+    pub byes: usize,
+    /// A league round's catch-up series among `series` (a late entrant's
+    /// extra series); 0 for every other format.
+    pub catch_up: usize,
 }
 
 /// A tournament's course: the series known so far and their results (a
@@ -434,10 +440,22 @@ impl Plan {
             .collect();
         let decider = pending.first().is_some_and(|s| self.is_decider(s.number));
         let at_random = self.league().is_some_and(|l| l.last_at_random);
+        let pairings = self.league().map_or(&[][..], |l| l.pairings.as_slice());
+        let round = pending.first().map_or(0, |s| s.round);
+        let byes = pairings
+            .iter()
+            .filter(|p| p.round == round && p.series.is_none())
+            .count();
+        let catch_up = pairings
+            .iter()
+            .filter(|p| p.catch_up && pending.iter().any(|s| Some(s.number) == p.series))
+            .count();
         (!pending.is_empty()).then_some(Stage {
             series: pending,
             decider,
             at_random,
+            byes,
+            catch_up,
         })
     }
 

@@ -192,7 +192,7 @@ impl BotChanges {
 /// an array of tables.
 pub fn split(text: &str) -> Result<BotTables, Refusal> {
     let mut rest: toml::Table =
-        toml::from_str(text).map_err(|e| Refusal::NotToml(one_line(&e.to_string())))?;
+        toml::from_str(text).map_err(|e: toml::de::Error| Refusal::NotToml(parse_error(&e)))?;
     let bots = match rest.remove("bot") {
         None => Vec::new(),
         Some(toml::Value::Array(items)) => items
@@ -214,9 +214,18 @@ pub fn split(text: &str) -> Result<BotTables, Refusal> {
     Ok(BotTables { rest, bots })
 }
 
-/// The first line of a message (TOML's errors quote the source).
-fn one_line(text: &str) -> String {
-    text.lines().next().unwrap_or_default().trim().to_string()
+/// TOML's error `e` in one line: where (its first line, which names the
+/// line and column), then the problem (its message), without the source
+/// it quotes between them.
+fn parse_error(e: &toml::de::Error) -> String {
+    let text = e.to_string();
+    let place = text.lines().next().unwrap_or_default().trim();
+    let problem = e.message().split_whitespace().collect::<Vec<_>>().join(" ");
+    if problem.is_empty() || place.contains(&problem) {
+        place.to_string()
+    } else {
+        format!("{place}: {problem}")
+    }
 }
 
 /// The keys whose values differ between `a` and `b`, as the config writes
@@ -353,6 +362,15 @@ mod tests {
         assert_eq!(e, Refusal::Retired("r".into(), 4));
         // Not TOML.
         assert!(matches!(split("[[bot]\nname ="), Err(Refusal::NotToml(_))));
+        // A string not closed: where, and the problem, in one line.
+        let e = split("[[bot]]\nname = \"x\ncommand = []\n").unwrap_err();
+        let line = e.to_string();
+        assert!(
+            line.starts_with("it does not parse: TOML parse error at line 2, column 10: "),
+            "{line}"
+        );
+        assert!(line.contains("invalid"), "{line}");
+        assert!(!line.contains('\n') && !line.contains('|'), "{line}");
     }
 
     #[test]

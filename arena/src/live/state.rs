@@ -370,6 +370,22 @@ impl LiveState {
         self.setup.bound = bound;
     }
 
+    /// The most games the run plays, as shown: never below the games
+    /// done, and a finished league's games (its bots may have come and
+    /// gone); `None` without a bound (an endless league).
+    #[must_use]
+    pub fn bound(&self) -> Option<u64> {
+        let bound = self.setup.bound;
+        let over = self.finished && self.league.is_some();
+        (bound > 0).then(|| {
+            if over {
+                self.done
+            } else {
+                bound.max(self.done)
+            }
+        })
+    }
+
     /// Whether the run is over.
     #[must_use]
     pub fn is_finished(&self) -> bool {
@@ -794,7 +810,7 @@ impl LiveState {
     pub fn progress(&self, now: Instant) -> String {
         let mut line = String::new();
         let done = self.done;
-        let bound = self.setup.bound;
+        let bound = self.bound().unwrap_or(0);
         let _ = write!(line, "{done} game{}", if done == 1 { "" } else { "s" });
         if bound > 0 {
             let _ = write!(line, " of at most {bound}");
@@ -854,7 +870,7 @@ impl LiveState {
     fn summary(&self, now: Instant) -> Update {
         let json = SummaryJson {
             done: self.done,
-            bound: (self.setup.bound > 0).then_some(self.setup.bound),
+            bound: self.bound(),
             progress: self.progress(now),
             standings: self.standings_json(),
             sprt: self.sprt_json(),
@@ -875,7 +891,7 @@ impl LiveState {
             .collect();
         let json = SnapshotJson {
             done: self.done,
-            bound: (self.setup.bound > 0).then_some(self.setup.bound),
+            bound: self.bound(),
             finished: self.finished,
             follows: self.setup.follows,
             progress: self.progress(now),
@@ -1234,6 +1250,36 @@ mod tests {
         state.set_bound(40);
         let json: serde_json::Value = serde_json::from_str(&state.snapshot(t0)).unwrap();
         assert_eq!(json["bound"], 40);
+    }
+
+    #[test]
+    fn a_leagues_bound_is_never_below_its_games_and_is_its_games_once_over() {
+        let t0 = Instant::now();
+        let mut setup = setup();
+        setup.format = Format::League(crate::format::LeagueSettings {
+            rounds: Some(2),
+            settle_los: None,
+            seed: 1,
+            prior_draws: 1.0,
+            bootstrap: 0,
+            pairing: crate::format::PairBy::Rating,
+            catch_up: crate::format::LEAGUE_CATCH_UP,
+        });
+        setup.bound = 2;
+        let mut state = LiveState::new(setup, t0);
+        for _ in 0..3 {
+            state.event(&Event::Game(record(1, 1, "a", "b")));
+        }
+        assert_eq!(state.bound(), Some(3));
+        assert_eq!(state.progress(t0), "3 games of at most 3 done");
+        state.set_bound(10);
+        state.finish(t0);
+        assert_eq!(state.progress(t0), "3 games of at most 3 · the run is over");
+        let json: serde_json::Value = serde_json::from_str(&state.snapshot(t0)).unwrap();
+        assert_eq!(
+            (json["done"].clone(), json["bound"].clone()),
+            (3.into(), 3.into())
+        );
     }
 
     /// A knockout's bracket on the live page follows the games: a series

@@ -140,6 +140,21 @@ pub fn with_joined(config: &Config, dir: &RunFolder) -> Result<Config, RosterFil
     Ok(out)
 }
 
+/// The most series the league of `config` (its bots of the start first,
+/// by name) can play with the roster of `dir`'s `roster.csv`: each round
+/// with the bots in it then ([`crate::format::LeagueSettings::series_bound`]).
+/// `None` when `config` is not a league with `rounds`, or `dir` has no
+/// roster (nothing decided yet, or unreadable: the config's bots then).
+#[must_use]
+pub fn roster_series(config: &Config, dir: &Path) -> Option<u64> {
+    let Format::League(settings) = &config.format else {
+        return None;
+    };
+    let rows = read_roster(dir).ok().flatten().filter(|r| !r.is_empty())?;
+    let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
+    settings.series_bound(&roster_of(&rows, &names).0)
+}
+
 /// The plan of the run of `config` (`absent`: bots that did not start),
 /// with a league's door when `options` has one: its plan then pairs the
 /// door's roster.
@@ -221,7 +236,7 @@ impl Door {
         } else {
             roster_of(&rows, &names).0
         };
-        let BotTables { rest, bots } = tables;
+        let BotTables { rest, bots } = tables.clone();
         let active = bots
             .into_iter()
             .filter(|(n, _)| {
@@ -234,14 +249,29 @@ impl Door {
         let retired = (0..names.len())
             .filter_map(|i| Some((names[i].clone(), roster.stints()[i]?.retired?)))
             .collect();
-        Door {
+        let mut opened = Door {
             file: door.config.clone(),
             notes: door.notes.clone(),
             rest,
             active,
             retired,
-            last: if resume { None } else { bytes },
+            last: if resume { None } else { bytes.clone() },
             roster,
+        };
+        if resume {
+            opened.refuse_at_resume(bytes, &tables);
+        }
+        opened
+    }
+
+    /// At a resume: a file that names a retired bot (`tables`, of its
+    /// `bytes`) is refused at once, in one line, as while the league
+    /// runs, and not read again until it changes; the league goes on
+    /// without it.
+    fn refuse_at_resume(&mut self, bytes: Option<Vec<u8>>, tables: &BotTables) {
+        if let Err(why) = diff_bots(&self.rest, &self.active, &self.retired, tables) {
+            self.note(refused(&self.file, &why.to_string()));
+            self.last = bytes;
         }
     }
 
@@ -291,7 +321,8 @@ impl Door {
     /// Before round `next` is paired: reads the config file again (unless
     /// the roster decided the round, or the file is unchanged) and lets
     /// the bots added join (into `config` and `logs`) and the bots removed
-    /// leave. Returns whether the roster changed.
+    /// leave. Returns whether the roster changed (not when each bot added
+    /// failed its check).
     async fn between(&mut self, next: u32, at: &mut Between<'_>) -> bool {
         if next <= self.roster.decided() {
             return false;
@@ -305,9 +336,7 @@ impl Door {
         }
         self.last = Some(bytes.clone());
         let file = self.file.display().to_string();
-        let refused = |why: String| {
-            format!("arena: {file}: change refused ({why}); the league goes on as it was")
-        };
+        let refused = |why: String| refused(&self.file, &why);
         let text = String::from_utf8_lossy(&bytes).into_owned();
         let changes = split(&text).and_then(|new| {
             Ok((
@@ -337,7 +366,7 @@ impl Door {
                 return false;
             }
         };
-        let last = next - 1;
+        let (last, before) = (next - 1, self.roster.clone());
         for name in &changes.removed {
             let Some(i) = at.config.bots.iter().position(|b| b.name == *name) else {
                 continue;
@@ -362,7 +391,8 @@ impl Door {
             };
             self.admit(&joining, at).await;
         }
-        true
+        // A bot that failed its check changed nothing.
+        self.roster != before
     }
 
     /// Bot `j.name`, added to the config: checked ([`join_check`]), and,
@@ -408,6 +438,14 @@ impl Door {
             "arena: {file}: bot '{name}' joins the league at round {next}"
         ));
     }
+}
+
+/// The line of a change to the config `file` refused, `why`.
+fn refused(file: &Path, why: &str) -> String {
+    format!(
+        "arena: {}: change refused ({why}); the league goes on as it was",
+        file.display()
+    )
 }
 
 /// A bot added to the config, as [`Door::admit`] takes it.
@@ -475,5 +513,33 @@ async fn join_check(
             end.name(),
             record.detail
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_roster_series_count_each_round_with_the_bots_in_it() {
+        let bots = crate::config::test_bots(&["a", "b", "c", "d"]);
+        let config = crate::config::test_config(&format!(
+            "[tournament]\nformat = \"league\"\nrounds = 10\n{bots}"
+        ));
+        let tmp = tempfile::tempdir().unwrap();
+        // No roster yet: the config's bots.
+        assert_eq!(roster_series(&config, tmp.path()), None);
+        // e joins at round 3, a leaves after round 5.
+        let names: Vec<String> = ["a", "b", "c", "d", "e"].map(String::from).to_vec();
+        let mut roster = Roster::starting(4, &[]);
+        roster.join(4, 3);
+        roster.retire(0, 5);
+        write_roster(tmp.path(), &roster, &names).unwrap();
+        let Format::League(settings) = &config.format else {
+            unreachable!()
+        };
+        let extra = u64::from(settings.catch_up - 1);
+        let series = 2 * 2 + 3 * (2 + extra) + 5 * (2 + extra);
+        assert_eq!(roster_series(&config, tmp.path()), Some(series));
     }
 }

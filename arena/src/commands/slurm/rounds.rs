@@ -175,6 +175,9 @@ pub fn share(stage: &Stage, k: usize, n: usize) -> Stage {
             .collect(),
         decider: stage.decider,
         at_random: stage.at_random,
+        // A share is no round (its line is never said): none counted.
+        byes: 0,
+        catch_up: 0,
     }
 }
 
@@ -208,6 +211,8 @@ mod tests {
                 .collect(),
             decider: false,
             at_random: false,
+            byes: 0,
+            catch_up: 0,
         }
     }
 
