@@ -687,7 +687,7 @@ mod tests {
         assert_eq!(r.both, 45);
         let line = tally.reach_line();
         assert!(
-            line.starts_with("reach: 3 of 4 games enter the tables past the opening at ply 10 to 25, median 12.0, 2 before"),
+            line.starts_with("reach: 3 of 4 games enter the tables past the opening at ply 10 to 25, median 12.0, 2 of them before"),
             "{line}"
         );
         assert!(
