@@ -460,6 +460,8 @@ fn bots_added_to_a_running_league_join_and_bots_removed_retire() {
     ] {
         assert!(stderr.contains(&line), "{line}\n{stderr}");
     }
+    // Its reason does not name the bot a second time.
+    assert!(!stderr.contains("does not join: bot 'broken'"), "{stderr}");
     let roster = rows(&run.join("roster.csv"));
     let order: Vec<&str> = roster.iter().map(|r| r["bot"].as_str()).collect();
     assert_eq!(order, ["g1", "g2", "g3", "g4", "g5", "newbie"]);

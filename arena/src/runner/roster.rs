@@ -407,6 +407,9 @@ impl Door {
         };
         let spec = parsed.bots[pos].clone();
         if let Err(why) = join_check(parsed, &spec, dir, options, cancel).await {
+            // The check's reason names the bot too: said once.
+            let why = why.to_string();
+            let why = why.strip_prefix(&format!("bot '{name}': ")).unwrap_or(&why);
             self.note(format!(
                 "arena: {file}: bot '{name}' does not join: {why}; fix it and save the config again to retry"
             ));
