@@ -118,20 +118,7 @@ fn a_bot_that_joins_is_said_before_its_round_with_the_new_bound() {
     std::fs::write(&cfg, league_text(4, 1000, 2, "")).unwrap();
     let run = tmp.path().join("run");
     let mut child = start(&cfg, &run, false);
-    let stderr = child.stderr.take().unwrap();
-    let said = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
-    let sink = said.clone();
-    let reader = std::thread::spawn(move || {
-        use std::io::BufRead as _;
-        for line in std::io::BufReader::new(stderr)
-            .lines()
-            .map_while(Result::ok)
-        {
-            let mut s = sink.lock().unwrap();
-            s.push_str(&line);
-            s.push('\n');
-        }
-    });
+    let (said, reader) = said_by(&mut child);
     wait_until(&mut child, "a game", || games_so_far(&run) > 0);
     let newbie = "\n[[bot]]\nname = \"newbie\"\ncommand = [\"arena\", \"bot\", \"random\", \"--seed\", \"4\"]\n";
     let tmp_cfg = tmp.path().join("t.toml.tmp");

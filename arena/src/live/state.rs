@@ -989,6 +989,19 @@ mod tests {
     use crate::referee::{GameEnd, GameRecord};
     use endodoi::Rules;
 
+    /// A league of `rounds` (`None`: endless) for a test's setup.
+    fn league_of(rounds: Option<u32>) -> Format {
+        Format::League(crate::format::LeagueSettings {
+            rounds,
+            settle_los: None,
+            seed: 1,
+            prior_draws: 1.0,
+            bootstrap: 0,
+            pairing: crate::format::PairBy::Rating,
+            catch_up: crate::format::LEAGUE_CATCH_UP,
+        })
+    }
+
     fn setup() -> Setup {
         Setup {
             title: "t".into(),
@@ -1232,15 +1245,7 @@ mod tests {
         let t0 = Instant::now();
         let mut setup = setup();
         setup.bound = 0;
-        setup.format = Format::League(crate::format::LeagueSettings {
-            rounds: None,
-            settle_los: None,
-            seed: 1,
-            prior_draws: 1.0,
-            bootstrap: 0,
-            pairing: crate::format::PairBy::Rating,
-            catch_up: crate::format::LEAGUE_CATCH_UP,
-        });
+        setup.format = league_of(None);
         let mut state = LiveState::new(setup, t0);
         state.event(&Event::Game(record(1, 1, "a", "b")));
         assert_eq!(state.progress(t0), "1 game done (endless league)");
@@ -1256,15 +1261,7 @@ mod tests {
     fn a_leagues_bound_is_never_below_its_games_and_is_its_games_once_over() {
         let t0 = Instant::now();
         let mut setup = setup();
-        setup.format = Format::League(crate::format::LeagueSettings {
-            rounds: Some(2),
-            settle_los: None,
-            seed: 1,
-            prior_draws: 1.0,
-            bootstrap: 0,
-            pairing: crate::format::PairBy::Rating,
-            catch_up: crate::format::LEAGUE_CATCH_UP,
-        });
+        setup.format = league_of(Some(2));
         setup.bound = 2;
         let mut state = LiveState::new(setup, t0);
         for _ in 0..3 {
