@@ -25,50 +25,51 @@ def run(root):
 
 CARGO = '[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n'
 
+# A crate of two modules where b uses c; a test adds what c holds.
+B_USES_C = {
+    "src/lib.rs": "pub mod b;\npub mod c;\n",
+    "src/b.rs": "use crate::c::C;\npub struct B;\n",
+}
+
+
+def run_crate(files):
+    """Runs the tool on a crate `demo` made of `files` (path -> text)."""
+    return run(workspace({"Cargo.toml": CARGO, **files}))
+
 
 class Layers(unittest.TestCase):
     def test_a_cycle_between_nested_modules_is_found(self):
-        root = workspace({
-            "Cargo.toml": CARGO,
+        out = run_crate({
             "src/lib.rs": "pub mod a;\n",
             "src/a/mod.rs": "pub mod b;\npub mod c;\n",
             "src/a/b.rs": "use super::c::C;\npub struct B;\n",
             "src/a/c.rs": "/// See [`crate::a::b::B`].\npub struct C;\n",
         })
-        out = run(root)
         self.assertEqual(out.returncode, 1, out.stdout + out.stderr)
         self.assertIn("a module cycle in a: b -> c", out.stdout)
 
     def test_tests_may_use_anything(self):
-        root = workspace({
-            "Cargo.toml": CARGO,
-            "src/lib.rs": "pub mod b;\npub mod c;\n",
-            "src/b.rs": "use crate::c::C;\npub struct B;\n",
+        out = run_crate({
+            **B_USES_C,
             "src/c.rs": "pub struct C;\n#[cfg(test)]\nmod tests {\n    use crate::b::B;\n}\n",
         })
-        out = run(root)
         self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
 
     def test_code_after_a_test_module_declaration_is_checked(self):
-        root = workspace({
-            "Cargo.toml": CARGO,
-            "src/lib.rs": "pub mod b;\npub mod c;\n",
-            "src/b.rs": "use crate::c::C;\npub struct B;\n",
+        out = run_crate({
+            **B_USES_C,
             "src/c.rs": "#[cfg(test)]\nmod tests;\n\npub struct C;\nuse crate::b::B;\n",
             "src/c/tests.rs": "",
         })
-        out = run(root)
         self.assertEqual(out.returncode, 1, out.stdout + out.stderr)
         self.assertIn("b -> c", out.stdout)
 
     def test_a_use_list_counts(self):
-        root = workspace({
-            "Cargo.toml": CARGO,
+        out = run_crate({
             "src/lib.rs": "pub mod b;\npub mod c;\n",
             "src/b.rs": "use crate::{c::C, c};\npub struct B;\n",
             "src/c.rs": "use crate::{b::{self}};\npub struct C;\n",
         })
-        out = run(root)
         self.assertIn("b -> c", out.stdout)
 
     def test_this_workspace_has_its_shape(self):
