@@ -521,6 +521,16 @@ def decided_side(game):
     return None
 
 
+def captures_differ(game, totals):
+    """The difference line, in a list, when a row's totals are not the
+    seeds captured so far (a game stopped before its sweep), else []."""
+    captured = tuple(game.captured)
+    if totals == captured:
+        return []
+    return [f"totals {totals[0]}-{totals[1]}, captured so far "
+            f"{captured[0]}-{captured[1]}"]
+
+
 def adjudicates_both(games_path):
     """Whether the run of `games_path` adjudicated by both rules: its
     config.toml beside it says `[board] adjudicate = ["decided",
@@ -606,10 +616,7 @@ def check_game(row, both=False):
         elif result != SIDE_NAMES[side]:
             diffs.append(f"result {result}, but {SIDE_NAMES[side]} holds more "
                          f"than half of the seeds")
-        captured = tuple(game.captured)
-        if totals != captured:
-            diffs.append(f"totals {totals[0]}-{totals[1]}, captured so far "
-                         f"{captured[0]}-{captured[1]}")
+        diffs.extend(captures_differ(game, totals))
     elif termination == TABLEBASE:
         if both and game.ended is None and decided_side(game) is not None:
             diffs.append(f"tablebase claimed, but {SIDE_NAMES[decided_side(game)]} "
@@ -621,10 +628,7 @@ def check_game(row, both=False):
             diffs.append(f"{termination} claimed but the game was already over "
                          f"by the rules ({game.ended}) after {len(moves)} plies")
         # A forfeit has no sweep: the totals are the captures so far.
-        captured = tuple(game.captured)
-        if totals != captured:
-            diffs.append(f"totals {totals[0]}-{totals[1]}, captured so far "
-                         f"{captured[0]}-{captured[1]}")
+        diffs.extend(captures_differ(game, totals))
         if result == "draw":
             diffs.append(f"result draw on a forfeit ({termination})")
         elif termination == "illegal-move" and game.ended is None \

@@ -218,27 +218,36 @@ class GamesTest(TempFiles):
     def check(self, rows, **kw):
         return self.run_cli(self.write(csv_text(rows, **kw)))
 
-    def test_correct_games_pass(self):
-        code, out, err = self.check(good_rows())
-        self.assertSummary(out, 4, 0)
+    def assertPasses(self, rows, **kw):
+        """Every row passes and the check exits 0."""
+        code, out, err = self.check(rows, **kw)
+        self.assertSummary(out, len(rows), 0)
         self.assertEqual(code, 0, out + err)
+
+    def assertFails(self, rows, passed, *patterns):
+        """All rows but the first `passed` fail, the check exits 1, and its
+        output matches each of `patterns`; returns the output."""
+        code, out, _ = self.check(rows)
+        self.assertEqual(code, 1)
+        self.assertSummary(out, passed, len(rows) - passed)
+        for pattern in patterns:
+            self.assertRegex(out, pattern)
+        return out
+
+    def test_correct_games_pass(self):
+        self.assertPasses(good_rows())
 
     def test_columns_matched_by_name(self):
         # Reordered columns plus an unknown one must not matter.
         order = list(reversed(HEADER)) + ["extra"]
         rows = [[dict(zip(HEADER, r))[c] if c in HEADER else "x" for c in order]
                 for r in good_rows()]
-        code, out, _ = self.check(rows, header=order)
-        self.assertSummary(out, 4, 0)
-        self.assertEqual(code, 0)
+        self.assertPasses(rows, header=order)
 
     def test_wrong_total_fails(self):
         rows = good_rows()
         rows.append(game_row(series=2, game=7, north_seeds=31))
-        code, out, _ = self.check(rows)
-        self.assertEqual(code, 1)
-        self.assertSummary(out, 4, 1)
-        self.assertRegex(out, r"series 2 game 7: .*totals")
+        self.assertFails(rows, 4, r"series 2 game 7: .*totals")
 
     def test_illegal_moves_fail(self):
         rows = [
@@ -251,12 +260,10 @@ class GamesTest(TempFiles):
             # A move after the game is over.
             game_row(series=3, game=3, moves=LONG_MOVES + " 1", plies=43),
         ]
-        code, out, _ = self.check(rows)
-        self.assertEqual(code, 1)
-        self.assertSummary(out, 0, 3)
-        self.assertRegex(out, r"series 3 game 1: ply 6: .*endless")
-        self.assertRegex(out, r"series 3 game 2: ply 1: .*out of range")
-        self.assertRegex(out, r"series 3 game 3: ply 43: .*already over")
+        self.assertFails(rows, 0,
+                         r"series 3 game 1: ply 6: .*endless",
+                         r"series 3 game 2: ply 1: .*out of range",
+                         r"series 3 game 3: ply 43: .*already over")
 
     def test_other_inconsistencies_fail(self):
         cut = " ".join(LONG_MOVES.split()[:-1])
@@ -278,9 +285,7 @@ class GamesTest(TempFiles):
                      south_seeds=5, north_seeds=8, result="north",
                      termination="illegal-move"),
         ]
-        code, out, _ = self.check(rows)
-        self.assertEqual(code, 1)
-        self.assertSummary(out, 0, len(rows))
+        out = self.assertFails(rows, 0)
         for game in range(1, len(rows) + 1):
             self.assertIn(f"series 4 game {game}:", out)
 
@@ -290,9 +295,7 @@ class GamesTest(TempFiles):
         moves = "4 2 2 6 4 1 7 1 5 2 1"
         decided = dict(holes=8, moves=moves, south_seeds=34, north_seeds=16,
                        result="south", termination="decided")
-        code, out, err = self.check([game_row(series=5, game=1, **decided)])
-        self.assertSummary(out, 1, 0)
-        self.assertEqual(code, 0, out + err)
+        self.assertPasses([game_row(series=5, game=1, **decided)])
         rows = [
             game_row(series=5, game=2, **{**decided, "result": "north"}),
             game_row(series=5, game=3, **{**decided, "moves": moves[:-2],
@@ -305,14 +308,12 @@ class GamesTest(TempFiles):
                      south_seeds=11, north_seeds=21, result="north",
                      termination="decided"),
         ]
-        code, out, _ = self.check(rows)
-        self.assertEqual(code, 1)
-        self.assertSummary(out, 0, len(rows))
-        self.assertRegex(out, r"series 5 game 2: result north, but south holds")
-        self.assertRegex(out, r"series 5 game 3: decided claimed but neither side")
-        self.assertRegex(out, r"series 5 game 4: .*after ply 11 already")
-        self.assertRegex(out, r"series 5 game 5: totals 34-15, captured so far 34-16")
-        self.assertRegex(out, r"series 5 game 6: .*over by the rules")
+        self.assertFails(rows, 0,
+                         r"series 5 game 2: result north, but south holds",
+                         r"series 5 game 3: decided claimed but neither side",
+                         r"series 5 game 4: .*after ply 11 already",
+                         r"series 5 game 5: totals 34-15, captured so far 34-16",
+                         r"series 5 game 6: .*over by the rules")
 
     def test_tablebase_games(self):
         # 2x2 with 1 seed a hole: South's hole 1 relays round and captures
@@ -321,9 +322,7 @@ class GamesTest(TempFiles):
         tb = dict(holes=2, seeds=1, moves="", plies=0, south_seeds=4,
                   north_seeds=0, result="south", termination="tablebase",
                   detail="south to move forces +4 in at most 2 plies")
-        code, out, err = self.check([game_row(series=6, game=1, **tb)])
-        self.assertSummary(out, 1, 0)
-        self.assertEqual(code, 0, out + err)
+        self.assertPasses([game_row(series=6, game=1, **tb)])
         rows = [
             game_row(series=6, game=2, **{**tb, "south_seeds": 3, "north_seeds": 1,
                                           "detail": "south to move forces +2 in at most 2 plies"}),
@@ -335,16 +334,15 @@ class GamesTest(TempFiles):
             game_row(series=6, game=8, **{**tb, "detail": "north to move forces +4 in at most 2 plies"}),
             game_row(series=6, game=9, **{**tb, "detail": "south to move forces +9 in at most 2 plies"}),
         ]
-        code, out, _ = self.check(rows)
-        self.assertEqual(code, 1)
-        self.assertSummary(out, 0, len(rows))
-        self.assertRegex(out, r"series 6 game 2: tablebase claims south forces \+2, but perfect play forces \+4")
-        self.assertRegex(out, r"series 6 game 3: .*no single forced end")
-        self.assertRegex(out, r"series 6 game 4: .*only 1 are left before the ply limit")
-        self.assertRegex(out, r"series 6 game 5: result north, but the totals")
-        self.assertRegex(out, r"series 6 game 7: a tablebase row's detail must say what is forced")
-        self.assertRegex(out, r"series 6 game 8: the detail says north to move forces \+4, but the position has south")
-        self.assertRegex(out, r"series 6 game 9: the detail says south to move forces \+9")
+        self.assertFails(
+            rows, 0,
+            r"series 6 game 2: tablebase claims south forces \+2, but perfect play forces \+4",
+            r"series 6 game 3: .*no single forced end",
+            r"series 6 game 4: .*only 1 are left before the ply limit",
+            r"series 6 game 5: result north, but the totals",
+            r"series 6 game 7: a tablebase row's detail must say what is forced",
+            r"series 6 game 8: the detail says north to move forces \+4, but the position has south",
+            r"series 6 game 9: the detail says south to move forces \+9")
         # Beyond the search budget: unchecked, said so, not failed.
         path = self.write(csv_text([game_row(series=6, game=6, **tb)]))
         out = io.StringIO()
