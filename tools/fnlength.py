@@ -22,6 +22,8 @@ import os
 import re
 import sys
 
+from problems import report
+
 MAX_LINES = 100
 
 # The crates' source folders checked.
@@ -238,11 +240,7 @@ def main():
     for (rel, fn), why in sorted(EXCEPTIONS.items()):
         if (rel, fn) not in seen:
             problems.append(f"{rel}: {fn} is {MAX_LINES} lines or fewer now (or gone): remove it from EXCEPTIONS in tools/fnlength.py")
-    for p in problems:
-        print(p)
-    noun = "problem" if len(problems) == 1 else "problems"
-    print(f"{checked} files checked, {len(EXCEPTIONS)} functions excepted, {len(problems)} {noun}")
-    return 1 if problems else 0
+    return report(problems, f"{checked} files checked, {len(EXCEPTIONS)} functions excepted")
 
 
 if __name__ == "__main__":

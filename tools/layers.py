@@ -18,6 +18,8 @@ import re
 import subprocess
 import sys
 
+from problems import report
+
 # The arena library's layers, lowest first. A module may use modules of its
 # own layer (without a cycle) and of the layers before it.
 ARENA_LAYERS = [
@@ -213,11 +215,7 @@ def main():
                 continue
             crates += 1
             problems += check_crate(pkg["name"], sorted(kinds)[0], os.path.dirname(tgt["src_path"]), tgt["src_path"])
-    for p in problems:
-        print(p)
-    noun = "problem" if len(problems) == 1 else "problems"
-    print(f"{crates} crate targets checked, {len(problems)} {noun}")
-    return 1 if problems else 0
+    return report(problems, f"{crates} crate targets checked")
 
 
 if __name__ == "__main__":

@@ -25,16 +25,20 @@ def run(root):
 
 CARGO = '[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n'
 
-# A crate of two modules where b uses c; a test adds what c holds.
-B_USES_C = {
-    "src/lib.rs": "pub mod b;\npub mod c;\n",
-    "src/b.rs": "use crate::c::C;\npub struct B;\n",
-}
-
-
 def run_crate(files):
     """Runs the tool on a crate `demo` made of `files` (path -> text)."""
     return run(workspace({"Cargo.toml": CARGO, **files}))
+
+
+def run_b_uses_c(c_rs, more=None):
+    """Runs the tool on a crate of two modules where b uses c and c is
+    `c_rs`, plus the `more` files (path -> text)."""
+    return run_crate({
+        "src/lib.rs": "pub mod b;\npub mod c;\n",
+        "src/b.rs": "use crate::c::C;\npub struct B;\n",
+        "src/c.rs": c_rs,
+        **(more or {}),
+    })
 
 
 class Layers(unittest.TestCase):
@@ -49,18 +53,12 @@ class Layers(unittest.TestCase):
         self.assertIn("a module cycle in a: b -> c", out.stdout)
 
     def test_tests_may_use_anything(self):
-        out = run_crate({
-            **B_USES_C,
-            "src/c.rs": "pub struct C;\n#[cfg(test)]\nmod tests {\n    use crate::b::B;\n}\n",
-        })
+        out = run_b_uses_c("pub struct C;\n#[cfg(test)]\nmod tests {\n    use crate::b::B;\n}\n")
         self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
 
     def test_code_after_a_test_module_declaration_is_checked(self):
-        out = run_crate({
-            **B_USES_C,
-            "src/c.rs": "#[cfg(test)]\nmod tests;\n\npub struct C;\nuse crate::b::B;\n",
-            "src/c/tests.rs": "",
-        })
+        out = run_b_uses_c("#[cfg(test)]\nmod tests;\n\npub struct C;\nuse crate::b::B;\n",
+                           {"src/c/tests.rs": ""})
         self.assertEqual(out.returncode, 1, out.stdout + out.stderr)
         self.assertIn("b -> c", out.stdout)
 

@@ -352,28 +352,28 @@ class GamesTest(TempFiles):
         self.assertEqual(len(rc.UNCHECKED_ROWS), 1)
         self.assertIn("series 6 game 6: tablebase unchecked", out.getvalue())
 
-    def test_truncated_last_row_skipped(self):
-        text = csv_text(good_rows()) + "2,1,botA,botB,9,4,100000,1000,4 7 2"
+    def assertSkipsTheLastRow(self, text):
+        """The four good rows of `text` pass and its last row, torn, is
+        skipped with a warning."""
         code, out, err = self.run_cli(self.write(text))
-        self.assertSummary(out, 4, 0)
         self.assertEqual(code, 0)
+        self.assertSummary(out, 4, 0)
         self.assertIn("incomplete final row", err)
 
+    def test_truncated_last_row_skipped(self):
+        self.assertSkipsTheLastRow(
+            csv_text(good_rows()) + "2,1,botA,botB,9,4,100000,1000,4 7 2")
+
     def test_truncated_in_quoted_field_skipped(self):
-        text = csv_text(good_rows()) + '2,1,botA,botB,4,4,100000,1000,4 3,2,0,0,south,timeout,"no re'
-        code, out, err = self.run_cli(self.write(text))
-        self.assertSummary(out, 4, 0)
-        self.assertEqual(code, 0)
-        self.assertIn("incomplete final row", err)
+        self.assertSkipsTheLastRow(
+            csv_text(good_rows())
+            + '2,1,botA,botB,4,4,100000,1000,4 3,2,0,0,south,timeout,"no re')
 
     def test_last_row_without_newline_is_skipped_as_the_arena_skips_it(self):
         # Whole but without its newline: the arena skips it as torn
         # (arena/src/output/games.rs), and so does the checker.
         rows = good_rows() + [game_row(series=5, game=1, north_seeds=31)]
-        code, out, err = self.check(rows, trailing_newline=False)
-        self.assertEqual(code, 0)
-        self.assertSummary(out, 4, 0)
-        self.assertIn("incomplete final row", err)
+        self.assertSkipsTheLastRow(csv_text(rows, trailing_newline=False))
 
     def test_several_files(self):
         a = self.write(csv_text(good_rows()), "a.csv")
