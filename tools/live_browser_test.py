@@ -42,6 +42,7 @@ live-420.png) and of the finished one (live-finished-1400.png) go to OUT
 """
 
 import argparse
+import contextlib
 import os
 import re
 import shutil
@@ -225,6 +226,19 @@ def check_boards(arena, engine, games_csv, seen):
     return compared
 
 
+@contextlib.contextmanager
+def open_page(chromium, workdir, url):
+    """A browser (profile and log in `workdir`) 1400x1000 CSS pixels wide,
+    showing `url` once loaded; closed when the block ends."""
+    browser = Browser(chromium, workdir)
+    try:
+        browser.set_width(1400, 1000)
+        browser.open(url)
+        yield browser
+    finally:
+        browser.close()
+
+
 def check_fits(browser, width, where):
     browser.set_width(width, 1000)
     layout = browser.eval(READ_OVERFLOW)
@@ -354,10 +368,7 @@ def check_league(arena, chromium, work, tmp, shots):
         want_retired = [r["bot"] for r in state["retired"]["rows"]]
         if sorted(want_retired) != sorted(retired) or "newcomer" not in want_active:
             raise CheckFailed(f"/state's league does not follow roster.csv: {want_active} / {want_retired}")
-        browser = Browser(chromium, tmp / "league")
-        try:
-            browser.set_width(1400, 1000)
-            browser.open(url)
+        with open_page(chromium, tmp / "league", url) as browser:
             browser.wait_for("document.querySelectorAll('#league-active tbody tr').length > 0",
                              "the league's table drawn")
             seen = browser.eval(READ_LEAGUE)
@@ -392,8 +403,6 @@ def check_league(arena, chromium, work, tmp, shots):
                              f"the viewer showing series {first}, game 1")
             check_fits(browser, 420, "a league's page")
             problems = browser.problems(allowed=(url, "data:", "about:"))
-        finally:
-            browser.close()
         if problems:
             raise CheckFailed("the league's page has problems:\n  " + "\n  ".join(problems))
     finally:
@@ -449,10 +458,7 @@ def main():
         with tempfile.TemporaryDirectory(prefix="live-browser-") as tmp:
             tmp = Path(tmp)
             url = run.url()
-            browser = Browser(chromium, tmp / "live")
-            try:
-                browser.set_width(1400, 1000)
-                browser.open(url)
+            with open_page(chromium, tmp / "live", url) as browser:
                 seen = watch_live(browser, shots)
                 browser.wait_for("document.body.dataset.state === 'finished'",
                                  "body[data-state=finished] after the run", RUN_TIMEOUT_S)
@@ -460,8 +466,6 @@ def main():
                 browser.eval("scrollTo(0, 0)")
                 browser.screenshot(shots / "live-finished-1400.png")
                 problems = browser.problems(allowed=(url, "data:", "about:"))
-            finally:
-                browser.close()
             code = run.wait(60)
             if code != 0:
                 raise CheckFailed(f"arena run --serve exited {code}: {run.said()}")
@@ -498,10 +502,7 @@ def main():
             status, body = fetch(served + "report")
             if status != 200 or body != (out / "report.html").read_bytes():
                 raise CheckFailed(f"/report of arena serve is not the run's report.html ({status})")
-            browser = Browser(chromium, tmp / "served")
-            try:
-                browser.set_width(1400, 1000)
-                browser.open(served)
+            with open_page(chromium, tmp / "served", served) as browser:
                 browser.wait_for("document.body.dataset.state === 'finished'",
                                  "arena serve of a finished folder: body[data-state=finished]", 10)
                 series, game = sorted(engine.rows)[-1]
@@ -536,8 +537,6 @@ def main():
                 browser.go_to_hash(f"#series={series}&game={game}&ply={mid}")
                 check_board(browser, engine, series, game, mid, "/report opened from the link")
                 problems += browser.problems(allowed=(served, "data:", "about:"))
-            finally:
-                browser.close()
             if problems:
                 raise CheckFailed("the pages have problems:\n  " + "\n  ".join(problems))
             league = check_league(arena, chromium, work, tmp, shots)

@@ -54,6 +54,7 @@ report).
 
 import argparse
 import csv
+import json
 import os
 import re
 import shutil
@@ -274,6 +275,14 @@ def check_layout(browser, engine, series, game, width, shots, name):
         browser.screenshot(shots / f"{name}-viewer-{width}.png", "#viewer")
 
 
+def check_no_problems(browser):
+    """Fails with the page's script errors, console errors and stray
+    requests, if it has any."""
+    problems = browser.problems()
+    if problems:
+        raise CheckFailed("the page has problems:\n  " + "\n  ".join(problems))
+
+
 def run_checks(chromium, report, engine, shots, workdir, name="report"):
     """Every check on one report; returns the number of positions compared."""
     browser = Browser(chromium, workdir)
@@ -351,13 +360,21 @@ def run_checks(chromium, report, engine, shots, workdir, name="report"):
             check_layout(browser, engine, series, keys[0][1], width, shots, name)
             check_bracket(browser, report, width, shots, name)
             compared += 1
-        problems = browser.problems()
-        if problems:
-            raise CheckFailed("the page has problems:\n  " + "\n  ".join(problems))
+        check_no_problems(browser)
     finally:
         browser.close()
     return compared
 
+
+def bundled_bots(*bots):
+    """The `[[bot]]` tables of bundled bots, each given as (name, the words
+    after `arena bot`), in the order given."""
+    return "".join(f'[[bot]]\nname = "{name}"\ncommand = {json.dumps(["arena", "bot", *words])}\n'
+                   for name, *words in bots)
+
+
+# The bundled greedy bot under a long name.
+GREEDY = ("greedy-with-a-long-name", "greedy", "--seed", "1")
 
 # The 2x10 match whose report is tested too (arena = the bundled bots).
 WIDE_CONFIG = """name = "2x10"
@@ -370,13 +387,7 @@ concurrency = 1
 [openings]
 plies_min = 2
 plies_max = 2
-[[bot]]
-name = "greedy-with-a-long-name"
-command = ["arena", "bot", "greedy", "--seed", "1"]
-[[bot]]
-name = "random"
-command = ["arena", "bot", "random", "--seed", "2"]
-"""
+""" + bundled_bots(GREEDY, ("random", "random", "--seed", "2"))
 
 # A knockout of five bundled bots, whose bracket is tested too: byes in
 # round 1, a box per tie (arena = the bundled bots).
@@ -388,22 +399,11 @@ format = "knockout"
 first_to = 2
 max_games = 4
 concurrency = 2
-[[bot]]
-name = "greedy-with-a-long-name"
-command = ["arena", "bot", "greedy", "--seed", "1"]
-[[bot]]
-name = "random-1"
-command = ["arena", "bot", "random", "--seed", "2"]
-[[bot]]
-name = "random-2"
-command = ["arena", "bot", "random", "--seed", "3"]
-[[bot]]
-name = "first"
-command = ["arena", "bot", "first"]
-[[bot]]
-name = "random-3"
-command = ["arena", "bot", "random", "--seed", "4"]
-"""
+""" + bundled_bots(GREEDY,
+                   ("random-1", "random", "--seed", "2"),
+                   ("random-2", "random", "--seed", "3"),
+                   ("first", "first"),
+                   ("random-3", "random", "--seed", "4"))
 
 # A 2x4 run of perfect (with the endgame tables), random and greedy, judged
 # by arena analyse: its report's viewer shows the tables' verdicts.
@@ -416,16 +416,9 @@ first_to = 3
 max_games = 4
 seed = 5
 concurrency = 1
-[[bot]]
-name = "perfect"
-command = ["arena", "bot", "perfect", "--tablebase", "tb"]
-[[bot]]
-name = "random"
-command = ["arena", "bot", "random", "--seed", "2"]
-[[bot]]
-name = "greedy"
-command = ["arena", "bot", "greedy", "--seed", "1"]
-"""
+""" + bundled_bots(("perfect", "perfect", "--tablebase", "tb"),
+                   ("random", "random", "--seed", "2"),
+                   ("greedy", "greedy", "--seed", "1"))
 
 READ_VERDICTS = """(() => ({
   ply: Number(document.getElementById('viewer').dataset.ply),
@@ -477,29 +470,40 @@ def check_verdicts(chromium, report, analysis, workdir):
                         raise CheckFailed(f"series {r['series']} game {r['game']} ply {ply}: "
                                           f"'{words}' not in the line: {shown['status']}")
                 compared += 1
-        problems = browser.problems()
-        if problems:
-            raise CheckFailed("the page has problems:\n  " + "\n  ".join(problems))
+        check_no_problems(browser)
     finally:
         browser.close()
     return compared
 
 
+def run_folder(shots, name):
+    """SHOTS/run-NAME, emptied and made afresh."""
+    folder = shots / f"run-{name}"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    return folder
+
+
+def play(arena, folder, name, config):
+    """Writes `config` (TOML text) as FOLDER/NAME.toml and plays it with
+    `arena run --quiet` into FOLDER/out; returns that folder."""
+    (folder / f"{name}.toml").write_text(config)
+    subprocess.run([arena, "run", str(folder / f"{name}.toml"), "--out", str(folder / "out"),
+                    "--quiet"], check=True, stdout=subprocess.DEVNULL)
+    return folder / "out"
+
+
 def verdict_run(arena, shots):
     """Plays VERDICT_CONFIG with 2x4 tables to 10 seeds and judges it:
     returns its report and its analysis-games.csv."""
-    run_dir = shots / "run-verdicts"
-    shutil.rmtree(run_dir, ignore_errors=True)
-    run_dir.mkdir(parents=True)
+    run_dir = run_folder(shots, "verdicts")
     quiet = {"check": True, "stdout": subprocess.DEVNULL}
     subprocess.run([arena, "tablebase", "build", "--holes", "4", "--seeds-on-board", "10",
                     "--out", str(run_dir / "tb")], stderr=subprocess.DEVNULL, **quiet)
-    (run_dir / "verdicts.toml").write_text(VERDICT_CONFIG)
-    subprocess.run([arena, "run", str(run_dir / "verdicts.toml"), "--out", str(run_dir / "out"),
-                    "--quiet"], **quiet)
-    subprocess.run([arena, "analyse", str(run_dir / "out"), "--tablebase", str(run_dir / "tb")],
+    out = play(arena, run_dir, "verdicts", VERDICT_CONFIG)
+    subprocess.run([arena, "analyse", str(out), "--tablebase", str(run_dir / "tb")],
                    stderr=subprocess.DEVNULL, **quiet)
-    return run_dir / "out" / "report.html", run_dir / "out" / "analysis-games.csv"
+    return out / "report.html", out / "analysis-games.csv"
 
 
 READ_BRACKET = """(() => {
@@ -562,12 +566,33 @@ TAMPERS = ("script error", "wrong position", "North row reversed", "fixed-width 
 VERDICT_TAMPERS = ("the verdict of the ply before", "mistakes marked optimal")
 
 
+# The one-string breaks of tamper: kind -> (a string of the page, its first
+# occurrence's replacement).
+REPLACEMENTS = {
+    "script error": ("</body>", "<script>null.broken = 1;</script></body>"),
+    "North row reversed": ('side === "n" ? g.holes - k : k + 1', "k + 1"),
+    # The board's columns as they were before they could shrink.
+    "fixed-width board": ("minmax(2.8rem, 5.5rem) repeat(var(--holes, 8), minmax(1.5rem, 3.4rem)) "
+                          "minmax(2.8rem, 5.5rem)",
+                          "5.5rem repeat(var(--holes, 8), minmax(2.6rem, 3.4rem)) 5.5rem"),
+    "to move twice": ('text = "Start.";', 'text = "Start: to move.";'),
+    "stale note": ("note.textContent = baseNote();", ""),
+    "narrow game list": (".controls select { max-width: 100%;", ".controls select { max-width: 12rem;"),
+    "lists not shortened on a phone": ('window.matchMedia("(max-width: 600px)")',
+                                       'window.matchMedia("(max-width: 1px)")'),
+    "wide tables on a phone": ("table.standings, table.forfeits, table.forfeit-list, table.match "
+                               "{ display: block;", "table.none { display: block;"),
+    "the verdict of the ply before": ("verdict = verdicts(g)[ply - 1]", "verdict = verdicts(g)[ply - 2]"),
+    "mistakes marked optimal": ("b.classList.add(`v-${judged[i][0]}`);",
+                                "b.classList.add(judged[i][0] === 'm' ? 'v-o' : `v-${judged[i][0]}`);"),
+    "charts shrunk on a phone": ("figure.chart svg { max-width: none; width: 600px; }", ""),
+}
+
+
 def tamper(report, kind, out):
     """A copy of `report` broken one way, for --self-check."""
     html = report.read_text()
-    if kind == "script error":
-        html = html.replace("</body>", "<script>null.broken = 1;</script></body>", 1)
-    elif kind == "wrong position":
+    if kind == "wrong position":
         # The sixth position of the first game: its first hole gains 7 seeds.
         m = re.search(r'"positions":"([^"]*)"', html)
         tokens = m.group(1).split(" ")
@@ -575,32 +600,8 @@ def tamper(report, kind, out):
         digits = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
         tokens[5] = t[0] + digits[(digits.index(t[1]) + 7) % 62] + t[2:]
         html = html[: m.start(1)] + " ".join(tokens) + html[m.end(1):]
-    elif kind == "North row reversed":
-        html = html.replace('side === "n" ? g.holes - k : k + 1', "k + 1", 1)
-    elif kind == "fixed-width board":
-        # The board's columns as they were before they could shrink.
-        html = html.replace("minmax(2.8rem, 5.5rem) repeat(var(--holes, 8), minmax(1.5rem, 3.4rem)) "
-                            "minmax(2.8rem, 5.5rem)",
-                            "5.5rem repeat(var(--holes, 8), minmax(2.6rem, 3.4rem)) 5.5rem", 1)
-    elif kind == "to move twice":
-        html = html.replace('text = "Start.";', 'text = "Start: to move.";', 1)
-    elif kind == "stale note":
-        html = html.replace("note.textContent = baseNote();", "", 1)
-    elif kind == "narrow game list":
-        html = html.replace(".controls select { max-width: 100%;", ".controls select { max-width: 12rem;", 1)
-    elif kind == "lists not shortened on a phone":
-        html = html.replace('window.matchMedia("(max-width: 600px)")',
-                            'window.matchMedia("(max-width: 1px)")', 1)
-    elif kind == "wide tables on a phone":
-        html = html.replace("table.standings, table.forfeits, table.forfeit-list, table.match "
-                            "{ display: block;", "table.none { display: block;", 1)
-    elif kind == "the verdict of the ply before":
-        html = html.replace("verdict = verdicts(g)[ply - 1]", "verdict = verdicts(g)[ply - 2]", 1)
-    elif kind == "mistakes marked optimal":
-        html = html.replace("b.classList.add(`v-${judged[i][0]}`);",
-                            "b.classList.add(judged[i][0] === 'm' ? 'v-o' : `v-${judged[i][0]}`);", 1)
-    elif kind == "charts shrunk on a phone":
-        html = html.replace("figure.chart svg { max-width: none; width: 600px; }", "", 1)
+    else:
+        html = html.replace(*REPLACEMENTS[kind], 1)
     if html == report.read_text():
         raise CheckFailed(f"could not break the page ({kind}): has it changed?")
     out.write_text(html)
@@ -642,23 +643,13 @@ def main():
     engine = Engine(arena, run_dir / "games.csv")
     # A 2x10 board too, the widest a phone must show: a short match of two
     # bundled bots.
-    wide_dir = args.shots / "run-2x10"
-    shutil.rmtree(wide_dir, ignore_errors=True)
-    wide_dir.mkdir(parents=True)
-    (wide_dir / "2x10.toml").write_text(WIDE_CONFIG)
-    subprocess.run([arena, "run", str(wide_dir / "2x10.toml"), "--out", str(wide_dir / "out"),
-                    "--quiet"], check=True, stdout=subprocess.DEVNULL)
-    wide_report = wide_dir / "out" / "report.html"
-    wide_engine = Engine(arena, wide_dir / "out" / "games.csv")
+    wide_out = play(arena, run_folder(args.shots, "2x10"), "2x10", WIDE_CONFIG)
+    wide_report = wide_out / "report.html"
+    wide_engine = Engine(arena, wide_out / "games.csv")
     # A knockout: its report has the bracket.
-    ko_dir = args.shots / "run-knockout"
-    shutil.rmtree(ko_dir, ignore_errors=True)
-    ko_dir.mkdir(parents=True)
-    (ko_dir / "knockout.toml").write_text(KNOCKOUT_CONFIG)
-    subprocess.run([arena, "run", str(ko_dir / "knockout.toml"), "--out", str(ko_dir / "out"),
-                    "--quiet"], check=True, stdout=subprocess.DEVNULL)
-    ko_report = ko_dir / "out" / "report.html"
-    ko_engine = Engine(arena, ko_dir / "out" / "games.csv")
+    ko_out = play(arena, run_folder(args.shots, "knockout"), "knockout", KNOCKOUT_CONFIG)
+    ko_report = ko_out / "report.html"
+    ko_engine = Engine(arena, ko_out / "games.csv")
     verdict_report, verdict_csv = verdict_run(arena, args.shots)
     with tempfile.TemporaryDirectory(prefix="report-browser-") as tmp:
         tmp = Path(tmp)
