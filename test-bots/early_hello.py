@@ -10,32 +10,24 @@ Expected termination: normal results (the extra lines are skipped)."""
 import codecs
 import sys
 
+from _protocol import Bot, send
+
 once = "--once" in sys.argv
 banner = sys.argv[sys.argv.index("--banner") + 1] if "--banner" in sys.argv else None
-HELLO = "hello version=1 name=early-hello"
 
 
-def send(line):
-    sys.stdout.write(line + "\n")
-    sys.stdout.flush()
+class EarlyHello(Bot):
+    def hello(self):
+        # With --once (and no banner) the early reply was the only one.
+        return None if once and banner is None else super().hello()
 
 
+bot = EarlyHello("early-hello")
 if banner is None:
-    send(HELLO)
+    send(Bot.hello(bot))
 else:
     # The banner's bytes, with Python's escapes (\xff) read as bytes, so
     # that it can send a line that is not UTF-8.
     sys.stdout.buffer.write(codecs.escape_decode(banner.encode())[0] + b"\n")
     sys.stdout.buffer.flush()
-for line in sys.stdin:
-    words = line.split()
-    if words[:1] == ["hello"]:
-        if banner is not None or not once:
-            send(HELLO)
-    elif words[:1] == ["newgame"]:
-        send("ready")
-    elif words[:1] == ["turn"]:
-        args = dict(w.split("=", 1) for w in words[1:] if "=" in w)
-        send("move " + args["legal"].split(",")[0])
-    elif words[:1] == ["quit"]:
-        break
+bot.play()

@@ -4,21 +4,14 @@
 Expected termination: protocol-error."""
 import sys
 
+from _protocol import Bot
+
 reply = sys.argv[2] if sys.argv[1:2] == ["--reply"] else "hello there"
 
 
-def send(line):
-    sys.stdout.write(line + "\n")
-    sys.stdout.flush()
+class Garbage(Bot):
+    def turn(self, args):
+        return reply
 
 
-for line in sys.stdin:
-    words = line.split()
-    if words[:1] == ["hello"]:
-        send("hello version=1 name=garbage")
-    elif words[:1] == ["newgame"]:
-        send("ready")
-    elif words[:1] == ["turn"]:
-        send(reply)
-    elif words[:1] == ["quit"]:
-        break
+Garbage("garbage").play()

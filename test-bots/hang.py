@@ -7,35 +7,24 @@ It blocks, never busy-waits. Expected termination: timeout."""
 import signal
 import sys
 
+from _protocol import Bot, first_legal
+
 argv = sys.argv[1:]
 stubborn = "--stubborn" in argv
 at = int(argv[argv.index("--at") + 1]) if "--at" in argv else 1
 
 
-def send(line):
-    sys.stdout.write(line + "\n")
-    sys.stdout.flush()
+class Hang(Bot):
+    def turn(self, args):
+        if self.turns < at:
+            return first_legal(args)
+        if stubborn:
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        for _ in sys.stdin:  # blocks in read(); never answers
+            pass
+        while stubborn:
+            signal.pause()
+        sys.exit(0)
 
 
-turns = 0
-for line in sys.stdin:
-    words = line.split()
-    args = dict(w.split("=", 1) for w in words[1:] if "=" in w)
-    if words[:1] == ["hello"]:
-        send("hello version=1 name=hang")
-    elif words[:1] == ["newgame"]:
-        turns = 0
-        send("ready")
-    elif words[:1] == ["turn"]:
-        turns += 1
-        if turns >= at:
-            if stubborn:
-                signal.signal(signal.SIGTERM, signal.SIG_IGN)
-            for _ in sys.stdin:  # blocks in read(); never answers
-                pass
-            while stubborn:
-                signal.pause()
-            sys.exit(0)
-        send("move " + args["legal"].split(",")[0])
-    elif words[:1] == ["quit"]:
-        break
+Hang("hang").play()

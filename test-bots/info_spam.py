@@ -6,30 +6,22 @@ Checks that info lines are never taken as replies and that a full stderr pipe
 never blocks the bot: it should play every game to a normal end."""
 import sys
 
+from _protocol import Bot, first_legal, send
+
 argv = sys.argv[1:]
 infos = int(argv[argv.index("--infos") + 1]) if "--infos" in argv else 5
 noise = int(argv[argv.index("--stderr-bytes") + 1]) if "--stderr-bytes" in argv else 1000000
 chunk = ("e" * 99 + "\n") * (noise // 100) + "e" * (noise % 100)
 
 
-def send(line):
-    sys.stdout.write(line + "\n")
-    sys.stdout.flush()
-
-
-for line in sys.stdin:
-    words = line.split()
-    args = dict(w.split("=", 1) for w in words[1:] if "=" in w)
-    if words[:1] == ["hello"]:
-        send("hello version=1 name=info-spam")
-    elif words[:1] == ["newgame"]:
-        send("ready")
-    elif words[:1] == ["turn"]:
+class InfoSpam(Bot):
+    def turn(self, args):
         sys.stderr.write(chunk)
         sys.stderr.flush()
         n = len(args["mine"].split(","))
         for i in range(infos):
             send("info move %d" % (n + 1) if i % 2 == 0 else "info thinking %d of %d" % (i, infos))
-        send("move " + args["legal"].split(",")[0])
-    elif words[:1] == ["quit"]:
-        break
+        return first_legal(args)
+
+
+InfoSpam("info-spam").play()

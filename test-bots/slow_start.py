@@ -7,25 +7,19 @@ start-up just inside or outside the limit."""
 import sys
 import time
 
+from _protocol import Bot
+
 delay = int(sys.argv[2]) if sys.argv[1:2] == ["--delay-ms"] else None
 
 
-def send(line):
-    sys.stdout.write(line + "\n")
-    sys.stdout.flush()
-
-
-for line in sys.stdin:
-    words = line.split()
-    args = dict(w.split("=", 1) for w in words[1:] if "=" in w)
-    if delay is None:
-        continue
-    if words[:1] == ["hello"]:
+class SlowStart(Bot):
+    def hello(self):
         time.sleep(delay / 1000)
-        send("hello version=1 name=slow-start")
-    elif words[:1] == ["newgame"]:
-        send("ready")
-    elif words[:1] == ["turn"]:
-        send("move " + args["legal"].split(",")[0])
-    elif words[:1] == ["quit"]:
-        break
+        return super().hello()
+
+
+if delay is None:
+    for _ in sys.stdin:
+        pass
+else:
+    SlowStart("slow-start").play()

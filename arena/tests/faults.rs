@@ -493,8 +493,11 @@ fn ctrl_c_during_the_start_up_check_stops_it_and_prints_the_resume_command() {
     let tmp = tempfile::tempdir().unwrap();
     let marker = tmp.path().display().to_string();
     // A copy, so its command line carries the marker; it never answers.
+    // It imports the fault bots' shared loop, which is copied beside it.
     let script = tmp.path().join("slow_start.py");
-    std::fs::copy(common::repo().join("test-bots/slow_start.py"), &script).unwrap();
+    for f in ["slow_start.py", "_protocol.py"] {
+        std::fs::copy(common::repo().join("test-bots").join(f), tmp.path().join(f)).unwrap();
+    }
     let bots = [
         ("random", random_bot(3)),
         ("slow", common::python(&script, &[])),

@@ -107,11 +107,12 @@ fn a_round_robin_of_rust_and_python_bots_is_refereed_rated_and_written() {
 #[test]
 fn misbehaving_bots_lose_with_the_right_reason_and_leave_no_process() {
     let tmp = tempfile::tempdir().unwrap();
-    // Copies of the test bots under the temp folder, so their command lines
-    // carry a marker to look for afterwards.
+    // Copies of the test bots (and the loop they share) under the temp
+    // folder, so their command lines carry a marker to look for afterwards.
     let bots_dir = tmp.path().join("test-bots");
     std::fs::create_dir(&bots_dir).unwrap();
     for f in [
+        "_protocol.py",
         "crash.py",
         "illegal.py",
         "garbage.py",
