@@ -30,7 +30,7 @@ import random
 
 try:
     import gymnasium
-    import numpy as np
+    import numpy  # noqa: F401  (the observations are numpy arrays: endodoi._observation)
     from gymnasium import spaces
 except ImportError as missing:
     raise ImportError(
@@ -38,6 +38,7 @@ except ImportError as missing:
 
 import endodoi
 from endodoi import search
+from endodoi._observation import observation_space, seat_observation
 
 __all__ = ["EnDodoiEnv", "ENV_ID"]
 
@@ -77,29 +78,13 @@ class EnDodoiEnv(gymnasium.Env):
         self.opponent = opponent
         self.reward_kind = reward
         self.render_mode = render_mode
-        n = self.rules.holes
-        self.observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0, self.rules.total_seeds, shape=(2 * n + 2,), dtype=np.int64),
-                "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8),
-            }
-        )
-        self.action_space = spaces.Discrete(n)
+        self.observation_space = observation_space(self.rules)
+        self.action_space = spaces.Discrete(self.rules.holes)
         self.position = self.rules.start()
         self.rng = random.Random(0)
 
     def _observation(self):
-        pos = self.position
-        mine = pos.row(self.side)
-        theirs = pos.row(endodoi.opponent(self.side))
-        me = endodoi.SIDES.index(self.side)
-        captured = pos.captured
-        observation = np.array(mine + theirs + [captured[me], captured[1 - me]], dtype=np.int64)
-        if pos.to_move == self.side and not pos.is_over:
-            mask = np.array(pos.action_mask(), dtype=np.int8)
-        else:
-            mask = np.zeros(self.rules.holes, dtype=np.int8)
-        return {"observation": observation, "action_mask": mask}
+        return seat_observation(self.position, self.side)
 
     def _info(self):
         return {"action_mask": self._observation()["action_mask"]}

@@ -28,7 +28,7 @@ start, a draw: ``reset`` leaves every agent terminated with reward 0 and
 
 try:
     import gymnasium
-    import numpy as np
+    import numpy  # noqa: F401  (the observations are numpy arrays: endodoi._observation)
     from gymnasium import spaces
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
@@ -37,6 +37,7 @@ except ImportError as missing:
         "endodoi.envs.endodoi_v0 needs pettingzoo, gymnasium and numpy: pip install \"./python[envs]\" (%s)" % (missing,)) from missing
 
 import endodoi
+from endodoi._observation import observation_space, seat_observation
 
 __all__ = ["env", "raw_env"]
 
@@ -89,16 +90,9 @@ class raw_env(AECEnv):
         self.render_mode = render_mode
         self.possible_agents = list(endodoi.SIDES)
         self.agents = list(self.possible_agents)
-        n = self.rules.holes
-        total = self.rules.total_seeds
-        observation = spaces.Dict(
-            {
-                "observation": spaces.Box(0, total, shape=(2 * n + 2,), dtype=np.int64),
-                "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8),
-            }
-        )
+        observation = observation_space(self.rules)
         self.observation_spaces = {a: observation for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.rules.holes) for a in self.possible_agents}
         self.position = self.rules.start()
         self.last_result = None
         self._reset_dicts()
@@ -121,17 +115,7 @@ class raw_env(AECEnv):
     def observe(self, agent):
         """``{"observation": ..., "action_mask": ...}`` from ``agent``'s seat;
         the mask is all zeros unless ``agent`` is to move."""
-        pos = self.position
-        mine = pos.row(agent)
-        theirs = pos.row(endodoi.opponent(agent))
-        captured = pos.captured
-        me = endodoi.SIDES.index(agent)
-        observation = np.array(mine + theirs + [captured[me], captured[1 - me]], dtype=np.int64)
-        if agent == pos.to_move and not pos.is_over:
-            mask = np.array(pos.action_mask(), dtype=np.int8)
-        else:
-            mask = np.zeros(self.rules.holes, dtype=np.int8)
-        return {"observation": observation, "action_mask": mask}
+        return seat_observation(self.position, agent)
 
     def reset(self, seed=None, options=None):
         """Starts a new game (``seed`` is accepted for the API: the game
