@@ -24,7 +24,7 @@ class EarlyHello(Bot):
 
 bot = EarlyHello("early-hello")
 if banner is None:
-    send(Bot.hello(bot))
+    send(Bot.hello(bot))  # the early reply: the correct one, unasked
 else:
     # The banner's bytes, with Python's escapes (\xff) read as bytes, so
     # that it can send a line that is not UTF-8.
