@@ -669,23 +669,28 @@ fn the_standings_caption_names_the_interval_method_used() {
         let end = at + page.html[at..].find("</figcaption>").unwrap();
         page.html[at..end].to_string()
     };
-    for s in &mut table {
-        s.interval = IntervalMethod::Bootstrap;
+    // Every interval by one method: the caption names it, not the other.
+    for (method, named, not_named) in [
+        (
+            IntervalMethod::Bootstrap,
+            "parametric bootstrap",
+            &["curvature"][..],
+        ),
+        (
+            IntervalMethod::Curvature,
+            "the fit's curvature",
+            &["bootstrap,", "parametric bootstrap"],
+        ),
+    ] {
+        for s in &mut table {
+            s.interval = method;
+        }
+        let said = caption(&table);
+        assert!(said.contains(named), "{said}");
+        for other in not_named {
+            assert!(!said.contains(other), "{said}");
+        }
     }
-    let boot = caption(&table);
-    assert!(
-        boot.contains("parametric bootstrap") && !boot.contains("curvature"),
-        "{boot}"
-    );
-    for s in &mut table {
-        s.interval = IntervalMethod::Curvature;
-    }
-    let curv = caption(&table);
-    assert!(
-        curv.contains("the fit's curvature") && !curv.contains("bootstrap,"),
-        "{curv}"
-    );
-    assert!(!curv.contains("parametric bootstrap"), "{curv}");
     table[0].interval = IntervalMethod::Bootstrap;
     let both = caption(&table);
     assert!(
