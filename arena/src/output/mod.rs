@@ -150,6 +150,16 @@ fn write_error(path: &Path, source: io::Error) -> io::Error {
 /// # Errors
 /// Any I/O error; the file is then unchanged.
 pub fn write_rows<R: CsvRow>(dir: &Path, rows: &[R]) -> io::Result<()> {
+    write_rows_at(&dir.join(R::FILE), rows)
+}
+
+/// Writes the rows of type `R` as the whole of `path`, whatever its name:
+/// the header [`CsvRow::COLUMNS`], then `rows`, through a temporary file
+/// renamed over the old one ([`write_bytes_atomic`]).
+///
+/// # Errors
+/// Any I/O error, naming the file; `path` is then unchanged.
+pub fn write_rows_at<R: CsvRow>(path: &Path, rows: &[R]) -> io::Result<()> {
     let mut writer = csv::WriterBuilder::new()
         .has_headers(false)
         .from_writer(Vec::new());
@@ -158,7 +168,7 @@ pub fn write_rows<R: CsvRow>(dir: &Path, rows: &[R]) -> io::Result<()> {
         writer.serialize(row)?;
     }
     let bytes = writer.into_inner().map_err(|e| e.into_error())?;
-    write_bytes_atomic(&dir.join(R::FILE), &bytes)
+    write_bytes_atomic(path, &bytes)
 }
 
 /// Writes a CSV file whole from plain records (`los.csv`, whose columns
