@@ -62,6 +62,12 @@ pub(super) struct Place<'a> {
     lines: Lines,
 }
 
+/// Where key `key` is written in the config, if it is: the span an error
+/// about it points at.
+pub(super) fn span_of<T>(key: &Option<Spanned<T>>) -> Option<Range<usize>> {
+    key.as_ref().map(Spanned::span)
+}
+
 impl<'a> Place<'a> {
     /// The place of config `text`, named `origin` in errors.
     pub(super) fn new(origin: &'a str, text: &str) -> Place<'a> {

@@ -8,7 +8,7 @@ use toml::Spanned;
 use crate::format::{Decider, Format};
 
 use super::bots::BotSpec;
-use super::errors::{ConfigError, Place};
+use super::errors::{span_of, ConfigError, Place};
 use super::text::strip_bom;
 use super::tournament::RawTournament;
 use super::Host;
@@ -35,14 +35,14 @@ pub(super) fn parse_format(
         .map_or("round-robin", |f| f.get_ref().as_str());
     if !["round-robin", "gauntlet", "knockout", "swiss", "league"].contains(&name) {
         return Err(p.at(
-            r.format.as_ref().map(|f| f.span()),
+            span_of(&r.format),
             &format!("tournament.format = \"{name}\" is not a format: use {NAMES}"),
         ));
     }
     keys_of_other_formats(r, name, p)?;
     if sprt && name != "round-robin" {
         return Err(p.at(
-            r.format.as_ref().map(|f| f.span()),
+            span_of(&r.format),
             &format!("tournament.format = \"{name}\" does not go with [sprt], a match of two bots: remove format, or remove [sprt]"),
         ));
     }
@@ -69,44 +69,16 @@ type FormatKey<'a> = (&'a str, Option<Range<usize>>, &'a [&'a str]);
 /// `name`.
 fn keys_of_other_formats(r: &RawTournament, name: &str, p: &Place<'_>) -> Result<(), ConfigError> {
     let keys: [FormatKey; 8] = [
-        (
-            "candidates",
-            r.candidates.as_ref().map(Spanned::span),
-            &["gauntlet"],
-        ),
-        (
-            "decider",
-            r.decider.as_ref().map(Spanned::span),
-            &["knockout"],
-        ),
-        (
-            "rounds",
-            r.rounds.as_ref().map(Spanned::span),
-            &["swiss", "league"],
-        ),
-        (
-            "settle_los",
-            r.settle_los.as_ref().map(Spanned::span),
-            &["league"],
-        ),
-        (
-            "pairing",
-            r.pairing.as_ref().map(Spanned::span),
-            &["league"],
-        ),
-        (
-            "catch_up",
-            r.catch_up.as_ref().map(Spanned::span),
-            &["league"],
-        ),
-        (
-            "seeding",
-            r.seeding.as_ref().map(Spanned::span),
-            &["knockout", "swiss"],
-        ),
+        ("candidates", span_of(&r.candidates), &["gauntlet"]),
+        ("decider", span_of(&r.decider), &["knockout"]),
+        ("rounds", span_of(&r.rounds), &["swiss", "league"]),
+        ("settle_los", span_of(&r.settle_los), &["league"]),
+        ("pairing", span_of(&r.pairing), &["league"]),
+        ("catch_up", span_of(&r.catch_up), &["league"]),
+        ("seeding", span_of(&r.seeding), &["knockout", "swiss"]),
         (
             "seeding_file",
-            r.seeding_file.as_ref().map(Spanned::span),
+            span_of(&r.seeding_file),
             &["knockout", "swiss"],
         ),
     ];
@@ -155,7 +127,7 @@ fn bot_indices(
 fn gauntlet(r: &RawTournament, bots: &[BotSpec], p: &Place<'_>) -> Result<Format, ConfigError> {
     let Some(list) = &r.candidates else {
         return Err(p.at(
-            r.format.as_ref().map(|f| f.span()),
+            span_of(&r.format),
             "tournament.format = \"gauntlet\" needs candidates: the bots that meet all the others, e.g. candidates = [\"new\"]",
         ));
     };
@@ -237,7 +209,7 @@ fn knockout(r: &RawTournament, seeds: Vec<usize>, p: &Place<'_>) -> Result<Forma
         Some("seed") => Decider::Seed,
         Some(other) => {
             return Err(p.at(
-                r.decider.as_ref().map(Spanned::span),
+                span_of(&r.decider),
                 &format!("tournament.decider = \"{other}\" is not a decider: use \"pair\" (extra game pairs) or \"seed\" (the better seed goes through)"),
             ))
         }
@@ -287,7 +259,7 @@ fn league_format(r: &RawTournament, p: &Place<'_>) -> Result<Format, ConfigError
         Some("random") => PairBy::Random,
         Some(other) => {
             return Err(p.at(
-                r.pairing.as_ref().map(Spanned::span),
+                span_of(&r.pairing),
                 &format!("tournament.pairing = \"{other}\" is not a pairing: use \"rating\" (by the current ratings, the default) or \"random\" (a random matching each round, a control)"),
             ))
         }
