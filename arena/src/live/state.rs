@@ -1284,24 +1284,8 @@ mod tests {
     /// the next round appears once the round before is over.
     #[test]
     fn the_live_bracket_records_a_series_once_its_games_end_it() {
-        use crate::format::{Decider, Format};
         let t0 = Instant::now();
-        let setup = Setup {
-            title: "ko".into(),
-            bots: vec!["a".into(), "b".into(), "c".into()],
-            format: Format::Knockout {
-                seeds: vec![0, 1, 2],
-                decider: Decider::Seed,
-            },
-            series_rule: Some(SeriesRule {
-                first_to: 2,
-                max_games: 2,
-                sprt: None,
-                pair_shard: None,
-            }),
-            follows: true,
-            ..Setup::default()
-        };
+        let setup = setup_of_two_game_series();
         // A view that does not know c was skipped (arena serve) sees the
         // run's series 1, a v b, where its plan has b v c: left out.
         let mut unaware = LiveState::new(setup.clone(), t0);
@@ -1381,12 +1365,7 @@ mod tests {
                 seeds: vec![0, 1, 2, 3],
                 rounds: 2,
             },
-            series_rule: Some(SeriesRule {
-                first_to: 1,
-                max_games: 1,
-                sprt: None,
-                pair_shard: None,
-            }),
+            series_rule: first_to_of_as_many(1),
             follows: true,
             ..Setup::default()
         };
@@ -1601,16 +1580,21 @@ mod tests {
                 pairing: Default::default(),
                 catch_up: crate::format::LEAGUE_CATCH_UP,
             }),
-            series_rule: Some(SeriesRule {
-                first_to: 2,
-                max_games: 2,
-                sprt: None,
-                pair_shard: None,
-            }),
+            series_rule: first_to_of_as_many(2),
             folder: Some(folder.to_path_buf()),
             follows: true,
             ..Setup::default()
         }
+    }
+
+    /// Series first to `wins` of at most `wins` games.
+    fn first_to_of_as_many(wins: u32) -> Option<SeriesRule> {
+        Some(SeriesRule {
+            first_to: wins,
+            max_games: wins,
+            sprt: None,
+            pair_shard: None,
+        })
     }
 
     /// A knockout of a, b, c whose series are first to 2 of at most 2.
@@ -1622,12 +1606,7 @@ mod tests {
                 seeds: vec![0, 1, 2],
                 decider: crate::format::Decider::Seed,
             },
-            series_rule: Some(SeriesRule {
-                first_to: 2,
-                max_games: 2,
-                sprt: None,
-                pair_shard: None,
-            }),
+            series_rule: first_to_of_as_many(2),
             follows: true,
             ..Setup::default()
         }
