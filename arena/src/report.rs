@@ -1427,20 +1427,26 @@ mod tests {
         );
     }
 
+    /// Game `game` (from 0) of series 1 between bots 0 and 1, bot 0 South
+    /// in the even ones, won by `winner` (`None`: drawn).
+    fn alternating_game(game: usize, winner: Option<Side>) -> GameResult {
+        let (south, north) = if game % 2 == 0 { (0, 1) } else { (1, 0) };
+        GameResult {
+            series: 1,
+            game: game as u32 + 1,
+            south,
+            north,
+            winner,
+            forfeit: false,
+        }
+    }
+
     /// The standings of one series between `names[0]` (South in odd
     /// games) and `names[1]`, with `winners` game by game.
     fn two_bot_table(names: &[String], winners: &[Option<Side>]) -> Vec<Standing> {
         let mut tally = Tally::new(2);
         for (game, &winner) in winners.iter().enumerate() {
-            let (south, north) = if game % 2 == 0 { (0, 1) } else { (1, 0) };
-            tally.add(GameResult {
-                series: 1,
-                game: game as u32 + 1,
-                south,
-                north,
-                winner,
-                forfeit: false,
-            });
+            tally.add(alternating_game(game, winner));
         }
         let options = rating_options(&RatingSettings::default(), 1, names);
         standings(&tally, &options).0
@@ -1554,16 +1560,12 @@ mod tests {
         .into_iter()
         .enumerate()
         {
-            let (south, north) = if game % 2 == 0 { (0, 1) } else { (1, 0) };
-            tally.add(GameResult {
-                series: 1,
-                game: game as u32 + 1,
-                south,
-                north,
+            let result = alternating_game(game, winner);
+            tally.add(result);
+            course.push(MatchGame {
+                south: result.south,
                 winner,
-                forfeit: false,
             });
-            course.push(MatchGame { south, winner });
         }
         let test = Sprt {
             elo0: 0.0,
