@@ -1029,6 +1029,26 @@ mod tests {
         holes
     }
 
+    /// The start of game `(series, game)`, a (South) v b, by `rules`
+    /// after the referee's `opening`, with `clocks_ms` if the game has
+    /// clocks.
+    fn a_v_b_started(
+        (series, game): (usize, u32),
+        rules: Rules,
+        opening: &str,
+        clocks_ms: Option<[u64; 2]>,
+    ) -> WatchEvent {
+        WatchEvent::GameStarted {
+            series,
+            game,
+            south: "a".into(),
+            north: "b".into(),
+            rules,
+            opening: opening.to_string(),
+            clocks_ms,
+        }
+    }
+
     fn record(series: usize, game: u32, south: &str, north: &str) -> GameRecord {
         let rules = Rules::new(3, 2).unwrap();
         let holes = first_moves(rules);
@@ -1072,15 +1092,7 @@ mod tests {
         let rules = Rules::new(3, 2).unwrap();
         let holes = first_moves(rules);
         // The first ply is the opening; the bots play the rest.
-        let started = WatchEvent::GameStarted {
-            series: 1,
-            game: 1,
-            south: "a".into(),
-            north: "b".into(),
-            rules,
-            opening: holes[0].to_string(),
-            clocks_ms: Some([1000, 1000]),
-        };
+        let started = a_v_b_started((1, 1), rules, &holes[0].to_string(), Some([1000, 1000]));
         assert_eq!(state.watch(started), None);
         let mut engine = rules.start();
         engine.play(Move::new(holes[0]).unwrap()).unwrap();
@@ -1167,15 +1179,7 @@ mod tests {
         let mut state = LiveState::new(setup(), t0);
         let rules = Rules::new(3, 2).unwrap();
         let holes = first_moves(rules);
-        state.watch(WatchEvent::GameStarted {
-            series: 2,
-            game: 3,
-            south: "a".into(),
-            north: "b".into(),
-            rules,
-            opening: String::new(),
-            clocks_ms: None,
-        });
+        state.watch(a_v_b_started((2, 3), rules, "", None));
         // Ply 1 was dropped: ply 2 cannot be placed.
         state.watch(WatchEvent::Ply {
             series: 2,

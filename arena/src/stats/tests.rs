@@ -698,17 +698,32 @@ fn two_bot_curvature_sd(points: f64, games: f64) -> f64 {
     ELO_PER_NATURAL / (4.0 * games * e * (1.0 - e)).sqrt()
 }
 
+/// The ratings of two bots with `results`, after asserting that each
+/// bot's interval is the fit's curvature, its sd the closed form's of
+/// `(points, games)` ([`two_bot_curvature_sd`]), which is `sd_elo` to 0.01.
+fn rate_two_by_curvature(
+    results: &[PairResult],
+    options: &RatingOptions,
+    (points, games): (f64, f64),
+    sd_elo: f64,
+) -> Ratings {
+    let r = rate(2, results, options);
+    let expected = two_bot_curvature_sd(points, games);
+    assert!((expected - sd_elo).abs() < 0.01, "{expected}");
+    for x in &r.ratings {
+        assert_eq!(x.interval, IntervalMethod::Curvature);
+        assert!((x.sd - expected).abs() < 1e-6, "{x:?}");
+    }
+    r
+}
+
 #[test]
 fn all_draws_get_the_curvature_of_the_fit_not_zero_width() {
     // 20 draws plus one virtual draw: N = 21, E = ½, sd = 1/sqrt(21)
     // natural units = 37.91 Elo, ±74.3 at 95%. (Before: the bootstrap only
     // simulated draws and gave [0.0, 0.0].)
-    let r = rate(2, &[pr(0, 1, 0, 20, 0)], &options(200, 1));
-    let expected = two_bot_curvature_sd(10.5, 21.0);
-    assert!((expected - 37.91).abs() < 0.01, "{expected}");
+    let r = rate_two_by_curvature(&[pr(0, 1, 0, 20, 0)], &options(200, 1), (10.5, 21.0), 37.91);
     for x in &r.ratings {
-        assert_eq!(x.interval, IntervalMethod::Curvature);
-        assert!((x.sd - expected).abs() < 1e-6, "{x:?}");
         assert!(
             (x.upper - 74.30).abs() < 0.01 && (x.lower + 74.30).abs() < 0.01,
             "{x:?}"
@@ -722,13 +737,12 @@ fn a_bot_that_won_every_game_gets_the_curvature_of_the_fit() {
     // 10-0 with one virtual draw: N = 11, S = 10.5, sd = 125.7 Elo
     // (±246.4); the bootstrap, drawn from ratings already at the edge,
     // gave ±114.8 (this seed, 1000 samples).
-    let r = rate(2, &[pr(0, 1, 10, 0, 0)], &options(1000, 0));
-    let expected = two_bot_curvature_sd(10.5, 11.0);
-    assert!((expected - 125.73).abs() < 0.01, "{expected}");
-    for x in &r.ratings {
-        assert_eq!(x.interval, IntervalMethod::Curvature);
-        assert!((x.sd - expected).abs() < 1e-6, "{x:?}");
-    }
+    rate_two_by_curvature(
+        &[pr(0, 1, 10, 0, 0)],
+        &options(1000, 0),
+        (10.5, 11.0),
+        125.73,
+    );
     // Three bots, bot 0 won all 20 of its games: the curvature is checked
     // against the Hessian of the log-likelihood taken by finite differences
     // in the mean-0 coordinates (a, b) -> ratings (a, b, -a-b), inverted.
