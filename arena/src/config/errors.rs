@@ -1,5 +1,6 @@
 //! The config's one-line errors, and the place in its text each one names.
 
+use std::fmt::Display;
 use std::ops::Range;
 use std::path::PathBuf;
 
@@ -113,15 +114,27 @@ impl<'a> Place<'a> {
         max: i64,
         default: i64,
     ) -> Result<i64, ConfigError> {
+        let range = format!("use {min} to {max}");
+        let value = self.checked(v, key, |x| (min..=max).contains(&x), &range)?;
+        Ok(value.unwrap_or(default))
+    }
+
+    /// An optional key: `None` without it, its value if `fits`, or the
+    /// error at its place `KEY = VALUE is out of range: FIX`, `fix` being
+    /// the values it takes (and the default, where it helps).
+    pub(super) fn checked<T: Copy + Display>(
+        &self,
+        v: &Option<Spanned<T>>,
+        key: &str,
+        fits: impl Fn(T) -> bool,
+        fix: &str,
+    ) -> Result<Option<T>, ConfigError> {
         match v {
-            None => Ok(default),
-            Some(s) if (min..=max).contains(s.get_ref()) => Ok(*s.get_ref()),
+            None => Ok(None),
+            Some(s) if fits(*s.get_ref()) => Ok(Some(*s.get_ref())),
             Some(s) => Err(self.at(
                 Some(s.span()),
-                &format!(
-                    "{key} = {} is out of range: use {min} to {max}",
-                    s.get_ref()
-                ),
+                &format!("{key} = {} is out of range: {fix}", s.get_ref()),
             )),
         }
     }

@@ -227,21 +227,15 @@ fn swiss(
     p: &Place<'_>,
 ) -> Result<Format, ConfigError> {
     let most = (n - 1 + n % 2) as i64;
-    let default = (usize::BITS - (n - 1).leading_zeros()) as i64;
-    let rounds = match &r.rounds {
-        None => default.min(most),
-        Some(s) if (1..=most).contains(s.get_ref()) => *s.get_ref(),
-        Some(s) => {
-            return Err(p.at(
-                Some(s.span()),
-                &format!(
-                    "tournament.rounds = {} is out of range: {n} bots can play 1 to {most} rounds without a repeat (default {})",
-                    s.get_ref(),
-                    default.min(most)
-                ),
-            ))
-        }
-    };
+    let default = ((usize::BITS - (n - 1).leading_zeros()) as i64).min(most);
+    let rounds = p
+        .checked(
+            &r.rounds,
+            "tournament.rounds",
+            |k| (1..=most).contains(&k),
+            &format!("{n} bots can play 1 to {most} rounds without a repeat (default {default})"),
+        )?
+        .unwrap_or(default);
     Ok(Format::Swiss {
         seeds,
         rounds: rounds as u32,
@@ -264,57 +258,34 @@ fn league_format(r: &RawTournament, p: &Place<'_>) -> Result<Format, ConfigError
             ))
         }
     };
-    let rounds = match &r.rounds {
-        None => None,
-        Some(s) if (1..=i64::from(LEAGUE_MAX_ROUNDS)).contains(s.get_ref()) => {
-            Some(*s.get_ref() as u32)
-        }
-        Some(s) => {
-            return Err(p.at(
-                Some(s.span()),
-                &format!(
-                    "tournament.rounds = {} is out of range: a league plays 1 to {LEAGUE_MAX_ROUNDS} rounds; remove rounds to play until stopped",
-                    s.get_ref()
-                ),
-            ))
-        }
-    };
-    let settle_los = match &r.settle_los {
-        None => None,
-        Some(v) if v.get_ref().is_finite() && (0.5..1.0).contains(v.get_ref()) => {
-            Some(*v.get_ref())
-        }
-        Some(v) => {
-            return Err(p.at(
-                Some(v.span()),
-                &format!(
-                    "tournament.settle_los = {} is out of range: give a likelihood of superiority from 0.5 to below 1, e.g. 0.95",
-                    v.get_ref()
-                ),
-            ))
-        }
-    };
-    let catch_up = match &r.catch_up {
-        None => LEAGUE_CATCH_UP,
-        Some(k) if (1..=i64::from(LEAGUE_MAX_CATCH_UP)).contains(k.get_ref()) => *k.get_ref() as u32,
-        Some(k) => {
-            return Err(p.at(
-                Some(k.span()),
-                &format!(
-                    "tournament.catch_up = {} is out of range: give the most series a late entrant far behind plays in a round, 1 to {LEAGUE_MAX_CATCH_UP} (1: one series a round like every bot; default {LEAGUE_CATCH_UP})",
-                    k.get_ref()
-                ),
-            ))
-        }
-    };
+    let rounds = p.checked(
+        &r.rounds,
+        "tournament.rounds",
+        |k| (1..=i64::from(LEAGUE_MAX_ROUNDS)).contains(&k),
+        &format!(
+            "a league plays 1 to {LEAGUE_MAX_ROUNDS} rounds; remove rounds to play until stopped"
+        ),
+    )?;
+    let settle_los = p.checked(
+        &r.settle_los,
+        "tournament.settle_los",
+        |x| x.is_finite() && (0.5..1.0).contains(&x),
+        "give a likelihood of superiority from 0.5 to below 1, e.g. 0.95",
+    )?;
+    let catch_up = p.checked(
+        &r.catch_up,
+        "tournament.catch_up",
+        |k| (1..=i64::from(LEAGUE_MAX_CATCH_UP)).contains(&k),
+        &format!("give the most series a late entrant far behind plays in a round, 1 to {LEAGUE_MAX_CATCH_UP} (1: one series a round like every bot; default {LEAGUE_CATCH_UP})"),
+    )?;
     Ok(Format::League(LeagueSettings {
-        rounds,
+        rounds: rounds.map(|k| k as u32),
         settle_los,
         seed: 0,
         prior_draws: 1.0,
         bootstrap: 0,
         pairing,
-        catch_up,
+        catch_up: catch_up.map_or(LEAGUE_CATCH_UP, |k| k as u32),
     }))
 }
 
