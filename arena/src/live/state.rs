@@ -1029,6 +1029,14 @@ mod tests {
         holes
     }
 
+    /// A live state of [`setup`] started now, and the rules (2x3, 2 seeds)
+    /// and [`first_moves`] of the game a test plays on it.
+    fn fresh_state_and_game() -> (Instant, LiveState, Rules, Vec<u8>) {
+        let t0 = Instant::now();
+        let rules = Rules::new(3, 2).unwrap();
+        (t0, LiveState::new(setup(), t0), rules, first_moves(rules))
+    }
+
     /// The start of game `(series, game)`, a (South) v b, by `rules`
     /// after the referee's `opening`, with `clocks_ms` if the game has
     /// clocks.
@@ -1087,10 +1095,7 @@ mod tests {
 
     #[test]
     fn plies_in_make_the_engines_position_and_a_finished_game_moves_into_the_viewer() {
-        let t0 = Instant::now();
-        let mut state = LiveState::new(setup(), t0);
-        let rules = Rules::new(3, 2).unwrap();
-        let holes = first_moves(rules);
+        let (t0, mut state, rules, holes) = fresh_state_and_game();
         // The first ply is the opening; the bots play the rest.
         let started = a_v_b_started((1, 1), rules, &holes[0].to_string(), Some([1000, 1000]));
         assert_eq!(state.watch(started), None);
@@ -1175,10 +1180,7 @@ mod tests {
 
     #[test]
     fn a_missed_ply_marks_the_board_stale_instead_of_drawing_a_wrong_position() {
-        let t0 = Instant::now();
-        let mut state = LiveState::new(setup(), t0);
-        let rules = Rules::new(3, 2).unwrap();
-        let holes = first_moves(rules);
+        let (t0, mut state, rules, holes) = fresh_state_and_game();
         state.watch(a_v_b_started((2, 3), rules, "", None));
         // Ply 1 was dropped: ply 2 cannot be placed.
         state.watch(WatchEvent::Ply {

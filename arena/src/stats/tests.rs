@@ -300,18 +300,30 @@ proptest! {
     }
 }
 
+/// The ratings of `bots` bots with `results` by `options`, free, then
+/// with `anchor` (a bot and its fixed rating, Elo).
+fn free_and_anchored(
+    bots: usize,
+    results: &[PairResult],
+    options: RatingOptions,
+    anchor: (usize, f64),
+) -> (Ratings, Ratings) {
+    let free = rate(bots, results, &options);
+    let anchored = rate(
+        bots,
+        results,
+        &RatingOptions {
+            anchor: Some(anchor),
+            ..options
+        },
+    );
+    (free, anchored)
+}
+
 #[test]
 fn anchor_fixes_one_rating_and_keeps_differences() {
     let results = small_tournament();
-    let free = rate(4, &results, &options(300, 11));
-    let anchored = rate(
-        4,
-        &results,
-        &RatingOptions {
-            anchor: Some((2, 1500.0)),
-            ..options(300, 11)
-        },
-    );
+    let (free, anchored) = free_and_anchored(4, &results, options(300, 11), (2, 1500.0));
     assert_eq!(anchored.anchor, Some((2, 1500.0)));
     assert_eq!(free.anchor, None);
     let a = anchored.ratings[2];
@@ -378,15 +390,7 @@ fn anchored_partner_carries_the_whole_difference_uncertainty() {
 fn anchor_moves_only_its_own_group() {
     // Groups {0, 1}, {2, 3} and the idle bot 4.
     let results = [pr(0, 1, 7, 1, 2), pr(3, 2, 4, 4, 2)];
-    let free = rate(5, &results, &options(50, 9));
-    let anchored = rate(
-        5,
-        &results,
-        &RatingOptions {
-            anchor: Some((1, 2000.0)),
-            ..options(50, 9)
-        },
-    );
+    let (free, anchored) = free_and_anchored(5, &results, options(50, 9), (1, 2000.0));
     assert_eq!(anchored.ratings[1].elo, 2000.0);
     assert!(
         (anchored.ratings[0].elo - 2000.0 - (free.ratings[0].elo - free.ratings[1].elo)).abs()
