@@ -138,4 +138,27 @@ impl<'a> Place<'a> {
             )),
         }
     }
+
+    /// A key that names one of `choices`: the value its name stands for
+    /// (the first choice's without the key), or the error at its place
+    /// `KEY = "NAME" is not a WHAT: USAGE`, `usage` telling the choices.
+    pub(super) fn choice<T: Copy>(
+        &self,
+        v: &Option<Spanned<String>>,
+        key: &str,
+        choices: &[(&str, T)],
+        what: &str,
+        usage: &str,
+    ) -> Result<T, ConfigError> {
+        let Some(s) = v else {
+            return Ok(choices[0].1);
+        };
+        match choices.iter().find(|(name, _)| name == s.get_ref()) {
+            Some(&(_, value)) => Ok(value),
+            None => Err(self.at(
+                Some(s.span()),
+                &format!("{key} = \"{}\" is not a {what}: {usage}", s.get_ref()),
+            )),
+        }
+    }
 }

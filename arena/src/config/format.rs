@@ -204,16 +204,13 @@ fn seeds_of_file(
 
 /// A knockout of `seeds`, with its `decider`.
 fn knockout(r: &RawTournament, seeds: Vec<usize>, p: &Place<'_>) -> Result<Format, ConfigError> {
-    let decider = match r.decider.as_ref().map(|d| d.get_ref().as_str()) {
-        None | Some("pair") => Decider::Pair,
-        Some("seed") => Decider::Seed,
-        Some(other) => {
-            return Err(p.at(
-                span_of(&r.decider),
-                &format!("tournament.decider = \"{other}\" is not a decider: use \"pair\" (extra game pairs) or \"seed\" (the better seed goes through)"),
-            ))
-        }
-    };
+    let decider = p.choice(
+        &r.decider,
+        "tournament.decider",
+        &[("pair", Decider::Pair), ("seed", Decider::Seed)],
+        "decider",
+        "use \"pair\" (extra game pairs) or \"seed\" (the better seed goes through)",
+    )?;
     Ok(Format::Knockout { seeds, decider })
 }
 
@@ -248,16 +245,13 @@ fn league_format(r: &RawTournament, p: &Place<'_>) -> Result<Format, ConfigError
     use crate::format::{
         LeagueSettings, PairBy, LEAGUE_CATCH_UP, LEAGUE_MAX_CATCH_UP, LEAGUE_MAX_ROUNDS,
     };
-    let pairing = match r.pairing.as_ref().map(|p| p.get_ref().as_str()) {
-        None | Some("rating") => PairBy::Rating,
-        Some("random") => PairBy::Random,
-        Some(other) => {
-            return Err(p.at(
-                span_of(&r.pairing),
-                &format!("tournament.pairing = \"{other}\" is not a pairing: use \"rating\" (by the current ratings, the default) or \"random\" (a random matching each round, a control)"),
-            ))
-        }
-    };
+    let pairing = p.choice(
+        &r.pairing,
+        "tournament.pairing",
+        &[("rating", PairBy::Rating), ("random", PairBy::Random)],
+        "pairing",
+        "use \"rating\" (by the current ratings, the default) or \"random\" (a random matching each round, a control)",
+    )?;
     let rounds = p.checked(
         &r.rounds,
         "tournament.rounds",
