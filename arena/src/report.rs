@@ -1430,7 +1430,11 @@ mod tests {
     /// Game `game` (from 0) of series 1 between bots 0 and 1, bot 0 South
     /// in the even ones, won by `winner` (`None`: drawn).
     fn alternating_game(game: usize, winner: Option<Side>) -> GameResult {
-        let (south, north) = if game % 2 == 0 { (0, 1) } else { (1, 0) };
+        let (south, north) = if game.is_multiple_of(2) {
+            (0, 1)
+        } else {
+            (1, 0)
+        };
         GameResult {
             series: 1,
             game: game as u32 + 1,

@@ -28,6 +28,9 @@ pub use games::{
     ReadPoint, TornLine,
 };
 pub use league::LeagueCsv;
+/// The declaration of a row type, for the other files here that declare one
+/// (roster.rs).
+use rows::csv_row;
 pub use rows::{
     AnalysisRow, CsvRow, GameAnalysisRow, GameRow, KnockoutRow, LeagueRow, MatchRow, PairwiseRow,
     SeriesRow, SprtRow, StandingRow, SwissStandingRow, GAMES_COLUMNS, KNOCKOUT_COLUMNS,

@@ -7,8 +7,7 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::rows::csv_row;
-use super::CsvRow;
+use super::{csv_row, CsvRow};
 use crate::format::roster::{Roster, Stint};
 
 csv_row! {
