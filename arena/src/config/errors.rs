@@ -140,25 +140,39 @@ impl<'a> Place<'a> {
     }
 
     /// A key that names one of `choices`: the value its name stands for
-    /// (the first choice's without the key), or the error at its place
-    /// `KEY = "NAME" is not a WHAT: USAGE`, `usage` telling the choices.
+    /// (the default's without the key), or the error at its place
+    /// `KEY = "NAME" is not a WHAT: USAGE`.
     pub(super) fn choice<T: Copy>(
         &self,
         v: &Option<Spanned<String>>,
         key: &str,
-        choices: &[(&str, T)],
-        what: &str,
-        usage: &str,
+        choices: &Choices<T>,
     ) -> Result<T, ConfigError> {
         let Some(s) = v else {
-            return Ok(choices[0].1);
+            return Ok(choices.names[0].1);
         };
-        match choices.iter().find(|(name, _)| name == s.get_ref()) {
+        match choices.names.iter().find(|(name, _)| name == s.get_ref()) {
             Some(&(_, value)) => Ok(value),
             None => Err(self.at(
                 Some(s.span()),
-                &format!("{key} = \"{}\" is not a {what}: {usage}", s.get_ref()),
+                &format!(
+                    "{key} = \"{}\" is not a {}: {}",
+                    s.get_ref(),
+                    choices.what,
+                    choices.usage
+                ),
             )),
         }
     }
+}
+
+/// The names a key of [`Place::choice`] takes, each with the value it
+/// stands for.
+pub(super) struct Choices<T: 'static> {
+    /// What a name is, in the error: `decider`, `pairing`.
+    pub(super) what: &'static str,
+    /// Each name and its value, the default first.
+    pub(super) names: &'static [(&'static str, T)],
+    /// How the error tells the names: `use "a" (what it does) or "b"`.
+    pub(super) usage: &'static str,
 }

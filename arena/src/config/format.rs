@@ -5,10 +5,10 @@ use std::path::Path;
 
 use toml::Spanned;
 
-use crate::format::{Decider, Format};
+use crate::format::{Decider, Format, PairBy};
 
 use super::bots::BotSpec;
-use super::errors::{span_of, ConfigError, Place};
+use super::errors::{span_of, Choices, ConfigError, Place};
 use super::text::strip_bom;
 use super::tournament::RawTournament;
 use super::Host;
@@ -202,15 +202,16 @@ fn seeds_of_file(
     Ok(seeds)
 }
 
+/// The names of `tournament.decider`: how a knockout settles a drawn tie.
+const DECIDERS: Choices<Decider> = Choices {
+    what: "decider",
+    names: &[("pair", Decider::Pair), ("seed", Decider::Seed)],
+    usage: "use \"pair\" (extra game pairs) or \"seed\" (the better seed goes through)",
+};
+
 /// A knockout of `seeds`, with its `decider`.
 fn knockout(r: &RawTournament, seeds: Vec<usize>, p: &Place<'_>) -> Result<Format, ConfigError> {
-    let decider = p.choice(
-        &r.decider,
-        "tournament.decider",
-        &[("pair", Decider::Pair), ("seed", Decider::Seed)],
-        "decider",
-        "use \"pair\" (extra game pairs) or \"seed\" (the better seed goes through)",
-    )?;
+    let decider = p.choice(&r.decider, "tournament.decider", &DECIDERS)?;
     Ok(Format::Knockout { seeds, decider })
 }
 
@@ -239,19 +240,18 @@ fn swiss(
     })
 }
 
+/// The names of `tournament.pairing`: how a league pairs its bots.
+const PAIRINGS: Choices<PairBy> = Choices {
+    what: "pairing",
+    names: &[("rating", PairBy::Rating), ("random", PairBy::Random)],
+    usage: "use \"rating\" (by the current ratings, the default) or \"random\" (a random matching each round, a control)",
+};
+
 /// A league's `rounds`, `settle_los`, `pairing` and `catch_up` checked (the seed and
 /// the ratings' settings are filled in from their own keys afterwards).
 fn league_format(r: &RawTournament, p: &Place<'_>) -> Result<Format, ConfigError> {
-    use crate::format::{
-        LeagueSettings, PairBy, LEAGUE_CATCH_UP, LEAGUE_MAX_CATCH_UP, LEAGUE_MAX_ROUNDS,
-    };
-    let pairing = p.choice(
-        &r.pairing,
-        "tournament.pairing",
-        &[("rating", PairBy::Rating), ("random", PairBy::Random)],
-        "pairing",
-        "use \"rating\" (by the current ratings, the default) or \"random\" (a random matching each round, a control)",
-    )?;
+    use crate::format::{LeagueSettings, LEAGUE_CATCH_UP, LEAGUE_MAX_CATCH_UP, LEAGUE_MAX_ROUNDS};
+    let pairing = p.choice(&r.pairing, "tournament.pairing", &PAIRINGS)?;
     let rounds = p.checked(
         &r.rounds,
         "tournament.rounds",
