@@ -1297,6 +1297,7 @@ fn render_table_at(
 mod tests {
     use super::*;
     use crate::format::Plan;
+    use crate::html::formats_fixtures as fx;
     use crate::standings::GameResult;
     use endodoi::Side;
 
@@ -1426,20 +1427,30 @@ mod tests {
         );
     }
 
+    /// Game `game` (from 0) of series 1 between bots 0 and 1, bot 0 South
+    /// in the even ones, won by `winner` (`None`: drawn).
+    fn alternating_game(game: usize, winner: Option<Side>) -> GameResult {
+        let (south, north) = if game.is_multiple_of(2) {
+            (0, 1)
+        } else {
+            (1, 0)
+        };
+        GameResult {
+            series: 1,
+            game: game as u32 + 1,
+            south,
+            north,
+            winner,
+            forfeit: false,
+        }
+    }
+
     /// The standings of one series between `names[0]` (South in odd
     /// games) and `names[1]`, with `winners` game by game.
     fn two_bot_table(names: &[String], winners: &[Option<Side>]) -> Vec<Standing> {
         let mut tally = Tally::new(2);
         for (game, &winner) in winners.iter().enumerate() {
-            let (south, north) = if game % 2 == 0 { (0, 1) } else { (1, 0) };
-            tally.add(GameResult {
-                series: 1,
-                game: game as u32 + 1,
-                south,
-                north,
-                winner,
-                forfeit: false,
-            });
+            tally.add(alternating_game(game, winner));
         }
         let options = rating_options(&RatingSettings::default(), 1, names);
         standings(&tally, &options).0
@@ -1553,16 +1564,12 @@ mod tests {
         .into_iter()
         .enumerate()
         {
-            let (south, north) = if game % 2 == 0 { (0, 1) } else { (1, 0) };
-            tally.add(GameResult {
-                series: 1,
-                game: game as u32 + 1,
-                south,
-                north,
+            let result = alternating_game(game, winner);
+            tally.add(result);
+            course.push(MatchGame {
+                south: result.south,
                 winner,
-                forfeit: false,
             });
-            course.push(MatchGame { south, winner });
         }
         let test = Sprt {
             elo0: 0.0,
@@ -1626,9 +1633,11 @@ mod tests {
     }
 
     /// The console's text of `course` around a stand-in Elo table, `ELO
-    /// TABLE`, on a pipe.
-    fn around_elo_table(course: &FormatCourse<'_>) -> String {
-        with_format_text(course, "ELO TABLE".to_string(), None)
+    /// TABLE`, on a pipe, and its [`words`].
+    fn around_elo_table(course: &FormatCourse<'_>) -> (String, Vec<Vec<String>>) {
+        let whole = with_format_text(course, "ELO TABLE".to_string(), None);
+        let lines = words(&whole);
+        (whole, lines)
     }
 
     /// The words of each line of `text` (columns split on spaces).
@@ -1640,7 +1649,6 @@ mod tests {
 
     #[test]
     fn a_knockout_prints_its_champion_and_each_tie_with_how_it_was_settled() {
-        use crate::html::formats_fixtures as fx;
         let (names, plan) = (fx::names(4), fx::knockout());
         let course = course_of(&plan, &names);
         let text = knockout_text(&course, None);
@@ -1666,7 +1674,7 @@ mod tests {
         );
         assert_eq!(lines.len(), 6, "a note under the table:\n{text}");
         // The console puts it after the Elo table.
-        let whole = around_elo_table(&course);
+        let (whole, _) = around_elo_table(&course);
         assert!(
             whole.starts_with("ELO TABLE\n\nKnockout champion: c"),
             "{whole}"
@@ -1675,7 +1683,6 @@ mod tests {
 
     #[test]
     fn knockout_csv_has_a_row_per_tie_with_seeds_game_sums_and_the_settling() {
-        use crate::html::formats_fixtures as fx;
         let (names, plan) = (fx::names(4), fx::knockout());
         let rows = knockout_rows(&course_of(&plan, &names));
         let row = |round,
@@ -1724,11 +1731,9 @@ mod tests {
 
     #[test]
     fn a_swiss_prints_its_points_table_before_the_elo_table() {
-        use crate::html::formats_fixtures as fx;
         let (names, plan) = (fx::names(3), fx::swiss());
         let course = course_of(&plan, &names);
-        let whole = around_elo_table(&course);
-        let lines = words(&whole);
+        let (whole, lines) = around_elo_table(&course);
         assert_eq!(
             lines[0],
             [
@@ -1770,11 +1775,8 @@ mod tests {
 
     #[test]
     fn a_gauntlet_prints_each_candidates_score_against_the_pool() {
-        use crate::html::formats_fixtures as fx;
         let (names, plan) = (fx::names(4), fx::gauntlet());
-        let course = course_of(&plan, &names);
-        let whole = around_elo_table(&course);
-        let lines = words(&whole);
+        let (_, lines) = around_elo_table(&course_of(&plan, &names));
         assert_eq!(lines[0], ["ELO", "TABLE"]);
         assert_eq!(lines[2], ["Candidates", "against", "the", "pool"]);
         // a: c 2-0, d 1-0-1 (a v b left out); b: c 0-0-2, d 1-2-0.

@@ -145,8 +145,8 @@ pub fn run(options: &Options, console: &mut Console<'_>) -> anyhow::Result<Outco
         ));
     }
     let rows = tally.rows();
-    write_csv(&out, &rows)?;
-    write_csv(&games_out, &games)?;
+    crate::output::write_rows_at(&out, &rows)?;
+    crate::output::write_rows_at(&games_out, &games)?;
     console.print(table(&rows));
     console.print(tally.summary(&tables));
     console.print(tally.reach_line());
@@ -517,23 +517,6 @@ fn median(values: &[u32]) -> Option<f64> {
         _ if n % 2 == 1 => Some(f64::from(sorted[n / 2])),
         _ => Some((f64::from(sorted[n / 2 - 1]) + f64::from(sorted[n / 2])) / 2.0),
     }
-}
-
-/// Writes `rows` as the whole of `path`, through a temporary file renamed
-/// over it ([`crate::output::write_bytes_atomic`]).
-///
-/// # Errors
-/// Any I/O error, naming the file; `path` is then unchanged.
-fn write_csv<R: CsvRow + serde::Serialize>(path: &Path, rows: &[R]) -> std::io::Result<()> {
-    let mut writer = csv::WriterBuilder::new()
-        .has_headers(false)
-        .from_writer(Vec::new());
-    writer.write_record(R::COLUMNS)?;
-    for row in rows {
-        writer.serialize(row)?;
-    }
-    let bytes = writer.into_inner().map_err(|e| e.into_error())?;
-    crate::output::write_bytes_atomic(path, &bytes)
 }
 
 /// The console's table of `rows`: the figures a reader compares bots by

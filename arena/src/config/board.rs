@@ -8,7 +8,7 @@ use endodoi::Rules;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::errors::{ConfigError, Place};
+use super::errors::{span_of, ConfigError, Place};
 use super::Host;
 
 /// Whether the referee ends a game early when its result is certain
@@ -113,10 +113,10 @@ pub(super) fn board(
     let rules = Rules::new(holes, seeds)
         .and_then(|r| r.with_max_plies(max_plies))
         .and_then(|r| r.with_max_laps(max_laps))
-        .map_err(|e| p.at(b.seeds.as_ref().map(|s| s.span()), &e.to_string()))?;
+        .map_err(|e| p.at(span_of(&b.seeds), &e.to_string()))?;
     if rules.start().is_over() {
         return Err(p.at(
-            b.max_laps.as_ref().map(|s| s.span()),
+            span_of(&b.max_laps),
             &format!(
                 "board.max_laps = {max_laps} makes every first move endless, so no game can start: raise it (default {})",
                 endodoi::DEFAULT_MAX_LAPS

@@ -9,7 +9,7 @@ use endodoi_protocol::valid_name;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::errors::{ConfigError, Place};
+use super::errors::{span_of, ConfigError, Place};
 use super::hints::a_type;
 use super::limits::{
     user_of, LimitDefaults, Limits, SandboxSpec, MAX_LIMIT, MAX_OPEN_FILES, MAX_PROCESSES,
@@ -249,11 +249,11 @@ fn sandbox_of(
     };
     if !sandboxed {
         let given = [
-            ("sandbox_ro", rb.sandbox_ro.as_ref().map(|s| s.span())),
-            ("sandbox_rw", rb.sandbox_rw.as_ref().map(|s| s.span())),
-            ("processes", rb.processes.as_ref().map(|s| s.span())),
-            ("tmp_mb", rb.tmp_mb.as_ref().map(|s| s.span())),
-            ("sandbox_user", rb.sandbox_user.as_ref().map(|s| s.span())),
+            ("sandbox_ro", span_of(&rb.sandbox_ro)),
+            ("sandbox_rw", span_of(&rb.sandbox_rw)),
+            ("processes", span_of(&rb.processes)),
+            ("tmp_mb", span_of(&rb.tmp_mb)),
+            ("sandbox_user", span_of(&rb.sandbox_user)),
         ];
         if let Some((key, span)) = given.into_iter().find(|(_, s)| s.is_some()) {
             return Err(p.at(
@@ -380,7 +380,7 @@ fn options_of(rb: &RawBot, p: &Place<'_>) -> Result<Vec<(String, String)>, Confi
             .sum::<usize>();
     if hello_bytes > endodoi_protocol::MAX_LINE_BYTES {
         return Err(p.at(
-            rb.options.as_ref().map(|o| o.span()),
+            span_of(&rb.options),
             &format!("bot '{name}': its options make a hello line of {hello_bytes} bytes, over the protocol's {}: send fewer or shorter options", endodoi_protocol::MAX_LINE_BYTES),
         ));
     }

@@ -1,5 +1,6 @@
 //! The config's one-line errors, and the place in its text each one names.
 
+use std::fmt::Display;
 use std::ops::Range;
 use std::path::PathBuf;
 
@@ -62,6 +63,12 @@ pub(super) struct Place<'a> {
     lines: Lines,
 }
 
+/// Where key `key` is written in the config, if it is: the span an error
+/// about it points at.
+pub(super) fn span_of<T>(key: &Option<Spanned<T>>) -> Option<Range<usize>> {
+    key.as_ref().map(Spanned::span)
+}
+
 impl<'a> Place<'a> {
     /// The place of config `text`, named `origin` in errors.
     pub(super) fn new(origin: &'a str, text: &str) -> Place<'a> {
@@ -107,16 +114,65 @@ impl<'a> Place<'a> {
         max: i64,
         default: i64,
     ) -> Result<i64, ConfigError> {
+        let range = format!("use {min} to {max}");
+        let value = self.checked(v, key, |x| (min..=max).contains(&x), &range)?;
+        Ok(value.unwrap_or(default))
+    }
+
+    /// An optional key: `None` without it, its value if `fits`, or the
+    /// error at its place `KEY = VALUE is out of range: FIX`, `fix` being
+    /// the values it takes (and the default, where it helps).
+    pub(super) fn checked<T: Copy + Display>(
+        &self,
+        v: &Option<Spanned<T>>,
+        key: &str,
+        fits: impl Fn(T) -> bool,
+        fix: &str,
+    ) -> Result<Option<T>, ConfigError> {
         match v {
-            None => Ok(default),
-            Some(s) if (min..=max).contains(s.get_ref()) => Ok(*s.get_ref()),
+            None => Ok(None),
+            Some(s) if fits(*s.get_ref()) => Ok(Some(*s.get_ref())),
             Some(s) => Err(self.at(
                 Some(s.span()),
+                &format!("{key} = {} is out of range: {fix}", s.get_ref()),
+            )),
+        }
+    }
+
+    /// A key that names one of `choices`: the value its name stands for
+    /// (the default's without the key), or the error at its place
+    /// `KEY = "NAME" is not a WHAT: USAGE`.
+    pub(super) fn choice<T: Copy>(
+        &self,
+        v: &Option<Spanned<String>>,
+        key: &str,
+        choices: &Choices<T>,
+    ) -> Result<T, ConfigError> {
+        let Some(s) = v else {
+            return Ok(choices.names[0].1);
+        };
+        match choices.names.iter().find(|(name, _)| name == s.get_ref()) {
+            Some(&(_, value)) => Ok(value),
+            None => Err(self.at(
+                Some(s.span()),
                 &format!(
-                    "{key} = {} is out of range: use {min} to {max}",
-                    s.get_ref()
+                    "{key} = \"{}\" is not a {}: {}",
+                    s.get_ref(),
+                    choices.what,
+                    choices.usage
                 ),
             )),
         }
     }
+}
+
+/// The names a key of [`Place::choice`] takes, each with the value it
+/// stands for.
+pub(super) struct Choices<T: 'static> {
+    /// What a name is, in the error: `decider`, `pairing`.
+    pub(super) what: &'static str,
+    /// Each name and its value, the default first.
+    pub(super) names: &'static [(&'static str, T)],
+    /// How the error tells the names: `use "a" (what it does) or "b"`.
+    pub(super) usage: &'static str,
 }

@@ -5,10 +5,10 @@ use std::path::Path;
 
 use toml::Spanned;
 
-use crate::format::{Decider, Format};
+use crate::format::{Decider, Format, PairBy};
 
 use super::bots::BotSpec;
-use super::errors::{ConfigError, Place};
+use super::errors::{span_of, Choices, ConfigError, Place};
 use super::text::strip_bom;
 use super::tournament::RawTournament;
 use super::Host;
@@ -35,14 +35,14 @@ pub(super) fn parse_format(
         .map_or("round-robin", |f| f.get_ref().as_str());
     if !["round-robin", "gauntlet", "knockout", "swiss", "league"].contains(&name) {
         return Err(p.at(
-            r.format.as_ref().map(|f| f.span()),
+            span_of(&r.format),
             &format!("tournament.format = \"{name}\" is not a format: use {NAMES}"),
         ));
     }
     keys_of_other_formats(r, name, p)?;
     if sprt && name != "round-robin" {
         return Err(p.at(
-            r.format.as_ref().map(|f| f.span()),
+            span_of(&r.format),
             &format!("tournament.format = \"{name}\" does not go with [sprt], a match of two bots: remove format, or remove [sprt]"),
         ));
     }
@@ -69,44 +69,16 @@ type FormatKey<'a> = (&'a str, Option<Range<usize>>, &'a [&'a str]);
 /// `name`.
 fn keys_of_other_formats(r: &RawTournament, name: &str, p: &Place<'_>) -> Result<(), ConfigError> {
     let keys: [FormatKey; 8] = [
-        (
-            "candidates",
-            r.candidates.as_ref().map(Spanned::span),
-            &["gauntlet"],
-        ),
-        (
-            "decider",
-            r.decider.as_ref().map(Spanned::span),
-            &["knockout"],
-        ),
-        (
-            "rounds",
-            r.rounds.as_ref().map(Spanned::span),
-            &["swiss", "league"],
-        ),
-        (
-            "settle_los",
-            r.settle_los.as_ref().map(Spanned::span),
-            &["league"],
-        ),
-        (
-            "pairing",
-            r.pairing.as_ref().map(Spanned::span),
-            &["league"],
-        ),
-        (
-            "catch_up",
-            r.catch_up.as_ref().map(Spanned::span),
-            &["league"],
-        ),
-        (
-            "seeding",
-            r.seeding.as_ref().map(Spanned::span),
-            &["knockout", "swiss"],
-        ),
+        ("candidates", span_of(&r.candidates), &["gauntlet"]),
+        ("decider", span_of(&r.decider), &["knockout"]),
+        ("rounds", span_of(&r.rounds), &["swiss", "league"]),
+        ("settle_los", span_of(&r.settle_los), &["league"]),
+        ("pairing", span_of(&r.pairing), &["league"]),
+        ("catch_up", span_of(&r.catch_up), &["league"]),
+        ("seeding", span_of(&r.seeding), &["knockout", "swiss"]),
         (
             "seeding_file",
-            r.seeding_file.as_ref().map(Spanned::span),
+            span_of(&r.seeding_file),
             &["knockout", "swiss"],
         ),
     ];
@@ -155,7 +127,7 @@ fn bot_indices(
 fn gauntlet(r: &RawTournament, bots: &[BotSpec], p: &Place<'_>) -> Result<Format, ConfigError> {
     let Some(list) = &r.candidates else {
         return Err(p.at(
-            r.format.as_ref().map(|f| f.span()),
+            span_of(&r.format),
             "tournament.format = \"gauntlet\" needs candidates: the bots that meet all the others, e.g. candidates = [\"new\"]",
         ));
     };
@@ -230,18 +202,16 @@ fn seeds_of_file(
     Ok(seeds)
 }
 
+/// The names of `tournament.decider`: how a knockout settles a drawn tie.
+const DECIDERS: Choices<Decider> = Choices {
+    what: "decider",
+    names: &[("pair", Decider::Pair), ("seed", Decider::Seed)],
+    usage: "use \"pair\" (extra game pairs) or \"seed\" (the better seed goes through)",
+};
+
 /// A knockout of `seeds`, with its `decider`.
 fn knockout(r: &RawTournament, seeds: Vec<usize>, p: &Place<'_>) -> Result<Format, ConfigError> {
-    let decider = match r.decider.as_ref().map(|d| d.get_ref().as_str()) {
-        None | Some("pair") => Decider::Pair,
-        Some("seed") => Decider::Seed,
-        Some(other) => {
-            return Err(p.at(
-                r.decider.as_ref().map(Spanned::span),
-                &format!("tournament.decider = \"{other}\" is not a decider: use \"pair\" (extra game pairs) or \"seed\" (the better seed goes through)"),
-            ))
-        }
-    };
+    let decider = p.choice(&r.decider, "tournament.decider", &DECIDERS)?;
     Ok(Format::Knockout { seeds, decider })
 }
 
@@ -255,94 +225,61 @@ fn swiss(
     p: &Place<'_>,
 ) -> Result<Format, ConfigError> {
     let most = (n - 1 + n % 2) as i64;
-    let default = (usize::BITS - (n - 1).leading_zeros()) as i64;
-    let rounds = match &r.rounds {
-        None => default.min(most),
-        Some(s) if (1..=most).contains(s.get_ref()) => *s.get_ref(),
-        Some(s) => {
-            return Err(p.at(
-                Some(s.span()),
-                &format!(
-                    "tournament.rounds = {} is out of range: {n} bots can play 1 to {most} rounds without a repeat (default {})",
-                    s.get_ref(),
-                    default.min(most)
-                ),
-            ))
-        }
-    };
+    let default = ((usize::BITS - (n - 1).leading_zeros()) as i64).min(most);
+    let rounds = p
+        .checked(
+            &r.rounds,
+            "tournament.rounds",
+            |k| (1..=most).contains(&k),
+            &format!("{n} bots can play 1 to {most} rounds without a repeat (default {default})"),
+        )?
+        .unwrap_or(default);
     Ok(Format::Swiss {
         seeds,
         rounds: rounds as u32,
     })
 }
 
+/// The names of `tournament.pairing`: how a league pairs its bots.
+const PAIRINGS: Choices<PairBy> = Choices {
+    what: "pairing",
+    names: &[("rating", PairBy::Rating), ("random", PairBy::Random)],
+    usage: "use \"rating\" (by the current ratings, the default) or \"random\" (a random matching each round, a control)",
+};
+
 /// A league's `rounds`, `settle_los`, `pairing` and `catch_up` checked (the seed and
 /// the ratings' settings are filled in from their own keys afterwards).
 fn league_format(r: &RawTournament, p: &Place<'_>) -> Result<Format, ConfigError> {
-    use crate::format::{
-        LeagueSettings, PairBy, LEAGUE_CATCH_UP, LEAGUE_MAX_CATCH_UP, LEAGUE_MAX_ROUNDS,
-    };
-    let pairing = match r.pairing.as_ref().map(|p| p.get_ref().as_str()) {
-        None | Some("rating") => PairBy::Rating,
-        Some("random") => PairBy::Random,
-        Some(other) => {
-            return Err(p.at(
-                r.pairing.as_ref().map(Spanned::span),
-                &format!("tournament.pairing = \"{other}\" is not a pairing: use \"rating\" (by the current ratings, the default) or \"random\" (a random matching each round, a control)"),
-            ))
-        }
-    };
-    let rounds = match &r.rounds {
-        None => None,
-        Some(s) if (1..=i64::from(LEAGUE_MAX_ROUNDS)).contains(s.get_ref()) => {
-            Some(*s.get_ref() as u32)
-        }
-        Some(s) => {
-            return Err(p.at(
-                Some(s.span()),
-                &format!(
-                    "tournament.rounds = {} is out of range: a league plays 1 to {LEAGUE_MAX_ROUNDS} rounds; remove rounds to play until stopped",
-                    s.get_ref()
-                ),
-            ))
-        }
-    };
-    let settle_los = match &r.settle_los {
-        None => None,
-        Some(v) if v.get_ref().is_finite() && (0.5..1.0).contains(v.get_ref()) => {
-            Some(*v.get_ref())
-        }
-        Some(v) => {
-            return Err(p.at(
-                Some(v.span()),
-                &format!(
-                    "tournament.settle_los = {} is out of range: give a likelihood of superiority from 0.5 to below 1, e.g. 0.95",
-                    v.get_ref()
-                ),
-            ))
-        }
-    };
-    let catch_up = match &r.catch_up {
-        None => LEAGUE_CATCH_UP,
-        Some(k) if (1..=i64::from(LEAGUE_MAX_CATCH_UP)).contains(k.get_ref()) => *k.get_ref() as u32,
-        Some(k) => {
-            return Err(p.at(
-                Some(k.span()),
-                &format!(
-                    "tournament.catch_up = {} is out of range: give the most series a late entrant far behind plays in a round, 1 to {LEAGUE_MAX_CATCH_UP} (1: one series a round like every bot; default {LEAGUE_CATCH_UP})",
-                    k.get_ref()
-                ),
-            ))
-        }
-    };
+    use crate::format::{LeagueSettings, LEAGUE_CATCH_UP, LEAGUE_MAX_CATCH_UP, LEAGUE_MAX_ROUNDS};
+    let pairing = p.choice(&r.pairing, "tournament.pairing", &PAIRINGS)?;
+    let rounds = p.checked(
+        &r.rounds,
+        "tournament.rounds",
+        |k| (1..=i64::from(LEAGUE_MAX_ROUNDS)).contains(&k),
+        &format!(
+            "a league plays 1 to {LEAGUE_MAX_ROUNDS} rounds; remove rounds to play until stopped"
+        ),
+    )?;
+    let settle_los = p.checked(
+        &r.settle_los,
+        "tournament.settle_los",
+        |x| x.is_finite() && (0.5..1.0).contains(&x),
+        "give a likelihood of superiority from 0.5 to below 1, e.g. 0.95",
+    )?;
+    let catch_up = p.checked(
+        &r.catch_up,
+        "tournament.catch_up",
+        |k| (1..=i64::from(LEAGUE_MAX_CATCH_UP)).contains(&k),
+        &format!("give the most series a late entrant far behind plays in a round, 1 to {LEAGUE_MAX_CATCH_UP} (1: one series a round like every bot; default {LEAGUE_CATCH_UP})"),
+    )?;
     Ok(Format::League(LeagueSettings {
-        rounds,
+        rounds: rounds.map(|k| k as u32),
         settle_los,
         seed: 0,
         prior_draws: 1.0,
         bootstrap: 0,
         pairing,
-        catch_up,
+        catch_up: catch_up.map_or(LEAGUE_CATCH_UP, |k| k as u32),
     }))
 }
 

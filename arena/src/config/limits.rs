@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::errors::{ConfigError, Place};
+use super::errors::{span_of, ConfigError, Place};
 
 /// Limits applied to a bot process with setrlimit before it runs; 0 means
 /// no limit. They hold for the bot and every process it starts.
@@ -195,7 +195,7 @@ pub(super) fn limit_defaults(l: &RawLimits, p: &Place<'_>) -> Result<LimitDefaul
     Ok(LimitDefaults {
         limits,
         sandbox: l.sandbox.as_ref().is_some_and(|s| *s.get_ref()),
-        sandbox_span: l.sandbox.as_ref().map(Spanned::span),
+        sandbox_span: span_of(&l.sandbox),
         processes,
         tmp_mb,
         sandbox_user,

@@ -52,7 +52,7 @@ pub use text::strip_bom;
 pub use time::{TimeControl, DEFAULT_MARGIN_MS, DEFAULT_MOVE_TIME_MS, DEFAULT_STARTUP_MS};
 pub use tournament::{OnStartFailure, TournamentSettings, DEFAULT_FIRST_TO, DEFAULT_SEED};
 
-use errors::Place;
+use errors::{span_of, Place};
 
 /// A validated tournament configuration.
 #[derive(Clone, Debug)]
@@ -234,7 +234,7 @@ impl Config {
         let shared = bots::Shared {
             limits: &limits,
             time,
-            increment_span: raw.time.increment_ms.as_ref().map(Spanned::span),
+            increment_span: span_of(&raw.time.increment_ms),
             affinity: tournament.affinity,
             base,
         };
@@ -255,7 +255,7 @@ impl Config {
             (l.seed, l.prior_draws, l.bootstrap) = (tournament.seed, prior_draws, bootstrap);
             if l.settle_los.is_some() && bootstrap == 0 {
                 return Err(p.at(
-                    r.settle_los.as_ref().map(Spanned::span),
+                    span_of(&r.settle_los),
                     "tournament.settle_los needs the bootstrap's LOS, and ratings.bootstrap = 0 measures none: set bootstrap above 0 (e.g. 200), or remove settle_los",
                 ));
             }

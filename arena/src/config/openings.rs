@@ -8,7 +8,7 @@ use endodoi::Rules;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::errors::{ConfigError, Place};
+use super::errors::{span_of, ConfigError, Place};
 use super::paths::current_dir_hint;
 use super::text::strip_bom;
 use super::Host;
@@ -141,7 +141,7 @@ pub(super) fn openings(
     )? as u32;
     if plies_max < plies_min {
         return Err(p.at(
-            o.plies_max.as_ref().map(|s| s.span()),
+            span_of(&o.plies_max),
             "openings.plies_max is below plies_min: make it at least as large",
         ));
     }

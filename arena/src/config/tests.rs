@@ -18,6 +18,13 @@ fn host() -> Host<'static> {
     }
 }
 
+/// The message of the error `text`, a config file named `file`, gives.
+fn error_of(text: &str, file: &str) -> String {
+    Config::parse(text, file, "t", &host())
+        .unwrap_err()
+        .to_string()
+}
+
 #[test]
 fn lines_agree_with_a_scan() {
     // Every offset of a text, against counting the newlines before it.
@@ -432,24 +439,31 @@ fn adjudication_is_off_unless_asked_for_and_takes_two_values() {
     }
 }
 
+/// The manifest of tables that fit the board of [`parse_with_tables`].
+const GOOD_TABLES: &str = "[board]\nholes = 3\nmax_laps = 100000\n";
+
+/// Parses a config of two bots whose `[board]` is `holes = 3` then `board`,
+/// read from the folder `cfg` where `cfg/tb/manifest.toml` holds `manifest`
+/// (no such file if it is empty); the error as its message.
+fn parse_with_tables(board: &str, manifest: &str) -> Result<Config, String> {
+    let text = format!("[board]\nholes = 3\n{board}\n{TWO_BOTS}");
+    let read = |p: &Path| {
+        if p.ends_with("tb/manifest.toml") && !manifest.is_empty() {
+            Ok(manifest.to_string())
+        } else {
+            Err(std::io::Error::from(std::io::ErrorKind::NotFound))
+        }
+    };
+    let host = Host {
+        cores: 1,
+        read: &read,
+    };
+    Config::parse_in(&text, "t.toml", "t", Path::new("cfg"), &host).map_err(|e| e.to_string())
+}
+
 #[test]
 fn adjudication_takes_an_array_of_distinct_rules() {
-    let good = "[board]\nholes = 3\nmax_laps = 100000\n";
-    let parse = |board: &str| {
-        let text = format!("[board]\nholes = 3\n{board}\n{TWO_BOTS}");
-        let read = |p: &Path| {
-            if p.ends_with("tb/manifest.toml") {
-                Ok(good.to_string())
-            } else {
-                Err(std::io::Error::from(std::io::ErrorKind::NotFound))
-            }
-        };
-        let host = Host {
-            cores: 1,
-            read: &read,
-        };
-        Config::parse_in(&text, "t.toml", "t", Path::new("cfg"), &host).map_err(|e| e.to_string())
-    };
+    let parse = |board: &str| parse_with_tables(board, GOOD_TABLES);
     let both = parse("adjudicate = [\"decided\", \"tablebase\"]\ntablebase = \"tb\"").unwrap();
     assert_eq!(both.adjudicate, Adjudicate::BOTH);
     assert_eq!(both.tablebase.as_deref(), Some(Path::new("cfg/tb")));
@@ -484,23 +498,8 @@ fn adjudication_takes_an_array_of_distinct_rules() {
 
 #[test]
 fn tablebase_adjudication_needs_tables_of_its_board() {
-    let parse = |board: &str, manifest: &str| {
-        let text = format!("[board]\nholes = 3\n{board}\n{TWO_BOTS}");
-        let manifest = manifest.to_string();
-        let read = move |p: &Path| {
-            if p.ends_with("tb/manifest.toml") && !manifest.is_empty() {
-                Ok(manifest.clone())
-            } else {
-                Err(std::io::Error::from(std::io::ErrorKind::NotFound))
-            }
-        };
-        let host = Host {
-            cores: 1,
-            read: &read,
-        };
-        Config::parse_in(&text, "t.toml", "t", Path::new("cfg"), &host).map_err(|e| e.to_string())
-    };
-    let good = "[board]\nholes = 3\nmax_laps = 100000\n";
+    let parse = parse_with_tables;
+    let good = GOOD_TABLES;
     let c = parse("adjudicate = \"tablebase\"\ntablebase = \"tb\"", good).unwrap();
     assert_eq!(c.adjudicate, Adjudicate::TABLEBASE);
     assert_eq!(c.tablebase.as_deref(), Some(Path::new("cfg/tb")));
@@ -522,9 +521,7 @@ fn tablebase_adjudication_needs_tables_of_its_board() {
 #[test]
 fn errors_point_at_the_line() {
     let text = format!("[board]\nholes = 60\n{TWO_BOTS}");
-    let e = Config::parse(&text, "t.toml", "t", &host())
-        .unwrap_err()
-        .to_string();
+    let e = error_of(&text, "t.toml");
     assert!(
         e.starts_with("t.toml:2:9: board.holes = 60 is out of range"),
         "{e}"
@@ -532,9 +529,7 @@ fn errors_point_at_the_line() {
     assert!(!e.contains('\n'));
 
     let text = format!("[board]\nholse = 6\n{TWO_BOTS}");
-    let e = Config::parse(&text, "t.toml", "t", &host())
-        .unwrap_err()
-        .to_string();
+    let e = error_of(&text, "t.toml");
     assert!(e.starts_with("t.toml:2:1: unknown field `holse`"), "{e}");
     assert!(!e.contains('\n'));
 }
@@ -592,28 +587,17 @@ fn cgroups_is_a_choice_of_limits_for_every_bot() {
 #[test]
 fn type_errors_name_the_line() {
     let text = format!("[board]\nholes = \"8\"\n{TWO_BOTS}");
-    let e = Config::parse(&text, "t", "t", &host())
-        .unwrap_err()
-        .to_string();
+    let e = error_of(&text, "t");
     assert!(
         e.starts_with(
             "t:2:9: invalid type: string \"8\", expected a whole number; write the number without quotes (in `holes = \"8\"`)"
         ),
         "{e}"
     );
-    let e = Config::parse(
-        "[bot]\nname = \"a\"\ncommand = [\"x\"]\n",
-        "t",
-        "t",
-        &host(),
-    )
-    .unwrap_err()
-    .to_string();
+    let e = error_of("[bot]\nname = \"a\"\ncommand = [\"x\"]\n", "t");
     assert!(e.contains("write [[bot]]"), "{e}");
     let text = format!("[board]\nmax_laps = 2\n{TWO_BOTS}");
-    let e = Config::parse(&text, "t", "t", &host())
-        .unwrap_err()
-        .to_string();
+    let e = error_of(&text, "t");
     assert!(e.contains("every first move endless"), "{e}");
 }
 
@@ -640,15 +624,11 @@ fn openings_from_a_file_are_checked() {
         .collect();
     assert_eq!(book_moves, ["4 3", "1 2"]);
     std::fs::write(&book, "4 9\n").unwrap();
-    let e = Config::parse(&text, "t", "t", &host())
-        .unwrap_err()
-        .to_string();
+    let e = error_of(&text, "t");
     assert!(e.contains("book.txt:1: move 9"), "{e}");
     // The protocol's rule of a hole number: no sign, no leading zero.
     std::fs::write(&book, "4 03\n").unwrap();
-    let e = Config::parse(&text, "t", "t", &host())
-        .unwrap_err()
-        .to_string();
+    let e = error_of(&text, "t");
     assert!(e.contains("book.txt:1: '03' is not a hole number"), "{e}");
     // With the rule, and the board's own range (issue 17's tester):
     // a 2x3 board's holes are 1 to 3.
@@ -657,9 +637,7 @@ fn openings_from_a_file_are_checked() {
         "[board]\nholes = 3\n[openings]\nfile = {:?}\n{TWO_BOTS}",
         book.display().to_string()
     );
-    let e = Config::parse(&small, "t", "t", &host())
-        .unwrap_err()
-        .to_string();
+    let e = error_of(&small, "t");
     assert!(
         e.ends_with(
             "book.txt:1: '01' is not a hole number: use 1 to 3, in plain digits (no sign, no leading zero)"
@@ -760,9 +738,7 @@ fn ratings_and_sprt_settings() {
     // NaN, infinite or absurd anchors are refused at their line.
     for bad in ["nan", "inf", "-1e308", "10001"] {
         let text = format!("[ratings]\nanchor = \"a\"\nanchor_elo = {bad}\n{TWO_BOTS}");
-        let e = Config::parse(&text, "t", "t", &host())
-            .unwrap_err()
-            .to_string();
+        let e = error_of(&text, "t");
         assert!(
             e.starts_with("t:3:14: ratings.anchor_elo is out of range"),
             "{bad}: {e}"
@@ -774,30 +750,17 @@ fn ratings_and_sprt_settings() {
         assert!(e.contains("from -10000 to 10000"), "{bad}: {e}");
     }
     let text = format!("[ratings]\nanchor = \"zz\"\n{TWO_BOTS}");
-    assert!(Config::parse(&text, "t", "t", &host())
-        .unwrap_err()
-        .to_string()
-        .contains("is not a bot"));
+    assert!(error_of(&text, "t").contains("is not a bot"));
     let text = format!("[sprt]\nelo0 = 5\nelo1 = 0\n{TWO_BOTS}");
-    assert!(Config::parse(&text, "t", "t", &host())
-        .unwrap_err()
-        .to_string()
-        .contains("elo0 < elo1"));
+    assert!(error_of(&text, "t").contains("elo0 < elo1"));
     let three =
         format!("[sprt]\nelo0 = 0\nelo1 = 5\n{TWO_BOTS}[[bot]]\nname = \"c\"\ncommand = [\"z\"]\n");
-    assert!(Config::parse(&three, "t", "t", &host())
-        .unwrap_err()
-        .to_string()
-        .contains("two bots"));
+    assert!(error_of(&three, "t").contains("two bots"));
 }
 
 #[test]
 fn sprt_errors_point_at_the_sprt_table_or_its_key() {
-    let error = |text: &str| {
-        Config::parse(text, "t", "t", &host())
-            .unwrap_err()
-            .to_string()
-    };
+    let error = |text: &str| error_of(text, "t");
     // The key at fault: elo1 (line 4), alpha (line 5).
     let e = error(&format!(
         "name = \"x\"\n\n[sprt]\nelo0 = 5\nelo1 = 0\n{TWO_BOTS}"
@@ -853,9 +816,7 @@ fn sprt_errors_point_at_the_sprt_table_or_its_key() {
 #[test]
 fn a_duplicate_key_names_both_lines() {
     let text = format!("[board]\nholes = 6\nseeds = 4\nholes = 5\n{TWO_BOTS}");
-    let e = Config::parse(&text, "t", "t", &host())
-        .unwrap_err()
-        .to_string();
+    let e = error_of(&text, "t");
     assert!(e.starts_with("t:4:"), "{e}");
     assert!(e.contains("duplicate key"), "{e}");
     assert!(e.contains("keep one: `holes` is also on line 2"), "{e}");
@@ -865,20 +826,12 @@ fn a_duplicate_key_names_both_lines() {
 #[test]
 fn bad_bots_are_refused() {
     let one = "[[bot]]\nname = \"a\"\ncommand = [\"x\"]\n";
-    assert!(Config::parse(one, "t", "t", &host())
-        .unwrap_err()
-        .to_string()
-        .contains("1 bot configured: a round robin needs at least two"));
+    assert!(error_of(one, "t").contains("1 bot configured: a round robin needs at least two"));
     let dup = format!("{one}{one}");
-    let e = Config::parse(&dup, "t", "t", &host())
-        .unwrap_err()
-        .to_string();
+    let e = error_of(&dup, "t");
     assert!(e.contains("used twice") && e.starts_with("t:5:"), "{e}");
     let empty = format!("{one}[[bot]]\nname = \"b\"\ncommand = []\n");
-    assert!(Config::parse(&empty, "t", "t", &host())
-        .unwrap_err()
-        .to_string()
-        .contains("empty command"));
+    assert!(error_of(&empty, "t").contains("empty command"));
 }
 
 #[test]

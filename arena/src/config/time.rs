@@ -3,7 +3,7 @@
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::errors::{ConfigError, Place};
+use super::errors::{span_of, ConfigError, Place};
 
 /// Time limits, all in ms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,7 +86,7 @@ pub(super) fn time_control(t: &RawTime, p: &Place<'_>) -> Result<TimeControl, Co
     };
     if time.move_time_ms == 0 && time.base_time_ms == 0 {
         return Err(p.at(
-            t.move_time_ms.as_ref().map(|s| s.span()),
+            span_of(&t.move_time_ms),
             "time.move_time_ms = 0 and no game clock leaves moves unlimited: set move_time_ms or base_time_ms above 0",
         ));
     }

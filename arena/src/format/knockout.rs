@@ -345,6 +345,16 @@ mod tests {
     }
     use crate::format::Stage;
 
+    /// The plan of a knockout of the bots `seeds` (the best seed first),
+    /// drawn ties settled by `decider`, the bots `absent` not started.
+    fn knockout(seeds: &[usize], decider: Decider, absent: &[usize]) -> Plan {
+        let format = Format::Knockout {
+            seeds: seeds.to_vec(),
+            decider,
+        };
+        Plan::new(&format, seeds.len(), absent)
+    }
+
     #[test]
     fn seeding_positions_keep_the_top_seeds_apart() {
         assert_eq!(seeding_positions(1), vec![1]);
@@ -358,11 +368,7 @@ mod tests {
 
     #[test]
     fn five_entrants_give_byes_to_the_top_three() {
-        let format = Format::Knockout {
-            seeds: vec![4, 3, 2, 1, 0],
-            decider: Decider::Seed,
-        };
-        let plan = Plan::new(&format, 5, &[]);
+        let plan = knockout(&[4, 3, 2, 1, 0], Decider::Seed, &[]);
         // Seeds 4 and 5 (bots 1 and 0) play; seeds 1, 2, 3 have byes.
         let stage = plan.next_stage().unwrap();
         assert_eq!(
@@ -388,12 +394,8 @@ mod tests {
 
     #[test]
     fn an_absent_bots_opponent_goes_through_unplayed() {
-        let format = Format::Knockout {
-            seeds: vec![0, 1, 2, 3],
-            decider: Decider::Seed,
-        };
         // Seed 4 (bot 3) is absent: seed 1 (bot 0) goes through unplayed.
-        let mut plan = Plan::new(&format, 4, &[3]);
+        let mut plan = knockout(&[0, 1, 2, 3], Decider::Seed, &[3]);
         let stage = plan.next_stage().unwrap();
         assert_eq!(stage.series.len(), 1);
         assert_eq!((stage.series[0].a, stage.series[0].b), (1, 2));
@@ -421,11 +423,7 @@ mod tests {
 
     #[test]
     fn a_drawn_series_goes_to_deciders_then_the_better_seed() {
-        let format = Format::Knockout {
-            seeds: vec![1, 0],
-            decider: Decider::Pair,
-        };
-        let mut plan = Plan::new(&format, 2, &[]);
+        let mut plan = knockout(&[1, 0], Decider::Pair, &[]);
         // Every series and decider drawn.
         let stages = play(&mut plan, |_, _| (1, 1));
         assert_eq!(stages.len(), 1 + MAX_DECIDER_PAIRS as usize);
@@ -436,25 +434,14 @@ mod tests {
         assert_eq!(tie.settled, Some(Settled::Seed));
         assert_eq!(plan.champion(), Some(1), "bot 1 is the better seed");
         // With Decider::Seed no decider is played.
-        let mut plan = Plan::new(
-            &Format::Knockout {
-                seeds: vec![1, 0],
-                decider: Decider::Seed,
-            },
-            2,
-            &[],
-        );
+        let mut plan = knockout(&[1, 0], Decider::Seed, &[]);
         assert_eq!(play(&mut plan, |_, _| (1, 1)).len(), 1);
         assert_eq!(plan.champion(), Some(1));
     }
 
     #[test]
     fn a_decider_won_settles_the_tie() {
-        let format = Format::Knockout {
-            seeds: vec![0, 1],
-            decider: Decider::Pair,
-        };
-        let mut plan = Plan::new(&format, 2, &[]);
+        let mut plan = knockout(&[0, 1], Decider::Pair, &[]);
         // The series is drawn, the first decider too, the second won by b.
         let stages = play(&mut plan, |_, n| if n < 2 { (1, 1) } else { (0, 2) });
         assert_eq!(stages.len(), 3);

@@ -8,7 +8,8 @@
 //! the drawing to the viewer's `sans-serif` font; it escapes the text it
 //! writes (`&`, `<`, `>`, quotes).
 
-use plotters::coord::ranged1d::SegmentValue;
+use plotters::chart::MeshStyle;
+use plotters::coord::ranged1d::{SegmentValue, ValueFormatter};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -127,20 +128,16 @@ fn draw(
             .unwrap_or_default(),
         _ => String::new(),
     };
-    chart
-        .configure_mesh()
-        .disable_y_mesh()
-        .y_labels(table.len().max(1))
-        .y_label_formatter(&label)
-        .x_desc("Elo (logistic scale), 95% interval")
-        .x_labels(8)
-        .x_label_formatter(&|x| num(*x, 0))
-        .axis_desc_style(("sans-serif", 17))
-        .label_style(("sans-serif", 16))
-        .max_light_lines(1)
-        .light_line_style(RGBColor(0xf2, 0xf2, 0xf2))
-        .bold_line_style(RGBColor(0xcc, 0xcc, 0xcc))
-        .draw()?;
+    draw_mesh(
+        chart
+            .configure_mesh()
+            .disable_y_mesh()
+            .y_labels(table.len().max(1))
+            .y_label_formatter(&label)
+            .x_desc("Elo (logistic scale), 95% interval")
+            .x_labels(8)
+            .x_label_formatter(&|x| num(*x, 0)),
+    )?;
     let finite = |x: f64| if x.is_finite() { x } else { 0.0 };
     for (r, s) in table.iter().enumerate() {
         // A bot without an estimate (no games, or at the limit) keeps its
@@ -173,6 +170,25 @@ fn draw(
     }
     root.present()?;
     Ok(())
+}
+
+/// Draws the mesh `mesh` (its labels and descriptions set) in the style
+/// both charts share: the fonts, and one light grid line between labelled
+/// ones.
+fn draw_mesh<X, Y, DB>(
+    mesh: &mut MeshStyle<'_, '_, X, Y, DB>,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>>
+where
+    X: Ranged + ValueFormatter<X::ValueType>,
+    Y: Ranged + ValueFormatter<Y::ValueType>,
+    DB: DrawingBackend,
+{
+    mesh.axis_desc_style(("sans-serif", 17))
+        .label_style(("sans-serif", 16))
+        .max_light_lines(1)
+        .light_line_style(RGBColor(0xf2, 0xf2, 0xf2))
+        .bold_line_style(RGBColor(0xcc, 0xcc, 0xcc))
+        .draw()
 }
 
 /// The most bots the standings chart draws: the top of the standings.
@@ -224,20 +240,16 @@ fn draw_llr(
         .x_label_area_size(40)
         .y_label_area_size(60)
         .build_cartesian_2d(0.0..last_game, (low - pad)..(high + pad))?;
-    chart
-        .configure_mesh()
-        .x_desc("games played")
-        .y_desc("LLR")
-        .x_labels(8)
-        .x_label_formatter(&|x| num(*x, 0))
-        .y_labels(8)
-        .y_label_formatter(&|y| num(*y, 1))
-        .axis_desc_style(("sans-serif", 17))
-        .label_style(("sans-serif", 16))
-        .max_light_lines(1)
-        .light_line_style(RGBColor(0xf2, 0xf2, 0xf2))
-        .bold_line_style(RGBColor(0xcc, 0xcc, 0xcc))
-        .draw()?;
+    draw_mesh(
+        chart
+            .configure_mesh()
+            .x_desc("games played")
+            .y_desc("LLR")
+            .x_labels(8)
+            .x_label_formatter(&|x| num(*x, 0))
+            .y_labels(8)
+            .y_label_formatter(&|y| num(*y, 1)),
+    )?;
     let h0 = RGBColor(0xc0, 0x3a, 0x2b);
     let h1 = RGBColor(0x2e, 0x8b, 0x3e);
     for (y, colour, label) in [

@@ -728,27 +728,15 @@ mod tests {
     fn a_gauntlets_candidates_are_scored_against_the_pool_only() {
         let plan = fixtures::gauntlet();
         let scores = candidate_scores(&plan);
-        assert_eq!(scores.len(), 2);
-        assert_eq!(
-            (
-                scores[0].bot,
-                scores[0].series,
-                scores[0].series_wdl,
-                scores[0].wdl
-            ),
-            (0, 2, wdl(1, 1, 0), wdl(3, 0, 1))
-        );
-        assert_eq!(scores[0].score_pct(), Some(75.0));
-        assert_eq!(
-            (
-                scores[1].bot,
-                scores[1].series,
-                scores[1].series_wdl,
-                scores[1].wdl
-            ),
-            (1, 2, wdl(1, 0, 1), wdl(1, 2, 2))
-        );
-        assert_eq!(scores[1].score_pct(), Some(40.0));
+        let expected = [
+            ((0, 2, wdl(1, 1, 0), wdl(3, 0, 1)), 75.0),
+            ((1, 2, wdl(1, 0, 1), wdl(1, 2, 2)), 40.0),
+        ];
+        assert_eq!(scores.len(), expected.len());
+        for (s, (figures, pct)) in scores.iter().zip(expected) {
+            assert_eq!((s.bot, s.series, s.series_wdl, s.wdl), figures);
+            assert_eq!(s.score_pct(), Some(pct));
+        }
         let html = html_of(&plan, &fixtures::names(4));
         assert_eq!(
             texts(&html, "<tr>")[1..],

@@ -1,6 +1,8 @@
 //! Tests of the report: its content, its escaping, and that the viewer's
 //! positions are the engine's.
 
+use std::sync::LazyLock;
+
 use endodoi::{Move, Position, Rules, Side};
 use serde_json::Value;
 
@@ -147,17 +149,28 @@ fn render_games(games: &[GameRow], budget: usize) -> Rendered {
 /// The page of `games` tallied as `read` (from them or from their file).
 fn render_read(games: &[GameRow], read: &ReportGames) -> Rendered {
     let (names, table) = rate(games);
-    render(&ReportInput {
-        names: &names,
-        table: &table,
-        games: read,
-        files: &["games.csv".to_string()],
+    render(&one_file_input(&names, &table, read))
+}
+
+/// The input of a report of `games.csv` alone, of `names`, `table` and
+/// `games`: no warning, match, bots not started, format or league.
+fn one_file_input<'a>(
+    names: &'a [String],
+    table: &'a [Standing],
+    games: &'a ReportGames,
+) -> ReportInput<'a> {
+    static ONE_FILE: LazyLock<[String; 1]> = LazyLock::new(|| ["games.csv".to_string()]);
+    ReportInput {
+        names,
+        table,
+        games,
+        files: &*ONE_FILE,
         warning: None,
         matchup: None,
         not_started: &[],
         format: None,
         league: None,
-    })
+    }
 }
 
 /// The viewer's JSON, taken out of the page as a browser would read it.
@@ -434,15 +447,8 @@ fn bad_rows_are_shown_never_panicked_on() {
     assert_eq!(g[5]["agrees"], false);
     // No games at all still make a page.
     let empty = render(&ReportInput {
-        names: &[],
-        table: &[],
-        games: &ReportGames::of_rows(&[], VIEWER_BUDGET_BYTES),
         files: &[],
-        warning: None,
-        matchup: None,
-        not_started: &[],
-        format: None,
-        league: None,
+        ..one_file_input(&[], &[], &ReportGames::of_rows(&[], VIEWER_BUDGET_BYTES))
     });
     assert_eq!(data_of(&empty.html)["total"], 0);
     assert!(empty.svg.starts_with("<svg"));
@@ -654,38 +660,37 @@ fn the_standings_caption_names_the_interval_method_used() {
     let games = tournament();
     let (names, mut table) = rate(&games);
     let caption = |table: &[Standing]| {
-        let page = render(&ReportInput {
-            names: &names,
+        let page = render(&one_file_input(
+            &names,
             table,
-            games: &ReportGames::of_rows(&games, 1 << 20),
-            files: &["games.csv".to_string()],
-            warning: None,
-            matchup: None,
-            not_started: &[],
-            format: None,
-            league: None,
-        });
+            &ReportGames::of_rows(&games, 1 << 20),
+        ));
         let at = page.html.find("<figcaption>").unwrap();
         let end = at + page.html[at..].find("</figcaption>").unwrap();
         page.html[at..end].to_string()
     };
-    for s in &mut table {
-        s.interval = IntervalMethod::Bootstrap;
+    // Every interval by one method: the caption names it, not the other.
+    for (method, named, not_named) in [
+        (
+            IntervalMethod::Bootstrap,
+            "parametric bootstrap",
+            &["curvature"][..],
+        ),
+        (
+            IntervalMethod::Curvature,
+            "the fit's curvature",
+            &["bootstrap,", "parametric bootstrap"],
+        ),
+    ] {
+        for s in &mut table {
+            s.interval = method;
+        }
+        let said = caption(&table);
+        assert!(said.contains(named), "{said}");
+        for other in not_named {
+            assert!(!said.contains(other), "{said}");
+        }
     }
-    let boot = caption(&table);
-    assert!(
-        boot.contains("parametric bootstrap") && !boot.contains("curvature"),
-        "{boot}"
-    );
-    for s in &mut table {
-        s.interval = IntervalMethod::Curvature;
-    }
-    let curv = caption(&table);
-    assert!(
-        curv.contains("the fit's curvature") && !curv.contains("bootstrap,"),
-        "{curv}"
-    );
-    assert!(!curv.contains("parametric bootstrap"), "{curv}");
     table[0].interval = IntervalMethod::Bootstrap;
     let both = caption(&table);
     assert!(
@@ -739,17 +744,11 @@ fn many_bots(bots: usize) -> (Vec<String>, Vec<GameRow>, Vec<Standing>) {
 }
 
 fn render_many(names: &[String], games: &[GameRow], table: &[Standing]) -> Rendered {
-    render(&ReportInput {
+    render(&one_file_input(
         names,
         table,
-        games: &ReportGames::of_rows(games, VIEWER_BUDGET_BYTES),
-        files: &["games.csv".to_string()],
-        warning: None,
-        matchup: None,
-        not_started: &[],
-        format: None,
-        league: None,
-    })
+        &ReportGames::of_rows(games, VIEWER_BUDGET_BYTES),
+    ))
 }
 
 #[test]
@@ -880,20 +879,7 @@ fn the_viewer_shows_the_verdicts_of_the_games_they_fit() {
     let read = ReportGames::of_rows(&games, VIEWER_BUDGET_BYTES);
     let verdicts = Verdicts::of_run(dir.path(), &read);
     let (names, table) = rate(&games);
-    let page = render_with(
-        &ReportInput {
-            names: &names,
-            table: &table,
-            games: &read,
-            files: &["games.csv".to_string()],
-            warning: None,
-            matchup: None,
-            not_started: &[],
-            format: None,
-            league: None,
-        },
-        &verdicts,
-    );
+    let page = render_with(&one_file_input(&names, &table, &read), &verdicts);
     let data = data_of(&page.html);
     let shown: Vec<Option<&str>> = data["games"]
         .as_array()

@@ -1029,6 +1029,34 @@ mod tests {
         holes
     }
 
+    /// A live state of [`setup`] started now, and the rules (2x3, 2 seeds)
+    /// and [`first_moves`] of the game a test plays on it.
+    fn fresh_state_and_game() -> (Instant, LiveState, Rules, Vec<u8>) {
+        let t0 = Instant::now();
+        let rules = Rules::new(3, 2).unwrap();
+        (t0, LiveState::new(setup(), t0), rules, first_moves(rules))
+    }
+
+    /// The start of game `(series, game)`, a (South) v b, by `rules`
+    /// after the referee's `opening`, with `clocks_ms` if the game has
+    /// clocks.
+    fn a_v_b_started(
+        (series, game): (usize, u32),
+        rules: Rules,
+        opening: &str,
+        clocks_ms: Option<[u64; 2]>,
+    ) -> WatchEvent {
+        WatchEvent::GameStarted {
+            series,
+            game,
+            south: "a".into(),
+            north: "b".into(),
+            rules,
+            opening: opening.to_string(),
+            clocks_ms,
+        }
+    }
+
     fn record(series: usize, game: u32, south: &str, north: &str) -> GameRecord {
         let rules = Rules::new(3, 2).unwrap();
         let holes = first_moves(rules);
@@ -1067,20 +1095,9 @@ mod tests {
 
     #[test]
     fn plies_in_make_the_engines_position_and_a_finished_game_moves_into_the_viewer() {
-        let t0 = Instant::now();
-        let mut state = LiveState::new(setup(), t0);
-        let rules = Rules::new(3, 2).unwrap();
-        let holes = first_moves(rules);
+        let (t0, mut state, rules, holes) = fresh_state_and_game();
         // The first ply is the opening; the bots play the rest.
-        let started = WatchEvent::GameStarted {
-            series: 1,
-            game: 1,
-            south: "a".into(),
-            north: "b".into(),
-            rules,
-            opening: holes[0].to_string(),
-            clocks_ms: Some([1000, 1000]),
-        };
+        let started = a_v_b_started((1, 1), rules, &holes[0].to_string(), Some([1000, 1000]));
         assert_eq!(state.watch(started), None);
         let mut engine = rules.start();
         engine.play(Move::new(holes[0]).unwrap()).unwrap();
@@ -1163,19 +1180,8 @@ mod tests {
 
     #[test]
     fn a_missed_ply_marks_the_board_stale_instead_of_drawing_a_wrong_position() {
-        let t0 = Instant::now();
-        let mut state = LiveState::new(setup(), t0);
-        let rules = Rules::new(3, 2).unwrap();
-        let holes = first_moves(rules);
-        state.watch(WatchEvent::GameStarted {
-            series: 2,
-            game: 3,
-            south: "a".into(),
-            north: "b".into(),
-            rules,
-            opening: String::new(),
-            clocks_ms: None,
-        });
+        let (t0, mut state, rules, holes) = fresh_state_and_game();
+        state.watch(a_v_b_started((2, 3), rules, "", None));
         // Ply 1 was dropped: ply 2 cannot be placed.
         state.watch(WatchEvent::Ply {
             series: 2,
@@ -1284,24 +1290,8 @@ mod tests {
     /// the next round appears once the round before is over.
     #[test]
     fn the_live_bracket_records_a_series_once_its_games_end_it() {
-        use crate::format::{Decider, Format};
         let t0 = Instant::now();
-        let setup = Setup {
-            title: "ko".into(),
-            bots: vec!["a".into(), "b".into(), "c".into()],
-            format: Format::Knockout {
-                seeds: vec![0, 1, 2],
-                decider: Decider::Seed,
-            },
-            series_rule: Some(SeriesRule {
-                first_to: 2,
-                max_games: 2,
-                sprt: None,
-                pair_shard: None,
-            }),
-            follows: true,
-            ..Setup::default()
-        };
+        let setup = setup_of_two_game_series();
         // A view that does not know c was skipped (arena serve) sees the
         // run's series 1, a v b, where its plan has b v c: left out.
         let mut unaware = LiveState::new(setup.clone(), t0);
@@ -1381,12 +1371,7 @@ mod tests {
                 seeds: vec![0, 1, 2, 3],
                 rounds: 2,
             },
-            series_rule: Some(SeriesRule {
-                first_to: 1,
-                max_games: 1,
-                sprt: None,
-                pair_shard: None,
-            }),
+            series_rule: first_to_of_as_many(1),
             follows: true,
             ..Setup::default()
         };
@@ -1601,16 +1586,21 @@ mod tests {
                 pairing: Default::default(),
                 catch_up: crate::format::LEAGUE_CATCH_UP,
             }),
-            series_rule: Some(SeriesRule {
-                first_to: 2,
-                max_games: 2,
-                sprt: None,
-                pair_shard: None,
-            }),
+            series_rule: first_to_of_as_many(2),
             folder: Some(folder.to_path_buf()),
             follows: true,
             ..Setup::default()
         }
+    }
+
+    /// Series first to `wins` of at most `wins` games.
+    fn first_to_of_as_many(wins: u32) -> Option<SeriesRule> {
+        Some(SeriesRule {
+            first_to: wins,
+            max_games: wins,
+            sprt: None,
+            pair_shard: None,
+        })
     }
 
     /// A knockout of a, b, c whose series are first to 2 of at most 2.
@@ -1622,12 +1612,7 @@ mod tests {
                 seeds: vec![0, 1, 2],
                 decider: crate::format::Decider::Seed,
             },
-            series_rule: Some(SeriesRule {
-                first_to: 2,
-                max_games: 2,
-                sprt: None,
-                pair_shard: None,
-            }),
+            series_rule: first_to_of_as_many(2),
             follows: true,
             ..Setup::default()
         }

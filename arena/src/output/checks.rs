@@ -15,7 +15,7 @@ use endodoi_tablebase::{adjudicate, Adjudication, Tables};
 
 use crate::config::Adjudicate;
 
-use super::rows::{GameRow, FAULT_ENDS, RULE_ENDS};
+use super::rows::{GameRow, FAULT_ENDS, GAMES_COLUMNS, RULE_ENDS};
 
 /// A row that the checks refuse. Each names the file and line, as
 /// `FILE:LINE: ...`.
@@ -74,18 +74,10 @@ pub enum CheckError {
     },
 }
 
-/// The columns a replay of a row needs; a file with a `moves` column must
+/// The columns a replay of a row needs, [`GAMES_COLUMNS`] from `holes` to
+/// `north_seeds` (the 7th to the 14th); a file with a `moves` column must
 /// have them all.
-pub const REPLAY_COLUMNS: [&str; 8] = [
-    "holes",
-    "seeds",
-    "max_laps",
-    "max_plies",
-    "moves",
-    "plies",
-    "south_seeds",
-    "north_seeds",
-];
+pub const REPLAY_COLUMNS: &[&str] = GAMES_COLUMNS.split_at(6).1.split_at(8).0;
 
 /// Rules in words, for a message: `2x8, 4 seeds, max_laps 100000,
 /// max_plies 1000`.
@@ -635,6 +627,13 @@ mod tests {
         let path = tmp.path().join("g.csv");
         std::fs::write(&path, format!("{HEAD}{text}\n")).unwrap();
         read_games(&path).unwrap().rows.remove(0)
+    }
+
+    #[test]
+    fn a_replay_needs_the_rules_moves_and_seeds_columns() {
+        assert_eq!(REPLAY_COLUMNS.len(), 8);
+        assert_eq!(REPLAY_COLUMNS.first(), Some(&"holes"));
+        assert_eq!(REPLAY_COLUMNS.last(), Some(&"north_seeds"));
     }
 
     #[test]

@@ -299,11 +299,18 @@ mod tests {
         reader.deserialize().map(Result::unwrap).collect()
     }
 
-    #[test]
-    fn each_round_is_appended_once_as_it_is_paired() {
+    /// A temporary folder holding `league.csv` with `text`, and the file's
+    /// path.
+    fn league_file(text: &str) -> (tempfile::TempDir, PathBuf) {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("league.csv");
-        std::fs::write(&path, "an older run's file\n").unwrap();
+        std::fs::write(&path, text).unwrap();
+        (dir, path)
+    }
+
+    #[test]
+    fn each_round_is_appended_once_as_it_is_paired() {
+        let (_dir, path) = league_file("an older run's file\n");
         let mut csv = LeagueCsv::create(&path).unwrap();
         let mut plan = plan();
         let all = play(&mut plan, &mut csv);
@@ -320,9 +327,7 @@ mod tests {
 
     #[test]
     fn a_replays_file_replaces_the_old_one_only_once_whole() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("league.csv");
-        std::fs::write(&path, "the run's file\n").unwrap();
+        let (dir, path) = league_file("the run's file\n");
         let mut csv = LeagueCsv::replacing(&path).unwrap();
         let all = play(&mut plan(), &mut csv);
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "the run's file\n");
@@ -356,9 +361,7 @@ mod tests {
             None
         );
 
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("league.csv");
-        std::fs::write(&path, &text).unwrap();
+        let (_dir, path) = league_file(&text);
         let mut csv = LeagueCsv::resume(&path).unwrap();
         assert_eq!(csv.rounds, 2);
         // Nothing goes before the last round is written again.

@@ -28,6 +28,9 @@ pub use games::{
     ReadPoint, TornLine,
 };
 pub use league::LeagueCsv;
+/// The declaration of a row type, for the other files here that declare one
+/// (roster.rs).
+use rows::csv_row;
 pub use rows::{
     AnalysisRow, CsvRow, GameAnalysisRow, GameRow, KnockoutRow, LeagueRow, MatchRow, PairwiseRow,
     SeriesRow, SprtRow, StandingRow, SwissStandingRow, GAMES_COLUMNS, KNOCKOUT_COLUMNS,
@@ -150,6 +153,16 @@ fn write_error(path: &Path, source: io::Error) -> io::Error {
 /// # Errors
 /// Any I/O error; the file is then unchanged.
 pub fn write_rows<R: CsvRow>(dir: &Path, rows: &[R]) -> io::Result<()> {
+    write_rows_at(&dir.join(R::FILE), rows)
+}
+
+/// Writes the rows of type `R` as the whole of `path`, whatever its name:
+/// the header [`CsvRow::COLUMNS`], then `rows`, through a temporary file
+/// renamed over the old one ([`write_bytes_atomic`]).
+///
+/// # Errors
+/// Any I/O error, naming the file; `path` is then unchanged.
+pub fn write_rows_at<R: CsvRow>(path: &Path, rows: &[R]) -> io::Result<()> {
     let mut writer = csv::WriterBuilder::new()
         .has_headers(false)
         .from_writer(Vec::new());
@@ -158,7 +171,7 @@ pub fn write_rows<R: CsvRow>(dir: &Path, rows: &[R]) -> io::Result<()> {
         writer.serialize(row)?;
     }
     let bytes = writer.into_inner().map_err(|e| e.into_error())?;
-    write_bytes_atomic(&dir.join(R::FILE), &bytes)
+    write_bytes_atomic(path, &bytes)
 }
 
 /// Writes a CSV file whole from plain records (`los.csv`, whose columns

@@ -7,32 +7,26 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
-
-use super::CsvRow;
+use super::{csv_row, CsvRow};
 use crate::format::roster::{Roster, Stint};
 
-/// One row of `roster.csv`: a bot and its time in the league.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RosterRow {
-    /// The bot's name.
-    pub bot: String,
-    /// The first round it is paired in (1 for the bots of the start).
-    pub joined: u32,
-    /// The last round it was in; empty while it is in the league.
-    pub retired: Option<u32>,
+csv_row! {
+    /// One row of `roster.csv`: a bot and its time in the league.
+    pub struct RosterRow {
+        /// The bot's name.
+        pub bot: String,
+        /// The first round it is paired in (1 for the bots of the start).
+        pub joined: u32,
+        /// The last round it was in; empty while it is in the league.
+        pub retired: Option<u32>,
+    }
+    file: ROSTER_FILE,
+    /// The columns of `roster.csv`, in order.
+    columns: ROSTER_COLUMNS,
 }
 
 /// The file's name in the run folder.
 pub const ROSTER_FILE: &str = "roster.csv";
-
-impl CsvRow for RosterRow {
-    const FILE: &'static str = ROSTER_FILE;
-    const COLUMNS: &'static [&'static str] = &ROSTER_COLUMNS;
-}
-
-/// The columns of `roster.csv`, in order.
-pub const ROSTER_COLUMNS: [&str; 3] = ["bot", "joined", "retired"];
 
 /// Why `roster.csv` could not be read.
 #[derive(Debug, thiserror::Error)]

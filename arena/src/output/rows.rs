@@ -16,6 +16,38 @@ pub trait CsvRow: Serialize {
     const COLUMNS: &'static [&'static str];
 }
 
+/// Declares the row type of one CSV file, so that each column's name is
+/// written once, as its field's: the struct (deriving `Clone, Debug,
+/// Default, PartialEq, Eq, Serialize, Deserialize`, as every row type
+/// does), its [`CsvRow`] impl naming the `file`, and the const `columns`:
+/// the fields' names in order, the file's header row.
+macro_rules! csv_row {
+    (
+        $(#[$row_meta:meta])*
+        pub struct $row:ident {
+            $( $(#[$field_meta:meta])* pub $field:ident: $ty:ty, )*
+        }
+        file: $file:expr,
+        $(#[$columns_meta:meta])*
+        columns: $columns:ident,
+    ) => {
+        $(#[$row_meta])*
+        #[derive(Clone, Debug, Default, PartialEq, Eq, ::serde::Serialize, ::serde::Deserialize)]
+        pub struct $row {
+            $( $(#[$field_meta])* pub $field: $ty, )*
+        }
+
+        impl $crate::output::rows::CsvRow for $row {
+            const FILE: &'static str = $file;
+            const COLUMNS: &'static [&'static str] = &$columns;
+        }
+
+        $(#[$columns_meta])*
+        pub const $columns: [&str; [$(stringify!($field)),*].len()] = [$(stringify!($field)),*];
+    };
+}
+pub(crate) use csv_row;
+
 /// The columns of `games.csv`, in order.
 pub const GAMES_COLUMNS: [&str; 18] = [
     "series",
@@ -197,486 +229,360 @@ impl GameRow {
     }
 }
 
-/// One row of `series.csv`: a series, from its first bot's side.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SeriesRow {
-    /// The series number, from 1.
-    pub series: usize,
-    /// The round, from 1: a round robin's Berger round, a gauntlet's, a
-    /// knockout's or a Swiss round.
-    pub round: u32,
-    /// The first bot (South in game 1).
-    pub bot_a: String,
-    /// The second bot.
-    pub bot_b: String,
-    /// Games played.
-    pub games: u32,
-    /// Games `bot_a` won.
-    pub wins_a: u32,
-    /// Games drawn.
-    pub draws: u32,
-    /// Games `bot_b` won.
-    pub wins_b: u32,
-    /// The winning bot, or `draw`.
-    pub winner: String,
-    /// Whether the series ended by its rule (first to N, SPRT) rather than
-    /// by `max_games`.
-    pub decided: bool,
-    /// Empty for a series played; for one not played, why (`not played:
-    /// bot 'x' did not start: ...`).
-    #[serde(default)]
-    pub note: String,
+csv_row! {
+    /// One row of `series.csv`: a series, from its first bot's side.
+    pub struct SeriesRow {
+        /// The series number, from 1.
+        pub series: usize,
+        /// The round, from 1: a round robin's Berger round, a gauntlet's, a
+        /// knockout's or a Swiss round.
+        pub round: u32,
+        /// The first bot (South in game 1).
+        pub bot_a: String,
+        /// The second bot.
+        pub bot_b: String,
+        /// Games played.
+        pub games: u32,
+        /// Games `bot_a` won.
+        pub wins_a: u32,
+        /// Games drawn.
+        pub draws: u32,
+        /// Games `bot_b` won.
+        pub wins_b: u32,
+        /// The winning bot, or `draw`.
+        pub winner: String,
+        /// Whether the series ended by its rule (first to N, SPRT) rather than
+        /// by `max_games`.
+        pub decided: bool,
+        /// Empty for a series played; for one not played, why (`not played:
+        /// bot 'x' did not start: ...`).
+        #[serde(default)]
+        pub note: String,
+    }
+    file: "series.csv",
+    /// The columns of `series.csv`, in order.
+    columns: SERIES_COLUMNS,
 }
 
-impl CsvRow for SeriesRow {
-    const FILE: &'static str = "series.csv";
-    const COLUMNS: &'static [&'static str] = &SERIES_COLUMNS;
+csv_row! {
+    /// One row of `knockout.csv`: one tie of a knockout's bracket, round by
+    /// round in bracket order (the winners of ties `2i - 1` and `2i` meet in
+    /// tie `i` of the next round). Game counts sum the tie's series and its
+    /// deciders, from `bot_a`'s side.
+    pub struct KnockoutRow {
+        /// The knockout round, from 1.
+        pub round: u32,
+        /// The tie's place in its round's bracket order, from 1.
+        pub tie: usize,
+        /// The numbers of its series in `series.csv`, the series then each
+        /// decider, separated by spaces; empty for a bye or a walkover.
+        pub series: String,
+        /// The better seed's bot; empty for an empty slot.
+        pub bot_a: String,
+        /// Its seed, from 1; empty for an empty slot.
+        pub seed_a: Option<usize>,
+        /// The other bot; empty for an empty slot (a bye).
+        pub bot_b: String,
+        /// Its seed, from 1; empty for an empty slot.
+        pub seed_b: Option<usize>,
+        /// Games `bot_a` won, over the series and its deciders.
+        pub wins_a: u32,
+        /// Games drawn.
+        pub draws: u32,
+        /// Games `bot_b` won.
+        pub wins_b: u32,
+        /// The bot that went through; empty while the tie is open.
+        pub winner: String,
+        /// How: `series`, `decider` (a decider game pair had a winner), `seed`
+        /// (drawn: the better seed went through), `bye`, `walkover` (a bot did
+        /// not start); empty while open.
+        pub settled: String,
+    }
+    file: "knockout.csv",
+    /// The columns of `knockout.csv`, in order.
+    columns: KNOCKOUT_COLUMNS,
 }
 
-/// The columns of `series.csv`, in order.
-pub const SERIES_COLUMNS: [&str; 11] = [
-    "series", "round", "bot_a", "bot_b", "games", "wins_a", "draws", "wins_b", "winner", "decided",
-    "note",
-];
-
-/// One row of `knockout.csv`: one tie of a knockout's bracket, round by
-/// round in bracket order (the winners of ties `2i - 1` and `2i` meet in
-/// tie `i` of the next round). Game counts sum the tie's series and its
-/// deciders, from `bot_a`'s side.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct KnockoutRow {
-    /// The knockout round, from 1.
-    pub round: u32,
-    /// The tie's place in its round's bracket order, from 1.
-    pub tie: usize,
-    /// The numbers of its series in `series.csv`, the series then each
-    /// decider, separated by spaces; empty for a bye or a walkover.
-    pub series: String,
-    /// The better seed's bot; empty for an empty slot.
-    pub bot_a: String,
-    /// Its seed, from 1; empty for an empty slot.
-    pub seed_a: Option<usize>,
-    /// The other bot; empty for an empty slot (a bye).
-    pub bot_b: String,
-    /// Its seed, from 1; empty for an empty slot.
-    pub seed_b: Option<usize>,
-    /// Games `bot_a` won, over the series and its deciders.
-    pub wins_a: u32,
-    /// Games drawn.
-    pub draws: u32,
-    /// Games `bot_b` won.
-    pub wins_b: u32,
-    /// The bot that went through; empty while the tie is open.
-    pub winner: String,
-    /// How: `series`, `decider` (a decider game pair had a winner), `seed`
-    /// (drawn: the better seed went through), `bye`, `walkover` (a bot did
-    /// not start); empty while open.
-    pub settled: String,
+csv_row! {
+    /// One row of `swiss.csv`: a bot's line of a Swiss's standings, best
+    /// first (points, then Buchholz, then seed).
+    pub struct SwissStandingRow {
+        /// The rank, from 1; bots that did not start come last.
+        pub rank: usize,
+        /// The bot.
+        pub bot: String,
+        /// Its seed, from 1.
+        pub seed: usize,
+        /// Points: 1 a series won or a bye, 0.5 a series drawn (1 decimal).
+        pub points: String,
+        /// Buchholz: the sum of the points of the opponents met (1 decimal).
+        pub buchholz: String,
+        /// Series won.
+        pub won: u32,
+        /// Series drawn.
+        pub drawn: u32,
+        /// Series lost.
+        pub lost: u32,
+        /// Byes had.
+        pub byes: u32,
+        /// Empty, or `not started` for a bot that was never paired.
+        pub note: String,
+    }
+    file: "swiss.csv",
+    /// The columns of `swiss.csv`, in order.
+    columns: SWISS_COLUMNS,
 }
 
-impl CsvRow for KnockoutRow {
-    const FILE: &'static str = "knockout.csv";
-    const COLUMNS: &'static [&'static str] = &KNOCKOUT_COLUMNS;
+csv_row! {
+    /// One row of `league.csv`: one pairing of a league (or a bye), with both
+    /// bots' ratings when the round was paired. Ratings are text as written
+    /// (1 decimal).
+    pub struct LeagueRow {
+        /// The round, from 1.
+        pub round: u32,
+        /// The series' number (as in `series.csv` and `games.csv`); empty for
+        /// a bye.
+        pub series: Option<usize>,
+        /// The bot that is South in the series' first game (the bot with the
+        /// bye, for a bye).
+        pub south: String,
+        /// The other bot (North in the first game); empty for a bye.
+        pub north: String,
+        /// South's rating when the round was paired, Elo.
+        pub south_elo: String,
+        /// Its standard deviation then, Elo.
+        pub south_sd: String,
+        /// Its games before the round.
+        pub south_games: u64,
+        /// North's rating when the round was paired, Elo; empty for a bye.
+        pub north_elo: String,
+        /// Its standard deviation then, Elo; empty for a bye.
+        pub north_sd: String,
+        /// Its games before the round; empty for a bye.
+        pub north_games: Option<u64>,
+        /// TrueSkill's match quality of the two (4 decimals), by which the
+        /// pair was chosen; empty for a bye.
+        pub quality: String,
+        /// Empty, `bye`, or `catch-up` (one more series of a late entrant far
+        /// behind in its round).
+        pub note: String,
+    }
+    file: "league.csv",
+    /// The columns of `league.csv`, in order.
+    columns: LEAGUE_COLUMNS,
 }
 
-/// The columns of `knockout.csv`, in order.
-pub const KNOCKOUT_COLUMNS: [&str; 12] = [
-    "round", "tie", "series", "bot_a", "seed_a", "bot_b", "seed_b", "wins_a", "draws", "wins_b",
-    "winner", "settled",
-];
-
-/// One row of `swiss.csv`: a bot's line of a Swiss's standings, best
-/// first (points, then Buchholz, then seed).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SwissStandingRow {
-    /// The rank, from 1; bots that did not start come last.
-    pub rank: usize,
-    /// The bot.
-    pub bot: String,
-    /// Its seed, from 1.
-    pub seed: usize,
-    /// Points: 1 a series won or a bye, 0.5 a series drawn (1 decimal).
-    pub points: String,
-    /// Buchholz: the sum of the points of the opponents met (1 decimal).
-    pub buchholz: String,
-    /// Series won.
-    pub won: u32,
-    /// Series drawn.
-    pub drawn: u32,
-    /// Series lost.
-    pub lost: u32,
-    /// Byes had.
-    pub byes: u32,
-    /// Empty, or `not started` for a bot that was never paired.
-    pub note: String,
+csv_row! {
+    /// One row of `sprt.csv`: an SPRT match after a game pair. The decimals
+    /// are text as written (4 decimals).
+    pub struct SprtRow {
+        /// Games played so far.
+        pub games: u32,
+        /// Wins of the first bot.
+        pub wins: u32,
+        /// Draws.
+        pub draws: u32,
+        /// Losses of the first bot.
+        pub losses: u32,
+        /// Game pairs the first bot scored 0 points in.
+        pub penta_0: u32,
+        /// Pairs it scored 0.5 in.
+        pub penta_1: u32,
+        /// Pairs it scored 1 in.
+        pub penta_2: u32,
+        /// Pairs it scored 1.5 in.
+        pub penta_3: u32,
+        /// Pairs it scored 2 in.
+        pub penta_4: u32,
+        /// The log-likelihood ratio.
+        pub llr: String,
+        /// The lower bound (H0 accepted at or below it).
+        pub lower: String,
+        /// The upper bound (H1 accepted at or above it).
+        pub upper: String,
+        /// `continue`, `H0` or `H1`.
+        pub status: String,
+    }
+    file: "sprt.csv",
+    /// The columns of `sprt.csv`, one row per game pair of an SPRT match.
+    columns: SPRT_COLUMNS,
 }
 
-impl CsvRow for SwissStandingRow {
-    const FILE: &'static str = "swiss.csv";
-    const COLUMNS: &'static [&'static str] = &SWISS_COLUMNS;
+csv_row! {
+    /// The one row of `match.csv`: the summary of a two-bot match from its
+    /// first bot's side (the first `[[bot]]`), with its SPRT test if it had
+    /// one. The decimals are text as written; a cell that has no value (an
+    /// error when every pair scored the same, the SPRT cells of a match without
+    /// a test) is empty.
+    pub struct MatchRow {
+        /// The first bot.
+        pub bot_a: String,
+        /// Its opponent.
+        pub bot_b: String,
+        /// Games played.
+        pub games: u32,
+        /// Games `bot_a` won.
+        pub wins: u32,
+        /// Games drawn.
+        pub draws: u32,
+        /// Games `bot_a` lost.
+        pub losses: u32,
+        /// Drawn games per game, percent (1 decimal).
+        pub draw_pct: String,
+        /// Complete game pairs.
+        pub pairs: u64,
+        /// Pairs `bot_a` scored 0 points in.
+        pub penta_0: u32,
+        /// Pairs it scored 0.5 in.
+        pub penta_1: u32,
+        /// Pairs it scored 1 in.
+        pub penta_2: u32,
+        /// Pairs it scored 1.5 in.
+        pub penta_3: u32,
+        /// Pairs it scored 2 in.
+        pub penta_4: u32,
+        /// `bot_a`'s Elo over `bot_b` (1 decimal).
+        pub elo: String,
+        /// Half-width of its 95% interval (1 decimal).
+        pub elo_error_95: String,
+        /// Normalised Elo (1 decimal).
+        pub nelo: String,
+        /// Half-width of its 95% interval (1 decimal).
+        pub nelo_error_95: String,
+        /// Likelihood of superiority of `bot_a`, 0 to 1 (4 decimals).
+        pub los: String,
+        /// `pentanomial` (from the game pairs) or `trinomial` (from single
+        /// games, without a complete pair).
+        pub elo_from: String,
+        /// The SPRT's model: `logistic` or `normalized`.
+        pub sprt_model: String,
+        /// H0's Elo (or nElo).
+        pub elo0: String,
+        /// H1's Elo (or nElo).
+        pub elo1: String,
+        /// The type I error rate.
+        pub alpha: String,
+        /// The type II error rate.
+        pub beta: String,
+        /// The log-likelihood ratio after the last pair (4 decimals).
+        pub llr: String,
+        /// The lower bound (H0 accepted at or below it).
+        pub lower: String,
+        /// The upper bound (H1 accepted at or above it).
+        pub upper: String,
+        /// `continue`, `H0` or `H1`.
+        pub status: String,
+    }
+    file: "match.csv",
+    /// The columns of `match.csv`, in order.
+    columns: MATCH_COLUMNS,
 }
 
-/// The columns of `swiss.csv`, in order.
-pub const SWISS_COLUMNS: [&str; 10] = [
-    "rank", "bot", "seed", "points", "buchholz", "won", "drawn", "lost", "byes", "note",
-];
-
-/// One row of `league.csv`: one pairing of a league (or a bye), with both
-/// bots' ratings when the round was paired. Ratings are text as written
-/// (1 decimal).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LeagueRow {
-    /// The round, from 1.
-    pub round: u32,
-    /// The series' number (as in `series.csv` and `games.csv`); empty for
-    /// a bye.
-    pub series: Option<usize>,
-    /// The bot that is South in the series' first game (the bot with the
-    /// bye, for a bye).
-    pub south: String,
-    /// The other bot (North in the first game); empty for a bye.
-    pub north: String,
-    /// South's rating when the round was paired, Elo.
-    pub south_elo: String,
-    /// Its standard deviation then, Elo.
-    pub south_sd: String,
-    /// Its games before the round.
-    pub south_games: u64,
-    /// North's rating when the round was paired, Elo; empty for a bye.
-    pub north_elo: String,
-    /// Its standard deviation then, Elo; empty for a bye.
-    pub north_sd: String,
-    /// Its games before the round; empty for a bye.
-    pub north_games: Option<u64>,
-    /// TrueSkill's match quality of the two (4 decimals), by which the
-    /// pair was chosen; empty for a bye.
-    pub quality: String,
-    /// Empty, `bye`, or `catch-up` (one more series of a late entrant far
-    /// behind in its round).
-    pub note: String,
+csv_row! {
+    /// One row of `standings.csv`: a bot's standing. The decimals are text as
+    /// written (1 decimal; `los_next` 4, empty for the last bot; the Elo
+    /// figures empty when there is no estimate, see `interval`).
+    pub struct StandingRow {
+        /// The rank, from 1 (tied bots share one).
+        pub rank: usize,
+        /// The bot.
+        pub bot: String,
+        /// Games played.
+        pub games: u32,
+        /// Games won.
+        pub wins: u32,
+        /// Games drawn.
+        pub draws: u32,
+        /// Games lost.
+        pub losses: u32,
+        /// Points: a win 1, a draw 0.5.
+        pub score: String,
+        /// Points per game, percent.
+        pub score_pct: String,
+        /// The rating, Elo.
+        pub elo: String,
+        /// The lower end of its 95% interval, Elo.
+        pub elo_lower: String,
+        /// The upper end of its 95% interval, Elo.
+        pub elo_upper: String,
+        /// How the interval was measured: `bootstrap`, `curvature` (where the
+        /// bootstrap degenerates), `at-limit` or `no-games` (no estimate: `elo`
+        /// and the interval are empty).
+        pub interval: String,
+        /// The likelihood of superiority over the next bot down (0 to 1).
+        pub los_next: String,
+        /// Games it lost by a fault.
+        pub forfeits: u32,
+        /// Its group of bots not told apart, from 1 (0 for a bot that did not
+        /// start).
+        pub group: usize,
+        /// Empty for a bot that played; `not started: ...` (why) for one left
+        /// out by `on_start_failure = "skip"`.
+        #[serde(default)]
+        pub note: String,
+    }
+    file: "standings.csv",
+    /// The columns of `standings.csv`, in order.
+    columns: STANDINGS_COLUMNS,
 }
 
-impl CsvRow for LeagueRow {
-    const FILE: &'static str = "league.csv";
-    const COLUMNS: &'static [&'static str] = &LEAGUE_COLUMNS;
+csv_row! {
+    /// One row of `pairwise.csv`: a pair that played, from the first bot's
+    /// side. The decimals are text as written; an error or nElo that cannot be
+    /// given (every game, or pair, had one result) is empty, and so are the
+    /// pentanomial figures of a pair without a whole game pair.
+    pub struct PairwiseRow {
+        /// The first bot.
+        pub bot_a: String,
+        /// The second bot.
+        pub bot_b: String,
+        /// Games played.
+        pub games: u32,
+        /// Games `bot_a` won.
+        pub wins_a: u32,
+        /// Games drawn.
+        pub draws: u32,
+        /// Games `bot_b` won.
+        pub wins_b: u32,
+        /// `bot_a`'s points per game, percent.
+        pub score_pct: String,
+        /// The Elo difference from the trinomial score.
+        pub elo: String,
+        /// Its 95% error, Elo.
+        pub elo_error_95: String,
+        /// The likelihood that `bot_a` is the stronger (0 to 1).
+        pub los: String,
+        /// The normalized Elo difference.
+        pub nelo: String,
+        /// Its 95% error.
+        pub nelo_error_95: String,
+        /// Whole game pairs played.
+        pub pairs: u64,
+        /// Pairs `bot_a` scored 0 points in.
+        pub penta_0: u32,
+        /// Pairs it scored 0.5 in.
+        pub penta_1: u32,
+        /// Pairs it scored 1 in.
+        pub penta_2: u32,
+        /// Pairs it scored 1.5 in.
+        pub penta_3: u32,
+        /// Pairs it scored 2 in.
+        pub penta_4: u32,
+        /// The Elo difference from the pentanomial of pairs.
+        pub penta_elo: String,
+        /// Its 95% error, Elo.
+        pub penta_elo_error_95: String,
+        /// The likelihood of superiority from the pairs.
+        pub penta_los: String,
+        /// The normalized Elo difference from the pairs.
+        pub penta_nelo: String,
+        /// Its 95% error.
+        pub penta_nelo_error_95: String,
+    }
+    file: "pairwise.csv",
+    /// The columns of `pairwise.csv`, in order.
+    columns: PAIRWISE_COLUMNS,
 }
-
-/// The columns of `league.csv`, in order.
-pub const LEAGUE_COLUMNS: [&str; 12] = [
-    "round",
-    "series",
-    "south",
-    "north",
-    "south_elo",
-    "south_sd",
-    "south_games",
-    "north_elo",
-    "north_sd",
-    "north_games",
-    "quality",
-    "note",
-];
-
-/// One row of `sprt.csv`: an SPRT match after a game pair. The decimals
-/// are text as written (4 decimals).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SprtRow {
-    /// Games played so far.
-    pub games: u32,
-    /// Wins of the first bot.
-    pub wins: u32,
-    /// Draws.
-    pub draws: u32,
-    /// Losses of the first bot.
-    pub losses: u32,
-    /// Game pairs the first bot scored 0 points in.
-    pub penta_0: u32,
-    /// Pairs it scored 0.5 in.
-    pub penta_1: u32,
-    /// Pairs it scored 1 in.
-    pub penta_2: u32,
-    /// Pairs it scored 1.5 in.
-    pub penta_3: u32,
-    /// Pairs it scored 2 in.
-    pub penta_4: u32,
-    /// The log-likelihood ratio.
-    pub llr: String,
-    /// The lower bound (H0 accepted at or below it).
-    pub lower: String,
-    /// The upper bound (H1 accepted at or above it).
-    pub upper: String,
-    /// `continue`, `H0` or `H1`.
-    pub status: String,
-}
-
-impl CsvRow for SprtRow {
-    const FILE: &'static str = "sprt.csv";
-    const COLUMNS: &'static [&'static str] = &SPRT_COLUMNS;
-}
-
-/// The columns of `sprt.csv`, one row per game pair of an SPRT match.
-pub const SPRT_COLUMNS: [&str; 13] = [
-    "games", "wins", "draws", "losses", "penta_0", "penta_1", "penta_2", "penta_3", "penta_4",
-    "llr", "lower", "upper", "status",
-];
-
-/// The one row of `match.csv`: the summary of a two-bot match from its
-/// first bot's side (the first `[[bot]]`), with its SPRT test if it had
-/// one. The decimals are text as written; a cell that has no value (an
-/// error when every pair scored the same, the SPRT cells of a match without
-/// a test) is empty.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MatchRow {
-    /// The first bot.
-    pub bot_a: String,
-    /// Its opponent.
-    pub bot_b: String,
-    /// Games played.
-    pub games: u32,
-    /// Games `bot_a` won.
-    pub wins: u32,
-    /// Games drawn.
-    pub draws: u32,
-    /// Games `bot_a` lost.
-    pub losses: u32,
-    /// Drawn games per game, percent (1 decimal).
-    pub draw_pct: String,
-    /// Complete game pairs.
-    pub pairs: u64,
-    /// Pairs `bot_a` scored 0 points in.
-    pub penta_0: u32,
-    /// Pairs it scored 0.5 in.
-    pub penta_1: u32,
-    /// Pairs it scored 1 in.
-    pub penta_2: u32,
-    /// Pairs it scored 1.5 in.
-    pub penta_3: u32,
-    /// Pairs it scored 2 in.
-    pub penta_4: u32,
-    /// `bot_a`'s Elo over `bot_b` (1 decimal).
-    pub elo: String,
-    /// Half-width of its 95% interval (1 decimal).
-    pub elo_error_95: String,
-    /// Normalised Elo (1 decimal).
-    pub nelo: String,
-    /// Half-width of its 95% interval (1 decimal).
-    pub nelo_error_95: String,
-    /// Likelihood of superiority of `bot_a`, 0 to 1 (4 decimals).
-    pub los: String,
-    /// `pentanomial` (from the game pairs) or `trinomial` (from single
-    /// games, without a complete pair).
-    pub elo_from: String,
-    /// The SPRT's model: `logistic` or `normalized`.
-    pub sprt_model: String,
-    /// H0's Elo (or nElo).
-    pub elo0: String,
-    /// H1's Elo (or nElo).
-    pub elo1: String,
-    /// The type I error rate.
-    pub alpha: String,
-    /// The type II error rate.
-    pub beta: String,
-    /// The log-likelihood ratio after the last pair (4 decimals).
-    pub llr: String,
-    /// The lower bound (H0 accepted at or below it).
-    pub lower: String,
-    /// The upper bound (H1 accepted at or above it).
-    pub upper: String,
-    /// `continue`, `H0` or `H1`.
-    pub status: String,
-}
-
-impl CsvRow for MatchRow {
-    const FILE: &'static str = "match.csv";
-    const COLUMNS: &'static [&'static str] = &MATCH_COLUMNS;
-}
-
-/// The columns of `match.csv`, in order.
-pub const MATCH_COLUMNS: [&str; 28] = [
-    "bot_a",
-    "bot_b",
-    "games",
-    "wins",
-    "draws",
-    "losses",
-    "draw_pct",
-    "pairs",
-    "penta_0",
-    "penta_1",
-    "penta_2",
-    "penta_3",
-    "penta_4",
-    "elo",
-    "elo_error_95",
-    "nelo",
-    "nelo_error_95",
-    "los",
-    "elo_from",
-    "sprt_model",
-    "elo0",
-    "elo1",
-    "alpha",
-    "beta",
-    "llr",
-    "lower",
-    "upper",
-    "status",
-];
-
-/// One row of `standings.csv`: a bot's standing. The decimals are text as
-/// written (1 decimal; `los_next` 4, empty for the last bot; the Elo
-/// figures empty when there is no estimate, see `interval`).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct StandingRow {
-    /// The rank, from 1 (tied bots share one).
-    pub rank: usize,
-    /// The bot.
-    pub bot: String,
-    /// Games played.
-    pub games: u32,
-    /// Games won.
-    pub wins: u32,
-    /// Games drawn.
-    pub draws: u32,
-    /// Games lost.
-    pub losses: u32,
-    /// Points: a win 1, a draw 0.5.
-    pub score: String,
-    /// Points per game, percent.
-    pub score_pct: String,
-    /// The rating, Elo.
-    pub elo: String,
-    /// The lower end of its 95% interval, Elo.
-    pub elo_lower: String,
-    /// The upper end of its 95% interval, Elo.
-    pub elo_upper: String,
-    /// How the interval was measured: `bootstrap`, `curvature` (where the
-    /// bootstrap degenerates), `at-limit` or `no-games` (no estimate: `elo`
-    /// and the interval are empty).
-    pub interval: String,
-    /// The likelihood of superiority over the next bot down (0 to 1).
-    pub los_next: String,
-    /// Games it lost by a fault.
-    pub forfeits: u32,
-    /// Its group of bots not told apart, from 1 (0 for a bot that did not
-    /// start).
-    pub group: usize,
-    /// Empty for a bot that played; `not started: ...` (why) for one left
-    /// out by `on_start_failure = "skip"`.
-    #[serde(default)]
-    pub note: String,
-}
-
-impl CsvRow for StandingRow {
-    const FILE: &'static str = "standings.csv";
-    const COLUMNS: &'static [&'static str] = &STANDINGS_COLUMNS;
-}
-
-/// The columns of `standings.csv`, in order.
-pub const STANDINGS_COLUMNS: [&str; 16] = [
-    "rank",
-    "bot",
-    "games",
-    "wins",
-    "draws",
-    "losses",
-    "score",
-    "score_pct",
-    "elo",
-    "elo_lower",
-    "elo_upper",
-    "interval",
-    "los_next",
-    "forfeits",
-    "group",
-    "note",
-];
-
-/// One row of `pairwise.csv`: a pair that played, from the first bot's
-/// side. The decimals are text as written; an error or nElo that cannot be
-/// given (every game, or pair, had one result) is empty, and so are the
-/// pentanomial figures of a pair without a whole game pair.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PairwiseRow {
-    /// The first bot.
-    pub bot_a: String,
-    /// The second bot.
-    pub bot_b: String,
-    /// Games played.
-    pub games: u32,
-    /// Games `bot_a` won.
-    pub wins_a: u32,
-    /// Games drawn.
-    pub draws: u32,
-    /// Games `bot_b` won.
-    pub wins_b: u32,
-    /// `bot_a`'s points per game, percent.
-    pub score_pct: String,
-    /// The Elo difference from the trinomial score.
-    pub elo: String,
-    /// Its 95% error, Elo.
-    pub elo_error_95: String,
-    /// The likelihood that `bot_a` is the stronger (0 to 1).
-    pub los: String,
-    /// The normalized Elo difference.
-    pub nelo: String,
-    /// Its 95% error.
-    pub nelo_error_95: String,
-    /// Whole game pairs played.
-    pub pairs: u64,
-    /// Pairs `bot_a` scored 0 points in.
-    pub penta_0: u32,
-    /// Pairs it scored 0.5 in.
-    pub penta_1: u32,
-    /// Pairs it scored 1 in.
-    pub penta_2: u32,
-    /// Pairs it scored 1.5 in.
-    pub penta_3: u32,
-    /// Pairs it scored 2 in.
-    pub penta_4: u32,
-    /// The Elo difference from the pentanomial of pairs.
-    pub penta_elo: String,
-    /// Its 95% error, Elo.
-    pub penta_elo_error_95: String,
-    /// The likelihood of superiority from the pairs.
-    pub penta_los: String,
-    /// The normalized Elo difference from the pairs.
-    pub penta_nelo: String,
-    /// Its 95% error.
-    pub penta_nelo_error_95: String,
-}
-
-impl CsvRow for PairwiseRow {
-    const FILE: &'static str = "pairwise.csv";
-    const COLUMNS: &'static [&'static str] = &PAIRWISE_COLUMNS;
-}
-
-/// The columns of `pairwise.csv`, in order.
-pub const PAIRWISE_COLUMNS: [&str; 23] = [
-    "bot_a",
-    "bot_b",
-    "games",
-    "wins_a",
-    "draws",
-    "wins_b",
-    "score_pct",
-    "elo",
-    "elo_error_95",
-    "los",
-    "nelo",
-    "nelo_error_95",
-    "pairs",
-    "penta_0",
-    "penta_1",
-    "penta_2",
-    "penta_3",
-    "penta_4",
-    "penta_elo",
-    "penta_elo_error_95",
-    "penta_los",
-    "penta_nelo",
-    "penta_nelo_error_95",
-];
 
 /// The file of the LOS matrix: a column `bot`, then one per bot, in
 /// standings order; cell (row bot, column bot) is the likelihood that the
@@ -709,148 +615,114 @@ pub const ALL_FILES: [(&str, &[&str]); 13] = [
     (GameAnalysisRow::FILE, GameAnalysisRow::COLUMNS),
 ];
 
-/// One row of `analysis.csv` (`arena analyse`): one bot's moves judged
-/// against the endgame tables (docs/tablebases.md, "Judging moves"). The
-/// decimals are text as written; a share or mean of nothing is empty.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AnalysisRow {
-    /// The bot.
-    pub bot: String,
-    /// Its games replayed.
-    pub games: u32,
-    /// Its moves (the referee's opening plies left out) from a position
-    /// the tables know exactly.
-    pub moves_in_tables: u64,
-    /// Of those, moves with no choice (one legal move): not judged.
-    pub forced: u64,
-    /// Of those, moves into a position the tables do not know exactly: not
-    /// judged.
-    pub unjudged: u64,
-    /// Moves judged: `optimal + mistakes`.
-    pub judged: u64,
-    /// Judged moves that keep the best forced margin.
-    pub optimal: u64,
-    /// Judged moves that give some of it away.
-    pub mistakes: u64,
-    /// Mistakes that change the forced result: a win to a draw or a loss,
-    /// a draw to a loss.
-    pub results_lost: u64,
-    /// Seeds given away by all mistakes.
-    pub seeds_lost: u64,
-    /// `seeds_lost / mistakes`, 2 decimals.
-    pub seeds_lost_per_mistake: String,
-    /// `optimal / judged`, 4 decimals.
-    pub accuracy: String,
-    /// Its games that reached a position the tables know exactly.
-    pub games_in_tables: u32,
-    /// Over those games, the median of the plies played before the first
-    /// such position (either side to move), 1 decimal.
-    pub median_entry_ply: String,
-    /// Of `mistakes`, those the tables only bound (the move leads into an
-    /// unresolved position whose forced bounds already show it worse):
-    /// their seeds in `seeds_lost` are a lower bound.
-    pub bounded_mistakes: u64,
+csv_row! {
+    /// One row of `analysis.csv` (`arena analyse`): one bot's moves judged
+    /// against the endgame tables (docs/tablebases.md, "Judging moves"). The
+    /// decimals are text as written; a share or mean of nothing is empty.
+    pub struct AnalysisRow {
+        /// The bot.
+        pub bot: String,
+        /// Its games replayed.
+        pub games: u32,
+        /// Its moves (the referee's opening plies left out) from a position
+        /// the tables know exactly.
+        pub moves_in_tables: u64,
+        /// Of those, moves with no choice (one legal move): not judged.
+        pub forced: u64,
+        /// Of those, moves into a position the tables do not know exactly: not
+        /// judged.
+        pub unjudged: u64,
+        /// Moves judged: `optimal + mistakes`.
+        pub judged: u64,
+        /// Judged moves that keep the best forced margin.
+        pub optimal: u64,
+        /// Judged moves that give some of it away.
+        pub mistakes: u64,
+        /// Mistakes that change the forced result: a win to a draw or a loss,
+        /// a draw to a loss.
+        pub results_lost: u64,
+        /// Seeds given away by all mistakes.
+        pub seeds_lost: u64,
+        /// `seeds_lost / mistakes`, 2 decimals.
+        pub seeds_lost_per_mistake: String,
+        /// `optimal / judged`, 4 decimals.
+        pub accuracy: String,
+        /// Its games that reached a position the tables know exactly.
+        pub games_in_tables: u32,
+        /// Over those games, the median of the plies played before the first
+        /// such position (either side to move), 1 decimal.
+        pub median_entry_ply: String,
+        /// Of `mistakes`, those the tables only bound (the move leads into an
+        /// unresolved position whose forced bounds already show it worse):
+        /// their seeds in `seeds_lost` are a lower bound.
+        pub bounded_mistakes: u64,
+    }
+    file: "analysis.csv",
+    /// The columns of `analysis.csv`, in order.
+    columns: ANALYSIS_COLUMNS,
 }
 
-impl CsvRow for AnalysisRow {
-    const FILE: &'static str = "analysis.csv";
-    const COLUMNS: &'static [&'static str] = &ANALYSIS_COLUMNS;
+csv_row! {
+    /// One row of `analysis-games.csv` (`arena analyse`): one game's moves
+    /// judged against the endgame tables, a verdict per ply, and where the
+    /// referee's adjudication would have ended it (docs/tablebases.md, "Judging
+    /// moves"). The report's viewer shows the verdicts. Plies are counted from
+    /// the start, the opening's included; an empty ply column means never.
+    pub struct GameAnalysisRow {
+        /// The game's series, as in `games.csv`.
+        pub series: u64,
+        /// The game's number in its series, as in `games.csv`.
+        pub game: u32,
+        /// South's bot.
+        pub south: String,
+        /// North's bot.
+        pub north: String,
+        /// Plies played (the moves of `games.csv`, the opening's included).
+        pub plies: u32,
+        /// The referee's opening plies (the first of them).
+        pub opening: u32,
+        /// The first ply, at the end of the opening or later, whose position
+        /// the tables know exactly within the plies left: where `adjudicate =
+        /// "tablebase"` would have ended the game. Empty if none.
+        pub first_table_ply: String,
+        /// The margin the tables force there for the side to move, seeds, as
+        /// `+2`; empty with `first_table_ply`.
+        pub table_margin: String,
+        /// The first ply, at the end of the opening or later, at which a side
+        /// holds more than half of all seeds and the game goes on: where
+        /// `adjudicate = "decided"` would have ended it. Empty if none.
+        pub decided_ply: String,
+        /// One verdict per ply, space-separated: `.` outside the tables, `f`
+        /// forced, `o` optimal, `mN` a mistake of N seeds, `mN+` a mistake of
+        /// at least N seeds (bounded), `u` unjudged.
+        pub verdicts: String,
+    }
+    file: "analysis-games.csv",
+    /// The columns of `analysis-games.csv`, in order.
+    columns: GAME_ANALYSIS_COLUMNS,
 }
 
-/// The columns of `analysis.csv`, in order.
-pub const ANALYSIS_COLUMNS: [&str; 15] = [
-    "bot",
-    "games",
-    "moves_in_tables",
-    "forced",
-    "unjudged",
-    "judged",
-    "optimal",
-    "mistakes",
-    "results_lost",
-    "seeds_lost",
-    "seeds_lost_per_mistake",
-    "accuracy",
-    "games_in_tables",
-    "median_entry_ply",
-    "bounded_mistakes",
-];
-
-/// One row of `analysis-games.csv` (`arena analyse`): one game's moves
-/// judged against the endgame tables, a verdict per ply, and where the
-/// referee's adjudication would have ended it (docs/tablebases.md, "Judging
-/// moves"). The report's viewer shows the verdicts. Plies are counted from
-/// the start, the opening's included; an empty ply column means never.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GameAnalysisRow {
-    /// The game's series, as in `games.csv`.
-    pub series: u64,
-    /// The game's number in its series, as in `games.csv`.
-    pub game: u32,
-    /// South's bot.
-    pub south: String,
-    /// North's bot.
-    pub north: String,
-    /// Plies played (the moves of `games.csv`, the opening's included).
-    pub plies: u32,
-    /// The referee's opening plies (the first of them).
-    pub opening: u32,
-    /// The first ply, at the end of the opening or later, whose position
-    /// the tables know exactly within the plies left: where `adjudicate =
-    /// "tablebase"` would have ended the game. Empty if none.
-    pub first_table_ply: String,
-    /// The margin the tables force there for the side to move, seeds, as
-    /// `+2`; empty with `first_table_ply`.
-    pub table_margin: String,
-    /// The first ply, at the end of the opening or later, at which a side
-    /// holds more than half of all seeds and the game goes on: where
-    /// `adjudicate = "decided"` would have ended it. Empty if none.
-    pub decided_ply: String,
-    /// One verdict per ply, space-separated: `.` outside the tables, `f`
-    /// forced, `o` optimal, `mN` a mistake of N seeds, `mN+` a mistake of
-    /// at least N seeds (bounded), `u` unjudged.
-    pub verdicts: String,
-}
-
-impl CsvRow for GameAnalysisRow {
-    const FILE: &'static str = "analysis-games.csv";
-    const COLUMNS: &'static [&'static str] = &[
-        "series",
-        "game",
-        "south",
-        "north",
-        "plies",
-        "opening",
-        "first_table_ply",
-        "table_margin",
-        "decided_ply",
-        "verdicts",
-    ];
-}
-
-/// One row of the CSV file `arena bench --out FILE` writes (called
-/// `bench.csv` in docs/performance.md, which documents it): one figure.
-/// The numbers are text as written (3 decimals).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BenchRow {
-    /// The section that measured it (`floor`, `arena`, ...).
-    pub section: String,
-    /// What was measured.
-    pub figure: String,
-    /// Its value, in `unit`.
-    pub value: String,
-    /// The unit of `value`.
-    pub unit: String,
-    /// For a time per ply: its ratio to the floor's round trip; else empty.
-    pub x_floor: String,
-    /// How it was measured.
-    pub note: String,
-}
-
-impl CsvRow for BenchRow {
-    const FILE: &'static str = "bench.csv";
-    const COLUMNS: &'static [&'static str] =
-        &["section", "figure", "value", "unit", "x_floor", "note"];
+csv_row! {
+    /// One row of the CSV file `arena bench --out FILE` writes (called
+    /// `bench.csv` in docs/performance.md, which documents it): one figure.
+    /// The numbers are text as written (3 decimals).
+    pub struct BenchRow {
+        /// The section that measured it (`floor`, `arena`, ...).
+        pub section: String,
+        /// What was measured.
+        pub figure: String,
+        /// Its value, in `unit`.
+        pub value: String,
+        /// The unit of `value`.
+        pub unit: String,
+        /// For a time per ply: its ratio to the floor's round trip; else empty.
+        pub x_floor: String,
+        /// How it was measured.
+        pub note: String,
+    }
+    file: "bench.csv",
+    /// The columns of `bench.csv`, in order.
+    columns: BENCH_COLUMNS,
 }
 
 #[cfg(test)]

@@ -300,18 +300,30 @@ proptest! {
     }
 }
 
+/// The ratings of `bots` bots with `results` by `options`, free, then
+/// with `anchor` (a bot and its fixed rating, Elo).
+fn free_and_anchored(
+    bots: usize,
+    results: &[PairResult],
+    options: RatingOptions,
+    anchor: (usize, f64),
+) -> (Ratings, Ratings) {
+    let free = rate(bots, results, &options);
+    let anchored = rate(
+        bots,
+        results,
+        &RatingOptions {
+            anchor: Some(anchor),
+            ..options
+        },
+    );
+    (free, anchored)
+}
+
 #[test]
 fn anchor_fixes_one_rating_and_keeps_differences() {
     let results = small_tournament();
-    let free = rate(4, &results, &options(300, 11));
-    let anchored = rate(
-        4,
-        &results,
-        &RatingOptions {
-            anchor: Some((2, 1500.0)),
-            ..options(300, 11)
-        },
-    );
+    let (free, anchored) = free_and_anchored(4, &results, options(300, 11), (2, 1500.0));
     assert_eq!(anchored.anchor, Some((2, 1500.0)));
     assert_eq!(free.anchor, None);
     let a = anchored.ratings[2];
@@ -378,15 +390,7 @@ fn anchored_partner_carries_the_whole_difference_uncertainty() {
 fn anchor_moves_only_its_own_group() {
     // Groups {0, 1}, {2, 3} and the idle bot 4.
     let results = [pr(0, 1, 7, 1, 2), pr(3, 2, 4, 4, 2)];
-    let free = rate(5, &results, &options(50, 9));
-    let anchored = rate(
-        5,
-        &results,
-        &RatingOptions {
-            anchor: Some((1, 2000.0)),
-            ..options(50, 9)
-        },
-    );
+    let (free, anchored) = free_and_anchored(5, &results, options(50, 9), (1, 2000.0));
     assert_eq!(anchored.ratings[1].elo, 2000.0);
     assert!(
         (anchored.ratings[0].elo - 2000.0 - (free.ratings[0].elo - free.ratings[1].elo)).abs()
@@ -698,17 +702,32 @@ fn two_bot_curvature_sd(points: f64, games: f64) -> f64 {
     ELO_PER_NATURAL / (4.0 * games * e * (1.0 - e)).sqrt()
 }
 
+/// The ratings of two bots with `results`, after asserting that each
+/// bot's interval is the fit's curvature, its sd the closed form's of
+/// `(points, games)` ([`two_bot_curvature_sd`]), which is `sd_elo` to 0.01.
+fn rate_two_by_curvature(
+    results: &[PairResult],
+    options: &RatingOptions,
+    (points, games): (f64, f64),
+    sd_elo: f64,
+) -> Ratings {
+    let r = rate(2, results, options);
+    let expected = two_bot_curvature_sd(points, games);
+    assert!((expected - sd_elo).abs() < 0.01, "{expected}");
+    for x in &r.ratings {
+        assert_eq!(x.interval, IntervalMethod::Curvature);
+        assert!((x.sd - expected).abs() < 1e-6, "{x:?}");
+    }
+    r
+}
+
 #[test]
 fn all_draws_get_the_curvature_of_the_fit_not_zero_width() {
     // 20 draws plus one virtual draw: N = 21, E = ½, sd = 1/sqrt(21)
     // natural units = 37.91 Elo, ±74.3 at 95%. (Before: the bootstrap only
     // simulated draws and gave [0.0, 0.0].)
-    let r = rate(2, &[pr(0, 1, 0, 20, 0)], &options(200, 1));
-    let expected = two_bot_curvature_sd(10.5, 21.0);
-    assert!((expected - 37.91).abs() < 0.01, "{expected}");
+    let r = rate_two_by_curvature(&[pr(0, 1, 0, 20, 0)], &options(200, 1), (10.5, 21.0), 37.91);
     for x in &r.ratings {
-        assert_eq!(x.interval, IntervalMethod::Curvature);
-        assert!((x.sd - expected).abs() < 1e-6, "{x:?}");
         assert!(
             (x.upper - 74.30).abs() < 0.01 && (x.lower + 74.30).abs() < 0.01,
             "{x:?}"
@@ -722,13 +741,12 @@ fn a_bot_that_won_every_game_gets_the_curvature_of_the_fit() {
     // 10-0 with one virtual draw: N = 11, S = 10.5, sd = 125.7 Elo
     // (±246.4); the bootstrap, drawn from ratings already at the edge,
     // gave ±114.8 (this seed, 1000 samples).
-    let r = rate(2, &[pr(0, 1, 10, 0, 0)], &options(1000, 0));
-    let expected = two_bot_curvature_sd(10.5, 11.0);
-    assert!((expected - 125.73).abs() < 0.01, "{expected}");
-    for x in &r.ratings {
-        assert_eq!(x.interval, IntervalMethod::Curvature);
-        assert!((x.sd - expected).abs() < 1e-6, "{x:?}");
-    }
+    rate_two_by_curvature(
+        &[pr(0, 1, 10, 0, 0)],
+        &options(1000, 0),
+        (10.5, 11.0),
+        125.73,
+    );
     // Three bots, bot 0 won all 20 of its games: the curvature is checked
     // against the Hessian of the log-likelihood taken by finite differences
     // in the mean-0 coordinates (a, b) -> ratings (a, b, -a-b), inverted.
