@@ -501,12 +501,10 @@ pub async fn session<W: Write>(
     cancel: CancellationToken,
 ) -> Result<Ending, PlayError> {
     let log = match &options.log {
-        Some(path) => std::fs::File::create(path)
-            .and_then(|_| BotLog::open(path, LOG_CAP_BYTES))
-            .map_err(|source| PlayError::Log {
-                path: path.clone(),
-                cause: source,
-            })?,
+        Some(path) => BotLog::create(path, LOG_CAP_BYTES).map_err(|cause| PlayError::Log {
+            path: path.clone(),
+            cause,
+        })?,
         None => BotLog::none(),
     };
     let (human, commands): (Option<Side>, [Option<&Vec<String>>; 2]) = match &options.players {
@@ -749,30 +747,17 @@ pub fn board(board: &Board<'_>) -> String {
     };
     let row_len = n * width + (n - 1) * 2;
     let arrows = Style::new().fg_color(Some(AnsiColor::Cyan.into()));
+    // A line of the ring: its arrows on either side of `middle`.
+    let ring = |left: &str, middle: String, right: &str| {
+        let (left, right) = (paint(left.into(), arrows), paint(right.into(), arrows));
+        format!("  {left} {middle} {right}")
+    };
     let mut out = String::new();
     let _ = writeln!(out, "  {}", label(top));
     let _ = writeln!(out, "      {}", numbers(top));
-    let _ = writeln!(
-        out,
-        "  {} {} {}",
-        paint(".--".into(), arrows),
-        seeds(top),
-        paint("<-.".into(), arrows)
-    );
-    let _ = writeln!(
-        out,
-        "  {} {:row_len$} {}",
-        paint("v  ".into(), arrows),
-        "",
-        paint("  ^".into(), arrows)
-    );
-    let _ = writeln!(
-        out,
-        "  {} {} {}",
-        paint("'->".into(), arrows),
-        seeds(bottom),
-        paint("--'".into(), arrows)
-    );
+    let _ = writeln!(out, "{}", ring(".--", seeds(top), "<-."));
+    let _ = writeln!(out, "{}", ring("v  ", " ".repeat(row_len), "  ^"));
+    let _ = writeln!(out, "{}", ring("'->", seeds(bottom), "--'"));
     let _ = writeln!(out, "      {}", numbers(bottom));
     let _ = writeln!(out, "  {}", label(bottom));
     out

@@ -135,42 +135,47 @@ mod tests {
 
     #[test]
     fn each_problem_is_named() {
-        let missing = [
-            state("a", Some((1, 3)), true),
-            state("c", Some((3, 3)), true),
+        // (the folders, what the error says).
+        let cases: [(Vec<ShardState>, &[&str]); 5] = [
+            (
+                vec![
+                    state("a", Some((1, 3)), true),
+                    state("c", Some((3, 3)), true),
+                ],
+                &["shard 2/3 is missing"],
+            ),
+            (
+                vec![
+                    state("a", Some((1, 2)), true),
+                    state("b", Some((1, 2)), true),
+                    state("c", Some((2, 2)), true),
+                ],
+                &["same shard"],
+            ),
+            (
+                vec![
+                    state("a", Some((1, 2)), true),
+                    state("b", Some((2, 3)), true),
+                ],
+                &["2 and 3 shards"],
+            ),
+            (
+                vec![
+                    state("a", Some((1, 2)), true),
+                    state("b", Some((2, 2)), false),
+                ],
+                &["b (shard 2/2) did not finish", "--shard 2/2 --resume b"],
+            ),
+            (
+                vec![state("w", None, true), state("a", Some((1, 1)), true)],
+                &["1 whole run among 2 folders"],
+            ),
         ];
-        assert!(check_whole(&missing)
-            .unwrap_err()
-            .to_string()
-            .contains("shard 2/3 is missing"));
-        let twice = [
-            state("a", Some((1, 2)), true),
-            state("b", Some((1, 2)), true),
-            state("c", Some((2, 2)), true),
-        ];
-        assert!(check_whole(&twice)
-            .unwrap_err()
-            .to_string()
-            .contains("same shard"));
-        let mixed = [
-            state("a", Some((1, 2)), true),
-            state("b", Some((2, 3)), true),
-        ];
-        assert!(check_whole(&mixed)
-            .unwrap_err()
-            .to_string()
-            .contains("2 and 3 shards"));
-        let unfinished = [
-            state("a", Some((1, 2)), true),
-            state("b", Some((2, 2)), false),
-        ];
-        let e = check_whole(&unfinished).unwrap_err().to_string();
-        assert!(e.contains("b (shard 2/2) did not finish"), "{e}");
-        assert!(e.contains("--shard 2/2 --resume b"), "{e}");
-        let whole_and_shard = [state("w", None, true), state("a", Some((1, 1)), true)];
-        assert!(check_whole(&whole_and_shard)
-            .unwrap_err()
-            .to_string()
-            .contains("1 whole run among 2 folders"));
+        for (states, says) in cases {
+            let e = check_whole(&states).unwrap_err().to_string();
+            for said in says {
+                assert!(e.contains(said), "{e}");
+            }
+        }
     }
 }
