@@ -124,11 +124,14 @@ mod tests {
         }
     }
 
+    /// Shard `k` of `n`, finished, in folder `dir`.
+    fn done(dir: &str, k: usize, n: usize) -> ShardState {
+        state(dir, Some((k, n)), true)
+    }
+
     #[test]
     fn all_shards_once_and_finished_are_whole() {
-        let three: Vec<_> = (1..=3)
-            .map(|k| state(&format!("s{k}"), Some((k, 3)), true))
-            .collect();
+        let three: Vec<_> = (1..=3).map(|k| done(&format!("s{k}"), k, 3)).collect();
         assert_eq!(check_whole(&three), Ok(()));
         assert_eq!(check_whole(&[state("all", None, true)]), Ok(()));
     }
@@ -138,36 +141,20 @@ mod tests {
         // (the folders, what the error says).
         let cases: [(Vec<ShardState>, &[&str]); 5] = [
             (
-                vec![
-                    state("a", Some((1, 3)), true),
-                    state("c", Some((3, 3)), true),
-                ],
+                vec![done("a", 1, 3), done("c", 3, 3)],
                 &["shard 2/3 is missing"],
             ),
             (
-                vec![
-                    state("a", Some((1, 2)), true),
-                    state("b", Some((1, 2)), true),
-                    state("c", Some((2, 2)), true),
-                ],
+                vec![done("a", 1, 2), done("b", 1, 2), done("c", 2, 2)],
                 &["same shard"],
             ),
+            (vec![done("a", 1, 2), done("b", 2, 3)], &["2 and 3 shards"]),
             (
-                vec![
-                    state("a", Some((1, 2)), true),
-                    state("b", Some((2, 3)), true),
-                ],
-                &["2 and 3 shards"],
-            ),
-            (
-                vec![
-                    state("a", Some((1, 2)), true),
-                    state("b", Some((2, 2)), false),
-                ],
+                vec![done("a", 1, 2), state("b", Some((2, 2)), false)],
                 &["b (shard 2/2) did not finish", "--shard 2/2 --resume b"],
             ),
             (
-                vec![state("w", None, true), state("a", Some((1, 1)), true)],
+                vec![state("w", None, true), done("a", 1, 1)],
                 &["1 whole run among 2 folders"],
             ),
         ];
