@@ -1178,20 +1178,29 @@ impl<W: Write> Game<W> {
         Ok(line)
     }
 
+    /// Writes `prompt` and reads the line typed after it; `Err` when the
+    /// input ended ([`Stop::Quit`]) or on a signal.
+    async fn answer(&mut self, prompt: &str) -> Result<Result<String, Stop>, PlayError> {
+        write!(self.out, "{prompt}")?;
+        self.out.flush()?;
+        Ok(match self.line().await {
+            Ok(Some(line)) => Ok(line),
+            Ok(None) => Err(Stop::Quit("the input ended")),
+            Err(stop) => Err(stop),
+        })
+    }
+
     /// Prompts until the human types a legal move (`Ok(Ok)`), quits or the
     /// game is interrupted (`Ok(Err)`).
     async fn human_move(&mut self) -> Result<Result<Move, Stop>, PlayError> {
         loop {
-            write!(
-                self.out,
+            let prompt = format!(
                 "Your move, ply {} (legal: {}): ",
                 self.pos.ply() + 1,
                 self.pos.legal_moves()
-            )?;
-            self.out.flush()?;
-            let line = match self.line().await {
-                Ok(Some(line)) => line,
-                Ok(None) => return Ok(Err(Stop::Quit("the input ended"))),
+            );
+            let line = match self.answer(&prompt).await? {
+                Ok(line) => line,
                 Err(stop) => return Ok(Err(stop)),
             };
             match read_input(&line, &self.pos) {
@@ -1232,15 +1241,9 @@ impl<W: Write> Game<W> {
     /// With `--step`: waits for Enter before the next ply.
     async fn wait_for_enter(&mut self) -> Result<Option<Stop>, PlayError> {
         loop {
-            write!(
-                self.out,
-                "Press Enter for ply {} (laps, quit): ",
-                self.pos.ply() + 1
-            )?;
-            self.out.flush()?;
-            let line = match self.line().await {
-                Ok(Some(line)) => line,
-                Ok(None) => return Ok(Some(Stop::Quit("the input ended"))),
+            let prompt = format!("Press Enter for ply {} (laps, quit): ", self.pos.ply() + 1);
+            let line = match self.answer(&prompt).await? {
+                Ok(line) => line,
                 Err(stop) => return Ok(Some(stop)),
             };
             match line.trim().to_ascii_lowercase().as_str() {
