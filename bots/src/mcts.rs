@@ -27,7 +27,7 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::alphabeta::TimePlan;
-use crate::strategy::{random_move, GameRng, Strategy, TimeLeft};
+use crate::strategy::{playable_moves, random_move, GameRng, Strategy, TimeLeft};
 use endodoi_protocol::NewGame;
 
 /// The UCB1 exploration constant `c` in `mean + c * sqrt(ln N / n)`, for
@@ -175,14 +175,9 @@ impl Mcts {
     /// # Panics
     /// If no move of `legal` can be played in `pos`.
     pub fn search(&mut self, pos: &Position, legal: MoveSet, time: &TimeLeft) -> MctsResult {
-        let playable = MoveSet::from_bits(legal.bits() & pos.candidate_moves().bits());
-        let plan = TimePlan::new(
-            time,
-            pos.ply(),
-            pos.holes(),
-            self.options.playouts.is_some(),
-            self.options.time_ms,
-        );
+        let playable = playable_moves(pos, legal);
+        let fixed = self.options.playouts.is_some();
+        let plan = TimePlan::for_position(time, pos, fixed, self.options.time_ms);
         let deadline = plan.hard.map(|d| time.received + d);
         let target = plan.target.map(|d| time.received + d);
         let budget = self.options.playouts.unwrap_or(u32::MAX);
@@ -412,7 +407,7 @@ impl Strategy for Mcts {
     }
 
     fn choose_timed(&mut self, pos: &Position, legal: MoveSet, time: &TimeLeft) -> Move {
-        let playable = MoveSet::from_bits(legal.bits() & pos.candidate_moves().bits());
+        let playable = playable_moves(pos, legal);
         if pos.is_over() || playable.is_empty() {
             return legal
                 .first()

@@ -104,6 +104,11 @@ impl<S: Strategy + ?Sized> Strategy for Box<S> {
     }
 }
 
+/// The moves of `legal` that can be played in `pos` (its candidate moves).
+pub(crate) fn playable_moves(pos: &Position, legal: MoveSet) -> MoveSet {
+    MoveSet::from_bits(legal.bits() & pos.candidate_moves().bits())
+}
+
 /// A uniformly random member of `legal`, or hole 1 if it is empty.
 pub(crate) fn random_move(rng: &mut ChaCha8Rng, legal: MoveSet) -> Move {
     if legal.is_empty() {
