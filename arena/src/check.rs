@@ -241,12 +241,10 @@ pub fn run(
     }
 
     let log = match &options.log {
-        Some(path) => std::fs::File::create(path)
-            .and_then(|_| BotLog::open(path, LOG_CAP_BYTES))
-            .map_err(|source| CheckError::Log {
-                path: path.clone(),
-                cause: source,
-            })?,
+        Some(path) => BotLog::create(path, LOG_CAP_BYTES).map_err(|cause| CheckError::Log {
+            path: path.clone(),
+            cause,
+        })?,
         None => BotLog::none(),
     };
     let runtime = tokio::runtime::Builder::new_current_thread()

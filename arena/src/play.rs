@@ -501,12 +501,10 @@ pub async fn session<W: Write>(
     cancel: CancellationToken,
 ) -> Result<Ending, PlayError> {
     let log = match &options.log {
-        Some(path) => std::fs::File::create(path)
-            .and_then(|_| BotLog::open(path, LOG_CAP_BYTES))
-            .map_err(|source| PlayError::Log {
-                path: path.clone(),
-                cause: source,
-            })?,
+        Some(path) => BotLog::create(path, LOG_CAP_BYTES).map_err(|cause| PlayError::Log {
+            path: path.clone(),
+            cause,
+        })?,
         None => BotLog::none(),
     };
     let (human, commands): (Option<Side>, [Option<&Vec<String>>; 2]) = match &options.players {
@@ -749,30 +747,17 @@ pub fn board(board: &Board<'_>) -> String {
     };
     let row_len = n * width + (n - 1) * 2;
     let arrows = Style::new().fg_color(Some(AnsiColor::Cyan.into()));
+    // A line of the ring: its arrows on either side of `middle`.
+    let ring = |left: &str, middle: String, right: &str| {
+        let (left, right) = (paint(left.into(), arrows), paint(right.into(), arrows));
+        format!("  {left} {middle} {right}")
+    };
     let mut out = String::new();
     let _ = writeln!(out, "  {}", label(top));
     let _ = writeln!(out, "      {}", numbers(top));
-    let _ = writeln!(
-        out,
-        "  {} {} {}",
-        paint(".--".into(), arrows),
-        seeds(top),
-        paint("<-.".into(), arrows)
-    );
-    let _ = writeln!(
-        out,
-        "  {} {:row_len$} {}",
-        paint("v  ".into(), arrows),
-        "",
-        paint("  ^".into(), arrows)
-    );
-    let _ = writeln!(
-        out,
-        "  {} {} {}",
-        paint("'->".into(), arrows),
-        seeds(bottom),
-        paint("--'".into(), arrows)
-    );
+    let _ = writeln!(out, "{}", ring(".--", seeds(top), "<-."));
+    let _ = writeln!(out, "{}", ring("v  ", " ".repeat(row_len), "  ^"));
+    let _ = writeln!(out, "{}", ring("'->", seeds(bottom), "--'"));
     let _ = writeln!(out, "      {}", numbers(bottom));
     let _ = writeln!(out, "  {}", label(bottom));
     out
@@ -1193,20 +1178,29 @@ impl<W: Write> Game<W> {
         Ok(line)
     }
 
+    /// Writes `prompt` and reads the line typed after it; `Err` when the
+    /// input ended ([`Stop::Quit`]) or on a signal.
+    async fn answer(&mut self, prompt: &str) -> Result<Result<String, Stop>, PlayError> {
+        write!(self.out, "{prompt}")?;
+        self.out.flush()?;
+        Ok(match self.line().await {
+            Ok(Some(line)) => Ok(line),
+            Ok(None) => Err(Stop::Quit("the input ended")),
+            Err(stop) => Err(stop),
+        })
+    }
+
     /// Prompts until the human types a legal move (`Ok(Ok)`), quits or the
     /// game is interrupted (`Ok(Err)`).
     async fn human_move(&mut self) -> Result<Result<Move, Stop>, PlayError> {
         loop {
-            write!(
-                self.out,
+            let prompt = format!(
                 "Your move, ply {} (legal: {}): ",
                 self.pos.ply() + 1,
                 self.pos.legal_moves()
-            )?;
-            self.out.flush()?;
-            let line = match self.line().await {
-                Ok(Some(line)) => line,
-                Ok(None) => return Ok(Err(Stop::Quit("the input ended"))),
+            );
+            let line = match self.answer(&prompt).await? {
+                Ok(line) => line,
                 Err(stop) => return Ok(Err(stop)),
             };
             match read_input(&line, &self.pos) {
@@ -1247,15 +1241,9 @@ impl<W: Write> Game<W> {
     /// With `--step`: waits for Enter before the next ply.
     async fn wait_for_enter(&mut self) -> Result<Option<Stop>, PlayError> {
         loop {
-            write!(
-                self.out,
-                "Press Enter for ply {} (laps, quit): ",
-                self.pos.ply() + 1
-            )?;
-            self.out.flush()?;
-            let line = match self.line().await {
-                Ok(Some(line)) => line,
-                Ok(None) => return Ok(Some(Stop::Quit("the input ended"))),
+            let prompt = format!("Press Enter for ply {} (laps, quit): ", self.pos.ply() + 1);
+            let line = match self.answer(&prompt).await? {
+                Ok(line) => line,
                 Err(stop) => return Ok(Some(stop)),
             };
             match line.trim().to_ascii_lowercase().as_str() {

@@ -541,23 +541,37 @@ fn write_recorded(
 mod tests {
     use super::*;
 
+    /// A replay of `moves` under `rules` with a recorded end (no players):
+    /// final `seeds` (South's, North's), `result`, `termination`, `detail`.
+    fn recorded(
+        rules: Rules,
+        moves: Vec<u8>,
+        seeds: [u32; 2],
+        [result, termination, detail]: [&str; 3],
+    ) -> Replay {
+        Replay {
+            rules,
+            moves,
+            recorded: Some(Recorded {
+                seeds,
+                result: result.into(),
+                termination: termination.into(),
+                detail: detail.into(),
+            }),
+            players: None,
+        }
+    }
+
     #[test]
     fn a_whole_game_replays_to_its_result() {
         // A row of ../shared/vectors/rules.csv that ends the game.
-        let replay = Replay {
-            rules: Rules::new(7, 4).unwrap(),
-            moves: parse_moves(&[
-                "2 3 4 7 3 5 2 1 4 4 6 4 1 7 1 3 4 4 5 3 6 2 1 4 1 7 1 1 6 6 5 4 7 5",
-            ])
-            .unwrap(),
-            recorded: Some(Recorded {
-                seeds: [22, 34],
-                result: "north".into(),
-                termination: "no-moves".into(),
-                detail: String::new(),
-            }),
-            players: None,
-        };
+        let replay = recorded(
+            Rules::new(7, 4).unwrap(),
+            parse_moves(&["2 3 4 7 3 5 2 1 4 4 6 4 1 7 1 3 4 4 5 3 6 2 1 4 1 7 1 1 6 6 5 4 7 5"])
+                .unwrap(),
+            [22, 34],
+            ["north", "no-moves", ""],
+        );
         let (text, ok) = run(&replay).unwrap();
         assert!(ok, "{text}");
         assert!(
@@ -573,17 +587,12 @@ mod tests {
     #[test]
     fn a_decided_game_replays_to_its_adjudication() {
         // A demo game stopped after ply 11, South holding 34 of 64 seeds.
-        let replay = Replay {
-            rules: Rules::new(8, 4).unwrap(),
-            moves: parse_moves(&["4 2 2 6 4 1 7 1 5 2 1"]).unwrap(),
-            recorded: Some(Recorded {
-                seeds: [34, 16],
-                result: "south".into(),
-                termination: "decided".into(),
-                detail: String::new(),
-            }),
-            players: None,
-        };
+        let replay = recorded(
+            Rules::new(8, 4).unwrap(),
+            parse_moves(&["4 2 2 6 4 1 7 1 5 2 1"]).unwrap(),
+            [34, 16],
+            ["south", "decided", ""],
+        );
         let (text, ok) = run(&replay).unwrap();
         assert!(ok, "{text}");
         assert!(
@@ -610,17 +619,7 @@ mod tests {
         moves.push(next.hole());
         let seeds = [pos.captured(Side::South), pos.captured(Side::North)];
         assert!(2 * seeds[0] > 64 && pos.outcome().is_none());
-        let replay = Replay {
-            rules,
-            moves,
-            recorded: Some(Recorded {
-                seeds,
-                result: "south".into(),
-                termination: "decided".into(),
-                detail: String::new(),
-            }),
-            players: None,
-        };
+        let replay = recorded(rules, moves, seeds, ["south", "decided", ""]);
         let (text, ok) = run(&replay).unwrap();
         assert!(!ok, "{text}");
         assert!(
@@ -631,17 +630,12 @@ mod tests {
 
     #[test]
     fn a_wrong_record_is_flagged_and_an_illegal_move_named() {
-        let mut replay = Replay {
-            rules: Rules::new(4, 4).unwrap(),
-            moves: parse_moves(&["4", "3 2"]).unwrap(),
-            recorded: Some(Recorded {
-                seeds: [0, 0],
-                result: "draw".into(),
-                termination: "timeout".into(),
-                detail: "south (x) no reply".into(),
-            }),
-            players: None,
-        };
+        let mut replay = recorded(
+            Rules::new(4, 4).unwrap(),
+            parse_moves(&["4", "3 2"]).unwrap(),
+            [0, 0],
+            ["draw", "timeout", "south (x) no reply"],
+        );
         let (text, ok) = run(&replay).unwrap();
         assert!(!ok && text.contains("THE REPLAY DISAGREES"), "{text}");
         replay.moves = parse_moves(&["4 3 2 4 1 1"]).unwrap();

@@ -124,53 +124,45 @@ mod tests {
         }
     }
 
+    /// Shard `k` of `n`, finished, in folder `dir`.
+    fn done(dir: &str, k: usize, n: usize) -> ShardState {
+        state(dir, Some((k, n)), true)
+    }
+
     #[test]
     fn all_shards_once_and_finished_are_whole() {
-        let three: Vec<_> = (1..=3)
-            .map(|k| state(&format!("s{k}"), Some((k, 3)), true))
-            .collect();
+        let three: Vec<_> = (1..=3).map(|k| done(&format!("s{k}"), k, 3)).collect();
         assert_eq!(check_whole(&three), Ok(()));
         assert_eq!(check_whole(&[state("all", None, true)]), Ok(()));
     }
 
     #[test]
     fn each_problem_is_named() {
-        let missing = [
-            state("a", Some((1, 3)), true),
-            state("c", Some((3, 3)), true),
+        // (the folders, what the error says).
+        let cases: [(Vec<ShardState>, &[&str]); 5] = [
+            (
+                vec![done("a", 1, 3), done("c", 3, 3)],
+                &["shard 2/3 is missing"],
+            ),
+            (
+                vec![done("a", 1, 2), done("b", 1, 2), done("c", 2, 2)],
+                &["same shard"],
+            ),
+            (vec![done("a", 1, 2), done("b", 2, 3)], &["2 and 3 shards"]),
+            (
+                vec![done("a", 1, 2), state("b", Some((2, 2)), false)],
+                &["b (shard 2/2) did not finish", "--shard 2/2 --resume b"],
+            ),
+            (
+                vec![state("w", None, true), done("a", 1, 1)],
+                &["1 whole run among 2 folders"],
+            ),
         ];
-        assert!(check_whole(&missing)
-            .unwrap_err()
-            .to_string()
-            .contains("shard 2/3 is missing"));
-        let twice = [
-            state("a", Some((1, 2)), true),
-            state("b", Some((1, 2)), true),
-            state("c", Some((2, 2)), true),
-        ];
-        assert!(check_whole(&twice)
-            .unwrap_err()
-            .to_string()
-            .contains("same shard"));
-        let mixed = [
-            state("a", Some((1, 2)), true),
-            state("b", Some((2, 3)), true),
-        ];
-        assert!(check_whole(&mixed)
-            .unwrap_err()
-            .to_string()
-            .contains("2 and 3 shards"));
-        let unfinished = [
-            state("a", Some((1, 2)), true),
-            state("b", Some((2, 2)), false),
-        ];
-        let e = check_whole(&unfinished).unwrap_err().to_string();
-        assert!(e.contains("b (shard 2/2) did not finish"), "{e}");
-        assert!(e.contains("--shard 2/2 --resume b"), "{e}");
-        let whole_and_shard = [state("w", None, true), state("a", Some((1, 1)), true)];
-        assert!(check_whole(&whole_and_shard)
-            .unwrap_err()
-            .to_string()
-            .contains("1 whole run among 2 folders"));
+        for (states, says) in cases {
+            let e = check_whole(&states).unwrap_err().to_string();
+            for said in says {
+                assert!(e.contains(said), "{e}");
+            }
+        }
     }
 }

@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 
 use endodoi::{Move, MoveSet, Position, MAX_HOLES};
 
-use crate::strategy::{Strategy, TimeLeft};
+use crate::strategy::{playable_moves, Strategy, TimeLeft};
 use endodoi_protocol::NewGame;
 
 /// Score units per seed: scores are in quarter seeds, so that
@@ -201,6 +201,18 @@ impl TimePlan {
             target: target.map(Duration::from_millis),
             hard: hard.map(Duration::from_millis),
         }
+    }
+
+    /// The plan for a move in `pos`: [`TimePlan::new`] at its ply and its
+    /// number of holes per row.
+    #[must_use]
+    pub fn for_position(
+        time: &TimeLeft,
+        pos: &Position,
+        fixed_budget: bool,
+        cap_ms: Option<u64>,
+    ) -> TimePlan {
+        TimePlan::new(time, pos.ply(), pos.holes(), fixed_budget, cap_ms)
     }
 }
 
@@ -677,15 +689,10 @@ impl AlphaBeta {
     /// Searches `pos` as the bot would for a move, with `time` to think.
     /// A single legal move is played at once (with an empty search).
     pub fn analyse(&mut self, pos: &Position, legal: MoveSet, time: &TimeLeft) -> SearchResult {
-        let plan = TimePlan::new(
-            time,
-            pos.ply(),
-            pos.holes(),
-            self.options.depth.is_some(),
-            self.options.time_ms,
-        );
+        let fixed = self.options.depth.is_some();
+        let plan = TimePlan::for_position(time, pos, fixed, self.options.time_ms);
         let depth = self.options.depth.unwrap_or(MAX_DEPTH);
-        let playable = MoveSet::from_bits(legal.bits() & pos.candidate_moves().bits());
+        let playable = playable_moves(pos, legal);
         if playable.len() == 1 {
             let only = playable.first().expect("one move");
             return SearchResult {

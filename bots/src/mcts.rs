@@ -23,11 +23,11 @@
 use std::time::{Duration, Instant};
 
 use endodoi::{Move, MoveSet, Position, Side};
-use rand::{Rng, SeedableRng};
+use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::alphabeta::TimePlan;
-use crate::strategy::{game_rng, random_move, Strategy, TimeLeft};
+use crate::strategy::{playable_moves, random_move, GameRng, Strategy, TimeLeft};
 use endodoi_protocol::NewGame;
 
 /// The UCB1 exploration constant `c` in `mean + c * sqrt(ln N / n)`, for
@@ -143,8 +143,7 @@ pub struct MctsResult {
 #[derive(Clone, Debug)]
 pub struct Mcts {
     options: MctsOptions,
-    seed: u64,
-    rng: ChaCha8Rng,
+    rng: GameRng,
     nodes: Vec<Node>,
     /// The node indices of the current playout's path, root first.
     path: Vec<u32>,
@@ -158,8 +157,7 @@ impl Mcts {
     pub fn new(options: MctsOptions, seed: u64) -> Mcts {
         Mcts {
             options,
-            seed,
-            rng: ChaCha8Rng::seed_from_u64(seed),
+            rng: GameRng::new(seed),
             nodes: Vec::new(),
             path: Vec::new(),
             last: None,
@@ -177,14 +175,9 @@ impl Mcts {
     /// # Panics
     /// If no move of `legal` can be played in `pos`.
     pub fn search(&mut self, pos: &Position, legal: MoveSet, time: &TimeLeft) -> MctsResult {
-        let playable = MoveSet::from_bits(legal.bits() & pos.candidate_moves().bits());
-        let plan = TimePlan::new(
-            time,
-            pos.ply(),
-            pos.holes(),
-            self.options.playouts.is_some(),
-            self.options.time_ms,
-        );
+        let playable = playable_moves(pos, legal);
+        let fixed = self.options.playouts.is_some();
+        let plan = TimePlan::for_position(time, pos, fixed, self.options.time_ms);
         let deadline = plan.hard.map(|d| time.received + d);
         let target = plan.target.map(|d| time.received + d);
         let budget = self.options.playouts.unwrap_or(u32::MAX);
@@ -282,7 +275,7 @@ impl Mcts {
             if untried.is_empty() {
                 break;
             }
-            let mv = random_move(&mut self.rng, untried);
+            let mv = random_move(self.rng.get(), untried);
             self.nodes[node as usize].untried.remove(mv);
             let mut next = pos.clone();
             if next.play(mv).is_err() {
@@ -308,8 +301,8 @@ impl Mcts {
         // Rollout to the end of the game, or of its plies.
         let plies = self.options.rollout_plies.unwrap_or(u32::MAX);
         match self.options.rollout {
-            Rollout::Random => random_rollout(&mut pos, &mut self.rng, plies),
-            Rollout::Greedy => greedy_rollout(&mut pos, &mut self.rng, plies),
+            Rollout::Random => random_rollout(&mut pos, self.rng.get(), plies),
+            Rollout::Greedy => greedy_rollout(&mut pos, self.rng.get(), plies),
         }
         // Backup: the root's side to move is South (the bot's own view).
         let south = south_score(&pos);
@@ -406,9 +399,7 @@ impl Strategy for Mcts {
     }
 
     fn new_game(&mut self, settings: &NewGame) {
-        if let Some(rng) = game_rng(self.seed, settings) {
-            self.rng = rng;
-        }
+        self.rng.new_game(settings);
     }
 
     fn choose(&mut self, pos: &Position, legal: MoveSet) -> Move {
@@ -416,7 +407,7 @@ impl Strategy for Mcts {
     }
 
     fn choose_timed(&mut self, pos: &Position, legal: MoveSet, time: &TimeLeft) -> Move {
-        let playable = MoveSet::from_bits(legal.bits() & pos.candidate_moves().bits());
+        let playable = playable_moves(pos, legal);
         if pos.is_over() || playable.is_empty() {
             return legal
                 .first()
@@ -448,6 +439,7 @@ impl Strategy for Mcts {
 mod tests {
     use super::*;
     use endodoi::Rules;
+    use rand::SeedableRng;
 
     fn bot(playouts: u32, rollout: Rollout, seed: u64) -> Mcts {
         Mcts::new(

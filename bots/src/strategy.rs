@@ -104,6 +104,11 @@ impl<S: Strategy + ?Sized> Strategy for Box<S> {
     }
 }
 
+/// The moves of `legal` that can be played in `pos` (its candidate moves).
+pub(crate) fn playable_moves(pos: &Position, legal: MoveSet) -> MoveSet {
+    MoveSet::from_bits(legal.bits() & pos.candidate_moves().bits())
+}
+
 /// A uniformly random member of `legal`, or hole 1 if it is empty.
 pub(crate) fn random_move(rng: &mut ChaCha8Rng, legal: MoveSet) -> Move {
     if legal.is_empty() {
@@ -117,8 +122,7 @@ pub(crate) fn random_move(rng: &mut ChaCha8Rng, legal: MoveSet) -> Move {
 /// Plays a uniformly random legal move. Deterministic for a given seed.
 #[derive(Clone, Debug)]
 pub struct Random {
-    seed: u64,
-    rng: ChaCha8Rng,
+    rng: GameRng,
 }
 
 impl Random {
@@ -126,22 +130,45 @@ impl Random {
     #[must_use]
     pub fn new(seed: u64) -> Random {
         Random {
-            seed,
-            rng: ChaCha8Rng::seed_from_u64(seed),
+            rng: GameRng::new(seed),
         }
     }
 }
 
-/// The generator for a game: from the bot's seed and, when the arena names
-/// the game, its series and number, so a game plays the same in any process
-/// (a restarted bot, a resumed run, another shard).
-pub(crate) fn game_rng(seed: u64, settings: &NewGame) -> Option<ChaCha8Rng> {
-    settings.game.map(|(series, game)| {
-        ChaCha8Rng::seed_from_u64(
-            seed ^ series.wrapping_mul(0x9E37_79B9_7F4A_7C15)
-                ^ game.wrapping_mul(0xBF58_476D_1CE4_E5B9),
-        )
-    })
+/// A bot's random generator, seeded from the bot's seed and anew for each
+/// game the arena names (its series and number), so a game plays the same in
+/// any process (a restarted bot, a resumed run, another shard).
+#[derive(Clone, Debug)]
+pub(crate) struct GameRng {
+    seed: u64,
+    rng: ChaCha8Rng,
+}
+
+impl GameRng {
+    /// The generator of a bot with this `seed`, before any game.
+    pub(crate) fn new(seed: u64) -> GameRng {
+        GameRng {
+            seed,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+
+    /// Reseeds for the game `settings` starts, when it names one (`series=`
+    /// and `game=`); else the generator goes on as it is.
+    pub(crate) fn new_game(&mut self, settings: &NewGame) {
+        if let Some((series, game)) = settings.game {
+            self.rng = ChaCha8Rng::seed_from_u64(
+                self.seed
+                    ^ series.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                    ^ game.wrapping_mul(0xBF58_476D_1CE4_E5B9),
+            );
+        }
+    }
+
+    /// The generator, to draw from.
+    pub(crate) fn get(&mut self) -> &mut ChaCha8Rng {
+        &mut self.rng
+    }
 }
 
 impl Strategy for Random {
@@ -150,13 +177,11 @@ impl Strategy for Random {
     }
 
     fn new_game(&mut self, settings: &NewGame) {
-        if let Some(rng) = game_rng(self.seed, settings) {
-            self.rng = rng;
-        }
+        self.rng.new_game(settings);
     }
 
     fn choose(&mut self, _pos: &Position, legal: MoveSet) -> Move {
-        random_move(&mut self.rng, legal)
+        random_move(self.rng.get(), legal)
     }
 }
 
@@ -185,8 +210,7 @@ impl Strategy for First {
 /// bots is not one game repeated.
 #[derive(Clone, Debug)]
 pub struct Greedy {
-    seed: u64,
-    rng: ChaCha8Rng,
+    rng: GameRng,
 }
 
 impl Greedy {
@@ -194,8 +218,7 @@ impl Greedy {
     #[must_use]
     pub fn new(seed: u64) -> Greedy {
         Greedy {
-            seed,
-            rng: ChaCha8Rng::seed_from_u64(seed),
+            rng: GameRng::new(seed),
         }
     }
 
@@ -233,14 +256,12 @@ impl Strategy for Greedy {
     }
 
     fn new_game(&mut self, settings: &NewGame) {
-        if let Some(rng) = game_rng(self.seed, settings) {
-            self.rng = rng;
-        }
+        self.rng.new_game(settings);
     }
 
     fn choose(&mut self, pos: &Position, legal: MoveSet) -> Move {
         let candidates = Greedy::best_moves(pos, legal).map_or(legal, |(moves, _)| moves);
-        random_move(&mut self.rng, candidates)
+        random_move(self.rng.get(), candidates)
     }
 }
 
@@ -314,8 +335,8 @@ impl<S: Strategy> Strategy for Thinking<S> {
 pub struct Noisy<S> {
     inner: S,
     noise: f64,
-    seed: u64,
-    rng: ChaCha8Rng,
+    /// Seeded from the bot's seed salted with `NOISE_SALT`.
+    rng: GameRng,
     /// Whether the last move was the random one (then no `info` line).
     random_last: bool,
 }
@@ -337,15 +358,14 @@ impl<S: Strategy> Noisy<S> {
         Noisy {
             inner,
             noise,
-            seed,
-            rng: ChaCha8Rng::seed_from_u64(seed ^ NOISE_SALT),
+            rng: GameRng::new(seed ^ NOISE_SALT),
             random_last: false,
         }
     }
 
     /// Whether this move is the random one: a coin of probability `noise`.
     fn flip(&mut self) -> bool {
-        self.random_last = self.noise > 0.0 && self.rng.gen_bool(self.noise);
+        self.random_last = self.noise > 0.0 && self.rng.get().gen_bool(self.noise);
         self.random_last
     }
 }
@@ -356,15 +376,13 @@ impl<S: Strategy> Strategy for Noisy<S> {
     }
 
     fn new_game(&mut self, settings: &NewGame) {
-        if let Some(rng) = game_rng(self.seed ^ NOISE_SALT, settings) {
-            self.rng = rng;
-        }
+        self.rng.new_game(settings);
         self.inner.new_game(settings);
     }
 
     fn choose(&mut self, pos: &Position, legal: MoveSet) -> Move {
         if self.flip() {
-            random_move(&mut self.rng, legal)
+            random_move(self.rng.get(), legal)
         } else {
             self.inner.choose(pos, legal)
         }
@@ -372,7 +390,7 @@ impl<S: Strategy> Strategy for Noisy<S> {
 
     fn choose_timed(&mut self, pos: &Position, legal: MoveSet, time: &TimeLeft) -> Move {
         if self.flip() {
-            random_move(&mut self.rng, legal)
+            random_move(self.rng.get(), legal)
         } else {
             self.inner.choose_timed(pos, legal, time)
         }

@@ -58,6 +58,20 @@ impl fmt::Display for Command {
     }
 }
 
+/// `Display` for each message as its [`Encode`]: the same text, written
+/// through the formatter.
+macro_rules! display_by_encode {
+    ($($message:ty),+) => {$(
+        impl fmt::Display for $message {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.encode(f)
+            }
+        }
+    )+};
+}
+
+display_by_encode!(Hello, NewGame, Turn, GameOver, Quit, Request);
+
 /// A request line that could not be understood: which command, and what
 /// was wrong with it (so that a bot can still answer in step).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -365,12 +379,6 @@ impl Encode for Hello {
     }
 }
 
-impl fmt::Display for Hello {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.encode(f)
-    }
-}
-
 impl FromStr for Hello {
     type Err = RequestError;
 
@@ -438,12 +446,6 @@ impl Encode for NewGame {
             write!(f, " series={series} game={game}")?;
         }
         Ok(())
-    }
-}
-
-impl fmt::Display for NewGame {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.encode(f)
     }
 }
 
@@ -638,12 +640,6 @@ impl Encode for Turn {
     }
 }
 
-impl fmt::Display for Turn {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.encode(f)
-    }
-}
-
 impl FromStr for Turn {
     type Err = RequestError;
 
@@ -794,12 +790,6 @@ impl Encode for GameOver {
     }
 }
 
-impl fmt::Display for GameOver {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.encode(f)
-    }
-}
-
 impl FromStr for GameOver {
     type Err = RequestError;
 
@@ -832,12 +822,6 @@ pub struct Quit;
 impl Encode for Quit {
     fn encode<W: fmt::Write + ?Sized>(&self, f: &mut W) -> fmt::Result {
         f.write_str("quit")
-    }
-}
-
-impl fmt::Display for Quit {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.encode(f)
     }
 }
 
@@ -913,12 +897,6 @@ impl Encode for Request {
             Request::Empty => Ok(()),
             Request::Unknown(word) => f.write_str(word),
         }
-    }
-}
-
-impl fmt::Display for Request {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.encode(f)
     }
 }
 

@@ -616,6 +616,14 @@ mod tests {
         }
     }
 
+    /// Proptest's `(a, b, wins, draws, losses)` tuples as results among
+    /// `bots` bots (indices taken modulo `bots`).
+    fn random_table(bots: usize, raw: &[(usize, usize, u32, u32, u32)]) -> Vec<PairResult> {
+        raw.iter()
+            .map(|&(a, b, w, d, l)| pr(a % bots, b % bots, w, d, l))
+            .collect()
+    }
+
     fn close(a: f64, b: f64, tol: f64) -> bool {
         (a - b).abs() <= tol
     }
@@ -822,10 +830,7 @@ mod tests {
             raw in proptest::collection::vec((0usize..7, 0usize..7, 0u32..40, 0u32..40, 0u32..40), 1..15),
             prior in 0.05f64..3.0,
         ) {
-            let results: Vec<PairResult> = raw
-                .iter()
-                .map(|&(a, b, w, d, l)| pr(a % bots, b % bots, w, d, l))
-                .collect();
+            let results = random_table(bots, &raw);
             let r = fit(bots, &results, prior);
             let table = Table::new(bots, &results);
             let mut residual = vec![0.0; bots];
@@ -904,10 +909,7 @@ mod tests {
             raw in proptest::collection::vec((0usize..12, 0usize..12, 0u32..30, 0u32..30, 0u32..30), 1..40),
             prior in proptest::prop_oneof![proptest::strategy::Just(0.0), 0.05f64..3.0],
         ) {
-            let results: Vec<PairResult> = raw
-                .iter()
-                .map(|&(a, b, w, d, l)| pr(a % bots, b % bots, w, d, l))
-                .collect();
+            let results = random_table(bots, &raw);
             let table = Table::new(bots, &results);
             let direct = table.clone().with_method(Method::Direct).solve(prior, None);
             let iterative = table.with_method(Method::Iterative).solve(prior, None);

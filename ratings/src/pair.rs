@@ -86,29 +86,51 @@ pub fn pair_elo(wins: u32, draws: u32, losses: u32) -> PairElo {
     let mu = (w + d / 2.0) / n;
     let variance = (w * (1.0 - mu).powi(2) + d * (0.5 - mu).powi(2) + l * mu.powi(2)) / n;
     let stderr = (variance.max(0.0) / n).sqrt();
-    let z = standard_normal().inverse_cdf(0.975);
-    let error_95 = (elo_of_score(mu + z * stderr) - elo_of_score(mu - z * stderr)) / 2.0;
+    let (half_width, error_95) = interval_95(mu, stderr);
     let sd = variance.max(0.0).sqrt();
-    let (nelo, nelo_error_95) = nelo_with_error(mu, sd, z * stderr);
+    let (nelo, nelo_error_95) = nelo_with_error(mu, sd, half_width);
     let los = if stderr > 0.0 {
         0.5 * (1.0 + erf((mu - 0.5) / (std::f64::consts::SQRT_2 * stderr)))
-    } else if w + l > 0.0 {
-        0.5 * (1.0 + erf((w - l) / (2.0 * (w + l)).sqrt()))
     } else {
-        0.5
-    };
-    let los = if los.is_nan() {
-        0.5
-    } else {
-        los.clamp(0.0, 1.0)
+        los_of_decisive(w, l)
     };
     PairElo {
         elo: elo_of_score(mu),
         error_95,
-        los,
+        los: bounded_los(los),
         score: mu,
         nelo,
         nelo_error_95,
+    }
+}
+
+/// `(z × stderr, error_95)` for a score `mu` with standard error `stderr`
+/// (both in points per game), `z` the normal quantile at 0.975: the
+/// half-width of the score's 95% interval and of the Elo interval it maps
+/// to, in Elo points.
+pub(super) fn interval_95(mu: f64, stderr: f64) -> (f64, f64) {
+    let half_width = standard_normal().inverse_cdf(0.975) * stderr;
+    let error_95 = (elo_of_score(mu + half_width) - elo_of_score(mu - half_width)) / 2.0;
+    (half_width, error_95)
+}
+
+/// Likelihood of superiority without a spread of scores (cutechess's
+/// formula `½ (1 + erf((W - L) / sqrt(2 (W + L))))` over the `wins` and
+/// `losses` counted), or ½ when there is neither.
+pub(super) fn los_of_decisive(wins: f64, losses: f64) -> f64 {
+    if wins + losses > 0.0 {
+        0.5 * (1.0 + erf((wins - losses) / (2.0 * (wins + losses)).sqrt()))
+    } else {
+        0.5
+    }
+}
+
+/// A likelihood of superiority kept in `0..=1`, ½ where it is NaN.
+pub(super) fn bounded_los(los: f64) -> f64 {
+    if los.is_nan() {
+        0.5
+    } else {
+        los.clamp(0.0, 1.0)
     }
 }
 

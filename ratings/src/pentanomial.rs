@@ -8,11 +8,9 @@
 //! independent trials gives the right error, as fishtest and fastchess do.
 
 use serde::{Deserialize, Serialize};
-use statrs::distribution::ContinuousCDF;
 use statrs::function::erf::erf;
 
-use super::pair::{elo_of_score, nelo_with_error};
-use super::standard_normal;
+use super::pair::{bounded_los, elo_of_score, interval_95, los_of_decisive, nelo_with_error};
 
 /// The result of one game for the side it is counted from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -167,33 +165,35 @@ pub fn penta_elo(p: &Pentanomial) -> PentaElo {
         .sum::<f64>()
         .max(0.0);
     let stderr = (variance / n).sqrt();
-    let z = standard_normal().inverse_cdf(0.975);
-    let error_95 = (elo_of_score(mu + z * stderr) - elo_of_score(mu - z * stderr)) / 2.0;
-    let (nelo, nelo_error_95) = nelo_with_error(mu, (2.0 * variance).sqrt(), z * stderr);
+    let (half_width, error_95) = interval_95(mu, stderr);
+    let (nelo, nelo_error_95) = nelo_with_error(mu, (2.0 * variance).sqrt(), half_width);
     let los = if stderr > 0.0 {
         0.5 * (1.0 - erf(-(mu - 0.5) / (2.0 * stderr * stderr).sqrt()))
     } else {
         let above = f64::from(p.counts[3]) + f64::from(p.counts[4]);
         let below = f64::from(p.counts[0]) + f64::from(p.counts[1]);
-        if above + below > 0.0 {
-            0.5 * (1.0 + erf((above - below) / (2.0 * (above + below)).sqrt()))
-        } else {
-            0.5
-        }
-    };
-    let los = if los.is_nan() {
-        0.5
-    } else {
-        los.clamp(0.0, 1.0)
+        los_of_decisive(above, below)
     };
     PentaElo {
         elo: elo_of_score(mu),
         error_95,
         nelo,
         nelo_error_95,
-        los,
+        los: bounded_los(los),
         score: mu.clamp(0.0, 1.0),
     }
+}
+
+/// Random pentanomial counts for property tests: each count zero, small,
+/// up to `typical`, or any `u32`.
+#[cfg(test)]
+pub(crate) fn counts_strategy(typical: u32) -> impl proptest::strategy::Strategy<Value = [u32; 5]> {
+    proptest::array::uniform5(proptest::prop_oneof![
+        proptest::strategy::Just(0u32),
+        0u32..5,
+        0u32..typical,
+        proptest::prelude::any::<u32>(),
+    ])
 }
 
 #[cfg(test)]
@@ -201,6 +201,11 @@ mod tests {
     use super::super::ELO_LIMIT;
     use super::*;
     use GameScore::{Draw, Loss, Win};
+
+    /// `(elo, error_95, nelo, nelo_error_95, los, score)`, to compare at once.
+    fn fields(r: PentaElo) -> (f64, f64, f64, f64, f64, f64) {
+        (r.elo, r.error_95, r.nelo, r.nelo_error_95, r.los, r.score)
+    }
 
     fn round2(x: f64) -> f64 {
         (x * 100.0).round() / 100.0
@@ -239,28 +244,35 @@ mod tests {
     fn fastchess_reference_values() {
         // Disservin/fastchess app/tests/elo_test.cpp; its Stats(ll, ld, wl,
         // dd, wd, ww) constructor. Published to 2 decimals.
-        let r = penta_elo(&fastchess(34, 54, 31, 32, 64, 75));
-        assert_eq!(
-            [r.elo, r.error_95, r.nelo, r.nelo_error_95].map(round2),
-            [55.58, 27.65, 57.94, 28.28],
-            "{r:?}"
-        );
-        assert_eq!(round2(r.los * 100.0), 100.00, "{r:?}");
-
-        let r = penta_elo(&fastchess(332, 433, 457, 41, 333, 334));
-        assert_eq!(
-            [r.elo, r.error_95, r.nelo, r.nelo_error_95].map(round2),
-            [-8.64, 10.33, -9.17, 10.96],
-            "{r:?}"
-        );
-        assert_eq!(round2(r.los * 100.0), 5.05, "{r:?}");
-
-        let r = penta_elo(&fastchess(7895, 8757, 5485, 200, 568, 9999));
-        assert_eq!(
-            [r.elo, r.error_95, r.nelo, r.nelo_error_95].map(round2),
-            [-21.04, 2.95, -19.01, 2.65],
-            "{r:?}"
-        );
+        // (Stats, [elo, error_95, nelo, nelo_error_95], LOS in percent).
+        let cases = [
+            (
+                fastchess(34, 54, 31, 32, 64, 75),
+                [55.58, 27.65, 57.94, 28.28],
+                Some(100.00),
+            ),
+            (
+                fastchess(332, 433, 457, 41, 333, 334),
+                [-8.64, 10.33, -9.17, 10.96],
+                Some(5.05),
+            ),
+            (
+                fastchess(7895, 8757, 5485, 200, 568, 9999),
+                [-21.04, 2.95, -19.01, 2.65],
+                None,
+            ),
+        ];
+        for (stats, expected, los_percent) in cases {
+            let r = penta_elo(&stats);
+            assert_eq!(
+                [r.elo, r.error_95, r.nelo, r.nelo_error_95].map(round2),
+                expected,
+                "{r:?}"
+            );
+            if let Some(los_percent) = los_percent {
+                assert_eq!(round2(r.los * 100.0), los_percent, "{r:?}");
+            }
+        }
     }
 
     #[test]
@@ -326,50 +338,25 @@ mod tests {
     #[test]
     fn degenerate_cases_are_finite_and_documented() {
         let none = penta_elo(&Pentanomial::default());
-        assert_eq!(
-            (
-                none.elo,
-                none.error_95,
-                none.nelo,
-                none.nelo_error_95,
-                none.los,
-                none.score
-            ),
-            (0.0, 0.0, 0.0, 0.0, 0.5, 0.5)
-        );
+        assert_eq!(fields(none), (0.0, 0.0, 0.0, 0.0, 0.5, 0.5));
 
         // All pairs 1 point (here all DD): even, zero variance.
         let even = penta_elo(&Pentanomial {
             counts: [0, 0, 12, 0, 0],
         });
-        assert_eq!(
-            (
-                even.elo,
-                even.error_95,
-                even.nelo,
-                even.nelo_error_95,
-                even.los,
-                even.score
-            ),
-            (0.0, 0.0, 0.0, 0.0, 0.5, 0.5)
-        );
+        assert_eq!(fields(even), (0.0, 0.0, 0.0, 0.0, 0.5, 0.5));
 
         // All WW: 100%, clamped; LOS from the cutechess fallback with 9
         // pair wins: ½ (1 + erf(9 / sqrt(18))) = Φ(3) = 0.9986501.
         let all_ww = penta_elo(&Pentanomial {
             counts: [0, 0, 0, 0, 9],
         });
+        let (elo, error_95, nelo, nelo_error_95, los, score) = fields(all_ww);
         assert_eq!(
-            (
-                all_ww.elo,
-                all_ww.error_95,
-                all_ww.nelo,
-                all_ww.nelo_error_95,
-                all_ww.score
-            ),
+            (elo, error_95, nelo, nelo_error_95, score),
             (ELO_LIMIT, 0.0, ELO_LIMIT, 0.0, 1.0)
         );
-        assert!((all_ww.los - 0.998_650_1).abs() < 1e-7, "{all_ww:?}");
+        assert!((los - 0.998_650_1).abs() < 1e-7, "{all_ww:?}");
 
         let all_ll = penta_elo(&Pentanomial {
             counts: [4, 0, 0, 0, 0],
@@ -415,12 +402,7 @@ mod tests {
 
         #[test]
         fn outputs_are_finite_and_in_range(
-            counts in proptest::array::uniform5(proptest::prop_oneof![
-                proptest::strategy::Just(0u32),
-                0u32..5,
-                0u32..1000,
-                proptest::prelude::any::<u32>(),
-            ]),
+            counts in counts_strategy(1000),
         ) {
             let r = penta_elo(&Pentanomial { counts });
             for x in [r.elo, r.error_95, r.nelo, r.nelo_error_95, r.los, r.score] {

@@ -266,11 +266,28 @@ enum Kind<'a> {
         factor: Vec<f64>,
     },
     /// The pair weights and the Jacobi preconditioner.
-    Iterative {
-        graph: &'a Graph,
-        weights: Vec<f64>,
-        diagonal: Vec<f64>,
-    },
+    Iterative(Iterative<'a>),
+}
+
+/// What conjugate gradients need of `L`: the graph, its pair weights and
+/// the Jacobi preconditioner.
+#[derive(Debug, Clone)]
+struct Iterative<'a> {
+    graph: &'a Graph,
+    weights: Vec<f64>,
+    diagonal: Vec<f64>,
+}
+
+impl Iterative<'_> {
+    /// `L` with the gauge term over the connected groups `members`.
+    fn operator<'s>(&'s self, members: &'s [Vec<usize>]) -> Gauged<'s> {
+        Gauged {
+            graph: self.graph,
+            weights: &self.weights,
+            members,
+            diagonal: &self.diagonal,
+        }
+    }
 }
 
 impl<'a> Factor<'a> {
@@ -293,14 +310,14 @@ impl<'a> Factor<'a> {
                 pattern,
                 factor: envelope_cholesky(graph, pattern, weights, &diagonal),
             },
-            Method::Iterative => Kind::Iterative {
+            Method::Iterative => Kind::Iterative(Iterative {
                 graph,
                 weights: weights.to_vec(),
                 diagonal: diagonal
                     .iter()
                     .map(|&d| if d > 0.0 { d } else { 1.0 })
                     .collect(),
-            },
+            }),
         };
         Self { members, kind }
     }
@@ -312,18 +329,8 @@ impl<'a> Factor<'a> {
     pub fn solve(&self, rhs: &[f64], x: &mut [f64], tolerance: f64) -> bool {
         match &self.kind {
             Kind::Direct { pattern, factor } => envelope_solve(pattern, factor, rhs, x),
-            Kind::Iterative {
-                graph,
-                weights,
-                diagonal,
-            } => {
-                let operator = Gauged {
-                    graph,
-                    weights,
-                    members: self.members,
-                    diagonal,
-                };
-                conjugate_gradient(&operator, rhs, x, tolerance);
+            Kind::Iterative(parts) => {
+                conjugate_gradient(&parts.operator(self.members), rhs, x, tolerance)
             }
         }
         for group in self.members {
@@ -354,18 +361,8 @@ impl Factor<'_> {
     pub fn solve_block(&self, rhs: &[Lanes], x: &mut [Lanes], tolerance: f64) -> [bool; BLOCK] {
         match &self.kind {
             Kind::Direct { pattern, factor } => envelope_solve_block(pattern, factor, rhs, x),
-            Kind::Iterative {
-                graph,
-                weights,
-                diagonal,
-            } => {
-                let operator = Gauged {
-                    graph,
-                    weights,
-                    members: self.members,
-                    diagonal,
-                };
-                conjugate_gradient_block(&operator, rhs, x, tolerance);
+            Kind::Iterative(parts) => {
+                conjugate_gradient_block(&parts.operator(self.members), rhs, x, tolerance)
             }
         }
         for group in self.members {

@@ -439,7 +439,7 @@ fn mle_t_value(scores: &[f64], probs: &[f64], reference: f64, t: f64) -> Option<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pentanomial::GameScore;
+    use crate::pentanomial::{counts_strategy, GameScore};
 
     fn sprt(elo0: f64, elo1: f64, model: SprtModel) -> Sprt {
         Sprt {
@@ -906,12 +906,7 @@ mod tests {
 
         #[test]
         fn llr_is_always_finite(
-            counts in proptest::array::uniform5(proptest::prop_oneof![
-                proptest::strategy::Just(0u32),
-                0u32..5,
-                0u32..5000,
-                proptest::prelude::any::<u32>(),
-            ]),
+            counts in counts_strategy(5000),
             elo0 in -50.0f64..50.0,
             width in 0.0f64..50.0,
             normalized in proptest::prelude::any::<bool>(),

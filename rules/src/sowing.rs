@@ -251,32 +251,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn single_lap_ends_in_empty_hole() {
-        let mut ring = [0, 2, 0, 0];
-        assert_eq!(
-            sow(&mut ring, 1, 100),
-            Sowing::Ended {
-                last: 3,
-                laps: 1,
-                sown: 2
-            }
-        );
-        assert_eq!(ring, [0, 0, 1, 1]);
-    }
-
-    #[test]
-    fn relay_lifts_the_occupied_last_hole() {
-        // Lap 1 from index 0 ends in index 1, which held a seed: lap 2 lifts 2 seeds.
-        let mut ring = [1, 1, 0, 0];
-        assert_eq!(
-            sow(&mut ring, 0, 100),
-            Sowing::Ended {
-                last: 3,
-                laps: 2,
-                sown: 3
-            }
-        );
-        assert_eq!(ring, [0, 0, 1, 1]);
+    fn sowing_ends_in_an_empty_hole_after_relays() {
+        // (ring, from, expected end, ring after).
+        let cases = [
+            // A single lap ends in an empty hole.
+            ([0, 2, 0, 0], 1, (3, 1, 2), [0, 0, 1, 1]),
+            // Lap 1 from index 0 ends in index 1, which held a seed: lap 2
+            // lifts 2 seeds.
+            ([1, 1, 0, 0], 0, (3, 2, 3), [0, 0, 1, 1]),
+        ];
+        for (mut ring, from, (last, laps, sown), after) in cases {
+            let end = sow(&mut ring, from, 100);
+            assert_eq!(end, Sowing::Ended { last, laps, sown }, "from {from}");
+            assert_eq!(ring, after, "from {from}");
+        }
     }
 
     #[test]
@@ -291,7 +279,7 @@ mod tests {
 
     #[test]
     fn laps_show_the_relay_one_lap_at_a_time() {
-        // As `relay_lifts_the_occupied_last_hole`: lap 1 from index 0 ends in
+        // As the relay in `sowing_ends_in_an_empty_hole_after_relays`: lap 1 from index 0 ends in
         // the occupied index 1, lap 2 lifts its 2 seeds and ends in index 3.
         let mut laps = Laps::new(crate::Seeds::bytes(&[1, 1, 0, 0]), 0, 100);
         let first = laps.next().unwrap();

@@ -161,16 +161,10 @@ impl LayerGraph {
     /// Fills the predecessors from the in-layer moves `forward` (by
     /// position, `in_layer[p]` each) and how many enter each position.
     fn reverse(&mut self, forward: &[u32], entering: Vec<u32>) {
-        let mut starts = Vec::with_capacity(entering.len() + 1);
-        let mut total = 0u32;
-        starts.push(0);
-        for &c in &entering {
-            total += c;
-            starts.push(total);
-        }
+        let starts = row_starts(&entering);
         drop(entering);
         let mut fill = starts[..starts.len() - 1].to_vec();
-        let mut preds = vec![0u32; total as usize];
+        let mut preds = vec![0u32; starts[starts.len() - 1] as usize];
         let mut at = 0;
         for (p, &stay) in self.in_layer.iter().enumerate() {
             for &child in &forward[at..at + usize::from(stay)] {
@@ -215,4 +209,17 @@ pub(crate) fn mover_view<'a>(pos: &Position, out: &'a mut [u32]) -> &'a [u32] {
     pos.row(side).copy_to(&mut out[..n]);
     pos.row(side.opponent()).copy_to(&mut out[n..2 * n]);
     &out[..2 * n]
+}
+
+/// Where each row of a compressed-row array starts when row `p` holds
+/// `counts[p]` entries: `counts.len() + 1` offsets, the last one the total.
+pub(crate) fn row_starts(counts: &[u32]) -> Vec<u32> {
+    let mut starts = Vec::with_capacity(counts.len() + 1);
+    let mut total = 0u32;
+    starts.push(0);
+    for &c in counts {
+        total += c;
+        starts.push(total);
+    }
+    starts
 }

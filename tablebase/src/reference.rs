@@ -6,7 +6,7 @@
 use endodoi::{Position, Side, MAX_HOLES};
 
 use crate::build::{Layer, Tables};
-use crate::layer_graph::mover_view;
+use crate::layer_graph::{mover_view, row_starts};
 use crate::{Index, Value};
 
 /// An edge whose move ends the game: the opponent has no legal move after it.
@@ -106,15 +106,9 @@ impl Graph {
 /// edges enter each position (`in_layer`). A position with two moves to the
 /// same child is its predecessor twice.
 fn predecessors(starts: &[u32], edges: &[Edge], in_layer: Vec<u32>) -> (Vec<u32>, Vec<u32>) {
-    let mut pred_starts = Vec::with_capacity(in_layer.len() + 1);
-    let mut total = 0u32;
-    pred_starts.push(0);
-    for &c in &in_layer {
-        total += c;
-        pred_starts.push(total);
-    }
+    let pred_starts = row_starts(&in_layer);
     let mut fill = pred_starts[..in_layer.len()].to_vec();
-    let mut preds = vec![0u32; total as usize];
+    let mut preds = vec![0u32; pred_starts[in_layer.len()] as usize];
     for p in 0..in_layer.len() {
         for e in &edges[starts[p] as usize..starts[p + 1] as usize] {
             if e.captured == 0 && e.child != ENDS {

@@ -345,6 +345,25 @@ pub fn park_forever() -> ! {
     }
 }
 
+/// The `main` of a test bot whose attacks are Linux's calls, the bot itself
+/// being the binary's `linux` module: on Linux `linux::main()`, elsewhere a
+/// line on stderr naming the bot (`$name`) and exit code 2.
+#[macro_export]
+macro_rules! linux_only_main {
+    ($name:literal) => {
+        #[cfg(target_os = "linux")]
+        fn main() -> std::process::ExitCode {
+            linux::main()
+        }
+
+        #[cfg(not(target_os = "linux"))]
+        fn main() -> std::process::ExitCode {
+            eprintln!(concat!($name, ": this test bot runs on Linux only"));
+            std::process::ExitCode::from(2)
+        }
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

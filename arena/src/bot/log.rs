@@ -115,6 +115,16 @@ impl BotLog {
         }))))
     }
 
+    /// Replaces `path` with an empty file and opens it as [`BotLog::open`]
+    /// does, keeping at most `cap` bytes.
+    ///
+    /// # Errors
+    /// The I/O error creating or opening the file.
+    pub fn create(path: &Path, cap: u64) -> std::io::Result<BotLog> {
+        std::fs::File::create(path)?;
+        BotLog::open(path, cap)
+    }
+
     /// A log that drops everything (for bots started outside a run folder).
     #[must_use]
     pub fn none() -> BotLog {

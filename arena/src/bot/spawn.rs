@@ -495,10 +495,12 @@ mod tests {
             "[[bot]]\nname = \"a\"\ncommand = [\"arena\", \"bot\", \"random\"]\n[[bot]]\nname = \"b\"\ndir = '{0}'\ncommand = [\"no-such-program-here\"]\n",
             tmp.path().display()
         );
-        let c = Config::parse(&text, "t.toml", "t", &crate::commands::host()).unwrap();
-        let e = check_programs(&c, &CancellationToken::new())
-            .unwrap_err()
-            .to_string();
+        // What the check of the programs of the config `text` says.
+        let check = |text: &str| {
+            let c = Config::parse(text, "t.toml", "t", &crate::commands::host()).unwrap();
+            check_programs(&c, &CancellationToken::new()).map_err(|e| e.to_string())
+        };
+        let e = check(&text).unwrap_err();
         assert!(
             e.starts_with("t.toml:7:11: bot 'b': program 'no-such-program-here'"),
             "{e}"
@@ -508,21 +510,15 @@ mod tests {
             // A program every platform has (this one), and a script it is given.
             "[\"arena\", \"-e\", \"bot.sh\"]",
         );
-        let c = Config::parse(&text, "t.toml", "t", &crate::commands::host()).unwrap();
-        let e = check_programs(&c, &CancellationToken::new())
-            .unwrap_err()
-            .to_string();
+        let e = check(&text).unwrap_err();
         assert!(
             e.starts_with("t.toml:7:11: bot 'b': script 'bot.sh' does not exist"),
             "{e}"
         );
         std::fs::write(tmp.path().join("bot.sh"), "").unwrap();
-        assert!(check_programs(&c, &CancellationToken::new()).is_ok());
+        assert!(check(&text).is_ok());
         let text = text.replace("\"random\"", "\"nosuch\"");
-        let c = Config::parse(&text, "t.toml", "t", &crate::commands::host()).unwrap();
-        let e = check_programs(&c, &CancellationToken::new())
-            .unwrap_err()
-            .to_string();
+        let e = check(&text).unwrap_err();
         assert!(
             e.starts_with("t.toml:3:11: bot 'a': there is no bundled bot 'nosuch'"),
             "{e}"
@@ -533,11 +529,7 @@ mod tests {
             "[\"arena\", \"bot\", \"nosuch\"]",
             "[\"arena\", \"bot\", \"perfect\", \"--tablebase\", \"tb\"]",
         );
-        let c = Config::parse(&text, "t.toml", "t", &crate::commands::host()).unwrap();
-        assert!(
-            check_programs(&c, &CancellationToken::new()).is_ok(),
-            "{:?}",
-            check_programs(&c, &CancellationToken::new()).err()
-        );
+        let checked = check(&text);
+        assert!(checked.is_ok(), "{:?}", checked.err());
     }
 }

@@ -246,26 +246,67 @@ fn floor_blocking(exe: &Path, line: &str, n: u32, pin: Pin) -> Result<Times> {
         let mut stdin = child.stdin.take().expect("piped");
         let mut stdout = BufReader::new(child.stdout.take().expect("piped"));
         let mut reply = Vec::with_capacity(64);
-        let warm = n / 10 + 10;
-        let mut samples = Vec::with_capacity(n as usize);
-        let mut cpu0 = Duration::ZERO;
-        for i in 0..warm + n {
-            if i == warm {
-                cpu0 = cpu(Whose::ThisProcess);
-            }
-            let t = Instant::now();
+        let mut trips = RoundTrips::new(n);
+        for i in 0..trips.count() {
+            let t = trips.start(i);
             stdin.write_all(line.as_bytes())?;
             reply.clear();
             stdout.read_until(b'\n', &mut reply)?;
-            if i >= warm {
-                samples.push(t.elapsed().as_secs_f64() * 1e6);
-            }
+            trips.done(i, t);
         }
-        let used = cpu(Whose::ThisProcess) - cpu0;
+        let times = trips.times();
         drop(stdin);
         let _ = child.wait();
-        Ok(Times::new(samples, used, u64::from(n)))
+        Ok(times)
     })
+}
+
+/// The round trips of an echo floor: `n` timed ones after `n / 10 + 10` to
+/// warm up, and this process's CPU time over the timed ones.
+struct RoundTrips {
+    n: u32,
+    warm: u32,
+    /// The timed trips' durations, µs.
+    samples: Vec<f64>,
+    /// This process's CPU time when the first timed trip started.
+    cpu0: Duration,
+}
+
+impl RoundTrips {
+    fn new(n: u32) -> RoundTrips {
+        RoundTrips {
+            n,
+            warm: n / 10 + 10,
+            samples: Vec::with_capacity(n as usize),
+            cpu0: Duration::ZERO,
+        }
+    }
+
+    /// The trips to make, the warm-up included.
+    fn count(&self) -> u32 {
+        self.warm + self.n
+    }
+
+    /// Trip `i` starts now (the CPU count too, at the first timed one).
+    fn start(&mut self, i: u32) -> Instant {
+        if i == self.warm {
+            self.cpu0 = cpu(Whose::ThisProcess);
+        }
+        Instant::now()
+    }
+
+    /// Trip `i`, started at `t`, is back: timed unless it warmed up.
+    fn done(&mut self, i: u32, t: Instant) {
+        if i >= self.warm {
+            self.samples.push(t.elapsed().as_secs_f64() * 1e6);
+        }
+    }
+
+    /// The timed trips and the CPU time used since the first of them.
+    fn times(self) -> Times {
+        let used = cpu(Whose::ThisProcess) - self.cpu0;
+        Times::new(self.samples, used, u64::from(self.n))
+    }
 }
 
 /// Which tokio runtime to measure on.
@@ -308,26 +349,19 @@ fn floor_tokio(exe: &Path, line: &str, n: u32, flavor: Flavor) -> Result<Times> 
         let mut stdin = child.stdin.take().expect("piped");
         let mut stdout = tokio::io::BufReader::new(child.stdout.take().expect("piped"));
         let mut reply = Vec::with_capacity(64);
-        let warm = n / 10 + 10;
-        let mut samples = Vec::with_capacity(n as usize);
-        let mut cpu0 = Duration::ZERO;
-        for i in 0..warm + n {
-            if i == warm {
-                cpu0 = cpu(Whose::ThisProcess);
-            }
-            let t = Instant::now();
+        let mut trips = RoundTrips::new(n);
+        for i in 0..trips.count() {
+            let t = trips.start(i);
             stdin.write_all(line.as_bytes()).await?;
             stdin.flush().await?;
             reply.clear();
             stdout.read_until(b'\n', &mut reply).await?;
-            if i >= warm {
-                samples.push(t.elapsed().as_secs_f64() * 1e6);
-            }
+            trips.done(i, t);
         }
-        let used = cpu(Whose::ThisProcess) - cpu0;
+        let times = trips.times();
         drop(stdin);
         let _ = child.wait().await;
-        Ok(Times::new(samples, used, u64::from(n)))
+        Ok(times)
     })
 }
 

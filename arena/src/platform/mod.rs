@@ -340,8 +340,12 @@ pub fn sealed_file(bytes: &[u8]) -> io::Result<Descriptor> {
 ///
 /// # Errors
 /// When the pipe cannot be made or written.
+/// The same on every platform (`std::io::pipe`).
 pub fn data_pipe(bytes: &[u8]) -> io::Result<Descriptor> {
-    imp::data_pipe(bytes)
+    use std::io::Write as _;
+    let (read, mut write) = std::io::pipe()?;
+    write.write_all(bytes)?;
+    Ok(read.into())
 }
 
 /// Sets up `cmd` (bubblewrap): it inherits the descriptors `inherit`,

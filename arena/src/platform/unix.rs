@@ -267,13 +267,6 @@ pub fn exit_like(status: ExitStatus) -> i32 {
     status.code().unwrap_or(1)
 }
 
-pub fn data_pipe(bytes: &[u8]) -> io::Result<Descriptor> {
-    use std::io::Write as _;
-    let (read, mut write) = std::io::pipe()?;
-    write.write_all(bytes)?;
-    Ok(read.into())
-}
-
 pub fn sandbox_child(
     cmd: &mut std::process::Command,
     _inherit: Vec<i32>,

@@ -5,13 +5,4 @@
 #[path = "fair-memory/linux.rs"]
 mod linux;
 
-#[cfg(target_os = "linux")]
-fn main() -> std::process::ExitCode {
-    linux::main()
-}
-
-#[cfg(not(target_os = "linux"))]
-fn main() -> std::process::ExitCode {
-    eprintln!("fair-memory: this test bot runs on Linux only");
-    std::process::ExitCode::from(2)
-}
+endodoi_test_bots::linux_only_main!("fair-memory");

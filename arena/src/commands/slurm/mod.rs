@@ -755,6 +755,24 @@ impl Poll {
     }
 }
 
+/// An error for the first of the `queued` jobs of `t` that waits for
+/// something that will not change ([`query::JobState::never_starts`]),
+/// naming how to cancel it and submit it again.
+fn refuse_stuck<'a>(
+    t: &Tournament,
+    queued: impl IntoIterator<Item = &'a query::JobState>,
+) -> anyhow::Result<()> {
+    if let Some(stuck) = queued.into_iter().find(|s| s.never_starts()) {
+        anyhow::bail!(
+            "job {} waits for {}, which will not change: cancel it (scancel {0}) and re-run with other options (`arena slurm rerun {} --cpus C --time T --partition P`)",
+            stuck.job,
+            stuck.reason,
+            t.dir.display()
+        );
+    }
+    Ok(())
+}
+
 /// `arena slurm status DIR [--wait]`.
 fn status(t: &Tournament, wait: bool, console: &mut Console<'_>) -> anyhow::Result<bool> {
     let subs = t.submissions()?;
@@ -768,14 +786,7 @@ fn status(t: &Tournament, wait: bool, console: &mut Console<'_>) -> anyhow::Resu
             if queued.is_empty() {
                 break;
             }
-            if let Some(stuck) = queued.iter().find(|s| s.never_starts()) {
-                anyhow::bail!(
-                    "job {} waits for {}, which will not change: cancel it (scancel {0}) and re-run with other options (`arena slurm rerun {} --cpus C --time T --partition P`)",
-                    stuck.job,
-                    stuck.reason,
-                    t.dir.display()
-                );
-            }
+            refuse_stuck(t, &queued)?;
             let finished = (1..=shards).filter(|&k| t.shard(k).is_finished()).count();
             let line = format!(
                 "arena: {finished} of {} finished; queued or running: {}",
@@ -825,18 +836,11 @@ fn status(t: &Tournament, wait: bool, console: &mut Console<'_>) -> anyhow::Resu
     Ok(done || !wait)
 }
 
-/// `arena slurm rerun DIR`: the shards that did not finish, and a merge.
-fn rerun(
-    t: &Tournament,
-    job: &JobOptions,
-    dry_run: bool,
-    console: &mut Console<'_>,
-) -> anyhow::Result<bool> {
-    check_extra(job)?;
-    let subs = t.submissions()?;
-    let jobs: Vec<u64> = subs.iter().map(|s| s.job).collect();
-    let queued = query::queued(&jobs)?;
-    if let Some(s) = queued.first() {
+/// An error while a job `t` submitted is still queued or running: a rerun
+/// waits for it or for its cancelling, as the message says.
+fn refuse_while_queued(t: &Tournament) -> anyhow::Result<()> {
+    let jobs: Vec<u64> = t.submissions()?.iter().map(|s| s.job).collect();
+    if let Some(s) = query::queued(&jobs)?.first() {
         anyhow::bail!(
             "job {} of this tournament is still {}: wait for it (`arena slurm status {} --wait`) or cancel it (scancel {}) first",
             s.job,
@@ -845,6 +849,18 @@ fn rerun(
             s.job
         );
     }
+    Ok(())
+}
+
+/// `arena slurm rerun DIR`: the shards that did not finish, and a merge.
+fn rerun(
+    t: &Tournament,
+    job: &JobOptions,
+    dry_run: bool,
+    console: &mut Console<'_>,
+) -> anyhow::Result<bool> {
+    check_extra(job)?;
+    refuse_while_queued(t)?;
     let unfinished: Vec<String> = (1..=t.shards()?)
         .filter(|&k| !t.shard(k).is_finished())
         .map(|k| k.to_string())

@@ -19,7 +19,7 @@ use std::sync::Arc;
 use anyhow::Context as _;
 
 use super::rounds::{self, Course};
-use super::{query, Console, JobOptions, Jobs, Poll, Row, Submit, Tournament};
+use super::{query, refuse_stuck, Console, JobOptions, Jobs, Poll, Row, Submit, Tournament};
 use crate::config::Config;
 use crate::output::RunFolder;
 use crate::shard::Shard;
@@ -614,14 +614,7 @@ fn wait_for_chain(
         if queued.is_empty() {
             return Ok(());
         }
-        if let Some(stuck) = queued.iter().find(|s| s.never_starts()) {
-            anyhow::bail!(
-                "job {} waits for {}, which will not change: cancel it (scancel {0}) and re-run with other options (`arena slurm rerun {} --cpus C --time T --partition P`)",
-                stuck.job,
-                stuck.reason,
-                t.dir.display()
-            );
-        }
+        refuse_stuck(t, queued.iter().copied())?;
         let waiting = |s: &&query::JobState| {
             s.held() || (s.state == "PENDING" && s.reason.starts_with("Dependency"))
         };
@@ -666,17 +659,7 @@ pub fn rerun(
     console: &mut Console<'_>,
 ) -> anyhow::Result<bool> {
     super::check_extra(job)?;
-    let subs = t.submissions()?;
-    let jobs: Vec<u64> = subs.iter().map(|s| s.job).collect();
-    if let Some(s) = query::queued(&jobs)?.first() {
-        anyhow::bail!(
-            "job {} of this tournament is still {}: wait for it (`arena slurm status {} --wait`) or cancel it (scancel {}) first",
-            s.job,
-            s.describe(),
-            t.dir.display(),
-            s.job
-        );
-    }
+    super::refuse_while_queued(t)?;
     let config = t.config()?;
     let course = t.course(&config)?;
     let options = over(&t.job_options()?, job);

@@ -68,6 +68,25 @@ impl Scripts {
         self.dir.join(format!("shard-{k}"))
     }
 
+    /// A job script: `#!/bin/sh`, the `header` lines (comments and
+    /// `#SBATCH` lines), the `#SBATCH` lines every job shares, then the
+    /// `body` (the shell's lines).
+    ///
+    /// # Errors
+    /// A path that cannot go on a `#SBATCH` line ([`sbatch_path`]).
+    fn script(&self, header: &[String], body: &[String]) -> Result<String, PathError> {
+        let mut lines = vec!["#!/bin/sh".to_string()];
+        lines.extend_from_slice(header);
+        self.common(&mut lines)?;
+        lines.extend_from_slice(body);
+        Ok(lines.join("\n") + "\n")
+    }
+
+    /// The arena's executable, quoted for the shell.
+    fn arena(&self) -> String {
+        quote(&self.arena.display().to_string())
+    }
+
     /// The `#SBATCH` lines both jobs share.
     fn common(&self, lines: &mut Vec<String>) -> Result<(), PathError> {
         if let Some(p) = &self.partition {
@@ -89,8 +108,7 @@ impl Scripts {
     pub fn shards_script(&self) -> Result<String, PathError> {
         let dir = sbatch_path(&self.dir)?;
         let n = self.shards;
-        let mut lines = vec![
-            "#!/bin/sh".to_string(),
+        let header = [
             format!("# Written by `arena slurm`: task K of this job array plays shard K of {n}"),
             "# of the tournament in config.toml into shard-K beside it, resuming that".into(),
             "# folder if an earlier attempt left one. Re-run a task alone with".into(),
@@ -106,21 +124,20 @@ impl Scripts {
             format!("#SBATCH --cpus-per-task={}", self.cpus),
             format!("#SBATCH --output={dir}/slurm/shard-%a.log"),
         ];
-        self.common(&mut lines)?;
-        lines.push("set -eu".into());
-        lines.push("k=$SLURM_ARRAY_TASK_ID".into());
-        // Re-runs append to the same log: each attempt opens with a line.
-        lines.push(
+        let body = [
+            "set -eu".into(),
+            "k=$SLURM_ARRAY_TASK_ID".into(),
+            // Re-runs append to the same log: each attempt opens with a line.
             "echo \"== shard $k/N: job ${SLURM_ARRAY_JOB_ID}_$k on $(hostname), $(date -u +%Y-%m-%dT%H:%M:%SZ)\""
                 .replace("N:", &format!("{n}:")),
-        );
-        lines.push(format!(
-            "exec {} run {} --shard \"$k/{n}\" --out {}/shard-\"$k\" --resume-if-exists --quiet",
-            quote(&self.arena.display().to_string()),
-            quote(&self.dir.join("config.toml").display().to_string()),
-            quote(&dir),
-        ));
-        Ok(lines.join("\n") + "\n")
+            format!(
+                "exec {} run {} --shard \"$k/{n}\" --out {}/shard-\"$k\" --resume-if-exists --quiet",
+                self.arena(),
+                quote(&self.dir.join("config.toml").display().to_string()),
+                quote(&dir),
+            ),
+        ];
+        self.script(&header, &body)
     }
 
     /// The merge job, run after the array (`--dependency=afterany`): it
@@ -131,8 +148,10 @@ impl Scripts {
     /// A path that cannot go on a `#SBATCH` line ([`sbatch_path`]).
     pub fn merge_script(&self) -> Result<String, PathError> {
         let dir = sbatch_path(&self.dir)?;
-        let mut lines = vec![
-            "#!/bin/sh".to_string(),
+        let shards: Vec<String> = (1..=self.shards)
+            .map(|k| quote(&self.shard_dir(k).display().to_string()))
+            .collect();
+        let header = [
             "# Written by `arena slurm`: merges the shard folders into merged/ once the".into(),
             "# job array is over. If a shard did not finish it fails and names it;".into(),
             format!("# then `arena slurm rerun {dir}` plays it again and merges anew."),
@@ -140,21 +159,17 @@ impl Scripts {
             "#SBATCH --cpus-per-task=1".into(),
             format!("#SBATCH --output={dir}/slurm/merge.log"),
         ];
-        self.common(&mut lines)?;
-        lines.push(
+        let body = [
             "echo \"== merge: job $SLURM_JOB_ID on $(hostname), $(date -u +%Y-%m-%dT%H:%M:%SZ)\""
                 .into(),
-        );
-        let shards: Vec<String> = (1..=self.shards)
-            .map(|k| quote(&self.shard_dir(k).display().to_string()))
-            .collect();
-        lines.push(format!(
-            "exec {} merge {} --out {}",
-            quote(&self.arena.display().to_string()),
-            shards.join(" "),
-            quote(&self.dir.join("merged").display().to_string()),
-        ));
-        Ok(lines.join("\n") + "\n")
+            format!(
+                "exec {} merge {} --out {}",
+                self.arena(),
+                shards.join(" "),
+                quote(&self.dir.join("merged").display().to_string()),
+            ),
+        ];
+        self.script(&header, &body)
     }
 }
 
@@ -169,8 +184,7 @@ impl Scripts {
     /// A path that cannot go on a `#SBATCH` line ([`sbatch_path`]).
     pub fn round_script(&self) -> Result<String, PathError> {
         let dir = sbatch_path(&self.dir)?;
-        let mut lines = vec![
-            "#!/bin/sh".to_string(),
+        let header = [
             "# Written by `arena slurm`: a round of the tournament in config.toml beside".into(),
             "# the folder of this file. Submitted as `sbatch --array=1-N round.sbatch R`:".into(),
             "# task K plays shard K of round R into round-R/shard-K, resuming that folder".into(),
@@ -182,20 +196,19 @@ impl Scripts {
             format!("#SBATCH --cpus-per-task={}", self.cpus),
             format!("#SBATCH --output={dir}/slurm/shard-%a.log"),
         ];
-        self.common(&mut lines)?;
-        lines.push("set -eu".into());
-        lines.push("r=$1".into());
-        lines.push("k=$SLURM_ARRAY_TASK_ID".into());
-        lines.push(
+        let body = [
+            "set -eu".into(),
+            "r=$1".into(),
+            "k=$SLURM_ARRAY_TASK_ID".into(),
             "echo \"== round $r, shard $k: job ${SLURM_ARRAY_JOB_ID}_$k on $(hostname), $(date -u +%Y-%m-%dT%H:%M:%SZ)\""
                 .into(),
-        );
-        lines.push(format!(
-            "exec {} slurm play {} --round \"$r\" --shard \"$k\"",
-            quote(&self.arena.display().to_string()),
-            quote(&dir),
-        ));
-        Ok(lines.join("\n") + "\n")
+            format!(
+                "exec {} slurm play {} --round \"$r\" --shard \"$k\"",
+                self.arena(),
+                quote(&dir),
+            ),
+        ];
+        self.script(&header, &body)
     }
 
     /// The job between rounds, run after a round's array
@@ -208,8 +221,7 @@ impl Scripts {
     /// A path that cannot go on a `#SBATCH` line ([`sbatch_path`]).
     pub fn next_script(&self) -> Result<String, PathError> {
         let dir = sbatch_path(&self.dir)?;
-        let mut lines = vec![
-            "#!/bin/sh".to_string(),
+        let header = [
             "# Written by `arena slurm`: after round R (the argument) it merges the".into(),
             "# round's shards into merged/ and submits the next round and the job after".into(),
             "# it. If a shard did not finish it fails and names it; then".into(),
@@ -218,18 +230,17 @@ impl Scripts {
             "#SBATCH --cpus-per-task=1".into(),
             format!("#SBATCH --output={dir}/slurm/next.log"),
         ];
-        self.common(&mut lines)?;
-        lines.push("set -eu".into());
-        lines.push(
+        let body = [
+            "set -eu".into(),
             "echo \"== after round $1: job $SLURM_JOB_ID on $(hostname), $(date -u +%Y-%m-%dT%H:%M:%SZ)\""
                 .into(),
-        );
-        lines.push(format!(
-            "exec {} slurm next {} --round \"$1\"",
-            quote(&self.arena.display().to_string()),
-            quote(&dir),
-        ));
-        Ok(lines.join("\n") + "\n")
+            format!(
+                "exec {} slurm next {} --round \"$1\"",
+                self.arena(),
+                quote(&dir),
+            ),
+        ];
+        self.script(&header, &body)
     }
 }
 
