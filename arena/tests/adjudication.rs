@@ -7,7 +7,9 @@ mod common;
 
 use std::collections::HashMap;
 
-use common::{arena, arena_bot, assert_replays, assert_success, config, rows, run_arena};
+use common::{
+    arena, arena_bot, assert_contains, assert_replays, assert_success, config, rows, run_arena,
+};
 
 #[test]
 fn every_decided_game_has_the_winner_of_the_full_game() {
@@ -102,6 +104,6 @@ fn every_decided_game_has_the_winner_of_the_full_game() {
     let rate = arena(&[&"rate", &decided_dir.join("games.csv")]);
     assert_success(&rate);
     let table = String::from_utf8_lossy(&rate.stdout);
-    assert!(table.contains("alphabeta-3"), "{table}");
+    assert_contains(&table, "alphabeta-3");
     assert_replays(&decided_dir.join("games.csv"));
 }

@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::assert_contains;
+
 use std::process::Command;
 
 fn arena() -> Command {
@@ -63,7 +65,7 @@ fn an_unknown_section_is_refused() {
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("--only warp"), "{stderr}");
+    assert_contains(&stderr, "--only warp");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }
 

@@ -6,7 +6,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{assert_success, rows, run_with, write_config};
+use common::{assert_contains, assert_ends_with, assert_success, rows, run_with, write_config};
 
 /// Runs the config `text` (written under `dir`) with `--transcripts`, and
 /// returns the run folder and what the arena wrote to stderr.
@@ -64,10 +64,7 @@ command = ["arena", "bot", "random", "--seed", "3"]
 "#,
     );
     // The start-up check names the option the bot does not list.
-    assert!(
-        said.contains("bot 'deep': the config sets option style, which the bot does not list in its hello reply (it lists depth, time_ms, seed, noise)"),
-        "{said}"
-    );
+    assert_contains(&said, "bot 'deep': the config sets option style, which the bot does not list in its hello reply (it lists depth, time_ms, seed, noise)");
     assert!(
         !said.contains("option depth") && !said.contains("options depth"),
         "{said}"
@@ -89,10 +86,7 @@ command = ["arena", "bot", "random", "--seed", "3"]
         )),
         "{first}"
     );
-    assert!(
-        first.contains(&format!("{other} > hello version=1\n")),
-        "{first}"
-    );
+    assert_contains(&first, &format!("{other} > hello version=1\n"));
     let mut depths = Vec::new();
     for (text, side) in &games {
         let other = if *side == 'S' { 'N' } else { 'S' };
@@ -108,7 +102,7 @@ command = ["arena", "bot", "random", "--seed", "3"]
         // Its turns too: time_ms is the bot's own limit.
         for line in text.lines().filter(|l| l.contains("> turn ")) {
             let want = if line.starts_with(*side) { 1500 } else { 1000 };
-            assert!(line.ends_with(&format!(" time_ms={want}")), "{line}");
+            assert_ends_with(&line, &format!(" time_ms={want}"));
         }
         depths.extend(
             text.lines()
@@ -169,11 +163,11 @@ command = ["arena", "bot", "random"]
         for line in turns {
             if line.starts_with(side) {
                 // Its own clock, and the other's shown as 0 (it has none).
-                assert!(line.contains(" clock_ms="), "{line}");
-                assert!(line.ends_with(",0"), "{line}");
+                assert_contains(&line, " clock_ms=");
+                assert_ends_with(&line, ",0");
             } else {
                 assert!(!line.contains("clock_ms"), "{line}");
-                assert!(line.ends_with(" time_ms=800"), "{line}");
+                assert_ends_with(&line, " time_ms=800");
             }
         }
     }

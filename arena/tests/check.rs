@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 
 use assert_cmd::Command;
 
-use common::repo;
+use common::{assert_contains, assert_ends_with, repo};
 
 /// The checks, in the order of the checklist.
 const CHECKS: [&str; 9] = [
@@ -73,7 +73,7 @@ fn passes(bot: &[&str]) {
     for name in CHECKS {
         assert!(line(&stdout, name).starts_with("PASS  "), "{stdout}");
     }
-    assert!(stdout.ends_with("all 9 checks passed\n"), "{stdout}");
+    assert_ends_with(&stdout, "all 9 checks passed\n");
 }
 
 fn script_bot(path: &str) -> [&str; 2] {
@@ -114,9 +114,9 @@ fn options_go_in_hello_and_the_bots_list_is_shown() {
     );
     assert_eq!(code, 0, "{stdout}");
     let hello = line(&stdout, "handshake");
-    assert!(
-        hello.contains("'hello version=1 name=alphabeta options=depth,time_ms,seed,noise'"),
-        "{hello}"
+    assert_contains(
+        &hello,
+        "'hello version=1 name=alphabeta options=depth,time_ms,seed,noise'",
     );
     assert!(
         hello.contains(
@@ -144,7 +144,7 @@ fn options_go_in_hello_and_the_bots_list_is_shown() {
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
     let said = String::from_utf8_lossy(&output.stderr);
-    assert!(said.contains("write NAME=VALUE"), "{said}");
+    assert_contains(&said, "write NAME=VALUE");
 }
 
 #[test]
@@ -197,7 +197,7 @@ fn info_lines_and_stderr_pass_and_go_to_the_log() {
     );
     assert_eq!(code, 0, "{stdout}");
     let log = std::fs::read_to_string(&log).unwrap();
-    assert!(log.contains("check info: move "), "{log}");
+    assert_contains(&log, "check info: move ");
 }
 
 #[test]
@@ -229,7 +229,7 @@ fn an_illegal_move_fails_each_game_with_the_move_and_the_legal_list() {
     );
     // An illegal move keeps the bot in step: it is still there for quit.
     assert!(line(&stdout, "quit").starts_with("PASS  "), "{stdout}");
-    assert!(stdout.contains("6 of 9 checks failed\n"), "{stdout}");
+    assert_contains(&stdout, "6 of 9 checks failed\n");
     assert!(stdout.ends_with("run again with --log FILE before -- to see what it said)\n"));
 }
 
@@ -309,10 +309,7 @@ fn no_handshake_skips_the_rest() {
     for name in &CHECKS[1..] {
         assert!(line(&stdout, name).starts_with("SKIP  "), "{stdout}");
     }
-    assert!(
-        stdout.contains("1 of 9 checks failed, 8 skipped\n"),
-        "{stdout}"
-    );
+    assert_contains(&stdout, "1 of 9 checks failed, 8 skipped\n");
 }
 
 #[test]
@@ -323,7 +320,7 @@ fn a_bot_that_lingers_after_quit_fails_quit() {
         line(&stdout, "quit"),
         "FAIL  quit                still running 500 ms after quit and the end of its input; expected it to exit within 500 ms (a tournament then sends SIGTERM, then SIGKILL)"
     );
-    assert!(stdout.contains("1 of 9 checks failed\n"), "{stdout}");
+    assert_contains(&stdout, "1 of 9 checks failed\n");
 }
 
 #[test]
@@ -434,9 +431,9 @@ fn escape_sequences_in_a_bots_options_do_not_reach_the_terminal() {
     );
     // The valid name is kept, once; the rest is dropped.
     let handshake = line(&stdout, "handshake");
-    assert!(
-        handshake.contains("; its options: depth; warning: it does not list bogus (sent as option.bogus=1 in hello)"),
-        "{handshake}"
+    assert_contains(
+        &handshake,
+        "; its options: depth; warning: it does not list bogus (sent as option.bogus=1 in hello)",
     );
 }
 
@@ -457,7 +454,7 @@ fn a_bot_that_answers_hello_twice_fails_the_handshake_in_words_it_can_act_on() {
     for name in &CHECKS[1..] {
         assert!(line(&stdout, name).starts_with("PASS  "), "{stdout}");
     }
-    assert!(stdout.contains("\n1 of 9 checks failed\n"), "{stdout}");
+    assert_contains(&stdout, "\n1 of 9 checks failed\n");
 }
 
 /// A banner line that is not UTF-8 is shown as sent, `\xff`, as the
@@ -514,10 +511,7 @@ fn a_missing_script_is_named_before_anything_starts() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(
-        stderr.contains("script 'test-bots/no_such_bot.py' does not exist"),
-        "{stderr}"
-    );
+    assert_contains(&stderr, "script 'test-bots/no_such_bot.py' does not exist");
     assert!(
         output.stdout.is_empty(),
         "no checklist: {}",

@@ -39,7 +39,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
 
 use arena::cgroup::Cgroups;
-use common::rows;
+use common::{assert_contains, rows};
 
 /// The ordinary user of the delegated runs (no such user needs to exist).
 const ORDINARY: u32 = 4242;
@@ -649,10 +649,7 @@ fn an_ordinary_user_without_a_cgroup_is_told_and_require_refuses_to_start() {
     let output = arena(&cfg, &out, who, None).output().unwrap();
     common::assert_success(&output);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        stderr.contains("arena: per-bot cgroups are not enforced: the arena cannot make folders in its own cgroups: "),
-        "{stderr}"
-    );
+    assert_contains(&stderr, "arena: per-bot cgroups are not enforced: the arena cannot make folders in its own cgroups: ");
     assert_eq!(rows(&out.join("games.csv")).len(), 2);
     // "require": one line before anything is written, exit 2.
     let cfg = config(tmp.path(), "require", "cgroups = \"require\"", &bots);

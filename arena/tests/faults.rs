@@ -19,8 +19,8 @@ use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
 
 use common::{
-    assert_same_files, assert_success, config, games_without_timing, leftovers, rows, run_arena,
-    run_to, temp_config, SUMMARY_FILES,
+    assert_contains, assert_same_files, assert_success, config, games_without_timing, leftovers,
+    rows, run_arena, run_to, temp_config, SUMMARY_FILES,
 };
 
 /// The arena, without RUST_BACKTRACE: a bot at its memory limit that
@@ -468,7 +468,7 @@ fn ctrl_c_prints_the_resume_command_and_it_works() {
         .lines()
         .find_map(|l| l.strip_prefix(prefix))
         .unwrap_or_else(|| panic!("no resume command in:\n{rest}"));
-    assert!(command.contains("--resume"), "{command}");
+    assert_contains(&command, "--resume");
     assert!(!out.join("finished").exists());
 
     let resumed = std::process::Command::new("sh")
@@ -539,7 +539,7 @@ fn ctrl_c_during_the_start_up_check_stops_it_and_prints_the_resume_command() {
         .lines()
         .find_map(|l| l.strip_prefix(prefix))
         .unwrap_or_else(|| panic!("no resume command in:\n{stderr}"));
-    assert!(command.contains("--resume"), "{command}");
+    assert_contains(&command, "--resume");
     assert!(!out.join("finished").exists());
     let standings = rows(&out.join("standings.csv"));
     let mut names: Vec<&str> = standings.iter().map(|r| r["bot"].as_str()).collect();
@@ -938,12 +938,9 @@ fn a_bot_that_sends_its_hello_reply_early_plays_and_is_named_at_start() {
         "{games:?}"
     );
     let log = std::fs::read_to_string(out.join("logs/twice.stderr.log")).unwrap();
-    assert!(log.contains("skipped a second hello reply"), "{log}");
+    assert_contains(&log, "skipped a second hello reply");
     let log = std::fs::read_to_string(out.join("logs/banner.stderr.log")).unwrap();
-    assert!(
-        log.contains("skipped before its hello reply: 'EarlyBot 1.0'"),
-        "{log}"
-    );
+    assert_contains(&log, "skipped before its hello reply: 'EarlyBot 1.0'");
 }
 
 #[test]
@@ -1011,7 +1008,7 @@ fn an_unfinished_line_and_bytes_that_are_not_utf8_are_shown_as_sent() {
         );
     }
     let log = std::fs::read_to_string(out.join("logs/nonewline.stderr.log")).unwrap();
-    assert!(log.contains("it had sent 'move "), "{log}");
+    assert_contains(&log, "it had sent 'move ");
     let junk = of("junk");
     assert!(!junk.is_empty(), "{games:?}");
     for detail in &junk {

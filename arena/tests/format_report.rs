@@ -10,7 +10,7 @@ mod common;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
-use common::{assert_success, bundled_field, config, rate, rows, run_arena};
+use common::{assert_contains, assert_success, bundled_field, config, rate, rows, run_arena};
 
 /// `n` seeded bundled bots `b1`..`bn` (greedy, random and first in turn).
 fn field(n: usize) -> Vec<(String, Vec<String>)> {
@@ -141,10 +141,7 @@ fn knockout_csv_agrees_with_series_csv_tie_by_tie() {
         }
     }
     let champion = &ties.last().unwrap()["winner"];
-    assert!(
-        stdout.contains(&format!("Knockout champion: {champion}")),
-        "{stdout}"
-    );
+    assert_contains(&stdout, &format!("Knockout champion: {champion}"));
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
     assert!(html.contains("<section id=\"bracket\">"));
     assert_eq!(html.matches("<div class=\"tie\"").count(), ties.len());

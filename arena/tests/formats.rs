@@ -20,8 +20,8 @@ use std::path::Path;
 use std::process::Command;
 
 use common::{
-    assert_same_files, assert_success, bundled_field, config, error_line, games_without_timing,
-    killed_in_round, repo, resume_after_cut, rows, run_arena, SUMMARY_FILES,
+    assert_contains, assert_same_files, assert_success, bundled_field, config, error_line,
+    games_without_timing, killed_in_round, repo, resume_after_cut, rows, run_arena, SUMMARY_FILES,
 };
 
 /// One row of `series.csv`.
@@ -672,13 +672,13 @@ fn a_knockout_or_swiss_refuses_shards_in_one_line_and_a_gauntlet_splits() {
             .output()
             .unwrap();
         let line = error_line(&output);
-        assert!(line.contains("no shards to merge"), "{line}");
+        assert_contains(&line, "no shards to merge");
     }
     // A league without rounds would go on until stopped: not on Slurm.
     let cfg = tiny(tmp.path(), "format = \"league\"", &bots);
     let output = slurm_dry_run(tmp.path(), &cfg);
     let line = error_line(&output);
-    assert!(line.contains("set rounds = R"), "{line}");
+    assert_contains(&line, "set rounds = R");
     // A gauntlet's series are known at the start: its shards merge to the
     // run made in one go.
     let cfg = tiny(
@@ -812,7 +812,7 @@ fn a_bot_that_does_not_start_is_walked_over_in_a_knockout_and_never_paired_in_a_
         let output = run_arena(&tiny(&dir, &keys, &bots), &out);
         assert_success(&output);
         let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(stderr.contains("bot 'b4' did not start"), "{stderr}");
+        assert_contains(&stderr, "bot 'b4' did not start");
         let played = series_of(&out);
         assert!(
             played.iter().all(|s| s.a != "b4" && s.b != "b4"),

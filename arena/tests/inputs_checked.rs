@@ -8,7 +8,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
-use common::{arena_bot, assert_success, config, run_arena};
+use common::{arena_bot, assert_contains, assert_success, config, run_arena};
 
 /// A finished two-bot run on `holes` holes per row, in `dir/name`.
 fn a_run(dir: &Path, name: &str, holes: u32) -> PathBuf {
@@ -203,9 +203,9 @@ fn rows_without_moves_are_counted_with_a_note_and_bad_seeds_refused() {
         tmp.path().join("rated").as_os_str(),
     ]);
     assert_eq!(code, Some(0), "{stderr}");
-    assert!(
-        stderr.contains("has no moves column, so its rows are counted as they are"),
-        "{stderr}"
+    assert_contains(
+        &stderr,
+        "has no moves column, so its rows are counted as they are",
     );
     let mut bad = lines.clone();
     bad[2] = set(&bad[2], seeds, "NaN");
@@ -218,9 +218,9 @@ fn rows_without_moves_are_counted_with_a_note_and_bad_seeds_refused() {
         tmp.path().join("rated-bad").as_os_str(),
     ]);
     assert_eq!(code, Some(2), "{stderr}");
-    assert!(
-        stderr.contains(&format!("{}:3: bad south_seeds 'NaN'", bad_file.display())),
-        "{stderr}"
+    assert_contains(
+        &stderr,
+        &format!("{}:3: bad south_seeds 'NaN'", bad_file.display()),
     );
 }
 

@@ -18,8 +18,8 @@ use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
 
 use common::{
-    assert_same_files, assert_success, config, games_so_far, games_without_timing, killed_in_round,
-    rate, read_files, resume_after_cut, rows, run_arena, SUMMARY_FILES,
+    assert_contains, assert_same_files, assert_success, config, games_so_far, games_without_timing,
+    killed_in_round, rate, read_files, resume_after_cut, rows, run_arena, SUMMARY_FILES,
 };
 
 /// `n` greedy bots `g1`..`gn` with noise spread from 0 to 1, seeded, each
@@ -137,9 +137,9 @@ fn a_league_pairs_every_bot_once_a_round_and_lists_its_pairings() {
     let bots: Vec<String> = (1..=9).map(|i| format!("g{i}")).collect();
     check_league(&out, &bots, 3);
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        stdout.contains("League after 3 of 3 rounds (15 pairings in league.csv)"),
-        "{stdout}"
+    assert_contains(
+        &stdout,
+        "League after 3 of 3 rounds (15 pairings in league.csv)",
     );
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
@@ -163,7 +163,7 @@ fn a_league_of_more_than_20_bots_shows_its_top_20_and_where_the_rest_is() {
         "(the top 20 of 22 bots; every bot is in {})",
         out.join("standings.csv").display()
     );
-    assert!(stdout.contains(&note), "{stdout}");
+    assert_contains(&stdout, &note);
     let ranks: Vec<&str> = stdout
         .lines()
         .filter_map(|l| l.split_whitespace().next())
@@ -280,9 +280,9 @@ fn a_league_without_rounds_goes_on_until_ctrl_c_and_then_writes_its_files() {
     let output = child.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(130));
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(stdout.contains("rounds: stopped"), "{stdout}");
+    assert_contains(&stdout, "rounds: stopped");
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("--resume"), "{stderr}");
+    assert_contains(&stderr, "--resume");
     // The files cover the games played; league.csv the rounds paired.
     let games = rows(&run.join("games.csv"));
     let standings = rows(&run.join("standings.csv"));
@@ -708,9 +708,9 @@ fn arena_rate_replays_a_league_whose_bots_came_and_went() {
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert_eq!(refused.status.code(), Some(2), "{stderr}");
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
-    assert!(
-        stderr.contains("is not a pairing of the league replayed from its config and roster.csv"),
-        "{stderr}"
+    assert_contains(
+        &stderr,
+        "is not a pairing of the league replayed from its config and roster.csv",
     );
     let mut left: Vec<String> = std::fs::read_dir(&edited)
         .unwrap()
@@ -730,7 +730,7 @@ fn arena_rate_replays_a_league_whose_bots_came_and_went() {
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert_eq!(refused.status.code(), Some(2), "{stderr}");
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
-    assert!(stderr.contains("holds another run's games.csv"), "{stderr}");
+    assert_contains(&stderr, "holds another run's games.csv");
     let after: Vec<Vec<u8>> = left
         .iter()
         .map(|f| std::fs::read(edited.join(f)).unwrap())

@@ -7,6 +7,8 @@
 
 mod common;
 
+use common::assert_contains;
+
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -96,18 +98,15 @@ fn a_resumed_league_says_so_and_its_rounds_played_once() {
         "{stderr}"
     );
     // Round 1 was played whole: one line for it, and not its own again.
-    assert!(
-        stderr.contains("arena: league round 1 paired again as they were and replayed from the games kept (already played)"),
-        "{stderr}"
-    );
+    assert_contains(&stderr, "arena: league round 1 paired again as they were and replayed from the games kept (already played)");
     assert!(!stderr.contains("arena: league round 1 of 3"), "{stderr}");
-    assert!(stderr.contains("arena: league round 3 of 3"), "{stderr}");
+    assert_contains(&stderr, "arena: league round 3 of 3");
     // league.csv written anew: 3 rounds of 4 series.
     assert_eq!(common::rows(&league).len(), 12);
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        stdout.contains("League after 3 of 3 rounds (12 pairings in league.csv)"),
-        "{stdout}"
+    assert_contains(
+        &stdout,
+        "League after 3 of 3 rounds (12 pairings in league.csv)",
     );
 }
 
@@ -248,10 +247,7 @@ fn a_bot_that_cannot_start_does_not_join_while_running_or_at_a_resume() {
     child.wait().unwrap();
     reader.join().unwrap();
     let text = said.lock().unwrap().clone();
-    assert!(
-        text.contains("fix it and save the config again to retry"),
-        "{text}"
-    );
+    assert_contains(&text, "fix it and save the config again to retry");
     assert!(!text.contains("it now plays at most"), "{text}");
 }
 

@@ -6,8 +6,8 @@
 mod common;
 
 use common::{
-    arena, arena_bot, assert_same_files, assert_success, config, greedy_and_random, rows,
-    run_arena, run_to, temp_config,
+    arena, arena_bot, assert_contains, assert_same_files, assert_success, config,
+    greedy_and_random, rows, run_arena, run_to, temp_config,
 };
 
 use arena::stats::{penta_elo, GameScore, Pentanomial, Sprt, SprtModel, SprtStatus};
@@ -46,10 +46,7 @@ fn an_sprt_match_prints_and_writes_its_summary_and_draws_its_llr() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     // The start line says what is tested, not only max_games's bound.
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        stderr.contains("an SPRT of [0, 50] logistic Elo to a verdict or "),
-        "{stderr}"
-    );
+    assert_contains(&stderr, "an SPRT of [0, 50] logistic Elo to a verdict or ");
     assert!(!stderr.contains("first_to"), "{stderr}");
 
     // Everything again from games.csv, with the library's statistics.
@@ -166,10 +163,7 @@ fn an_sprt_match_prints_and_writes_its_summary_and_draws_its_llr() {
     assert_success(&output);
     assert!(String::from_utf8_lossy(&output.stdout).contains(&expected[2]));
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        stderr.contains("los.csv, match.csv, report.html"),
-        "{stderr}"
-    );
+    assert_contains(&stderr, "los.csv, match.csv, report.html");
     assert_same_files(&out, &again, &["report.html", "match.csv"]);
 }
 
@@ -192,7 +186,7 @@ fn a_two_bot_match_without_sprt_gets_the_summary_without_the_test() {
         "  pentanomial [{}, {}, {}, {}, {}]",
         c[0], c[1], c[2], c[3], c[4]
     )));
-    assert!(stdout.contains("LOS "), "{stdout}");
+    assert_contains(&stdout, "LOS ");
     assert!(
         !stdout.contains("SPRT") && !stdout.contains("LLR"),
         "{stdout}"
@@ -211,9 +205,9 @@ fn an_sprt_match_with_first_to_says_it_is_not_used() {
     let output = run_arena(&cfg, &tmp.path().join("run"));
     assert_success(&output);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        stderr.contains("warning: [tournament] first_to = 3 is not used by an SPRT match"),
-        "{stderr}"
+    assert_contains(
+        &stderr,
+        "warning: [tournament] first_to = 3 is not used by an SPRT match",
     );
 }
 

@@ -5,7 +5,7 @@ mod common;
 
 use assert_cmd::Command;
 
-use common::{arena_bot, assert_success, config, run_with};
+use common::{arena_bot, assert_contains, assert_success, config, run_with};
 
 fn arena() -> Command {
     let mut cmd = Command::cargo_bin("arena").unwrap();
@@ -90,7 +90,7 @@ fn a_move_with_a_leading_zero_or_a_sign_is_refused() {
             .unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{stderr}");
-        assert!(stderr.contains(&format!("'{bad}'")), "{stderr}");
+        assert_contains(&stderr, &format!("'{bad}'"));
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
     }
     let ok = arena()
@@ -109,7 +109,7 @@ fn one_ply_is_a_ply() {
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}");
-    assert!(stdout.contains("the game goes on after 1 ply:"), "{stdout}");
+    assert_contains(&stdout, "the game goes on after 1 ply:");
 }
 
 /// Issue 17's tester: replaying the game on a games.csv's last line, cut

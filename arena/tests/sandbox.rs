@@ -20,7 +20,7 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::rows;
+use common::{assert_contains, rows};
 
 /// Whether bubblewrap is here; `false` after saying SKIPPED, or a panic
 /// when `ENDODOI_REQUIRE_BWRAP=1`. Where the platform has no sandbox (the
@@ -35,7 +35,7 @@ fn bubblewrap() -> bool {
             .unwrap();
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(!output.status.success(), "{stderr}");
-        assert!(stderr.contains(arena::platform::NO_SANDBOX), "{stderr}");
+        assert_contains(&stderr, arena::platform::NO_SANDBOX);
         return false;
     }
     if arena::bot::spawn::bubblewrap().is_some() {
@@ -571,10 +571,7 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
             bot("x", &planted, "sandbox_rw = [\".\", \"state\"]\n")
         ),
     );
-    assert!(
-        e.contains("in the bot's folder, which its author made"),
-        "{e}"
-    );
+    assert_contains(&e, "in the bot's folder, which its author made");
 
     // A link the bot's author put in its folder, named in sandbox_ro: to
     // another bot's folder, or to the host's /proc.
@@ -590,10 +587,7 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
                 bot("y", &other, "")
             ),
         );
-        assert!(
-            e.contains("in the bot's folder, which its author made"),
-            "{e}"
-        );
+        assert_contains(&e, "in the bot's folder, which its author made");
     }
     // A link in another bot's folder, named by this one: that bot's author
     // points it where they like.
@@ -605,7 +599,7 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
             bot("y", &author, "")
         ),
     );
-    assert!(e.contains("in bot 'y''s folder"), "{e}");
+    assert_contains(&e, "in bot 'y''s folder");
     // The host's /proc, /sys, /dev or /run, named outright.
     let e = refused(
         t,
@@ -614,7 +608,7 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
             bot("x", &a, "sandbox_ro = [\"/proc\"]\n")
         ),
     );
-    assert!(e.contains("system folder"), "{e}");
+    assert_contains(&e, "system folder");
     // A path inside another bot's folder.
     let e = refused(
         t,
@@ -624,7 +618,7 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
             bot("y", &other, "")
         ),
     );
-    assert!(e.contains("in bot 'y''s folder"), "{e}");
+    assert_contains(&e, "in bot 'y''s folder");
     // A path shown on top of a folder the bot may write (it could rename
     // what is there and put a link in its place).
     std::fs::create_dir_all(planted.join("models")).unwrap();
@@ -639,7 +633,7 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
             )
         ),
     );
-    assert!(e.contains("which the bot may write"), "{e}");
+    assert_contains(&e, "which the bot may write");
     // A run folder that does not exist yet, inside a bot's folder: through
     // `..`, or through a link.
     std::os::unix::fs::symlink(&a, t.join("a-link")).unwrap();
@@ -649,7 +643,7 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
         let output = common::run_arena(&cfg, &out);
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{stderr}");
-        assert!(stderr.contains("would see the run folder"), "{stderr}");
+        assert_contains(&stderr, "would see the run folder");
         assert!(!a.join("run/games.csv").exists());
     }
 
@@ -673,7 +667,7 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
                 bot("y", &victim_dir, &victim_extra)
             ),
         );
-        assert!(e.contains("which bot 'x' may write"), "{e}");
+        assert_contains(&e, "which bot 'x' may write");
     }
 
     // A sandbox setting on a bot that is not sandboxed.
@@ -716,14 +710,14 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
                 bot("x", &locked, "sandbox_rw = [\".\"]\n")
             ),
         );
-        assert!(e.contains("cannot write"), "{e}");
+        assert_contains(&e, "cannot write");
         // A folder nobody cannot reach.
         let hidden = t.join("hidden");
         std::fs::create_dir(&hidden).unwrap();
         let inner = deploy(&hidden, "bot", &[built("escape")]);
         std::fs::set_permissions(&hidden, std::fs::Permissions::from_mode(0o700)).unwrap();
         let e = refused(t, &format!("{head}{}{random}", bot("x", &inner, "")));
-        assert!(e.contains("cannot reach"), "{e}");
+        assert_contains(&e, "cannot reach");
         // A host user that is root, or unknown.
         let e = refused(
             t,
@@ -732,7 +726,7 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
                 bot("x", &a, "")
             ),
         );
-        assert!(e.contains("is root"), "{e}");
+        assert_contains(&e, "is root");
         let e = refused(
             t,
             &format!(
@@ -740,7 +734,7 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
                 bot("x", &a, "")
             ),
         );
-        assert!(e.contains("not a user"), "{e}");
+        assert_contains(&e, "not a user");
     }
 }
 
@@ -797,8 +791,8 @@ fn a_host_that_cannot_isolate_is_refused_before_any_game() {
         "echo 'bwrap: No permissions to create new namespace, likely because the kernel does not allow non-privileged user namespaces.' >&2; exit 1",
     );
     let e = run(&no_userns);
-    assert!(e.contains("cannot give the sandbox's isolation"), "{e}");
-    assert!(e.contains("unprivileged user namespaces"), "{e}");
+    assert_contains(&e, "cannot give the sandbox's isolation");
+    assert_contains(&e, "unprivileged user namespaces");
     // A bubblewrap that isolates nothing, running the confine step on the
     // host: the step's own check refuses to start the bot.
     let t2 = t.join("second");
@@ -808,7 +802,7 @@ fn a_host_that_cannot_isolate_is_refused_before_any_game() {
         "while [ \"$1\" != \"--\" ]; do shift; done; shift; exec \"$@\"",
     );
     let e = run(&none);
-    assert!(e.contains("not isolated as promised"), "{e}");
+    assert_contains(&e, "not isolated as promised");
 }
 
 #[test]
@@ -833,7 +827,7 @@ fn a_bot_author_checks_a_bot_in_the_sandbox() {
         .unwrap();
     common::assert_success(&output);
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(stdout.contains("all 9 checks passed"), "{stdout}");
+    assert_contains(&stdout, "all 9 checks passed");
     // The same bot, told to write its folder, cannot: it is read-only.
     std::fs::write(
         dir.join("writer.py"),
@@ -999,8 +993,8 @@ fn a_sandboxed_bot_sees_its_env_and_nothing_of_the_arenas() {
     // Unsandboxed, a bot gets the arena's environment with its env on top,
     // as docs/sandbox.md says: the control that the secret was there.
     let open = environ_line(&out, "open");
-    assert!(open.contains(&format!("{SECRET}={VALUE}")), "{open}");
-    assert!(open.contains("BOT_DEPTH=7"), "{open}");
+    assert_contains(&open, &format!("{SECRET}={VALUE}"));
+    assert_contains(&open, "BOT_DEPTH=7");
 }
 
 #[test]
@@ -1150,6 +1144,6 @@ fn arena_check_sandbox_names_a_missing_program_as_the_command_after_the_dashes()
         stderr.starts_with("error: program 'no-such-program-here' is not found"),
         "{stderr}"
     );
-    assert!(stderr.contains("fix the command after --"), "{stderr}");
+    assert_contains(&stderr, "fix the command after --");
     assert!(!stderr.contains("bot 'bot'"), "{stderr}");
 }

@@ -7,6 +7,8 @@
 
 mod common;
 
+use common::assert_contains;
+
 use std::os::unix::fs::PermissionsExt as _;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -113,8 +115,5 @@ fn ctrl_c_during_the_sandbox_probe_kills_it_and_ends_the_run() {
     let _ = kill(Pid::from_raw(probe), Signal::SIGKILL);
     let stderr = String::from_utf8_lossy(&child.wait_with_output().unwrap().stderr).into_owned();
     assert_eq!(status.code(), Some(130), "{stderr}");
-    assert!(
-        stderr.contains("the start-up check is abandoned"),
-        "{stderr}"
-    );
+    assert_contains(&stderr, "the start-up check is abandoned");
 }

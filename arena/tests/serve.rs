@@ -27,8 +27,8 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use common::{
-    arena, arena_bot, arena_command, assert_success, config, games, greedy_and_random, merge, rows,
-    run_arena, run_shards, run_to, temp_config,
+    arena, arena_bot, arena_command, assert_contains, assert_success, config, games,
+    greedy_and_random, merge, rows, run_arena, run_shards, run_to, temp_config,
 };
 use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
@@ -938,7 +938,7 @@ fn serve_dir_without_games_csv_says_so_in_one_line() {
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.contains("games.csv"), "{stderr}");
+    assert_contains(&stderr, "games.csv");
 }
 
 /// `arena run CFG --serve ADDR` that must fail before any game: exit 2, one
@@ -977,7 +977,7 @@ fn a_bad_serve_address_or_a_port_in_use_stops_before_any_game() {
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = taken.local_addr().unwrap().to_string();
     let said = refused(&addr);
-    assert!(said.contains(&addr), "{said}");
+    assert_contains(&said, &addr);
     assert!(said.to_lowercase().contains("in use"), "{said}");
 }
 
@@ -1163,8 +1163,8 @@ fn serve_dir_of_a_league_shows_its_table_search_and_a_bots_series() {
     assert_eq!(state["sections"]["standings"], "", "{state}");
     assert_eq!(state["sections"]["cross"], "", "{state}");
     let page = served.get("/").text();
-    assert!(page.contains("<section id=\"league\">"), "{page}");
-    assert!(page.contains("id=\"league-find\""), "{page}");
+    assert_contains(&page, "<section id=\"league\">");
+    assert_contains(&page, "id=\"league-find\"");
 
     // Search, any case, and pages.
     let found = served.get("/league?find=G1").json();
@@ -1324,10 +1324,7 @@ fn tune_serve_shows_each_parameters_course_as_iterations_end() {
         name == "summary" && played(&tune(data)) >= 2
     });
     let section = tune(&summary);
-    assert!(
-        section.contains("of 12 iterations played so far"),
-        "{section}"
-    );
+    assert_contains(&section, "of 12 iterations played so far");
     assert!(section.contains("<code>noise</code>") && section.contains("<svg"));
     // A page opened now shows it whole, and /state holds it.
     let page = served.get("/").text();

@@ -7,7 +7,7 @@ mod common;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use common::{arena_bot, config, error_line};
+use common::{arena_bot, assert_contains, config, error_line};
 
 fn arena(args: &[&str], cwd: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_arena"))
@@ -117,7 +117,7 @@ fn a_config_after_a_bare_serve_is_named_as_such() {
         dir.path(),
     );
     let line = one_line(&output);
-    assert!(line.contains("that is a config, not an address"), "{line}");
+    assert_contains(&line, "that is a config, not an address");
     assert!(
         line.contains("`arena run CONFIG --serve`"),
         "the fix: {line}"

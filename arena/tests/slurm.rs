@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use common::{
-    arena_bot, assert_same_files, assert_success, config, games_without_timing, repo, run_arena,
-    run_to, temp_config, SUMMARY_FILES,
+    arena_bot, assert_contains, assert_same_files, assert_success, config, games_without_timing,
+    repo, run_arena, run_to, temp_config, SUMMARY_FILES,
 };
 
 /// A running one-node cluster; dropping it stops every daemon.
@@ -192,9 +192,9 @@ fn a_job_array_with_a_cancelled_shard_reruns_and_merges_to_a_single_run() {
     );
     assert!(line("merge").contains("FAILED"), "{table}");
     let merge_log = std::fs::read_to_string(t.join("slurm/merge.log")).unwrap();
-    assert!(
-        merge_log.contains(&format!("{} holds no run", t.join("shard-2").display())),
-        "{merge_log}"
+    assert_contains(
+        &merge_log,
+        &format!("{} holds no run", t.join("shard-2").display()),
     );
 
     // Shard 3 as a task killed half-way leaves it: some games synced, and
@@ -301,10 +301,7 @@ fn a_league_runs_round_by_round_with_a_cancelled_shard_rerun_to_a_single_run() {
     // Round 1 plays; the job after it merges it and submits round 2, held.
     let (code, table) = wait_for(&cluster, &t, tmp.path());
     assert_eq!(code, Some(1), "{table}");
-    assert!(
-        table.contains("league: round 2 of 3, in 2 shards of 4 series"),
-        "{table}"
-    );
+    assert_contains(&table, "league: round 2 of 3, in 2 shards of 4 series");
     assert!(row(&table, "merged").contains("1 round merged"), "{table}");
 
     // Round 2: shard 2 is cancelled, shard 1 plays, and the job after the
@@ -314,7 +311,7 @@ fn a_league_runs_round_by_round_with_a_cancelled_shard_rerun_to_a_single_run() {
     cluster.slurm_tool("scontrol", &["release", &round2, &next2]);
     let (code, table) = wait_for(&cluster, &t, tmp.path());
     assert_eq!(code, Some(1), "{table}");
-    assert!(table.contains("league: round 2 of 3"), "{table}");
+    assert_contains(&table, "league: round 2 of 3");
     let (one, two) = (row(&table, "1"), row(&table, "2"));
     assert!(
         one.contains("finished") && one.contains("COMPLETED"),
@@ -322,9 +319,9 @@ fn a_league_runs_round_by_round_with_a_cancelled_shard_rerun_to_a_single_run() {
     );
     assert!(two.contains("none") && two.contains("never ran"), "{table}");
     assert!(row(&table, "next").contains("FAILED"), "{table}");
-    assert!(
-        table.contains("the job between rounds said: round 2: 1 of 2 shards did not finish"),
-        "{table}"
+    assert_contains(
+        &table,
+        "the job between rounds said: round 2: 1 of 2 shards did not finish",
     );
     let log = std::fs::read_to_string(t.join("slurm/next.log")).unwrap();
     assert!(
@@ -346,7 +343,7 @@ fn a_league_runs_round_by_round_with_a_cancelled_shard_rerun_to_a_single_run() {
     let rerun = cluster.arena(&["slurm", "rerun", t.to_str().unwrap()], tmp.path());
     assert_success(&rerun);
     let said = String::from_utf8_lossy(&rerun.stdout);
-    assert!(said.contains("(array tasks 1,2)"), "{said}");
+    assert_contains(&said, "(array tasks 1,2)");
     let (again, next) = (
         job_id(&rerun.stdout, "round 2"),
         job_id(&rerun.stdout, "next 2"),
@@ -354,12 +351,12 @@ fn a_league_runs_round_by_round_with_a_cancelled_shard_rerun_to_a_single_run() {
     cluster.slurm_tool("scontrol", &["release", &again, &next]);
     let (code, table) = wait_for(&cluster, &t, tmp.path());
     assert_eq!(code, Some(1), "{table}");
-    assert!(table.contains("league: round 3 of 3"), "{table}");
+    assert_contains(&table, "league: round 3 of 3");
     let (round3, next3) = (recorded_job(&t, "round-3"), recorded_job(&t, "next-3"));
     cluster.slurm_tool("scontrol", &["release", &round3, &next3]);
     let (code, table) = wait_for(&cluster, &t, tmp.path());
     assert_eq!(code, Some(0), "{table}");
-    assert!(table.contains("league: over after 3 rounds"), "{table}");
+    assert_contains(&table, "league: over after 3 rounds");
 
     let merged = t.join("merged");
     let mut files = SUMMARY_FILES.to_vec();
@@ -457,6 +454,6 @@ fn a_swiss_and_a_knockout_run_round_by_round_to_a_single_run() {
         assert_success(&run_arena(&cfg, &single));
         let file = format!("{format}.csv");
         let table = rounds_match_a_single_run(&cluster, &cfg, &single, shards, &file);
-        assert!(table.contains(&format!("{format}: over after")), "{table}");
+        assert_contains(&table, &format!("{format}: over after"));
     }
 }

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::process::Command;
 
-use common::{arena_bot, assert_success, build_tables, config, rows, run_arena};
+use common::{arena_bot, assert_contains, assert_success, build_tables, config, rows, run_arena};
 use endodoi::{Move, Position, Rules, Side, Termination};
 
 fn arena(args: &[&str], extra: &Path) -> std::process::Output {
@@ -194,7 +194,7 @@ fn adjudicated_games_end_as_perfect_play_ends_them_and_are_checked() {
         .unwrap();
     assert!(!refused.status.success());
     let why = String::from_utf8_lossy(&refused.stderr);
-    assert!(why.contains("but the tables force"), "{why}");
+    assert_contains(&why, "but the tables force");
     // `arena replay` of the tampered game shows the disagreement and fails.
     let disagrees = Command::new(env!("CARGO_BIN_EXE_arena"))
         .args([
@@ -231,7 +231,7 @@ fn adjudicated_games_end_as_perfect_play_ends_them_and_are_checked() {
     assert!(!failed.status.success());
     // Its seeds no longer give the margin its detail (the tables') names.
     let said = String::from_utf8_lossy(&failed.stdout);
-    assert!(said.contains("the detail says"), "{said}");
+    assert_contains(&said, "the detail says");
     // Without the tables, a tablebase row is refused with the fix.
     let unchecked = arena(&["rate"], &bad);
     assert!(!unchecked.status.success());

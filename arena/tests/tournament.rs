@@ -6,10 +6,10 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use common::{
-    arena, arena_bot, arena_command, arena_in, assert_replays, assert_same_files, assert_success,
-    config, games, games_without_timing, greedy_and_random, leftovers, merge, python, rate,
-    read_files, repo, rows, run_arena, run_shards, run_to, series_and_games, temp_config,
-    SUMMARY_FILES,
+    arena, arena_bot, arena_command, arena_in, assert_contains, assert_replays, assert_same_files,
+    assert_success, config, games, games_without_timing, greedy_and_random, leftovers, merge,
+    python, rate, read_files, repo, rows, run_arena, run_shards, run_to, series_and_games,
+    temp_config, SUMMARY_FILES,
 };
 
 #[test]
@@ -380,7 +380,7 @@ fn arena_rate_reproduces_a_run_and_merges_runs() {
     }
     // The report covers both files, every game of each in the viewer.
     let report = std::fs::read_to_string(merged.join("report.html")).unwrap();
-    assert!(report.contains("From 2 files"), "{report}");
+    assert_contains(&report, "From 2 files");
     assert!(report.contains(&format!(r#""omitted":0,"total":{games}"#)));
     // Several files need --out.
     let output = arena(&[&"rate", &one.join("games.csv"), &two.join("games.csv")]);
@@ -397,7 +397,7 @@ fn an_sprt_match_stops_when_the_test_decides() {
     let (out, output) = run_to(&cfg, tmp.path().join("run"));
     // One line per game; the one that completes a pair ends with the LLR.
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains(" plies; SPRT: LLR "), "{stderr}");
+    assert_contains(&stderr, " plies; SPRT: LLR ");
     assert!(stderr.contains("(greedy +"), "{stderr}");
     let sprt = rows(&out.join("sprt.csv"));
     let last = sprt.last().unwrap();
@@ -545,7 +545,7 @@ fn an_sprt_match_cut_by_max_games_merges_to_the_files_of_its_run() {
     let output = arena(&[&"run", &cfg, &"--shard", &"1/1", &"--out", &out]);
     assert_success(&output);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("or 20 games, 2 at once"), "{stderr}");
+    assert_contains(&stderr, "or 20 games, 2 at once");
     assert_eq!(rows(&out.join("series.csv"))[0]["decided"], "false");
     let merged = tmp.path().join("merged");
     let output = arena(&[&"merge", &out, &"--out", &merged]);
@@ -664,7 +664,7 @@ fn one_long_match_splits_by_game_pairs() {
             let output = arena(&[&"run", &cfg, &"--shard", &format!("{k}/3"), &"--out", &out]);
             assert_success(&output);
             let stderr = String::from_utf8_lossy(&output.stderr);
-            assert!(stderr.contains(" 2 at once;"), "{stderr}");
+            assert_contains(&stderr, " 2 at once;");
             out
         })
         .collect();
@@ -1017,9 +1017,9 @@ fn a_terminal_gets_the_live_view_and_a_pipe_gets_lines() {
         &greedy_and_random(["g", "r"]),
     );
     let drawn = run_on_a_terminal("", &cfg, &tmp.path().join("tty"));
-    assert!(drawn.contains("games (at most)"), "{drawn}");
-    assert!(drawn.contains("forfeits: none"), "{drawn}");
-    assert!(drawn.contains(" ± "), "{drawn}");
+    assert_contains(&drawn, "games (at most)");
+    assert_contains(&drawn, "forfeits: none");
+    assert_contains(&drawn, " ± ");
     assert!(!drawn.contains("series 1 game 1:"), "{drawn}");
     // Through a pipe: a line per game, no drawing.
     let piped = run_arena(&cfg, &tmp.path().join("pipe"));
@@ -1077,7 +1077,7 @@ fn a_narrow_terminal_gets_lines_cut_never_wrapped() {
         &greedy_and_random(["a-bot-with-a-rather-long-name", "r"]),
     );
     let drawn = run_on_a_terminal("stty cols 40 rows 30; ", &cfg, &tmp.path().join("tty"));
-    assert!(drawn.contains("games (at most)"), "{drawn}");
+    assert_contains(&drawn, "games (at most)");
     // What the live view draws, without its escape sequences (ESC [ ... letter),
     // stays within 40 columns; the lines before and after it (the start
     // line, the final table) are plain output that the terminal may wrap.

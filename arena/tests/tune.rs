@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::process::{Command, Output};
 
-use common::rows;
+use common::{assert_contains, rows};
 
 /// A small, quick tuning of mcts's exploration; `extra` goes into `[tune]`.
 fn config(pairs: u32, extra: &str, bots: &str) -> String {
@@ -80,7 +80,7 @@ fn a_tuning_plays_a_pair_per_iteration_and_resumes_on_the_same_course() {
         stdout.contains("[[bot]] options = { exploration = "),
         "{stdout}"
     );
-    assert!(stdout.contains("verify: "), "{stdout}");
+    assert_contains(&stdout, "verify: ");
     let run = tmp.path().join("run");
     let first = by_iteration(&run);
     assert_eq!(
@@ -231,7 +231,7 @@ fn a_bad_tune_table_is_one_line_with_the_place_and_the_fix() {
     let out = arena(&["tune", "u.toml", "--out", "u"], tmp.path());
     let (_, stderr) = text(&out);
     assert!(!out.status.success(), "{stderr}");
-    assert!(stderr.contains("which the bot does not list"), "{stderr}");
+    assert_contains(&stderr, "which the bot does not list");
     assert!(
         stderr.contains("does not list option explore in its hello reply")
             && stderr.contains("fix the [[tune.param]] name"),
@@ -314,7 +314,7 @@ fn the_report_shows_each_parameters_course_the_values_and_the_verdict() {
     assert!(out.status.success(), "{stderr}");
     assert!(!stderr.contains("does not list"), "{stderr}");
     let html = std::fs::read_to_string(tmp.path().join("run/report.html")).unwrap();
-    assert!(html.contains("<section id=\"tuning\">"), "{html}");
+    assert_contains(&html, "<section id=\"tuning\">");
     assert!(html.contains("8 of 8 iterations played"));
     // The options line and the verdict, as the console printed them.
     let line = stdout
@@ -331,10 +331,7 @@ fn the_report_shows_each_parameters_course_the_values_and_the_verdict() {
     let table = &html[html.find("tune-course").unwrap()..];
     let table = &table[..table.find("</table>").unwrap()];
     for k in [0, 2, 4, 6, 8] {
-        assert!(
-            table.contains(&format!("<th class=\"num\">{k}</th>")),
-            "{table}"
-        );
+        assert_contains(&table, &format!("<th class=\"num\">{k}</th>"));
     }
     let rows = by_iteration(&tmp.path().join("run"));
     for name in ["exploration", "rollout_plies"] {

@@ -11,7 +11,9 @@ mod common;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use common::{assert_success, config, games_without_timing, series_and_games, SUMMARY_FILES};
+use common::{
+    assert_ends_with, assert_success, config, games_without_timing, series_and_games, SUMMARY_FILES,
+};
 
 /// The arena binary with `args`, from `dir`.
 fn arena(dir: &Path, args: &[&str]) -> Output {
@@ -31,7 +33,7 @@ fn a_bundled_bot_passes_arena_check() {
     );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
-    assert!(stdout.ends_with("all 9 checks passed\n"), "{stdout}");
+    assert_ends_with(&stdout, "all 9 checks passed\n");
     assert_eq!(stdout.matches("\nPASS  ").count(), 9, "{stdout}");
 }
 
