@@ -122,6 +122,13 @@ impl Bot {
         assert_eq!(self.line(), "ready");
     }
 
+    /// Asserts that the bot exits with `code` having sent nothing more on
+    /// stdout; `why` says what that shows.
+    fn exits_silently(&mut self, code: i32, why: &str) {
+        assert_eq!(self.wait().code(), Some(code), "{why}");
+        assert_eq!(self.rest(), b"", "{why}");
+    }
+
     fn wait(&mut self) -> ExitStatus {
         self.stdin = None;
         let status = self.child.wait().unwrap();
@@ -144,42 +151,42 @@ impl Drop for Bot {
     }
 }
 
+/// The fault bot `$name` (the binary's name, and its name in its hello
+/// reply) started with `$args`, its handshake done and its first turn sent.
+macro_rules! at_first_turn {
+    ($name:literal, $args:expr) => {{
+        let mut bot = Bot::spawn(env!(concat!("CARGO_BIN_EXE_", $name)), $args);
+        bot.handshake($name);
+        bot.send(TURN1);
+        bot
+    }};
+}
+
 #[test]
 fn crash_exits_3_on_its_second_turn() {
-    let mut bot = Bot::spawn(env!("CARGO_BIN_EXE_fault-crash"), &[]);
-    bot.handshake("fault-crash");
-    bot.send(TURN1);
+    let mut bot = at_first_turn!("fault-crash", &[]);
     assert_eq!(bot.line(), "move 1");
     bot.send(TURN2);
-    assert_eq!(bot.wait().code(), Some(3));
-    assert_eq!(bot.rest(), b"");
+    bot.exits_silently(3, "no move once it crashed");
 }
 
 #[test]
 fn crash_at_1_exits_on_its_first_turn_of_each_game() {
-    let mut bot = Bot::spawn(env!("CARGO_BIN_EXE_fault-crash"), &["--at", "1"]);
-    bot.handshake("fault-crash");
-    bot.send(TURN1);
-    assert_eq!(bot.wait().code(), Some(3));
-    assert_eq!(bot.rest(), b"");
+    let mut bot = at_first_turn!("fault-crash", &["--at", "1"]);
+    bot.exits_silently(3, "no move once it crashed");
 }
 
 #[test]
 fn hang_never_answers_its_first_turn_and_exits_at_end_of_input() {
-    let mut bot = Bot::spawn(env!("CARGO_BIN_EXE_fault-hang"), &[]);
-    bot.handshake("fault-hang");
-    bot.send(TURN1);
+    let mut bot = at_first_turn!("fault-hang", &[]);
     bot.send("quit");
     bot.close_stdin();
-    assert_eq!(bot.wait().code(), Some(0));
-    assert_eq!(bot.rest(), b"", "no move, even after quit");
+    bot.exits_silently(0, "no move, even after quit");
 }
 
 #[test]
 fn hang_is_still_there_until_killed() {
-    let mut bot = Bot::spawn(env!("CARGO_BIN_EXE_fault-hang"), &[]);
-    bot.handshake("fault-hang");
-    bot.send(TURN1);
+    let mut bot = at_first_turn!("fault-hang", &[]);
     bot.send("quit");
     assert!(bot.child.try_wait().unwrap().is_none());
     assert_eq!(bot.kill().signal(), Some(9));
@@ -212,22 +219,17 @@ fn noflush_sends_everything_at_exit() {
 
 #[test]
 fn nonewline_writes_its_move_without_a_newline() {
-    let mut bot = Bot::spawn(env!("CARGO_BIN_EXE_fault-nonewline"), &[]);
-    bot.handshake("fault-nonewline");
-    bot.send(TURN1);
+    let mut bot = at_first_turn!("fault-nonewline", &[]);
     let mut reply = [0; 6];
     bot.stdout.read_exact(&mut reply).unwrap();
     assert_eq!(&reply, b"move 1", "flushed without a newline");
     bot.send("quit");
-    assert_eq!(bot.wait().code(), Some(0));
-    assert_eq!(bot.rest(), b"", "the newline never comes");
+    bot.exits_silently(0, "the newline never comes");
 }
 
 #[test]
 fn junk_answers_a_turn_with_junk() {
-    let mut bot = Bot::spawn(env!("CARGO_BIN_EXE_fault-junk"), &[]);
-    bot.handshake("fault-junk");
-    bot.send(TURN1);
+    let mut bot = at_first_turn!("fault-junk", &[]);
     assert_eq!(bot.raw_line(), b"\x00\xff garbage \x1b[2J\n");
     bot.send("quit");
     assert_eq!(bot.wait().code(), Some(0));
