@@ -11,6 +11,7 @@ use std::process::{Command, Output};
 
 use common::{
     arena_bot, assert_contains, assert_success, build_tables, config, error_line, rows, run_arena,
+    stdout_of,
 };
 
 fn arena(args: &[&str], paths: &[&Path]) -> Output {
@@ -41,7 +42,7 @@ fn perfect_is_never_wrong_random_is_and_faults_name_their_path() {
 
     let out = arena(&["analyse", "--tablebase"], &[&tb, &run]);
     assert_success(&out);
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = stdout_of(&out);
     assert_contains(&stdout, "accuracy");
     assert_contains(&stdout, "games analysed");
     let analysis = rows(&run.join("analysis.csv"));
@@ -113,7 +114,7 @@ fn perfect_is_never_wrong_random_is_and_faults_name_their_path() {
     let out = arena(&["analyse"], &[&adjudicated]);
     assert_success(&out);
     let games = rows(&adjudicated.join("games.csv")).len();
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = stdout_of(&out);
     assert_contains(&stdout, &format!("{games} games analysed"));
     // Each adjudicated game stopped at its first ply the tables know, with
     // the margin its detail names.

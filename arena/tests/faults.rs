@@ -19,8 +19,9 @@ use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
 
 use common::{
-    assert_contains, assert_same_files, assert_success, config, games_without_timing, leftovers,
-    rows, run_arena, run_to, temp_config, SUMMARY_FILES,
+    assert_contains, assert_same_files, assert_success, config, games_counted,
+    games_without_timing, leftovers, rows, run_arena, run_to, stderr_of, stdout_of, temp_config,
+    SUMMARY_FILES,
 };
 
 /// The arena, without RUST_BACKTRACE: a bot at its memory limit that
@@ -280,7 +281,7 @@ fn a_bot_that_cannot_start_stops_the_tournament_or_is_skipped() {
         let out = tmp.path().join(format!("stop-{bad}"));
         let output = run_arena(&cfg, &out);
         assert_eq!(output.status.code(), Some(2), "{bad}");
-        let err = String::from_utf8_lossy(&output.stderr);
+        let err = stderr_of(&output);
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(
             err.contains("bot 'bad' did not start") && err.contains("on_start_failure"),
@@ -331,7 +332,7 @@ fn a_bot_that_cannot_start_stops_the_tournament_or_is_skipped() {
                 "{s:?}"
             );
         }
-        let table = String::from_utf8_lossy(&output.stdout);
+        let table = stdout_of(&output);
         let marked = table
             .lines()
             .any(|l| l.starts_with('-') && l.split_whitespace().nth(1) == Some("bad"));
@@ -417,10 +418,7 @@ fn ctrl_c_abandons_running_games_and_writes_consistent_files() {
     let games = rows(&out.join("games.csv"));
     assert!(!games.is_empty());
     let standings = rows(&out.join("standings.csv"));
-    let counted: usize = standings
-        .iter()
-        .map(|s| s["games"].parse::<usize>().unwrap())
-        .sum();
+    let counted = games_counted(&standings);
     assert_eq!(
         counted,
         2 * games.len(),
@@ -668,7 +666,7 @@ fn names_cannot_reach_outside_the_run_folder() {
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("bot name '../../x' must be"));
+    assert!(stderr_of(&output).contains("bot name '../../x' must be"));
     assert!(
         !tmp.path().join("x.stderr.log").exists()
             && !tmp.path().parent().unwrap().join("x.stderr.log").exists()
@@ -763,7 +761,7 @@ fn killed_runs_resume_to_exactly_the_uninterrupted_result() {
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = stderr_of(&output);
     assert!(
         stderr.contains("another config ([tournament] first_to differs)"),
         "the key named: {stderr}"
@@ -844,7 +842,7 @@ fn a_bot_cannot_send_escape_sequences_to_the_organisers_terminal() {
     let cfg = config(tmp.path(), "", &bots);
     let out = tmp.path().join("run");
     let output = run_arena(&cfg, &out);
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = stderr_of(&output);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(
         stderr.contains("all bots passed"),
@@ -919,7 +917,7 @@ fn a_bot_that_sends_its_hello_reply_early_plays_and_is_named_at_start() {
     ];
     let cfg = config(tmp.path(), "[tournament]\nfirst_to = 2\n", &bots);
     let (out, output) = run_to(&cfg, tmp.path().join("run"));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = stderr_of(&output);
     let noted: Vec<_> = stderr
         .lines()
         .filter(|l| l.contains("answered hello twice"))
@@ -1012,10 +1010,7 @@ fn an_unfinished_line_and_bytes_that_are_not_utf8_are_shown_as_sent() {
     let junk = of("junk");
     assert!(!junk.is_empty(), "{games:?}");
     for detail in &junk {
-        assert!(
-            detail.contains("not ASCII: '\\u{0}\\xff garbage \\u{1b}[2J'"),
-            "{detail}"
-        );
+        assert_contains(detail, "not ASCII: '\\u{0}\\xff garbage \\u{1b}[2J'");
     }
     let log = std::fs::read_to_string(out.join("logs/junk.stderr.log")).unwrap();
     assert!(
@@ -1049,7 +1044,7 @@ fn more_bot_processes_than_cores_on_a_tight_clock_are_warned_about_at_start() {
             .output()
             .unwrap();
         assert_success(&output);
-        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        let stderr = stderr_of(&output);
         let lines: Vec<String> = stderr
             .lines()
             .filter(|l| l.contains("bot processes at once"))

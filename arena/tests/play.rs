@@ -21,7 +21,7 @@ use std::time::Duration;
 use assert_cmd::Command;
 use endodoi::{Move, Rules, Side};
 
-use common::{arena_command, assert_contains, assert_ends_with, repo};
+use common::{arena_command, assert_contains, assert_ends_with, repo, stderr_of, stdout_of};
 
 /// How long an interactive test waits for the arena's next words before
 /// it fails: only a safety net, far above any real wait.
@@ -55,11 +55,11 @@ fn play_output(args: &[&str], stdin: &str) -> std::process::Output {
 /// output is the plain text of a pipe.
 fn play(args: &[&str], stdin: &str) -> (i32, String) {
     let output = play_output(args, stdin);
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stdout = stdout_of(&output);
     assert!(
         output.stderr.is_empty(),
         "stderr: {}\nstdout: {stdout}",
-        String::from_utf8_lossy(&output.stderr)
+        stderr_of(&output)
     );
     (output.status.code().unwrap_or(-1), stdout)
 }
@@ -490,37 +490,24 @@ fn the_end_of_the_input_abandons_the_game() {
     );
 }
 
+/// `arena play ARGS… --side north -- python3 SCRIPT…` with no input (the
+/// bot plays South), asserting it exited 0: what it printed.
+fn against_a_faulty_bot(args: &[&str], script: &[&str]) -> String {
+    let mut all = args.to_vec();
+    all.extend(["--side", "north", "--", "python3"]);
+    all.extend(script);
+    let (code, text) = play(&all, "");
+    assert_eq!(code, 0, "{text}");
+    text
+}
+
 #[test]
 fn a_bot_that_faults_loses_by_forfeit() {
     // The illegal bot plays South and answers hole 5 on 2x4.
-    let (code, text) = play(
-        &[
-            "--holes",
-            "4",
-            "--side",
-            "north",
-            "--",
-            "python3",
-            "test-bots/illegal.py",
-        ],
-        "",
-    );
-    assert_eq!(code, 0, "{text}");
+    let text = against_a_faulty_bot(&["--holes", "4"], &["test-bots/illegal.py"]);
     assert_ends_with(&text, "illegal (South) forfeits: illegal-move: hole 5 does not exist: holes are 1 to 4;\n  legal were 1 2 3 4; it sent 'move 5'.\nResult: you win by forfeit.\nFinal score: illegal (South) 0, you (North) 0.\n");
     // The crash bot exits when asked for its first move.
-    let (code, text) = play(
-        &[
-            "--side",
-            "north",
-            "--",
-            "python3",
-            "test-bots/crash.py",
-            "--at",
-            "1",
-        ],
-        "",
-    );
-    assert_eq!(code, 0, "{text}");
+    let text = against_a_faulty_bot(&[], &["test-bots/crash.py", "--at", "1"]);
     assert_contains(&text, "crash (South) forfeits: crash: ");
     assert!(
         text.replace("\n  ", " ").contains("(exit status: 3)"),
@@ -620,7 +607,7 @@ fn colour_only_on_request_and_never_with_no_color() {
             .output()
             .unwrap();
         assert!(output.status.success());
-        String::from_utf8_lossy(&output.stdout).into_owned()
+        stdout_of(&output)
     };
     assert!(!run(&[]).contains('\u{1b}'));
     assert!(run(&[("CLICOLOR_FORCE", "1")]).contains("\u{1b}["));
@@ -653,7 +640,7 @@ fn bad_arguments_get_one_line_and_exit_2() {
     ];
     for (args, message) in cases {
         let output = play_output(args, "");
-        let stderr = String::from_utf8_lossy(&output.stderr);
+        let stderr = stderr_of(&output);
         assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
         assert!(stderr.contains(message), "{args:?}: {stderr}");
@@ -801,7 +788,7 @@ fn south_and_north_take_commands_that_hold_a_double_dash() {
     ];
     for (args, message) in cases {
         let output = play_output(args, "");
-        let stderr = String::from_utf8_lossy(&output.stderr);
+        let stderr = stderr_of(&output);
         assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(stderr.contains(message), "{args:?}: {stderr}");
     }

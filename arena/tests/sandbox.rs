@@ -20,7 +20,7 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{assert_contains, rows};
+use common::{assert_contains, rows, stderr_of, stdout_of};
 
 /// Whether bubblewrap is here; `false` after saying SKIPPED, or a panic
 /// when `ENDODOI_REQUIRE_BWRAP=1`. Where the platform has no sandbox (the
@@ -33,7 +33,7 @@ fn bubblewrap() -> bool {
             .args(["check", "--sandbox", "--", "arena", "bot", "random"])
             .output()
             .unwrap();
-        let stderr = String::from_utf8_lossy(&output.stderr);
+        let stderr = stderr_of(&output);
         assert!(!output.status.success(), "{stderr}");
         assert_contains(&stderr, arena::platform::NO_SANDBOX);
         return false;
@@ -265,8 +265,8 @@ impl EscapeRun {
         assert!(
             output.status.success(),
             "{}{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
+            stdout_of(&output),
+            stderr_of(&output)
         );
     }
 
@@ -509,7 +509,7 @@ fn refused(tmp: &Path, config: &str) -> String {
     let cfg = tmp.join("t.toml");
     std::fs::write(&cfg, config).unwrap();
     let output = common::run_arena(&cfg, &tmp.join("run"));
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let stderr = stderr_of(&output);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
     assert!(!tmp.join("run/games.csv").exists());
@@ -641,7 +641,7 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
     std::fs::write(&cfg, format!("{head}{}{random}", bot("x", &a, ""))).unwrap();
     for out in [t.join("nowhere/../a/run"), t.join("a-link/run")] {
         let output = common::run_arena(&cfg, &out);
-        let stderr = String::from_utf8_lossy(&output.stderr);
+        let stderr = stderr_of(&output);
         assert_eq!(output.status.code(), Some(2), "{stderr}");
         assert_contains(&stderr, "would see the run folder");
         assert!(!a.join("run/games.csv").exists());
@@ -779,7 +779,7 @@ fn a_host_that_cannot_isolate_is_refused_before_any_game() {
             .env("PATH", path)
             .output()
             .unwrap();
-        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        let stderr = stderr_of(&output);
         assert_eq!(output.status.code(), Some(2), "{stderr}");
         assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
         assert!(!t.join("run/games.csv").exists());
@@ -826,7 +826,7 @@ fn a_bot_author_checks_a_bot_in_the_sandbox() {
         .output()
         .unwrap();
     common::assert_success(&output);
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stdout = stdout_of(&output);
     assert_contains(&stdout, "all 9 checks passed");
     // The same bot, told to write its folder, cannot: it is read-only.
     std::fs::write(
@@ -1138,7 +1138,7 @@ fn arena_check_sandbox_names_a_missing_program_as_the_command_after_the_dashes()
         .args(["check", "--sandbox", "--", "no-such-program-here"])
         .output()
         .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = stderr_of(&output);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(
         stderr.starts_with("error: program 'no-such-program-here' is not found"),

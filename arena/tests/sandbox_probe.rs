@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::assert_contains;
+use common::{assert_contains, stderr_of};
 
 use std::os::unix::fs::PermissionsExt as _;
 use std::process::{Command, Stdio};
@@ -84,7 +84,7 @@ fn ctrl_c_during_the_sandbox_probe_kills_it_and_ends_the_run() {
             let out = child.wait_with_output().unwrap();
             panic!(
                 "the run ended ({status}) before its probe: {}",
-                String::from_utf8_lossy(&out.stderr)
+                stderr_of(&out)
             );
         }
         assert!(Instant::now() < deadline, "no probe in 60 s");

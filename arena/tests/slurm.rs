@@ -13,7 +13,7 @@ use std::process::{Command, Output, Stdio};
 
 use common::{
     arena_bot, assert_contains, assert_same_files, assert_success, config, games_without_timing,
-    repo, run_arena, run_to, temp_config, SUMMARY_FILES,
+    repo, run_arena, run_to, stderr_of, stdout_of, temp_config, SUMMARY_FILES,
 };
 
 /// A running one-node cluster; dropping it stops every daemon.
@@ -173,7 +173,7 @@ fn a_job_array_with_a_cancelled_shard_reruns_and_merges_to_a_single_run() {
         &["slurm", "status", t.to_str().unwrap(), "--wait"],
         tmp.path(),
     );
-    let table = String::from_utf8_lossy(&status.stdout).to_string();
+    let table = stdout_of(&status);
     assert_eq!(status.status.code(), Some(1), "{table}");
     let line = |k: &str| {
         table
@@ -212,9 +212,9 @@ fn a_job_array_with_a_cancelled_shard_reruns_and_merges_to_a_single_run() {
     let rerun = cluster.arena(&["slurm", "rerun", t.to_str().unwrap()], tmp.path());
     assert_success(&rerun);
     assert!(
-        String::from_utf8_lossy(&rerun.stdout).contains("(array tasks 2,3)"),
+        stdout_of(&rerun).contains("(array tasks 2,3)"),
         "{}",
-        String::from_utf8_lossy(&rerun.stdout)
+        stdout_of(&rerun)
     );
     let status = cluster.arena(
         &["slurm", "status", t.to_str().unwrap(), "--wait"],
@@ -229,7 +229,7 @@ fn a_job_array_with_a_cancelled_shard_reruns_and_merges_to_a_single_run() {
     // Nothing is left to re-run now.
     let again = cluster.arena(&["slurm", "rerun", t.to_str().unwrap()], tmp.path());
     assert_success(&again);
-    assert!(String::from_utf8_lossy(&again.stderr).contains("nothing to re-run"));
+    assert!(stderr_of(&again).contains("nothing to re-run"));
 }
 
 /// The job of kind `kind` (`round-2`, `next-2`) last recorded in
@@ -250,11 +250,7 @@ fn wait_for(cluster: &Cluster, t: &Path, cwd: &Path) -> (Option<i32>, String) {
     let status = cluster.arena(&["slurm", "status", t.to_str().unwrap(), "--wait"], cwd);
     (
         status.status.code(),
-        format!(
-            "{}\n{}",
-            String::from_utf8_lossy(&status.stdout),
-            String::from_utf8_lossy(&status.stderr)
-        ),
+        format!("{}\n{}", stdout_of(&status), stderr_of(&status)),
     )
 }
 
@@ -280,8 +276,6 @@ fn a_league_runs_round_by_round_with_a_cancelled_shard_rerun_to_a_single_run() {
             (format!("b{i}"), arena_bot(kind, i + 1))
         })
         .collect();
-    let bots: Vec<(&str, Vec<String>)> =
-        bots.iter().map(|(n, c)| (n.as_str(), c.clone())).collect();
     let cfg = config(
         tmp.path(),
         "[board]\nholes = 6\n[tournament]\nformat = \"league\"\nrounds = 3\nconcurrency = 1\nseed = 5\n",
@@ -342,7 +336,7 @@ fn a_league_runs_round_by_round_with_a_cancelled_shard_rerun_to_a_single_run() {
 
     let rerun = cluster.arena(&["slurm", "rerun", t.to_str().unwrap()], tmp.path());
     assert_success(&rerun);
-    let said = String::from_utf8_lossy(&rerun.stdout);
+    let said = stdout_of(&rerun);
     assert_contains(&said, "(array tasks 1,2)");
     let (again, next) = (
         job_id(&rerun.stdout, "round 2"),
@@ -376,7 +370,7 @@ fn a_league_runs_round_by_round_with_a_cancelled_shard_rerun_to_a_single_run() {
 
     let again = cluster.arena(&["slurm", "rerun", t.to_str().unwrap()], tmp.path());
     assert_success(&again);
-    assert!(String::from_utf8_lossy(&again.stderr).contains("nothing to re-run"));
+    assert!(stderr_of(&again).contains("nothing to re-run"));
 }
 
 /// Submits `cfg` as `shards` shards a round, waits for the chain of
@@ -393,9 +387,9 @@ fn rounds_match_a_single_run(
     let t = dir.join(format!("t-{format_file}"));
     let submitted = cluster.submit(dir, cfg, shards, &t, false);
     assert!(
-        String::from_utf8_lossy(&submitted.stdout).contains("round 1: job"),
+        stdout_of(&submitted).contains("round 1: job"),
         "{}",
-        String::from_utf8_lossy(&submitted.stdout)
+        stdout_of(&submitted)
     );
     let (code, table) = wait_for(cluster, &t, dir);
     assert_eq!(code, Some(0), "{table}");
@@ -443,8 +437,6 @@ fn a_swiss_and_a_knockout_run_round_by_round_to_a_single_run() {
         let dir = tmp.path().join(format);
         std::fs::create_dir_all(&dir).unwrap();
         let bots = field(&format[..1], n, |i| i % 2 == 0);
-        let bots: Vec<(&str, Vec<String>)> =
-            bots.iter().map(|(n, c)| (n.as_str(), c.clone())).collect();
         let cfg = config(
             &dir,
             &format!("[board]\nholes = 6\n[tournament]\n{header}\nconcurrency = 1\n"),

@@ -6,10 +6,11 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use common::{
-    arena, arena_bot, arena_command, arena_in, assert_contains, assert_replays, assert_same_files,
-    assert_success, config, games, games_without_timing, greedy_and_random, leftovers, merge,
-    python, rate, read_files, repo, rows, run_arena, run_shards, run_to, series_and_games,
-    temp_config, SUMMARY_FILES,
+    arena, arena_bot, arena_command, arena_in, assert_contains, assert_played_out, assert_replays,
+    assert_same_files, assert_success, config, games, games_counted, games_without_timing,
+    greedy_and_random, leftovers, merge, python, rate, read_files, repo, rows, run_arena,
+    run_shards, run_to, series_and_games, stderr_of, stdout_of, temp_config, temp_run,
+    LOGISTIC_SPRT, SUMMARY_FILES,
 };
 
 #[test]
@@ -27,7 +28,7 @@ fn a_round_robin_of_rust_and_python_bots_is_refereed_rated_and_written() {
     ];
     let cfg = config(tmp.path(), header, &bots);
     let (out, output) = run_to(&cfg, tmp.path().join("run"));
-    let table = String::from_utf8_lossy(&output.stdout);
+    let table = stdout_of(&output);
     assert!(
         table.contains("greedy-py") && table.contains("Elo"),
         "{table}"
@@ -49,15 +50,7 @@ fn a_round_robin_of_rust_and_python_bots_is_refereed_rated_and_written() {
         );
         assert_eq!(s["decided"], "true");
     }
-    for g in &games {
-        assert!(
-            ["no-moves", "ply-limit"].contains(&g["termination"].as_str()),
-            "{g:?}"
-        );
-        let seeds: u32 =
-            g["south_seeds"].parse::<u32>().unwrap() + g["north_seeds"].parse::<u32>().unwrap();
-        assert_eq!(seeds, 64);
-    }
+    assert_played_out(&games, 64);
 
     // An independent implementation of RULES.md replays every game.
     assert_replays(&out.join("games.csv"));
@@ -73,7 +66,7 @@ fn a_round_robin_of_rust_and_python_bots_is_refereed_rated_and_written() {
             &"--games",
             &out.join("games.csv"),
         ]);
-        let text = String::from_utf8_lossy(&replay.stdout);
+        let text = stdout_of(&replay);
         assert!(
             replay.status.success() && text.contains("the replay agrees"),
             "{g:?}\n{text}"
@@ -199,7 +192,7 @@ fn a_bad_config_gets_one_line_naming_the_place_and_the_fix() {
     std::fs::write(&cfg, "[board]\nholes = 80\n").unwrap();
     let output = arena(&[&"run", &cfg]);
     assert_eq!(output.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&output.stderr);
+    let err = stderr_of(&output);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
         err.contains("bad.toml:2:9") && err.contains("use 2 to 50"),
@@ -208,7 +201,7 @@ fn a_bad_config_gets_one_line_naming_the_place_and_the_fix() {
 
     let missing = arena(&[&"run", &"no/such.toml"]);
     assert_eq!(missing.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot read config no/such.toml"));
+    assert!(stderr_of(&missing).contains("cannot read config no/such.toml"));
 
     // Saved as UTF-16 (with its byte-order mark), as some Windows editors do.
     let utf16 = tmp.path().join("utf16.toml");
@@ -216,7 +209,7 @@ fn a_bad_config_gets_one_line_naming_the_place_and_the_fix() {
     bytes.extend("[tournament]\n".encode_utf16().flat_map(u16::to_le_bytes));
     std::fs::write(&utf16, bytes).unwrap();
     let wide = arena(&[&"run", &utf16]);
-    let err = String::from_utf8_lossy(&wide.stderr);
+    let err = stderr_of(&wide);
     assert_eq!(wide.status.code(), Some(2), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
@@ -235,7 +228,7 @@ fn bad_command_lines_get_one_line() {
     ] {
         let output = arena_command().args(args).output().unwrap();
         assert_eq!(output.status.code(), Some(2), "{args:?}");
-        let err = String::from_utf8_lossy(&output.stderr);
+        let err = stderr_of(&output);
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
         // The help to read: the subcommand's, when one was named.
         let help = if args[0] == "run" {
@@ -258,7 +251,7 @@ fn a_folder_with_results_is_never_overwritten() {
     std::fs::write(out.join("games.csv"), "precious\n").unwrap();
     let output = run_arena(&cfg, &out);
     assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("already holds a tournament"));
+    assert!(stderr_of(&output).contains("already holds a tournament"));
     assert_eq!(
         std::fs::read_to_string(out.join("games.csv")).unwrap(),
         "precious\n"
@@ -353,10 +346,7 @@ fn arena_rate_reproduces_a_run_and_merges_runs() {
     assert_success(&output);
     let games = games(&one).len() + games(&two).len();
     let standings = rows(&merged.join("standings.csv"));
-    let counted: usize = standings
-        .iter()
-        .map(|s| s["games"].parse::<usize>().unwrap())
-        .sum();
+    let counted = games_counted(&standings);
     assert_eq!(counted, 2 * games);
     let b = standings.iter().find(|s| s["bot"] == "b").unwrap();
     assert_eq!(
@@ -385,18 +375,14 @@ fn arena_rate_reproduces_a_run_and_merges_runs() {
     // Several files need --out.
     let output = arena(&[&"rate", &one.join("games.csv"), &two.join("games.csv")]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("need --out"));
+    assert!(stderr_of(&output).contains("need --out"));
 }
 
 #[test]
 fn an_sprt_match_stops_when_the_test_decides() {
-    let (tmp, cfg) = temp_config(
-        "[board]\nholes = 6\n[sprt]\nelo0 = 0\nelo1 = 50\nmodel = \"logistic\"\n",
-        &greedy_and_random(["greedy", "random"]),
-    );
-    let (out, output) = run_to(&cfg, tmp.path().join("run"));
+    let (tmp, out, output) = temp_run(LOGISTIC_SPRT, &greedy_and_random(["greedy", "random"]));
     // One line per game; the one that completes a pair ends with the LLR.
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = stderr_of(&output);
     assert_contains(&stderr, " plies; SPRT: LLR ");
     assert!(stderr.contains("(greedy +"), "{stderr}");
     let sprt = rows(&out.join("sprt.csv"));
@@ -419,9 +405,9 @@ fn an_sprt_match_stops_when_the_test_decides() {
     let output = arena(&[&"merge", &out, &"--out", &merged]);
     assert_success(&output);
     assert!(
-        String::from_utf8_lossy(&output.stderr).contains("arena: 1 shard folder merged into"),
+        stderr_of(&output).contains("arena: 1 shard folder merged into"),
         "{}",
-        String::from_utf8_lossy(&output.stderr)
+        stderr_of(&output)
     );
     assert_same_files(&out, &merged, &["sprt.csv", "standings.csv"]);
 }
@@ -544,7 +530,7 @@ fn an_sprt_match_cut_by_max_games_merges_to_the_files_of_its_run() {
     let out = tmp.path().join("run");
     let output = arena(&[&"run", &cfg, &"--shard", &"1/1", &"--out", &out]);
     assert_success(&output);
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = stderr_of(&output);
     assert_contains(&stderr, "or 20 games, 2 at once");
     assert_eq!(rows(&out.join("series.csv"))[0]["decided"], "false");
     let merged = tmp.path().join("merged");
@@ -637,14 +623,14 @@ fn four_shards_merged_equal_one_run() {
         &tmp.path().join("m2"),
     ]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("another config"));
+    assert!(stderr_of(&output).contains("another config"));
     // A finished shard whose games.csv lost its last row (a copy cut short)
     // is refused, not merged without that game.
     let games = std::fs::read_to_string(shards[2].join("games.csv")).unwrap();
     std::fs::write(shards[2].join("games.csv"), &games[..games.len() - 5]).unwrap();
     let output = merge(&shards, &tmp.path().join("m3"));
     assert_eq!(output.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&output.stderr);
+    let err = stderr_of(&output);
     assert!(err.contains("shard-3") && err.contains("finished"), "{err}");
 }
 
@@ -663,7 +649,7 @@ fn one_long_match_splits_by_game_pairs() {
             let out = tmp.path().join(format!("shard-{k}"));
             let output = arena(&[&"run", &cfg, &"--shard", &format!("{k}/3"), &"--out", &out]);
             assert_success(&output);
-            let stderr = String::from_utf8_lossy(&output.stderr);
+            let stderr = stderr_of(&output);
             assert_contains(&stderr, " 2 at once;");
             out
         })
@@ -698,7 +684,7 @@ fn demo_table(dir: &Path) -> String {
         ],
     );
     assert_success(&output);
-    String::from_utf8_lossy(&output.stdout).to_string()
+    stdout_of(&output)
 }
 
 #[test]
@@ -736,7 +722,7 @@ fn relative_paths_start_from_the_config_files_folder() {
         &[&"run", &"other/place/demo.toml", &"--out", &"run"],
     );
     assert_success(&output);
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = stderr_of(&output);
     let notes: Vec<&str> = stderr
         .lines()
         .filter(|l| l.contains("relative paths start from the config's folder"))
@@ -794,7 +780,7 @@ fn a_file_only_in_the_current_directory_is_named_in_the_error() {
     ] {
         std::fs::write(place.join("t.toml"), format!("{table}{random}")).unwrap();
         let output = arena_in(tmp.path(), &[&"run", &"other/place/t.toml", &"--out", &"run", &"--quiet"]);
-        let stderr = String::from_utf8_lossy(&output.stderr);
+        let stderr = stderr_of(&output);
         assert_eq!(output.status.code(), Some(2), "{what}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{what}: {stderr}");
         assert!(
@@ -832,7 +818,7 @@ fn an_openings_file_says_what_it_overrides_and_that_it_repeats() {
         let out = tmp.path().join(format!("run-{ignored}"));
         let output = run_arena(&cfg, &out);
         assert_success(&output);
-        let stderr = String::from_utf8_lossy(&output.stderr);
+        let stderr = stderr_of(&output);
         let count = |text: &str| stderr.lines().filter(|l| l.contains(text)).count();
         assert_eq!(
             count("plies_min and plies_max are ignored"),
@@ -882,7 +868,7 @@ fn a_full_disk_names_the_file_and_leaves_no_temporary_file() {
     let cfg = config(tmp.path(), "[tournament]\nfirst_to = 1\n", &bots);
     let out = disk.join("run");
     let output = run_arena(&cfg, &out);
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = stderr_of(&output);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     let lines: Vec<&str> = stderr.lines().collect();
     let [.., error, go_on] = lines[..] else {
@@ -969,7 +955,7 @@ fn the_final_table_is_whole_off_a_terminal() {
     let cfg = config(tmp.path(), header, &bots);
     let output = run_arena(&cfg, &tmp.path().join("run"));
     assert_success(&output);
-    let table = String::from_utf8_lossy(&output.stdout).to_string();
+    let table = stdout_of(&output);
     let lines: Vec<&str> = table.lines().collect();
     assert!(lines[0].ends_with("LOS next  forfeits"), "{table}");
     for (line, rank) in lines[1..=names.len()].iter().zip(1..) {
@@ -1005,7 +991,7 @@ fn run_on_a_terminal(setup: &str, cfg: &Path, out: &Path) -> String {
         .args(["-qec", &command, "/dev/null"])
         .output()
         .expect("script (util-linux) runs a command on a terminal");
-    let drawn = String::from_utf8_lossy(&output.stdout).into_owned();
+    let drawn = stdout_of(&output);
     assert!(output.status.success(), "{drawn}");
     drawn
 }
@@ -1023,7 +1009,7 @@ fn a_terminal_gets_the_live_view_and_a_pipe_gets_lines() {
     assert!(!drawn.contains("series 1 game 1:"), "{drawn}");
     // Through a pipe: a line per game, no drawing.
     let piped = run_arena(&cfg, &tmp.path().join("pipe"));
-    let lines = String::from_utf8_lossy(&piped.stderr);
+    let lines = stderr_of(&piped);
     assert!(
         !lines.contains("games (at most)") && !lines.contains('\u{1b}'),
         "{lines}"
@@ -1062,7 +1048,7 @@ fn long_names_at_80_columns_get_a_table_of_whole_rows() {
     );
     let piped = run_arena(&cfg, &tmp.path().join("pipe"));
     assert_success(&piped);
-    let piped = String::from_utf8_lossy(&piped.stdout).to_string();
+    let piped = stdout_of(&piped);
     let header = piped.lines().find(|l| l.starts_with("#  bot")).unwrap();
     assert!(
         header.ends_with("LOS next  forfeits") && header.len() > 80,
@@ -1152,11 +1138,10 @@ fn resume_if_exists_starts_a_folder_that_never_got_to_its_first_game() {
 
 #[test]
 fn rating_a_run_in_place_keeps_its_settings_and_its_files() {
-    let (tmp, cfg) = temp_config(
+    let (_tmp, run, _) = temp_run(
         "[tournament]\nfirst_to = 3\nseed = 9\n[ratings]\nprior_draws = 3\nbootstrap = 200\n",
         &greedy_and_random(["a", "b"]),
     );
-    let (run, _) = run_to(&cfg, tmp.path().join("run"));
     let files = ["standings.csv", "pairwise.csv", "los.csv", "report.html"];
     let before: Vec<Vec<u8>> = read_files(&run, &files);
     // The run's own settings, from its config.toml: the same files.
@@ -1164,7 +1149,7 @@ fn rating_a_run_in_place_keeps_its_settings_and_its_files() {
     // Other settings would overwrite them: refused, and nothing changes.
     let refused = rate(&run.join("games.csv"), &["--prior-draws", "5"]);
     assert_eq!(refused.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("give --out DIR"));
+    assert!(stderr_of(&refused).contains("give --out DIR"));
     let after: Vec<Vec<u8>> = read_files(&run, &files);
     assert!(before == after, "rating in place changed the run's files");
 }
@@ -1174,7 +1159,7 @@ fn rating_a_run_in_place_keeps_its_settings_and_its_files() {
 /// the run in place lists it too, so the files stay the same.
 #[test]
 fn a_bot_without_games_is_listed_and_rating_in_place_keeps_it() {
-    let (tmp, cfg) = temp_config(
+    let (_tmp, run, _) = temp_run(
         "[tournament]\nfirst_to = 2\non_start_failure = \"skip\"\n",
         &[
             ("a", arena_bot("greedy", 1)),
@@ -1182,7 +1167,6 @@ fn a_bot_without_games_is_listed_and_rating_in_place_keeps_it() {
             ("gone", vec!["/bin/false".to_string()]),
         ],
     );
-    let (run, _) = run_to(&cfg, tmp.path().join("run"));
     let standings = rows(&run.join("standings.csv"));
     assert_eq!(standings.len(), 3, "{standings:?}");
     let gone = standings.iter().find(|s| s["bot"] == "gone").unwrap();
@@ -1206,8 +1190,7 @@ fn a_bot_without_games_is_listed_and_rating_in_place_keeps_it() {
 #[test]
 fn the_report_of_an_unfinished_run_says_so() {
     let bots = greedy_and_random(["a", "b"]);
-    let (tmp, cfg) = temp_config("[tournament]\nfirst_to = 2\n", &bots);
-    let (run, _) = run_to(&cfg, tmp.path().join("run"));
+    let (_tmp, run, _) = temp_run("[tournament]\nfirst_to = 2\n", &bots);
     let report = || std::fs::read_to_string(run.join("report.html")).unwrap();
     assert!(!report().contains("did not finish"));
     // As an interrupted run leaves it: no finished marker.
@@ -1273,7 +1256,7 @@ fn help_into_a_closed_pipe_ends_quietly() {
             .stderr(std::process::Stdio::piped())
             .output()
             .unwrap();
-        let err = String::from_utf8_lossy(&output.stderr);
+        let err = stderr_of(&output);
         assert!(
             output.status.success(),
             "{args:?}: {:?} {err}",

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::process::{Command, Output};
 
-use common::{assert_contains, rows};
+use common::{arena_at, assert_contains, rows, stderr_of, stdout_of};
 
 /// A small, quick tuning of mcts's exploration; `extra` goes into `[tune]`.
 fn config(pairs: u32, extra: &str, bots: &str) -> String {
@@ -43,19 +43,8 @@ r_end = 0.5
     )
 }
 
-fn arena(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap()
-}
-
 fn text(o: &Output) -> (String, String) {
-    (
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
+    (stdout_of(o), stderr_of(o))
 }
 
 /// `tune.csv`'s rows by iteration.
@@ -70,9 +59,9 @@ fn by_iteration(dir: &Path) -> BTreeMap<u32, HashMap<String, String>> {
 fn a_tuning_plays_a_pair_per_iteration_and_resumes_on_the_same_course() {
     let tmp = tempfile::tempdir().unwrap();
     std::fs::write(tmp.path().join("t.toml"), config(8, "", "")).unwrap();
-    let out = arena(
-        &["tune", "t.toml", "--out", "run", "--verify", "4"],
+    let out = arena_at(
         tmp.path(),
+        &["tune", "t.toml", "--out", "run", "--verify", "4"],
     );
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stderr}");
@@ -109,15 +98,15 @@ fn a_tuning_plays_a_pair_per_iteration_and_resumes_on_the_same_course() {
     let verify = rows(&run.join("verify/games.csv"));
     assert_eq!(verify.len(), 4);
     // A second verification of the finished tuning keeps the first.
-    let again = arena(
-        &["tune", "t.toml", "--resume", "run", "--verify", "2"],
+    let again = arena_at(
         tmp.path(),
+        &["tune", "t.toml", "--resume", "run", "--verify", "2"],
     );
     assert!(again.status.success(), "{}", text(&again).1);
     assert_eq!(rows(&run.join("verify/games.csv")).len(), 4);
     assert_eq!(rows(&run.join("verify-2/games.csv")).len(), 2);
     // arena serve of the tuning's folder points to its report.
-    let serve = arena(&["serve", "run", "--addr", "127.0.0.1:0"], tmp.path());
+    let serve = arena_at(tmp.path(), &["serve", "run", "--addr", "127.0.0.1:0"]);
     assert!(!serve.status.success());
     assert!(
         text(&serve)
@@ -146,7 +135,7 @@ fn a_tuning_plays_a_pair_per_iteration_and_resumes_on_the_same_course() {
     }
     kept.push_str("5,2.01");
     std::fs::write(copy.join("tune.csv"), kept).unwrap();
-    let again = arena(&["tune", "t.toml", "--resume", "copy"], tmp.path());
+    let again = arena_at(tmp.path(), &["tune", "t.toml", "--resume", "copy"]);
     assert!(again.status.success(), "{}", text(&again).1);
     let second = by_iteration(&copy);
     assert_eq!(second.len(), 8);
@@ -174,7 +163,7 @@ fn an_opponent_plays_a_pair_against_each_side() {
         config(2, "opponent = \"g\"", greedy),
     )
     .unwrap();
-    let out = arena(&["tune", "t.toml", "--out", "run"], tmp.path());
+    let out = arena_at(tmp.path(), &["tune", "t.toml", "--out", "run"]);
     assert!(out.status.success(), "{}", text(&out).1);
     let run = tmp.path().join("run");
     for k in 1..=2 {
@@ -192,7 +181,7 @@ fn a_bad_tune_table_is_one_line_with_the_place_and_the_fix() {
     let tmp = tempfile::tempdir().unwrap();
     let bad = config(8, "", "").replace("start = 2.0", "start = 5.0");
     std::fs::write(tmp.path().join("t.toml"), bad).unwrap();
-    let out = arena(&["tune", "t.toml", "--out", "run"], tmp.path());
+    let out = arena_at(tmp.path(), &["tune", "t.toml", "--out", "run"]);
     let (_, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
@@ -206,7 +195,7 @@ fn a_bad_tune_table_is_one_line_with_the_place_and_the_fix() {
     let plain = config(8, "", "");
     let plain = &plain[..plain.find("[tune]").unwrap()];
     std::fs::write(tmp.path().join("plain.toml"), plain).unwrap();
-    let out = arena(&["tune", "plain.toml", "--out", "plain"], tmp.path());
+    let out = arena_at(tmp.path(), &["tune", "plain.toml", "--out", "plain"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out)
@@ -217,7 +206,7 @@ fn a_bad_tune_table_is_one_line_with_the_place_and_the_fix() {
     );
     // arena run does not play a tuning's one bot.
     std::fs::write(tmp.path().join("one.toml"), config(2, "", "")).unwrap();
-    let out = arena(&["run", "one.toml", "--out", "one"], tmp.path());
+    let out = arena_at(tmp.path(), &["run", "one.toml", "--out", "one"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out).1.contains("arena tune one.toml"),
@@ -228,7 +217,7 @@ fn a_bad_tune_table_is_one_line_with_the_place_and_the_fix() {
     // budget would move a value the bot ignores.
     let unknown = config(1, "", "").replace("\"exploration\"", "\"explore\"");
     std::fs::write(tmp.path().join("u.toml"), unknown).unwrap();
-    let out = arena(&["tune", "u.toml", "--out", "u"], tmp.path());
+    let out = arena_at(tmp.path(), &["tune", "u.toml", "--out", "u"]);
     let (_, stderr) = text(&out);
     assert!(!out.status.success(), "{stderr}");
     assert_contains(&stderr, "which the bot does not list");
@@ -265,7 +254,7 @@ fn a_tuning_killed_mid_course_resumes_to_the_same_rows() {
     let tmp = tempfile::tempdir().unwrap();
     let cfg = config(16, "", "").replace("\"20\"", "\"300\"");
     std::fs::write(tmp.path().join("t.toml"), cfg).unwrap();
-    let whole = arena(&["tune", "t.toml", "--out", "whole"], tmp.path());
+    let whole = arena_at(tmp.path(), &["tune", "t.toml", "--out", "whole"]);
     assert!(whole.status.success(), "{}", text(&whole).1);
 
     let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
@@ -293,7 +282,7 @@ fn a_tuning_killed_mid_course_resumes_to_the_same_rows() {
     kill(Pid::from_raw(-(child.id() as i32)), Signal::SIGKILL).unwrap();
     child.wait().unwrap();
     assert!(written() < 16, "the tuning finished before the kill");
-    let again = arena(&["tune", "t.toml", "--resume", "run"], tmp.path());
+    let again = arena_at(tmp.path(), &["tune", "t.toml", "--resume", "run"]);
     assert!(again.status.success(), "{}", text(&again).1);
     assert_eq!(sorted_rows(&tmp.path().join("whole")), sorted_rows(&run));
     assert_eq!(text(&whole).0, text(&again).0, "the same tuned values");
@@ -306,9 +295,9 @@ fn the_report_shows_each_parameters_course_the_values_and_the_verdict() {
     let cfg = config(8, "", "")
         + "\n[[tune.param]]\nname = \"rollout_plies\"\nstart = 3\nmin = 0\nmax = 20\ninteger = true\nc_end = 2\nr_end = 0.05\n";
     std::fs::write(tmp.path().join("t.toml"), cfg).unwrap();
-    let out = arena(
-        &["tune", "t.toml", "--out", "run", "--verify", "4"],
+    let out = arena_at(
         tmp.path(),
+        &["tune", "t.toml", "--out", "run", "--verify", "4"],
     );
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stderr}");
@@ -355,7 +344,7 @@ fn the_report_shows_each_parameters_course_the_values_and_the_verdict() {
 fn a_resume_refuses_files_it_cannot_trust() {
     let tmp = tempfile::tempdir().unwrap();
     std::fs::write(tmp.path().join("t.toml"), config(4, "", "")).unwrap();
-    let out = arena(&["tune", "t.toml", "--out", "run"], tmp.path());
+    let out = arena_at(tmp.path(), &["tune", "t.toml", "--out", "run"]);
     assert!(out.status.success(), "{}", text(&out).1);
     let run = tmp.path().join("run");
     let csv = std::fs::read_to_string(run.join("tune.csv")).unwrap();
@@ -416,7 +405,7 @@ fn a_resume_refuses_files_it_cannot_trust() {
         if let Some(b) = batch {
             std::fs::write(copy.join("tune-batch"), b).unwrap();
         }
-        let out = arena(&["tune", "t.toml", "--resume", name], tmp.path());
+        let out = arena_at(tmp.path(), &["tune", "t.toml", "--resume", name]);
         let (_, stderr) = text(&out);
         assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
         assert!(stderr.contains(said), "{name}: {stderr}");

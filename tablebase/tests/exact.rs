@@ -33,6 +33,20 @@ fn view(pos: &Position) -> Vec<u32> {
     board
 }
 
+/// Each legal move of `pos`, in order: the seeds it captures, and the
+/// position after it (`None` when the move ends the game).
+fn successors(pos: &Position) -> Vec<(i32, Option<Position>)> {
+    pos.legal_moves()
+        .into_iter()
+        .map(|mv| {
+            let mut next = pos.clone();
+            let details = next.play(mv).unwrap();
+            let g = details.capture.map_or(0, |c| c.seeds) as i32;
+            (g, details.outcome.is_none().then_some(next))
+        })
+        .collect()
+}
+
 /// The exact margin from here of the mover of `board` with `plies` plies
 /// left before the ply limit (RULES.md: no legal move, the last mover sweeps;
 /// at the limit each side takes its own row), both sides optimal. Memoised by
@@ -54,17 +68,11 @@ fn minimax(
     } else if plies == 0 {
         board[..n].iter().sum::<u32>() as i32 - board[n..].iter().sum::<u32>() as i32
     } else {
-        pos.legal_moves()
+        successors(&pos)
             .into_iter()
-            .map(|mv| {
-                let mut next = pos.clone();
-                let details = next.play(mv).unwrap();
-                let g = details.capture.map_or(0, |c| c.seeds) as i32;
-                if details.outcome.is_some() {
-                    k as i32 // the capture, and the rest swept
-                } else {
-                    g - minimax(rules, &view(&next), plies - 1, memo)
-                }
+            .map(|(g, next)| match next {
+                None => k as i32, // the capture, and the rest swept
+                Some(next) => g - minimax(rules, &view(&next), plies - 1, memo),
             })
             .max()
             .unwrap()
@@ -273,18 +281,9 @@ fn tables_2x4() -> &'static Tables {
 /// (the capture, the child's value, or `None` when the move ends the game).
 fn children(tables: &Tables, board: &[u32]) -> Vec<(i32, Option<Value>)> {
     let pos = position(rules(tables.holes()), board);
-    pos.legal_moves()
+    successors(&pos)
         .into_iter()
-        .map(|mv| {
-            let mut next = pos.clone();
-            let details = next.play(mv).unwrap();
-            let g = details.capture.map_or(0, |c| c.seeds) as i32;
-            let child = details
-                .outcome
-                .is_none()
-                .then(|| tables.value(&view(&next)).unwrap());
-            (g, child)
-        })
+        .map(|(g, next)| (g, next.map(|n| tables.value(&view(&n)).unwrap())))
         .collect()
 }
 

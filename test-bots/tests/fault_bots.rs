@@ -114,12 +114,16 @@ impl Bot {
         })
     }
 
+    /// Sends `message` and checks that the bot's next line is `reply`.
+    fn answers(&mut self, message: &str, reply: &str) {
+        self.send(message);
+        assert_eq!(self.line(), reply);
+    }
+
     /// Sends `hello` and `newgame` and checks the two replies.
     fn handshake(&mut self, name: &str) {
-        self.send(HELLO);
-        assert_eq!(self.line(), format!("hello version=1 name={name}"));
-        self.send(NEWGAME);
-        assert_eq!(self.line(), "ready");
+        self.answers(HELLO, &format!("hello version=1 name={name}"));
+        self.answers(NEWGAME, "ready");
     }
 
     /// Asserts that the bot exits with `code` having sent nothing more on
@@ -240,10 +244,8 @@ fn stderr_flood_writes_2_mib_before_each_correct_move() {
     let mut bot = Bot::spawn(env!("CARGO_BIN_EXE_fault-stderr-flood"), &[]);
     let stderr = bot.count_stderr();
     bot.handshake("fault-stderr-flood");
-    bot.send(TURN1);
-    assert_eq!(bot.line(), "move 1");
-    bot.send(TURN2);
-    assert_eq!(bot.line(), "move 2");
+    bot.answers(TURN1, "move 1");
+    bot.answers(TURN2, "move 2");
     bot.send(GAMEOVER);
     bot.send("quit");
     assert_eq!(bot.wait().code(), Some(0));
@@ -266,10 +268,8 @@ fn blanks_then_line(bot: &mut Bot) -> (usize, String) {
 #[test]
 fn stdout_flood_sends_blank_lines_before_each_correct_move() {
     let mut bot = Bot::spawn(env!("CARGO_BIN_EXE_fault-stdout-flood"), &[]);
-    bot.send(HELLO);
-    assert_eq!(bot.line(), "hello version=1 name=fault-stdout-flood");
-    bot.send(NEWGAME);
-    assert_eq!(bot.line(), "ready");
+    bot.answers(HELLO, "hello version=1 name=fault-stdout-flood");
+    bot.answers(NEWGAME, "ready");
     bot.send(TURN1);
     // The 5,000 blank lines sent unasked with ready, then the flood.
     assert_eq!(
@@ -328,14 +328,11 @@ fn grandchild_leaves_a_sleeper_in_its_group_and_exits_4() {
 #[test]
 fn ignore_term_survives_sigterm_and_quit() {
     let mut bot = Bot::spawn(env!("CARGO_BIN_EXE_fault-ignore-term"), &[]);
-    bot.send(HELLO);
-    assert_eq!(bot.line(), "hello version=1 name=fault-ignore-term");
+    bot.answers(HELLO, "hello version=1 name=fault-ignore-term");
     // It set SIG_IGN before it replied: SIGTERM now is dropped, so it answers.
     kill(bot.pid(), Signal::SIGTERM).unwrap();
-    bot.send(NEWGAME);
-    assert_eq!(bot.line(), "ready");
-    bot.send(TURN1);
-    assert_eq!(bot.line(), "move 1");
+    bot.answers(NEWGAME, "ready");
+    bot.answers(TURN1, "move 1");
     bot.send(GAMEOVER);
     bot.send("quit");
     bot.close_stdin();
@@ -354,8 +351,7 @@ fn slow_waits_before_its_move() {
     let mut bot = Bot::spawn(env!("CARGO_BIN_EXE_fault-slow"), &["--delay-ms", "100"]);
     bot.handshake("fault-slow");
     let start = Instant::now();
-    bot.send(TURN1);
-    assert_eq!(bot.line(), "move 1");
+    bot.answers(TURN1, "move 1");
     assert!(start.elapsed() >= Duration::from_millis(100));
     bot.send("quit");
     assert_eq!(bot.wait().code(), Some(0));
@@ -398,8 +394,7 @@ fn alloc_plays_once_then_dies_under_a_memory_limit() {
     let mut bot = Bot::spawn_command(&mut command);
     let stderr = bot.count_stderr();
     bot.handshake("fault-alloc");
-    bot.send(TURN1);
-    assert_eq!(bot.line(), "move 1");
+    bot.answers(TURN1, "move 1");
     bot.send(TURN2);
     let status = bot.wait();
     assert!(!status.success(), "{status:?}");
@@ -412,8 +407,7 @@ fn unsolicited_sends_a_move_before_any_turn() {
     let mut bot = Bot::spawn(env!("CARGO_BIN_EXE_fault-unsolicited"), &[]);
     bot.handshake("fault-unsolicited");
     assert_eq!(bot.line(), "move 1", "before any turn");
-    bot.send(TURN2);
-    assert_eq!(bot.line(), "move 2");
+    bot.answers(TURN2, "move 2");
     bot.send("quit");
     assert_eq!(bot.wait().code(), Some(0));
 }
