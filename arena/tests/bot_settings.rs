@@ -86,7 +86,7 @@ command = ["arena", "bot", "random", "--seed", "3"]
         )),
         "{first}"
     );
-    assert_contains(&first, &format!("{other} > hello version=1\n"));
+    assert_contains(first, &format!("{other} > hello version=1\n"));
     let mut depths = Vec::new();
     for (text, side) in &games {
         let other = if *side == 'S' { 'N' } else { 'S' };
@@ -102,7 +102,7 @@ command = ["arena", "bot", "random", "--seed", "3"]
         // Its turns too: time_ms is the bot's own limit.
         for line in text.lines().filter(|l| l.contains("> turn ")) {
             let want = if line.starts_with(*side) { 1500 } else { 1000 };
-            assert_ends_with(&line, &format!(" time_ms={want}"));
+            assert_ends_with(line, &format!(" time_ms={want}"));
         }
         depths.extend(
             text.lines()
@@ -155,11 +155,11 @@ command = ["arena", "bot", "random"]
         for line in turns {
             if line.starts_with(side) {
                 // Its own clock, and the other's shown as 0 (it has none).
-                assert_contains(&line, " clock_ms=");
-                assert_ends_with(&line, ",0");
+                assert_contains(line, " clock_ms=");
+                assert_ends_with(line, ",0");
             } else {
                 assert!(!line.contains("clock_ms"), "{line}");
-                assert_ends_with(&line, " time_ms=800");
+                assert_ends_with(line, " time_ms=800");
             }
         }
     }

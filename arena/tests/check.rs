@@ -119,7 +119,7 @@ fn options_go_in_hello_and_the_bots_list_is_shown() {
     );
     let hello = line(&stdout, "handshake");
     assert_contains(
-        &hello,
+        hello,
         "'hello version=1 name=alphabeta options=depth,time_ms,seed,noise'",
     );
     assert!(
@@ -146,8 +146,7 @@ fn options_go_in_hello_and_the_bots_list_is_shown() {
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
-    let said = stderr_of(&output);
-    assert_contains(&said, "write NAME=VALUE");
+    assert_contains(&stderr_of(&output), "write NAME=VALUE");
 }
 
 #[test]
@@ -231,7 +230,10 @@ fn an_illegal_move_fails_each_game_with_the_move_and_the_legal_list() {
     // An illegal move keeps the bot in step: it is still there for quit.
     assert_line_starts(&stdout, "quit", "PASS  ");
     assert_contains(&stdout, "6 of 9 checks failed\n");
-    assert!(stdout.ends_with("run again with --log FILE before -- to see what it said)\n"));
+    assert_ends_with(
+        &stdout,
+        "run again with --log FILE before -- to see what it said)\n",
+    );
 }
 
 #[test]
@@ -420,7 +422,7 @@ fn escape_sequences_in_a_bots_options_do_not_reach_the_terminal() {
     // The valid name is kept, once; the rest is dropped.
     let handshake = line(&stdout, "handshake");
     assert_contains(
-        &handshake,
+        handshake,
         "; its options: depth; warning: it does not list bogus (sent as option.bogus=1 in hello)",
     );
 }

@@ -30,7 +30,7 @@ fn run(
     let header = format!(
         "[board]\nholes = 4\nseeds = 3\n[tournament]\n{format_keys}\nfirst_to = 1\nmax_games = 2\nconcurrency = 2\nseed = 7\n"
     );
-    let cfg = config(dir, &header, &bots);
+    let cfg = config(dir, &header, bots);
     let out = dir.join("out");
     let output = run_arena(&cfg, &out);
     assert_success(&output);

@@ -96,7 +96,7 @@ fn tiny(dir: &Path, format_keys: &str, bots: &[(String, Vec<String>)]) -> std::p
     let header = format!(
         "[board]\nholes = 4\nseeds = 3\n[tournament]\n{format_keys}\nfirst_to = 1\nmax_games = 2\nconcurrency = 2\nseed = 5\n"
     );
-    config(dir, &header, &bots)
+    config(dir, &header, bots)
 }
 
 fn names(bots: &[(String, Vec<String>)]) -> Vec<String> {

@@ -46,6 +46,15 @@ fn rate_into(file: &Path, out: &Path) -> (Option<i32>, String) {
     ])
 }
 
+/// `lines` written as the file `dir/NAME.csv` and rated into
+/// `dir/NAME-rated`: the file, and the exit code and stderr of the rating.
+fn rate_lines(dir: &Path, name: &str, lines: &[String]) -> (PathBuf, Option<i32>, String) {
+    let file = dir.join(format!("{name}.csv"));
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    let (code, stderr) = rate_into(&file, &dir.join(format!("{name}-rated")));
+    (file, code, stderr)
+}
+
 /// A change to one line of a games.csv.
 type Edit<'a> = Option<&'a dyn Fn(&str) -> String>;
 
@@ -188,9 +197,7 @@ fn rows_without_moves_are_counted_with_a_note_and_bad_seeds_refused() {
         cells.join(",")
     };
     let lines: Vec<String> = text.lines().map(without).collect();
-    let plain = tmp.path().join("plain.csv");
-    std::fs::write(&plain, lines.join("\n") + "\n").unwrap();
-    let (code, stderr) = rate_into(&plain, &tmp.path().join("rated"));
+    let (_, code, stderr) = rate_lines(tmp.path(), "plain", &lines);
     assert_eq!(code, Some(0), "{stderr}");
     assert_contains(
         &stderr,
@@ -198,9 +205,7 @@ fn rows_without_moves_are_counted_with_a_note_and_bad_seeds_refused() {
     );
     let mut bad = lines.clone();
     bad[2] = set(&bad[2], seeds, "NaN");
-    let bad_file = tmp.path().join("bad.csv");
-    std::fs::write(&bad_file, bad.join("\n") + "\n").unwrap();
-    let (code, stderr) = rate_into(&bad_file, &tmp.path().join("rated-bad"));
+    let (bad_file, code, stderr) = rate_lines(tmp.path(), "bad", &bad);
     assert_eq!(code, Some(2), "{stderr}");
     assert_contains(
         &stderr,

@@ -95,6 +95,23 @@ impl Cluster {
         submitted
     }
 
+    /// Submits `cfg` held ([`Cluster::submit`]) into `out`, and the ids of
+    /// the two jobs whose lines are named `first` and `then`.
+    fn submit_held(
+        &self,
+        dir: &Path,
+        cfg: &Path,
+        shards: usize,
+        out: &Path,
+        [first, then]: [&str; 2],
+    ) -> (String, String) {
+        let submitted = self.submit(dir, cfg, shards, out, true);
+        (
+            job_id(&submitted.stdout, first),
+            job_id(&submitted.stdout, then),
+        )
+    }
+
     fn slurm_tool(&self, program: &str, args: &[&str]) {
         let output = self.command(program).args(args).output().unwrap();
         assert_success(&output);
@@ -161,11 +178,7 @@ fn a_job_array_with_a_cancelled_shard_reruns_and_merges_to_a_single_run() {
     // shard that never ran, as when a user cancels it. (Slurm keeps no
     // record of such a task; the arena finds it from the files.)
     let t = tmp.path().join("t");
-    let submitted = cluster.submit(tmp.path(), &cfg, 3, &t, true);
-    let (array, merge) = (
-        job_id(&submitted.stdout, "shards"),
-        job_id(&submitted.stdout, "merge"),
-    );
+    let (array, merge) = cluster.submit_held(tmp.path(), &cfg, 3, &t, ["shards", "merge"]);
     cluster.slurm_tool("scancel", &[&format!("{array}_2")]);
     cluster.slurm_tool("scontrol", &["release", &array, &merge]);
 
@@ -286,11 +299,7 @@ fn a_league_runs_round_by_round_with_a_cancelled_shard_rerun_to_a_single_run() {
     // Held, so that the test can step in between rounds: --sbatch options
     // are kept for every round's jobs.
     let t = tmp.path().join("t");
-    let submitted = cluster.submit(tmp.path(), &cfg, 2, &t, true);
-    let (round1, next1) = (
-        job_id(&submitted.stdout, "round 1"),
-        job_id(&submitted.stdout, "next 1"),
-    );
+    let (round1, next1) = cluster.submit_held(tmp.path(), &cfg, 2, &t, ["round 1", "next 1"]);
     cluster.slurm_tool("scontrol", &["release", &round1, &next1]);
     // Round 1 plays; the job after it merges it and submits round 2, held.
     let (code, table) = wait_for(&cluster, &t, tmp.path());

@@ -6,11 +6,11 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use common::{
-    arena, arena_bot, arena_command, arena_in, assert_contains, assert_played_out, assert_replays,
-    assert_same_files, assert_success, config, games, games_counted, games_without_timing,
-    greedy_and_random, leftovers, merge, python, rate, read_files, repo, rows, run_arena,
-    run_shards, run_to, series_and_games, stderr_of, stdout_of, temp_config, temp_run,
-    LOGISTIC_SPRT, SUMMARY_FILES,
+    arena, arena_bot, arena_command, arena_in, assert_contains, assert_none_left,
+    assert_played_out, assert_replays, assert_same_files, assert_success, config, games,
+    games_counted, games_without_timing, greedy_and_random, merge, python, rate, read_files, repo,
+    rows, run_arena, run_in, run_shards, run_to, series_and_games, stderr_of, stdout_of,
+    temp_config, temp_run, LOGISTIC_SPRT, SUMMARY_FILES,
 };
 
 #[test]
@@ -26,8 +26,7 @@ fn a_round_robin_of_rust_and_python_bots_is_refereed_rated_and_written() {
             python(&repo().join("bots/python/greedy.py"), &["--seed", "3"]),
         ),
     ];
-    let cfg = config(tmp.path(), header, &bots);
-    let (out, output) = run_to(&cfg, tmp.path().join("run"));
+    let (out, output) = run_in(tmp.path(), header, &bots);
     let table = stdout_of(&output);
     assert!(
         table.contains("greedy-py") && table.contains("Elo"),
@@ -129,8 +128,7 @@ fn misbehaving_bots_lose_with_the_right_reason_and_leave_no_process() {
         ("hang", bot("hang.py", &["--stubborn"])),
         ("info-spam", bot("info_spam.py", &[])),
     ];
-    let cfg = config(tmp.path(), header, &bots);
-    let (out, _) = run_to(&cfg, tmp.path().join("run"));
+    let (out, _) = run_in(tmp.path(), header, &bots);
 
     let games = rows(&out.join("games.csv"));
     let expected: HashMap<&str, &str> = faulty.into_iter().collect();
@@ -178,11 +176,7 @@ fn misbehaving_bots_lose_with_the_right_reason_and_leave_no_process() {
             assert_eq!(forfeits, 0, "{s:?}");
         }
     }
-    let leftover = leftovers(&bots_dir.display().to_string(), &[]);
-    assert!(
-        leftover.is_empty(),
-        "bot processes left behind: {leftover:?}"
-    );
+    assert_none_left(&bots_dir.display().to_string());
 }
 
 #[test]
@@ -473,6 +467,15 @@ fn concurrency_never_changes_which_games_are_played() {
     assert_eq!(results[0], results[1]);
 }
 
+/// `files`, and sprt.csv after them for the match named "sprt".
+fn with_sprt(name: &str, files: &[&'static str]) -> Vec<&'static str> {
+    let mut files = files.to_vec();
+    if name == "sprt" {
+        files.push("sprt.csv");
+    }
+    files
+}
+
 #[test]
 fn a_two_bot_match_on_lanes_plays_the_games_of_one_lane() {
     let tmp = tempfile::tempdir().unwrap();
@@ -492,9 +495,7 @@ fn a_two_bot_match_on_lanes_plays_the_games_of_one_lane() {
         for concurrency in [1, 3] {
             let header = format!("[board]\nholes = 6\n{settings}seed = 3\nconcurrency = {concurrency}\n");
             let cfg = config(tmp.path(), &header, &bots);
-            let out = tmp.path().join(format!("{name}-{concurrency}"));
-            assert_success(&run_arena(&cfg, &out));
-            outs.push(out);
+            outs.push(run_to(&cfg, tmp.path().join(format!("{name}-{concurrency}"))).0);
         }
         let [one, three] = &outs[..] else { unreachable!() };
         assert_eq!(
@@ -508,11 +509,7 @@ fn a_two_bot_match_on_lanes_plays_the_games_of_one_lane() {
             .map(|g| g["game"].parse().unwrap())
             .collect();
         assert!(numbers.windows(2).all(|w| w[1] == w[0] + 1), "{name}: {numbers:?}");
-        let mut files = vec!["series.csv", "standings.csv"];
-        if name == "sprt" {
-            files.push("sprt.csv");
-        }
-        assert_same_files(one, three, &files);
+        assert_same_files(one, three, &with_sprt(name, &["series.csv", "standings.csv"]));
         // Three lanes, each with its own bots: the log names every lane.
         let log = std::fs::read_to_string(three.join("logs/greedy.stderr.log")).unwrap();
         for lane in ["s1l1 ", "s1l2 ", "s1l3 "] {
@@ -552,8 +549,7 @@ fn resuming_a_match_that_was_over_starts_no_bot() {
     ] {
         let header = format!("[board]\nholes = 6\n{settings}concurrency = 3\n");
         let cfg = config(tmp.path(), &header, &bots);
-        let whole = tmp.path().join(format!("{name}-whole"));
-        assert_success(&run_arena(&cfg, &whole));
+        let (whole, _) = run_to(&cfg, tmp.path().join(format!("{name}-whole")));
         // Killed after its last game, before it marked the folder finished.
         let out = tmp.path().join(format!("{name}-over"));
         std::fs::create_dir_all(&out).unwrap();
@@ -562,10 +558,7 @@ fn resuming_a_match_that_was_over_starts_no_bot() {
         }
         let output = arena(&[&"run", &cfg, &"--quiet", &"--resume", &out]);
         assert_success(&output);
-        let mut files = vec!["games.csv", "series.csv", "standings.csv"];
-        if name == "sprt" {
-            files.push("sprt.csv");
-        }
+        let files = with_sprt(name, &["games.csv", "series.csv", "standings.csv"]);
         assert_same_files(&whole, &out, &files);
         // The start-up check starts each bot; no lane starts one.
         let log = std::fs::read_to_string(out.join("logs/greedy.stderr.log")).unwrap();

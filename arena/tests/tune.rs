@@ -320,7 +320,7 @@ fn the_report_shows_each_parameters_course_the_values_and_the_verdict() {
     let table = &html[html.find("tune-course").unwrap()..];
     let table = &table[..table.find("</table>").unwrap()];
     for k in [0, 2, 4, 6, 8] {
-        assert_contains(&table, &format!("<th class=\"num\">{k}</th>"));
+        assert_contains(table, &format!("<th class=\"num\">{k}</th>"));
     }
     let rows = by_iteration(&tmp.path().join("run"));
     for name in ["exploration", "rollout_plies"] {

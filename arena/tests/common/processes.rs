@@ -49,6 +49,14 @@ pub fn after_first_game(
     stderr
 }
 
+/// Asserts that no live process's command line mentions `marker`
+/// ([`leftovers`]), listing those left behind if any.
+#[track_caller]
+pub fn assert_none_left(marker: &str) {
+    let left = leftovers(marker, &[]);
+    assert!(left.is_empty(), "processes left behind: {left:?}");
+}
+
 /// Starts `arena run CFG FLAGS… --out OUT` (`--resume OUT` with
 /// `resume`), its stdout and stderr piped.
 pub fn start_run(cfg: &Path, flags: &[&str], out: &Path, resume: bool) -> Child {

@@ -5,7 +5,7 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use super::configs::{arena_bot, config, repo, temp_config};
+use super::configs::{arena_bot, config, repo};
 
 /// The `arena` binary this test build made, as a command to add to.
 pub fn arena_command() -> Command {
@@ -58,9 +58,20 @@ pub fn temp_run<N: AsRef<str>>(
     header: &str,
     bots: &[(N, Vec<String>)],
 ) -> (tempfile::TempDir, PathBuf, Output) {
-    let (tmp, cfg) = temp_config(header, bots);
-    let (run, output) = run_to(&cfg, tmp.path().join("run"));
+    let tmp = tempfile::tempdir().unwrap();
+    let (run, output) = run_in(tmp.path(), header, bots);
     (tmp, run, output)
+}
+
+/// Writes the config of `header` and `bots` as `dir/t.toml` ([`config`])
+/// and runs it to completion into `dir/run`, asserting it succeeded: the
+/// run folder and what the arena printed.
+pub fn run_in<N: AsRef<str>>(
+    dir: &Path,
+    header: &str,
+    bots: &[(N, Vec<String>)],
+) -> (PathBuf, Output) {
+    run_to(&config(dir, header, bots), dir.join("run"))
 }
 
 /// `arena run CFG FLAGS… --out OUT`, to completion.
