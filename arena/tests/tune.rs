@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::process::{Command, Output};
 
-use common::{arena_at, assert_contains, rows, stderr_of, stdout_of};
+use common::{arena_at, assert_contains, rows, stderr_of, stdout_of, write_config};
 
 /// A small, quick tuning of mcts's exploration; `extra` goes into `[tune]`.
 fn config(pairs: u32, extra: &str, bots: &str) -> String {
@@ -43,6 +43,13 @@ r_end = 0.5
     )
 }
 
+/// A new temporary folder holding the config `text` as its `t.toml`.
+fn folder_with(text: &str) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    write_config(tmp.path(), "t.toml", text);
+    tmp
+}
+
 fn text(o: &Output) -> (String, String) {
     (stdout_of(o), stderr_of(o))
 }
@@ -57,8 +64,7 @@ fn by_iteration(dir: &Path) -> BTreeMap<u32, HashMap<String, String>> {
 
 #[test]
 fn a_tuning_plays_a_pair_per_iteration_and_resumes_on_the_same_course() {
-    let tmp = tempfile::tempdir().unwrap();
-    std::fs::write(tmp.path().join("t.toml"), config(8, "", "")).unwrap();
+    let tmp = folder_with(&config(8, "", ""));
     let out = arena_at(
         tmp.path(),
         &["tune", "t.toml", "--out", "run", "--verify", "4"],
@@ -156,13 +162,8 @@ fn a_tuning_plays_a_pair_per_iteration_and_resumes_on_the_same_course() {
 
 #[test]
 fn an_opponent_plays_a_pair_against_each_side() {
-    let tmp = tempfile::tempdir().unwrap();
     let greedy = "[[bot]]\nname = \"g\"\ncommand = [\"arena\", \"bot\", \"greedy\"]\n";
-    std::fs::write(
-        tmp.path().join("t.toml"),
-        config(2, "opponent = \"g\"", greedy),
-    )
-    .unwrap();
+    let tmp = folder_with(&config(2, "opponent = \"g\"", greedy));
     let out = arena_at(tmp.path(), &["tune", "t.toml", "--out", "run"]);
     assert!(out.status.success(), "{}", text(&out).1);
     let run = tmp.path().join("run");
@@ -178,9 +179,7 @@ fn an_opponent_plays_a_pair_against_each_side() {
 
 #[test]
 fn a_bad_tune_table_is_one_line_with_the_place_and_the_fix() {
-    let tmp = tempfile::tempdir().unwrap();
-    let bad = config(8, "", "").replace("start = 2.0", "start = 5.0");
-    std::fs::write(tmp.path().join("t.toml"), bad).unwrap();
+    let tmp = folder_with(&config(8, "", "").replace("start = 2.0", "start = 5.0"));
     let out = arena_at(tmp.path(), &["tune", "t.toml", "--out", "run"]);
     let (_, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(2));
@@ -251,9 +250,7 @@ fn a_tuning_killed_mid_course_resumes_to_the_same_rows() {
     use std::process::Stdio;
     use std::time::{Duration, Instant};
 
-    let tmp = tempfile::tempdir().unwrap();
-    let cfg = config(16, "", "").replace("\"20\"", "\"300\"");
-    std::fs::write(tmp.path().join("t.toml"), cfg).unwrap();
+    let tmp = folder_with(&config(16, "", "").replace("\"20\"", "\"300\""));
     let whole = arena_at(tmp.path(), &["tune", "t.toml", "--out", "whole"]);
     assert!(whole.status.success(), "{}", text(&whole).1);
 
@@ -290,11 +287,10 @@ fn a_tuning_killed_mid_course_resumes_to_the_same_rows() {
 
 #[test]
 fn the_report_shows_each_parameters_course_the_values_and_the_verdict() {
-    let tmp = tempfile::tempdir().unwrap();
     // Two parameters: mcts's exploration and its rollout plies (an integer).
     let cfg = config(8, "", "")
         + "\n[[tune.param]]\nname = \"rollout_plies\"\nstart = 3\nmin = 0\nmax = 20\ninteger = true\nc_end = 2\nr_end = 0.05\n";
-    std::fs::write(tmp.path().join("t.toml"), cfg).unwrap();
+    let tmp = folder_with(&cfg);
     let out = arena_at(
         tmp.path(),
         &["tune", "t.toml", "--out", "run", "--verify", "4"],
@@ -342,8 +338,7 @@ fn the_report_shows_each_parameters_course_the_values_and_the_verdict() {
 /// is not one pair's.
 #[test]
 fn a_resume_refuses_files_it_cannot_trust() {
-    let tmp = tempfile::tempdir().unwrap();
-    std::fs::write(tmp.path().join("t.toml"), config(4, "", "")).unwrap();
+    let tmp = folder_with(&config(4, "", ""));
     let out = arena_at(tmp.path(), &["tune", "t.toml", "--out", "run"]);
     assert!(out.status.success(), "{}", text(&out).1);
     let run = tmp.path().join("run");
