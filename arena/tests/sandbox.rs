@@ -536,6 +536,15 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
     let head = "[limits]\nsandbox = true\n";
     let random =
         "\n[[bot]]\nname = \"r\"\ncommand = [\"arena\", \"bot\", \"random\"]\nsandbox = false\n";
+    // Bot x alone in the sandbox (with the unsandboxed r), or x and y.
+    let alone = |dir: &Path, extra: &str| format!("{head}{}{random}", bot("x", dir, extra));
+    let pair = |x_dir: &Path, x_extra: &str, y_dir: &Path, y_extra: &str| {
+        format!(
+            "{head}{}{}",
+            bot("x", x_dir, x_extra),
+            bot("y", y_dir, y_extra)
+        )
+    };
 
     // A program the sandbox does not show.
     let outside = format!(
@@ -546,15 +555,11 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
     assert!(refused(t, &outside).contains("is outside the sandbox"));
 
     // Two bots in one folder, one of which may write it.
-    let shared = format!(
-        "{head}{}{}",
-        bot("x", &a, "sandbox_rw = [\".\"]\n"),
-        bot("y", &a, "")
-    );
+    let shared = pair(&a, "sandbox_rw = [\".\"]\n", &a, "");
     assert!(refused(t, &shared).contains("would see bot"));
 
     // A bot whose view holds another bot's folder.
-    let parent = format!("{head}{}{}", bot("x", &a, &ro(t)), bot("y", &other, ""));
+    let parent = pair(&a, &ro(t), &other, "");
     let e = refused(t, &parent);
     assert!(
         e.contains("run folder") || e.contains("would see bot"),
@@ -564,13 +569,7 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
     // A link the bot could have made in its writable folder, to the host.
     let planted = deploy(t, "planted", &[built("escape")]);
     std::os::unix::fs::symlink(t.join("other"), planted.join("state")).unwrap();
-    let e = refused(
-        t,
-        &format!(
-            "{head}{}{random}",
-            bot("x", &planted, "sandbox_rw = [\".\", \"state\"]\n")
-        ),
-    );
+    let e = refused(t, &alone(&planted, "sandbox_rw = [\".\", \"state\"]\n"));
     assert_contains(&e, "in the bot's folder, which its author made");
 
     // A link the bot's author put in its folder, named in sandbox_ro: to
@@ -581,56 +580,28 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
     for link in ["weights", "hostproc"] {
         let e = refused(
             t,
-            &format!(
-                "{head}{}{}",
-                bot("x", &author, &format!("sandbox_ro = [\"{link}\"]\n")),
-                bot("y", &other, "")
-            ),
+            &pair(&author, &format!("sandbox_ro = [\"{link}\"]\n"), &other, ""),
         );
         assert_contains(&e, "in the bot's folder, which its author made");
     }
     // A link in another bot's folder, named by this one: that bot's author
     // points it where they like.
-    let e = refused(
-        t,
-        &format!(
-            "{head}{}{}",
-            bot("x", &a, &ro(&author.join("weights"))),
-            bot("y", &author, "")
-        ),
-    );
+    let e = refused(t, &pair(&a, &ro(&author.join("weights")), &author, ""));
     assert_contains(&e, "in bot 'y''s folder");
     // The host's /proc, /sys, /dev or /run, named outright.
-    let e = refused(
-        t,
-        &format!(
-            "{head}{}{random}",
-            bot("x", &a, "sandbox_ro = [\"/proc\"]\n")
-        ),
-    );
+    let e = refused(t, &alone(&a, "sandbox_ro = [\"/proc\"]\n"));
     assert_contains(&e, "system folder");
     // A path inside another bot's folder.
-    let e = refused(
-        t,
-        &format!(
-            "{head}{}{}",
-            bot("x", &a, &ro(&other.join("escape"))),
-            bot("y", &other, "")
-        ),
-    );
+    let e = refused(t, &pair(&a, &ro(&other.join("escape")), &other, ""));
     assert_contains(&e, "in bot 'y''s folder");
     // A path shown on top of a folder the bot may write (it could rename
     // what is there and put a link in its place).
     std::fs::create_dir_all(planted.join("models")).unwrap();
     let e = refused(
         t,
-        &format!(
-            "{head}{}{random}",
-            bot(
-                "x",
-                &planted,
-                "sandbox_rw = [\".\"]\nsandbox_ro = [\"models\"]\n"
-            )
+        &alone(
+            &planted,
+            "sandbox_rw = [\".\"]\nsandbox_ro = [\"models\"]\n",
         ),
     );
     assert_contains(&e, "which the bot may write");
@@ -638,7 +609,7 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
     // `..`, or through a link.
     std::os::unix::fs::symlink(&a, t.join("a-link")).unwrap();
     let cfg = t.join("t.toml");
-    std::fs::write(&cfg, format!("{head}{}{random}", bot("x", &a, ""))).unwrap();
+    std::fs::write(&cfg, alone(&a, "")).unwrap();
     for out in [t.join("nowhere/../a/run"), t.join("a-link/run")] {
         let output = common::run_arena(&cfg, &out);
         let stderr = stderr_of(&output);
@@ -659,14 +630,7 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
         (other.clone(), ro(&shared.join("model"))),
         (other.clone(), writer.clone()),
     ] {
-        let e = refused(
-            t,
-            &format!(
-                "{head}{}{}",
-                bot("x", &a, &writer),
-                bot("y", &victim_dir, &victim_extra)
-            ),
-        );
+        let e = refused(t, &pair(&a, &writer, &victim_dir, &victim_extra));
         assert_contains(&e, "which bot 'x' may write");
     }
 
@@ -703,20 +667,14 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
         let locked = t.join("locked");
         std::fs::create_dir(&locked).unwrap();
         std::fs::copy(built("escape"), locked.join("escape")).unwrap();
-        let e = refused(
-            t,
-            &format!(
-                "{head}{}{random}",
-                bot("x", &locked, "sandbox_rw = [\".\"]\n")
-            ),
-        );
+        let e = refused(t, &alone(&locked, "sandbox_rw = [\".\"]\n"));
         assert_contains(&e, "cannot write");
         // A folder nobody cannot reach.
         let hidden = t.join("hidden");
         std::fs::create_dir(&hidden).unwrap();
         let inner = deploy(&hidden, "bot", &[built("escape")]);
         std::fs::set_permissions(&hidden, std::fs::Permissions::from_mode(0o700)).unwrap();
-        let e = refused(t, &format!("{head}{}{random}", bot("x", &inner, "")));
+        let e = refused(t, &alone(&inner, ""));
         assert_contains(&e, "cannot reach");
         // A host user that is root, or unknown.
         let e = refused(
