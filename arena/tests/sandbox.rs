@@ -22,6 +22,18 @@ use std::process::Command;
 
 use common::{assert_contains, rows, stderr_of, stdout_of};
 
+/// A new temporary folder that other users may enter (mode 755), as a
+/// sandboxed bot's folder needs, or `None` without bubblewrap (see
+/// [`bubblewrap`]: the test then returns).
+fn sandbox_folder() -> Option<tempfile::TempDir> {
+    if !bubblewrap() {
+        return None;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    Some(tmp)
+}
+
 /// Whether bubblewrap is here; `false` after saying SKIPPED, or a panic
 /// when `ENDODOI_REQUIRE_BWRAP=1`. Where the platform has no sandbox (the
 /// `portable-unix` build), `false` once its refusal is checked: `sandbox =
@@ -518,12 +530,10 @@ fn refused(tmp: &Path, config: &str) -> String {
 
 #[test]
 fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
-    if !bubblewrap() {
+    let Some(tmp) = sandbox_folder() else {
         return;
-    }
-    let tmp = tempfile::tempdir().unwrap();
+    };
     let t = tmp.path();
-    std::fs::set_permissions(t, std::fs::Permissions::from_mode(0o755)).unwrap();
     let escape = built("escape");
     let a = deploy(t, "a", std::slice::from_ref(&escape));
     let other = deploy(t, "other", &[escape]);
@@ -765,11 +775,9 @@ fn a_host_that_cannot_isolate_is_refused_before_any_game() {
 
 #[test]
 fn a_bot_author_checks_a_bot_in_the_sandbox() {
-    if !bubblewrap() {
+    let Some(tmp) = sandbox_folder() else {
         return;
-    }
-    let tmp = tempfile::tempdir().unwrap();
-    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
     let dir = deploy(
         tmp.path(),
         "py",
@@ -804,11 +812,9 @@ fn a_bot_author_checks_a_bot_in_the_sandbox() {
 
 #[test]
 fn kill_9_of_the_arena_takes_every_sandbox_down() {
-    if !bubblewrap() {
+    let Some(tmp) = sandbox_folder() else {
         return;
-    }
-    let tmp = tempfile::tempdir().unwrap();
-    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
     let marker = tmp.path().display().to_string();
     let mut text = String::from(
         "[tournament]\nfirst_to = 100000\nmax_games = 300000\nconcurrency = 2\n\n[limits]\nsandbox = true\n",
@@ -879,13 +885,11 @@ fn all_text(dir: &Path, skip: &Path) -> String {
 
 #[test]
 fn a_sandboxed_bot_sees_its_env_and_nothing_of_the_arenas() {
-    if !bubblewrap() {
-        return;
-    }
     const SECRET: &str = "ENDODOI_SECRET";
     const VALUE: &str = "s3cr3t-7d1e-do-not-leak";
-    let tmp = tempfile::tempdir().unwrap();
-    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let Some(tmp) = sandbox_folder() else {
+        return;
+    };
     let owner = is_root().then_some(NOBODY);
     let mut text = String::from("[tournament]\nfirst_to = 1\nconcurrency = 1\n");
     for (name, sandboxed) in [("boxed", true), ("open", false)] {
@@ -957,11 +961,9 @@ fn a_sandboxed_bot_sees_its_env_and_nothing_of_the_arenas() {
 
 #[test]
 fn a_pinned_sandboxed_bot_cannot_widen_its_cpu_set() {
-    if !bubblewrap() {
+    let Some(tmp) = sandbox_folder() else {
         return;
-    }
-    let tmp = tempfile::tempdir().unwrap();
-    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
     // Each series worker, and the bots it starts, pinned to one core.
     let mut text = String::from("[tournament]\nfirst_to = 1\nconcurrency = 1\naffinity = true\n");
     for (name, sandboxed) in [("boxed", true), ("open", false)] {
