@@ -486,11 +486,7 @@ fn python_node_compiled_and_bundled_bots_play_a_tournament_in_the_sandbox() {
             dir.display().to_string()
         ));
     }
-    let cfg = tmp.path().join("t.toml");
-    std::fs::write(&cfg, text).unwrap();
-    let out = tmp.path().join("run");
-    let output = common::run_arena(&cfg, &out);
-    common::assert_success(&output);
+    let (out, _) = common::run_text_in(tmp.path(), &text);
     let games = rows(&out.join("games.csv"));
     let series = rows(&out.join("series.csv"));
     assert_eq!(series.len(), bots.len() * (bots.len() - 1) / 2);
@@ -973,11 +969,7 @@ fn a_pinned_sandboxed_bot_cannot_widen_its_cpu_set() {
             dir.display().to_string()
         ));
     }
-    let config = tmp.path().join("t.toml");
-    std::fs::write(&config, text).unwrap();
-    let out = tmp.path().join("run");
-    let output = common::run_arena(&config, &out);
-    common::assert_success(&output);
+    let (out, _) = common::run_text_in(tmp.path(), &text);
     // What each start of `bot` said of its attempt.
     let said = |bot: &str| -> Vec<String> {
         let log = std::fs::read_to_string(out.join(format!("logs/{bot}.stderr.log"))).unwrap();
@@ -1043,11 +1035,7 @@ fn no_command_line_on_the_host_shows_a_sandboxed_bots_env_or_sandbox() {
         boxed.display().to_string(),
         scanner.display().to_string()
     );
-    let config = tmp.path().join("t.toml");
-    std::fs::write(&config, text).unwrap();
-    let out = tmp.path().join("run");
-    let output = common::run_arena(&config, &out);
-    common::assert_success(&output);
+    let (out, _) = common::run_text_in(tmp.path(), &text);
     let said = |bot: &str, attempt: &str| -> Vec<String> {
         let log = std::fs::read_to_string(out.join(format!("logs/{bot}.stderr.log"))).unwrap();
         let prefix = format!("attempt {attempt}: ");

@@ -5,7 +5,7 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use super::configs::{arena_bot, config, repo};
+use super::configs::{arena_bot, config, repo, write_config};
 
 /// The `arena` binary this test build made, as a command to add to.
 pub fn arena_command() -> Command {
@@ -72,6 +72,13 @@ pub fn run_in<N: AsRef<str>>(
     bots: &[(N, Vec<String>)],
 ) -> (PathBuf, Output) {
     run_to(&config(dir, header, bots), dir.join("run"))
+}
+
+/// Writes the config `text` as `dir/t.toml` and runs it to completion into
+/// `dir/run`, asserting it succeeded: the run folder and what the arena
+/// printed.
+pub fn run_text_in(dir: &Path, text: &str) -> (PathBuf, Output) {
+    run_to(&write_config(dir, "t.toml", text), dir.join("run"))
 }
 
 /// `arena run CFG FLAGS… --out OUT`, to completion.
