@@ -12,7 +12,9 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use common::{arena, arena_bot, assert_success, build_tables, config, rows, run_arena};
+use common::{
+    arena, arena_bot, assert_success, build_tables, config, rows, run_arena, stderr_of, stdout_of,
+};
 
 type Row = HashMap<String, String>;
 
@@ -161,18 +163,18 @@ fn both_rules_stop_each_game_at_the_earlier_and_rows_are_checked_against_both() 
         assert_ne!(replaced, original);
         std::fs::write(&games, &replaced).unwrap();
         let refused = arena(&[&"rate", &games]);
-        let said = String::from_utf8_lossy(&refused.stderr);
+        let said = stderr_of(&refused);
         assert!(!refused.status.success() && said.contains(why), "{said}");
         let disagrees = replay(&games, edited);
         assert!(!disagrees.status.success());
-        assert!(String::from_utf8_lossy(&disagrees.stdout).contains("THE REPLAY DISAGREES"));
+        assert!(stdout_of(&disagrees).contains("THE REPLAY DISAGREES"));
         let resumed = arena(&[&"run", &cfg, &"--resume", &both]);
-        let said = String::from_utf8_lossy(&resumed.stderr);
+        let said = stderr_of(&resumed);
         assert!(!resumed.status.success() && said.contains(why), "{said}");
         if end == "tablebase" {
             // The checker needs no tables to see a side past half.
             let failed = replay_check(&games);
-            let said = String::from_utf8_lossy(&failed.stdout);
+            let said = stdout_of(&failed);
             assert!(
                 !failed.status.success() && said.contains("held more than half"),
                 "{said}"
@@ -189,7 +191,7 @@ fn both_rules_stop_each_game_at_the_earlier_and_rows_are_checked_against_both() 
         assert_ne!(replaced, kept);
         std::fs::write(&shard, replaced).unwrap();
         let refused = common::merge(&shards, &tmp.path().join(format!("merged-{end}")));
-        let said = String::from_utf8_lossy(&refused.stderr);
+        let said = stderr_of(&refused);
         assert!(!refused.status.success() && said.contains(why), "{said}");
         std::fs::write(&shard, kept).unwrap();
     }

@@ -7,7 +7,10 @@ mod common;
 
 use std::collections::HashMap;
 
-use common::{arena, arena_bot, assert_replays, assert_success, config, rows, run_arena};
+use common::{
+    arena, arena_bot, assert_contains, assert_replays, assert_success, config, rows, run_arena,
+    stdout_of,
+};
 
 #[test]
 fn every_decided_game_has_the_winner_of_the_full_game() {
@@ -101,7 +104,7 @@ fn every_decided_game_has_the_winner_of_the_full_game() {
     // one, and the independent checker of RULES.md accepts them.
     let rate = arena(&[&"rate", &decided_dir.join("games.csv")]);
     assert_success(&rate);
-    let table = String::from_utf8_lossy(&rate.stdout);
-    assert!(table.contains("alphabeta-3"), "{table}");
+    let table = stdout_of(&rate);
+    assert_contains(&table, "alphabeta-3");
     assert_replays(&decided_dir.join("games.csv"));
 }

@@ -9,7 +9,10 @@ mod common;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use common::{arena_bot, assert_success, build_tables, config, error_line, rows, run_arena};
+use common::{
+    arena_bot, assert_contains, assert_success, build_tables, config, error_line, rows, run_arena,
+    stdout_of,
+};
 
 fn arena(args: &[&str], paths: &[&Path]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_arena"))
@@ -39,9 +42,9 @@ fn perfect_is_never_wrong_random_is_and_faults_name_their_path() {
 
     let out = arena(&["analyse", "--tablebase"], &[&tb, &run]);
     assert_success(&out);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("accuracy"), "{stdout}");
-    assert!(stdout.contains("games analysed"), "{stdout}");
+    let stdout = stdout_of(&out);
+    assert_contains(&stdout, "accuracy");
+    assert_contains(&stdout, "games analysed");
     let analysis = rows(&run.join("analysis.csv"));
     assert_eq!(analysis.len(), 3, "{analysis:?}");
     let bot = |name: &str| analysis.iter().find(|r| r["bot"] == name).unwrap();
@@ -61,7 +64,7 @@ fn perfect_is_never_wrong_random_is_and_faults_name_their_path() {
         assert!(n("seeds_lost") >= n("mistakes"), "{r:?}");
     }
     per_game_verdicts_agree_with_the_bots_rows(&run, &analysis);
-    assert!(stdout.contains("reach: "), "{stdout}");
+    assert_contains(&stdout, "reach: ");
     // Every game of the run counted once per side.
     let games = rows(&run.join("games.csv")).len() as u64;
     let sides: u64 = analysis
@@ -85,20 +88,20 @@ fn perfect_is_never_wrong_random_is_and_faults_name_their_path() {
         &["analyse", "--tablebase"],
         &[&tb, &run, Path::new("--out"), &games_csv],
     ));
-    assert!(line.contains("give --out a new file"), "{line}");
+    assert_contains(&line, "give --out a new file");
     assert_eq!(std::fs::read(&games_csv).unwrap(), kept);
 
     // Faults: one line naming the path and the fix, a non-zero exit.
     let nowhere = tmp.path().join("nowhere");
     let line = error_line(&arena(&["analyse", "--tablebase"], &[&tb, &nowhere]));
-    assert!(line.contains(&nowhere.display().to_string()), "{line}");
-    assert!(line.contains("arena run CONFIG --out DIR"), "{line}");
+    assert_contains(&line, &nowhere.display().to_string());
+    assert_contains(&line, "arena run CONFIG --out DIR");
     let gone = tmp.path().join("gone");
     let line = error_line(&arena(&["analyse", "--tablebase"], &[&gone, &run]));
-    assert!(line.contains(&gone.display().to_string()), "{line}");
-    assert!(line.contains("arena tablebase build"), "{line}");
+    assert_contains(&line, &gone.display().to_string());
+    assert_contains(&line, "arena tablebase build");
     let line = error_line(&arena(&["analyse"], &[&run]));
-    assert!(line.contains("--tablebase DIR"), "{line}");
+    assert_contains(&line, "--tablebase DIR");
 
     // A run whose config names the tables needs no --tablebase. Its games
     // end where the tables know the result (adjudication), so few of its
@@ -111,11 +114,8 @@ fn perfect_is_never_wrong_random_is_and_faults_name_their_path() {
     let out = arena(&["analyse"], &[&adjudicated]);
     assert_success(&out);
     let games = rows(&adjudicated.join("games.csv")).len();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        stdout.contains(&format!("{games} games analysed")),
-        "{stdout}"
-    );
+    let stdout = stdout_of(&out);
+    assert_contains(&stdout, &format!("{games} games analysed"));
     // Each adjudicated game stopped at its first ply the tables know, with
     // the margin its detail names.
     let played = rows(&adjudicated.join("games.csv"));

@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::{assert_contains, stderr_of, stdout_of};
+
 use std::process::Command;
 
 fn arena() -> Command {
@@ -19,12 +21,8 @@ fn the_smoke_run_writes_every_section() {
         .arg(&csv)
         .output()
         .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let stdout = stdout_of(&output);
+    assert!(output.status.success(), "{stdout}{}", stderr_of(&output));
     let rows = common::rows(&csv);
     for section in ["context", "floor", "arena", "rules", "throughput", "scale"] {
         assert!(
@@ -62,8 +60,8 @@ fn an_unknown_section_is_refused() {
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("--only warp"), "{stderr}");
+    let stderr = stderr_of(&output);
+    assert_contains(&stderr, "--only warp");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }
 

@@ -6,16 +6,24 @@ mod common;
 
 use std::path::Path;
 
-use common::{assert_success, rows, run_with, write_config};
+use common::{
+    assert_contains, assert_ends_with, assert_success, rows, run_with, stderr_of, write_config,
+};
 
-/// Runs the config `text` (written under `dir`) with `--transcripts`, and
-/// returns the run folder and what the arena wrote to stderr.
-fn run(dir: &Path, text: &str) -> (std::path::PathBuf, String) {
-    let config = write_config(dir, "t.toml", text);
+/// Runs a match of two games on 4 holes, a move `move_time_ms` unless a
+/// bot's table says otherwise, between the bots of the `[[bot]]` tables
+/// `bots` (the config written under `dir`), with `--transcripts`; returns
+/// the run folder and what the arena wrote to stderr.
+fn run(dir: &Path, move_time_ms: u32, bots: &str) -> (std::path::PathBuf, String) {
+    let text = format!(
+        "[board]\nholes = 4\n[time]\nmove_time_ms = {move_time_ms}\n\
+         [tournament]\nfirst_to = 1\nmax_games = 2\nconcurrency = 1\n{bots}"
+    );
+    let config = write_config(dir, "t.toml", &text);
     let out = dir.join("run");
     let output = run_with(&config, &out, &["--quiet", "--transcripts"]);
     assert_success(&output);
-    (out, String::from_utf8_lossy(&output.stderr).into_owned())
+    (out, stderr_of(&output))
 }
 
 /// Each game's transcript, with the side (`S` or `N`) the bot `name` had.
@@ -42,16 +50,8 @@ fn alphabeta_takes_its_depth_and_its_clock_from_its_table() {
     // deep as its second allows, far past 2 plies on this board.
     let (out, said) = run(
         tmp.path(),
+        1000,
         r#"
-[board]
-holes = 4
-[time]
-move_time_ms = 1000
-[tournament]
-first_to = 1
-max_games = 2
-concurrency = 1
-
 [[bot]]
 name = "deep"
 command = ["arena", "bot", "alphabeta"]
@@ -64,10 +64,7 @@ command = ["arena", "bot", "random", "--seed", "3"]
 "#,
     );
     // The start-up check names the option the bot does not list.
-    assert!(
-        said.contains("bot 'deep': the config sets option style, which the bot does not list in its hello reply (it lists depth, time_ms, seed, noise)"),
-        "{said}"
-    );
+    assert_contains(&said, "bot 'deep': the config sets option style, which the bot does not list in its hello reply (it lists depth, time_ms, seed, noise)");
     assert!(
         !said.contains("option depth") && !said.contains("options depth"),
         "{said}"
@@ -89,10 +86,7 @@ command = ["arena", "bot", "random", "--seed", "3"]
         )),
         "{first}"
     );
-    assert!(
-        first.contains(&format!("{other} > hello version=1\n")),
-        "{first}"
-    );
+    assert_contains(first, &format!("{other} > hello version=1\n"));
     let mut depths = Vec::new();
     for (text, side) in &games {
         let other = if *side == 'S' { 'N' } else { 'S' };
@@ -108,7 +102,7 @@ command = ["arena", "bot", "random", "--seed", "3"]
         // Its turns too: time_ms is the bot's own limit.
         for line in text.lines().filter(|l| l.contains("> turn ")) {
             let want = if line.starts_with(*side) { 1500 } else { 1000 };
-            assert!(line.ends_with(&format!(" time_ms={want}")), "{line}");
+            assert_ends_with(line, &format!(" time_ms={want}"));
         }
         depths.extend(
             text.lines()
@@ -126,16 +120,8 @@ fn a_game_clock_for_one_bot_alone() {
     let tmp = tempfile::tempdir().unwrap();
     let (out, _) = run(
         tmp.path(),
+        800,
         r#"
-[board]
-holes = 4
-[time]
-move_time_ms = 800
-[tournament]
-first_to = 1
-max_games = 2
-concurrency = 1
-
 [[bot]]
 name = "clocked"
 command = ["arena", "bot", "greedy"]
@@ -169,11 +155,11 @@ command = ["arena", "bot", "random"]
         for line in turns {
             if line.starts_with(side) {
                 // Its own clock, and the other's shown as 0 (it has none).
-                assert!(line.contains(" clock_ms="), "{line}");
-                assert!(line.ends_with(",0"), "{line}");
+                assert_contains(line, " clock_ms=");
+                assert_ends_with(line, ",0");
             } else {
                 assert!(!line.contains("clock_ms"), "{line}");
-                assert!(line.ends_with(" time_ms=800"), "{line}");
+                assert_ends_with(line, " time_ms=800");
             }
         }
     }

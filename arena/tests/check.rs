@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 
 use assert_cmd::Command;
 
-use common::repo;
+use common::{assert_contains, assert_ends_with, repo, stderr_of, stdout_of};
 
 /// The checks, in the order of the checklist.
 const CHECKS: [&str; 9] = [
@@ -35,8 +35,9 @@ const SCRIPT_BOTS: [(&str, &str); 5] = [
     ("node", "bots/js/greedy.js"),
 ];
 
-/// `arena check OPTIONS -- BOT...` from the repository root: exit code and stdout.
-fn check(options: &[&str], bot: &[&str]) -> (i32, String) {
+/// `arena check OPTIONS -- BOT...` from the repository root, asserting it
+/// exited with `code` and printed nothing on stderr: its stdout.
+fn check_exits(code: i32, options: &[&str], bot: &[&str]) -> String {
     let output = Command::cargo_bin("arena")
         .unwrap()
         .current_dir(repo())
@@ -46,13 +47,17 @@ fn check(options: &[&str], bot: &[&str]) -> (i32, String) {
         .args(bot)
         .output()
         .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(
-        output.stderr.is_empty(),
-        "stderr: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    (output.status.code().unwrap_or(-1), stdout)
+    let stdout = stdout_of(&output);
+    assert!(output.stderr.is_empty(), "stderr: {}", stderr_of(&output));
+    assert_eq!(output.status.code().unwrap_or(-1), code, "{stdout}");
+    stdout
+}
+
+/// Asserts that the checklist line of check `name` in `stdout` starts
+/// with `prefix`, showing the checklist if not.
+#[track_caller]
+fn assert_line_starts(stdout: &str, name: &str, prefix: &str) {
+    assert!(line(stdout, name).starts_with(prefix), "{stdout}");
 }
 
 /// The checklist line of check `name`.
@@ -68,12 +73,11 @@ fn line<'a>(stdout: &'a str, name: &str) -> &'a str {
 
 /// Asserts that `bot` passes every check.
 fn passes(bot: &[&str]) {
-    let (code, stdout) = check(&[], bot);
-    assert_eq!(code, 0, "{stdout}");
+    let stdout = check_exits(0, &[], bot);
     for name in CHECKS {
-        assert!(line(&stdout, name).starts_with("PASS  "), "{stdout}");
+        assert_line_starts(&stdout, name, "PASS  ");
     }
-    assert!(stdout.ends_with("all 9 checks passed\n"), "{stdout}");
+    assert_ends_with(&stdout, "all 9 checks passed\n");
 }
 
 fn script_bot(path: &str) -> [&str; 2] {
@@ -108,15 +112,15 @@ fn bundled_rust_bots_pass() {
 
 #[test]
 fn options_go_in_hello_and_the_bots_list_is_shown() {
-    let (code, stdout) = check(
+    let stdout = check_exits(
+        0,
         &["--option", "depth=3", "--option", "style=fast"],
         &["arena", "bot", "alphabeta"],
     );
-    assert_eq!(code, 0, "{stdout}");
     let hello = line(&stdout, "handshake");
-    assert!(
-        hello.contains("'hello version=1 name=alphabeta options=depth,time_ms,seed,noise'"),
-        "{hello}"
+    assert_contains(
+        hello,
+        "'hello version=1 name=alphabeta options=depth,time_ms,seed,noise'",
     );
     assert!(
         hello.contains(
@@ -125,9 +129,8 @@ fn options_go_in_hello_and_the_bots_list_is_shown() {
         "{hello}"
     );
     // A bad value for an option the bot takes stops it before its reply.
-    let (code, stdout) = check(&["--option", "depth=0"], &["arena", "bot", "alphabeta"]);
-    assert_eq!(code, 1, "{stdout}");
-    assert!(line(&stdout, "handshake").starts_with("FAIL  "), "{stdout}");
+    let stdout = check_exits(1, &["--option", "depth=0"], &["arena", "bot", "alphabeta"]);
+    assert_line_starts(&stdout, "handshake", "FAIL  ");
     // And the arena refuses an option that does not fit the protocol.
     let output = Command::cargo_bin("arena")
         .unwrap()
@@ -143,8 +146,7 @@ fn options_go_in_hello_and_the_bots_list_is_shown() {
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
-    let said = String::from_utf8_lossy(&output.stderr);
-    assert!(said.contains("write NAME=VALUE"), "{said}");
+    assert_contains(&stderr_of(&output), "write NAME=VALUE");
 }
 
 #[test]
@@ -191,20 +193,19 @@ fn js_bot_passes() {
 fn info_lines_and_stderr_pass_and_go_to_the_log() {
     let tmp = tempfile::tempdir().unwrap();
     let log = tmp.path().join("bot.log");
-    let (code, stdout) = check(
+    check_exits(
+        0,
         &["--log", log.to_str().unwrap()],
         &["python3", "test-bots/info_spam.py", "--stderr-bytes", "100"],
     );
-    assert_eq!(code, 0, "{stdout}");
     let log = std::fs::read_to_string(&log).unwrap();
-    assert!(log.contains("check info: move "), "{log}");
+    assert_contains(&log, "check info: move ");
 }
 
 #[test]
 fn an_illegal_move_fails_each_game_with_the_move_and_the_legal_list() {
-    let (code, stdout) = check(&[], &["python3", "test-bots/illegal.py"]);
-    assert_eq!(code, 1, "{stdout}");
-    assert!(line(&stdout, "handshake").starts_with("PASS  "), "{stdout}");
+    let stdout = check_exits(1, &[], &["python3", "test-bots/illegal.py"]);
+    assert_line_starts(&stdout, "handshake", "PASS  ");
     assert_eq!(
         line(&stdout, "game 2x8 as South"),
         "FAIL  game 2x8 as South   at ply 0: illegal move: hole 9 does not exist: holes are 1 to 8; sent 'move 9'; expected 'move N' with N in legal=1,2,3,4,5,6,7,8"
@@ -217,31 +218,33 @@ fn an_illegal_move_fails_each_game_with_the_move_and_the_legal_list() {
         line(&stdout, "endless move"),
         "FAIL  endless move        at ply 5: illegal move: hole 1 is an endless move (still sowing at lap 100000); sent 'move 1'; expected 'move N' with N in legal=3,4"
     );
-    assert!(
-        line(&stdout, "lap limit").starts_with(
-            "FAIL  lap limit           at ply 10: illegal move: hole 1 is an endless move"
-        ),
-        "{stdout}"
+    assert_line_starts(
+        &stdout,
+        "lap limit",
+        "FAIL  lap limit           at ply 10: illegal move: hole 1 is an endless move",
     );
     assert!(
         line(&stdout, "single legal move").contains("legal=3"),
         "{stdout}"
     );
     // An illegal move keeps the bot in step: it is still there for quit.
-    assert!(line(&stdout, "quit").starts_with("PASS  "), "{stdout}");
-    assert!(stdout.contains("6 of 9 checks failed\n"), "{stdout}");
-    assert!(stdout.ends_with("run again with --log FILE before -- to see what it said)\n"));
+    assert_line_starts(&stdout, "quit", "PASS  ");
+    assert_contains(&stdout, "6 of 9 checks failed\n");
+    assert_ends_with(
+        &stdout,
+        "run again with --log FILE before -- to see what it said)\n",
+    );
 }
 
 #[test]
 fn garbage_is_shown_escaped() {
-    let (code, stdout) = check(&[], &["python3", "test-bots/garbage.py"]);
-    assert_eq!(code, 1, "{stdout}");
+    let stdout = check_exits(1, &[], &["python3", "test-bots/garbage.py"]);
     assert_eq!(
         line(&stdout, "game 2x8 as South"),
         "FAIL  game 2x8 as South   at ply 0: not the answer to turn; sent 'hello there'; expected 'move N' with N in legal=1,2,3,4,5,6,7,8"
     );
-    let (code, stdout) = check(
+    let stdout = check_exits(
+        1,
         &[],
         &[
             "python3",
@@ -250,20 +253,13 @@ fn garbage_is_shown_escaped() {
             "move \u{1b}[2J",
         ],
     );
-    assert_eq!(code, 1, "{stdout}");
-    assert!(
-        line(&stdout, "game 2x12 as North").starts_with(
-            "FAIL  game 2x12 as North  at ply 1: not a hole number; sent 'move \\u{1b}[2J'; expected 'move N' with N in legal="
-        ),
-        "{stdout}"
-    );
+    assert_line_starts(&stdout, "game 2x12 as North", "FAIL  game 2x12 as North  at ply 1: not a hole number; sent 'move \\u{1b}[2J'; expected 'move N' with N in legal=");
     assert!(!stdout.contains('\u{1b}'), "{stdout}");
 }
 
 #[test]
 fn a_crash_fails_with_its_exit_status_and_the_bot_is_restarted() {
-    let (code, stdout) = check(&[], &["python3", "test-bots/crash.py"]);
-    assert_eq!(code, 1, "{stdout}");
+    let stdout = check_exits(1, &[], &["python3", "test-bots/crash.py"]);
     for name in &CHECKS[1..7] {
         let l = line(&stdout, name);
         assert!(l.starts_with("FAIL  "), "{stdout}");
@@ -273,57 +269,49 @@ fn a_crash_fails_with_its_exit_status_and_the_bot_is_restarted() {
         line(&stdout, "game 2x8 as South").contains("at ply 2: "),
         "{stdout}"
     );
-    assert!(line(&stdout, "quit").starts_with("PASS  "), "{stdout}");
+    assert_line_starts(&stdout, "quit", "PASS  ");
 }
 
 #[test]
 fn a_hang_fails_on_time() {
-    let (code, stdout) = check(
+    let stdout = check_exits(
+        1,
         &["--move-time-ms", "100"],
         &["python3", "test-bots/hang.py"],
     );
-    assert_eq!(code, 1, "{stdout}");
     assert_eq!(
         line(&stdout, "game 2x8 as South"),
         "FAIL  game 2x8 as South   at ply 0: no reply within its 100 ms (and the 50 ms margin); expected 'move N' with N in legal=1,2,3,4,5,6,7,8"
     );
-    assert!(
-        line(&stdout, "reply time").starts_with(
-            "FAIL  reply time          6 of 6 turns got no reply within 100 ms (+50 ms margin)"
-        ),
-        "{stdout}"
+    assert_line_starts(
+        &stdout,
+        "reply time",
+        "FAIL  reply time          6 of 6 turns got no reply within 100 ms (+50 ms margin)",
     );
 }
 
 #[test]
 fn no_handshake_skips_the_rest() {
-    let (code, stdout) = check(
+    let stdout = check_exits(
+        1,
         &["--startup-ms", "300"],
         &["python3", "test-bots/slow_start.py"],
     );
-    assert_eq!(code, 1, "{stdout}");
-    assert!(
-        line(&stdout, "handshake").starts_with("FAIL  handshake           at hello: no reply within 300 ms (if it wrote one, flush standard output after each line); expected 'hello version=1 name=NAME'"),
-        "{stdout}"
-    );
+    assert_line_starts(&stdout, "handshake", "FAIL  handshake           at hello: no reply within 300 ms (if it wrote one, flush standard output after each line); expected 'hello version=1 name=NAME'");
     for name in &CHECKS[1..] {
-        assert!(line(&stdout, name).starts_with("SKIP  "), "{stdout}");
+        assert_line_starts(&stdout, name, "SKIP  ");
     }
-    assert!(
-        stdout.contains("1 of 9 checks failed, 8 skipped\n"),
-        "{stdout}"
-    );
+    assert_contains(&stdout, "1 of 9 checks failed, 8 skipped\n");
 }
 
 #[test]
 fn a_bot_that_lingers_after_quit_fails_quit() {
-    let (code, stdout) = check(&[], &["python3", "test-bots/linger.py"]);
-    assert_eq!(code, 1, "{stdout}");
+    let stdout = check_exits(1, &[], &["python3", "test-bots/linger.py"]);
     assert_eq!(
         line(&stdout, "quit"),
         "FAIL  quit                still running 500 ms after quit and the end of its input; expected it to exit within 500 ms (a tournament then sends SIGTERM, then SIGKILL)"
     );
-    assert!(stdout.contains("1 of 9 checks failed\n"), "{stdout}");
+    assert_contains(&stdout, "1 of 9 checks failed\n");
 }
 
 #[test]
@@ -350,7 +338,7 @@ fn usage_errors_exit_2_with_one_line() {
         let output = arena().args(&args).output().unwrap();
         assert_eq!(output.status.code(), Some(2), "{args:?}");
         assert!(output.stdout.is_empty(), "{args:?}");
-        let stderr = String::from_utf8_lossy(&output.stderr);
+        let stderr = stderr_of(&output);
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
         assert!(stderr.starts_with("error: "), "{stderr}");
     }
@@ -397,8 +385,7 @@ fn a_reply_to_gameover_is_named_as_such() {
     let tmp = tempfile::tempdir().unwrap();
     // Plays the first legal move, and answers gameover, which takes no reply.
     let bot = first_legal_py(tmp.path(), "chatty.py", "hello version=1 name=chatty", "ok");
-    let (code, stdout) = check(&[], &["python3", bot.to_str().unwrap()]);
-    assert_eq!(code, 1, "{stdout}");
+    let stdout = check_exits(1, &[], &["python3", bot.to_str().unwrap()]);
     // Caught before newgame if it has arrived by then, else as newgame's
     // answer; named as a reply to gameover either way.
     assert!(
@@ -421,11 +408,11 @@ fn escape_sequences_in_a_bots_options_do_not_reach_the_terminal() {
         "hello version=1 name=esc options=\\x1b[31mred\\x1b[0m,depth,\\x1b]0;pwned\\x07,depth",
         "",
     );
-    let (code, stdout) = check(
+    let stdout = check_exits(
+        0,
         &["--option", "bogus=1"],
         &["python3", bot.to_str().unwrap()],
     );
-    assert_eq!(code, 0, "{stdout}");
     assert!(
         !stdout
             .bytes()
@@ -434,16 +421,15 @@ fn escape_sequences_in_a_bots_options_do_not_reach_the_terminal() {
     );
     // The valid name is kept, once; the rest is dropped.
     let handshake = line(&stdout, "handshake");
-    assert!(
-        handshake.contains("; its options: depth; warning: it does not list bogus (sent as option.bogus=1 in hello)"),
-        "{handshake}"
+    assert_contains(
+        handshake,
+        "; its options: depth; warning: it does not list bogus (sent as option.bogus=1 in hello)",
     );
 }
 
 #[test]
 fn a_bot_that_answers_hello_twice_fails_the_handshake_in_words_it_can_act_on() {
-    let (code, stdout) = check(&[], &["python3", "test-bots/early_hello.py"]);
-    assert_eq!(code, 1, "{stdout}");
+    let stdout = check_exits(1, &[], &["python3", "test-bots/early_hello.py"]);
     let handshake = line(&stdout, "handshake");
     assert!(
         handshake.starts_with("FAIL  handshake           'hello version=1 name=early-hello' in "),
@@ -455,9 +441,9 @@ fn a_bot_that_answers_hello_twice_fails_the_handshake_in_words_it_can_act_on() {
     );
     // The skipped reply costs it nothing: every game passes.
     for name in &CHECKS[1..] {
-        assert!(line(&stdout, name).starts_with("PASS  "), "{stdout}");
+        assert_line_starts(&stdout, name, "PASS  ");
     }
-    assert!(stdout.contains("\n1 of 9 checks failed\n"), "{stdout}");
+    assert_contains(&stdout, "\n1 of 9 checks failed\n");
 }
 
 /// A banner line that is not UTF-8 is shown as sent, `\xff`, as the
@@ -465,7 +451,8 @@ fn a_bot_that_answers_hello_twice_fails_the_handshake_in_words_it_can_act_on() {
 #[test]
 fn a_banner_that_is_not_utf8_is_shown_as_its_bytes() {
     // The bot reads `\xff` as the byte 0xff.
-    let (code, stdout) = check(
+    let stdout = check_exits(
+        0,
         &[],
         &[
             "python3",
@@ -474,7 +461,6 @@ fn a_banner_that_is_not_utf8_is_shown_as_its_bytes() {
             "EarlyBot \\xff1.0",
         ],
     );
-    assert_eq!(code, 0, "{stdout}");
     assert!(
         line(&stdout, "handshake").ends_with("skipped as a banner: 'EarlyBot \\xff1.0')"),
         "{stdout}"
@@ -485,7 +471,8 @@ fn a_banner_that_is_not_utf8_is_shown_as_its_bytes() {
 #[test]
 fn a_banner_or_an_early_hello_reply_passes() {
     passes(&["python3", "test-bots/early_hello.py", "--once"]);
-    let (code, stdout) = check(
+    let stdout = check_exits(
+        0,
         &[],
         &[
             "python3",
@@ -494,7 +481,6 @@ fn a_banner_or_an_early_hello_reply_passes() {
             "EarlyBot 1.0",
         ],
     );
-    assert_eq!(code, 0, "{stdout}");
     assert!(
         line(&stdout, "handshake").ends_with(
             " (after 1 line that is not a hello reply, skipped as a banner: 'EarlyBot 1.0')"
@@ -511,16 +497,13 @@ fn a_missing_script_is_named_before_anything_starts() {
         .args(["check", "--", "python3", "test-bots/no_such_bot.py"])
         .output()
         .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = stderr_of(&output);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(
-        stderr.contains("script 'test-bots/no_such_bot.py' does not exist"),
-        "{stderr}"
-    );
+    assert_contains(&stderr, "script 'test-bots/no_such_bot.py' does not exist");
     assert!(
         output.stdout.is_empty(),
         "no checklist: {}",
-        String::from_utf8_lossy(&output.stdout)
+        stdout_of(&output)
     );
 }

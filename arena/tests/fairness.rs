@@ -39,7 +39,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
 
 use arena::cgroup::Cgroups;
-use common::rows;
+use common::{assert_contains, rows, stderr_of};
 
 /// The ordinary user of the delegated runs (no such user needs to exist).
 const ORDINARY: u32 = 4242;
@@ -648,17 +648,14 @@ fn an_ordinary_user_without_a_cgroup_is_told_and_require_refuses_to_start() {
     let out = tmp.path().join("runs/auto");
     let output = arena(&cfg, &out, who, None).output().unwrap();
     common::assert_success(&output);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        stderr.contains("arena: per-bot cgroups are not enforced: the arena cannot make folders in its own cgroups: "),
-        "{stderr}"
-    );
+    let stderr = stderr_of(&output);
+    assert_contains(&stderr, "arena: per-bot cgroups are not enforced: the arena cannot make folders in its own cgroups: ");
     assert_eq!(rows(&out.join("games.csv")).len(), 2);
     // "require": one line before anything is written, exit 2.
     let cfg = config(tmp.path(), "require", "cgroups = \"require\"", &bots);
     let out = tmp.path().join("runs/require");
     let output = arena(&cfg, &out, who, None).output().unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = stderr_of(&output);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(

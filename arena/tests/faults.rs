@@ -19,8 +19,9 @@ use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
 
 use common::{
-    assert_same_files, assert_success, config, games_without_timing, leftovers, rows, run_arena,
-    run_to, temp_config, SUMMARY_FILES,
+    arena_bot, assert_contains, assert_none_left, assert_same_files, assert_success, config,
+    games_counted, games_without_timing, leftovers, rows, run_arena, run_in, run_to, stderr_of,
+    stdout_of, temp_config, SUMMARY_FILES,
 };
 
 /// The arena, without RUST_BACKTRACE: a bot at its memory limit that
@@ -84,16 +85,6 @@ fn pids_in(file: &Path) -> Vec<i32> {
         .collect()
 }
 
-fn random_bot(seed: u64) -> Vec<String> {
-    vec![
-        "arena".into(),
-        "bot".into(),
-        "random".into(),
-        "--seed".into(),
-        seed.to_string(),
-    ]
-}
-
 #[test]
 fn half_the_bots_misbehave_and_every_forfeit_is_attributed() {
     let tmp = tempfile::tempdir().unwrap();
@@ -104,7 +95,7 @@ fn half_the_bots_misbehave_and_every_forfeit_is_attributed() {
         v
     };
     let bots = [
-        ("random", random_bot(1)),
+        ("random", arena_bot("random", 1)),
         (
             "greedy",
             vec!["arena".into(), "bot".into(), "greedy".into()],
@@ -235,7 +226,7 @@ fn a_game_clock_runs_out() {
     let tmp = tempfile::tempdir().unwrap();
     // 200 ms for the whole game, 40 ms a move, no increment: the clock must run out.
     let bots = [
-        ("a", random_bot(1)),
+        ("a", arena_bot("random", 1)),
         (
             "slow",
             vec![
@@ -246,8 +237,7 @@ fn a_game_clock_runs_out() {
         ),
     ];
     let header = "[time]\nmove_time_ms = 0\nbase_time_ms = 200\nmargin_ms = 50\n[tournament]\nfirst_to = 1\n";
-    let cfg = config(tmp.path(), header, &bots);
-    let (out, _) = run_to(&cfg, tmp.path().join("run"));
+    let (out, _) = run_in(tmp.path(), header, &bots);
     let games = rows(&out.join("games.csv"));
     assert!(!games.is_empty());
     for g in &games {
@@ -271,8 +261,8 @@ fn a_bot_that_cannot_start_stops_the_tournament_or_is_skipped() {
     let tmp = tempfile::tempdir().unwrap();
     for bad in ["fault-exit-start", "fault-noflush"] {
         let bots = [
-            ("a", random_bot(1)),
-            ("b", random_bot(2)),
+            ("a", arena_bot("random", 1)),
+            ("b", arena_bot("random", 2)),
             ("bad", vec![fault_bot(tmp.path(), bad)]),
         ];
         let header = "[time]\nstartup_ms = 1000\n[tournament]\nfirst_to = 1\n";
@@ -280,7 +270,7 @@ fn a_bot_that_cannot_start_stops_the_tournament_or_is_skipped() {
         let out = tmp.path().join(format!("stop-{bad}"));
         let output = run_arena(&cfg, &out);
         assert_eq!(output.status.code(), Some(2), "{bad}");
-        let err = String::from_utf8_lossy(&output.stderr);
+        let err = stderr_of(&output);
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(
             err.contains("bot 'bad' did not start") && err.contains("on_start_failure"),
@@ -331,7 +321,7 @@ fn a_bot_that_cannot_start_stops_the_tournament_or_is_skipped() {
                 "{s:?}"
             );
         }
-        let table = String::from_utf8_lossy(&output.stdout);
+        let table = stdout_of(&output);
         let marked = table
             .lines()
             .any(|l| l.starts_with('-') && l.split_whitespace().nth(1) == Some("bad"));
@@ -345,8 +335,8 @@ fn a_bot_that_cannot_start_stops_the_tournament_or_is_skipped() {
 fn a_shard_of_one_series_with_a_skipped_bot_plays_nothing() {
     let tmp = tempfile::tempdir().unwrap();
     let bots = [
-        ("a", random_bot(1)),
-        ("b", random_bot(2)),
+        ("a", arena_bot("random", 1)),
+        ("b", arena_bot("random", 2)),
         ("bad", vec![fault_bot(tmp.path(), "fault-exit-start")]),
     ];
     let header = "[tournament]\nfirst_to = 1\nconcurrency = 2\non_start_failure = \"skip\"\n";
@@ -378,7 +368,7 @@ fn start_long_tournament(
     dir: &Path,
     bot: Vec<String>,
 ) -> (std::process::Child, BufReader<std::process::ChildStderr>) {
-    let bots = [("random", random_bot(3)), ("other", bot)];
+    let bots = [("random", arena_bot("random", 3)), ("other", bot)];
     let cfg = config(
         dir,
         "[time]\nmove_time_ms = 500\n[tournament]\nfirst_to = 100000\nmax_games = 300000\n",
@@ -417,17 +407,13 @@ fn ctrl_c_abandons_running_games_and_writes_consistent_files() {
     let games = rows(&out.join("games.csv"));
     assert!(!games.is_empty());
     let standings = rows(&out.join("standings.csv"));
-    let counted: usize = standings
-        .iter()
-        .map(|s| s["games"].parse::<usize>().unwrap())
-        .sum();
+    let counted = games_counted(&standings);
     assert_eq!(
         counted,
         2 * games.len(),
         "the summaries cover exactly the games written"
     );
-    let left = leftovers(&marker, &[]);
-    assert!(left.is_empty(), "processes left behind: {left:?}");
+    assert_none_left(&marker);
 }
 
 /// Ctrl-C's last line is the command that goes on: quoted for the shell
@@ -444,7 +430,7 @@ fn ctrl_c_prints_the_resume_command_and_it_works() {
         "--delay-ms".to_string(),
         "3".to_string(),
     ];
-    let bots = [("random", random_bot(3)), ("slow", slow)];
+    let bots = [("random", arena_bot("random", 3)), ("slow", slow)];
     let header = "[board]\nholes = 4\nseeds = 2\n[tournament]\nfirst_to = 20\nmax_games = 40\n";
     let cfg = config(&dir, header, &bots);
     let out = dir.join("the run");
@@ -468,7 +454,7 @@ fn ctrl_c_prints_the_resume_command_and_it_works() {
         .lines()
         .find_map(|l| l.strip_prefix(prefix))
         .unwrap_or_else(|| panic!("no resume command in:\n{rest}"));
-    assert!(command.contains("--resume"), "{command}");
+    assert_contains(command, "--resume");
     assert!(!out.join("finished").exists());
 
     let resumed = std::process::Command::new("sh")
@@ -499,7 +485,7 @@ fn ctrl_c_during_the_start_up_check_stops_it_and_prints_the_resume_command() {
         std::fs::copy(common::repo().join("test-bots").join(f), tmp.path().join(f)).unwrap();
     }
     let bots = [
-        ("random", random_bot(3)),
+        ("random", arena_bot("random", 3)),
         ("slow", common::python(&script, &[])),
     ];
     let cfg = config(
@@ -542,7 +528,7 @@ fn ctrl_c_during_the_start_up_check_stops_it_and_prints_the_resume_command() {
         .lines()
         .find_map(|l| l.strip_prefix(prefix))
         .unwrap_or_else(|| panic!("no resume command in:\n{stderr}"));
-    assert!(command.contains("--resume"), "{command}");
+    assert_contains(command, "--resume");
     assert!(!out.join("finished").exists());
     let standings = rows(&out.join("standings.csv"));
     let mut names: Vec<&str> = standings.iter().map(|r| r["bot"].as_str()).collect();
@@ -610,7 +596,7 @@ fn a_grandchild_dies_with_the_arena_on_kill_9_in(own_group: bool) {
     if own_group {
         gc.push("--own-group".into());
     }
-    let bots = [("a", random_bot(1)), ("gc", gc)];
+    let bots = [("a", arena_bot("random", 1)), ("gc", gc)];
     let cfg = config(
         tmp.path(),
         // One lane: one bot process, one grandchild.
@@ -662,7 +648,13 @@ fn a_grandchild_dies_with_the_arena_on_kill_9_in(own_group: bool) {
 
 #[test]
 fn names_cannot_reach_outside_the_run_folder() {
-    let (tmp, cfg) = temp_config("", &[("../../x", random_bot(1)), ("b", random_bot(2))]);
+    let (tmp, cfg) = temp_config(
+        "",
+        &[
+            ("../../x", arena_bot("random", 1)),
+            ("b", arena_bot("random", 2)),
+        ],
+    );
     let output = arena_command()
         .arg("run")
         .arg(&cfg)
@@ -671,7 +663,7 @@ fn names_cannot_reach_outside_the_run_folder() {
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("bot name '../../x' must be"));
+    assert!(stderr_of(&output).contains("bot name '../../x' must be"));
     assert!(
         !tmp.path().join("x.stderr.log").exists()
             && !tmp.path().parent().unwrap().join("x.stderr.log").exists()
@@ -685,14 +677,14 @@ fn killed_runs_resume_to_exactly_the_uninterrupted_result() {
         &[
             (
                 "g",
-                random_bot(9)
+                arena_bot("random", 9)
                     .into_iter()
                     .map(|s| if s == "random" { "greedy".into() } else { s })
                     .collect(),
             ),
-            ("r1", random_bot(1)),
-            ("r2", random_bot(2)),
-            ("r3", random_bot(3)),
+            ("r1", arena_bot("random", 1)),
+            ("r2", arena_bot("random", 2)),
+            ("r3", arena_bot("random", 3)),
         ],
     );
     let whole = tmp.path().join("whole");
@@ -766,10 +758,10 @@ fn killed_runs_resume_to_exactly_the_uninterrupted_result() {
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        stderr.contains("another config ([tournament] first_to differs)"),
-        "the key named: {stderr}"
+    // The key that differs is named.
+    assert_contains(
+        &stderr_of(&output),
+        "another config ([tournament] first_to differs)",
     );
 }
 
@@ -791,9 +783,9 @@ fn a_skipped_bot_that_starts_on_the_resume_plays_its_own_series() {
         ),
     ];
     let bots = [
-        ("a", random_bot(1)),
-        ("b", random_bot(2)),
-        ("c", random_bot(3)),
+        ("a", arena_bot("random", 1)),
+        ("b", arena_bot("random", 2)),
+        ("c", arena_bot("random", 3)),
         ("flaky", flaky),
     ];
     let header = "[board]\nholes = 4\nseeds = 2\n[tournament]\nfirst_to = 2\nconcurrency = 1\non_start_failure = \"skip\"\n";
@@ -841,18 +833,16 @@ fn a_bot_cannot_send_escape_sequences_to_the_organisers_terminal() {
     let script =
         "printf '\\033]0;owned\\007\\033]52;c;aGk=\\007\\033[2K\\rall bots passed\\n' >&2; exit 1";
     let bots = [
-        ("a", random_bot(1)),
+        ("a", arena_bot("random", 1)),
         ("evil", vec!["sh".into(), "-c".into(), script.into()]),
     ];
     let cfg = config(tmp.path(), "", &bots);
     let out = tmp.path().join("run");
     let output = run_arena(&cfg, &out);
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = stderr_of(&output);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
-    assert!(
-        stderr.contains("all bots passed"),
-        "its words are quoted: {stderr}"
-    );
+    // Its words are quoted.
+    assert_contains(&stderr, "all bots passed");
     assert!(
         !stderr.contains('\u{1b}') && !stderr.contains('\u{7}'),
         "{stderr:?}"
@@ -887,11 +877,10 @@ for line in sys.stdin:
     elif w[0] == "quit": break
 "#;
     let bots = [
-        ("a", random_bot(1)),
+        ("a", arena_bot("random", 1)),
         ("flood", vec!["python3".into(), "-c".into(), script.into()]),
     ];
-    let cfg = config(tmp.path(), "[tournament]\nfirst_to = 2\n", &bots);
-    let (out, _) = run_to(&cfg, tmp.path().join("run"));
+    let (out, _) = run_in(tmp.path(), "[tournament]\nfirst_to = 2\n", &bots);
     let games = rows(&out.join("games.csv"));
     assert!(!games.is_empty());
     let flooded: Vec<_> = games
@@ -912,7 +901,7 @@ fn a_bot_that_sends_its_hello_reply_early_plays_and_is_named_at_start() {
     let tmp = tempfile::tempdir().unwrap();
     let early = common::repo().join("test-bots/early_hello.py");
     let bots = [
-        ("a", random_bot(1)),
+        ("a", arena_bot("random", 1)),
         ("twice", common::python(&early, &[])),
         ("once", common::python(&early, &["--once"])),
         (
@@ -920,9 +909,8 @@ fn a_bot_that_sends_its_hello_reply_early_plays_and_is_named_at_start() {
             common::python(&early, &["--banner", "EarlyBot 1.0"]),
         ),
     ];
-    let cfg = config(tmp.path(), "[tournament]\nfirst_to = 2\n", &bots);
-    let (out, output) = run_to(&cfg, tmp.path().join("run"));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let (out, output) = run_in(tmp.path(), "[tournament]\nfirst_to = 2\n", &bots);
+    let stderr = stderr_of(&output);
     let noted: Vec<_> = stderr
         .lines()
         .filter(|l| l.contains("answered hello twice"))
@@ -941,12 +929,9 @@ fn a_bot_that_sends_its_hello_reply_early_plays_and_is_named_at_start() {
         "{games:?}"
     );
     let log = std::fs::read_to_string(out.join("logs/twice.stderr.log")).unwrap();
-    assert!(log.contains("skipped a second hello reply"), "{log}");
+    assert_contains(&log, "skipped a second hello reply");
     let log = std::fs::read_to_string(out.join("logs/banner.stderr.log")).unwrap();
-    assert!(
-        log.contains("skipped before its hello reply: 'EarlyBot 1.0'"),
-        "{log}"
-    );
+    assert_contains(&log, "skipped before its hello reply: 'EarlyBot 1.0'");
 }
 
 #[test]
@@ -954,12 +939,11 @@ fn hole_numbers_with_a_sign_or_a_leading_zero_are_refused_with_the_fix() {
     let tmp = tempfile::tempdir().unwrap();
     let garbage = common::repo().join("test-bots/garbage.py");
     let bots = [
-        ("a", random_bot(1)),
+        ("a", arena_bot("random", 1)),
         ("zero", common::python(&garbage, &["--reply", "move 01"])),
         ("plus", common::python(&garbage, &["--reply", "move +1"])),
     ];
-    let cfg = config(tmp.path(), "[tournament]\nfirst_to = 1\n", &bots);
-    let (out, _) = run_to(&cfg, tmp.path().join("run"));
+    let (out, _) = run_in(tmp.path(), "[tournament]\nfirst_to = 1\n", &bots);
     let games = rows(&out.join("games.csv"));
     for (bot, fix) in [
         (
@@ -988,13 +972,12 @@ fn hole_numbers_with_a_sign_or_a_leading_zero_are_refused_with_the_fix() {
 fn an_unfinished_line_and_bytes_that_are_not_utf8_are_shown_as_sent() {
     let tmp = tempfile::tempdir().unwrap();
     let bots = [
-        ("a", random_bot(1)),
+        ("a", arena_bot("random", 1)),
         ("nonewline", vec![fault_bot(tmp.path(), "fault-nonewline")]),
         ("junk", vec![fault_bot(tmp.path(), "fault-junk")]),
     ];
     let header = "[time]\nmove_time_ms = 200\n[tournament]\nfirst_to = 1\nmax_games = 1\n";
-    let cfg = config(tmp.path(), header, &bots);
-    let (out, _) = run_to(&cfg, tmp.path().join("run"));
+    let (out, _) = run_in(tmp.path(), header, &bots);
     let games = rows(&out.join("games.csv"));
     let of = |bot: &str| -> Vec<String> {
         games
@@ -1014,14 +997,11 @@ fn an_unfinished_line_and_bytes_that_are_not_utf8_are_shown_as_sent() {
         );
     }
     let log = std::fs::read_to_string(out.join("logs/nonewline.stderr.log")).unwrap();
-    assert!(log.contains("it had sent 'move "), "{log}");
+    assert_contains(&log, "it had sent 'move ");
     let junk = of("junk");
     assert!(!junk.is_empty(), "{games:?}");
     for detail in &junk {
-        assert!(
-            detail.contains("not ASCII: '\\u{0}\\xff garbage \\u{1b}[2J'"),
-            "{detail}"
-        );
+        assert_contains(detail, "not ASCII: '\\u{0}\\xff garbage \\u{1b}[2J'");
     }
     let log = std::fs::read_to_string(out.join("logs/junk.stderr.log")).unwrap();
     assert!(
@@ -1034,7 +1014,7 @@ fn an_unfinished_line_and_bytes_that_are_not_utf8_are_shown_as_sent() {
 fn more_bot_processes_than_cores_on_a_tight_clock_are_warned_about_at_start() {
     let tmp = tempfile::tempdir().unwrap();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let bots = [("a", random_bot(1)), ("b", random_bot(2))];
+    let bots = [("a", arena_bot("random", 1)), ("b", arena_bot("random", 2))];
     // A two-bot match plays `concurrency` games at once: 2 * (cores + 1)
     // processes, more than the cores whatever the machine.
     let header = |move_time_ms: u64| {
@@ -1055,7 +1035,7 @@ fn more_bot_processes_than_cores_on_a_tight_clock_are_warned_about_at_start() {
             .output()
             .unwrap();
         assert_success(&output);
-        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        let stderr = stderr_of(&output);
         let lines: Vec<String> = stderr
             .lines()
             .filter(|l| l.contains("bot processes at once"))

@@ -10,7 +10,9 @@ mod common;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
-use common::{assert_success, bundled_field, config, rate, rows, run_arena};
+use common::{
+    assert_contains, assert_success, bundled_field, config, rate, rows, run_arena, stdout_of,
+};
 
 /// `n` seeded bundled bots `b1`..`bn` (greedy, random and first in turn).
 fn field(n: usize) -> Vec<(String, Vec<String>)> {
@@ -28,13 +30,11 @@ fn run(
     let header = format!(
         "[board]\nholes = 4\nseeds = 3\n[tournament]\n{format_keys}\nfirst_to = 1\nmax_games = 2\nconcurrency = 2\nseed = 7\n"
     );
-    let bots: Vec<(&str, Vec<String>)> =
-        bots.iter().map(|(n, c)| (n.as_str(), c.clone())).collect();
-    let cfg = config(dir, &header, &bots);
+    let cfg = config(dir, &header, bots);
     let out = dir.join("out");
     let output = run_arena(&cfg, &out);
     assert_success(&output);
-    (out, String::from_utf8_lossy(&output.stdout).into_owned())
+    (out, stdout_of(&output))
 }
 
 fn num(row: &HashMap<String, String>, column: &str) -> u32 {
@@ -141,10 +141,7 @@ fn knockout_csv_agrees_with_series_csv_tie_by_tie() {
         }
     }
     let champion = &ties.last().unwrap()["winner"];
-    assert!(
-        stdout.contains(&format!("Knockout champion: {champion}")),
-        "{stdout}"
-    );
+    assert_contains(&stdout, &format!("Knockout champion: {champion}"));
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
     assert!(html.contains("<section id=\"bracket\">"));
     assert_eq!(html.matches("<div class=\"tie\"").count(), ties.len());

@@ -20,8 +20,9 @@ use std::path::Path;
 use std::process::Command;
 
 use common::{
-    assert_same_files, assert_success, bundled_field, config, error_line, games_without_timing,
-    killed_in_round, repo, resume_after_cut, rows, run_arena, SUMMARY_FILES,
+    assert_contains, assert_same_files, assert_success, bundled_field, config, error_line,
+    games_without_timing, killed_in_round, repo, resume_after_cut, rows, run_arena, stderr_of,
+    stdout_of, SUMMARY_FILES,
 };
 
 /// One row of `series.csv`.
@@ -95,9 +96,7 @@ fn tiny(dir: &Path, format_keys: &str, bots: &[(String, Vec<String>)]) -> std::p
     let header = format!(
         "[board]\nholes = 4\nseeds = 3\n[tournament]\n{format_keys}\nfirst_to = 1\nmax_games = 2\nconcurrency = 2\nseed = 5\n"
     );
-    let bots: Vec<(&str, Vec<String>)> =
-        bots.iter().map(|(n, c)| (n.as_str(), c.clone())).collect();
-    config(dir, &header, &bots)
+    config(dir, &header, bots)
 }
 
 fn names(bots: &[(String, Vec<String>)]) -> Vec<String> {
@@ -591,8 +590,6 @@ fn killed_in_a_round_resumes_to_the_same_tournament(keys: &str, n: usize, round:
     let header = format!(
         "[board]\nholes = 6\n[tournament]\n{keys}\nfirst_to = 2\nmax_games = 4\nconcurrency = 2\nseed = 7\n"
     );
-    let bots: Vec<(&str, Vec<String>)> =
-        bots.iter().map(|(n, c)| (n.as_str(), c.clone())).collect();
     let cfg = config(tmp.path(), &header, &bots);
     let whole = tmp.path().join("whole");
     assert_success(&run_arena(&cfg, &whole));
@@ -655,7 +652,7 @@ fn a_knockout_or_swiss_refuses_shards_in_one_line_and_a_gauntlet_splits() {
         // arena merge take its folder.
         let output = slurm_dry_run(tmp.path(), &cfg);
         assert_success(&output);
-        let stdout = String::from_utf8_lossy(&output.stdout);
+        let stdout = stdout_of(&output);
         assert!(
             stdout.contains("round.sbatch 1\n")
                 && stdout.contains("--dependency=afterany:ARRAY_JOB_ID")
@@ -672,13 +669,13 @@ fn a_knockout_or_swiss_refuses_shards_in_one_line_and_a_gauntlet_splits() {
             .output()
             .unwrap();
         let line = error_line(&output);
-        assert!(line.contains("no shards to merge"), "{line}");
+        assert_contains(&line, "no shards to merge");
     }
     // A league without rounds would go on until stopped: not on Slurm.
     let cfg = tiny(tmp.path(), "format = \"league\"", &bots);
     let output = slurm_dry_run(tmp.path(), &cfg);
     let line = error_line(&output);
-    assert!(line.contains("set rounds = R"), "{line}");
+    assert_contains(&line, "set rounds = R");
     // A gauntlet's series are known at the start: its shards merge to the
     // run made in one go.
     let cfg = tiny(
@@ -746,7 +743,7 @@ fn the_sample_configs_of_the_formats_run_from_the_repo_root() {
             .unwrap();
         assert_success(&output);
         // docs/formats.md shows the format's summary the console prints.
-        let stdout = String::from_utf8_lossy(&output.stdout);
+        let stdout = stdout_of(&output);
         let marker = match file {
             "gauntlet.toml" => "Candidates against the pool",
             "knockout.toml" => "Knockout champion: ",
@@ -811,8 +808,8 @@ fn a_bot_that_does_not_start_is_walked_over_in_a_knockout_and_never_paired_in_a_
         let out = dir.join("run");
         let output = run_arena(&tiny(&dir, &keys, &bots), &out);
         assert_success(&output);
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(stderr.contains("bot 'b4' did not start"), "{stderr}");
+        let stderr = stderr_of(&output);
+        assert_contains(&stderr, "bot 'b4' did not start");
         let played = series_of(&out);
         assert!(
             played.iter().all(|s| s.a != "b4" && s.b != "b4"),
@@ -847,7 +844,7 @@ fn a_gauntlet_whose_candidates_do_not_start_stops_in_one_line() {
     let out = tmp.path().join("run");
     let output = run_arena(&tiny(tmp.path(), keys, &bots), &out);
     assert_eq!(output.status.code(), Some(2), "{output:?}");
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = stderr_of(&output);
     let last = stderr.lines().last().unwrap_or("");
     assert!(
         last.starts_with("error: no candidate of the gauntlet started"),

@@ -8,7 +8,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
-use common::{arena_bot, assert_success, config, run_arena};
+use common::{arena_bot, assert_contains, assert_success, config, run_arena, stderr_of};
 
 /// A finished two-bot run on `holes` holes per row, in `dir/name`.
 fn a_run(dir: &Path, name: &str, holes: u32) -> PathBuf {
@@ -33,10 +33,26 @@ fn arena(args: &[&std::ffi::OsStr]) -> (Option<i32>, String) {
         .args(args)
         .output()
         .unwrap();
-    (
-        output.status.code(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+    (output.status.code(), stderr_of(&output))
+}
+
+/// `arena rate FILE --out OUT`: its exit code and stderr.
+fn rate_into(file: &Path, out: &Path) -> (Option<i32>, String) {
+    arena(&[
+        "rate".as_ref(),
+        file.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ])
+}
+
+/// `lines` written as the file `dir/NAME.csv` and rated into
+/// `dir/NAME-rated`: the file, and the exit code and stderr of the rating.
+fn rate_lines(dir: &Path, name: &str, lines: &[String]) -> (PathBuf, Option<i32>, String) {
+    let file = dir.join(format!("{name}.csv"));
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    let (code, stderr) = rate_into(&file, &dir.join(format!("{name}-rated")));
+    (file, code, stderr)
 }
 
 /// A change to one line of a games.csv.
@@ -101,41 +117,28 @@ fn rows_that_contradict_themselves_are_refused_with_file_and_line() {
             std::fs::read_to_string(&games).unwrap().lines().count()
         };
         let want = format!("{}:{line}: ", games.display());
-        let out = tmp.path().join(format!("{name}-rated"));
-        let (code, err) = arena(&[
-            "rate".as_ref(),
-            games.as_os_str(),
-            "--out".as_ref(),
-            out.as_os_str(),
-        ]);
-        assert_eq!(code, Some(2), "rate {name}: {err}");
-        assert_eq!(err.lines().count(), 1, "rate {name}: {err}");
-        assert!(
-            err.contains(&want) && err.contains(why),
-            "rate {name}: {err}"
-        );
-        assert!(!out.join("standings.csv").exists(), "rate {name}");
+        // `arena rate` of the file and `arena merge` of its folder: each
+        // refuses it in one line naming the line and why.
+        let rated = tmp.path().join(format!("{name}-rated"));
         let merged = tmp.path().join(format!("{name}-merged"));
-        let (code, err) = arena(&[
-            "merge".as_ref(),
-            dir.as_os_str(),
-            "--out".as_ref(),
-            merged.as_os_str(),
-        ]);
-        assert_eq!(code, Some(2), "merge {name}: {err}");
-        assert_eq!(err.lines().count(), 1, "merge {name}: {err}");
-        assert!(
-            err.contains(&want) && err.contains(why),
-            "merge {name}: {err}"
-        );
+        for (command, input, out) in [("rate", &games, &rated), ("merge", &dir, &merged)] {
+            let (code, err) = arena(&[
+                command.as_ref(),
+                input.as_os_str(),
+                "--out".as_ref(),
+                out.as_os_str(),
+            ]);
+            assert_eq!(code, Some(2), "{command} {name}: {err}");
+            assert_eq!(err.lines().count(), 1, "{command} {name}: {err}");
+            assert!(
+                err.contains(&want) && err.contains(why),
+                "{command} {name}: {err}"
+            );
+        }
+        assert!(!rated.join("standings.csv").exists(), "rate {name}");
     }
     // The untouched run rates and merges.
-    let (code, err) = arena(&[
-        "rate".as_ref(),
-        run.join("games.csv").as_os_str(),
-        "--out".as_ref(),
-        tmp.path().join("ok").as_os_str(),
-    ]);
+    let (code, err) = rate_into(&run.join("games.csv"), &tmp.path().join("ok"));
     assert_eq!(code, Some(0), "{err}");
 }
 
@@ -194,33 +197,19 @@ fn rows_without_moves_are_counted_with_a_note_and_bad_seeds_refused() {
         cells.join(",")
     };
     let lines: Vec<String> = text.lines().map(without).collect();
-    let plain = tmp.path().join("plain.csv");
-    std::fs::write(&plain, lines.join("\n") + "\n").unwrap();
-    let (code, stderr) = arena(&[
-        "rate".as_ref(),
-        plain.as_os_str(),
-        "--out".as_ref(),
-        tmp.path().join("rated").as_os_str(),
-    ]);
+    let (_, code, stderr) = rate_lines(tmp.path(), "plain", &lines);
     assert_eq!(code, Some(0), "{stderr}");
-    assert!(
-        stderr.contains("has no moves column, so its rows are counted as they are"),
-        "{stderr}"
+    assert_contains(
+        &stderr,
+        "has no moves column, so its rows are counted as they are",
     );
     let mut bad = lines.clone();
     bad[2] = set(&bad[2], seeds, "NaN");
-    let bad_file = tmp.path().join("bad.csv");
-    std::fs::write(&bad_file, bad.join("\n") + "\n").unwrap();
-    let (code, stderr) = arena(&[
-        "rate".as_ref(),
-        bad_file.as_os_str(),
-        "--out".as_ref(),
-        tmp.path().join("rated-bad").as_os_str(),
-    ]);
+    let (bad_file, code, stderr) = rate_lines(tmp.path(), "bad", &bad);
     assert_eq!(code, Some(2), "{stderr}");
-    assert!(
-        stderr.contains(&format!("{}:3: bad south_seeds 'NaN'", bad_file.display())),
-        "{stderr}"
+    assert_contains(
+        &stderr,
+        &format!("{}:3: bad south_seeds 'NaN'", bad_file.display()),
     );
 }
 

@@ -11,15 +11,16 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
 
 use common::{
-    assert_same_files, assert_success, config, games_so_far, games_without_timing, killed_in_round,
-    rate, read_files, resume_after_cut, rows, run_arena, SUMMARY_FILES,
+    assert_contains, assert_same_files, assert_success, bot_tables, config, games_counted,
+    games_so_far, games_without_timing, killed_in_round, rate, read_files, resume_after_cut, rows,
+    run_arena, run_to, said_by, save_atomically, start_run, stderr_of, stdout_of, wait_until,
+    SUMMARY_FILES,
 };
 
 /// `n` greedy bots `g1`..`gn` with noise spread from 0 to 1, seeded, each
@@ -51,8 +52,6 @@ fn league_config(dir: &Path, n: usize, rounds: u32, think_ms: u32) -> PathBuf {
         "[board]\nholes = 6\n[tournament]\nformat = \"league\"\nrounds = {rounds}\nconcurrency = 2\nseed = 7\n[ratings]\nbootstrap = 100\n"
     );
     let bots = noisy_field(n, think_ms);
-    let bots: Vec<(&str, Vec<String>)> =
-        bots.iter().map(|(n, c)| (n.as_str(), c.clone())).collect();
     config(dir, &header, &bots)
 }
 
@@ -130,18 +129,15 @@ fn check_league(dir: &Path, bots: &[String], rounds: u32) {
 #[test]
 fn a_league_pairs_every_bot_once_a_round_and_lists_its_pairings() {
     let tmp = tempfile::tempdir().unwrap();
-    let cfg = league_config(tmp.path(), 9, 3, 0);
-    let out = tmp.path().join("run");
-    let output = run_arena(&cfg, &out);
-    assert_success(&output);
+    let (out, output) = run_to(&league_config(tmp.path(), 9, 3, 0), tmp.path().join("run"));
     let bots: Vec<String> = (1..=9).map(|i| format!("g{i}")).collect();
     check_league(&out, &bots, 3);
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        stdout.contains("League after 3 of 3 rounds (15 pairings in league.csv)"),
-        "{stdout}"
+    let stdout = stdout_of(&output);
+    assert_contains(
+        &stdout,
+        "League after 3 of 3 rounds (15 pairings in league.csv)",
     );
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = stderr_of(&output);
     assert!(
         // 9 bots after one round: their ratings are noise, so a warm-up round; the one left over has the bye.
         stderr.contains(
@@ -154,16 +150,13 @@ fn a_league_pairs_every_bot_once_a_round_and_lists_its_pairings() {
 #[test]
 fn a_league_of_more_than_20_bots_shows_its_top_20_and_where_the_rest_is() {
     let tmp = tempfile::tempdir().unwrap();
-    let cfg = league_config(tmp.path(), 22, 1, 0);
-    let out = tmp.path().join("run");
-    let output = run_arena(&cfg, &out);
-    assert_success(&output);
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    let (out, output) = run_to(&league_config(tmp.path(), 22, 1, 0), tmp.path().join("run"));
+    let stdout = stdout_of(&output);
     let note = format!(
         "(the top 20 of 22 bots; every bot is in {})",
         out.join("standings.csv").display()
     );
-    assert!(stdout.contains(&note), "{stdout}");
+    assert_contains(&stdout, &note);
     let ranks: Vec<&str> = stdout
         .lines()
         .filter_map(|l| l.split_whitespace().next())
@@ -252,20 +245,9 @@ fn a_league_without_rounds_goes_on_until_ctrl_c_and_then_writes_its_files() {
     let tmp = tempfile::tempdir().unwrap();
     let header = "[board]\nholes = 6\n[tournament]\nformat = \"league\"\nconcurrency = 2\nseed = 3\n[ratings]\nbootstrap = 50\n";
     let bots = noisy_field(6, 2);
-    let bots: Vec<(&str, Vec<String>)> =
-        bots.iter().map(|(n, c)| (n.as_str(), c.clone())).collect();
     let cfg = config(tmp.path(), header, &bots);
     let run = tmp.path().join("run");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .arg("run")
-        .arg(&cfg)
-        .arg("--quiet")
-        .arg("--out")
-        .arg(&run)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = start_run(&cfg, &["--quiet"], &run, false);
     // Round 4's games are under way: past any bound a rounds key would set.
     let deadline = Instant::now() + Duration::from_secs(120);
     while games_so_far(&run).len() < 3 * 3 * 2 + 1 {
@@ -279,17 +261,14 @@ fn a_league_without_rounds_goes_on_until_ctrl_c_and_then_writes_its_files() {
     kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
     let output = child.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(130));
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(stdout.contains("rounds: stopped"), "{stdout}");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("--resume"), "{stderr}");
+    let stdout = stdout_of(&output);
+    assert_contains(&stdout, "rounds: stopped");
+    let stderr = stderr_of(&output);
+    assert_contains(&stderr, "--resume");
     // The files cover the games played; league.csv the rounds paired.
     let games = rows(&run.join("games.csv"));
     let standings = rows(&run.join("standings.csv"));
-    let counted: usize = standings
-        .iter()
-        .map(|s| s["games"].parse::<usize>().unwrap())
-        .sum();
+    let counted = games_counted(&standings);
     assert_eq!(counted, 2 * games.len());
     let league = rows(&run.join("league.csv"));
     let rounds: BTreeSet<u32> = league.iter().map(|r| r["round"].parse().unwrap()).collect();
@@ -297,24 +276,27 @@ fn a_league_without_rounds_goes_on_until_ctrl_c_and_then_writes_its_files() {
     assert_eq!(league.len(), 3 * rounds.len());
 }
 
-/// Writes `text` as `path` the way an editor's atomic save does: a
-/// temporary file renamed over it.
-fn save_atomically(path: &Path, text: &str) {
-    let tmp = path.with_extension("toml.tmp");
-    std::fs::write(&tmp, text).unwrap();
-    std::fs::rename(&tmp, path).unwrap();
-}
-
-/// Waits (bounded: 120 s) until `ready` holds, failing if `child` ended.
-fn wait_until(child: &mut std::process::Child, what: &str, mut ready: impl FnMut() -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while !ready() {
-        if let Some(status) = child.try_wait().unwrap() {
-            panic!("the run ended ({status}) before {what}");
-        }
-        assert!(Instant::now() < deadline, "not {what} in 120 s");
-        std::thread::sleep(Duration::from_millis(2));
+/// A league's config: `header`, the bots of `field` but the one named
+/// `without`, then the `extra` bots, each a name and its command written
+/// as a TOML array.
+fn league_text(
+    header: &str,
+    field: &[(String, Vec<String>)],
+    without: &str,
+    extra: &[(&str, &str)],
+) -> String {
+    let kept: Vec<_> = field
+        .iter()
+        .filter(|(n, _)| n != without)
+        .cloned()
+        .collect();
+    let mut t = format!("{header}{}", bot_tables(&kept));
+    for (name, command) in extra {
+        t.push_str(&format!(
+            "\n[[bot]]\nname = \"{name}\"\ncommand = {command}\n"
+        ));
     }
+    t
 }
 
 /// The rows of `dir/roster.csv`, by bot (empty while it is missing).
@@ -336,30 +318,8 @@ fn start_league(
     std::process::Child,
     std::sync::Arc<std::sync::Mutex<String>>,
 ) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .arg("run")
-        .arg(cfg)
-        .arg("--quiet")
-        .arg(if resume { "--resume" } else { "--out" })
-        .arg(out)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let said = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
-    let stderr = child.stderr.take().unwrap();
-    let sink = said.clone();
-    std::thread::spawn(move || {
-        use std::io::BufRead as _;
-        for line in std::io::BufReader::new(stderr)
-            .lines()
-            .map_while(Result::ok)
-        {
-            let mut s = sink.lock().unwrap();
-            s.push_str(&line);
-            s.push('\n');
-        }
-    });
+    let mut child = start_run(cfg, &["--quiet"], out, resume);
+    let (said, _reader) = said_by(&mut child);
     (child, said)
 }
 
@@ -386,20 +346,7 @@ fn bots_added_to_a_running_league_join_and_bots_removed_retire() {
     };
     let field = noisy_field(5, 2);
     let text = |seed: u32, without: &str, extra: &[(&str, &str)]| {
-        let mut t = header(seed);
-        for (name, command) in field.iter().filter(|(n, _)| n != without) {
-            let command: Vec<String> = command.iter().map(|c| format!("{c:?}")).collect();
-            t.push_str(&format!(
-                "\n[[bot]]\nname = \"{name}\"\ncommand = [{}]\n",
-                command.join(", ")
-            ));
-        }
-        for (name, command) in extra {
-            t.push_str(&format!(
-                "\n[[bot]]\nname = \"{name}\"\ncommand = {command}\n"
-            ));
-        }
-        t
+        league_text(&header(seed), &field, without, extra)
     };
     let newbie = ("newbie", r#"["arena", "bot", "random", "--seed", "4"]"#);
     let broken = ("broken", r#"["/nonexistent/bot"]"#);
@@ -507,7 +454,7 @@ fn bots_added_to_a_running_league_join_and_bots_removed_retire() {
     assert_eq!(g2["note"], format!("retired after round {retired}"));
     assert!(g2["games"].parse::<u32>().unwrap() > 0);
     assert!(standings.iter().any(|s| s["bot"] == "newbie"));
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stdout = stdout_of(&output);
     assert!(
         stdout.contains(&format!(
             "retired, no longer paired (their games and ratings stay): g2 (after round {retired})"
@@ -563,29 +510,26 @@ fn bots_added_to_a_running_league_join_and_bots_removed_retire() {
 
 /// The files of a league's run folder that `arena rate` of its games
 /// writes again (series.csv and roster.csv it leaves as they are).
-const RATED_LEAGUE_FILES: [&str; 8] = [
-    "league.csv",
-    "roster.csv",
-    "series.csv",
-    "standings.csv",
-    "pairwise.csv",
-    "los.csv",
-    "report.html",
-    "standings.svg",
-];
+fn rated_league_files() -> Vec<&'static str> {
+    ["league.csv", "roster.csv"]
+        .into_iter()
+        .chain(SUMMARY_FILES)
+        .collect()
+}
 
 /// `arena rate DIR/games.csv` into the run folder `dir` itself: it
-/// succeeds and every file of [`RATED_LEAGUE_FILES`] is as the run wrote
+/// succeeds and every file of [`rated_league_files`] is as the run wrote
 /// it, byte for byte. Returns what it printed on stdout.
 fn assert_rate_in_place_keeps(dir: &Path) -> String {
-    let before = read_files(dir, &RATED_LEAGUE_FILES);
+    let files = rated_league_files();
+    let before = read_files(dir, &files);
     let rated = rate(&dir.join("games.csv"), &[]);
     assert_success(&rated);
-    let after = read_files(dir, &RATED_LEAGUE_FILES);
-    for (f, (b, a)) in RATED_LEAGUE_FILES.iter().zip(before.iter().zip(&after)) {
+    let after = read_files(dir, &files);
+    for (f, (b, a)) in files.iter().zip(before.iter().zip(&after)) {
         assert!(b == a, "arena rate changed {f} of {}", dir.display());
     }
-    String::from_utf8_lossy(&rated.stdout).into_owned()
+    stdout_of(&rated)
 }
 
 /// Whether `dir/league.csv` lists round `round` yet (whole lines only).
@@ -612,22 +556,8 @@ fn arena_rate_replays_a_league_whose_bots_came_and_went() {
     let tmp = tempfile::tempdir().unwrap();
     let field = noisy_field(5, 4);
     let newbie = ("newbie", r#"["arena", "bot", "random", "--seed", "4"]"#);
-    let text = |without: &str, extra: &[(&str, &str)]| {
-        let mut t = String::from("[board]\nholes = 6\n[tournament]\nformat = \"league\"\nrounds = 7\nconcurrency = 2\nseed = 3\n[ratings]\nbootstrap = 50\n");
-        for (name, command) in field.iter().filter(|(n, _)| n != without) {
-            let command: Vec<String> = command.iter().map(|c| format!("{c:?}")).collect();
-            t.push_str(&format!(
-                "\n[[bot]]\nname = \"{name}\"\ncommand = [{}]\n",
-                command.join(", ")
-            ));
-        }
-        for (name, command) in extra {
-            t.push_str(&format!(
-                "\n[[bot]]\nname = \"{name}\"\ncommand = {command}\n"
-            ));
-        }
-        t
-    };
+    let header = "[board]\nholes = 6\n[tournament]\nformat = \"league\"\nrounds = 7\nconcurrency = 2\nseed = 3\n[ratings]\nbootstrap = 50\n";
+    let text = |without: &str, extra: &[(&str, &str)]| league_text(header, &field, without, extra);
     let cfg = tmp.path().join("t.toml");
     std::fs::write(&cfg, text("", &[])).unwrap();
     let run = tmp.path().join("run");
@@ -650,7 +580,7 @@ fn arena_rate_replays_a_league_whose_bots_came_and_went() {
     let rounds = rounds_of(&rows(&run.join("league.csv")));
     assert_eq!(rounds["newbie"], (3..=7).collect::<BTreeSet<u32>>());
     assert_eq!(rounds["g2"], (1..=4).collect::<BTreeSet<u32>>());
-    let run_stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let run_stdout = stdout_of(&output);
     assert!(
         run_stdout.contains(
             "retired, no longer paired (their games and ratings stay): g2 (after round 4)"
@@ -705,12 +635,12 @@ fn arena_rate_replays_a_league_whose_bots_came_and_went() {
     lines[last] = cells.join(",");
     std::fs::write(edited.join("games.csv"), lines.join("\n") + "\n").unwrap();
     let refused = rate(&edited.join("games.csv"), &[]);
-    let stderr = String::from_utf8_lossy(&refused.stderr);
+    let stderr = stderr_of(&refused);
     assert_eq!(refused.status.code(), Some(2), "{stderr}");
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
-    assert!(
-        stderr.contains("is not a pairing of the league replayed from its config and roster.csv"),
-        "{stderr}"
+    assert_contains(
+        &stderr,
+        "is not a pairing of the league replayed from its config and roster.csv",
     );
     let mut left: Vec<String> = std::fs::read_dir(&edited)
         .unwrap()
@@ -727,10 +657,10 @@ fn arena_rate_replays_a_league_whose_bots_came_and_went() {
         .map(|f| std::fs::read(edited.join(f)).unwrap())
         .collect();
     let refused = rate(&run.join("games.csv"), &["--out", edited.to_str().unwrap()]);
-    let stderr = String::from_utf8_lossy(&refused.stderr);
+    let stderr = stderr_of(&refused);
     assert_eq!(refused.status.code(), Some(2), "{stderr}");
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
-    assert!(stderr.contains("holds another run's games.csv"), "{stderr}");
+    assert_contains(&stderr, "holds another run's games.csv");
     let after: Vec<Vec<u8>> = left
         .iter()
         .map(|f| std::fs::read(edited.join(f)).unwrap())

@@ -7,9 +7,14 @@
 
 mod common;
 
-use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use common::{
+    assert_contains, said_by, save_atomically, start_run, stderr_of, stdout_of, wait_until,
+};
+
+use std::path::{Path, PathBuf};
+use std::process::Child;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 
 use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
@@ -30,37 +35,56 @@ fn league_text(n: usize, rounds: u32, think_ms: u32, extra: &str) -> String {
 
 /// The whole rows of `dir/games.csv` so far.
 fn games_so_far(dir: &Path) -> usize {
-    let text = std::fs::read_to_string(dir.join("games.csv")).unwrap_or_default();
-    text[..text.rfind('\n').map_or(0, |i| i + 1)]
-        .lines()
-        .count()
-        .saturating_sub(1)
+    common::games_so_far(dir).len()
 }
 
-/// Waits (bounded: 120 s) until `ready` holds, failing if `child` ended.
-fn wait_until(child: &mut std::process::Child, what: &str, mut ready: impl FnMut() -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while !ready() {
-        if let Some(status) = child.try_wait().unwrap() {
-            panic!("the run ended ({status}) before {what}");
+/// A running `arena run` (lines on stderr, not a terminal) and what it
+/// has said on stderr so far.
+struct Running {
+    child: Child,
+    said: Arc<Mutex<String>>,
+    reader: JoinHandle<()>,
+}
+
+impl Running {
+    /// Starts `arena run CFG` into `out`, or resuming it.
+    fn start(cfg: &Path, out: &Path, resume: bool) -> Running {
+        let mut child = start_run(cfg, &[], out, resume);
+        let (said, reader) = said_by(&mut child);
+        Running {
+            child,
+            said,
+            reader,
         }
-        assert!(Instant::now() < deadline, "not {what} in 120 s");
-        std::thread::sleep(Duration::from_millis(2));
     }
-}
 
-/// `arena run CFG` (lines on stderr, not a terminal), into `out` or
-/// resuming it.
-fn start(cfg: &Path, out: &Path, resume: bool) -> std::process::Child {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
-        .arg("run")
-        .arg(cfg)
-        .arg(if resume { "--resume" } else { "--out" })
-        .arg(out)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
+    /// A league of 4 bots and 1000 rounds, its config `dir/t.toml` and
+    /// its run folder `dir/run`, started; once a game is in, the config is
+    /// saved again with the `[[bot]]` table `joining` added.
+    fn long_league_joined_by(dir: &Path, joining: &str) -> (PathBuf, PathBuf, Running) {
+        let cfg = dir.join("t.toml");
+        std::fs::write(&cfg, league_text(4, 1000, 2, "")).unwrap();
+        let run = dir.join("run");
+        let mut running = Running::start(&cfg, &run, false);
+        running.wait_until("a game", |_| games_so_far(&run) > 0);
+        save_atomically(&cfg, &league_text(4, 1000, 2, joining));
+        (cfg, run, running)
+    }
+
+    /// Waits (bounded) until `ready` holds of what the run said so far.
+    fn wait_until(&mut self, what: &str, mut ready: impl FnMut(&str) -> bool) {
+        let said = self.said.clone();
+        wait_until(&mut self.child, what, || ready(&said.lock().unwrap()));
+    }
+
+    /// Interrupts the run (SIGINT) and returns all it said.
+    fn interrupted(mut self) -> String {
+        kill(Pid::from_raw(self.child.id() as i32), Signal::SIGINT).unwrap();
+        self.child.wait().unwrap();
+        self.reader.join().unwrap();
+        let text = self.said.lock().unwrap().clone();
+        text
+    }
 }
 
 #[test]
@@ -70,7 +94,7 @@ fn a_resumed_league_says_so_and_its_rounds_played_once() {
     // 8 bots: 4 series (8 games) a round; each move waits 5 ms.
     std::fs::write(&cfg, league_text(8, 3, 5, "")).unwrap();
     let run = tmp.path().join("run");
-    let mut child = start(&cfg, &run, false);
+    let mut child = start_run(&cfg, &[], &run, false);
     wait_until(&mut child, "a game of round 2", || games_so_far(&run) > 8);
     kill(Pid::from_raw(child.id() as i32), Signal::SIGKILL).unwrap();
     child.wait().unwrap();
@@ -79,9 +103,9 @@ fn a_resumed_league_says_so_and_its_rounds_played_once() {
     let text = std::fs::read_to_string(&league).unwrap();
     std::fs::write(&league, text.replacen("\n1,", "\n9,", 1)).unwrap();
     let kept = games_so_far(&run);
-    let output = start(&cfg, &run, true).wait_with_output().unwrap();
+    let output = start_run(&cfg, &[], &run, true).wait_with_output().unwrap();
     common::assert_success(&output);
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = stderr_of(&output);
     let lines: Vec<&str> = stderr.lines().collect();
     assert_eq!(
         lines[0],
@@ -96,49 +120,32 @@ fn a_resumed_league_says_so_and_its_rounds_played_once() {
         "{stderr}"
     );
     // Round 1 was played whole: one line for it, and not its own again.
-    assert!(
-        stderr.contains("arena: league round 1 paired again as they were and replayed from the games kept (already played)"),
-        "{stderr}"
-    );
+    assert_contains(&stderr, "arena: league round 1 paired again as they were and replayed from the games kept (already played)");
     assert!(!stderr.contains("arena: league round 1 of 3"), "{stderr}");
-    assert!(stderr.contains("arena: league round 3 of 3"), "{stderr}");
+    assert_contains(&stderr, "arena: league round 3 of 3");
     // league.csv written anew: 3 rounds of 4 series.
     assert_eq!(common::rows(&league).len(), 12);
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        stdout.contains("League after 3 of 3 rounds (12 pairings in league.csv)"),
-        "{stdout}"
+    let stdout = stdout_of(&output);
+    assert_contains(
+        &stdout,
+        "League after 3 of 3 rounds (12 pairings in league.csv)",
     );
 }
 
 #[test]
 fn a_bot_that_joins_is_said_before_its_round_with_the_new_bound() {
     let tmp = tempfile::tempdir().unwrap();
-    let cfg = tmp.path().join("t.toml");
-    std::fs::write(&cfg, league_text(4, 1000, 2, "")).unwrap();
-    let run = tmp.path().join("run");
-    let mut child = start(&cfg, &run, false);
-    let (said, reader) = said_by(&mut child);
-    wait_until(&mut child, "a game", || games_so_far(&run) > 0);
     let newbie = "\n[[bot]]\nname = \"newbie\"\ncommand = [\"arena\", \"bot\", \"random\", \"--seed\", \"4\"]\n";
-    let tmp_cfg = tmp.path().join("t.toml.tmp");
-    std::fs::write(&tmp_cfg, league_text(4, 1000, 2, newbie)).unwrap();
-    std::fs::rename(&tmp_cfg, &cfg).unwrap();
-    wait_until(&mut child, "the new bound said", || {
-        said.lock().unwrap().contains("it now plays at most")
-    });
-    wait_until(&mut child, "the round newbie joins at begun", || {
-        let s = said.lock().unwrap();
+    let (_, _, mut running) = Running::long_league_joined_by(tmp.path(), newbie);
+    running.wait_until("the new bound said", |s| s.contains("it now plays at most"));
+    running.wait_until("the round newbie joins at begun", |s| {
         s.lines().any(|l| l.contains("joins the league at round"))
             && s.lines()
                 .filter(|l| l.contains("arena: league round"))
                 .count()
                 > 2
     });
-    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
-    child.wait().unwrap();
-    reader.join().unwrap();
-    let text = said.lock().unwrap().clone();
+    let text = running.interrupted();
     let lines: Vec<&str> = text.lines().collect();
     let joined = lines
         .iter()
@@ -172,31 +179,6 @@ fn a_bot_that_joins_is_said_before_its_round_with_the_new_bound() {
     );
 }
 
-/// Collects `child`'s stderr as it comes: the text so far, and the thread
-/// that reads it (it ends with the child).
-fn said_by(
-    child: &mut std::process::Child,
-) -> (
-    std::sync::Arc<std::sync::Mutex<String>>,
-    std::thread::JoinHandle<()>,
-) {
-    let stderr = child.stderr.take().unwrap();
-    let said = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
-    let sink = said.clone();
-    let reader = std::thread::spawn(move || {
-        use std::io::BufRead as _;
-        for line in std::io::BufReader::new(stderr)
-            .lines()
-            .map_while(Result::ok)
-        {
-            let mut s = sink.lock().unwrap();
-            s.push_str(&line);
-            s.push('\n');
-        }
-    });
-    (said, reader)
-}
-
 /// Whether `text` has a line with `what`, and a round begun after it.
 fn round_after(text: &str, what: &str) -> bool {
     let lines: Vec<&str> = text.lines().collect();
@@ -210,48 +192,23 @@ fn round_after(text: &str, what: &str) -> bool {
         })
 }
 
-/// Writes `text` to `cfg` at once (a rename), as an editor saves.
-fn save(cfg: &Path, text: &str) {
-    let tmp = cfg.with_extension("toml.tmp");
-    std::fs::write(&tmp, text).unwrap();
-    std::fs::rename(&tmp, cfg).unwrap();
-}
-
 #[test]
 fn a_bot_that_cannot_start_does_not_join_while_running_or_at_a_resume() {
     let tmp = tempfile::tempdir().unwrap();
-    let cfg = tmp.path().join("t.toml");
-    std::fs::write(&cfg, league_text(4, 1000, 2, "")).unwrap();
-    let run = tmp.path().join("run");
-    let mut child = start(&cfg, &run, false);
-    let (said, reader) = said_by(&mut child);
-    wait_until(&mut child, "a game", || games_so_far(&run) > 0);
     let broken = "\n[[bot]]\nname = \"broken\"\ncommand = [\"./no-such-bot\"]\n";
-    save(&cfg, &league_text(4, 1000, 2, broken));
+    let (cfg, run, mut running) = Running::long_league_joined_by(tmp.path(), broken);
     let refused = "bot 'broken' does not join: ";
-    wait_until(&mut child, "broken refused and a round after", || {
-        round_after(&said.lock().unwrap(), refused)
+    running.wait_until("broken refused and a round after", |s| {
+        round_after(s, refused)
     });
-    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
-    child.wait().unwrap();
-    reader.join().unwrap();
-    let text = said.lock().unwrap().clone();
+    let text = running.interrupted();
     // Nothing changed: no new bound said.
     assert!(!text.contains("it now plays at most"), "{text}");
     // A resume with it still in the config goes on without it.
-    let mut child = start(&cfg, &run, true);
-    let (said, reader) = said_by(&mut child);
-    wait_until(&mut child, "broken refused at the resume", || {
-        round_after(&said.lock().unwrap(), refused)
-    });
-    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
-    child.wait().unwrap();
-    reader.join().unwrap();
-    let text = said.lock().unwrap().clone();
-    assert!(
-        text.contains("fix it and save the config again to retry"),
-        "{text}"
-    );
+    let mut running = Running::start(&cfg, &run, true);
+    running.wait_until("broken refused at the resume", |s| round_after(s, refused));
+    let text = running.interrupted();
+    assert_contains(&text, "fix it and save the config again to retry");
     assert!(!text.contains("it now plays at most"), "{text}");
 }
 
@@ -262,11 +219,11 @@ fn a_retired_bot_added_back_is_refused_at_the_resumes_start_and_the_bound_counts
     let six = league_text(6, 1000, 2, "");
     std::fs::write(&cfg, &six).unwrap();
     let run = tmp.path().join("run");
-    let mut child = start(&cfg, &run, false);
+    let mut child = start_run(&cfg, &[], &run, false);
     wait_until(&mut child, "a game", || games_so_far(&run) > 0);
     // g6 removed: its last round is written in roster.csv.
     let five = six[..six.rfind("\n[[bot]]").unwrap() + 1].to_string();
-    save(&cfg, &five);
+    save_atomically(&cfg, &five);
     let retired = || {
         let text = std::fs::read_to_string(run.join("roster.csv")).unwrap_or_default();
         let row = text.lines().find(|l| l.starts_with("g6,"))?.to_string();
@@ -277,17 +234,11 @@ fn a_retired_bot_added_back_is_refused_at_the_resumes_start_and_the_bound_counts
     });
     kill(Pid::from_raw(child.id() as i32), Signal::SIGKILL).unwrap();
     child.wait().unwrap();
-    save(&cfg, &six);
-    let mut child = start(&cfg, &run, true);
-    let (said, reader) = said_by(&mut child);
+    save_atomically(&cfg, &six);
+    let mut running = Running::start(&cfg, &run, true);
     let refused = "change refused (bot 'g6' left the league";
-    wait_until(&mut child, "g6 refused and a round after", || {
-        round_after(&said.lock().unwrap(), refused)
-    });
-    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
-    child.wait().unwrap();
-    reader.join().unwrap();
-    let text = said.lock().unwrap().clone();
+    running.wait_until("g6 refused and a round after", |s| round_after(s, refused));
+    let text = running.interrupted();
     let lines: Vec<&str> = text.lines().collect();
     let at = lines.iter().position(|l| l.contains(refused)).unwrap();
     // Before any round, once only.

@@ -6,8 +6,8 @@
 mod common;
 
 use common::{
-    arena, arena_bot, assert_same_files, assert_success, config, greedy_and_random, rows,
-    run_arena, run_to, temp_config,
+    arena, arena_bot, assert_contains, assert_same_files, assert_success, config,
+    greedy_and_random, rows, run_arena, stderr_of, stdout_of, temp_config, temp_run, LOGISTIC_SPRT,
 };
 
 use arena::stats::{penta_elo, GameScore, Pentanomial, Sprt, SprtModel, SprtStatus};
@@ -38,18 +38,11 @@ fn signed(x: f64) -> String {
 
 #[test]
 fn an_sprt_match_prints_and_writes_its_summary_and_draws_its_llr() {
-    let (tmp, cfg) = temp_config(
-        "[board]\nholes = 6\n[sprt]\nelo0 = 0\nelo1 = 50\nmodel = \"logistic\"\n",
-        &greedy_and_random(["greedy", "random"]),
-    );
-    let (out, output) = run_to(&cfg, tmp.path().join("run"));
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    let (tmp, out, output) = temp_run(LOGISTIC_SPRT, &greedy_and_random(["greedy", "random"]));
+    let stdout = stdout_of(&output);
     // The start line says what is tested, not only max_games's bound.
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        stderr.contains("an SPRT of [0, 50] logistic Elo to a verdict or "),
-        "{stderr}"
-    );
+    let stderr = stderr_of(&output);
+    assert_contains(&stderr, "an SPRT of [0, 50] logistic Elo to a verdict or ");
     assert!(!stderr.contains("first_to"), "{stderr}");
 
     // Everything again from games.csv, with the library's statistics.
@@ -164,26 +157,22 @@ fn an_sprt_match_prints_and_writes_its_summary_and_draws_its_llr() {
     let again = tmp.path().join("again");
     let output = arena(&[&"rate", &out.join("games.csv"), &"--out", &again]);
     assert_success(&output);
-    assert!(String::from_utf8_lossy(&output.stdout).contains(&expected[2]));
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        stderr.contains("los.csv, match.csv, report.html"),
-        "{stderr}"
-    );
+    assert!(stdout_of(&output).contains(&expected[2]));
+    let stderr = stderr_of(&output);
+    assert_contains(&stderr, "los.csv, match.csv, report.html");
     assert_same_files(&out, &again, &["report.html", "match.csv"]);
 }
 
 #[test]
 fn a_two_bot_match_without_sprt_gets_the_summary_without_the_test() {
-    let (tmp, cfg) = temp_config(
+    let (_tmp, out, output) = temp_run(
         "[board]\nholes = 6\n[tournament]\nfirst_to = 100\nmax_games = 6\n",
         &[
             ("random", arena_bot("random", 3)),
             ("greedy", arena_bot("greedy", 4)),
         ],
     );
-    let (out, output) = run_to(&cfg, tmp.path().join("run"));
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stdout = stdout_of(&output);
     let games = scores(&out, "random");
     let pentanomial = Pentanomial::from_pairs(games.chunks_exact(2).map(|p| (p[0], p[1])));
     let c = pentanomial.counts;
@@ -192,7 +181,7 @@ fn a_two_bot_match_without_sprt_gets_the_summary_without_the_test() {
         "  pentanomial [{}, {}, {}, {}, {}]",
         c[0], c[1], c[2], c[3], c[4]
     )));
-    assert!(stdout.contains("LOS "), "{stdout}");
+    assert_contains(&stdout, "LOS ");
     assert!(
         !stdout.contains("SPRT") && !stdout.contains("LLR"),
         "{stdout}"
@@ -210,10 +199,10 @@ fn an_sprt_match_with_first_to_says_it_is_not_used() {
     let (tmp, cfg) = temp_config("[board]\nholes = 6\n[tournament]\nfirst_to = 3\nmax_games = 4\n[sprt]\nelo0 = 0\nelo1 = 50\n", &greedy_and_random(["greedy", "random"]));
     let output = run_arena(&cfg, &tmp.path().join("run"));
     assert_success(&output);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        stderr.contains("warning: [tournament] first_to = 3 is not used by an SPRT match"),
-        "{stderr}"
+    let stderr = stderr_of(&output);
+    assert_contains(
+        &stderr,
+        "warning: [tournament] first_to = 3 is not used by an SPRT match",
     );
 }
 
@@ -237,7 +226,7 @@ fn the_summary_is_seen_from_the_configs_first_bot_that_played() {
         let out = tmp.path().join(format!("run-{first}"));
         let output = run_arena(&cfg, &out);
         assert_success(&output);
-        let stdout = String::from_utf8_lossy(&output.stdout);
+        let stdout = stdout_of(&output);
         assert!(
             stdout.contains(&format!(
                 "{first} vs {second}: 4 games (2 pairs), from {first}'s side"

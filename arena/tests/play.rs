@@ -21,7 +21,7 @@ use std::time::Duration;
 use assert_cmd::Command;
 use endodoi::{Move, Rules, Side};
 
-use common::{arena_command, repo};
+use common::{arena_command, assert_contains, assert_ends_with, repo, stderr_of, stdout_of};
 
 /// How long an interactive test waits for the arena's next words before
 /// it fails: only a safety net, far above any real wait.
@@ -55,11 +55,11 @@ fn play_output(args: &[&str], stdin: &str) -> std::process::Output {
 /// output is the plain text of a pipe.
 fn play(args: &[&str], stdin: &str) -> (i32, String) {
     let output = play_output(args, stdin);
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stdout = stdout_of(&output);
     assert!(
         output.stderr.is_empty(),
         "stderr: {}\nstdout: {stdout}",
-        String::from_utf8_lossy(&output.stderr)
+        stderr_of(&output)
     );
     (output.status.code().unwrap_or(-1), stdout)
 }
@@ -287,9 +287,9 @@ fn a_scripted_human_plays_a_whole_game_against_random() {
 #[test]
 fn a_scripted_human_plays_a_whole_game_against_greedy_as_north() {
     let text = scripted_game("north", &["arena", "bot", "greedy"]);
-    assert!(text.contains("you are North, greedy is South"), "{text}");
-    assert!(text.contains("Ply 1: greedy plays "), "{text}");
-    assert!(text.contains("Ply 2: you play "), "{text}");
+    assert_contains(&text, "you are North, greedy is South");
+    assert_contains(&text, "Ply 1: greedy plays ");
+    assert_contains(&text, "Ply 2: you play ");
 }
 
 /// After `4 3 2 4 1` on 2x4 (RULES.md's example) North is to move: hole 1
@@ -339,9 +339,9 @@ fn every_kind_of_bad_input_gets_its_message_and_a_new_prompt() {
     assert!(rest.contains("3\nPly 6: you play 3: 15 laps"), "{text}");
     assert!(rest.contains("Ply 7: greedy plays "), "{text}");
     assert!(rest.contains("Your move, ply 8 "), "{text}");
-    assert!(
-        text.ends_with("quit\nYou quit: the game is abandoned after 7 plies; stopping the bot.\n"),
-        "{text}"
+    assert_ends_with(
+        &text,
+        "quit\nYou quit: the game is abandoned after 7 plies; stopping the bot.\n",
     );
 }
 
@@ -352,10 +352,7 @@ fn a_move_over_the_lap_limit_is_refused_and_says_so() {
     args.extend(endless_args(&["arena", "bot", "random", "--seed", "1"]));
     let (code, text) = play(&args, "3\nquit\n");
     assert_eq!(code, 0, "{text}");
-    assert!(
-        text.contains("Your move, ply 6 (legal: 4): 3\nhole 3 is an endless move: its relay sowing is still going at lap 14, the lap limit (that lap ends in an occupied hole), so the rules do not allow it (legal: 4)\n"),
-        "{text}"
-    );
+    assert_contains(&text, "Your move, ply 6 (legal: 4): 3\nhole 3 is an endless move: its relay sowing is still going at lap 14, the lap limit (that lap ends in an occupied hole), so the rules do not allow it (legal: 4)\n");
 }
 
 #[test]
@@ -385,10 +382,7 @@ fn laps_shows_each_lap_with_its_board() {
         .collect();
     assert_eq!(laps.len(), 14, "{text}");
     // Lap 1 lifts North's hole 3 (6 seeds) and ends in its hole 1 (2 seeds).
-    assert!(
-        text.contains("  lap 1: 6 seeds from your hole 3; the last falls in your hole 1, which held\n    seeds: they are lifted next\n\n  random (South), captured 5\n       4   3   2   1\n  .--  2   1   6   1 <-.\n  v                    ^\n  '->  3   0   0   6 --'\n"),
-        "{text}"
-    );
+    assert_contains(&text, "  lap 1: 6 seeds from your hole 3; the last falls in your hole 1, which held\n    seeds: they are lifted next\n\n  random (South), captured 5\n       4   3   2   1\n  .--  2   1   6   1 <-.\n  v                    ^\n  '->  3   0   0   6 --'\n");
     assert!(
         lines.iter().any(|l| l == "  lap 15: 6 seeds from your hole 1; the last falls in random's hole 3, which was empty: the sowing ends, on the other side (no capture)"),
         "{text}"
@@ -462,9 +456,9 @@ fn stopped_mid_game(marker: &str, signal: bool, stop: impl FnOnce(&mut Session))
 fn quit_mid_game_stops_the_bot() {
     let (code, text) = stopped_mid_game("70707", false, |s| s.send("quit"));
     assert_eq!(code, 0, "{text}");
-    assert!(
-        text.ends_with("quit\nYou quit: the game is abandoned after 2 plies; stopping the bot.\n"),
-        "{text}"
+    assert_ends_with(
+        &text,
+        "quit\nYou quit: the game is abandoned after 2 plies; stopping the bot.\n",
     );
 }
 
@@ -478,9 +472,9 @@ fn ctrl_c_mid_game_stops_the_bot() {
         .unwrap();
     });
     assert_eq!(code, 130, "{text}");
-    assert!(
-        text.ends_with("\nInterrupted: the game is abandoned after 2 plies; stopping the bot.\n"),
-        "{text}"
+    assert_ends_with(
+        &text,
+        "\nInterrupted: the game is abandoned after 2 plies; stopping the bot.\n",
     );
 }
 
@@ -496,46 +490,30 @@ fn the_end_of_the_input_abandons_the_game() {
     );
 }
 
+/// `arena play ARGS… --side north -- python3 SCRIPT…` with no input (the
+/// bot plays South), asserting it exited 0: what it printed.
+fn against_a_faulty_bot(args: &[&str], script: &[&str]) -> String {
+    let mut all = args.to_vec();
+    all.extend(["--side", "north", "--", "python3"]);
+    all.extend(script);
+    let (code, text) = play(&all, "");
+    assert_eq!(code, 0, "{text}");
+    text
+}
+
 #[test]
 fn a_bot_that_faults_loses_by_forfeit() {
     // The illegal bot plays South and answers hole 5 on 2x4.
-    let (code, text) = play(
-        &[
-            "--holes",
-            "4",
-            "--side",
-            "north",
-            "--",
-            "python3",
-            "test-bots/illegal.py",
-        ],
-        "",
-    );
-    assert_eq!(code, 0, "{text}");
-    assert!(
-        text.ends_with("illegal (South) forfeits: illegal-move: hole 5 does not exist: holes are 1 to 4;\n  legal were 1 2 3 4; it sent 'move 5'.\nResult: you win by forfeit.\nFinal score: illegal (South) 0, you (North) 0.\n"),
-        "{text}"
-    );
+    let text = against_a_faulty_bot(&["--holes", "4"], &["test-bots/illegal.py"]);
+    assert_ends_with(&text, "illegal (South) forfeits: illegal-move: hole 5 does not exist: holes are 1 to 4;\n  legal were 1 2 3 4; it sent 'move 5'.\nResult: you win by forfeit.\nFinal score: illegal (South) 0, you (North) 0.\n");
     // The crash bot exits when asked for its first move.
-    let (code, text) = play(
-        &[
-            "--side",
-            "north",
-            "--",
-            "python3",
-            "test-bots/crash.py",
-            "--at",
-            "1",
-        ],
-        "",
-    );
-    assert_eq!(code, 0, "{text}");
-    assert!(text.contains("crash (South) forfeits: crash: "), "{text}");
+    let text = against_a_faulty_bot(&[], &["test-bots/crash.py", "--at", "1"]);
+    assert_contains(&text, "crash (South) forfeits: crash: ");
     assert!(
         text.replace("\n  ", " ").contains("(exit status: 3)"),
         "{text}"
     );
-    assert!(text.contains("Result: you win by forfeit."), "{text}");
+    assert_contains(&text, "Result: you win by forfeit.");
 }
 
 #[test]
@@ -548,10 +526,7 @@ fn two_bots_play_the_game_the_referee_plays() {
     args.extend(greedy);
     let (code, text) = play(&args, "");
     assert_eq!(code, 0, "{text}");
-    assert!(
-        text.contains("South (random) against North (greedy)"),
-        "{text}"
-    );
+    assert_contains(&text, "South (random) against North (greedy)");
     assert!(!text.contains("Your move"), "{text}");
 
     // The same two bots in a one-game tournament without an opening.
@@ -590,7 +565,7 @@ fn two_bots_play_the_game_the_referee_plays() {
         "no-moves" => " no legal move, so ",
         _ => "the ply limit",
     };
-    assert!(text.contains(why), "{text}");
+    assert_contains(&text, why);
 
     // And the rules engine agrees with both.
     let mut pos = Rules::new(6, 4).unwrap().start();
@@ -616,10 +591,7 @@ fn step_waits_for_enter_before_each_ply() {
         "Press Enter for ply 2 (laps, quit): next\n'next': press Enter for the next ply, or type laps or quit\nPress Enter for ply 2 (laps, quit): \nPly 2: North (random) plays "
     ), "{text}");
     assert!(!text.contains("Ply 3:"), "{text}");
-    assert!(
-        text.ends_with("Press Enter for ply 3 (laps, quit): quit\nYou quit: the game is abandoned after 2 plies; stopping the bots.\n"),
-        "{text}"
-    );
+    assert_ends_with(&text, "Press Enter for ply 3 (laps, quit): quit\nYou quit: the game is abandoned after 2 plies; stopping the bots.\n");
 }
 
 #[test]
@@ -635,7 +607,7 @@ fn colour_only_on_request_and_never_with_no_color() {
             .output()
             .unwrap();
         assert!(output.status.success());
-        String::from_utf8_lossy(&output.stdout).into_owned()
+        stdout_of(&output)
     };
     assert!(!run(&[]).contains('\u{1b}'));
     assert!(run(&[("CLICOLOR_FORCE", "1")]).contains("\u{1b}["));
@@ -668,7 +640,7 @@ fn bad_arguments_get_one_line_and_exit_2() {
     ];
     for (args, message) in cases {
         let output = play_output(args, "");
-        let stderr = String::from_utf8_lossy(&output.stderr);
+        let stderr = stderr_of(&output);
         assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
         assert!(stderr.contains(message), "{args:?}: {stderr}");
@@ -701,9 +673,9 @@ fn the_intro_is_wrapped_to_80_columns_off_a_terminal() {
         ),
         "{words}"
     );
-    assert!(
-        words.contains("then alphabeta's row to the left. alphabeta's holes are numbered"),
-        "{words}"
+    assert_contains(
+        &words,
+        "then alphabeta's row to the left. alphabeta's holes are numbered",
     );
 }
 
@@ -735,7 +707,7 @@ fn move_lap_and_status_lines_fit_80_columns_off_a_terminal() {
         );
     }
     // Wrapped, not cut: a move line goes on on an indented line.
-    assert!(text.contains("Ply 1: South (alphabeta) plays "), "{text}");
+    assert_contains(&text, "Ply 1: South (alphabeta) plays ");
     let joined = text.replace("\n  ", " ");
     assert!(
         joined.contains("captures") && joined.contains("and the triggering seed:"),
@@ -766,7 +738,7 @@ fn south_and_north_take_commands_that_hold_a_double_dash() {
         intro.contains("South (greedy-py) against North (greedy)"),
         "{text}"
     );
-    assert!(text.contains("Result: "), "{text}");
+    assert_contains(&text, "Result: ");
 
     // The same game as the old way, with a command that has no `--`.
     let (code, old) = play(
@@ -816,7 +788,7 @@ fn south_and_north_take_commands_that_hold_a_double_dash() {
     ];
     for (args, message) in cases {
         let output = play_output(args, "");
-        let stderr = String::from_utf8_lossy(&output.stderr);
+        let stderr = stderr_of(&output);
         assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(stderr.contains(message), "{args:?}: {stderr}");
     }

@@ -5,7 +5,7 @@ mod common;
 
 use assert_cmd::Command;
 
-use common::{arena_bot, assert_success, config, run_with};
+use common::{arena_bot, assert_contains, assert_success, config, run_with, stderr_of, stdout_of};
 
 fn arena() -> Command {
     let mut cmd = Command::cargo_bin("arena").unwrap();
@@ -88,9 +88,9 @@ fn a_move_with_a_leading_zero_or_a_sign_is_refused() {
             .args(["replay", "--holes", "3", "--seeds", "2", "2", bad])
             .output()
             .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
+        let stderr = stderr_of(&out);
         assert_eq!(out.status.code(), Some(2), "{stderr}");
-        assert!(stderr.contains(&format!("'{bad}'")), "{stderr}");
+        assert_contains(&stderr, &format!("'{bad}'"));
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
     }
     let ok = arena()
@@ -107,9 +107,9 @@ fn one_ply_is_a_ply() {
         .args(["replay", "--holes", "3", "--seeds", "2", "1"])
         .output()
         .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = stdout_of(&out);
     assert!(out.status.success(), "{stdout}");
-    assert!(stdout.contains("the game goes on after 1 ply:"), "{stdout}");
+    assert_contains(&stdout, "the game goes on after 1 ply:");
 }
 
 /// Issue 17's tester: replaying the game on a games.csv's last line, cut
@@ -133,7 +133,7 @@ fn a_torn_last_line_is_named_before_its_game_is_missed() {
         .arg(&games)
         .output()
         .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = stderr_of(&out);
     assert!(!out.status.success(), "{stderr}");
     let lines: Vec<&str> = stderr.lines().collect();
     assert_eq!(lines.len(), 2, "{stderr}");

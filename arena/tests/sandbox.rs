@@ -20,7 +20,19 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::rows;
+use common::{assert_contains, rows, stderr_of, stdout_of};
+
+/// A new temporary folder that other users may enter (mode 755), as a
+/// sandboxed bot's folder needs, or `None` without bubblewrap (see
+/// [`bubblewrap`]: the test then returns).
+fn sandbox_folder() -> Option<tempfile::TempDir> {
+    if !bubblewrap() {
+        return None;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    Some(tmp)
+}
 
 /// Whether bubblewrap is here; `false` after saying SKIPPED, or a panic
 /// when `ENDODOI_REQUIRE_BWRAP=1`. Where the platform has no sandbox (the
@@ -33,9 +45,9 @@ fn bubblewrap() -> bool {
             .args(["check", "--sandbox", "--", "arena", "bot", "random"])
             .output()
             .unwrap();
-        let stderr = String::from_utf8_lossy(&output.stderr);
+        let stderr = stderr_of(&output);
         assert!(!output.status.success(), "{stderr}");
-        assert!(stderr.contains(arena::platform::NO_SANDBOX), "{stderr}");
+        assert_contains(&stderr, arena::platform::NO_SANDBOX);
         return false;
     }
     if arena::bot::spawn::bubblewrap().is_some() {
@@ -265,8 +277,8 @@ impl EscapeRun {
         assert!(
             output.status.success(),
             "{}{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
+            stdout_of(&output),
+            stderr_of(&output)
         );
     }
 
@@ -474,11 +486,7 @@ fn python_node_compiled_and_bundled_bots_play_a_tournament_in_the_sandbox() {
             dir.display().to_string()
         ));
     }
-    let cfg = tmp.path().join("t.toml");
-    std::fs::write(&cfg, text).unwrap();
-    let out = tmp.path().join("run");
-    let output = common::run_arena(&cfg, &out);
-    common::assert_success(&output);
+    let (out, _) = common::run_text_in(tmp.path(), &text);
     let games = rows(&out.join("games.csv"));
     let series = rows(&out.join("series.csv"));
     assert_eq!(series.len(), bots.len() * (bots.len() - 1) / 2);
@@ -509,7 +517,7 @@ fn refused(tmp: &Path, config: &str) -> String {
     let cfg = tmp.join("t.toml");
     std::fs::write(&cfg, config).unwrap();
     let output = common::run_arena(&cfg, &tmp.join("run"));
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let stderr = stderr_of(&output);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
     assert!(!tmp.join("run/games.csv").exists());
@@ -518,12 +526,10 @@ fn refused(tmp: &Path, config: &str) -> String {
 
 #[test]
 fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
-    if !bubblewrap() {
+    let Some(tmp) = sandbox_folder() else {
         return;
-    }
-    let tmp = tempfile::tempdir().unwrap();
+    };
     let t = tmp.path();
-    std::fs::set_permissions(t, std::fs::Permissions::from_mode(0o755)).unwrap();
     let escape = built("escape");
     let a = deploy(t, "a", std::slice::from_ref(&escape));
     let other = deploy(t, "other", &[escape]);
@@ -536,6 +542,15 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
     let head = "[limits]\nsandbox = true\n";
     let random =
         "\n[[bot]]\nname = \"r\"\ncommand = [\"arena\", \"bot\", \"random\"]\nsandbox = false\n";
+    // Bot x alone in the sandbox (with the unsandboxed r), or x and y.
+    let alone = |dir: &Path, extra: &str| format!("{head}{}{random}", bot("x", dir, extra));
+    let pair = |x_dir: &Path, x_extra: &str, y_dir: &Path, y_extra: &str| {
+        format!(
+            "{head}{}{}",
+            bot("x", x_dir, x_extra),
+            bot("y", y_dir, y_extra)
+        )
+    };
 
     // A program the sandbox does not show.
     let outside = format!(
@@ -546,15 +561,11 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
     assert!(refused(t, &outside).contains("is outside the sandbox"));
 
     // Two bots in one folder, one of which may write it.
-    let shared = format!(
-        "{head}{}{}",
-        bot("x", &a, "sandbox_rw = [\".\"]\n"),
-        bot("y", &a, "")
-    );
+    let shared = pair(&a, "sandbox_rw = [\".\"]\n", &a, "");
     assert!(refused(t, &shared).contains("would see bot"));
 
     // A bot whose view holds another bot's folder.
-    let parent = format!("{head}{}{}", bot("x", &a, &ro(t)), bot("y", &other, ""));
+    let parent = pair(&a, &ro(t), &other, "");
     let e = refused(t, &parent);
     assert!(
         e.contains("run folder") || e.contains("would see bot"),
@@ -564,17 +575,8 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
     // A link the bot could have made in its writable folder, to the host.
     let planted = deploy(t, "planted", &[built("escape")]);
     std::os::unix::fs::symlink(t.join("other"), planted.join("state")).unwrap();
-    let e = refused(
-        t,
-        &format!(
-            "{head}{}{random}",
-            bot("x", &planted, "sandbox_rw = [\".\", \"state\"]\n")
-        ),
-    );
-    assert!(
-        e.contains("in the bot's folder, which its author made"),
-        "{e}"
-    );
+    let e = refused(t, &alone(&planted, "sandbox_rw = [\".\", \"state\"]\n"));
+    assert_contains(&e, "in the bot's folder, which its author made");
 
     // A link the bot's author put in its folder, named in sandbox_ro: to
     // another bot's folder, or to the host's /proc.
@@ -584,72 +586,41 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
     for link in ["weights", "hostproc"] {
         let e = refused(
             t,
-            &format!(
-                "{head}{}{}",
-                bot("x", &author, &format!("sandbox_ro = [\"{link}\"]\n")),
-                bot("y", &other, "")
-            ),
+            &pair(&author, &format!("sandbox_ro = [\"{link}\"]\n"), &other, ""),
         );
-        assert!(
-            e.contains("in the bot's folder, which its author made"),
-            "{e}"
-        );
+        assert_contains(&e, "in the bot's folder, which its author made");
     }
     // A link in another bot's folder, named by this one: that bot's author
     // points it where they like.
-    let e = refused(
-        t,
-        &format!(
-            "{head}{}{}",
-            bot("x", &a, &ro(&author.join("weights"))),
-            bot("y", &author, "")
-        ),
-    );
-    assert!(e.contains("in bot 'y''s folder"), "{e}");
+    let e = refused(t, &pair(&a, &ro(&author.join("weights")), &author, ""));
+    assert_contains(&e, "in bot 'y''s folder");
     // The host's /proc, /sys, /dev or /run, named outright.
-    let e = refused(
-        t,
-        &format!(
-            "{head}{}{random}",
-            bot("x", &a, "sandbox_ro = [\"/proc\"]\n")
-        ),
-    );
-    assert!(e.contains("system folder"), "{e}");
+    let e = refused(t, &alone(&a, "sandbox_ro = [\"/proc\"]\n"));
+    assert_contains(&e, "system folder");
     // A path inside another bot's folder.
-    let e = refused(
-        t,
-        &format!(
-            "{head}{}{}",
-            bot("x", &a, &ro(&other.join("escape"))),
-            bot("y", &other, "")
-        ),
-    );
-    assert!(e.contains("in bot 'y''s folder"), "{e}");
+    let e = refused(t, &pair(&a, &ro(&other.join("escape")), &other, ""));
+    assert_contains(&e, "in bot 'y''s folder");
     // A path shown on top of a folder the bot may write (it could rename
     // what is there and put a link in its place).
     std::fs::create_dir_all(planted.join("models")).unwrap();
     let e = refused(
         t,
-        &format!(
-            "{head}{}{random}",
-            bot(
-                "x",
-                &planted,
-                "sandbox_rw = [\".\"]\nsandbox_ro = [\"models\"]\n"
-            )
+        &alone(
+            &planted,
+            "sandbox_rw = [\".\"]\nsandbox_ro = [\"models\"]\n",
         ),
     );
-    assert!(e.contains("which the bot may write"), "{e}");
+    assert_contains(&e, "which the bot may write");
     // A run folder that does not exist yet, inside a bot's folder: through
     // `..`, or through a link.
     std::os::unix::fs::symlink(&a, t.join("a-link")).unwrap();
     let cfg = t.join("t.toml");
-    std::fs::write(&cfg, format!("{head}{}{random}", bot("x", &a, ""))).unwrap();
+    std::fs::write(&cfg, alone(&a, "")).unwrap();
     for out in [t.join("nowhere/../a/run"), t.join("a-link/run")] {
         let output = common::run_arena(&cfg, &out);
-        let stderr = String::from_utf8_lossy(&output.stderr);
+        let stderr = stderr_of(&output);
         assert_eq!(output.status.code(), Some(2), "{stderr}");
-        assert!(stderr.contains("would see the run folder"), "{stderr}");
+        assert_contains(&stderr, "would see the run folder");
         assert!(!a.join("run/games.csv").exists());
     }
 
@@ -665,15 +636,8 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
         (other.clone(), ro(&shared.join("model"))),
         (other.clone(), writer.clone()),
     ] {
-        let e = refused(
-            t,
-            &format!(
-                "{head}{}{}",
-                bot("x", &a, &writer),
-                bot("y", &victim_dir, &victim_extra)
-            ),
-        );
-        assert!(e.contains("which bot 'x' may write"), "{e}");
+        let e = refused(t, &pair(&a, &writer, &victim_dir, &victim_extra));
+        assert_contains(&e, "which bot 'x' may write");
     }
 
     // A sandbox setting on a bot that is not sandboxed.
@@ -709,21 +673,15 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
         let locked = t.join("locked");
         std::fs::create_dir(&locked).unwrap();
         std::fs::copy(built("escape"), locked.join("escape")).unwrap();
-        let e = refused(
-            t,
-            &format!(
-                "{head}{}{random}",
-                bot("x", &locked, "sandbox_rw = [\".\"]\n")
-            ),
-        );
-        assert!(e.contains("cannot write"), "{e}");
+        let e = refused(t, &alone(&locked, "sandbox_rw = [\".\"]\n"));
+        assert_contains(&e, "cannot write");
         // A folder nobody cannot reach.
         let hidden = t.join("hidden");
         std::fs::create_dir(&hidden).unwrap();
         let inner = deploy(&hidden, "bot", &[built("escape")]);
         std::fs::set_permissions(&hidden, std::fs::Permissions::from_mode(0o700)).unwrap();
-        let e = refused(t, &format!("{head}{}{random}", bot("x", &inner, "")));
-        assert!(e.contains("cannot reach"), "{e}");
+        let e = refused(t, &alone(&inner, ""));
+        assert_contains(&e, "cannot reach");
         // A host user that is root, or unknown.
         let e = refused(
             t,
@@ -732,7 +690,7 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
                 bot("x", &a, "")
             ),
         );
-        assert!(e.contains("is root"), "{e}");
+        assert_contains(&e, "is root");
         let e = refused(
             t,
             &format!(
@@ -740,7 +698,7 @@ fn a_sandbox_that_would_not_hold_is_refused_before_any_game() {
                 bot("x", &a, "")
             ),
         );
-        assert!(e.contains("not a user"), "{e}");
+        assert_contains(&e, "not a user");
     }
 }
 
@@ -785,7 +743,7 @@ fn a_host_that_cannot_isolate_is_refused_before_any_game() {
             .env("PATH", path)
             .output()
             .unwrap();
-        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        let stderr = stderr_of(&output);
         assert_eq!(output.status.code(), Some(2), "{stderr}");
         assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
         assert!(!t.join("run/games.csv").exists());
@@ -797,8 +755,8 @@ fn a_host_that_cannot_isolate_is_refused_before_any_game() {
         "echo 'bwrap: No permissions to create new namespace, likely because the kernel does not allow non-privileged user namespaces.' >&2; exit 1",
     );
     let e = run(&no_userns);
-    assert!(e.contains("cannot give the sandbox's isolation"), "{e}");
-    assert!(e.contains("unprivileged user namespaces"), "{e}");
+    assert_contains(&e, "cannot give the sandbox's isolation");
+    assert_contains(&e, "unprivileged user namespaces");
     // A bubblewrap that isolates nothing, running the confine step on the
     // host: the step's own check refuses to start the bot.
     let t2 = t.join("second");
@@ -808,16 +766,14 @@ fn a_host_that_cannot_isolate_is_refused_before_any_game() {
         "while [ \"$1\" != \"--\" ]; do shift; done; shift; exec \"$@\"",
     );
     let e = run(&none);
-    assert!(e.contains("not isolated as promised"), "{e}");
+    assert_contains(&e, "not isolated as promised");
 }
 
 #[test]
 fn a_bot_author_checks_a_bot_in_the_sandbox() {
-    if !bubblewrap() {
+    let Some(tmp) = sandbox_folder() else {
         return;
-    }
-    let tmp = tempfile::tempdir().unwrap();
-    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
     let dir = deploy(
         tmp.path(),
         "py",
@@ -832,8 +788,8 @@ fn a_bot_author_checks_a_bot_in_the_sandbox() {
         .output()
         .unwrap();
     common::assert_success(&output);
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(stdout.contains("all 9 checks passed"), "{stdout}");
+    let stdout = stdout_of(&output);
+    assert_contains(&stdout, "all 9 checks passed");
     // The same bot, told to write its folder, cannot: it is read-only.
     std::fs::write(
         dir.join("writer.py"),
@@ -852,11 +808,9 @@ fn a_bot_author_checks_a_bot_in_the_sandbox() {
 
 #[test]
 fn kill_9_of_the_arena_takes_every_sandbox_down() {
-    if !bubblewrap() {
+    let Some(tmp) = sandbox_folder() else {
         return;
-    }
-    let tmp = tempfile::tempdir().unwrap();
-    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
     let marker = tmp.path().display().to_string();
     let mut text = String::from(
         "[tournament]\nfirst_to = 100000\nmax_games = 300000\nconcurrency = 2\n\n[limits]\nsandbox = true\n",
@@ -927,13 +881,11 @@ fn all_text(dir: &Path, skip: &Path) -> String {
 
 #[test]
 fn a_sandboxed_bot_sees_its_env_and_nothing_of_the_arenas() {
-    if !bubblewrap() {
-        return;
-    }
     const SECRET: &str = "ENDODOI_SECRET";
     const VALUE: &str = "s3cr3t-7d1e-do-not-leak";
-    let tmp = tempfile::tempdir().unwrap();
-    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let Some(tmp) = sandbox_folder() else {
+        return;
+    };
     let owner = is_root().then_some(NOBODY);
     let mut text = String::from("[tournament]\nfirst_to = 1\nconcurrency = 1\n");
     for (name, sandboxed) in [("boxed", true), ("open", false)] {
@@ -999,17 +951,15 @@ fn a_sandboxed_bot_sees_its_env_and_nothing_of_the_arenas() {
     // Unsandboxed, a bot gets the arena's environment with its env on top,
     // as docs/sandbox.md says: the control that the secret was there.
     let open = environ_line(&out, "open");
-    assert!(open.contains(&format!("{SECRET}={VALUE}")), "{open}");
-    assert!(open.contains("BOT_DEPTH=7"), "{open}");
+    assert_contains(&open, &format!("{SECRET}={VALUE}"));
+    assert_contains(&open, "BOT_DEPTH=7");
 }
 
 #[test]
 fn a_pinned_sandboxed_bot_cannot_widen_its_cpu_set() {
-    if !bubblewrap() {
+    let Some(tmp) = sandbox_folder() else {
         return;
-    }
-    let tmp = tempfile::tempdir().unwrap();
-    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
     // Each series worker, and the bots it starts, pinned to one core.
     let mut text = String::from("[tournament]\nfirst_to = 1\nconcurrency = 1\naffinity = true\n");
     for (name, sandboxed) in [("boxed", true), ("open", false)] {
@@ -1019,11 +969,7 @@ fn a_pinned_sandboxed_bot_cannot_widen_its_cpu_set() {
             dir.display().to_string()
         ));
     }
-    let config = tmp.path().join("t.toml");
-    std::fs::write(&config, text).unwrap();
-    let out = tmp.path().join("run");
-    let output = common::run_arena(&config, &out);
-    common::assert_success(&output);
+    let (out, _) = common::run_text_in(tmp.path(), &text);
     // What each start of `bot` said of its attempt.
     let said = |bot: &str| -> Vec<String> {
         let log = std::fs::read_to_string(out.join(format!("logs/{bot}.stderr.log"))).unwrap();
@@ -1089,11 +1035,7 @@ fn no_command_line_on_the_host_shows_a_sandboxed_bots_env_or_sandbox() {
         boxed.display().to_string(),
         scanner.display().to_string()
     );
-    let config = tmp.path().join("t.toml");
-    std::fs::write(&config, text).unwrap();
-    let out = tmp.path().join("run");
-    let output = common::run_arena(&config, &out);
-    common::assert_success(&output);
+    let (out, _) = common::run_text_in(tmp.path(), &text);
     let said = |bot: &str, attempt: &str| -> Vec<String> {
         let log = std::fs::read_to_string(out.join(format!("logs/{bot}.stderr.log"))).unwrap();
         let prefix = format!("attempt {attempt}: ");
@@ -1144,12 +1086,12 @@ fn arena_check_sandbox_names_a_missing_program_as_the_command_after_the_dashes()
         .args(["check", "--sandbox", "--", "no-such-program-here"])
         .output()
         .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = stderr_of(&output);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(
         stderr.starts_with("error: program 'no-such-program-here' is not found"),
         "{stderr}"
     );
-    assert!(stderr.contains("fix the command after --"), "{stderr}");
+    assert_contains(&stderr, "fix the command after --");
     assert!(!stderr.contains("bot 'bot'"), "{stderr}");
 }

@@ -7,6 +7,8 @@
 
 mod common;
 
+use common::{assert_contains, stderr_of};
+
 use std::os::unix::fs::PermissionsExt as _;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -82,7 +84,7 @@ fn ctrl_c_during_the_sandbox_probe_kills_it_and_ends_the_run() {
             let out = child.wait_with_output().unwrap();
             panic!(
                 "the run ended ({status}) before its probe: {}",
-                String::from_utf8_lossy(&out.stderr)
+                stderr_of(&out)
             );
         }
         assert!(Instant::now() < deadline, "no probe in 60 s");
@@ -113,8 +115,5 @@ fn ctrl_c_during_the_sandbox_probe_kills_it_and_ends_the_run() {
     let _ = kill(Pid::from_raw(probe), Signal::SIGKILL);
     let stderr = String::from_utf8_lossy(&child.wait_with_output().unwrap().stderr).into_owned();
     assert_eq!(status.code(), Some(130), "{stderr}");
-    assert!(
-        stderr.contains("the start-up check is abandoned"),
-        "{stderr}"
-    );
+    assert_contains(&stderr, "the start-up check is abandoned");
 }

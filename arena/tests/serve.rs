@@ -27,8 +27,8 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use common::{
-    arena, arena_bot, arena_command, assert_success, config, games, greedy_and_random, merge, rows,
-    run_arena, run_shards, run_to, temp_config,
+    arena, arena_bot, arena_command, assert_contains, assert_success, config, games,
+    greedy_and_random, merge, rows, run_arena, run_shards, run_to, stderr_of, temp_config,
 };
 use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
@@ -65,6 +65,16 @@ impl Served {
         args.extend(serve);
         args.extend(["--quiet", "--out", out.to_str().unwrap()]);
         Served::start(cwd, &args)
+    }
+
+    /// The long SPRT match of [`sprt_config`] (20 ms a move) written in
+    /// `dir`, run into `dir/out` and served; `serve` is the address, if
+    /// any. The run folder and the served run.
+    fn sprt(dir: &Path, serve: &[&str]) -> (PathBuf, Served) {
+        let cfg = sprt_config(dir, 20);
+        let out = dir.join("out");
+        let served = Served::run(dir, cfg.to_str().unwrap(), &out, serve);
+        (out, served)
     }
 
     /// Starts `arena ARGS` in `cwd` and waits for its URL line.
@@ -281,34 +291,47 @@ fn open_events(addr: SocketAddr) -> TcpStream {
     stream
 }
 
+/// Reads what `/events` sends next onto `raw`: the response so far once
+/// its head is whole. Fails, saying `what` was awaited, if it ended.
+fn read_events(stream: &mut TcpStream, raw: &mut Vec<u8>, what: &str) -> Option<Response> {
+    let mut buf = [0u8; 65536];
+    let n = stream.read(&mut buf).unwrap();
+    assert!(n > 0, "/events ended before {what}: {raw:?}");
+    raw.extend_from_slice(&buf[..n]);
+    parse(raw)
+}
+
+/// A whole event's name (`message` unless it names one) and its data
+/// lines, in order.
+fn event_fields(event: &str) -> (&str, Vec<&str>) {
+    let mut name = "message";
+    let mut data = Vec::new();
+    for line in event.lines() {
+        if let Some(v) = line.strip_prefix("event:") {
+            name = v.trim();
+        } else if let Some(v) = line.strip_prefix("data:") {
+            data.push(v.strip_prefix(' ').unwrap_or(v));
+        }
+    }
+    (name, data)
+}
+
 /// Opens `/events` and reads until the first whole event; its name and data.
 fn first_event(addr: SocketAddr) -> (Response, String, String) {
     let mut stream = open_events(addr);
     let mut raw = Vec::new();
-    let mut buf = [0u8; 65536];
     let deadline = Instant::now() + DEADLINE;
     loop {
         assert!(Instant::now() < deadline, "no whole event from /events");
-        let n = stream.read(&mut buf).unwrap();
-        assert!(n > 0, "/events closed before its first event: {raw:?}");
-        raw.extend_from_slice(&buf[..n]);
-        let Some(response) = parse(&raw) else {
+        let Some(response) = read_events(&mut stream, &mut raw, "its first event") else {
             continue;
         };
         let body = response.text().replace("\r\n", "\n");
         if let Some(end) = body.find("\n\n") {
-            let event = &body[..end];
-            let mut name = String::from("message");
-            let mut data = Vec::new();
-            for line in event.lines() {
-                if let Some(v) = line.strip_prefix("event:") {
-                    name = v.trim().to_string();
-                } else if let Some(v) = line.strip_prefix("data:") {
-                    data.push(v.strip_prefix(' ').unwrap_or(v).to_string());
-                }
-            }
+            let (name, data) = event_fields(&body[..end]);
+            let (name, data) = (name.to_string(), data.join("\n"));
             let _ = stream.shutdown(Shutdown::Both);
-            return (response, name, data.join("\n"));
+            return (response, name, data);
         }
     }
 }
@@ -363,9 +386,7 @@ fn assert_safe_headers(r: &Response, what: &str) {
 #[test]
 fn the_url_on_stderr_with_quiet_then_the_page_the_state_and_the_events() {
     let tmp = tempfile::tempdir().unwrap();
-    let cfg = sprt_config(tmp.path(), 20);
-    let out = tmp.path().join("out");
-    let served = Served::run(tmp.path(), cfg.to_str().unwrap(), &out, &["127.0.0.1:0"]);
+    let (out, served) = Served::sprt(tmp.path(), &["127.0.0.1:0"]);
     // Before the first game: no game is in games.csv yet (a game of 20 ms
     // moves takes about a second).
     assert_eq!(game_rows(&out.join("games.csv")), 0, "{}", served.url_line);
@@ -598,9 +619,7 @@ fn paths_and_parameters_never_return_a_file_from_the_disk() {
 #[test]
 fn a_foreign_host_header_is_refused() {
     let tmp = tempfile::tempdir().unwrap();
-    let cfg = sprt_config(tmp.path(), 20);
-    let out = tmp.path().join("out");
-    let served = Served::run(tmp.path(), cfg.to_str().unwrap(), &out, &[]);
+    let (_, served) = Served::sprt(tmp.path(), &[]);
     let port = served.addr.port();
     for path in ["/", "/state", "/events", "/report", "/assets/live.js"] {
         for host in [
@@ -665,9 +684,7 @@ fn other_address() -> Option<std::net::IpAddr> {
 #[test]
 fn the_default_bind_is_loopback_only() {
     let tmp = tempfile::tempdir().unwrap();
-    let cfg = sprt_config(tmp.path(), 20);
-    let out = tmp.path().join("out");
-    let served = Served::run(tmp.path(), cfg.to_str().unwrap(), &out, &[]);
+    let (_, served) = Served::sprt(tmp.path(), &[]);
     assert_eq!(
         served.addr.ip(),
         std::net::IpAddr::from([127, 0, 0, 1]),
@@ -936,9 +953,9 @@ fn serve_dir_without_games_csv_says_so_in_one_line() {
     let tmp = tempfile::tempdir().unwrap();
     let output = arena(&[&"serve", &tmp.path()]);
     assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = stderr_of(&output);
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.contains("games.csv"), "{stderr}");
+    assert_contains(&stderr, "games.csv");
 }
 
 /// `arena run CFG --serve ADDR` that must fail before any game: exit 2, one
@@ -948,7 +965,7 @@ fn refused(addr: &str) -> String {
     let cfg = sprt_config(tmp.path(), 0);
     let out = tmp.path().join("out");
     let output = arena(&[&"run", &cfg, &"--serve", &addr, &"--quiet", &"--out", &out]);
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let stderr = stderr_of(&output);
     assert_eq!(output.status.code(), Some(2), "--serve {addr}: {stderr}");
     assert_eq!(stderr.lines().count(), 1, "--serve {addr}: {stderr}");
     assert!(
@@ -977,16 +994,14 @@ fn a_bad_serve_address_or_a_port_in_use_stops_before_any_game() {
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = taken.local_addr().unwrap().to_string();
     let said = refused(&addr);
-    assert!(said.contains(&addr), "{said}");
+    assert_contains(&said, &addr);
     assert!(said.to_lowercase().contains("in use"), "{said}");
 }
 
 #[test]
 fn binding_beyond_loopback_warns_once() {
     let tmp = tempfile::tempdir().unwrap();
-    let cfg = sprt_config(tmp.path(), 20);
-    let out = tmp.path().join("out");
-    let served = Served::run(tmp.path(), cfg.to_str().unwrap(), &out, &["0.0.0.0:0"]);
+    let (_, served) = Served::sprt(tmp.path(), &["0.0.0.0:0"]);
     assert_eq!(
         served.addr.ip(),
         std::net::IpAddr::from([0, 0, 0, 0]),
@@ -1029,9 +1044,7 @@ fn league_config(dir: &Path, n: usize, rounds: Option<u32>, think_ms: u64) -> Pa
         "name = \"league\"\n[board]\nholes = 6\n[tournament]\nformat = \"league\"\n{rounds}concurrency = 2\nseed = 5\n[ratings]\nbootstrap = 50\n"
     );
     let field = league_field(n, think_ms);
-    let bots: Vec<(&str, Vec<String>)> =
-        field.iter().map(|(n, c)| (n.as_str(), c.clone())).collect();
-    config(dir, &header, &bots)
+    config(dir, &header, &field)
 }
 
 /// The names of a `/league` page's or table's rows, in order.
@@ -1163,8 +1176,8 @@ fn serve_dir_of_a_league_shows_its_table_search_and_a_bots_series() {
     assert_eq!(state["sections"]["standings"], "", "{state}");
     assert_eq!(state["sections"]["cross"], "", "{state}");
     let page = served.get("/").text();
-    assert!(page.contains("<section id=\"league\">"), "{page}");
-    assert!(page.contains("id=\"league-find\""), "{page}");
+    assert_contains(&page, "<section id=\"league\">");
+    assert_contains(&page, "id=\"league-find\"");
 
     // Search, any case, and pages.
     let found = served.get("/league?find=G1").json();
@@ -1268,28 +1281,17 @@ fn event_matching(
     pred: impl Fn(&str, &serde_json::Value) -> bool,
 ) -> serde_json::Value {
     let mut stream = open_events(addr);
-    let (mut raw, mut buf, mut seen) = (Vec::new(), [0u8; 65536], 0);
+    let (mut raw, mut seen) = (Vec::new(), 0);
     loop {
-        let n = stream.read(&mut buf).unwrap();
-        assert!(n > 0, "{what}: /events ended first");
-        raw.extend_from_slice(&buf[..n]);
-        let Some(response) = parse(&raw) else {
+        let Some(response) = read_events(&mut stream, &mut raw, what) else {
             continue;
         };
         let body = response.text().replace("\r\n", "\n");
         let events: Vec<&str> = body.split("\n\n").collect();
         // The last part is an event still coming (or empty).
         for event in &events[seen..events.len() - 1] {
-            let mut name = "message";
-            let mut data = String::new();
-            for line in event.lines() {
-                if let Some(v) = line.strip_prefix("event:") {
-                    name = v.trim();
-                } else if let Some(v) = line.strip_prefix("data:") {
-                    data.push_str(v.strip_prefix(' ').unwrap_or(v));
-                }
-            }
-            let json: serde_json::Value = serde_json::from_str(&data).unwrap_or_default();
+            let (name, data) = event_fields(event);
+            let json: serde_json::Value = serde_json::from_str(&data.concat()).unwrap_or_default();
             if pred(name, &json) {
                 let _ = stream.shutdown(Shutdown::Both);
                 return json;
@@ -1324,10 +1326,7 @@ fn tune_serve_shows_each_parameters_course_as_iterations_end() {
         name == "summary" && played(&tune(data)) >= 2
     });
     let section = tune(&summary);
-    assert!(
-        section.contains("of 12 iterations played so far"),
-        "{section}"
-    );
+    assert_contains(&section, "of 12 iterations played so far");
     assert!(section.contains("<code>noise</code>") && section.contains("<svg"));
     // A page opened now shows it whole, and /state holds it.
     let page = served.get("/").text();

@@ -5,17 +5,9 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
-use common::{arena_bot, config, error_line};
-
-fn arena(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .unwrap()
-}
+use common::{arena_at, arena_bot, assert_contains, config, error_line};
 
 /// The one line of stderr, after checking the exit code is 2.
 fn one_line(output: &Output) -> String {
@@ -38,9 +30,9 @@ fn an_address_that_does_not_parse_stops_the_run_before_anything_is_written() {
     let cfg = demo(dir.path());
     for bad in ["nonsense", "127.0.0.1", "127.0.0.1:70000", "example.com:80"] {
         let out = dir.path().join("out");
-        let output = arena(
-            &["run", cfg.to_str().unwrap(), "--serve", bad, "--out", "out"],
+        let output = arena_at(
             dir.path(),
+            &["run", cfg.to_str().unwrap(), "--serve", bad, "--out", "out"],
         );
         let line = one_line(&output);
         assert!(
@@ -63,7 +55,8 @@ fn an_address_in_use_stops_the_run_before_anything_is_written() {
     let cfg = demo(dir.path());
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = taken.local_addr().unwrap().to_string();
-    let output = arena(
+    let output = arena_at(
+        dir.path(),
         &[
             "run",
             cfg.to_str().unwrap(),
@@ -72,7 +65,6 @@ fn an_address_in_use_stops_the_run_before_anything_is_written() {
             "--out",
             "out",
         ],
-        dir.path(),
     );
     let line = one_line(&output);
     assert_eq!(
@@ -84,7 +76,7 @@ fn an_address_in_use_stops_the_run_before_anything_is_written() {
     let run = dir.path().join("run");
     std::fs::create_dir(&run).unwrap();
     std::fs::write(run.join("games.csv"), "series,game\n").unwrap();
-    let output = arena(&["serve", "run", "--addr", &addr], dir.path());
+    let output = arena_at(dir.path(), &["serve", "run", "--addr", &addr]);
     let line = one_line(&output);
     assert!(
         line.starts_with(&format!("error: --addr: {addr} is in use")),
@@ -96,7 +88,7 @@ fn an_address_in_use_stops_the_run_before_anything_is_written() {
 #[test]
 fn a_folder_without_games_csv_is_not_served() {
     let dir = tempfile::tempdir().unwrap();
-    let output = arena(&["serve", "."], dir.path());
+    let output = arena_at(dir.path(), &["serve", "."]);
     assert_eq!(
         one_line(&output),
         "error: . has no games.csv: give a run folder (arena run --out DIR, a shard's or a merged one)"
@@ -112,12 +104,12 @@ fn a_folder_without_games_csv_is_not_served() {
 fn a_config_after_a_bare_serve_is_named_as_such() {
     let dir = tempfile::tempdir().unwrap();
     let cfg = demo(dir.path());
-    let output = arena(
-        &["run", "--serve", cfg.to_str().unwrap(), "--out", "out"],
+    let output = arena_at(
         dir.path(),
+        &["run", "--serve", cfg.to_str().unwrap(), "--out", "out"],
     );
     let line = one_line(&output);
-    assert!(line.contains("that is a config, not an address"), "{line}");
+    assert_contains(&line, "that is a config, not an address");
     assert!(
         line.contains("`arena run CONFIG --serve`"),
         "the fix: {line}"

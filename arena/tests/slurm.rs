@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use common::{
-    arena_bot, assert_same_files, assert_success, config, games_without_timing, repo, run_arena,
-    run_to, temp_config, SUMMARY_FILES,
+    arena_bot, assert_contains, assert_same_files, assert_success, config, games_without_timing,
+    repo, run_arena, run_to, stderr_of, stdout_of, temp_config, SUMMARY_FILES,
 };
 
 /// A running one-node cluster; dropping it stops every daemon.
@@ -95,6 +95,23 @@ impl Cluster {
         submitted
     }
 
+    /// Submits `cfg` held ([`Cluster::submit`]) into `out`, and the ids of
+    /// the two jobs whose lines are named `first` and `then`.
+    fn submit_held(
+        &self,
+        dir: &Path,
+        cfg: &Path,
+        shards: usize,
+        out: &Path,
+        [first, then]: [&str; 2],
+    ) -> (String, String) {
+        let submitted = self.submit(dir, cfg, shards, out, true);
+        (
+            job_id(&submitted.stdout, first),
+            job_id(&submitted.stdout, then),
+        )
+    }
+
     fn slurm_tool(&self, program: &str, args: &[&str]) {
         let output = self.command(program).args(args).output().unwrap();
         assert_success(&output);
@@ -161,11 +178,7 @@ fn a_job_array_with_a_cancelled_shard_reruns_and_merges_to_a_single_run() {
     // shard that never ran, as when a user cancels it. (Slurm keeps no
     // record of such a task; the arena finds it from the files.)
     let t = tmp.path().join("t");
-    let submitted = cluster.submit(tmp.path(), &cfg, 3, &t, true);
-    let (array, merge) = (
-        job_id(&submitted.stdout, "shards"),
-        job_id(&submitted.stdout, "merge"),
-    );
+    let (array, merge) = cluster.submit_held(tmp.path(), &cfg, 3, &t, ["shards", "merge"]);
     cluster.slurm_tool("scancel", &[&format!("{array}_2")]);
     cluster.slurm_tool("scontrol", &["release", &array, &merge]);
 
@@ -173,7 +186,7 @@ fn a_job_array_with_a_cancelled_shard_reruns_and_merges_to_a_single_run() {
         &["slurm", "status", t.to_str().unwrap(), "--wait"],
         tmp.path(),
     );
-    let table = String::from_utf8_lossy(&status.stdout).to_string();
+    let table = stdout_of(&status);
     assert_eq!(status.status.code(), Some(1), "{table}");
     let line = |k: &str| {
         table
@@ -192,9 +205,9 @@ fn a_job_array_with_a_cancelled_shard_reruns_and_merges_to_a_single_run() {
     );
     assert!(line("merge").contains("FAILED"), "{table}");
     let merge_log = std::fs::read_to_string(t.join("slurm/merge.log")).unwrap();
-    assert!(
-        merge_log.contains(&format!("{} holds no run", t.join("shard-2").display())),
-        "{merge_log}"
+    assert_contains(
+        &merge_log,
+        &format!("{} holds no run", t.join("shard-2").display()),
     );
 
     // Shard 3 as a task killed half-way leaves it: some games synced, and
@@ -212,9 +225,9 @@ fn a_job_array_with_a_cancelled_shard_reruns_and_merges_to_a_single_run() {
     let rerun = cluster.arena(&["slurm", "rerun", t.to_str().unwrap()], tmp.path());
     assert_success(&rerun);
     assert!(
-        String::from_utf8_lossy(&rerun.stdout).contains("(array tasks 2,3)"),
+        stdout_of(&rerun).contains("(array tasks 2,3)"),
         "{}",
-        String::from_utf8_lossy(&rerun.stdout)
+        stdout_of(&rerun)
     );
     let status = cluster.arena(
         &["slurm", "status", t.to_str().unwrap(), "--wait"],
@@ -229,7 +242,7 @@ fn a_job_array_with_a_cancelled_shard_reruns_and_merges_to_a_single_run() {
     // Nothing is left to re-run now.
     let again = cluster.arena(&["slurm", "rerun", t.to_str().unwrap()], tmp.path());
     assert_success(&again);
-    assert!(String::from_utf8_lossy(&again.stderr).contains("nothing to re-run"));
+    assert!(stderr_of(&again).contains("nothing to re-run"));
 }
 
 /// The job of kind `kind` (`round-2`, `next-2`) last recorded in
@@ -250,11 +263,7 @@ fn wait_for(cluster: &Cluster, t: &Path, cwd: &Path) -> (Option<i32>, String) {
     let status = cluster.arena(&["slurm", "status", t.to_str().unwrap(), "--wait"], cwd);
     (
         status.status.code(),
-        format!(
-            "{}\n{}",
-            String::from_utf8_lossy(&status.stdout),
-            String::from_utf8_lossy(&status.stderr)
-        ),
+        format!("{}\n{}", stdout_of(&status), stderr_of(&status)),
     )
 }
 
@@ -280,8 +289,6 @@ fn a_league_runs_round_by_round_with_a_cancelled_shard_rerun_to_a_single_run() {
             (format!("b{i}"), arena_bot(kind, i + 1))
         })
         .collect();
-    let bots: Vec<(&str, Vec<String>)> =
-        bots.iter().map(|(n, c)| (n.as_str(), c.clone())).collect();
     let cfg = config(
         tmp.path(),
         "[board]\nholes = 6\n[tournament]\nformat = \"league\"\nrounds = 3\nconcurrency = 1\nseed = 5\n",
@@ -292,19 +299,12 @@ fn a_league_runs_round_by_round_with_a_cancelled_shard_rerun_to_a_single_run() {
     // Held, so that the test can step in between rounds: --sbatch options
     // are kept for every round's jobs.
     let t = tmp.path().join("t");
-    let submitted = cluster.submit(tmp.path(), &cfg, 2, &t, true);
-    let (round1, next1) = (
-        job_id(&submitted.stdout, "round 1"),
-        job_id(&submitted.stdout, "next 1"),
-    );
+    let (round1, next1) = cluster.submit_held(tmp.path(), &cfg, 2, &t, ["round 1", "next 1"]);
     cluster.slurm_tool("scontrol", &["release", &round1, &next1]);
     // Round 1 plays; the job after it merges it and submits round 2, held.
     let (code, table) = wait_for(&cluster, &t, tmp.path());
     assert_eq!(code, Some(1), "{table}");
-    assert!(
-        table.contains("league: round 2 of 3, in 2 shards of 4 series"),
-        "{table}"
-    );
+    assert_contains(&table, "league: round 2 of 3, in 2 shards of 4 series");
     assert!(row(&table, "merged").contains("1 round merged"), "{table}");
 
     // Round 2: shard 2 is cancelled, shard 1 plays, and the job after the
@@ -314,7 +314,7 @@ fn a_league_runs_round_by_round_with_a_cancelled_shard_rerun_to_a_single_run() {
     cluster.slurm_tool("scontrol", &["release", &round2, &next2]);
     let (code, table) = wait_for(&cluster, &t, tmp.path());
     assert_eq!(code, Some(1), "{table}");
-    assert!(table.contains("league: round 2 of 3"), "{table}");
+    assert_contains(&table, "league: round 2 of 3");
     let (one, two) = (row(&table, "1"), row(&table, "2"));
     assert!(
         one.contains("finished") && one.contains("COMPLETED"),
@@ -322,9 +322,9 @@ fn a_league_runs_round_by_round_with_a_cancelled_shard_rerun_to_a_single_run() {
     );
     assert!(two.contains("none") && two.contains("never ran"), "{table}");
     assert!(row(&table, "next").contains("FAILED"), "{table}");
-    assert!(
-        table.contains("the job between rounds said: round 2: 1 of 2 shards did not finish"),
-        "{table}"
+    assert_contains(
+        &table,
+        "the job between rounds said: round 2: 1 of 2 shards did not finish",
     );
     let log = std::fs::read_to_string(t.join("slurm/next.log")).unwrap();
     assert!(
@@ -345,8 +345,8 @@ fn a_league_runs_round_by_round_with_a_cancelled_shard_rerun_to_a_single_run() {
 
     let rerun = cluster.arena(&["slurm", "rerun", t.to_str().unwrap()], tmp.path());
     assert_success(&rerun);
-    let said = String::from_utf8_lossy(&rerun.stdout);
-    assert!(said.contains("(array tasks 1,2)"), "{said}");
+    let said = stdout_of(&rerun);
+    assert_contains(&said, "(array tasks 1,2)");
     let (again, next) = (
         job_id(&rerun.stdout, "round 2"),
         job_id(&rerun.stdout, "next 2"),
@@ -354,12 +354,12 @@ fn a_league_runs_round_by_round_with_a_cancelled_shard_rerun_to_a_single_run() {
     cluster.slurm_tool("scontrol", &["release", &again, &next]);
     let (code, table) = wait_for(&cluster, &t, tmp.path());
     assert_eq!(code, Some(1), "{table}");
-    assert!(table.contains("league: round 3 of 3"), "{table}");
+    assert_contains(&table, "league: round 3 of 3");
     let (round3, next3) = (recorded_job(&t, "round-3"), recorded_job(&t, "next-3"));
     cluster.slurm_tool("scontrol", &["release", &round3, &next3]);
     let (code, table) = wait_for(&cluster, &t, tmp.path());
     assert_eq!(code, Some(0), "{table}");
-    assert!(table.contains("league: over after 3 rounds"), "{table}");
+    assert_contains(&table, "league: over after 3 rounds");
 
     let merged = t.join("merged");
     let mut files = SUMMARY_FILES.to_vec();
@@ -379,7 +379,7 @@ fn a_league_runs_round_by_round_with_a_cancelled_shard_rerun_to_a_single_run() {
 
     let again = cluster.arena(&["slurm", "rerun", t.to_str().unwrap()], tmp.path());
     assert_success(&again);
-    assert!(String::from_utf8_lossy(&again.stderr).contains("nothing to re-run"));
+    assert!(stderr_of(&again).contains("nothing to re-run"));
 }
 
 /// Submits `cfg` as `shards` shards a round, waits for the chain of
@@ -396,9 +396,9 @@ fn rounds_match_a_single_run(
     let t = dir.join(format!("t-{format_file}"));
     let submitted = cluster.submit(dir, cfg, shards, &t, false);
     assert!(
-        String::from_utf8_lossy(&submitted.stdout).contains("round 1: job"),
+        stdout_of(&submitted).contains("round 1: job"),
         "{}",
-        String::from_utf8_lossy(&submitted.stdout)
+        stdout_of(&submitted)
     );
     let (code, table) = wait_for(cluster, &t, dir);
     assert_eq!(code, Some(0), "{table}");
@@ -446,8 +446,6 @@ fn a_swiss_and_a_knockout_run_round_by_round_to_a_single_run() {
         let dir = tmp.path().join(format);
         std::fs::create_dir_all(&dir).unwrap();
         let bots = field(&format[..1], n, |i| i % 2 == 0);
-        let bots: Vec<(&str, Vec<String>)> =
-            bots.iter().map(|(n, c)| (n.as_str(), c.clone())).collect();
         let cfg = config(
             &dir,
             &format!("[board]\nholes = 6\n[tournament]\n{header}\nconcurrency = 1\n"),
@@ -457,6 +455,6 @@ fn a_swiss_and_a_knockout_run_round_by_round_to_a_single_run() {
         assert_success(&run_arena(&cfg, &single));
         let file = format!("{format}.csv");
         let table = rounds_match_a_single_run(&cluster, &cfg, &single, shards, &file);
-        assert!(table.contains(&format!("{format}: over after")), "{table}");
+        assert_contains(&table, &format!("{format}: over after"));
     }
 }

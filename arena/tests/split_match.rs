@@ -5,8 +5,8 @@
 mod common;
 
 use common::{
-    arena, assert_same_files, assert_success, games, games_without_timing, greedy_and_random,
-    merge, rows, run_shards, run_to, temp_config, SUMMARY_FILES,
+    arena, assert_contains, assert_same_files, assert_success, games, games_without_timing,
+    greedy_and_random, merge, rows, run_shards, run_to, stderr_of, temp_config, SUMMARY_FILES,
 };
 
 #[test]
@@ -31,11 +31,8 @@ fn a_split_first_to_match_merges_into_the_single_runs_files() {
     let past = rows(&merged.join("games-past-end.csv"));
     let numbers: Vec<usize> = past.iter().map(|g| g["game"].parse().unwrap()).collect();
     assert_eq!(numbers, ((played + 1)..=20).collect::<Vec<_>>());
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        stderr.contains(&format!("the match ended after {played} games")),
-        "{stderr}"
-    );
+    let stderr = stderr_of(&output);
+    assert_contains(&stderr, &format!("the match ended after {played} games"));
     // With a shard missing (--partial), games before the single run's end
     // are missing too: no cut is made on a guess, every game is counted.
     let partial = tmp.path().join("partial");
@@ -48,8 +45,8 @@ fn a_split_first_to_match_merges_into_the_single_runs_files() {
         &partial,
     ]);
     assert_success(&output);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("so it is not cut there"), "{stderr}");
+    let stderr = stderr_of(&output);
+    assert_contains(&stderr, "so it is not cut there");
     assert!(!stderr.contains("the match ended after"), "{stderr}");
     assert!(!partial.join("games-past-end.csv").exists());
     assert_eq!(

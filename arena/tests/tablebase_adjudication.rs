@@ -11,7 +11,10 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::process::Command;
 
-use common::{arena_bot, assert_success, build_tables, config, rows, run_arena};
+use common::{
+    arena_bot, assert_contains, assert_success, build_tables, config, rows, run_arena, stderr_of,
+    stdout_of,
+};
 use endodoi::{Move, Position, Rules, Side, Termination};
 
 fn arena(args: &[&str], extra: &Path) -> std::process::Output {
@@ -154,10 +157,7 @@ fn adjudicated_games_end_as_perfect_play_ends_them_and_are_checked() {
     };
     let agrees = replay(&games);
     assert_success(&agrees);
-    assert!(
-        String::from_utf8_lossy(&agrees.stdout).contains("tablebase: "),
-        "{agrees:?}"
-    );
+    assert!(stdout_of(&agrees).contains("tablebase: "), "{agrees:?}");
 
     // A tampered row: one seed moved from the winner's total to the loser's.
     let text = std::fs::read_to_string(&games).unwrap();
@@ -193,8 +193,8 @@ fn adjudicated_games_end_as_perfect_play_ends_them_and_are_checked() {
         .output()
         .unwrap();
     assert!(!refused.status.success());
-    let why = String::from_utf8_lossy(&refused.stderr);
-    assert!(why.contains("but the tables force"), "{why}");
+    let why = stderr_of(&refused);
+    assert_contains(&why, "but the tables force");
     // `arena replay` of the tampered game shows the disagreement and fails.
     let disagrees = Command::new(env!("CARGO_BIN_EXE_arena"))
         .args([
@@ -211,7 +211,7 @@ fn adjudicated_games_end_as_perfect_play_ends_them_and_are_checked() {
         .output()
         .unwrap();
     assert!(!disagrees.status.success());
-    assert!(String::from_utf8_lossy(&disagrees.stdout).contains("THE REPLAY DISAGREES"));
+    assert!(stdout_of(&disagrees).contains("THE REPLAY DISAGREES"));
     // The independent checker confirms every adjudicated row by its own
     // search (none beyond its budget here), and refuses the tampered one.
     let check = |file: &Path| {
@@ -222,7 +222,7 @@ fn adjudicated_games_end_as_perfect_play_ends_them_and_are_checked() {
             .unwrap()
     };
     let passed = check(&games);
-    let said = String::from_utf8_lossy(&passed.stdout);
+    let said = stdout_of(&passed);
     assert!(
         passed.status.success() && !said.contains("unchecked"),
         "{said}"
@@ -230,12 +230,12 @@ fn adjudicated_games_end_as_perfect_play_ends_them_and_are_checked() {
     let failed = check(&bad);
     assert!(!failed.status.success());
     // Its seeds no longer give the margin its detail (the tables') names.
-    let said = String::from_utf8_lossy(&failed.stdout);
-    assert!(said.contains("the detail says"), "{said}");
+    let said = stdout_of(&failed);
+    assert_contains(&said, "the detail says");
     // Without the tables, a tablebase row is refused with the fix.
     let unchecked = arena(&["rate"], &bad);
     assert!(!unchecked.status.success());
-    assert!(String::from_utf8_lossy(&unchecked.stderr).contains("pass --tablebase DIR"));
+    assert!(stderr_of(&unchecked).contains("pass --tablebase DIR"));
     // The run's tables gone from where its config names them: said so,
     // with the folder, by rate and replay alike (not blamed on the rows).
     std::fs::rename(&tb, tmp.path().join("tb-gone")).unwrap();
@@ -244,7 +244,7 @@ fn adjudicated_games_end_as_perfect_play_ends_them_and_are_checked() {
         &["replay", "--series", "1", "--game", "1", "--games"],
     ] {
         let gone = arena(args, &games);
-        let said = String::from_utf8_lossy(&gone.stderr);
+        let said = stderr_of(&gone);
         assert!(!gone.status.success(), "{said}");
         assert!(
             said.contains("tb") && said.contains("restore them there, or pass --tablebase DIR"),

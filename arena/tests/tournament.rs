@@ -6,10 +6,11 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use common::{
-    arena, arena_bot, arena_command, arena_in, assert_replays, assert_same_files, assert_success,
-    config, games, games_without_timing, greedy_and_random, leftovers, merge, python, rate,
-    read_files, repo, rows, run_arena, run_shards, run_to, series_and_games, temp_config,
-    SUMMARY_FILES,
+    arena, arena_bot, arena_command, arena_in, assert_contains, assert_none_left,
+    assert_played_out, assert_replays, assert_same_files, assert_success, config, games,
+    games_counted, games_without_timing, greedy_and_random, merge, python, rate, read_files, repo,
+    rows, run_arena, run_in, run_shards, run_to, series_and_games, stderr_of, stdout_of,
+    temp_config, temp_run, LOGISTIC_SPRT, SUMMARY_FILES,
 };
 
 #[test]
@@ -25,9 +26,8 @@ fn a_round_robin_of_rust_and_python_bots_is_refereed_rated_and_written() {
             python(&repo().join("bots/python/greedy.py"), &["--seed", "3"]),
         ),
     ];
-    let cfg = config(tmp.path(), header, &bots);
-    let (out, output) = run_to(&cfg, tmp.path().join("run"));
-    let table = String::from_utf8_lossy(&output.stdout);
+    let (out, output) = run_in(tmp.path(), header, &bots);
+    let table = stdout_of(&output);
     assert!(
         table.contains("greedy-py") && table.contains("Elo"),
         "{table}"
@@ -49,15 +49,7 @@ fn a_round_robin_of_rust_and_python_bots_is_refereed_rated_and_written() {
         );
         assert_eq!(s["decided"], "true");
     }
-    for g in &games {
-        assert!(
-            ["no-moves", "ply-limit"].contains(&g["termination"].as_str()),
-            "{g:?}"
-        );
-        let seeds: u32 =
-            g["south_seeds"].parse::<u32>().unwrap() + g["north_seeds"].parse::<u32>().unwrap();
-        assert_eq!(seeds, 64);
-    }
+    assert_played_out(&games, 64);
 
     // An independent implementation of RULES.md replays every game.
     assert_replays(&out.join("games.csv"));
@@ -73,7 +65,7 @@ fn a_round_robin_of_rust_and_python_bots_is_refereed_rated_and_written() {
             &"--games",
             &out.join("games.csv"),
         ]);
-        let text = String::from_utf8_lossy(&replay.stdout);
+        let text = stdout_of(&replay);
         assert!(
             replay.status.success() && text.contains("the replay agrees"),
             "{g:?}\n{text}"
@@ -137,8 +129,7 @@ fn misbehaving_bots_lose_with_the_right_reason_and_leave_no_process() {
         ("hang", bot("hang.py", &["--stubborn"])),
         ("info-spam", bot("info_spam.py", &[])),
     ];
-    let cfg = config(tmp.path(), header, &bots);
-    let (out, _) = run_to(&cfg, tmp.path().join("run"));
+    let (out, _) = run_in(tmp.path(), header, &bots);
 
     let games = rows(&out.join("games.csv"));
     let expected: HashMap<&str, &str> = faulty.into_iter().collect();
@@ -186,11 +177,7 @@ fn misbehaving_bots_lose_with_the_right_reason_and_leave_no_process() {
             assert_eq!(forfeits, 0, "{s:?}");
         }
     }
-    let leftover = leftovers(&bots_dir.display().to_string(), &[]);
-    assert!(
-        leftover.is_empty(),
-        "bot processes left behind: {leftover:?}"
-    );
+    assert_none_left(&bots_dir.display().to_string());
 }
 
 #[test]
@@ -200,7 +187,7 @@ fn a_bad_config_gets_one_line_naming_the_place_and_the_fix() {
     std::fs::write(&cfg, "[board]\nholes = 80\n").unwrap();
     let output = arena(&[&"run", &cfg]);
     assert_eq!(output.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&output.stderr);
+    let err = stderr_of(&output);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
         err.contains("bad.toml:2:9") && err.contains("use 2 to 50"),
@@ -209,7 +196,7 @@ fn a_bad_config_gets_one_line_naming_the_place_and_the_fix() {
 
     let missing = arena(&[&"run", &"no/such.toml"]);
     assert_eq!(missing.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot read config no/such.toml"));
+    assert!(stderr_of(&missing).contains("cannot read config no/such.toml"));
 
     // Saved as UTF-16 (with its byte-order mark), as some Windows editors do.
     let utf16 = tmp.path().join("utf16.toml");
@@ -217,7 +204,7 @@ fn a_bad_config_gets_one_line_naming_the_place_and_the_fix() {
     bytes.extend("[tournament]\n".encode_utf16().flat_map(u16::to_le_bytes));
     std::fs::write(&utf16, bytes).unwrap();
     let wide = arena(&[&"run", &utf16]);
-    let err = String::from_utf8_lossy(&wide.stderr);
+    let err = stderr_of(&wide);
     assert_eq!(wide.status.code(), Some(2), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
@@ -236,7 +223,7 @@ fn bad_command_lines_get_one_line() {
     ] {
         let output = arena_command().args(args).output().unwrap();
         assert_eq!(output.status.code(), Some(2), "{args:?}");
-        let err = String::from_utf8_lossy(&output.stderr);
+        let err = stderr_of(&output);
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
         // The help to read: the subcommand's, when one was named.
         let help = if args[0] == "run" {
@@ -259,7 +246,7 @@ fn a_folder_with_results_is_never_overwritten() {
     std::fs::write(out.join("games.csv"), "precious\n").unwrap();
     let output = run_arena(&cfg, &out);
     assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("already holds a tournament"));
+    assert!(stderr_of(&output).contains("already holds a tournament"));
     assert_eq!(
         std::fs::read_to_string(out.join("games.csv")).unwrap(),
         "precious\n"
@@ -354,10 +341,7 @@ fn arena_rate_reproduces_a_run_and_merges_runs() {
     assert_success(&output);
     let games = games(&one).len() + games(&two).len();
     let standings = rows(&merged.join("standings.csv"));
-    let counted: usize = standings
-        .iter()
-        .map(|s| s["games"].parse::<usize>().unwrap())
-        .sum();
+    let counted = games_counted(&standings);
     assert_eq!(counted, 2 * games);
     let b = standings.iter().find(|s| s["bot"] == "b").unwrap();
     assert_eq!(
@@ -381,24 +365,20 @@ fn arena_rate_reproduces_a_run_and_merges_runs() {
     }
     // The report covers both files, every game of each in the viewer.
     let report = std::fs::read_to_string(merged.join("report.html")).unwrap();
-    assert!(report.contains("From 2 files"), "{report}");
+    assert_contains(&report, "From 2 files");
     assert!(report.contains(&format!(r#""omitted":0,"total":{games}"#)));
     // Several files need --out.
     let output = arena(&[&"rate", &one.join("games.csv"), &two.join("games.csv")]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("need --out"));
+    assert!(stderr_of(&output).contains("need --out"));
 }
 
 #[test]
 fn an_sprt_match_stops_when_the_test_decides() {
-    let (tmp, cfg) = temp_config(
-        "[board]\nholes = 6\n[sprt]\nelo0 = 0\nelo1 = 50\nmodel = \"logistic\"\n",
-        &greedy_and_random(["greedy", "random"]),
-    );
-    let (out, output) = run_to(&cfg, tmp.path().join("run"));
+    let (tmp, out, output) = temp_run(LOGISTIC_SPRT, &greedy_and_random(["greedy", "random"]));
     // One line per game; the one that completes a pair ends with the LLR.
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains(" plies; SPRT: LLR "), "{stderr}");
+    let stderr = stderr_of(&output);
+    assert_contains(&stderr, " plies; SPRT: LLR ");
     assert!(stderr.contains("(greedy +"), "{stderr}");
     let sprt = rows(&out.join("sprt.csv"));
     let last = sprt.last().unwrap();
@@ -420,9 +400,9 @@ fn an_sprt_match_stops_when_the_test_decides() {
     let output = arena(&[&"merge", &out, &"--out", &merged]);
     assert_success(&output);
     assert!(
-        String::from_utf8_lossy(&output.stderr).contains("arena: 1 shard folder merged into"),
+        stderr_of(&output).contains("arena: 1 shard folder merged into"),
         "{}",
-        String::from_utf8_lossy(&output.stderr)
+        stderr_of(&output)
     );
     assert_same_files(&out, &merged, &["sprt.csv", "standings.csv"]);
 }
@@ -488,6 +468,15 @@ fn concurrency_never_changes_which_games_are_played() {
     assert_eq!(results[0], results[1]);
 }
 
+/// `files`, and sprt.csv after them for the match named "sprt".
+fn with_sprt(name: &str, files: &[&'static str]) -> Vec<&'static str> {
+    let mut files = files.to_vec();
+    if name == "sprt" {
+        files.push("sprt.csv");
+    }
+    files
+}
+
 #[test]
 fn a_two_bot_match_on_lanes_plays_the_games_of_one_lane() {
     let tmp = tempfile::tempdir().unwrap();
@@ -507,9 +496,7 @@ fn a_two_bot_match_on_lanes_plays_the_games_of_one_lane() {
         for concurrency in [1, 3] {
             let header = format!("[board]\nholes = 6\n{settings}seed = 3\nconcurrency = {concurrency}\n");
             let cfg = config(tmp.path(), &header, &bots);
-            let out = tmp.path().join(format!("{name}-{concurrency}"));
-            assert_success(&run_arena(&cfg, &out));
-            outs.push(out);
+            outs.push(run_to(&cfg, tmp.path().join(format!("{name}-{concurrency}"))).0);
         }
         let [one, three] = &outs[..] else { unreachable!() };
         assert_eq!(
@@ -523,11 +510,7 @@ fn a_two_bot_match_on_lanes_plays_the_games_of_one_lane() {
             .map(|g| g["game"].parse().unwrap())
             .collect();
         assert!(numbers.windows(2).all(|w| w[1] == w[0] + 1), "{name}: {numbers:?}");
-        let mut files = vec!["series.csv", "standings.csv"];
-        if name == "sprt" {
-            files.push("sprt.csv");
-        }
-        assert_same_files(one, three, &files);
+        assert_same_files(one, three, &with_sprt(name, &["series.csv", "standings.csv"]));
         // Three lanes, each with its own bots: the log names every lane.
         let log = std::fs::read_to_string(three.join("logs/greedy.stderr.log")).unwrap();
         for lane in ["s1l1 ", "s1l2 ", "s1l3 "] {
@@ -545,8 +528,8 @@ fn an_sprt_match_cut_by_max_games_merges_to_the_files_of_its_run() {
     let out = tmp.path().join("run");
     let output = arena(&[&"run", &cfg, &"--shard", &"1/1", &"--out", &out]);
     assert_success(&output);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("or 20 games, 2 at once"), "{stderr}");
+    let stderr = stderr_of(&output);
+    assert_contains(&stderr, "or 20 games, 2 at once");
     assert_eq!(rows(&out.join("series.csv"))[0]["decided"], "false");
     let merged = tmp.path().join("merged");
     let output = arena(&[&"merge", &out, &"--out", &merged]);
@@ -567,8 +550,7 @@ fn resuming_a_match_that_was_over_starts_no_bot() {
     ] {
         let header = format!("[board]\nholes = 6\n{settings}concurrency = 3\n");
         let cfg = config(tmp.path(), &header, &bots);
-        let whole = tmp.path().join(format!("{name}-whole"));
-        assert_success(&run_arena(&cfg, &whole));
+        let (whole, _) = run_to(&cfg, tmp.path().join(format!("{name}-whole")));
         // Killed after its last game, before it marked the folder finished.
         let out = tmp.path().join(format!("{name}-over"));
         std::fs::create_dir_all(&out).unwrap();
@@ -577,10 +559,7 @@ fn resuming_a_match_that_was_over_starts_no_bot() {
         }
         let output = arena(&[&"run", &cfg, &"--quiet", &"--resume", &out]);
         assert_success(&output);
-        let mut files = vec!["games.csv", "series.csv", "standings.csv"];
-        if name == "sprt" {
-            files.push("sprt.csv");
-        }
+        let files = with_sprt(name, &["games.csv", "series.csv", "standings.csv"]);
         assert_same_files(&whole, &out, &files);
         // The start-up check starts each bot; no lane starts one.
         let log = std::fs::read_to_string(out.join("logs/greedy.stderr.log")).unwrap();
@@ -638,14 +617,14 @@ fn four_shards_merged_equal_one_run() {
         &tmp.path().join("m2"),
     ]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("another config"));
+    assert!(stderr_of(&output).contains("another config"));
     // A finished shard whose games.csv lost its last row (a copy cut short)
     // is refused, not merged without that game.
     let games = std::fs::read_to_string(shards[2].join("games.csv")).unwrap();
     std::fs::write(shards[2].join("games.csv"), &games[..games.len() - 5]).unwrap();
     let output = merge(&shards, &tmp.path().join("m3"));
     assert_eq!(output.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&output.stderr);
+    let err = stderr_of(&output);
     assert!(err.contains("shard-3") && err.contains("finished"), "{err}");
 }
 
@@ -664,8 +643,8 @@ fn one_long_match_splits_by_game_pairs() {
             let out = tmp.path().join(format!("shard-{k}"));
             let output = arena(&[&"run", &cfg, &"--shard", &format!("{k}/3"), &"--out", &out]);
             assert_success(&output);
-            let stderr = String::from_utf8_lossy(&output.stderr);
-            assert!(stderr.contains(" 2 at once;"), "{stderr}");
+            let stderr = stderr_of(&output);
+            assert_contains(&stderr, " 2 at once;");
             out
         })
         .collect();
@@ -699,7 +678,7 @@ fn demo_table(dir: &Path) -> String {
         ],
     );
     assert_success(&output);
-    String::from_utf8_lossy(&output.stdout).to_string()
+    stdout_of(&output)
 }
 
 #[test]
@@ -737,7 +716,7 @@ fn relative_paths_start_from_the_config_files_folder() {
         &[&"run", &"other/place/demo.toml", &"--out", &"run"],
     );
     assert_success(&output);
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = stderr_of(&output);
     let notes: Vec<&str> = stderr
         .lines()
         .filter(|l| l.contains("relative paths start from the config's folder"))
@@ -795,7 +774,7 @@ fn a_file_only_in_the_current_directory_is_named_in_the_error() {
     ] {
         std::fs::write(place.join("t.toml"), format!("{table}{random}")).unwrap();
         let output = arena_in(tmp.path(), &[&"run", &"other/place/t.toml", &"--out", &"run", &"--quiet"]);
-        let stderr = String::from_utf8_lossy(&output.stderr);
+        let stderr = stderr_of(&output);
         assert_eq!(output.status.code(), Some(2), "{what}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{what}: {stderr}");
         assert!(
@@ -833,7 +812,7 @@ fn an_openings_file_says_what_it_overrides_and_that_it_repeats() {
         let out = tmp.path().join(format!("run-{ignored}"));
         let output = run_arena(&cfg, &out);
         assert_success(&output);
-        let stderr = String::from_utf8_lossy(&output.stderr);
+        let stderr = stderr_of(&output);
         let count = |text: &str| stderr.lines().filter(|l| l.contains(text)).count();
         assert_eq!(
             count("plies_min and plies_max are ignored"),
@@ -883,7 +862,7 @@ fn a_full_disk_names_the_file_and_leaves_no_temporary_file() {
     let cfg = config(tmp.path(), "[tournament]\nfirst_to = 1\n", &bots);
     let out = disk.join("run");
     let output = run_arena(&cfg, &out);
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = stderr_of(&output);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     let lines: Vec<&str> = stderr.lines().collect();
     let [.., error, go_on] = lines[..] else {
@@ -970,7 +949,7 @@ fn the_final_table_is_whole_off_a_terminal() {
     let cfg = config(tmp.path(), header, &bots);
     let output = run_arena(&cfg, &tmp.path().join("run"));
     assert_success(&output);
-    let table = String::from_utf8_lossy(&output.stdout).to_string();
+    let table = stdout_of(&output);
     let lines: Vec<&str> = table.lines().collect();
     assert!(lines[0].ends_with("LOS next  forfeits"), "{table}");
     for (line, rank) in lines[1..=names.len()].iter().zip(1..) {
@@ -1006,7 +985,7 @@ fn run_on_a_terminal(setup: &str, cfg: &Path, out: &Path) -> String {
         .args(["-qec", &command, "/dev/null"])
         .output()
         .expect("script (util-linux) runs a command on a terminal");
-    let drawn = String::from_utf8_lossy(&output.stdout).into_owned();
+    let drawn = stdout_of(&output);
     assert!(output.status.success(), "{drawn}");
     drawn
 }
@@ -1018,13 +997,13 @@ fn a_terminal_gets_the_live_view_and_a_pipe_gets_lines() {
         &greedy_and_random(["g", "r"]),
     );
     let drawn = run_on_a_terminal("", &cfg, &tmp.path().join("tty"));
-    assert!(drawn.contains("games (at most)"), "{drawn}");
-    assert!(drawn.contains("forfeits: none"), "{drawn}");
-    assert!(drawn.contains(" ± "), "{drawn}");
+    assert_contains(&drawn, "games (at most)");
+    assert_contains(&drawn, "forfeits: none");
+    assert_contains(&drawn, " ± ");
     assert!(!drawn.contains("series 1 game 1:"), "{drawn}");
     // Through a pipe: a line per game, no drawing.
     let piped = run_arena(&cfg, &tmp.path().join("pipe"));
-    let lines = String::from_utf8_lossy(&piped.stderr);
+    let lines = stderr_of(&piped);
     assert!(
         !lines.contains("games (at most)") && !lines.contains('\u{1b}'),
         "{lines}"
@@ -1063,7 +1042,7 @@ fn long_names_at_80_columns_get_a_table_of_whole_rows() {
     );
     let piped = run_arena(&cfg, &tmp.path().join("pipe"));
     assert_success(&piped);
-    let piped = String::from_utf8_lossy(&piped.stdout).to_string();
+    let piped = stdout_of(&piped);
     let header = piped.lines().find(|l| l.starts_with("#  bot")).unwrap();
     assert!(
         header.ends_with("LOS next  forfeits") && header.len() > 80,
@@ -1078,7 +1057,7 @@ fn a_narrow_terminal_gets_lines_cut_never_wrapped() {
         &greedy_and_random(["a-bot-with-a-rather-long-name", "r"]),
     );
     let drawn = run_on_a_terminal("stty cols 40 rows 30; ", &cfg, &tmp.path().join("tty"));
-    assert!(drawn.contains("games (at most)"), "{drawn}");
+    assert_contains(&drawn, "games (at most)");
     // What the live view draws, without its escape sequences (ESC [ ... letter),
     // stays within 40 columns; the lines before and after it (the start
     // line, the final table) are plain output that the terminal may wrap.
@@ -1153,11 +1132,10 @@ fn resume_if_exists_starts_a_folder_that_never_got_to_its_first_game() {
 
 #[test]
 fn rating_a_run_in_place_keeps_its_settings_and_its_files() {
-    let (tmp, cfg) = temp_config(
+    let (_tmp, run, _) = temp_run(
         "[tournament]\nfirst_to = 3\nseed = 9\n[ratings]\nprior_draws = 3\nbootstrap = 200\n",
         &greedy_and_random(["a", "b"]),
     );
-    let (run, _) = run_to(&cfg, tmp.path().join("run"));
     let files = ["standings.csv", "pairwise.csv", "los.csv", "report.html"];
     let before: Vec<Vec<u8>> = read_files(&run, &files);
     // The run's own settings, from its config.toml: the same files.
@@ -1165,7 +1143,7 @@ fn rating_a_run_in_place_keeps_its_settings_and_its_files() {
     // Other settings would overwrite them: refused, and nothing changes.
     let refused = rate(&run.join("games.csv"), &["--prior-draws", "5"]);
     assert_eq!(refused.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("give --out DIR"));
+    assert!(stderr_of(&refused).contains("give --out DIR"));
     let after: Vec<Vec<u8>> = read_files(&run, &files);
     assert!(before == after, "rating in place changed the run's files");
 }
@@ -1175,7 +1153,7 @@ fn rating_a_run_in_place_keeps_its_settings_and_its_files() {
 /// the run in place lists it too, so the files stay the same.
 #[test]
 fn a_bot_without_games_is_listed_and_rating_in_place_keeps_it() {
-    let (tmp, cfg) = temp_config(
+    let (_tmp, run, _) = temp_run(
         "[tournament]\nfirst_to = 2\non_start_failure = \"skip\"\n",
         &[
             ("a", arena_bot("greedy", 1)),
@@ -1183,7 +1161,6 @@ fn a_bot_without_games_is_listed_and_rating_in_place_keeps_it() {
             ("gone", vec!["/bin/false".to_string()]),
         ],
     );
-    let (run, _) = run_to(&cfg, tmp.path().join("run"));
     let standings = rows(&run.join("standings.csv"));
     assert_eq!(standings.len(), 3, "{standings:?}");
     let gone = standings.iter().find(|s| s["bot"] == "gone").unwrap();
@@ -1207,8 +1184,7 @@ fn a_bot_without_games_is_listed_and_rating_in_place_keeps_it() {
 #[test]
 fn the_report_of_an_unfinished_run_says_so() {
     let bots = greedy_and_random(["a", "b"]);
-    let (tmp, cfg) = temp_config("[tournament]\nfirst_to = 2\n", &bots);
-    let (run, _) = run_to(&cfg, tmp.path().join("run"));
+    let (_tmp, run, _) = temp_run("[tournament]\nfirst_to = 2\n", &bots);
     let report = || std::fs::read_to_string(run.join("report.html")).unwrap();
     assert!(!report().contains("did not finish"));
     // As an interrupted run leaves it: no finished marker.
@@ -1274,7 +1250,7 @@ fn help_into_a_closed_pipe_ends_quietly() {
             .stderr(std::process::Stdio::piped())
             .output()
             .unwrap();
-        let err = String::from_utf8_lossy(&output.stderr);
+        let err = stderr_of(&output);
         assert!(
             output.status.success(),
             "{args:?}: {:?} {err}",

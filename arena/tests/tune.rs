@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::process::{Command, Output};
 
-use common::rows;
+use common::{arena_at, assert_contains, rows, stderr_of, stdout_of, write_config};
 
 /// A small, quick tuning of mcts's exploration; `extra` goes into `[tune]`.
 fn config(pairs: u32, extra: &str, bots: &str) -> String {
@@ -43,19 +43,15 @@ r_end = 0.5
     )
 }
 
-fn arena(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap()
+/// A new temporary folder holding the config `text` as its `t.toml`.
+fn folder_with(text: &str) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    write_config(tmp.path(), "t.toml", text);
+    tmp
 }
 
 fn text(o: &Output) -> (String, String) {
-    (
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
+    (stdout_of(o), stderr_of(o))
 }
 
 /// `tune.csv`'s rows by iteration.
@@ -68,11 +64,10 @@ fn by_iteration(dir: &Path) -> BTreeMap<u32, HashMap<String, String>> {
 
 #[test]
 fn a_tuning_plays_a_pair_per_iteration_and_resumes_on_the_same_course() {
-    let tmp = tempfile::tempdir().unwrap();
-    std::fs::write(tmp.path().join("t.toml"), config(8, "", "")).unwrap();
-    let out = arena(
-        &["tune", "t.toml", "--out", "run", "--verify", "4"],
+    let tmp = folder_with(&config(8, "", ""));
+    let out = arena_at(
         tmp.path(),
+        &["tune", "t.toml", "--out", "run", "--verify", "4"],
     );
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stderr}");
@@ -80,7 +75,7 @@ fn a_tuning_plays_a_pair_per_iteration_and_resumes_on_the_same_course() {
         stdout.contains("[[bot]] options = { exploration = "),
         "{stdout}"
     );
-    assert!(stdout.contains("verify: "), "{stdout}");
+    assert_contains(&stdout, "verify: ");
     let run = tmp.path().join("run");
     let first = by_iteration(&run);
     assert_eq!(
@@ -109,15 +104,15 @@ fn a_tuning_plays_a_pair_per_iteration_and_resumes_on_the_same_course() {
     let verify = rows(&run.join("verify/games.csv"));
     assert_eq!(verify.len(), 4);
     // A second verification of the finished tuning keeps the first.
-    let again = arena(
-        &["tune", "t.toml", "--resume", "run", "--verify", "2"],
+    let again = arena_at(
         tmp.path(),
+        &["tune", "t.toml", "--resume", "run", "--verify", "2"],
     );
     assert!(again.status.success(), "{}", text(&again).1);
     assert_eq!(rows(&run.join("verify/games.csv")).len(), 4);
     assert_eq!(rows(&run.join("verify-2/games.csv")).len(), 2);
     // arena serve of the tuning's folder points to its report.
-    let serve = arena(&["serve", "run", "--addr", "127.0.0.1:0"], tmp.path());
+    let serve = arena_at(tmp.path(), &["serve", "run", "--addr", "127.0.0.1:0"]);
     assert!(!serve.status.success());
     assert!(
         text(&serve)
@@ -146,7 +141,7 @@ fn a_tuning_plays_a_pair_per_iteration_and_resumes_on_the_same_course() {
     }
     kept.push_str("5,2.01");
     std::fs::write(copy.join("tune.csv"), kept).unwrap();
-    let again = arena(&["tune", "t.toml", "--resume", "copy"], tmp.path());
+    let again = arena_at(tmp.path(), &["tune", "t.toml", "--resume", "copy"]);
     assert!(again.status.success(), "{}", text(&again).1);
     let second = by_iteration(&copy);
     assert_eq!(second.len(), 8);
@@ -167,14 +162,9 @@ fn a_tuning_plays_a_pair_per_iteration_and_resumes_on_the_same_course() {
 
 #[test]
 fn an_opponent_plays_a_pair_against_each_side() {
-    let tmp = tempfile::tempdir().unwrap();
     let greedy = "[[bot]]\nname = \"g\"\ncommand = [\"arena\", \"bot\", \"greedy\"]\n";
-    std::fs::write(
-        tmp.path().join("t.toml"),
-        config(2, "opponent = \"g\"", greedy),
-    )
-    .unwrap();
-    let out = arena(&["tune", "t.toml", "--out", "run"], tmp.path());
+    let tmp = folder_with(&config(2, "opponent = \"g\"", greedy));
+    let out = arena_at(tmp.path(), &["tune", "t.toml", "--out", "run"]);
     assert!(out.status.success(), "{}", text(&out).1);
     let run = tmp.path().join("run");
     for k in 1..=2 {
@@ -189,10 +179,8 @@ fn an_opponent_plays_a_pair_against_each_side() {
 
 #[test]
 fn a_bad_tune_table_is_one_line_with_the_place_and_the_fix() {
-    let tmp = tempfile::tempdir().unwrap();
-    let bad = config(8, "", "").replace("start = 2.0", "start = 5.0");
-    std::fs::write(tmp.path().join("t.toml"), bad).unwrap();
-    let out = arena(&["tune", "t.toml", "--out", "run"], tmp.path());
+    let tmp = folder_with(&config(8, "", "").replace("start = 2.0", "start = 5.0"));
+    let out = arena_at(tmp.path(), &["tune", "t.toml", "--out", "run"]);
     let (_, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
@@ -206,7 +194,7 @@ fn a_bad_tune_table_is_one_line_with_the_place_and_the_fix() {
     let plain = config(8, "", "");
     let plain = &plain[..plain.find("[tune]").unwrap()];
     std::fs::write(tmp.path().join("plain.toml"), plain).unwrap();
-    let out = arena(&["tune", "plain.toml", "--out", "plain"], tmp.path());
+    let out = arena_at(tmp.path(), &["tune", "plain.toml", "--out", "plain"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out)
@@ -217,7 +205,7 @@ fn a_bad_tune_table_is_one_line_with_the_place_and_the_fix() {
     );
     // arena run does not play a tuning's one bot.
     std::fs::write(tmp.path().join("one.toml"), config(2, "", "")).unwrap();
-    let out = arena(&["run", "one.toml", "--out", "one"], tmp.path());
+    let out = arena_at(tmp.path(), &["run", "one.toml", "--out", "one"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out).1.contains("arena tune one.toml"),
@@ -228,10 +216,10 @@ fn a_bad_tune_table_is_one_line_with_the_place_and_the_fix() {
     // budget would move a value the bot ignores.
     let unknown = config(1, "", "").replace("\"exploration\"", "\"explore\"");
     std::fs::write(tmp.path().join("u.toml"), unknown).unwrap();
-    let out = arena(&["tune", "u.toml", "--out", "u"], tmp.path());
+    let out = arena_at(tmp.path(), &["tune", "u.toml", "--out", "u"]);
     let (_, stderr) = text(&out);
     assert!(!out.status.success(), "{stderr}");
-    assert!(stderr.contains("which the bot does not list"), "{stderr}");
+    assert_contains(&stderr, "which the bot does not list");
     assert!(
         stderr.contains("does not list option explore in its hello reply")
             && stderr.contains("fix the [[tune.param]] name"),
@@ -262,10 +250,8 @@ fn a_tuning_killed_mid_course_resumes_to_the_same_rows() {
     use std::process::Stdio;
     use std::time::{Duration, Instant};
 
-    let tmp = tempfile::tempdir().unwrap();
-    let cfg = config(16, "", "").replace("\"20\"", "\"300\"");
-    std::fs::write(tmp.path().join("t.toml"), cfg).unwrap();
-    let whole = arena(&["tune", "t.toml", "--out", "whole"], tmp.path());
+    let tmp = folder_with(&config(16, "", "").replace("\"20\"", "\"300\""));
+    let whole = arena_at(tmp.path(), &["tune", "t.toml", "--out", "whole"]);
     assert!(whole.status.success(), "{}", text(&whole).1);
 
     let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
@@ -293,7 +279,7 @@ fn a_tuning_killed_mid_course_resumes_to_the_same_rows() {
     kill(Pid::from_raw(-(child.id() as i32)), Signal::SIGKILL).unwrap();
     child.wait().unwrap();
     assert!(written() < 16, "the tuning finished before the kill");
-    let again = arena(&["tune", "t.toml", "--resume", "run"], tmp.path());
+    let again = arena_at(tmp.path(), &["tune", "t.toml", "--resume", "run"]);
     assert!(again.status.success(), "{}", text(&again).1);
     assert_eq!(sorted_rows(&tmp.path().join("whole")), sorted_rows(&run));
     assert_eq!(text(&whole).0, text(&again).0, "the same tuned values");
@@ -301,20 +287,19 @@ fn a_tuning_killed_mid_course_resumes_to_the_same_rows() {
 
 #[test]
 fn the_report_shows_each_parameters_course_the_values_and_the_verdict() {
-    let tmp = tempfile::tempdir().unwrap();
     // Two parameters: mcts's exploration and its rollout plies (an integer).
     let cfg = config(8, "", "")
         + "\n[[tune.param]]\nname = \"rollout_plies\"\nstart = 3\nmin = 0\nmax = 20\ninteger = true\nc_end = 2\nr_end = 0.05\n";
-    std::fs::write(tmp.path().join("t.toml"), cfg).unwrap();
-    let out = arena(
-        &["tune", "t.toml", "--out", "run", "--verify", "4"],
+    let tmp = folder_with(&cfg);
+    let out = arena_at(
         tmp.path(),
+        &["tune", "t.toml", "--out", "run", "--verify", "4"],
     );
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stderr}");
     assert!(!stderr.contains("does not list"), "{stderr}");
     let html = std::fs::read_to_string(tmp.path().join("run/report.html")).unwrap();
-    assert!(html.contains("<section id=\"tuning\">"), "{html}");
+    assert_contains(&html, "<section id=\"tuning\">");
     assert!(html.contains("8 of 8 iterations played"));
     // The options line and the verdict, as the console printed them.
     let line = stdout
@@ -331,10 +316,7 @@ fn the_report_shows_each_parameters_course_the_values_and_the_verdict() {
     let table = &html[html.find("tune-course").unwrap()..];
     let table = &table[..table.find("</table>").unwrap()];
     for k in [0, 2, 4, 6, 8] {
-        assert!(
-            table.contains(&format!("<th class=\"num\">{k}</th>")),
-            "{table}"
-        );
+        assert_contains(table, &format!("<th class=\"num\">{k}</th>"));
     }
     let rows = by_iteration(&tmp.path().join("run"));
     for name in ["exploration", "rollout_plies"] {
@@ -356,9 +338,8 @@ fn the_report_shows_each_parameters_course_the_values_and_the_verdict() {
 /// is not one pair's.
 #[test]
 fn a_resume_refuses_files_it_cannot_trust() {
-    let tmp = tempfile::tempdir().unwrap();
-    std::fs::write(tmp.path().join("t.toml"), config(4, "", "")).unwrap();
-    let out = arena(&["tune", "t.toml", "--out", "run"], tmp.path());
+    let tmp = folder_with(&config(4, "", ""));
+    let out = arena_at(tmp.path(), &["tune", "t.toml", "--out", "run"]);
     assert!(out.status.success(), "{}", text(&out).1);
     let run = tmp.path().join("run");
     let csv = std::fs::read_to_string(run.join("tune.csv")).unwrap();
@@ -419,7 +400,7 @@ fn a_resume_refuses_files_it_cannot_trust() {
         if let Some(b) = batch {
             std::fs::write(copy.join("tune-batch"), b).unwrap();
         }
-        let out = arena(&["tune", "t.toml", "--resume", name], tmp.path());
+        let out = arena_at(tmp.path(), &["tune", "t.toml", "--resume", name]);
         let (_, stderr) = text(&out);
         assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
         assert!(stderr.contains(said), "{name}: {stderr}");

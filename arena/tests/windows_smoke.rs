@@ -8,30 +8,21 @@
 
 mod common;
 
-use std::path::Path;
-use std::process::{Command, Output};
-
-use common::{assert_success, config, games_without_timing, series_and_games, SUMMARY_FILES};
-
-/// The arena binary with `args`, from `dir`.
-fn arena(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .unwrap()
-}
+use common::{
+    arena_at, assert_ends_with, assert_played_out, assert_success, config, games_without_timing,
+    series_and_games, stdout_of, SUMMARY_FILES,
+};
 
 #[test]
 fn a_bundled_bot_passes_arena_check() {
     let tmp = tempfile::tempdir().unwrap();
-    let out = arena(
+    let out = arena_at(
         tmp.path(),
         &["check", "--", "arena", "bot", "greedy", "--seed", "5"],
     );
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = stdout_of(&out);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
-    assert!(stdout.ends_with("all 9 checks passed\n"), "{stdout}");
+    assert_ends_with(&stdout, "all 9 checks passed\n");
     assert_eq!(stdout.matches("\nPASS  ").count(), 9, "{stdout}");
 }
 
@@ -53,7 +44,7 @@ fn a_round_robin_of_bundled_bots_is_played_rated_and_replayed() {
         ("first", bot("first", 3)),
     ];
     let cfg = config(tmp.path(), &header, &bots);
-    let run = arena(
+    let run = arena_at(
         tmp.path(),
         &["run", &cfg.display().to_string(), "--out", "run", "--quiet"],
     );
@@ -68,22 +59,13 @@ fn a_round_robin_of_bundled_bots_is_played_rated_and_replayed() {
         assert!(wins.iter().any(|&w| w >= 2), "{s:?}");
         assert_eq!(s["decided"], "true", "{s:?}");
     }
-    for g in &games {
-        // Every game played out by the rules, no bot at fault.
-        assert!(
-            ["no-moves", "ply-limit"].contains(&g["termination"].as_str()),
-            "{g:?}"
-        );
-        let captured: u32 =
-            g["south_seeds"].parse::<u32>().unwrap() + g["north_seeds"].parse::<u32>().unwrap();
-        assert_eq!(captured, 2 * holes * seeds, "{g:?}");
-    }
+    assert_played_out(&games, 2 * holes * seeds);
 
     // `arena rate` of the games alone gives the run's summaries again.
     let rated = tmp.path().join("rated");
     std::fs::create_dir(&rated).unwrap();
     std::fs::copy(dir.join("games.csv"), rated.join("games.csv")).unwrap();
-    let rate = arena(
+    let rate = arena_at(
         tmp.path(),
         &["rate", "rated/games.csv", "--out", "rated", "--seed", "11"],
     );
@@ -100,7 +82,7 @@ fn a_round_robin_of_bundled_bots_is_played_rated_and_replayed() {
 
     // `arena replay` of a game ends with the row's final count.
     let first = &games[0];
-    let replay = arena(
+    let replay = arena_at(
         tmp.path(),
         &[
             "replay",
@@ -113,7 +95,7 @@ fn a_round_robin_of_bundled_bots_is_played_rated_and_replayed() {
         ],
     );
     assert_success(&replay);
-    let text = String::from_utf8_lossy(&replay.stdout);
+    let text = stdout_of(&replay);
     assert!(
         text.contains(&first["south_seeds"]) && text.contains(&first["north_seeds"]),
         "{text}"

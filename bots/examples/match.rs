@@ -3,13 +3,17 @@
 //! `cargo run --release -p endodoi-bots --example match -- HOLES PAIRS "BOT A OPTIONS" "BOT B OPTIONS"`,
 //! e.g. `... -- 8 100 "alphabeta --depth 6" "mcts --playouts 2000"`.
 
+mod common;
+
 use std::time::{Duration, Instant};
 
 use endodoi::{Position, Rules, Side};
 use endodoi_bots::{own_view, strategy_from_args, Strategy, TimeLeft};
 use endodoi_protocol::NewGame;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+
+use common::random_opening;
 
 fn bot(spec: &str) -> Box<dyn Strategy> {
     let mut words = spec.split_whitespace();
@@ -32,16 +36,7 @@ fn main() {
     let mut moves = [0u32; 2];
     for pair in 0..pairs {
         // A random opening of 2 to 4 plies.
-        let mut opening = rules.start();
-        for _ in 0..rng.gen_range(2..=4) {
-            let legal = opening.legal_moves();
-            if legal.is_empty() {
-                break;
-            }
-            opening
-                .play(legal.nth(rng.gen_range(0..legal.len())).unwrap())
-                .unwrap();
-        }
+        let opening = random_opening(&rules.start(), &mut rng);
         if opening.is_over() {
             continue;
         }

@@ -17,11 +17,15 @@
 //! a cleared table, and the openings come from a seeded generator, so every
 //! run prints the same tables.
 
+mod common;
+
 use endodoi::{Move, Position, Rules, Side};
 use endodoi_bots::{own_view, AlphaBeta, AlphaBetaOptions, Strategy, TimeLeft};
 use endodoi_protocol::NewGame;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+
+use common::random_opening;
 
 /// Plays `pos` out with `bot` on both sides; returns South's final margin.
 fn play_out(bot: &mut AlphaBeta, mut pos: Position) -> i32 {
@@ -137,16 +141,7 @@ fn main() {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut from_random = Tally::default();
         for _ in 0..random {
-            let mut pos = start.clone();
-            for _ in 0..rng.gen_range(2..=4) {
-                let legal = pos.legal_moves();
-                if legal.is_empty() {
-                    break;
-                }
-                let mv = legal.nth(rng.gen_range(0..legal.len())).expect("in range");
-                pos.play(mv).expect("a legal move");
-            }
-            from_random.add(play_out(&mut bot, pos));
+            from_random.add(play_out(&mut bot, random_opening(&start, &mut rng)));
         }
         let mut from_first = Tally::default();
         let mut from_two = Tally::default();

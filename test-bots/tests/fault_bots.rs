@@ -114,12 +114,23 @@ impl Bot {
         })
     }
 
+    /// Sends `message` and checks that the bot's next line is `reply`.
+    fn answers(&mut self, message: &str, reply: &str) {
+        self.send(message);
+        assert_eq!(self.line(), reply);
+    }
+
     /// Sends `hello` and `newgame` and checks the two replies.
     fn handshake(&mut self, name: &str) {
-        self.send(HELLO);
-        assert_eq!(self.line(), format!("hello version=1 name={name}"));
-        self.send(NEWGAME);
-        assert_eq!(self.line(), "ready");
+        self.answers(HELLO, &format!("hello version=1 name={name}"));
+        self.answers(NEWGAME, "ready");
+    }
+
+    /// Asserts that the bot exits with `code` having sent nothing more on
+    /// stdout; `why` says what that shows.
+    fn exits_silently(&mut self, code: i32, why: &str) {
+        assert_eq!(self.wait().code(), Some(code), "{why}");
+        assert_eq!(self.rest(), b"", "{why}");
     }
 
     fn wait(&mut self) -> ExitStatus {
@@ -144,42 +155,42 @@ impl Drop for Bot {
     }
 }
 
+/// The fault bot `$name` (the binary's name, and its name in its hello
+/// reply) started with `$args`, its handshake done and its first turn sent.
+macro_rules! at_first_turn {
+    ($name:literal, $args:expr) => {{
+        let mut bot = Bot::spawn(env!(concat!("CARGO_BIN_EXE_", $name)), $args);
+        bot.handshake($name);
+        bot.send(TURN1);
+        bot
+    }};
+}
+
 #[test]
 fn crash_exits_3_on_its_second_turn() {
-    let mut bot = Bot::spawn(env!("CARGO_BIN_EXE_fault-crash"), &[]);
-    bot.handshake("fault-crash");
-    bot.send(TURN1);
+    let mut bot = at_first_turn!("fault-crash", &[]);
     assert_eq!(bot.line(), "move 1");
     bot.send(TURN2);
-    assert_eq!(bot.wait().code(), Some(3));
-    assert_eq!(bot.rest(), b"");
+    bot.exits_silently(3, "no move once it crashed");
 }
 
 #[test]
 fn crash_at_1_exits_on_its_first_turn_of_each_game() {
-    let mut bot = Bot::spawn(env!("CARGO_BIN_EXE_fault-crash"), &["--at", "1"]);
-    bot.handshake("fault-crash");
-    bot.send(TURN1);
-    assert_eq!(bot.wait().code(), Some(3));
-    assert_eq!(bot.rest(), b"");
+    let mut bot = at_first_turn!("fault-crash", &["--at", "1"]);
+    bot.exits_silently(3, "no move once it crashed");
 }
 
 #[test]
 fn hang_never_answers_its_first_turn_and_exits_at_end_of_input() {
-    let mut bot = Bot::spawn(env!("CARGO_BIN_EXE_fault-hang"), &[]);
-    bot.handshake("fault-hang");
-    bot.send(TURN1);
+    let mut bot = at_first_turn!("fault-hang", &[]);
     bot.send("quit");
     bot.close_stdin();
-    assert_eq!(bot.wait().code(), Some(0));
-    assert_eq!(bot.rest(), b"", "no move, even after quit");
+    bot.exits_silently(0, "no move, even after quit");
 }
 
 #[test]
 fn hang_is_still_there_until_killed() {
-    let mut bot = Bot::spawn(env!("CARGO_BIN_EXE_fault-hang"), &[]);
-    bot.handshake("fault-hang");
-    bot.send(TURN1);
+    let mut bot = at_first_turn!("fault-hang", &[]);
     bot.send("quit");
     assert!(bot.child.try_wait().unwrap().is_none());
     assert_eq!(bot.kill().signal(), Some(9));
@@ -212,22 +223,17 @@ fn noflush_sends_everything_at_exit() {
 
 #[test]
 fn nonewline_writes_its_move_without_a_newline() {
-    let mut bot = Bot::spawn(env!("CARGO_BIN_EXE_fault-nonewline"), &[]);
-    bot.handshake("fault-nonewline");
-    bot.send(TURN1);
+    let mut bot = at_first_turn!("fault-nonewline", &[]);
     let mut reply = [0; 6];
     bot.stdout.read_exact(&mut reply).unwrap();
     assert_eq!(&reply, b"move 1", "flushed without a newline");
     bot.send("quit");
-    assert_eq!(bot.wait().code(), Some(0));
-    assert_eq!(bot.rest(), b"", "the newline never comes");
+    bot.exits_silently(0, "the newline never comes");
 }
 
 #[test]
 fn junk_answers_a_turn_with_junk() {
-    let mut bot = Bot::spawn(env!("CARGO_BIN_EXE_fault-junk"), &[]);
-    bot.handshake("fault-junk");
-    bot.send(TURN1);
+    let mut bot = at_first_turn!("fault-junk", &[]);
     assert_eq!(bot.raw_line(), b"\x00\xff garbage \x1b[2J\n");
     bot.send("quit");
     assert_eq!(bot.wait().code(), Some(0));
@@ -238,10 +244,8 @@ fn stderr_flood_writes_2_mib_before_each_correct_move() {
     let mut bot = Bot::spawn(env!("CARGO_BIN_EXE_fault-stderr-flood"), &[]);
     let stderr = bot.count_stderr();
     bot.handshake("fault-stderr-flood");
-    bot.send(TURN1);
-    assert_eq!(bot.line(), "move 1");
-    bot.send(TURN2);
-    assert_eq!(bot.line(), "move 2");
+    bot.answers(TURN1, "move 1");
+    bot.answers(TURN2, "move 2");
     bot.send(GAMEOVER);
     bot.send("quit");
     assert_eq!(bot.wait().code(), Some(0));
@@ -264,10 +268,8 @@ fn blanks_then_line(bot: &mut Bot) -> (usize, String) {
 #[test]
 fn stdout_flood_sends_blank_lines_before_each_correct_move() {
     let mut bot = Bot::spawn(env!("CARGO_BIN_EXE_fault-stdout-flood"), &[]);
-    bot.send(HELLO);
-    assert_eq!(bot.line(), "hello version=1 name=fault-stdout-flood");
-    bot.send(NEWGAME);
-    assert_eq!(bot.line(), "ready");
+    bot.answers(HELLO, "hello version=1 name=fault-stdout-flood");
+    bot.answers(NEWGAME, "ready");
     bot.send(TURN1);
     // The 5,000 blank lines sent unasked with ready, then the flood.
     assert_eq!(
@@ -326,14 +328,11 @@ fn grandchild_leaves_a_sleeper_in_its_group_and_exits_4() {
 #[test]
 fn ignore_term_survives_sigterm_and_quit() {
     let mut bot = Bot::spawn(env!("CARGO_BIN_EXE_fault-ignore-term"), &[]);
-    bot.send(HELLO);
-    assert_eq!(bot.line(), "hello version=1 name=fault-ignore-term");
+    bot.answers(HELLO, "hello version=1 name=fault-ignore-term");
     // It set SIG_IGN before it replied: SIGTERM now is dropped, so it answers.
     kill(bot.pid(), Signal::SIGTERM).unwrap();
-    bot.send(NEWGAME);
-    assert_eq!(bot.line(), "ready");
-    bot.send(TURN1);
-    assert_eq!(bot.line(), "move 1");
+    bot.answers(NEWGAME, "ready");
+    bot.answers(TURN1, "move 1");
     bot.send(GAMEOVER);
     bot.send("quit");
     bot.close_stdin();
@@ -352,8 +351,7 @@ fn slow_waits_before_its_move() {
     let mut bot = Bot::spawn(env!("CARGO_BIN_EXE_fault-slow"), &["--delay-ms", "100"]);
     bot.handshake("fault-slow");
     let start = Instant::now();
-    bot.send(TURN1);
-    assert_eq!(bot.line(), "move 1");
+    bot.answers(TURN1, "move 1");
     assert!(start.elapsed() >= Duration::from_millis(100));
     bot.send("quit");
     assert_eq!(bot.wait().code(), Some(0));
@@ -396,8 +394,7 @@ fn alloc_plays_once_then_dies_under_a_memory_limit() {
     let mut bot = Bot::spawn_command(&mut command);
     let stderr = bot.count_stderr();
     bot.handshake("fault-alloc");
-    bot.send(TURN1);
-    assert_eq!(bot.line(), "move 1");
+    bot.answers(TURN1, "move 1");
     bot.send(TURN2);
     let status = bot.wait();
     assert!(!status.success(), "{status:?}");
@@ -410,8 +407,7 @@ fn unsolicited_sends_a_move_before_any_turn() {
     let mut bot = Bot::spawn(env!("CARGO_BIN_EXE_fault-unsolicited"), &[]);
     bot.handshake("fault-unsolicited");
     assert_eq!(bot.line(), "move 1", "before any turn");
-    bot.send(TURN2);
-    assert_eq!(bot.line(), "move 2");
+    bot.answers(TURN2, "move 2");
     bot.send("quit");
     assert_eq!(bot.wait().code(), Some(0));
 }

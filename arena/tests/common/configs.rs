@@ -12,16 +12,31 @@ pub fn repo() -> PathBuf {
 }
 
 /// Writes `dir/t.toml`: `header` (settings) and one `[[bot]]` table per bot.
-pub fn config(dir: &Path, header: &str, bots: &[(&str, Vec<String>)]) -> PathBuf {
-    let mut text = header.to_string();
+pub fn config<N: AsRef<str>>(dir: &Path, header: &str, bots: &[(N, Vec<String>)]) -> PathBuf {
+    write_config(dir, "t.toml", &format!("{header}{}", bot_tables(bots)))
+}
+
+/// One `[[bot]]` table per bot, each after a blank line: its name and its
+/// command (each word quoted).
+pub fn bot_tables<N: AsRef<str>>(bots: &[(N, Vec<String>)]) -> String {
+    let mut text = String::new();
     for (name, command) in bots {
         let command: Vec<String> = command.iter().map(|c| format!("{c:?}")).collect();
         text.push_str(&format!(
-            "\n[[bot]]\nname = \"{name}\"\ncommand = [{}]\n",
+            "\n[[bot]]\nname = \"{}\"\ncommand = [{}]\n",
+            name.as_ref(),
             command.join(", ")
         ));
     }
-    write_config(dir, "t.toml", &text)
+    text
+}
+
+/// Writes `text` as `path` the way an editor's atomic save does: a
+/// temporary file (`path` with the extension `toml.tmp`) renamed over it.
+pub fn save_atomically(path: &Path, text: &str) {
+    let tmp = path.with_extension("toml.tmp");
+    std::fs::write(&tmp, text).unwrap();
+    std::fs::rename(&tmp, path).unwrap();
 }
 
 /// Writes the config `text` as `dir/name` and returns its path.
@@ -49,6 +64,11 @@ pub fn python(script: &Path, args: &[&str]) -> Vec<String> {
     v
 }
 
+/// The settings of a match that stops when its test decides: a 6-hole
+/// board and an SPRT of 0 against 50 logistic Elo.
+pub const LOGISTIC_SPRT: &str =
+    "[board]\nholes = 6\n[sprt]\nelo0 = 0\nelo1 = 50\nmodel = \"logistic\"\n";
+
 /// Two bots named `names`: greedy seeded 1, then random seeded 2.
 pub fn greedy_and_random(names: [&'static str; 2]) -> [(&'static str, Vec<String>); 2] {
     [
@@ -60,7 +80,10 @@ pub fn greedy_and_random(names: [&'static str; 2]) -> [(&'static str, Vec<String
 /// A new temporary folder holding the config [`config`] writes of
 /// `header` and `bots`; the folder (removed when dropped) and the
 /// config's path.
-pub fn temp_config(header: &str, bots: &[(&str, Vec<String>)]) -> (tempfile::TempDir, PathBuf) {
+pub fn temp_config<N: AsRef<str>>(
+    header: &str,
+    bots: &[(N, Vec<String>)],
+) -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let cfg = config(tmp.path(), header, bots);
     (tmp, cfg)

@@ -1,9 +1,13 @@
 //! Processes of a running arena: the ones left behind, its stderr read
-//! as it goes, its games so far, and a run killed in a round and resumed.
+//! as it goes, its games so far, a wait for what it does, and a run
+//! killed in a round and resumed.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
-use std::process::Stdio;
+use std::process::{Child, Stdio};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 use super::runs::{arena_command, assert_success};
 
@@ -45,6 +49,62 @@ pub fn after_first_game(
     stderr
 }
 
+/// Asserts that no live process's command line mentions `marker`
+/// ([`leftovers`]), listing those left behind if any.
+#[track_caller]
+pub fn assert_none_left(marker: &str) {
+    let left = leftovers(marker, &[]);
+    assert!(left.is_empty(), "processes left behind: {left:?}");
+}
+
+/// Starts `arena run CFG FLAGS… --out OUT` (`--resume OUT` with
+/// `resume`), its stdout and stderr piped.
+pub fn start_run(cfg: &Path, flags: &[&str], out: &Path, resume: bool) -> Child {
+    arena_command()
+        .arg("run")
+        .arg(cfg)
+        .args(flags)
+        .arg(if resume { "--resume" } else { "--out" })
+        .arg(out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Collects `child`'s stderr (piped) as it comes: the text so far, a
+/// line at a time, and the thread that reads it (it ends with the child).
+pub fn said_by(child: &mut Child) -> (Arc<Mutex<String>>, JoinHandle<()>) {
+    let stderr = child.stderr.take().unwrap();
+    let said = Arc::new(Mutex::new(String::new()));
+    let sink = said.clone();
+    let reader = std::thread::spawn(move || {
+        use std::io::BufRead as _;
+        for line in std::io::BufReader::new(stderr)
+            .lines()
+            .map_while(Result::ok)
+        {
+            let mut s = sink.lock().unwrap();
+            s.push_str(&line);
+            s.push('\n');
+        }
+    });
+    (said, reader)
+}
+
+/// Waits (bounded: 120 s, polling every 2 ms) until `ready` holds,
+/// failing if `child` ended first; `what` names what is waited for.
+pub fn wait_until(child: &mut Child, what: &str, mut ready: impl FnMut() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !ready() {
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("the run ended ({status}) before {what}");
+        }
+        assert!(Instant::now() < deadline, "not {what} in 120 s");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
 /// The `(series, game)` of each whole row of `dir`'s games.csv so far
 /// (none before the file is there), in file order: a running arena's
 /// games, read without waiting for it.
@@ -78,7 +138,6 @@ pub fn killed_in_round(
     round: u32,
 ) -> Vec<(usize, u32)> {
     use std::os::unix::process::CommandExt as _;
-    use std::time::{Duration, Instant};
     let in_round = |games: &[(usize, u32)]| games.iter().any(|(s, _)| round_of[s] == round);
     let mut child = arena_command()
         .arg("run")

@@ -93,15 +93,35 @@ pub fn assert_same_files(a: &Path, b: &Path, files: &[&str]) {
 /// A CSV file's rows, each a map from column to field ([`rows`]).
 pub type Rows = Vec<HashMap<String, String>>;
 
+/// The sum of the `games` column of `rows` (series.csv's or
+/// standings.csv's).
+pub fn games_counted(rows: &[HashMap<String, String>]) -> usize {
+    rows.iter()
+        .map(|s| s["games"].parse::<usize>().unwrap())
+        .sum()
+}
+
 /// The rows of `dir`'s series.csv and games.csv, asserting that the games
 /// the series count (their `games` column) are the rows of games.csv.
 pub fn series_and_games(dir: &Path) -> (Rows, Rows) {
     let series = rows(&dir.join("series.csv"));
     let games = rows(&dir.join("games.csv"));
-    let total: usize = series
-        .iter()
-        .map(|s| s["games"].parse::<usize>().unwrap())
-        .sum();
+    let total = games_counted(&series);
     assert_eq!(games.len(), total, "{series:?}");
     (series, games)
+}
+
+/// Asserts that every game of `games` (games.csv's rows) was played out
+/// by the rules, no bot at fault (it ended with no moves or at the ply
+/// limit), with all of the board's `seeds` seeds captured.
+pub fn assert_played_out(games: &[HashMap<String, String>], seeds: u32) {
+    for g in games {
+        assert!(
+            ["no-moves", "ply-limit"].contains(&g["termination"].as_str()),
+            "{g:?}"
+        );
+        let captured: u32 =
+            g["south_seeds"].parse::<u32>().unwrap() + g["north_seeds"].parse::<u32>().unwrap();
+        assert_eq!(captured, seeds, "{g:?}");
+    }
 }

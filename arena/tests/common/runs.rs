@@ -5,7 +5,7 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use super::configs::{arena_bot, config, repo};
+use super::configs::{arena_bot, config, repo, write_config};
 
 /// The `arena` binary this test build made, as a command to add to.
 pub fn arena_command() -> Command {
@@ -48,6 +48,37 @@ pub fn run_to(cfg: &Path, out: PathBuf) -> (PathBuf, Output) {
     let output = run_arena(cfg, &out);
     assert_success(&output);
     (out, output)
+}
+
+/// A new temporary folder holding the config of `header` and `bots`
+/// ([`temp_config`]), run to completion into its folder `run`, asserting
+/// it succeeded: the temporary folder (removed when dropped), the run
+/// folder and what the arena printed.
+pub fn temp_run<N: AsRef<str>>(
+    header: &str,
+    bots: &[(N, Vec<String>)],
+) -> (tempfile::TempDir, PathBuf, Output) {
+    let tmp = tempfile::tempdir().unwrap();
+    let (run, output) = run_in(tmp.path(), header, bots);
+    (tmp, run, output)
+}
+
+/// Writes the config of `header` and `bots` as `dir/t.toml` ([`config`])
+/// and runs it to completion into `dir/run`, asserting it succeeded: the
+/// run folder and what the arena printed.
+pub fn run_in<N: AsRef<str>>(
+    dir: &Path,
+    header: &str,
+    bots: &[(N, Vec<String>)],
+) -> (PathBuf, Output) {
+    run_to(&config(dir, header, bots), dir.join("run"))
+}
+
+/// Writes the config `text` as `dir/t.toml` and runs it to completion into
+/// `dir/run`, asserting it succeeded: the run folder and what the arena
+/// printed.
+pub fn run_text_in(dir: &Path, text: &str) -> (PathBuf, Output) {
+    run_to(&write_config(dir, "t.toml", text), dir.join("run"))
 }
 
 /// `arena run CFG FLAGS… --out OUT`, to completion.
@@ -159,6 +190,16 @@ pub fn arena_in(dir: &Path, args: &[&dyn AsRef<OsStr>]) -> Output {
         command.arg(arg);
     }
     command.output().unwrap()
+}
+
+/// `arena ARGS…` run from the folder `dir`, to completion: for arguments
+/// that are all plain words ([`arena_in`] takes paths too).
+pub fn arena_at(dir: &Path, args: &[&str]) -> Output {
+    arena_command()
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap()
 }
 
 /// The one line a failed command printed on stderr, asserting that it
