@@ -2,8 +2,10 @@
 """Each test bot, fed a scripted exchange, shows its one fault and nothing else:
 python3 test-bots/test_test_bots.py"""
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -16,10 +18,15 @@ SCRIPT = ("hello version=1\n"
           "quit\n")
 
 
-def run(bot, *args):
-    out = subprocess.run([sys.executable, os.path.join(HERE, bot), *args], input=SCRIPT,
+def run(bot, *args, where=HERE):
+    out = subprocess.run([sys.executable, os.path.join(where, bot), *args], input=SCRIPT,
                          capture_output=True, text=True, timeout=60)
     return out.returncode, out.stdout.splitlines(), out.stderr
+
+
+# The fault bots, each a script that imports the shared loop _protocol.py.
+BOTS = sorted(f for f in os.listdir(HERE)
+              if f.endswith(".py") and not f.startswith(("_", "test_")))
 
 
 def start(name):
@@ -69,6 +76,32 @@ class TestBots(unittest.TestCase):
         self.assertEqual(len([l for l in lines if l.startswith("info ")]), 10)
         self.assertIn("info move 4", lines)
         self.assertEqual(len(err), 2000000)
+
+
+# Arguments that keep a bot's exchange short.
+QUICK = {"linger.py": ["--linger-ms", "0"], "info_spam.py": ["--stderr-bytes", "100"]}
+
+
+class CopiedBots(unittest.TestCase):
+    """A bot copied out of this folder (as the arena's tests copy them, or a
+    user who takes one) needs _protocol.py beside it."""
+
+    def test_a_bot_copied_with_the_loop_plays_as_here(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            shutil.copy(os.path.join(HERE, "_protocol.py"), tmp)
+            for bot in BOTS:
+                # linger.py would wait a minute; info_spam.py need not write 1 MB.
+                args = QUICK.get(bot, [])
+                shutil.copy(os.path.join(HERE, bot), tmp)
+                self.assertEqual(run(bot, *args, where=tmp), run(bot, *args), bot)
+
+    def test_a_bot_copied_alone_names_the_missing_loop(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for bot in BOTS:
+                shutil.copy(os.path.join(HERE, bot), tmp)
+                code, lines, err = run(bot, where=tmp)
+                self.assertEqual((code, lines), (1, []), bot)
+                self.assertIn("No module named '_protocol'", err, bot)
 
 
 if __name__ == "__main__":
