@@ -64,7 +64,10 @@ pub const DEFAULT_SEEDS: u32 = 4;
 
 /// The `[board]` table as written.
 #[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a table ([board] on a line of its own, its keys below)"
+)]
 pub(super) struct RawBoard {
     pub(super) holes: Option<Spanned<i64>>,
     pub(super) seeds: Option<Spanned<i64>>,

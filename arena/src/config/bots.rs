@@ -113,7 +113,10 @@ pub const MAX_OPTION_BYTES: usize = endodoi_protocol::MAX_LINE_BYTES / 10;
 
 /// A `[[bot]]` table as written.
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a [[bot]] table (a [[bot]] line, its keys below)"
+)]
 pub(super) struct RawBot {
     pub(super) name: Spanned<String>,
     pub(super) command: Spanned<Vec<String>>,

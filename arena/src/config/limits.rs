@@ -117,7 +117,10 @@ pub(super) const MAX_TMP_MB: i64 = 1 << 20;
 
 /// The `[limits]` table as written.
 #[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a table ([limits] on a line of its own, its keys below)"
+)]
 pub(super) struct RawLimits {
     pub(super) memory_mb: Option<Spanned<i64>>,
     pub(super) cpu_seconds: Option<Spanned<i64>>,

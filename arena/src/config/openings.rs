@@ -103,7 +103,10 @@ fn read_openings(
 
 /// The `[openings]` table as written.
 #[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a table ([openings] on a line of its own, its keys below)"
+)]
 pub(super) struct RawOpenings {
     pub(super) plies_min: Option<Spanned<i64>>,
     pub(super) plies_max: Option<Spanned<i64>>,

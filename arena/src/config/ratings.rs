@@ -105,7 +105,10 @@ pub fn check_anchor_elo(x: f64) -> Result<f64, AnchorEloError> {
 
 /// The `[ratings]` table as written.
 #[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a table ([ratings] on a line of its own, its keys below)"
+)]
 pub(super) struct RawRatings {
     pub(super) prior_draws: Option<Spanned<f64>>,
     pub(super) bootstrap: Option<Spanned<i64>>,
@@ -115,7 +118,10 @@ pub(super) struct RawRatings {
 
 /// The `[sprt]` table as written.
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a table ([sprt] on a line of its own, its keys below)"
+)]
 pub(super) struct RawSprt {
     pub(super) elo0: Spanned<f64>,
     pub(super) elo1: Spanned<f64>,

@@ -847,3 +847,26 @@ fn unlimited_moves_are_refused_and_fixed_length_matches_allowed() {
     let text = format!("[time]\nmove_time_ms = 0\n{TWO_BOTS}");
     assert!(Config::parse(&text, "t", "t", &host()).is_err());
 }
+
+#[test]
+fn a_table_written_as_a_value_is_named_as_the_table_not_as_a_rust_type() {
+    for table in [
+        "board",
+        "time",
+        "tournament",
+        "openings",
+        "limits",
+        "ratings",
+        "sprt",
+    ] {
+        let e = error_of(&format!("{table} = 3\n"), "t.toml");
+        assert!(
+            e.contains(&format!("expected a table ([{table}] on a line of its own")),
+            "{e}"
+        );
+        assert!(!e.contains("Raw"), "{e}");
+    }
+    let e = error_of("bot = [3]\n", "t.toml");
+    assert!(e.contains("expected a [[bot]] table"), "{e}");
+    assert!(!e.contains("Raw"), "{e}");
+}

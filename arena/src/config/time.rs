@@ -48,7 +48,10 @@ pub(super) const DAY_MS: i64 = 86_400_000;
 
 /// The `[time]` table as written.
 #[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a table ([time] on a line of its own, its keys below)"
+)]
 pub(super) struct RawTime {
     pub(super) move_time_ms: Option<Spanned<i64>>,
     pub(super) base_time_ms: Option<Spanned<i64>>,

@@ -43,7 +43,10 @@ pub const DEFAULT_SEED: u64 = 1;
 
 /// The `[tournament]` table as written.
 #[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a table ([tournament] on a line of its own, its keys below)"
+)]
 pub(super) struct RawTournament {
     pub(super) first_to: Option<Spanned<i64>>,
     pub(super) max_games: Option<Spanned<i64>>,

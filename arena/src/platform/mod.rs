@@ -336,11 +336,10 @@ pub fn sealed_file(bytes: &[u8]) -> io::Result<Descriptor> {
 }
 
 /// The read end of a close-on-exec pipe that holds `bytes` (small: the
-/// writer does not block).
+/// writer does not block). The same on every platform (`std::io::pipe`).
 ///
 /// # Errors
 /// When the pipe cannot be made or written.
-/// The same on every platform (`std::io::pipe`).
 pub fn data_pipe(bytes: &[u8]) -> io::Result<Descriptor> {
     use std::io::Write as _;
     let (read, mut write) = std::io::pipe()?;
