@@ -9,6 +9,7 @@ use crate::format::{Decider, Format, PairBy};
 
 use super::bots::BotSpec;
 use super::errors::{span_of, Choices, ConfigError, Place};
+use super::hints::{DECIDER_USAGE, PAIRING_USAGE};
 use super::text::strip_bom;
 use super::tournament::RawTournament;
 use super::Host;
@@ -206,7 +207,7 @@ fn seeds_of_file(
 const DECIDERS: Choices<Decider> = Choices {
     what: "decider",
     names: &[("pair", Decider::Pair), ("seed", Decider::Seed)],
-    usage: "use \"pair\" (extra game pairs) or \"seed\" (the better seed goes through)",
+    usage: DECIDER_USAGE,
 };
 
 /// A knockout of `seeds`, with its `decider`.
@@ -244,7 +245,7 @@ fn swiss(
 const PAIRINGS: Choices<PairBy> = Choices {
     what: "pairing",
     names: &[("rating", PairBy::Rating), ("random", PairBy::Random)],
-    usage: "use \"rating\" (by the current ratings, the default) or \"random\" (a random matching each round, a control)",
+    usage: PAIRING_USAGE,
 };
 
 /// A league's `rounds`, `settle_los`, `pairing` and `catch_up` checked (the seed and

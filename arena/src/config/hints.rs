@@ -99,6 +99,12 @@ fn key_before(text: &str, at: usize) -> Option<String> {
     (!key.is_empty()).then(|| key.to_string())
 }
 
+/// The names `tournament.decider` takes, as the fix of a wrong one says them.
+pub(super) const DECIDER_USAGE: &str =
+    "use \"pair\" (extra game pairs) or \"seed\" (the better seed goes through)";
+/// The names `tournament.pairing` takes, as the fix of a wrong one says them.
+pub(super) const PAIRING_USAGE: &str = "use \"rating\" (by the current ratings, the default) or \"random\" (a random matching each round, a control)";
+
 /// The fix for a TOML type error `message` on the value of `key` (when
 /// known), with its leading `; `; empty when there is none to name.
 fn hint(message: &str, key: Option<&str>) -> String {
@@ -121,12 +127,11 @@ fn hint(message: &str, key: Option<&str>) -> String {
     if message.contains("expected a string") {
         match key {
             Some("format") => {
-                return "; use \"round-robin\", \"gauntlet\", \"knockout\", \"swiss\" or \"league\"".into()
-            }
-            Some("decider") => {
-                return "; use \"pair\" (extra game pairs) or \"seed\" (the better seed goes through)"
+                return "; use \"round-robin\", \"gauntlet\", \"knockout\", \"swiss\" or \"league\""
                     .into()
             }
+            Some("decider") => return format!("; {DECIDER_USAGE}"),
+            Some("pairing") => return format!("; {PAIRING_USAGE}"),
             Some(k @ ("candidates" | "seeding")) => {
                 return format!("; write bot names in quotes, e.g. {k} = [\"a\", \"b\"]")
             }

@@ -401,6 +401,7 @@ fn format_keys_are_checked_against_the_format_and_the_bots() {
         ("format = \"gauntlet\"\ncandidates = [1, 2]", "t.toml:3:15: invalid type: integer `1`, expected a string; write bot names in quotes, e.g. candidates = [\"a\", \"b\"]"),
         ("format = 3", "t.toml:2:10: invalid type: integer `3`, expected a string; use \"round-robin\", \"gauntlet\", \"knockout\", \"swiss\" or \"league\" (in `format = 3`)"),
         ("format = \"knockout\"\ndecider = 1", "t.toml:3:11: invalid type: integer `1`, expected a string; use \"pair\" (extra game pairs) or \"seed\""),
+        ("format = \"league\"\npairing = 1", "t.toml:3:11: invalid type: integer `1`, expected a string; use \"rating\" (by the current ratings, the default) or \"random\""),
     ] {
         let e = err(tournament);
         assert!(e.starts_with(expected), "{tournament:?}: {e}");
