@@ -7,7 +7,7 @@ mod common;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use common::{arena_at, assert_contains, rows, stderr_of, stdout_of, write_config};
 
@@ -254,7 +254,7 @@ fn a_tuning_killed_mid_course_resumes_to_the_same_rows() {
     let whole = arena_at(tmp.path(), &["tune", "t.toml", "--out", "whole"]);
     assert!(whole.status.success(), "{}", text(&whole).1);
 
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
         .args(["tune", "t.toml", "--out", "run"])
         .current_dir(tmp.path())
         .process_group(0)

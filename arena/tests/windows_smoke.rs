@@ -129,7 +129,7 @@ fn killing_the_arena_ends_its_bots_and_their_children() {
     };
     let header = "[board]\nholes = 6\nseeds = 4\n[time]\nstartup_ms = 600000\n";
     let cfg = config(tmp.path(), header, &[("a", bot()), ("b", bot())]);
-    let mut run = Command::new(exe)
+    let mut run = std::process::Command::new(exe)
         .current_dir(tmp.path())
         .args(["run", &cfg.display().to_string(), "--out", "run", "--quiet"])
         .stdout(std::process::Stdio::null())
