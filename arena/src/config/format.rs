@@ -9,13 +9,10 @@ use crate::format::{Decider, Format, PairBy};
 
 use super::bots::BotSpec;
 use super::errors::{span_of, Choices, ConfigError, Place};
-use super::hints::{DECIDER_USAGE, PAIRING_USAGE};
+use super::hints::{DECIDER_USAGE, FORMAT_NAMES, PAIRING_USAGE};
 use super::text::strip_bom;
 use super::tournament::RawTournament;
 use super::Host;
-
-/// The formats, as `tournament.format` names them.
-const NAMES: &str = "\"round-robin\", \"gauntlet\", \"knockout\", \"swiss\" or \"league\"";
 
 /// The `[tournament]` format keys of `r` checked into a [`Format`] over
 /// `bots`: `format`, `candidates` (gauntlet), `seeding` or `seeding_file`
@@ -37,7 +34,7 @@ pub(super) fn parse_format(
     if !["round-robin", "gauntlet", "knockout", "swiss", "league"].contains(&name) {
         return Err(p.at(
             span_of(&r.format),
-            &format!("tournament.format = \"{name}\" is not a format: use {NAMES}"),
+            &format!("tournament.format = \"{name}\" is not a format: use {FORMAT_NAMES}"),
         ));
     }
     keys_of_other_formats(r, name, p)?;

@@ -99,6 +99,9 @@ fn key_before(text: &str, at: usize) -> Option<String> {
     (!key.is_empty()).then(|| key.to_string())
 }
 
+/// The formats, as `tournament.format` names them.
+pub(super) const FORMAT_NAMES: &str =
+    "\"round-robin\", \"gauntlet\", \"knockout\", \"swiss\" or \"league\"";
 /// The names `tournament.decider` takes, as the fix of a wrong one says them.
 pub(super) const DECIDER_USAGE: &str =
     "use \"pair\" (extra game pairs) or \"seed\" (the better seed goes through)";
@@ -126,10 +129,7 @@ fn hint(message: &str, key: Option<&str>) -> String {
     }
     if message.contains("expected a string") {
         match key {
-            Some("format") => {
-                return "; use \"round-robin\", \"gauntlet\", \"knockout\", \"swiss\" or \"league\""
-                    .into()
-            }
+            Some("format") => return format!("; use {FORMAT_NAMES}"),
             Some("decider") => return format!("; {DECIDER_USAGE}"),
             Some("pairing") => return format!("; {PAIRING_USAGE}"),
             Some(k @ ("candidates" | "seeding")) => {
